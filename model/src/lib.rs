@@ -1,0 +1,8 @@
+//! The product's rules as code: every entity of the specification as a serde type
+//! with the wire's camelCase names, every enumeration with its exact values, the
+//! validation rules with their exact messages, and the plans with their limits and
+//! permissions. No I/O: every other crate depends on this one.
+
+pub mod kinds;
+
+pub use kinds::{DirectoryKind, SocialKind};
