@@ -1,0 +1,123 @@
+//! The one configuration of the `podlens` tool.
+//!
+//! Every setting can come from, in order of precedence: a command-line flag, a
+//! `PODLENS_*` environment variable, the TOML config file (`--config`, default
+//! `./podlens.toml` when present; see `podlens.example.toml`), or the built-in default.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde::Deserialize;
+
+/// Settings shared by every subcommand.
+#[derive(Debug, Clone, Default, Args, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case", default)]
+pub struct Config {
+    /// Directory holding the catalog, the indexes and the app database.
+    #[arg(long, global = true, env = "PODLENS_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+
+    /// Log filter (tracing `EnvFilter` syntax), e.g. `info` or `podlens_ingest=debug`.
+    #[arg(long, global = true, env = "PODLENS_LOG", value_name = "FILTER")]
+    pub log: Option<String>,
+
+    /// Hide progress bars (they are hidden anyway when stderr is not a terminal).
+    #[arg(long, global = true, env = "PODLENS_NO_PROGRESS")]
+    #[serde(skip)]
+    pub no_progress: bool,
+
+    /// Worker threads for CPU-bound batch work (default: one per core).
+    #[arg(long, global = true, env = "PODLENS_THREADS", value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// Where the config file is looked up when `--config` is not given.
+pub const DEFAULT_CONFIG_FILE: &str = "podlens.toml";
+/// The data directory when none is configured.
+pub const DEFAULT_DATA_DIR: &str = "./podlens-data";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config file {path}: {source}")]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("invalid config file {path}: {source}")]
+    Parse { path: PathBuf, source: Box<toml::de::Error> },
+}
+
+impl Config {
+    /// Reads a TOML config file.
+    pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
+        Self::from_toml(&text).map_err(|source| ConfigError::Parse {
+            path: path.to_owned(),
+            source: Box::new(source),
+        })
+    }
+
+    pub fn from_toml(text: &str) -> Result<Config, toml::de::Error> {
+        toml::from_str(text)
+    }
+
+    /// Loads the file named by `explicit`, else `podlens.toml` if it exists, else nothing.
+    pub fn load_file(explicit: Option<&Path>) -> Result<Config, ConfigError> {
+        match explicit {
+            Some(path) => Self::from_file(path),
+            None if Path::new(DEFAULT_CONFIG_FILE).is_file() => {
+                Self::from_file(Path::new(DEFAULT_CONFIG_FILE))
+            }
+            None => Ok(Config::default()),
+        }
+    }
+
+    /// Fills every setting not given on the command line or in the environment from
+    /// the file's values.
+    pub fn or_file(self, file: Config) -> Config {
+        Config {
+            data_dir: self.data_dir.or(file.data_dir),
+            log: self.log.or(file.log),
+            no_progress: self.no_progress,
+            threads: self.threads.or(file.threads),
+        }
+    }
+
+    pub fn data_dir(&self) -> PathBuf {
+        self.data_dir.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_DATA_DIR))
+    }
+
+    pub fn log_filter(&self) -> &str {
+        self.log.as_deref().unwrap_or("info")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn example_file_is_valid() {
+        let text = include_str!("../../podlens.example.toml");
+        let config = Config::from_toml(text).expect("podlens.example.toml parses");
+        assert_eq!(config.data_dir(), PathBuf::from("./podlens-data"));
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected() {
+        let error = Config::from_toml("data-dir = \"x\"\ndata_dri = \"y\"\n").unwrap_err();
+        assert!(error.to_string().contains("unknown field"), "{error}");
+    }
+
+    #[test]
+    fn command_line_wins_over_file() {
+        let cli = Config { data_dir: Some("cli".into()), ..Config::default() };
+        let file = Config { data_dir: Some("file".into()), threads: Some(3), ..Config::default() };
+        let merged = cli.or_file(file);
+        assert_eq!(merged.data_dir(), PathBuf::from("cli"));
+        assert_eq!(merged.threads, Some(3));
+    }
+
+    #[test]
+    fn default_data_dir() {
+        assert_eq!(Config::default().data_dir(), PathBuf::from("./podlens-data"));
+    }
+}
