@@ -3,6 +3,14 @@
 //! validation rules with their exact messages, and the plans with their limits and
 //! permissions. No I/O: every other crate depends on this one.
 
+pub mod catalog;
+pub mod countries;
+pub mod entities;
+pub mod enums;
 pub mod kinds;
+pub mod plans;
+pub mod search;
+pub mod social;
+pub mod validation;
 
 pub use kinds::{DirectoryKind, SocialKind};

@@ -39,16 +39,24 @@ pub const DEFAULT_DATA_DIR: &str = "./podlens-data";
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read config file {path}: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("invalid config file {path}: {source}")]
-    Parse { path: PathBuf, source: Box<toml::de::Error> },
+    Parse {
+        path: PathBuf,
+        source: Box<toml::de::Error>,
+    },
 }
 
 impl Config {
     /// Reads a TOML config file.
     pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
         Self::from_toml(&text).map_err(|source| ConfigError::Parse {
             path: path.to_owned(),
             source: Box::new(source),
@@ -82,7 +90,9 @@ impl Config {
     }
 
     pub fn data_dir(&self) -> PathBuf {
-        self.data_dir.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_DATA_DIR))
+        self.data_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA_DIR))
     }
 
     pub fn log_filter(&self) -> &str {
@@ -109,8 +119,15 @@ mod tests {
 
     #[test]
     fn command_line_wins_over_file() {
-        let cli = Config { data_dir: Some("cli".into()), ..Config::default() };
-        let file = Config { data_dir: Some("file".into()), threads: Some(3), ..Config::default() };
+        let cli = Config {
+            data_dir: Some("cli".into()),
+            ..Config::default()
+        };
+        let file = Config {
+            data_dir: Some("file".into()),
+            threads: Some(3),
+            ..Config::default()
+        };
         let merged = cli.or_file(file);
         assert_eq!(merged.data_dir(), PathBuf::from("cli"));
         assert_eq!(merged.threads, Some(3));
@@ -118,6 +135,9 @@ mod tests {
 
     #[test]
     fn default_data_dir() {
-        assert_eq!(Config::default().data_dir(), PathBuf::from("./podlens-data"));
+        assert_eq!(
+            Config::default().data_dir(),
+            PathBuf::from("./podlens-data")
+        );
     }
 }
