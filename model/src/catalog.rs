@@ -116,6 +116,16 @@ pub struct PodcastRecord {
     pub updated_at: DateTime<Utc>,
 }
 
+/// Everything one feed yields: its podcast, its episodes and its persons. This is what
+/// `ingest` hands to `data::Catalog::upsert_feed`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeedBatch {
+    pub podcast: PodcastRecord,
+    pub episodes: Vec<EpisodeRecord>,
+    pub persons: Vec<PersonRecord>,
+}
+
 /// One episode (`<item>` or `<entry>`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
