@@ -154,6 +154,10 @@ pub struct EpisodeRecord {
     /// Transcript links declared by the feed (`podcast:transcript`).
     pub episode_transcript_urls: Vec<TranscriptLink>,
     pub episode_chapters_url: Option<String>,
+    /// Podcasting 2.0 / iTunes tags present in the item (e.g. `podcast:chapters`),
+    /// counted once per episode for the RSS public stats.
+    #[serde(default)]
+    pub episode_rss_tags: Vec<String>,
     pub episode_has_transcript: bool,
     pub transcript_id: Option<Uuid>,
     pub episode_podcast_title_denormalized: String,
