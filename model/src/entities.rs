@@ -1,1 +1,25 @@
-//! (in progress)
+//! Every entity of SPEC.md §3 as a serde type with the wire's camelCase names.
+//!
+//! The response shapes are the ones the Pod Engine SDK (`podengine==0.3.2`,
+//! `_generated/models.py`) validates: each struct names the SDK class it serves.
+//! A field the SDK types `X | None` without a default is always serialized, as
+//! `null` when empty; only fields the SDK gives a default may be left out.
+//! Unknown keys in input are ignored (as the SDK does), except in the strict
+//! user preferences.
+
+/// A point in time on the wire (RFC 3339, UTC).
+pub type Timestamp = chrono::DateTime<chrono::Utc>;
+
+mod contacts;
+mod episode;
+mod people;
+mod podcast;
+mod reviews;
+mod social_data;
+
+pub use contacts::*;
+pub use episode::*;
+pub use people::*;
+pub use podcast::*;
+pub use reviews::*;
+pub use social_data::*;
