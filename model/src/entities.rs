@@ -10,16 +10,30 @@
 /// A point in time on the wire (RFC 3339, UTC).
 pub type Timestamp = chrono::DateTime<chrono::Utc>;
 
+mod charts;
 mod contacts;
 mod episode;
+mod guests;
+mod outreach;
 mod people;
 mod podcast;
+mod projects;
 mod reviews;
 mod social_data;
+mod stats;
+mod team;
+mod usage;
 
+pub use charts::*;
 pub use contacts::*;
 pub use episode::*;
+pub use guests::*;
+pub use outreach::*;
 pub use people::*;
 pub use podcast::*;
+pub use projects::*;
 pub use reviews::*;
 pub use social_data::*;
+pub use stats::*;
+pub use team::*;
+pub use usage::*;

@@ -99,6 +99,13 @@ wire_enum! {
 }
 
 wire_enum! {
+    /// Sort order of the project list (SDK `get_projects(sort_by=...)`).
+    ProjectSortBy {
+        RecentActivity => "recent-activity", Name => "name", Created => "created",
+    }
+}
+
+wire_enum! {
     /// What a project is for (`projectTypes[]`).
     ProjectType {
         Advertisers => "advertisers", Api => "api", ContentCreation => "content-creation",
@@ -193,6 +200,30 @@ wire_enum! {
     /// Whether a comparison chart exists (SDK `comparisonStatus`).
     ChartComparisonStatus {
         Available => "available", Unavailable => "unavailable",
+    }
+}
+
+wire_enum! {
+    /// Coverage of one day in a chart's history window
+    /// (SDK `historyWindow.coverage`): the coverage statuses plus `no_chart`.
+    ChartDayCoverage {
+        Complete => "complete", UnresolvedIdentities => "unresolved_identities",
+        Incomplete => "incomplete", NoChart => "no_chart",
+    }
+}
+
+wire_enum! {
+    /// What a podcast's position history says about one day (SDK `history30dStatus`).
+    ChartDayStatus {
+        Observed => "observed", OffChart => "off_chart", NoChart => "no_chart",
+        Unknown => "unknown",
+    }
+}
+
+wire_enum! {
+    /// Why a chart has no comparison (SDK `comparisonUnavailableReason`).
+    ChartComparisonUnavailableReason {
+        NoEarlierChart => "no_earlier_chart",
     }
 }
 

@@ -134,6 +134,11 @@ fn project_statuses_and_types() {
     ];
     assert_eq!(types.len(), 9);
     check_wire(ProjectType::ALL, &types, &[]);
+    check_wire(
+        ProjectSortBy::ALL,
+        &["recent-activity", "name", "created"],
+        &[],
+    );
 }
 
 #[test]
