@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::enums::TranscriptFormat;
 use crate::kinds::wire_enum;
 
 wire_enum! {
@@ -21,11 +22,6 @@ wire_enum! {
 wire_enum! {
     /// The period a metered quota resets over.
     QuotaPeriod { Day => "day", Month => "month" }
-}
-
-wire_enum! {
-    /// A transcript download format.
-    TranscriptFormat { Txt => "txt", Vtt => "vtt" }
 }
 
 wire_enum! {
@@ -268,14 +264,17 @@ impl Plan {
         self >= Plan::Individual
     }
 
-    /// The transcript download formats this tier may use.
+    /// The transcript download formats this tier may use: txt from individual, txt
+    /// and vtt from business. The SDK's `sentence-vtt` is a flavour of vtt and follows it.
     pub fn transcript_formats(self) -> &'static [TranscriptFormat] {
         match self {
             Plan::Public | Plan::Free => &[],
             Plan::Individual => &[TranscriptFormat::Txt],
-            Plan::Business | Plan::Agency | Plan::Admin => {
-                &[TranscriptFormat::Txt, TranscriptFormat::Vtt]
-            }
+            Plan::Business | Plan::Agency | Plan::Admin => &[
+                TranscriptFormat::Txt,
+                TranscriptFormat::Vtt,
+                TranscriptFormat::SentenceVtt,
+            ],
         }
     }
 
@@ -660,10 +659,11 @@ mod tests {
             Plan::Individual.transcript_formats(),
             &[TranscriptFormat::Txt]
         );
-        assert_eq!(
-            Plan::Business.transcript_formats(),
-            &[TranscriptFormat::Txt, TranscriptFormat::Vtt]
-        );
+        for plan in [Plan::Business, Plan::Agency, Plan::Admin] {
+            let formats = plan.transcript_formats();
+            assert!(formats.contains(&TranscriptFormat::Txt), "{plan}");
+            assert!(formats.contains(&TranscriptFormat::Vtt), "{plan}");
+        }
     }
 
     #[test]
