@@ -14,3 +14,6 @@ pub mod social;
 pub mod validation;
 
 pub use kinds::{DirectoryKind, SocialKind};
+pub use plans::{Plan, PlanLimits};
+pub use search::{SearchError, SearchOptions, ValidatedSearch};
+pub use search::{parse_search_options, validate_search};
