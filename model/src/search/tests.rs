@@ -647,3 +647,52 @@ fn project_context() {
         "projectId and project.projectId name different projects"
     );
 }
+
+#[test]
+fn every_failure_speaks_a_specification_message() {
+    // Replace each key of the SDK body with values of every JSON type, and run every
+    // endpoint and plan: nothing panics and each refusal is one of §5's messages.
+    let base: Value = serde_json::from_str(SDK_EPISODE_SEARCH_BODY).unwrap();
+    let replacements = [
+        json!(null),
+        json!(0),
+        json!(-1),
+        json!(1e308),
+        json!(""),
+        json!("x"),
+        json!([]),
+        json!([null]),
+        json!([""]),
+        json!({}),
+        json!(true),
+    ];
+    let known = |message: &str| {
+        message == "At least one sort order is required."
+            || message == "At least one search term or filter is required."
+            || message == "Error parsing search options."
+            || (message.starts_with("Search filter \"")
+                && (message.ends_with("\" is not supported.")
+                    || message.ends_with("\" is not available for your plan.")))
+    };
+    let endpoints = [
+        SearchEndpoint::Podcasts,
+        SearchEndpoint::Episodes,
+        SearchEndpoint::Unified,
+    ];
+    let mut refusals = 0;
+    for key in base.as_object().unwrap().keys() {
+        for replacement in &replacements {
+            let mut body = base.clone();
+            body[key] = replacement.clone();
+            for endpoint in endpoints {
+                for plan in Plan::ALL.iter().copied() {
+                    if let Err(error) = run(body.clone(), endpoint, plan) {
+                        refusals += 1;
+                        assert!(known(&error.to_string()), "{key}={replacement}: {error}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(refusals > 0);
+}
