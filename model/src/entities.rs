@@ -37,3 +37,6 @@ pub use social_data::*;
 pub use stats::*;
 pub use team::*;
 pub use usage::*;
+
+#[cfg(test)]
+mod tests;
