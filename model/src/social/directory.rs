@@ -224,23 +224,10 @@ fn spotify_id(segments: &[&str]) -> Option<String> {
     is_spotify_id(id).then(|| (*id).to_owned())
 }
 
+#[rustfmt::skip]
 const ANCHOR_RESERVED: &[&str] = &[
-    "s",
-    "login",
-    "signup",
-    "dashboard",
-    "api",
-    "privacy",
-    "tos",
-    "features",
-    "switch",
-    "about",
-    "terms",
-    "podcasts",
-    "embed",
-    "api.anchor.fm",
-    "help",
-    "blog",
+    "s", "login", "signup", "dashboard", "api", "privacy", "tos", "features", "switch", "about",
+    "terms", "podcasts", "embed", "api.anchor.fm", "help", "blog",
 ];
 
 fn anchor_show(segments: &[&str]) -> Option<String> {
@@ -270,15 +257,9 @@ fn podcastaddict_id(segments: &[&str]) -> Option<String> {
         .find_map(|segment| digits(segment))
 }
 
+#[rustfmt::skip]
 const RADIOPUBLIC_RESERVED: &[&str] = &[
-    "about",
-    "blog",
-    "login",
-    "help",
-    "search",
-    "privacy",
-    "terms",
-    "podcasters",
+    "about", "blog", "login", "help", "search", "privacy", "terms", "podcasters",
 ];
 
 fn radiopublic_id(segments: &[&str]) -> Option<String> {

@@ -9,13 +9,9 @@ use super::{
 
 /// Pages of a publication hosted on its own subdomain that still stand for the
 /// publication (posts do not).
+#[rustfmt::skip]
 const PUBLICATION_PAGES: &[&str] = &[
-    "about",
-    "archive",
-    "subscribe",
-    "podcast",
-    "recommendations",
-    "welcome",
+    "about", "archive", "subscribe", "podcast", "recommendations", "welcome",
 ];
 
 /// A publication on `name.base`: the subdomain is the handle unless reserved; the
@@ -41,23 +37,10 @@ fn subdomain_publication<'a>(
     })
 }
 
+#[rustfmt::skip]
 const SUBSTACK_HOSTS_RESERVED: &[&str] = &[
-    "on",
-    "open",
-    "support",
-    "cdn",
-    "api",
-    "blog",
-    "help",
-    "reader",
-    "email",
-    "substackcdn",
-    "bucketeer",
-    "read",
-    "app",
-    "post",
-    "status",
-    "jobs",
+    "on", "open", "support", "cdn", "api", "blog", "help", "reader", "email", "substackcdn",
+    "bucketeer", "read", "app", "post", "status", "jobs",
 ];
 
 pub(crate) fn substack(parts: &UrlParts) -> Outcome {
@@ -87,25 +70,10 @@ pub(crate) fn substack(parts: &UrlParts) -> Outcome {
     }
 }
 
+#[rustfmt::skip]
 const BEEHIIV_HOSTS_RESERVED: &[&str] = &[
-    "app",
-    "blog",
-    "help",
-    "support",
-    "api",
-    "media",
-    "cdn",
-    "embeds",
-    "product",
-    "hiring",
-    "jobs",
-    "status",
-    "developers",
-    "rss",
-    "mail",
-    "partners",
-    "ads",
-    "updates",
+    "app", "blog", "help", "support", "api", "media", "cdn", "embeds", "product", "hiring", "jobs",
+    "status", "developers", "rss", "mail", "partners", "ads", "updates",
 ];
 
 pub(crate) fn beehiiv(parts: &UrlParts) -> Outcome {
@@ -126,67 +94,21 @@ pub(crate) fn beehiiv(parts: &UrlParts) -> Outcome {
     })
 }
 
+#[rustfmt::skip]
 const MEDIUM_HOSTS_RESERVED: &[&str] = &[
-    "help",
-    "blog",
-    "policy",
-    "about",
-    "cdn",
-    "miro",
-    "api",
-    "link",
-    "status",
-    "design",
-    "engineering",
-    "store",
-    "go",
-    "email",
-    "events",
+    "help", "blog", "policy", "about", "cdn", "miro", "api", "link", "status", "design",
+    "engineering", "store", "go", "email", "events",
 ];
+#[rustfmt::skip]
 const MEDIUM_RESERVED: &[&str] = &[
-    "m",
-    "me",
-    "p",
-    "tag",
-    "tags",
-    "topic",
-    "topics",
-    "search",
-    "plans",
-    "membership",
-    "creators",
-    "policy",
-    "jobs",
-    "about",
-    "new-story",
-    "signin",
-    "login",
-    "settings",
-    "followed",
-    "us",
-    "partner",
-    "business",
-    "verified-authors",
-    "stories",
-    "lists",
-    "_",
-    "browse",
-    "explore",
-    "mastodon",
-    "legal",
-    "privacy",
-    "notifications",
-    "subscribe",
-    "gift",
+    "m", "me", "p", "tag", "tags", "topic", "topics", "search", "plans", "membership", "creators",
+    "policy", "jobs", "about", "new-story", "signin", "login", "settings", "followed", "us",
+    "partner", "business", "verified-authors", "stories", "lists", "_", "browse", "explore",
+    "mastodon", "legal", "privacy", "notifications", "subscribe", "gift",
 ];
+#[rustfmt::skip]
 const MEDIUM_TABS: &[&str] = &[
-    "about",
-    "followers",
-    "following",
-    "lists",
-    "has-recommended",
-    "latest",
-    "archive",
+    "about", "followers", "following", "lists", "has-recommended", "latest", "archive",
 ];
 
 pub(crate) fn medium(parts: &UrlParts) -> Outcome {
@@ -210,46 +132,16 @@ pub(crate) fn medium(parts: &UrlParts) -> Outcome {
     }
 }
 
+#[rustfmt::skip]
 const TUMBLR_HOSTS_RESERVED: &[&str] = &[
-    "assets",
-    "static",
-    "media",
-    "api",
-    "help",
-    "developers",
-    "embed",
-    "safe",
+    "assets", "static", "media", "api", "help", "developers", "embed", "safe",
 ];
+#[rustfmt::skip]
 const TUMBLR_RESERVED: &[&str] = &[
-    "dashboard",
-    "explore",
-    "tagged",
-    "search",
-    "login",
-    "register",
-    "settings",
-    "privacy",
-    "policy",
-    "about",
-    "help",
-    "apps",
-    "new",
-    "inbox",
-    "likes",
-    "following",
-    "tags",
-    "docs",
-    "logout",
-    "reblog",
-    "post",
-    "communities",
-    "themes",
-    "support",
-    "abuse",
-    "jobs",
-    "press",
-    "developers",
-    "oauth",
+    "dashboard", "explore", "tagged", "search", "login", "register", "settings", "privacy",
+    "policy", "about", "help", "apps", "new", "inbox", "likes", "following", "tags", "docs",
+    "logout", "reblog", "post", "communities", "themes", "support", "abuse", "jobs", "press",
+    "developers", "oauth",
 ];
 
 pub(crate) fn tumblr(parts: &UrlParts) -> Outcome {
@@ -272,29 +164,11 @@ pub(crate) fn tumblr(parts: &UrlParts) -> Outcome {
     })
 }
 
+#[rustfmt::skip]
 const LINKTREE_RESERVED: &[&str] = &[
-    "s",
-    "admin",
-    "login",
-    "register",
-    "marketplace",
-    "blog",
-    "help",
-    "discover",
-    "features",
-    "pricing",
-    "templates",
-    "about",
-    "privacy",
-    "terms",
-    "creator-report",
-    "linktree",
-    "careers",
-    "press",
-    "partners",
-    "signup",
-    "accounts",
-    "link-in-bio",
+    "s", "admin", "login", "register", "marketplace", "blog", "help", "discover", "features",
+    "pricing", "templates", "about", "privacy", "terms", "creator-report", "linktree", "careers",
+    "press", "partners", "signup", "accounts", "link-in-bio",
 ];
 
 pub(crate) fn linktree(parts: &UrlParts) -> Outcome {
@@ -304,44 +178,13 @@ pub(crate) fn linktree(parts: &UrlParts) -> Outcome {
     Ok(lowercase_profile(handle, "https://linktr.ee/"))
 }
 
+#[rustfmt::skip]
 const PATREON_RESERVED: &[&str] = &[
-    "home",
-    "explore",
-    "search",
-    "messages",
-    "settings",
-    "login",
-    "signup",
-    "create",
-    "posts",
-    "policy",
-    "about",
-    "notifications",
-    "product",
-    "pricing",
-    "apps",
-    "m",
-    "bepatron",
-    "checkout",
-    "library",
-    "membership",
-    "creators",
-    "legal",
-    "careers",
-    "insights",
-    "news",
-    "collection",
-    "privacy",
-    "portal",
-    "api",
-    "file",
-    "become-a-patron",
-    "pledges",
-    "memberships",
-    "dashboard",
-    "edit",
-    "faq",
-    "guidelines",
+    "home", "explore", "search", "messages", "settings", "login", "signup", "create", "posts",
+    "policy", "about", "notifications", "product", "pricing", "apps", "m", "bepatron", "checkout",
+    "library", "membership", "creators", "legal", "careers", "insights", "news", "collection",
+    "privacy", "portal", "api", "file", "become-a-patron", "pledges", "memberships", "dashboard",
+    "edit", "faq", "guidelines",
 ];
 
 pub(crate) fn patreon(parts: &UrlParts) -> Outcome {
