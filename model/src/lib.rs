@@ -17,3 +17,6 @@ pub use kinds::{DirectoryKind, SocialKind};
 pub use plans::{Plan, PlanLimits};
 pub use search::{SearchError, SearchOptions, ValidatedSearch};
 pub use search::{parse_search_options, validate_search};
+pub use social::{DirectoryLink, SocialProfile, SocialUrlError};
+pub use social::{classify_directory_url, classify_social_url, validate_social_url};
+pub use validation::ValidationError;
