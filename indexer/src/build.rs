@@ -1,0 +1,408 @@
+//! Building generations: a full build from the catalog, sharded by podcast and built in
+//! parallel, and incremental updates applied to a copy of the current generation.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use podlens_model::catalog::{EpisodeRecord, PodcastRecord, TranscriptRecord};
+use rayon::prelude::*;
+use tantivy::schema::Schema;
+use tantivy::{Index, IndexWriter, TantivyDocument, Term};
+use uuid::Uuid;
+
+use crate::analysis::register_analyzers;
+use crate::chunking::chunk_transcript;
+use crate::documents::{
+    IndexSource, PodcastSignals, chunk_documents, episode_document, podcast_document,
+    transcript_family,
+};
+use crate::error::{IndexError, Result};
+use crate::generation::{
+    Manifest, clone_index_dir, generation_dir, next_generation, publish, read_manifest,
+    shard_index_dir,
+};
+use crate::schema::{ChunkSchema, EpisodeSchema, PodcastSchema};
+
+/// Index kinds, as directory names inside a shard.
+pub(crate) const PODCASTS: &str = "podcasts";
+pub(crate) const EPISODES: &str = "episodes";
+pub(crate) const CHUNKS: &str = "chunks";
+
+/// How to build.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// Number of shards; default one per core.
+    pub shards: Option<u32>,
+    /// Indexing memory per index writer (one writer thread each), in bytes.
+    pub writer_memory_bytes: usize,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            shards: None,
+            writer_memory_bytes: 64 << 20,
+        }
+    }
+}
+
+/// The shard of a podcast: every episode and chunk of a podcast lives in its shard.
+pub fn shard_of(podcast_id: Uuid, shards: u32) -> u32 {
+    (podcast_id.as_u128() % u128::from(shards.max(1))) as u32
+}
+
+/// The three schemas of a shard.
+#[derive(Debug, Clone, Default)]
+pub struct Schemas {
+    pub podcasts: PodcastSchema,
+    pub episodes: EpisodeSchema,
+    pub chunks: ChunkSchema,
+}
+
+#[derive(Default)]
+struct ShardInput<'a> {
+    podcasts: Vec<&'a PodcastRecord>,
+    episodes: Vec<&'a EpisodeRecord>,
+}
+
+/// Builds a complete new generation from `source` under `index_dir` and publishes it.
+pub fn build_generation(
+    index_dir: &Path,
+    source: IndexSource<'_>,
+    options: &BuildOptions,
+) -> Result<Manifest> {
+    std::fs::create_dir_all(index_dir).map_err(|e| IndexError::io(index_dir, e))?;
+    let shards = options
+        .shards
+        .unwrap_or_else(|| rayon::current_num_threads() as u32)
+        .max(1);
+    let generation = next_generation(index_dir)?;
+    let gen_dir = generation_dir(index_dir, generation);
+    let schemas = Schemas::default();
+
+    let podcasts_by_id: HashMap<Uuid, &PodcastRecord> =
+        source.podcasts.iter().map(|p| (p.podcast_id, p)).collect();
+    let transcripts_by_episode: HashMap<Uuid, &TranscriptRecord> = source
+        .transcripts
+        .iter()
+        .map(|t| (t.episode_id, t))
+        .collect();
+    let mut inputs: Vec<ShardInput<'_>> = (0..shards).map(|_| ShardInput::default()).collect();
+    for podcast in source.podcasts {
+        inputs[shard_of(podcast.podcast_id, shards) as usize]
+            .podcasts
+            .push(podcast);
+    }
+    for episode in source.episodes {
+        inputs[shard_of(episode.podcast_id, shards) as usize]
+            .episodes
+            .push(episode);
+    }
+    tracing::info!(
+        generation,
+        shards,
+        podcasts = source.podcasts.len(),
+        episodes = source.episodes.len(),
+        transcripts = source.transcripts.len(),
+        "building index generation"
+    );
+    let counts: Vec<Result<(u64, u64, u64)>> = inputs
+        .into_par_iter()
+        .enumerate()
+        .map(|(shard, input)| {
+            let writers = ShardWriters::create(&gen_dir, shard as u32, &schemas, options)?;
+            for podcast in &input.podcasts {
+                let signals = source.signals.and_then(|all| all.get(&podcast.podcast_id));
+                writers.add_podcast(&schemas, podcast, signals)?;
+            }
+            for episode in &input.episodes {
+                let podcast = podcasts_by_id.get(&episode.podcast_id).copied();
+                let language = podcast.and_then(|p| p.rss_language.as_deref());
+                let explicit = podcast.is_some_and(|p| p.explicit_rss);
+                let transcript = transcripts_by_episode.get(&episode.episode_id).copied();
+                writers.add_episode(&schemas, episode, language, explicit, transcript)?;
+            }
+            writers.commit()
+        })
+        .collect();
+    let mut manifest = Manifest::new(generation, shards);
+    for count in counts {
+        let (podcasts, episodes, chunks) = count?;
+        manifest.podcasts += podcasts;
+        manifest.episodes += episodes;
+        manifest.chunks += chunks;
+    }
+    publish(index_dir, &manifest)?;
+    Ok(manifest)
+}
+
+/// Changes to apply to the published generation. Upserts replace whatever the index
+/// holds for the same id; an upserted episode's transcript must come with it (an episode
+/// upserted without one is indexed without transcript text).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct IndexChanges<'a> {
+    pub podcasts: &'a [PodcastRecord],
+    pub episodes: &'a [EpisodeRecord],
+    pub transcripts: &'a [TranscriptRecord],
+    pub signals: Option<&'a HashMap<Uuid, PodcastSignals>>,
+    /// Podcasts to remove with all their episodes and chunks.
+    pub deleted_podcasts: &'a [Uuid],
+    /// Episodes to remove with their chunks.
+    pub deleted_episodes: &'a [Uuid],
+}
+
+/// Applies `changes` to a copy of the published generation and publishes the copy.
+pub fn update_generation(
+    index_dir: &Path,
+    changes: IndexChanges<'_>,
+    options: &BuildOptions,
+) -> Result<Manifest> {
+    let current =
+        read_manifest(index_dir)?.ok_or_else(|| IndexError::NoGeneration(index_dir.into()))?;
+    let shards = current.shards;
+    let generation = next_generation(index_dir)?;
+    let old_dir = generation_dir(index_dir, current.generation);
+    let new_dir = generation_dir(index_dir, generation);
+    let schemas = Schemas::default();
+    let podcasts_by_id: HashMap<Uuid, &PodcastRecord> =
+        changes.podcasts.iter().map(|p| (p.podcast_id, p)).collect();
+    let transcripts_by_episode: HashMap<Uuid, &TranscriptRecord> = changes
+        .transcripts
+        .iter()
+        .map(|t| (t.episode_id, t))
+        .collect();
+
+    let counts: Vec<Result<(u64, u64, u64)>> = (0..shards)
+        .into_par_iter()
+        .map(|shard| {
+            for kind in [PODCASTS, EPISODES, CHUNKS] {
+                clone_index_dir(
+                    &shard_index_dir(&old_dir, shard, kind),
+                    &shard_index_dir(&new_dir, shard, kind),
+                )?;
+            }
+            let writers = ShardWriters::open(&new_dir, shard, options)?;
+            for id in changes.deleted_podcasts {
+                writers.delete_podcast(&schemas, *id);
+            }
+            for id in changes.deleted_episodes {
+                writers.delete_episode(&schemas, *id);
+            }
+            for podcast in changes.podcasts {
+                if shard_of(podcast.podcast_id, shards) == shard {
+                    writers.delete_term(PODCASTS, schemas.podcasts.ids.id, podcast.podcast_id);
+                    let signals = changes.signals.and_then(|all| all.get(&podcast.podcast_id));
+                    writers.add_podcast(&schemas, podcast, signals)?;
+                }
+            }
+            for episode in changes.episodes {
+                if shard_of(episode.podcast_id, shards) != shard {
+                    continue;
+                }
+                writers.delete_episode(&schemas, episode.episode_id);
+                let (language, explicit) = match podcasts_by_id.get(&episode.podcast_id) {
+                    Some(podcast) => (podcast.rss_language.clone(), podcast.explicit_rss),
+                    None => writers.stored_podcast_language(&schemas, episode.podcast_id)?,
+                };
+                let transcript = transcripts_by_episode.get(&episode.episode_id).copied();
+                writers.add_episode(
+                    &schemas,
+                    episode,
+                    language.as_deref(),
+                    explicit,
+                    transcript,
+                )?;
+            }
+            writers.commit()
+        })
+        .collect();
+    let mut manifest = Manifest::new(generation, shards);
+    for count in counts {
+        let (podcasts, episodes, chunks) = count?;
+        manifest.podcasts += podcasts;
+        manifest.episodes += episodes;
+        manifest.chunks += chunks;
+    }
+    publish(index_dir, &manifest)?;
+    Ok(manifest)
+}
+
+struct ShardWriters {
+    podcasts: (Index, IndexWriter<TantivyDocument>),
+    episodes: (Index, IndexWriter<TantivyDocument>),
+    chunks: (Index, IndexWriter<TantivyDocument>),
+}
+
+fn create_index(dir: &Path, schema: &Schema, memory: usize) -> Result<(Index, IndexWriter)> {
+    std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
+    let index = Index::create_in_dir(dir, schema.clone())?;
+    register_analyzers(&index);
+    let writer = index.writer_with_num_threads(1, memory)?;
+    Ok((index, writer))
+}
+
+fn open_index(dir: &Path, memory: usize) -> Result<(Index, IndexWriter)> {
+    let index = Index::open_in_dir(dir)?;
+    register_analyzers(&index);
+    let writer = index.writer_with_num_threads(1, memory)?;
+    Ok((index, writer))
+}
+
+impl ShardWriters {
+    fn create(
+        gen_dir: &Path,
+        shard: u32,
+        schemas: &Schemas,
+        options: &BuildOptions,
+    ) -> Result<ShardWriters> {
+        let memory = options.writer_memory_bytes.max(15 << 20);
+        Ok(ShardWriters {
+            podcasts: create_index(
+                &shard_index_dir(gen_dir, shard, PODCASTS),
+                &schemas.podcasts.schema,
+                memory,
+            )?,
+            episodes: create_index(
+                &shard_index_dir(gen_dir, shard, EPISODES),
+                &schemas.episodes.schema,
+                memory,
+            )?,
+            chunks: create_index(
+                &shard_index_dir(gen_dir, shard, CHUNKS),
+                &schemas.chunks.schema,
+                memory,
+            )?,
+        })
+    }
+
+    fn open(gen_dir: &Path, shard: u32, options: &BuildOptions) -> Result<ShardWriters> {
+        let memory = options.writer_memory_bytes.max(15 << 20);
+        Ok(ShardWriters {
+            podcasts: open_index(&shard_index_dir(gen_dir, shard, PODCASTS), memory)?,
+            episodes: open_index(&shard_index_dir(gen_dir, shard, EPISODES), memory)?,
+            chunks: open_index(&shard_index_dir(gen_dir, shard, CHUNKS), memory)?,
+        })
+    }
+
+    fn writer(&self, kind: &str) -> &IndexWriter<TantivyDocument> {
+        match kind {
+            PODCASTS => &self.podcasts.1,
+            EPISODES => &self.episodes.1,
+            _ => &self.chunks.1,
+        }
+    }
+
+    fn delete_term(&self, kind: &str, field: tantivy::schema::Field, id: Uuid) {
+        self.writer(kind)
+            .delete_term(Term::from_field_text(field, &id.to_string()));
+    }
+
+    fn delete_podcast(&self, schemas: &Schemas, id: Uuid) {
+        self.delete_term(PODCASTS, schemas.podcasts.ids.id, id);
+        self.delete_term(EPISODES, schemas.episodes.podcast_id, id);
+        self.delete_term(CHUNKS, schemas.chunks.podcast_id, id);
+    }
+
+    fn delete_episode(&self, schemas: &Schemas, id: Uuid) {
+        self.delete_term(EPISODES, schemas.episodes.ids.id, id);
+        self.delete_term(CHUNKS, schemas.chunks.episode_id, id);
+    }
+
+    fn add_podcast(
+        &self,
+        schemas: &Schemas,
+        podcast: &PodcastRecord,
+        signals: Option<&PodcastSignals>,
+    ) -> Result<()> {
+        let doc = podcast_document(&schemas.podcasts, podcast, signals);
+        self.podcasts.1.add_document(doc)?;
+        Ok(())
+    }
+
+    fn add_episode(
+        &self,
+        schemas: &Schemas,
+        episode: &EpisodeRecord,
+        language: Option<&str>,
+        explicit_podcast: bool,
+        transcript: Option<&TranscriptRecord>,
+    ) -> Result<()> {
+        let chunks = transcript.map(chunk_transcript).unwrap_or_default();
+        let with_chunks = transcript.map(|record| (record, chunks.as_slice()));
+        let doc = episode_document(
+            &schemas.episodes,
+            episode,
+            language,
+            explicit_podcast,
+            with_chunks,
+        );
+        self.episodes.1.add_document(doc)?;
+        if let Some(record) = transcript {
+            let family = transcript_family(record, language);
+            for doc in chunk_documents(&schemas.chunks, record, family, &chunks) {
+                self.chunks.1.add_document(doc)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The stored language tag and explicit flag of a podcast already in this shard.
+    fn stored_podcast_language(
+        &self,
+        schemas: &Schemas,
+        podcast_id: Uuid,
+    ) -> Result<(Option<String>, bool)> {
+        use tantivy::schema::Value;
+        let fields = &schemas.podcasts;
+        let searcher = self.podcasts.0.reader()?.searcher();
+        let query = tantivy::query::TermQuery::new(
+            Term::from_field_text(fields.ids.id, &podcast_id.to_string()),
+            tantivy::schema::IndexRecordOption::Basic,
+        );
+        let top = searcher.search(
+            &query,
+            &tantivy::collector::TopDocs::with_limit(1).order_by_score(),
+        )?;
+        let Some((_, address)) = top.first() else {
+            return Ok((None, false));
+        };
+        let doc: TantivyDocument = searcher.doc(*address)?;
+        let language = doc
+            .get_first(fields.language_tag)
+            .and_then(|value| value.as_str())
+            .map(str::to_owned);
+        let explicit_column = searcher
+            .segment_reader(address.segment_ord)
+            .fast_fields()
+            .bool("explicit")?;
+        let explicit = explicit_column.first(address.doc_id).unwrap_or(false);
+        Ok((language, explicit))
+    }
+
+    fn commit(self) -> Result<(u64, u64, u64)> {
+        let mut counts = [0u64; 3];
+        for (slot, (index, mut writer)) in
+            counts
+                .iter_mut()
+                .zip([self.podcasts, self.episodes, self.chunks])
+        {
+            writer.commit()?;
+            writer.wait_merging_threads()?;
+            *slot = index.reader()?.searcher().num_docs();
+        }
+        Ok((counts[0], counts[1], counts[2]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_are_stable_and_in_range() {
+        let id = Uuid::from_u128(12_345);
+        assert_eq!(shard_of(id, 4), shard_of(id, 4));
+        assert!((0..1000u128).all(|n| shard_of(Uuid::from_u128(n * 7919), 3) < 3));
+        assert_eq!(shard_of(id, 0), 0);
+    }
+}

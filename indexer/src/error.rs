@@ -1,0 +1,46 @@
+//! The indexer's error type.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong building, publishing or searching the indexes.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum IndexError {
+    /// A search request the engine cannot run (a caller's mistake).
+    #[error("invalid search request: {0}")]
+    InvalidRequest(String),
+    /// A cursor that was not produced by this engine for the same sort.
+    #[error("invalid cursor: {0}")]
+    InvalidCursor(String),
+    /// No generation has been published under the index directory yet.
+    #[error("no index generation published under {0}")]
+    NoGeneration(PathBuf),
+    /// The manifest exists but cannot be read.
+    #[error("unreadable index manifest {path}: {reason}")]
+    BadManifest { path: PathBuf, reason: String },
+    /// A file-system operation failed.
+    #[error("i/o error on {path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// tantivy reported an error.
+    #[error("search engine error: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    /// A query could not be built.
+    #[error("query error: {0}")]
+    Query(#[from] tantivy::query::QueryParserError),
+}
+
+impl IndexError {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        IndexError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// The indexer's result type.
+pub type Result<T, E = IndexError> = std::result::Result<T, E>;

@@ -1,0 +1,111 @@
+//! Related podcasts by text similarity (more-like-this over title and description, with
+//! global statistics). The 768-d vector path will replace this once embeddings exist.
+
+use rayon::prelude::*;
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, MoreLikeThisQuery, Occur, Query, TermQuery};
+use tantivy::schema::{IndexRecordOption, OwnedValue, Value};
+use tantivy::{TantivyDocument, Term};
+use uuid::Uuid;
+
+use crate::analysis::LanguageFamily;
+use crate::error::Result;
+use crate::reader::IndexReaderHandle;
+use crate::results::PodcastHit;
+use crate::search::podcast_hit;
+use crate::shard::{GlobalStatistics, OpenGeneration};
+
+impl IndexReaderHandle {
+    /// Podcasts whose title and description resemble `podcast_id`'s.
+    pub fn related_podcasts(&self, podcast_id: Uuid, limit: usize) -> Result<Vec<PodcastHit>> {
+        related_podcasts(&self.generation(), podcast_id, limit)
+    }
+}
+
+/// Podcasts related to `podcast_id` on `generation`; empty when it is not indexed.
+pub fn related_podcasts(
+    generation: &OpenGeneration,
+    podcast_id: Uuid,
+    limit: usize,
+) -> Result<Vec<PodcastHit>> {
+    let fields = &generation.schemas.podcasts;
+    let id_term = Term::from_field_text(fields.ids.id, &podcast_id.to_string());
+    let mut source: Option<TantivyDocument> = None;
+    for shard in &generation.shards {
+        let top = shard.podcasts.search(
+            &TermQuery::new(id_term.clone(), IndexRecordOption::Basic),
+            &TopDocs::with_limit(1).order_by_score(),
+        )?;
+        if let Some((_, address)) = top.first() {
+            source = Some(shard.podcasts.doc(*address)?);
+            break;
+        }
+    }
+    let Some(source) = source else {
+        return Ok(Vec::new());
+    };
+    let language = source
+        .get_first(fields.language_tag)
+        .and_then(|value| value.as_str())
+        .map(str::to_owned);
+    let family = LanguageFamily::from_language_tag(language.as_deref());
+    let stored = |field| {
+        source
+            .get_first(field)
+            .and_then(|value| value.as_str())
+            .map(|text| vec![OwnedValue::Str(text.to_owned())])
+            .unwrap_or_default()
+    };
+    let document_fields = vec![
+        (fields.title.field(family), stored(fields.title_stored)),
+        (
+            fields.description.field(family),
+            stored(fields.description_stored),
+        ),
+    ];
+    let similar = MoreLikeThisQuery::builder()
+        .with_min_doc_frequency(1)
+        .with_max_doc_frequency(u64::MAX)
+        .with_min_term_frequency(1)
+        .with_max_query_terms(30)
+        .with_min_word_length(3)
+        .with_document_fields(document_fields);
+    let query = BooleanQuery::new(vec![
+        (Occur::Must, Box::new(similar) as Box<dyn Query>),
+        (
+            Occur::MustNot,
+            Box::new(TermQuery::new(id_term, IndexRecordOption::Basic)),
+        ),
+    ]);
+    let limit = limit.clamp(1, 100);
+    let statistics = GlobalStatistics {
+        searchers: generation.shards.iter().map(|s| &s.podcasts).collect(),
+    };
+    let per_shard: Vec<Result<Vec<PodcastHit>>> = generation
+        .shards
+        .par_iter()
+        .map(|shard| {
+            let top = shard.podcasts.search_with_statistics_provider(
+                &query,
+                &TopDocs::with_limit(limit).order_by_score(),
+                &statistics,
+            )?;
+            top.into_iter()
+                .map(|(score, address)| {
+                    Ok(podcast_hit(generation, shard.podcasts.doc(address)?, score))
+                })
+                .collect()
+        })
+        .collect();
+    let mut hits = Vec::new();
+    for shard in per_shard {
+        hits.extend(shard?);
+    }
+    hits.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(a.podcast_id.cmp(&b.podcast_id))
+    });
+    hits.truncate(limit);
+    Ok(hits)
+}

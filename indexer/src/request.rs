@@ -1,0 +1,202 @@
+//! The engine's own search request: what the API maps the validated public search
+//! options onto.
+
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+/// Where a term is searched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    PodcastTitle,
+    PodcastDescription,
+    EpisodeTitle,
+    EpisodeDescription,
+    Transcript,
+}
+
+impl Target {
+    /// Targets that only exist on episodes.
+    pub fn is_episode_target(self) -> bool {
+        matches!(
+            self,
+            Target::EpisodeTitle | Target::EpisodeDescription | Target::Transcript
+        )
+    }
+}
+
+/// How a term combines with the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MatchMode {
+    /// Every hit matches the term.
+    Must,
+    /// No hit matches the term.
+    Not,
+    /// Hits match at least one optional term when no term is `Must`; otherwise
+    /// optional terms only raise the score.
+    #[default]
+    Optional,
+}
+
+/// One search term. Without `phrase`, every word of `text` must occur in the same target
+/// field, in any order; with it, the words must occur in order, at most `slop` positions
+/// apart. `fuzzy` allows one edit per word (two for words of eight letters or more);
+/// it does not apply to phrases.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SearchTerm {
+    pub text: String,
+    pub targets: Vec<Target>,
+    pub match_mode: MatchMode,
+    pub phrase: bool,
+    pub slop: u32,
+    pub fuzzy: bool,
+}
+
+/// Filters; every set filter must hold. Podcast-level filters apply to an episode through
+/// its podcast.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SearchFilters {
+    /// Primary language subtags (`en`, `de`), any case.
+    pub languages: Vec<String>,
+    pub include_genres: Vec<String>,
+    pub exclude_genres: Vec<String>,
+    /// ISO alpha-2 codes, any case.
+    pub countries: Vec<String>,
+    pub include_podcast_ids: Vec<Uuid>,
+    pub exclude_podcast_ids: Vec<Uuid>,
+    pub include_episode_ids: Vec<Uuid>,
+    pub exclude_episode_ids: Vec<Uuid>,
+    pub explicit: Option<bool>,
+    pub founded_since: Option<DateTime<Utc>>,
+    pub last_episode_since: Option<DateTime<Utc>>,
+    pub published_since: Option<DateTime<Utc>>,
+    pub min_total_episodes: Option<u64>,
+    pub max_total_episodes: Option<u64>,
+    pub has_transcript: Option<bool>,
+    pub min_apple_rating: Option<f64>,
+    pub min_apple_ratings_count: Option<u64>,
+    pub min_spotify_rating: Option<f64>,
+    pub min_spotify_ratings_count: Option<u64>,
+    pub min_authority_score: Option<f64>,
+}
+
+impl SearchFilters {
+    /// Whether any filter that applies to podcasts (and to episodes through their
+    /// podcast) is set.
+    pub(crate) fn has_podcast_level(&self) -> bool {
+        !self.languages.is_empty()
+            || !self.include_genres.is_empty()
+            || !self.exclude_genres.is_empty()
+            || !self.countries.is_empty()
+            || self.founded_since.is_some()
+            || self.last_episode_since.is_some()
+            || self.min_total_episodes.is_some()
+            || self.max_total_episodes.is_some()
+            || self.min_apple_rating.is_some()
+            || self.min_apple_ratings_count.is_some()
+            || self.min_spotify_rating.is_some()
+            || self.min_spotify_ratings_count.is_some()
+            || self.min_authority_score.is_some()
+    }
+}
+
+/// What results are ordered by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SortField {
+    #[default]
+    Relevance,
+    /// Podcasts: last episode date; episodes: published date.
+    RecentActivity,
+    Title,
+    /// Apple ratings count (podcasts only).
+    AppleReviews,
+    /// Spotify ratings count (podcasts only).
+    SpotifyReviews,
+    /// Authority score (podcasts only).
+    AuthorityScore,
+}
+
+/// Sort direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SortDirection {
+    Asc,
+    #[default]
+    Desc,
+}
+
+/// Where documents without a sort value go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NullOrder {
+    First,
+    #[default]
+    Last,
+}
+
+/// The order of results; ties are always broken by ascending id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SortOrder {
+    pub field: SortField,
+    pub direction: SortDirection,
+    pub nulls: NullOrder,
+}
+
+/// Which index a search runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchMode {
+    Podcasts,
+    Episodes,
+}
+
+/// A search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchRequest {
+    /// `None`: episodes when a term targets an episode field or an episode-only filter
+    /// (has transcript, published since, episode ids) is set, else podcasts.
+    pub mode: Option<SearchMode>,
+    pub terms: Vec<SearchTerm>,
+    pub filters: SearchFilters,
+    pub sort: SortOrder,
+    pub page_size: usize,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+    /// Transcript snippets per episode hit (episode mode, when a term targets transcripts).
+    pub snippets: bool,
+    /// A score breakdown per hit.
+    pub explain: bool,
+}
+
+impl Default for SearchRequest {
+    fn default() -> Self {
+        SearchRequest {
+            mode: None,
+            terms: Vec::new(),
+            filters: SearchFilters::default(),
+            sort: SortOrder::default(),
+            page_size: 10,
+            cursor: None,
+            snippets: true,
+            explain: false,
+        }
+    }
+}
+
+impl SearchRequest {
+    /// The mode this request runs in.
+    pub fn effective_mode(&self) -> SearchMode {
+        if let Some(mode) = self.mode {
+            return mode;
+        }
+        let episode_term = self
+            .terms
+            .iter()
+            .any(|term| term.targets.iter().any(|target| target.is_episode_target()));
+        let episode_filter = self.filters.has_transcript.is_some()
+            || self.filters.published_since.is_some()
+            || !self.filters.include_episode_ids.is_empty()
+            || !self.filters.exclude_episode_ids.is_empty();
+        if episode_term || episode_filter {
+            SearchMode::Episodes
+        } else {
+            SearchMode::Podcasts
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! What a search returns.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use uuid::Uuid;
+
+/// A podcast hit with the stored fields a result list needs (the API enriches the rest
+/// from the catalog by id).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodcastHit {
+    pub podcast_id: Uuid,
+    pub slug: String,
+    pub title: String,
+    pub author: Option<String>,
+    pub description: Option<String>,
+    pub image_url: Option<String>,
+    pub language: Option<String>,
+    pub genres: Vec<String>,
+    pub host_names: Vec<String>,
+    pub founded_date: Option<DateTime<Utc>>,
+    pub last_episode_date: Option<DateTime<Utc>>,
+    pub total_episodes: u64,
+    pub score: f32,
+    /// The score breakdown, as tantivy's explanation JSON (when requested).
+    pub explanation: Option<serde_json::Value>,
+}
+
+/// A transcript passage that matched, with highlights and its place in the audio.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptSnippet {
+    /// `<transcriptId>:<ordinal>`.
+    pub chunk_id: String,
+    pub fragment: String,
+    /// Byte ranges of `fragment` to highlight.
+    pub highlights: Vec<(usize, usize)>,
+    /// `fragment` with highlights in `<b>` tags (HTML-escaped).
+    pub html: String,
+    pub start_second: Option<f64>,
+    pub end_second: Option<f64>,
+}
+
+/// An episode hit with the always-returned episode fields.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EpisodeHit {
+    pub episode_id: Uuid,
+    pub podcast_id: Uuid,
+    pub podcast_title: Option<String>,
+    pub slug: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub enclosure_url: Option<String>,
+    pub image_url: Option<String>,
+    pub web_url: Option<String>,
+    pub published_at: Option<DateTime<Utc>>,
+    pub duration_seconds: Option<u64>,
+    pub has_transcript: bool,
+    pub transcript_id: Option<Uuid>,
+    pub score: f32,
+    pub snippets: Vec<TranscriptSnippet>,
+    pub explanation: Option<serde_json::Value>,
+}
+
+/// The hits of one page.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "mode", content = "hits", rename_all = "camelCase")]
+pub enum Hits {
+    Podcasts(Vec<PodcastHit>),
+    Episodes(Vec<EpisodeHit>),
+}
+
+/// Where the time went.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Timings {
+    pub search_ms: f64,
+    pub post_processing_ms: f64,
+    pub total_ms: f64,
+}
+
+/// One page of results.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResponse {
+    pub hits: Hits,
+    /// Every match of the query and filters (exact, not capped).
+    pub total: u64,
+    /// The cursor of the next page; `None` on the last page.
+    pub next_cursor: Option<String>,
+    pub generation: u64,
+    pub timings: Timings,
+}
+
+impl SearchResponse {
+    /// The hits' ids in order (podcast or episode ids).
+    pub fn ids(&self) -> Vec<Uuid> {
+        match &self.hits {
+            Hits::Podcasts(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),
+            Hits::Episodes(hits) => hits.iter().map(|hit| hit.episode_id).collect(),
+        }
+    }
+}

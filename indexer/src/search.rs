@@ -1,0 +1,401 @@
+//! Running a [`SearchRequest`]: scatter over shards (in parallel, with global BM25
+//! statistics), gather the global top of the page by (sort key, id), load stored fields,
+//! and add transcript snippets and explanations.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, EnableScoring, Occur, Query, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption, Value};
+use tantivy::snippet::SnippetGenerator;
+use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
+use uuid::Uuid;
+
+use crate::analysis::LanguageFamily;
+use crate::collector::{Collected, Page, PageCollector, ValueSource, merge_pages};
+use crate::cursor;
+use crate::error::{IndexError, Result};
+use crate::query_build::{
+    combine_terms, episode_filter_clauses, episode_term_query, families_for, field_query,
+    final_query, podcast_filter_clauses, podcast_term_query,
+};
+use crate::reader::IndexReaderHandle;
+use crate::request::{MatchMode, SearchMode, SearchRequest, SortField, Target};
+use crate::results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
+use crate::shard::{GlobalStatistics, OpenGeneration, OpenShard};
+
+/// Largest page.
+pub const MAX_PAGE_SIZE: usize = 1000;
+const SNIPPETS_PER_HIT: usize = 3;
+const SNIPPET_CHARS: usize = 220;
+
+impl IndexReaderHandle {
+    /// Runs `request` on the current generation.
+    pub fn search(&self, request: &SearchRequest) -> Result<SearchResponse> {
+        search(&self.generation(), request)
+    }
+}
+
+fn value_source(mode: SearchMode, field: SortField) -> Result<ValueSource> {
+    Ok(match (mode, field) {
+        (_, SortField::Relevance) => ValueSource::Score,
+        (_, SortField::Title) => ValueSource::Title,
+        (SearchMode::Podcasts, SortField::RecentActivity) => ValueSource::I64("last_episode_date"),
+        (SearchMode::Episodes, SortField::RecentActivity) => ValueSource::I64("published_at"),
+        (SearchMode::Podcasts, SortField::AppleReviews) => ValueSource::U64("apple_ratings_count"),
+        (SearchMode::Podcasts, SortField::SpotifyReviews) => {
+            ValueSource::U64("spotify_ratings_count")
+        }
+        (SearchMode::Podcasts, SortField::AuthorityScore) => ValueSource::F64("authority_score"),
+        (SearchMode::Episodes, other) => {
+            return Err(IndexError::InvalidRequest(format!(
+                "sort {other:?} is not available for episode searches"
+            )));
+        }
+    })
+}
+
+fn validate(request: &SearchRequest, mode: SearchMode) -> Result<()> {
+    if request.page_size == 0 || request.page_size > MAX_PAGE_SIZE {
+        return Err(IndexError::InvalidRequest(format!(
+            "page size must be between 1 and {MAX_PAGE_SIZE}"
+        )));
+    }
+    for term in &request.terms {
+        if term.text.trim().is_empty() {
+            return Err(IndexError::InvalidRequest("a search term is blank".into()));
+        }
+        if term.targets.is_empty() {
+            return Err(IndexError::InvalidRequest(
+                "a search term has no target".into(),
+            ));
+        }
+        if mode == SearchMode::Podcasts && term.targets.iter().any(|t| t.is_episode_target()) {
+            return Err(IndexError::InvalidRequest(
+                "podcast searches accept only podcast-title and podcast-description targets".into(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The query of one shard.
+fn shard_query(
+    generation: &OpenGeneration,
+    shard: &OpenShard,
+    request: &SearchRequest,
+    mode: SearchMode,
+    families: &[LanguageFamily],
+) -> Result<Box<dyn Query>> {
+    let schemas = &generation.schemas;
+    let mut clauses = Vec::new();
+    for term in &request.terms {
+        let query = match mode {
+            SearchMode::Podcasts => podcast_term_query(schemas, families, term),
+            SearchMode::Episodes => episode_term_query(shard, schemas, families, term)?,
+        };
+        match query {
+            Some(query) => clauses.push((term.match_mode, query)),
+            // A required term with no indexable word can match nothing.
+            None if term.match_mode == MatchMode::Must => {
+                clauses.push((term.match_mode, Box::new(tantivy::query::EmptyQuery)))
+            }
+            None => {}
+        }
+    }
+    let text = combine_terms(clauses);
+    let filters = match mode {
+        SearchMode::Podcasts => podcast_filter_clauses(schemas, &request.filters, true),
+        SearchMode::Episodes => episode_filter_clauses(shard, schemas, &request.filters)?,
+    };
+    Ok(final_query(text, filters))
+}
+
+fn index_searcher(shard: &OpenShard, mode: SearchMode) -> &Searcher {
+    match mode {
+        SearchMode::Podcasts => &shard.podcasts,
+        SearchMode::Episodes => &shard.episodes,
+    }
+}
+
+/// Runs `request` on `generation`.
+pub fn search(generation: &OpenGeneration, request: &SearchRequest) -> Result<SearchResponse> {
+    let started = Instant::now();
+    let mode = request.effective_mode();
+    validate(request, mode)?;
+    let source = value_source(mode, request.sort.field)?;
+    let after = match &request.cursor {
+        Some(text) => Some(cursor::decode(text, mode, &request.sort)?),
+        None => None,
+    };
+    let families = families_for(&request.filters);
+    let statistics = GlobalStatistics {
+        searchers: generation
+            .shards
+            .iter()
+            .map(|shard| index_searcher(shard, mode))
+            .collect(),
+    };
+    let collector = PageCollector {
+        order: request.sort,
+        source,
+        after,
+        limit: request.page_size + 1,
+        scoring: source == ValueSource::Score || request.explain,
+    };
+    let per_shard: Vec<Result<(Box<dyn Query>, Page)>> = generation
+        .shards
+        .par_iter()
+        .map(|shard| {
+            let query = shard_query(generation, shard, request, mode, &families)?;
+            let searcher = index_searcher(shard, mode);
+            let page = searcher.search_with_statistics_provider(
+                query.as_ref(),
+                &collector,
+                &statistics,
+            )?;
+            Ok((query, page))
+        })
+        .collect();
+    let mut queries = Vec::with_capacity(per_shard.len());
+    let mut pages = Vec::with_capacity(per_shard.len());
+    for (shard_index, result) in per_shard.into_iter().enumerate() {
+        let (query, mut page) = result?;
+        for hit in &mut page.hits {
+            hit.shard = shard_index;
+        }
+        queries.push(query);
+        pages.push(page);
+    }
+    let merged = merge_pages(&request.sort, request.page_size + 1, pages);
+    let search_done = Instant::now();
+    let mut hits: Vec<Collected> = merged.hits;
+    let has_more = hits.len() > request.page_size;
+    hits.truncate(request.page_size);
+    let next_cursor = match hits.last() {
+        Some(last) if has_more => Some(cursor::encode(mode, &request.sort, &last.key)),
+        _ => None,
+    };
+    let located: Vec<(usize, DocAddress, f32)> = hits
+        .iter()
+        .map(|hit| (hit.shard, hit.address, hit.score))
+        .collect();
+    let explain = |shard: usize, address: DocAddress| -> Result<Option<serde_json::Value>> {
+        if !request.explain {
+            return Ok(None);
+        }
+        let searcher = index_searcher(&generation.shards[shard], mode);
+        let weight = queries[shard].weight(EnableScoring::enabled_from_statistics_provider(
+            &statistics,
+            searcher,
+        ))?;
+        let explanation =
+            weight.explain(searcher.segment_reader(address.segment_ord), address.doc_id)?;
+        Ok(serde_json::from_str(&explanation.to_pretty_json()).ok())
+    };
+    let hits = match mode {
+        SearchMode::Podcasts => Hits::Podcasts(
+            located
+                .iter()
+                .map(|(shard, address, score)| {
+                    let searcher = &generation.shards[*shard].podcasts;
+                    let mut hit = podcast_hit(generation, searcher.doc(*address)?, *score);
+                    hit.explanation = explain(*shard, *address)?;
+                    Ok(hit)
+                })
+                .collect::<Result<Vec<_>>>()?,
+        ),
+        SearchMode::Episodes => {
+            let snippet_query = if request.snippets {
+                transcript_text_query(generation, request, &families)
+            } else {
+                None
+            };
+            Hits::Episodes(
+                located
+                    .par_iter()
+                    .map(|(shard, address, score)| {
+                        let shard_ref = &generation.shards[*shard];
+                        let mut hit =
+                            episode_hit(generation, shard_ref.episodes.doc(*address)?, *score);
+                        if let Some(query) = &snippet_query {
+                            hit.snippets =
+                                snippets(generation, shard_ref, hit.episode_id, query.as_ref())?;
+                        }
+                        hit.explanation = explain(*shard, *address)?;
+                        Ok(hit)
+                    })
+                    .collect::<Result<Vec<_>>>()?,
+            )
+        }
+    };
+    let finished = Instant::now();
+    Ok(SearchResponse {
+        hits,
+        total: merged.total,
+        next_cursor,
+        generation: generation.manifest.generation,
+        timings: Timings {
+            search_ms: (search_done - started).as_secs_f64() * 1e3,
+            post_processing_ms: (finished - search_done).as_secs_f64() * 1e3,
+            total_ms: (finished - started).as_secs_f64() * 1e3,
+        },
+    })
+}
+
+fn text(doc: &TantivyDocument, field: Field) -> Option<String> {
+    doc.get_first(field)
+        .and_then(|value| value.as_str())
+        .map(str::to_owned)
+}
+
+fn texts(doc: &TantivyDocument, field: Field) -> Vec<String> {
+    doc.get_all(field)
+        .filter_map(|value| value.as_str())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn date(doc: &TantivyDocument, field: Field) -> Option<chrono::DateTime<chrono::Utc>> {
+    doc.get_first(field)
+        .and_then(|value| value.as_i64())
+        .and_then(|seconds| chrono::DateTime::from_timestamp(seconds, 0))
+}
+
+fn uuid(doc: &TantivyDocument, field: Field) -> Option<Uuid> {
+    text(doc, field).and_then(|value| Uuid::parse_str(&value).ok())
+}
+
+pub(crate) fn podcast_hit(
+    generation: &OpenGeneration,
+    doc: TantivyDocument,
+    score: f32,
+) -> PodcastHit {
+    let fields = &generation.schemas.podcasts;
+    PodcastHit {
+        podcast_id: uuid(&doc, fields.ids.id).unwrap_or_default(),
+        slug: text(&doc, fields.slug).unwrap_or_default(),
+        title: text(&doc, fields.title_stored).unwrap_or_default(),
+        author: text(&doc, fields.author),
+        description: text(&doc, fields.description_stored),
+        image_url: text(&doc, fields.image_url),
+        language: text(&doc, fields.language_tag),
+        genres: texts(&doc, fields.genres),
+        host_names: texts(&doc, fields.host_names),
+        founded_date: date(&doc, fields.founded_date),
+        last_episode_date: date(&doc, fields.last_episode_date),
+        total_episodes: doc
+            .get_first(fields.total_episodes)
+            .and_then(|value| value.as_u64())
+            .unwrap_or_default(),
+        score,
+        explanation: None,
+    }
+}
+
+fn episode_hit(generation: &OpenGeneration, doc: TantivyDocument, score: f32) -> EpisodeHit {
+    let fields = &generation.schemas.episodes;
+    EpisodeHit {
+        episode_id: uuid(&doc, fields.ids.id).unwrap_or_default(),
+        podcast_id: uuid(&doc, fields.podcast_id).unwrap_or_default(),
+        podcast_title: text(&doc, fields.podcast_title_stored),
+        slug: text(&doc, fields.slug).unwrap_or_default(),
+        title: text(&doc, fields.title_stored).unwrap_or_default(),
+        description: text(&doc, fields.description_stored),
+        enclosure_url: text(&doc, fields.enclosure_url),
+        image_url: text(&doc, fields.image_url),
+        web_url: text(&doc, fields.web_url),
+        published_at: date(&doc, fields.published_at),
+        duration_seconds: doc
+            .get_first(fields.duration_seconds)
+            .and_then(|value| value.as_u64()),
+        has_transcript: doc
+            .get_first(fields.has_transcript)
+            .and_then(|value| value.as_bool())
+            .unwrap_or(false),
+        transcript_id: uuid(&doc, fields.transcript_id),
+        score,
+        snippets: Vec::new(),
+        explanation: None,
+    }
+}
+
+/// The transcript terms of a request (not `Not`) as a query over the chunk text fields.
+fn transcript_text_query(
+    generation: &OpenGeneration,
+    request: &SearchRequest,
+    families: &[LanguageFamily],
+) -> Option<Box<dyn Query>> {
+    let chunk_text = &generation.schemas.chunks.text;
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for term in &request.terms {
+        if term.match_mode == MatchMode::Not || !term.targets.contains(&Target::Transcript) {
+            continue;
+        }
+        for family in families {
+            if let Some(query) = field_query(chunk_text.field(*family), *family, term) {
+                clauses.push((Occur::Should, query));
+            }
+        }
+    }
+    if clauses.is_empty() {
+        None
+    } else {
+        Some(Box::new(BooleanQuery::new(clauses)))
+    }
+}
+
+fn snippets(
+    generation: &OpenGeneration,
+    shard: &OpenShard,
+    episode_id: Uuid,
+    text_query: &dyn Query,
+) -> Result<Vec<TranscriptSnippet>> {
+    let fields = &generation.schemas.chunks;
+    let query = BooleanQuery::new(vec![
+        (
+            Occur::Must,
+            Box::new(TermQuery::new(
+                Term::from_field_text(fields.episode_id, &episode_id.to_string()),
+                IndexRecordOption::Basic,
+            )) as Box<dyn Query>,
+        ),
+        (Occur::Must, text_query.box_clone()),
+    ]);
+    let searcher = &shard.chunks;
+    let top = searcher.search(
+        &query,
+        &TopDocs::with_limit(SNIPPETS_PER_HIT).order_by_score(),
+    )?;
+    let mut snippets = Vec::with_capacity(top.len());
+    for (_, address) in top {
+        let doc: TantivyDocument = searcher.doc(address)?;
+        let family_index = doc
+            .get_first(fields.family)
+            .and_then(|value| value.as_u64())
+            .unwrap_or_default() as usize;
+        let family = LanguageFamily::ALL
+            .get(family_index)
+            .copied()
+            .unwrap_or(LanguageFamily::Other);
+        let chunk_text = text(&doc, fields.text_stored).unwrap_or_default();
+        let mut generator =
+            SnippetGenerator::create(searcher, text_query, fields.text.field(family))?;
+        generator.set_max_num_chars(SNIPPET_CHARS);
+        let snippet = generator.snippet(&chunk_text);
+        snippets.push(TranscriptSnippet {
+            chunk_id: text(&doc, fields.chunk_id).unwrap_or_default(),
+            fragment: snippet.fragment().to_owned(),
+            highlights: snippet
+                .highlighted()
+                .iter()
+                .map(|range| (range.start, range.end))
+                .collect(),
+            html: snippet.to_html(),
+            start_second: doc.get_first(fields.start_second).and_then(|v| v.as_f64()),
+            end_second: doc.get_first(fields.end_second).and_then(|v| v.as_f64()),
+        });
+    }
+    Ok(snippets)
+}

@@ -1,0 +1,562 @@
+//! The engine against hand-built catalogs: every expectation is computed from the
+//! records with plain word scans, never from the engine.
+
+mod common;
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+use std::time::Duration;
+
+use common::{Catalog, catalog, day, has_phrase, has_word};
+use podlens_indexer::{
+    BuildOptions, Hits, IndexChanges, IndexReaderHandle, IndexSource, MatchMode, NullOrder,
+    SearchFilters, SearchMode, SearchRequest, SearchTerm, SortDirection, SortField, SortOrder,
+    Target, build_generation, update_generation,
+};
+use uuid::Uuid;
+
+fn build(dir: &Path, catalog: &Catalog, shards: u32) {
+    let source = IndexSource {
+        podcasts: &catalog.podcasts,
+        episodes: &catalog.episodes,
+        transcripts: &catalog.transcripts,
+        signals: None,
+    };
+    let options = BuildOptions {
+        shards: Some(shards),
+        writer_memory_bytes: 15 << 20,
+    };
+    build_generation(dir, source, &options).unwrap();
+}
+
+fn open(dir: &Path) -> IndexReaderHandle {
+    IndexReaderHandle::open(dir)
+        .unwrap()
+        .with_check_interval(Duration::ZERO)
+}
+
+fn term(text: &str, targets: &[Target], mode: MatchMode) -> SearchTerm {
+    SearchTerm {
+        text: text.into(),
+        targets: targets.to_vec(),
+        match_mode: mode,
+        ..SearchTerm::default()
+    }
+}
+
+/// Every hit of a request, following cursors.
+fn all_ids(handle: &IndexReaderHandle, request: &SearchRequest) -> Vec<Uuid> {
+    let mut request = request.clone();
+    let mut ids = Vec::new();
+    loop {
+        let response = handle.search(&request).unwrap();
+        ids.extend(response.ids());
+        match response.next_cursor {
+            Some(cursor) => request.cursor = Some(cursor),
+            None => break,
+        }
+    }
+    ids
+}
+
+fn set(ids: Vec<Uuid>) -> BTreeSet<Uuid> {
+    ids.into_iter().collect()
+}
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    catalog: Catalog,
+    handle: IndexReaderHandle,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = catalog(80, 7);
+    build(dir.path(), &catalog, 3);
+    let handle = open(dir.path());
+    Fixture {
+        _dir: dir,
+        catalog,
+        handle,
+    }
+}
+
+#[test]
+fn episode_title_term_matches_exactly_the_episodes_containing_the_word() {
+    let f = fixture();
+    for word in ["garden", "rocket", "jazz"] {
+        let request = SearchRequest {
+            terms: vec![term(word, &[Target::EpisodeTitle], MatchMode::Must)],
+            page_size: 9,
+            ..SearchRequest::default()
+        };
+        let expected: BTreeSet<Uuid> = f
+            .catalog
+            .episodes
+            .iter()
+            .filter(|e| has_word(&e.episode_rss_title, word))
+            .map(|e| e.episode_id)
+            .collect();
+        assert!(!expected.is_empty());
+        let first = f.handle.search(&request).unwrap();
+        assert_eq!(first.total, expected.len() as u64, "{word}");
+        let ids = all_ids(&f.handle, &request);
+        assert_eq!(ids.len(), expected.len(), "each hit exactly once");
+        assert_eq!(set(ids), expected, "{word}");
+    }
+}
+
+#[test]
+fn phrase_requires_adjacent_words_while_plain_terms_need_only_both() {
+    let f = fixture();
+    let text = |e: &podlens_model::catalog::EpisodeRecord| {
+        e.episode_rss_description_no_html
+            .clone()
+            .unwrap_or_default()
+    };
+    let (a, b) = ("music", "coffee");
+    let mut phrase = term(
+        "music coffee",
+        &[Target::EpisodeDescription],
+        MatchMode::Must,
+    );
+    phrase.phrase = true;
+    let plain = term(
+        "music coffee",
+        &[Target::EpisodeDescription],
+        MatchMode::Must,
+    );
+    let phrase_expected: BTreeSet<Uuid> = f
+        .catalog
+        .episodes
+        .iter()
+        .filter(|e| has_phrase(&text(e), "music coffee"))
+        .map(|e| e.episode_id)
+        .collect();
+    let plain_expected: BTreeSet<Uuid> = f
+        .catalog
+        .episodes
+        .iter()
+        .filter(|e| has_word(&text(e), a) && has_word(&text(e), b))
+        .map(|e| e.episode_id)
+        .collect();
+    assert!(phrase_expected.len() < plain_expected.len());
+    let request = |t: SearchTerm| SearchRequest {
+        terms: vec![t],
+        page_size: 50,
+        ..SearchRequest::default()
+    };
+    assert_eq!(set(all_ids(&f.handle, &request(phrase))), phrase_expected);
+    assert_eq!(set(all_ids(&f.handle, &request(plain))), plain_expected);
+}
+
+#[test]
+fn must_not_and_optional_terms_combine_as_documented() {
+    let f = fixture();
+    let title = |e: &podlens_model::catalog::EpisodeRecord| e.episode_rss_title.clone();
+    let request = SearchRequest {
+        terms: vec![
+            term("ocean", &[Target::EpisodeTitle], MatchMode::Must),
+            term("robot", &[Target::EpisodeTitle], MatchMode::Not),
+        ],
+        page_size: 1000,
+        ..SearchRequest::default()
+    };
+    let expected: BTreeSet<Uuid> = f
+        .catalog
+        .episodes
+        .iter()
+        .filter(|e| has_word(&title(e), "ocean") && !has_word(&title(e), "robot"))
+        .map(|e| e.episode_id)
+        .collect();
+    assert_eq!(set(all_ids(&f.handle, &request)), expected);
+
+    let optional = SearchRequest {
+        terms: vec![
+            term("ocean", &[Target::EpisodeTitle], MatchMode::Optional),
+            term("poetry", &[Target::EpisodeTitle], MatchMode::Optional),
+        ],
+        filters: SearchFilters {
+            languages: vec!["de".into()],
+            ..SearchFilters::default()
+        },
+        page_size: 1000,
+        ..SearchRequest::default()
+    };
+    let german: BTreeSet<Uuid> = f
+        .catalog
+        .podcasts
+        .iter()
+        .filter(|p| p.rss_language.as_deref() == Some("de"))
+        .map(|p| p.podcast_id)
+        .collect();
+    let expected: BTreeSet<Uuid> = f
+        .catalog
+        .episodes
+        .iter()
+        .filter(|e| german.contains(&e.podcast_id))
+        .filter(|e| has_word(&title(e), "ocean") || has_word(&title(e), "poetry"))
+        .map(|e| e.episode_id)
+        .collect();
+    assert!(!expected.is_empty());
+    assert_eq!(set(all_ids(&f.handle, &optional)), expected);
+}
+
+#[test]
+fn podcast_filters_match_an_independent_scan() {
+    let f = fixture();
+    let since = day(-700);
+    let request = SearchRequest {
+        mode: Some(SearchMode::Podcasts),
+        filters: SearchFilters {
+            languages: vec!["EN".into()],
+            include_genres: vec!["Arts".into(), "comedy".into()],
+            min_total_episodes: Some(2),
+            max_total_episodes: Some(5),
+            founded_since: Some(since),
+            ..SearchFilters::default()
+        },
+        page_size: 1000,
+        ..SearchRequest::default()
+    };
+    let expected: BTreeSet<Uuid> = f
+        .catalog
+        .podcasts
+        .iter()
+        .filter(|p| {
+            p.rss_language
+                .as_deref()
+                .is_some_and(|l| l.starts_with("en"))
+        })
+        .filter(|p| {
+            p.podcast_podlens_genres
+                .iter()
+                .any(|g| g == "arts" || g == "comedy")
+        })
+        .filter(|p| (2..=5).contains(&p.total_episodes))
+        .filter(|p| p.founded_date.is_some_and(|d| d >= since))
+        .map(|p| p.podcast_id)
+        .collect();
+    assert!(!expected.is_empty());
+    let response = f.handle.search(&request).unwrap();
+    assert_eq!(response.total, expected.len() as u64);
+    assert_eq!(set(response.ids()), expected);
+}
+
+#[test]
+fn episode_filters_and_podcast_title_join() {
+    let f = fixture();
+    let since = day(400);
+    let podcast_titles: HashMap<Uuid, String> = f
+        .catalog
+        .podcasts
+        .iter()
+        .map(|p| (p.podcast_id, p.podcast_rss_title.clone()))
+        .collect();
+    let request = SearchRequest {
+        terms: vec![term("music", &[Target::PodcastTitle], MatchMode::Must)],
+        filters: SearchFilters {
+            has_transcript: Some(true),
+            published_since: Some(since),
+            ..SearchFilters::default()
+        },
+        page_size: 1000,
+        ..SearchRequest::default()
+    };
+    let expected: BTreeSet<Uuid> = f
+        .catalog
+        .episodes
+        .iter()
+        .filter(|e| e.episode_has_transcript)
+        .filter(|e| e.episode_rss_published_at.is_some_and(|d| d >= since))
+        .filter(|e| has_word(&podcast_titles[&e.podcast_id], "music"))
+        .map(|e| e.episode_id)
+        .collect();
+    assert!(!expected.is_empty());
+    let response = f.handle.search(&request).unwrap();
+    assert!(matches!(response.hits, Hits::Episodes(_)));
+    assert_eq!(set(response.ids()), expected);
+}
+
+#[test]
+fn sorts_return_the_expected_sequence_and_pages_cover_every_hit_once() {
+    let f = fixture();
+    let order = SortOrder {
+        field: SortField::RecentActivity,
+        direction: SortDirection::Desc,
+        nulls: NullOrder::Last,
+    };
+    let request = SearchRequest {
+        mode: Some(SearchMode::Episodes),
+        sort: order,
+        page_size: 7,
+        ..SearchRequest::default()
+    };
+    let ids = all_ids(&f.handle, &request);
+    let mut expected: Vec<&podlens_model::catalog::EpisodeRecord> =
+        f.catalog.episodes.iter().collect();
+    expected.sort_by(|a, b| {
+        let by_date = match (a.episode_rss_published_at, b.episode_rss_published_at) {
+            (Some(x), Some(y)) => y.cmp(&x),
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, None) => std::cmp::Ordering::Equal,
+        };
+        by_date.then(a.episode_id.cmp(&b.episode_id))
+    });
+    let expected: Vec<Uuid> = expected.iter().map(|e| e.episode_id).collect();
+    assert_eq!(ids, expected);
+
+    let by_title = SearchRequest {
+        mode: Some(SearchMode::Podcasts),
+        sort: SortOrder {
+            field: SortField::Title,
+            direction: SortDirection::Asc,
+            nulls: NullOrder::Last,
+        },
+        page_size: 11,
+        ..SearchRequest::default()
+    };
+    let ids = all_ids(&f.handle, &by_title);
+    let titles: HashMap<Uuid, String> = f
+        .catalog
+        .podcasts
+        .iter()
+        .map(|p| (p.podcast_id, p.podcast_rss_title.to_lowercase()))
+        .collect();
+    assert_eq!(ids.len(), f.catalog.podcasts.len());
+    for pair in ids.windows(2) {
+        let (a, b) = (&titles[&pair[0]], &titles[&pair[1]]);
+        assert!(a[..a.len().min(16)] <= b[..b.len().min(16)], "{a} / {b}");
+    }
+}
+
+#[test]
+fn relevance_paging_visits_every_hit_once_across_shards() {
+    let f = fixture();
+    let request = SearchRequest {
+        terms: vec![term(
+            "science",
+            &[Target::EpisodeDescription, Target::Transcript],
+            MatchMode::Optional,
+        )],
+        page_size: 5,
+        ..SearchRequest::default()
+    };
+    let ids = all_ids(&f.handle, &request);
+    let unique: BTreeSet<Uuid> = ids.iter().copied().collect();
+    assert_eq!(unique.len(), ids.len());
+    let transcripts: HashMap<Uuid, &str> = f
+        .catalog
+        .transcripts
+        .iter()
+        .map(|t| (t.episode_id, t.transcript_text.as_str()))
+        .collect();
+    let expected: BTreeSet<Uuid> = f
+        .catalog
+        .episodes
+        .iter()
+        .filter(|e| {
+            has_word(
+                e.episode_rss_description_no_html.as_deref().unwrap_or(""),
+                "science",
+            ) || transcripts
+                .get(&e.episode_id)
+                .is_some_and(|t| has_word(t, "science"))
+        })
+        .map(|e| e.episode_id)
+        .collect();
+    assert_eq!(unique, expected);
+    // Scores never increase along the pages.
+    let mut request = request;
+    let mut last_score = f32::INFINITY;
+    loop {
+        let response = f.handle.search(&request).unwrap();
+        if let Hits::Episodes(hits) = &response.hits {
+            for hit in hits {
+                assert!(hit.score <= last_score);
+                last_score = hit.score;
+            }
+        }
+        match response.next_cursor {
+            Some(cursor) => request.cursor = Some(cursor),
+            None => break,
+        }
+    }
+}
+
+#[test]
+fn transcript_hits_carry_highlighted_snippets_with_timestamps() {
+    let f = fixture();
+    let request = SearchRequest {
+        terms: vec![term("mountain", &[Target::Transcript], MatchMode::Must)],
+        page_size: 3,
+        explain: true,
+        ..SearchRequest::default()
+    };
+    let response = f.handle.search(&request).unwrap();
+    let Hits::Episodes(hits) = response.hits else {
+        panic!("episode mode expected")
+    };
+    assert!(!hits.is_empty());
+    for hit in hits {
+        assert!(hit.has_transcript);
+        assert!(hit.transcript_id.is_some());
+        assert!(hit.explanation.is_some());
+        assert!(!hit.snippets.is_empty());
+        for snippet in hit.snippets {
+            assert!(snippet.html.contains("<b>mountain</b>"), "{}", snippet.html);
+            let start = snippet.start_second.unwrap();
+            let end = snippet.end_second.unwrap();
+            assert!(start < end && end <= 200.0);
+            let (from, to) = snippet.highlights[0];
+            assert_eq!(&snippet.fragment[from..to], "mountain");
+        }
+    }
+}
+
+#[test]
+fn autocomplete_walks_title_words_and_tolerates_a_typo() {
+    let f = fixture();
+    let suggestions = f.handle.autocomplete("mou", 5).unwrap();
+    assert_eq!(suggestions.words, vec!["mountain".to_owned()]);
+    assert!(!suggestions.podcasts.is_empty());
+    assert!(
+        suggestions
+            .podcasts
+            .iter()
+            .all(|p| has_word(&p.title, "mountain"))
+    );
+    let typo = f.handle.autocomplete("mountian", 5).unwrap();
+    assert!(typo.podcasts.iter().any(|p| has_word(&p.title, "mountain")));
+}
+
+#[test]
+fn related_podcasts_exclude_the_podcast_itself() {
+    let f = fixture();
+    let id = f.catalog.podcasts[0].podcast_id;
+    let related = f.handle.related_podcasts(id, 5).unwrap();
+    assert!(!related.is_empty());
+    assert!(related.iter().all(|p| p.podcast_id != id));
+}
+
+#[test]
+fn incremental_update_and_generation_switch_under_an_open_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = catalog(20, 11);
+    build(dir.path(), &catalog, 2);
+    let handle = open(dir.path());
+    let before = handle.generation();
+    let everything = SearchRequest {
+        mode: Some(SearchMode::Episodes),
+        page_size: 1000,
+        ..SearchRequest::default()
+    };
+    let count_before = handle.search(&everything).unwrap().total;
+    assert_eq!(count_before, catalog.episodes.len() as u64);
+
+    // Update one episode's title, delete another, add a new one.
+    let mut changed = catalog.episodes[0].clone();
+    changed.episode_rss_title = "zeppelin chronicles".into();
+    let deleted = catalog.episodes[1].episode_id;
+    let mut added = catalog.episodes[2].clone();
+    added.episode_id = Uuid::from_u128(42);
+    added.episode_rss_title = "zeppelin returns".into();
+    catalog.episodes.push(added.clone());
+    let transcripts: Vec<_> = catalog
+        .transcripts
+        .iter()
+        .filter(|t| t.episode_id == changed.episode_id)
+        .cloned()
+        .collect();
+    let changes = IndexChanges {
+        episodes: &[changed.clone(), added.clone()],
+        transcripts: &transcripts,
+        deleted_episodes: &[deleted],
+        ..IndexChanges::default()
+    };
+    let manifest = update_generation(dir.path(), changes, &BuildOptions::default()).unwrap();
+    assert_eq!(manifest.generation, before.manifest.generation + 1);
+
+    // The old generation still answers for a query that holds it.
+    let old = podlens_indexer::search(&before, &everything).unwrap();
+    assert_eq!(old.total, count_before);
+
+    let zeppelin = SearchRequest {
+        terms: vec![term("zeppelin", &[Target::EpisodeTitle], MatchMode::Must)],
+        ..SearchRequest::default()
+    };
+    let response = handle.search(&zeppelin).unwrap();
+    assert_eq!(response.generation, manifest.generation);
+    assert_eq!(
+        set(response.ids()),
+        set(vec![changed.episode_id, added.episode_id])
+    );
+    let after = handle.search(&everything).unwrap();
+    assert_eq!(after.total, count_before); // one deleted, one added
+    assert!(!after.ids().contains(&deleted));
+    assert_eq!(manifest.episodes, count_before);
+}
+
+#[test]
+fn a_half_written_generation_without_manifest_is_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = catalog(10, 3);
+    build(dir.path(), &catalog, 1);
+    let published = podlens_indexer::read_manifest(dir.path()).unwrap().unwrap();
+    // A crash mid-build: a later generation directory with partial content, no manifest.
+    let partial = dir
+        .path()
+        .join(format!("gen-{}", published.generation + 1))
+        .join("shard-0/podcasts");
+    std::fs::create_dir_all(&partial).unwrap();
+    std::fs::write(partial.join("meta.json"), b"{\"truncated").unwrap();
+    std::fs::write(dir.path().join("manifest.json.tmp"), b"{").unwrap();
+    let handle = open(dir.path());
+    assert_eq!(handle.generation().manifest, published);
+    let all = SearchRequest {
+        mode: Some(SearchMode::Podcasts),
+        page_size: 100,
+        ..SearchRequest::default()
+    };
+    assert_eq!(handle.search(&all).unwrap().total, 10);
+    // The next build skips the broken directory's number and removes it.
+    build(dir.path(), &catalog, 1);
+    let next = podlens_indexer::read_manifest(dir.path()).unwrap().unwrap();
+    assert_eq!(next.generation, published.generation + 2);
+    assert!(
+        !dir.path()
+            .join(format!("gen-{}", published.generation + 1))
+            .exists()
+    );
+    assert_eq!(handle.search(&all).unwrap().generation, next.generation);
+}
+
+#[test]
+fn bad_requests_are_errors_not_panics() {
+    let f = fixture();
+    let blank = SearchRequest {
+        terms: vec![term("  ", &[Target::EpisodeTitle], MatchMode::Must)],
+        ..SearchRequest::default()
+    };
+    assert!(f.handle.search(&blank).is_err());
+    let zero = SearchRequest {
+        page_size: 0,
+        ..SearchRequest::default()
+    };
+    assert!(f.handle.search(&zero).is_err());
+    let cursor = SearchRequest {
+        cursor: Some("garbage!".into()),
+        ..SearchRequest::default()
+    };
+    assert!(f.handle.search(&cursor).is_err());
+    let episode_sort = SearchRequest {
+        mode: Some(SearchMode::Episodes),
+        sort: SortOrder {
+            field: SortField::AppleReviews,
+            ..SortOrder::default()
+        },
+        ..SearchRequest::default()
+    };
+    assert!(f.handle.search(&episode_sort).is_err());
+}
