@@ -1,0 +1,58 @@
+//! `podlens index --data-dir DIR`: reads the catalog's Parquet snapshot and builds a new
+//! search index generation under `<data-dir>/index`, published atomically.
+
+use std::time::Instant;
+
+use anyhow::Context;
+use podlens_indexer::{BuildOptions, IndexSource, build_generation};
+
+use crate::config::Config;
+
+/// Arguments of `podlens index`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct IndexArgs {
+    /// Number of shards per index (default: one per worker thread).
+    #[arg(long)]
+    pub shards: Option<u32>,
+    /// Indexing memory per index writer, in megabytes.
+    #[arg(long, default_value_t = 64)]
+    pub writer_memory_mb: usize,
+}
+
+/// Runs `podlens index`.
+pub fn run(config: &Config, args: IndexArgs) -> anyhow::Result<()> {
+    let data_dir = config.data_dir();
+    let parquet_dir = data_dir.join("parquet");
+    let started = Instant::now();
+    let podcasts = podlens_data::snapshot::read_podcasts(&parquet_dir)
+        .with_context(|| format!("cannot read podcasts from {}", parquet_dir.display()))?;
+    let episodes = podlens_data::snapshot::read_episodes(&parquet_dir)
+        .with_context(|| format!("cannot read episodes from {}", parquet_dir.display()))?;
+    let transcripts = podlens_data::snapshot::read_transcripts(&parquet_dir)
+        .with_context(|| format!("cannot read transcripts from {}", parquet_dir.display()))?;
+    let read_seconds = started.elapsed().as_secs_f64();
+    let source = IndexSource {
+        podcasts: &podcasts,
+        episodes: &episodes,
+        transcripts: &transcripts,
+        signals: None,
+    };
+    let options = BuildOptions {
+        shards: args.shards,
+        writer_memory_bytes: args.writer_memory_mb.max(15) << 20,
+    };
+    let index_dir = data_dir.join("index");
+    let manifest = build_generation(&index_dir, source, &options)
+        .with_context(|| format!("cannot build the index in {}", index_dir.display()))?;
+    println!(
+        "indexed {} podcasts, {} episodes, {} transcript chunks into generation {} ({} shards) in {:.1}s (snapshot read {:.1}s)",
+        manifest.podcasts,
+        manifest.episodes,
+        manifest.chunks,
+        manifest.generation,
+        manifest.shards,
+        started.elapsed().as_secs_f64(),
+        read_seconds,
+    );
+    Ok(())
+}
