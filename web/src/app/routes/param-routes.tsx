@@ -1,0 +1,98 @@
+// Route elements that read their URL parameters and hand them to feature screens.
+
+import { useParams } from 'react-router';
+
+import { RequireUser } from '@/components/layouts/require-user';
+import { AlertsPage } from '@/features/alerts/components/alerts-pages';
+import { ArticlePage, ErrorPage } from '@/features/content/components/content-pages';
+import { DirectoryLetterPage } from '@/features/directory/components/directory-page';
+import { OutreachDetailPage } from '@/features/outreach/components/outreach-pages';
+import { AppPodcastPage } from '@/features/podcasts/components/app-podcast-pages';
+import { PodcastPage } from '@/features/podcasts/components/podcast-page';
+import { ProjectPage } from '@/features/projects/components/projects-pages';
+import { EmptyState } from '@/components/ui/states';
+import { TeamSettingsPage, UserSettingsPage } from '@/features/settings/components/settings-pages';
+
+export function PodcastRoute() {
+  const { podcastSlug = '' } = useParams();
+  return <PodcastPage key={podcastSlug} slug={podcastSlug} />;
+}
+
+export function DirectoryLetterRoute() {
+  const { letter = '' } = useParams();
+  return <DirectoryLetterPage key={letter} letter={letter} />;
+}
+
+export function ArticleRoute() {
+  const { slug = '' } = useParams();
+  return <ArticlePage slug={slug} />;
+}
+
+export function ErrorRoute() {
+  const { code = '500' } = useParams();
+  return <ErrorPage code={code} />;
+}
+
+export function AlertRoute() {
+  const { alertId } = useParams();
+  return (
+    <RequireUser>
+      <AlertsPage alertId={alertId} />
+    </RequireUser>
+  );
+}
+
+export function OutreachDetailRoute() {
+  const { outreachId = '' } = useParams();
+  return (
+    <RequireUser>
+      <OutreachDetailPage outreachId={outreachId} />
+    </RequireUser>
+  );
+}
+
+export function AppPodcastRoute() {
+  const { podcastSlug = '', subPage } = useParams();
+  return (
+    <RequireUser>
+      <AppPodcastPage key={`${podcastSlug}/${subPage ?? ''}`} slug={podcastSlug} subPage={subPage} />
+    </RequireUser>
+  );
+}
+
+export function ProjectRoute() {
+  const { slug = '', subPage } = useParams();
+  return (
+    <RequireUser>
+      <ProjectPage slug={slug} subPage={subPage} />
+    </RequireUser>
+  );
+}
+
+export function ProjectGuestProfileRoute() {
+  return (
+    <RequireUser>
+      <EmptyState title="Guest profile">
+        <p>This project has no linked guest profile on this server yet.</p>
+      </EmptyState>
+    </RequireUser>
+  );
+}
+
+export function TeamSettingsRoute() {
+  const { section, subSection } = useParams();
+  return (
+    <RequireUser>
+      <TeamSettingsPage section={section} subSection={subSection} />
+    </RequireUser>
+  );
+}
+
+export function UserSettingsRoute() {
+  const { section, slug, subSection } = useParams();
+  return (
+    <RequireUser>
+      <UserSettingsPage section={section} slug={slug} subSection={subSection} />
+    </RequireUser>
+  );
+}

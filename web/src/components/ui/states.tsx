@@ -1,0 +1,68 @@
+import type { ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+
+import { ApiClientError } from '@/lib/api-client';
+
+export function Spinner({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="state state-loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      <span>{label}</span>
+    </div>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="state state-empty">
+      <p className="state-title">{title}</p>
+      {children ? <div className="state-body">{children}</div> : null}
+    </div>
+  );
+}
+
+/** What a screen shows when the server it talks to does not offer the feature yet. */
+export function NotAvailable({ feature }: { feature: string }) {
+  return (
+    <EmptyState title={`${feature} is not available on this server yet`}>
+      <p>This Podlens server does not provide this feature yet. Nothing is shown rather than made-up data.</p>
+    </EmptyState>
+  );
+}
+
+export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const message =
+    error instanceof ApiClientError ? error.displayMessage : error instanceof Error ? error.message : 'Unknown error';
+  return (
+    <div className="state state-error" role="alert">
+      <p className="state-title">Something went wrong</p>
+      <p>{message}</p>
+      {onRetry ? (
+        <button type="button" className="button button-secondary" onClick={onRetry}>
+          Try again
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+type QueryStateProps<T> = {
+  query: UseQueryResult<T>;
+  /** Names the feature in the "not available on this server yet" state. */
+  feature: string;
+  loadingLabel?: string;
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  children: (data: T) => ReactNode;
+};
+
+/** Loading, error, not-available and empty states around one query. */
+export function QueryState<T>({ query, feature, loadingLabel, isEmpty, empty, children }: QueryStateProps<T>) {
+  if (query.isPending) return <Spinner label={loadingLabel} />;
+  if (query.isError) {
+    if (query.error instanceof ApiClientError && query.error.isNotAvailable) return <NotAvailable feature={feature} />;
+    return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  }
+  if (isEmpty?.(query.data)) return <>{empty ?? <EmptyState title="Nothing here yet" />}</>;
+  return <>{children(query.data)}</>;
+}

@@ -1,0 +1,21 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { apiRequest } from '@/lib/api-client';
+import type { GetCurrentUsageResponse } from '@/lib/api-types';
+
+/** GET /teams/usage/current: the caller's plan and what it has used this period. */
+export const getCurrentUsage = (signal?: AbortSignal, apiKey?: string) =>
+  apiRequest<GetCurrentUsageResponse>('/teams/usage/current', { signal, apiKey });
+
+export const currentUsageQueryOptions = (apiKey: string | null) =>
+  queryOptions({
+    queryKey: ['usage', 'current', apiKey],
+    queryFn: ({ signal }) => getCurrentUsage(signal),
+    enabled: apiKey !== null,
+    retry: false,
+    staleTime: 60_000,
+  });
+
+export function useCurrentUsage(apiKey: string | null) {
+  return useQuery(currentUsageQueryOptions(apiKey));
+}

@@ -1,0 +1,24 @@
+import { useMutation } from '@tanstack/react-query';
+
+import { apiRequest } from '@/lib/api-client';
+
+// Email sign-in and sign-up by magic link: the server emails a single-use link to
+// /sign-in/email-link?key=… or /sign-up/validate?key=….
+
+export type MagicLinkRequest = { email: string; source?: string };
+
+export const requestSignInLink = (request: MagicLinkRequest) =>
+  apiRequest<{ message: string }>('/auth/sign-in', { method: 'POST', body: request });
+
+export const requestSignUpLink = (request: MagicLinkRequest) =>
+  apiRequest<{ message: string }>('/auth/sign-up', { method: 'POST', body: request });
+
+export const redeemSignInLink = (key: string) =>
+  apiRequest<{ apiKey?: string; message?: string }>('/auth/email-link', { method: 'POST', body: { key } });
+
+export const redeemSignUpLink = (key: string) =>
+  apiRequest<{ apiKey?: string; message?: string }>('/auth/validate', { method: 'POST', body: { key } });
+
+export function useRequestMagicLink(kind: 'sign-in' | 'sign-up') {
+  return useMutation({ mutationFn: kind === 'sign-in' ? requestSignInLink : requestSignUpLink });
+}

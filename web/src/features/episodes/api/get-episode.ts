@@ -1,0 +1,37 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { apiRequest } from '@/lib/api-client';
+import type { GetEpisodeDetailsByIdResponse, GetEpisodeTranscriptTextResponse } from '@/lib/api-types';
+
+/** GET /episodes/{episodeId}/details */
+export const getEpisode = (episodeId: string, signal?: AbortSignal) =>
+  apiRequest<GetEpisodeDetailsByIdResponse>(`/episodes/${encodeURIComponent(episodeId)}/details`, { signal });
+
+export const episodeQueryOptions = (episodeId: string | null) =>
+  queryOptions({
+    queryKey: ['episodes', episodeId],
+    queryFn: ({ signal }) => getEpisode(episodeId!, signal),
+    enabled: episodeId !== null,
+  });
+
+export function useEpisode(episodeId: string | null) {
+  return useQuery(episodeQueryOptions(episodeId));
+}
+
+/** GET /episodes/{episodeId}/transcript-text (signed in) */
+export const getTranscriptText = (episodeId: string, signal?: AbortSignal) =>
+  apiRequest<GetEpisodeTranscriptTextResponse>(`/episodes/${encodeURIComponent(episodeId)}/transcript-text`, {
+    signal,
+  });
+
+export const transcriptQueryOptions = (episodeId: string | null, enabled: boolean) =>
+  queryOptions({
+    queryKey: ['episodes', episodeId, 'transcript'],
+    queryFn: ({ signal }) => getTranscriptText(episodeId!, signal),
+    enabled: enabled && episodeId !== null,
+    retry: false,
+  });
+
+export function useTranscriptText(episodeId: string | null, enabled: boolean) {
+  return useQuery(transcriptQueryOptions(episodeId, enabled));
+}

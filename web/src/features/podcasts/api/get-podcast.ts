@@ -1,0 +1,75 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { apiRequest } from '@/lib/api-client';
+import type {
+  GetPodcastChartsResponse,
+  GetPodcastContactsResponse,
+  GetPodcastGuestsResponse,
+  GetPodcastRelatedPodcastsResponse,
+  GetPodcastResponse,
+  GetPodcastReviewsResponse,
+  GetPodcastSocialMediaDetailsResponse,
+  GetPodcastSponsorsResponse,
+} from '@/lib/api-types';
+
+const base = (idOrSlug: string) => `/podcasts/${encodeURIComponent(idOrSlug)}`;
+
+/** GET /podcasts/{podcastIdOrSlug} */
+export const getPodcast = (idOrSlug: string, signal?: AbortSignal) =>
+  apiRequest<GetPodcastResponse>(base(idOrSlug), { signal });
+
+export const podcastQueryOptions = (idOrSlug: string) =>
+  queryOptions({ queryKey: ['podcasts', idOrSlug], queryFn: ({ signal }) => getPodcast(idOrSlug, signal) });
+
+export function usePodcast(idOrSlug: string) {
+  return useQuery(podcastQueryOptions(idOrSlug));
+}
+
+/** One of the podcast's sub-resources: GET /podcasts/{podcastIdOrSlug}/{part}. */
+function subResource<T>(part: string, query?: Record<string, string | number | boolean | undefined>) {
+  const fetcher = (idOrSlug: string, signal?: AbortSignal) =>
+    apiRequest<T>(`${base(idOrSlug)}/${part}`, { query, signal });
+  const options = (idOrSlug: string) =>
+    queryOptions({
+      queryKey: ['podcasts', idOrSlug, part, query ?? null],
+      queryFn: ({ signal }) => fetcher(idOrSlug, signal),
+      retry: false,
+    });
+  const hook = (idOrSlug: string) => useQuery(options(idOrSlug));
+  return { fetcher, options, hook };
+}
+
+const reviews = subResource<GetPodcastReviewsResponse>('reviews');
+export const getPodcastReviews = reviews.fetcher;
+export const podcastReviewsQueryOptions = reviews.options;
+export const usePodcastReviews = reviews.hook;
+
+const contacts = subResource<GetPodcastContactsResponse>('contacts');
+export const getPodcastContacts = contacts.fetcher;
+export const podcastContactsQueryOptions = contacts.options;
+export const usePodcastContacts = contacts.hook;
+
+const social = subResource<GetPodcastSocialMediaDetailsResponse>('social-media');
+export const getPodcastSocialMedia = social.fetcher;
+export const podcastSocialMediaQueryOptions = social.options;
+export const usePodcastSocialMedia = social.hook;
+
+const related = subResource<GetPodcastRelatedPodcastsResponse>('related-podcasts');
+export const getRelatedPodcasts = related.fetcher;
+export const relatedPodcastsQueryOptions = related.options;
+export const useRelatedPodcasts = related.hook;
+
+const charts = subResource<GetPodcastChartsResponse>('charts', { limit: 100 });
+export const getPodcastCharts = charts.fetcher;
+export const podcastChartsQueryOptions = charts.options;
+export const usePodcastCharts = charts.hook;
+
+const guests = subResource<GetPodcastGuestsResponse>('guests');
+export const getPodcastGuests = guests.fetcher;
+export const podcastGuestsQueryOptions = guests.options;
+export const usePodcastGuests = guests.hook;
+
+const sponsors = subResource<GetPodcastSponsorsResponse>('sponsors');
+export const getPodcastSponsors = sponsors.fetcher;
+export const podcastSponsorsQueryOptions = sponsors.options;
+export const usePodcastSponsors = sponsors.hook;

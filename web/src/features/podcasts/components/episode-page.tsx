@@ -1,0 +1,57 @@
+import { Link } from 'react-router';
+
+import { Artwork } from '@/components/ui/artwork';
+import { PageHeader, Section } from '@/components/ui/page-header';
+import { ServerSanitizedHtml } from '@/components/ui/sanitized-html';
+import { EmptyState, ErrorState, QueryState, Spinner } from '@/components/ui/states';
+import { useEpisode, useTranscriptText } from '@/features/episodes/api/get-episode';
+import { formatDate, formatDuration } from '@/lib/format';
+import { links } from '@/config/paths';
+
+import { usePodcastEpisodes } from '../api/get-podcast-episodes';
+
+/** /app/podcasts/{podcastSlug}/{episodeSlug}: found among the podcast's episodes. */
+export function EpisodePage({ podcastSlug, episodeSlug }: { podcastSlug: string; episodeSlug: string }) {
+  const episodes = usePodcastEpisodes(podcastSlug);
+  const found = episodes.data?.pages.flatMap((page) => page.podcastWithEpisodes.episodes).find((episode) => episode.episodeSlug === episodeSlug || episode.episodeId === episodeSlug);
+  if (episodes.isPending) return <Spinner />;
+  if (episodes.isError) return <ErrorState error={episodes.error} />;
+  if (!found) {
+    if (episodes.hasNextPage && !episodes.isFetchingNextPage) void episodes.fetchNextPage();
+    return episodes.hasNextPage ? <Spinner label="Looking for the episode…" /> : <EmptyState title="Episode not found" />;
+  }
+  return <EpisodeDetails episodeId={found.episodeId} podcastSlug={podcastSlug} />;
+}
+
+function EpisodeDetails({ episodeId, podcastSlug }: { episodeId: string; podcastSlug: string }) {
+  const query = useEpisode(episodeId);
+  const transcript = useTranscriptText(episodeId, Boolean(query.data?.episode.hasTranscript));
+  return (
+    <QueryState query={query} feature="Episode pages">
+      {({ episode }) => (
+        <article>
+          <PageHeader title={episode.title} lead={<Link to={links.podcast(podcastSlug)}>← Podcast</Link>} />
+          <div className="episode-row">
+            <Artwork src={episode.imageUrl} title={episode.title} size={120} />
+            <div>
+              <p className="meta">
+                {formatDate(episode.publishedAt)} {episode.durationSeconds ? `· ${formatDuration(episode.durationSeconds)}` : ''}
+              </p>
+              <audio controls preload="none" src={episode.enclosureUrl} aria-label={`Play ${episode.title}`} />
+            </div>
+          </div>
+          <Section title="Show notes">{episode.description ? <ServerSanitizedHtml html={episode.description} /> : <p className="muted">No show notes.</p>}</Section>
+          <Section title="Transcript">
+            {!episode.hasTranscript ? (
+              <EmptyState title="No transcript for this episode" />
+            ) : (
+              <QueryState query={transcript} feature="Transcripts">
+                {(data) => <div className="transcript">{data.episodeTranscriptText.text}</div>}
+              </QueryState>
+            )}
+          </Section>
+        </article>
+      )}
+    </QueryState>
+  );
+}

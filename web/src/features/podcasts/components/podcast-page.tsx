@@ -1,0 +1,77 @@
+import { Link } from 'react-router';
+
+import { usePageTitle } from '@/components/ui/page-header';
+import { ServerSanitizedHtml } from '@/components/ui/sanitized-html';
+import { Section } from '@/components/ui/page-header';
+import { EmptyState, QueryState } from '@/components/ui/states';
+import { useAuth } from '@/features/auth/use-auth';
+import { isValidPodcastSlug, paths } from '@/config/paths';
+
+import { usePodcast } from '../api/get-podcast';
+import { PodcastEpisodes } from './podcast-episodes';
+import { PodcastHeader } from './podcast-header';
+import {
+  AuthorityScoreSection,
+  ChartHistorySection,
+  ContactsSection,
+  RelatedPodcastsSection,
+  ReviewsSection,
+  SocialsSection,
+} from './podcast-sections';
+
+/** /podcasts/{slug}: everything the catalog knows about one podcast. */
+export function PodcastPage({ slug }: { slug: string }) {
+  if (!isValidPodcastSlug(slug)) {
+    return <EmptyState title="Podcast not found">“{slug}” is not a podcast address.</EmptyState>;
+  }
+  return <PodcastDetails slug={slug} />;
+}
+
+function PodcastDetails({ slug }: { slug: string }) {
+  const query = usePodcast(slug);
+  const { tier } = useAuth();
+  usePageTitle(query.data?.podcast.title ?? 'Podcast');
+  return (
+    <QueryState query={query} feature="Podcast pages" loadingLabel="Loading podcast…">
+      {({ podcast }) => (
+        <article className="podcast-page">
+          <PodcastHeader podcast={podcast} />
+          <div className="podcast-columns">
+            <div className="podcast-main">
+              <Section title="About this podcast">
+                {podcast.description ? (
+                  <ServerSanitizedHtml html={podcast.description} />
+                ) : (
+                  <p className="muted">No description.</p>
+                )}
+              </Section>
+              {podcast.hostNames && podcast.hostNames.length > 0 ? (
+                <Section title="Hosts">
+                  <ul className="tags">
+                    {podcast.hostNames.map((name) => (
+                      <li key={name} className="tag">
+                        {name}
+                      </li>
+                    ))}
+                  </ul>
+                </Section>
+              ) : null}
+              <PodcastEpisodes slug={slug} />
+            </div>
+            <aside className="podcast-side">
+              <AuthorityScoreSection score={podcast.authorityScore} />
+              <ContactsSection slug={slug} podcast={podcast} tier={tier} />
+              <SocialsSection slug={slug} podcast={podcast} />
+            </aside>
+          </div>
+          <ReviewsSection slug={slug} />
+          <ChartHistorySection slug={slug} />
+          <RelatedPodcastsSection slug={slug} />
+          <p>
+            <Link to={paths.search.pattern}>Search more podcasts</Link>
+          </p>
+        </article>
+      )}
+    </QueryState>
+  );
+}

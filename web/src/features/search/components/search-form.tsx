@@ -1,0 +1,91 @@
+import { useState, type FormEvent } from 'react';
+
+import type { PlanTier } from '@/config/plans';
+import type { SortField } from '@/lib/api-types';
+
+import { FiltersPanel } from './filters-panel';
+import { TermRow } from './term-row';
+import {
+  buildSearchBody,
+  newTerm,
+  searchModeOf,
+  SORT_FIELDS,
+  type BuiltSearch,
+  type SearchFormState,
+} from '../search-form-state';
+
+type Props = {
+  initial: SearchFormState;
+  tier: PlanTier;
+  onSearch: (search: Extract<BuiltSearch, { ok: true }>, state: SearchFormState) => void;
+};
+
+/** Terms with targets and match modes, the plan's filters, and the sort. */
+export function SearchForm({ initial, tier, onSearch }: Props) {
+  const [state, setState] = useState<SearchFormState>(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [showFilters, setShowFilters] = useState(false);
+  const mode = searchModeOf(state);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const built = buildSearchBody(state, tier);
+    if (!built.ok) {
+      setError(built.error);
+      return;
+    }
+    setError(null);
+    onSearch(built, state);
+  }
+
+  return (
+    <form className="search-form card" onSubmit={submit} role="search" aria-label="Search podcasts and episodes">
+      {state.terms.map((term, index) => (
+        <TermRow
+          key={term.id}
+          term={term}
+          index={index}
+          onChange={(next) => setState({ ...state, terms: state.terms.map((t) => (t.id === term.id ? next : t)) })}
+          onRemove={state.terms.length > 1 ? () => setState({ ...state, terms: state.terms.filter((t) => t.id !== term.id) }) : undefined}
+        />
+      ))}
+      <div className="toolbar">
+        <button type="button" className="button button-ghost" onClick={() => setState({ ...state, terms: [...state.terms, newTerm()] })}>
+          + Add a term
+        </button>
+        <button type="button" className="button button-ghost" aria-expanded={showFilters} onClick={() => setShowFilters(!showFilters)}>
+          {showFilters ? 'Hide filters' : 'Filters'}
+        </button>
+        <label className="field inline">
+          <span>Sort by</span>
+          <select value={state.sortField} onChange={(event) => setState({ ...state, sortField: event.target.value as SortField })}>
+            {SORT_FIELDS.map((field) => (
+              <option key={field.value} value={field.value}>
+                {field.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field inline">
+          <span className="visually-hidden">Direction</span>
+          <select aria-label="Sort direction" value={state.sortDirection} onChange={(event) => setState({ ...state, sortDirection: event.target.value as 'asc' | 'desc' })}>
+            <option value="desc">Descending</option>
+            <option value="asc">Ascending</option>
+          </select>
+        </label>
+        <span className="muted" aria-live="polite">
+          Searching {mode === 'episodes' ? 'episodes' : 'podcasts'}
+        </span>
+        <button type="submit" className="button">
+          Search
+        </button>
+      </div>
+      {showFilters ? <FiltersPanel filters={state.filters} onChange={(filters) => setState({ ...state, filters })} tier={tier} /> : null}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,113 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+
+import { PageHeader } from '@/components/ui/page-header';
+import { EmptyState, ErrorState, Spinner } from '@/components/ui/states';
+import { useAuth } from '@/features/auth/use-auth';
+import { MAX_RESULTS_PER_SEARCH } from '@/config/plans';
+import { paths } from '@/config/paths';
+import { formatNumber } from '@/lib/format';
+import type { EpisodeHit, PodcastHit } from '@/lib/api-types';
+
+import { useSearch, type SearchRequest } from '../api/search';
+import { buildSearchBody, EMPTY_FILTERS, newTerm, type SearchFormState } from '../search-form-state';
+import { SearchForm } from './search-form';
+import { SearchResults, type ResultsView } from './search-results';
+
+function initialState(q: string | null): SearchFormState {
+  return { terms: [newTerm(q ?? '')], filters: EMPTY_FILTERS, sortField: 'relevance', sortDirection: 'desc' };
+}
+
+/** Calls `onVisible` when the sentinel scrolls into view: infinite scroll on the cursor. */
+function useInfiniteScroll(onVisible: () => void, enabled: boolean) {
+  const ref = useRef<HTMLDivElement | null>(null);
+  useEffect(() => {
+    const node = ref.current;
+    if (!node || !enabled || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) onVisible();
+    }, { rootMargin: '400px' });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [onVisible, enabled]);
+  return ref;
+}
+
+export function SearchPage() {
+  const [params] = useSearchParams();
+  const { tier, signedIn } = useAuth();
+  const q = params.get('q');
+  const selectedProjectSlug = params.get('selected-project-slug') ?? undefined;
+  const [initial] = useState(() => initialState(q));
+  const [request, setRequest] = useState<SearchRequest | null>(() => {
+    if (!q) return null;
+    const built = buildSearchBody(initial, tier);
+    return built.ok ? ({ mode: built.mode, body: built.body } as SearchRequest) : null;
+  });
+  const [view, setView] = useState<ResultsView>('list');
+  const search = useSearch(request);
+  const pages = search.data?.pages ?? [];
+  const hits = pages.flatMap((page) => page.result.hits as (PodcastHit | EpisodeHit)[]);
+  const total = pages[0]?.result.total;
+  const loadMore = () => {
+    if (search.hasNextPage && !search.isFetchingNextPage) void search.fetchNextPage();
+  };
+  const sentinel = useInfiniteScroll(loadMore, Boolean(search.hasNextPage));
+
+  return (
+    <div>
+      <PageHeader
+        title="Search"
+        lead={
+          signedIn ? (
+            <>Find podcasts and episodes by title, description or transcript.</>
+          ) : (
+            <>
+              Signed out: searches return at most {MAX_RESULTS_PER_SEARCH.public} results.{' '}
+              <Link to={paths.signIn.pattern}>Sign in</Link> for more.
+            </>
+          )
+        }
+      />
+      <SearchForm initial={initial} tier={tier} onSearch={(built) => setRequest({ mode: built.mode, body: built.body } as SearchRequest)} />
+      <div className="toolbar results-toolbar">
+        {total ? (
+          <span aria-live="polite">
+            {formatNumber(total.value)}
+            {total.relation === 'gte' ? '+' : ''} {request?.mode ?? 'results'} found
+          </span>
+        ) : (
+          <span />
+        )}
+        <div role="group" aria-label="Results view" className="segmented">
+          <button type="button" aria-pressed={view === 'list'} onClick={() => setView('list')}>
+            List
+          </button>
+          <button type="button" aria-pressed={view === 'table'} onClick={() => setView('table')}>
+            Table
+          </button>
+        </div>
+      </div>
+      {request === null ? (
+        <EmptyState title="Start with a word or two">Choose where to look: podcast titles and descriptions, episodes, or transcripts.</EmptyState>
+      ) : search.isPending ? (
+        <Spinner label="Searching…" />
+      ) : search.isError ? (
+        <ErrorState error={search.error} onRetry={() => void search.refetch()} />
+      ) : hits.length === 0 ? (
+        <EmptyState title="No results">Try other words, fewer filters, or more places to look.</EmptyState>
+      ) : (
+        <>
+          <SearchResults mode={request.mode} hits={hits} view={view} canAddToProject={signedIn} selectedProjectSlug={selectedProjectSlug} />
+          <div ref={sentinel} aria-hidden="true" />
+          {search.isFetchingNextPage ? <Spinner label="Loading more results…" /> : null}
+          {search.hasNextPage && !search.isFetchingNextPage ? (
+            <button type="button" className="button button-secondary" onClick={loadMore}>
+              Load more results
+            </button>
+          ) : null}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+import { Link } from 'react-router';
+
+import { Artwork } from '@/components/ui/artwork';
+import { HighlightedText } from '@/components/ui/highlighted-text';
+import { formatDate, formatNumber, plainText } from '@/lib/format';
+import { links } from '@/config/paths';
+import type { EpisodeHit, PodcastHit } from '@/lib/api-types';
+
+import { AddToProject } from './add-to-project';
+
+export type ResultsView = 'list' | 'table';
+
+type Props = {
+  mode: 'podcasts' | 'episodes';
+  hits: (PodcastHit | EpisodeHit)[];
+  view: ResultsView;
+  canAddToProject: boolean;
+  selectedProjectSlug?: string;
+};
+
+const firstHighlight = (list: string[] | null | undefined) => (list && list.length > 0 ? list[0] : null);
+
+function PodcastResult({ hit, canAdd, project }: { hit: PodcastHit; canAdd: boolean; project?: string }) {
+  const title = firstHighlight(hit.podcastTitleHighlights) ?? hit.podcastRssTitle;
+  const description = firstHighlight(hit.podcastDescriptionHighlights);
+  return (
+    <li className="result">
+      <Artwork src={hit.podcastImageUrl} title={hit.podcastRssTitle} size={72} />
+      <div className="result-body">
+        <h3>
+          <Link to={links.podcast(hit.podcastSlug)}>
+            <HighlightedText snippet={title} />
+          </Link>
+        </h3>
+        <p className="meta">
+          {hit.podcastRssAuthor ? <>{hit.podcastRssAuthor} · </> : null}
+          {hit.totalEpisodes ? <>{formatNumber(hit.totalEpisodes)} episodes · </> : null}
+          last episode {formatDate(hit.lastEpisodeDate)}
+        </p>
+        <p className="snippet">
+          {description ? <HighlightedText snippet={description} /> : plainText(hit.podcastRssDescriptionNoHtml ?? hit.podcastRssDescription)}
+        </p>
+        {canAdd ? <AddToProject podcastId={hit.podcastId} defaultProjectSlug={project} /> : null}
+      </div>
+    </li>
+  );
+}
+
+function EpisodeResult({ hit, canAdd, project }: { hit: EpisodeHit; canAdd: boolean; project?: string }) {
+  const title = firstHighlight(hit.episodeTitleHighlights) ?? hit.episodeRssTitle;
+  const snippet = hit.matchSnippet ?? firstHighlight(hit.transcriptHighlights) ?? firstHighlight(hit.episodeDescriptionHighlights);
+  const fromTranscript = Boolean(hit.matchSnippet ?? firstHighlight(hit.transcriptHighlights));
+  return (
+    <li className="result">
+      <Artwork src={hit.episodeImageUrl ?? hit.podcastImageUrl} title={hit.episodeRssTitle} size={72} />
+      <div className="result-body">
+        <h3>
+          <HighlightedText snippet={title} />
+        </h3>
+        <p className="meta">
+          <Link to={links.podcast(hit.podcastSlug)}>{hit.podcastRssTitle}</Link> · {formatDate(hit.episodeRssPublishedAt)}
+          {hit.episodeHasTranscript ? <span className="badge">Transcript</span> : null}
+        </p>
+        {snippet ? (
+          <blockquote className={`snippet${fromTranscript ? ' snippet-transcript' : ''}`} data-testid={fromTranscript ? 'transcript-snippet' : 'description-snippet'}>
+            {fromTranscript ? <span className="snippet-label">Transcript: </span> : null}
+            <HighlightedText snippet={snippet} />
+          </blockquote>
+        ) : (
+          <p className="snippet">{plainText(hit.episodeRssDescription)}</p>
+        )}
+        {canAdd ? <AddToProject podcastId={hit.podcastId} defaultProjectSlug={project} /> : null}
+      </div>
+    </li>
+  );
+}
+
+function ResultsTable({ mode, hits }: { mode: Props['mode']; hits: Props['hits'] }) {
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <thead>
+          {mode === 'podcasts' ? (
+            <tr>
+              <th scope="col">Podcast</th>
+              <th scope="col">Author</th>
+              <th scope="col">Episodes</th>
+              <th scope="col">Last episode</th>
+              <th scope="col">Apple rating</th>
+            </tr>
+          ) : (
+            <tr>
+              <th scope="col">Episode</th>
+              <th scope="col">Podcast</th>
+              <th scope="col">Published</th>
+              <th scope="col">Transcript</th>
+            </tr>
+          )}
+        </thead>
+        <tbody>
+          {mode === 'podcasts'
+            ? (hits as PodcastHit[]).map((hit) => (
+                <tr key={hit.podcastId}>
+                  <td>
+                    <Link to={links.podcast(hit.podcastSlug)}>{hit.podcastRssTitle}</Link>
+                  </td>
+                  <td>{hit.podcastRssAuthor ?? '—'}</td>
+                  <td>{formatNumber(hit.totalEpisodes)}</td>
+                  <td>{formatDate(hit.lastEpisodeDate)}</td>
+                  <td>{hit.applePodcastsRating?.toFixed(1) ?? '—'}</td>
+                </tr>
+              ))
+            : (hits as EpisodeHit[]).map((hit) => (
+                <tr key={hit.episodeId}>
+                  <td>{hit.episodeRssTitle}</td>
+                  <td>
+                    <Link to={links.podcast(hit.podcastSlug)}>{hit.podcastRssTitle}</Link>
+                  </td>
+                  <td>{formatDate(hit.episodeRssPublishedAt)}</td>
+                  <td>{hit.episodeHasTranscript ? 'Yes' : 'No'}</td>
+                </tr>
+              ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function SearchResults({ mode, hits, view, canAddToProject, selectedProjectSlug }: Props) {
+  if (view === 'table') return <ResultsTable mode={mode} hits={hits} />;
+  return (
+    <ul className="results" data-testid="search-results">
+      {mode === 'podcasts'
+        ? (hits as PodcastHit[]).map((hit) => (
+            <PodcastResult key={hit.podcastId} hit={hit} canAdd={canAddToProject} project={selectedProjectSlug} />
+          ))
+        : (hits as EpisodeHit[]).map((hit) => (
+            <EpisodeResult key={hit.episodeId} hit={hit} canAdd={canAddToProject} project={selectedProjectSlug} />
+          ))}
+    </ul>
+  );
+}

@@ -1,0 +1,205 @@
+// The search screen's form state and how it becomes the SDK's request body
+// (POST /api/v1/search/podcasts or /episodes), with the search mode rule of SPEC §4.
+
+import type {
+  EpisodeSearchOptions,
+  MatchMode,
+  PodcastSearchOptions,
+  SearchTarget,
+  SortField,
+} from '@/lib/api-types';
+import { planAllowsFilter, type PlanTier, type SearchFilterName } from '@/config/plans';
+
+export const SEARCH_TARGETS: { value: SearchTarget; label: string }[] = [
+  { value: 'podcast-title', label: 'Podcast title' },
+  { value: 'podcast-description', label: 'Podcast description' },
+  { value: 'episode-title', label: 'Episode title' },
+  { value: 'episode-description', label: 'Episode description' },
+  { value: 'transcript', label: 'Transcript' },
+];
+
+export const EPISODE_TARGETS: readonly SearchTarget[] = ['episode-title', 'episode-description', 'transcript'];
+
+export const MATCH_MODES: { value: MatchMode; label: string }[] = [
+  { value: 'optional', label: 'Should match' },
+  { value: 'must', label: 'Must match' },
+  { value: 'not', label: 'Must not match' },
+];
+
+export const SORT_FIELDS: { value: SortField; label: string; podcastOnly?: boolean }[] = [
+  { value: 'relevance', label: 'Relevance' },
+  { value: 'recentActivity', label: 'Most recent' },
+  { value: 'title', label: 'Title' },
+  { value: 'appleReviews', label: 'Apple reviews' },
+  { value: 'spotifyReviews', label: 'Spotify reviews' },
+];
+
+export const MIN_TERM_LENGTH = 2;
+
+export type TermInput = {
+  id: number;
+  term: string;
+  targets: SearchTarget[];
+  matchMode: MatchMode;
+  phraseMatch: boolean;
+};
+
+export type RelativeDateInput = { unit: 'hours' | 'days' | 'months' | 'years'; value: number };
+
+/** Filter values as the form holds them; empty values are left out of the body. */
+export type FilterInputs = {
+  languages: string;
+  includeItunesGenres: string;
+  excludeItunesGenres: string;
+  explicit: '' | 'clean' | 'explicit';
+  lastEpisodeDateSince: RelativeDateInput | null;
+  publishedSince: RelativeDateInput | null;
+  hasTranscript: boolean;
+  minTotalEpisodes: string;
+  maxTotalEpisodes: string;
+  minItunesRating: string;
+  minSpotifyRating: string;
+  podcastCountries: string;
+  hasPrimaryContact: boolean;
+  podcastHasGuests: boolean;
+};
+
+export const EMPTY_FILTERS: FilterInputs = {
+  languages: '',
+  includeItunesGenres: '',
+  excludeItunesGenres: '',
+  explicit: '',
+  lastEpisodeDateSince: null,
+  publishedSince: null,
+  hasTranscript: false,
+  minTotalEpisodes: '',
+  maxTotalEpisodes: '',
+  minItunesRating: '',
+  minSpotifyRating: '',
+  podcastCountries: '',
+  hasPrimaryContact: false,
+  podcastHasGuests: false,
+};
+
+export type SearchFormState = {
+  terms: TermInput[];
+  filters: FilterInputs;
+  sortField: SortField;
+  sortDirection: 'asc' | 'desc';
+};
+
+let nextTermId = 1;
+export function newTerm(term = '', targets: SearchTarget[] = ['podcast-title', 'podcast-description']): TermInput {
+  return { id: nextTermId++, term, targets, matchMode: 'optional', phraseMatch: false };
+}
+
+export type SearchMode = 'podcasts' | 'episodes';
+
+/** Episode mode when a term targets episodes or transcripts, or an episode-only filter is set. */
+export function searchModeOf(state: SearchFormState): SearchMode {
+  const episodeTerm = state.terms.some(
+    (term) => term.term.trim() !== '' && term.targets.some((target) => EPISODE_TARGETS.includes(target)),
+  );
+  return episodeTerm || state.filters.hasTranscript || state.filters.publishedSince ? 'episodes' : 'podcasts';
+}
+
+const list = (text: string, lower = false) =>
+  text
+    .split(',')
+    .map((item) => (lower ? item.trim().toLowerCase() : item.trim()))
+    .filter(Boolean);
+
+const integer = (text: string): number | undefined => {
+  if (text.trim() === '') return undefined;
+  const value = Number(text);
+  return Number.isInteger(value) ? value : undefined;
+};
+
+const decimal = (text: string): number | undefined => {
+  if (text.trim() === '') return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : undefined;
+};
+
+const relative = (input: RelativeDateInput | null) =>
+  input && input.value > 0 ? { type: 'relative', unit: input.unit, value: input.value } : undefined;
+
+export type BuiltSearch =
+  | { ok: true; mode: 'podcasts'; body: PodcastSearchOptions }
+  | { ok: true; mode: 'episodes'; body: EpisodeSearchOptions }
+  | { ok: false; error: string };
+
+/** Client-side checks of SPEC §5 before a round trip; the server checks again. */
+export function validateTerms(state: SearchFormState): string | null {
+  for (const term of state.terms) {
+    const text = term.term.trim();
+    if (text === '') continue;
+    if (text.length < MIN_TERM_LENGTH) return `Search terms must be at least ${MIN_TERM_LENGTH} characters.`;
+    if (term.targets.length === 0) return `Choose at least one place to search for "${text}".`;
+  }
+  return null;
+}
+
+/** The filters of the form that are set, by wire name. */
+export function activeFilters(filters: FilterInputs, mode: SearchMode): Partial<Record<SearchFilterName, unknown>> {
+  const values: Partial<Record<SearchFilterName, unknown>> = {
+    languages: list(filters.languages, true),
+    includeItunesGenres: list(filters.includeItunesGenres, true),
+    excludeItunesGenres: list(filters.excludeItunesGenres, true),
+    explicit: filters.explicit || undefined,
+    lastEpisodeDateSince: relative(filters.lastEpisodeDateSince),
+    minTotalEpisodes: integer(filters.minTotalEpisodes),
+    maxTotalEpisodes: integer(filters.maxTotalEpisodes),
+    minItunesRating: decimal(filters.minItunesRating),
+    minSpotifyRating: decimal(filters.minSpotifyRating),
+    podcastCountries: list(filters.podcastCountries, true),
+    hasPrimaryContact: filters.hasPrimaryContact || undefined,
+    podcastHasGuests: filters.podcastHasGuests || undefined,
+  };
+  if (mode === 'episodes') {
+    values.hasTranscript = filters.hasTranscript || undefined;
+    values.publishedSince = relative(filters.publishedSince);
+  }
+  return Object.fromEntries(
+    Object.entries(values).filter(([, value]) => value !== undefined && !(Array.isArray(value) && value.length === 0)),
+  );
+}
+
+/**
+ * The request body of the SDK's search_podcasts / search_episodes, keeping only
+ * the filters the plan allows (locked ones never leave the browser).
+ */
+export function buildSearchBody(state: SearchFormState, tier: PlanTier, cursor?: string | null): BuiltSearch {
+  const termError = validateTerms(state);
+  if (termError) return { ok: false, error: termError };
+  const mode = searchModeOf(state);
+  const terms = state.terms
+    .filter((term) => term.term.trim() !== '')
+    .map((term) => ({
+      searchTerm: term.term.trim(),
+      searchType: 'text' as const,
+      searchTargets: mode === 'podcasts' ? term.targets.filter((t) => !EPISODE_TARGETS.includes(t)) : term.targets,
+      searchTermOptions: term.phraseMatch
+        ? { matchMode: term.matchMode, phraseMatch: true }
+        : { matchMode: term.matchMode },
+    }));
+  const filters = Object.fromEntries(
+    Object.entries(activeFilters(state.filters, mode)).filter(([name]) =>
+      planAllowsFilter(tier, name as SearchFilterName),
+    ),
+  );
+  if (terms.length === 0 && Object.keys(filters).length === 0) {
+    return { ok: false, error: 'At least one search term or filter is required.' };
+  }
+  const body: Record<string, unknown> = {
+    ...(terms.length > 0 ? { searchTerms: terms } : {}),
+    ...filters,
+    sortOrder: [{ field: state.sortField, direction: state.sortDirection }],
+  };
+  if (cursor) body.cursor = cursor;
+  if (mode === 'episodes') {
+    body.includeMatchSnippet = true;
+    return { ok: true, mode, body: body as EpisodeSearchOptions };
+  }
+  return { ok: true, mode, body: body as PodcastSearchOptions };
+}

@@ -1,0 +1,163 @@
+// The one way the app talks to the API: same origin, `/api/v1`, the
+// {"status": "OK", "data": …} envelope unwrapped, and the error messages of SPEC §8.
+
+import { getApiKey } from './auth-storage';
+
+export const API_BASE = '/api/v1';
+
+export const NETWORK_ERROR_MESSAGE = 'Unable to connect to the API server. Please try again later.';
+export const UNKNOWN_ERROR_MESSAGE = 'Unknown error';
+export const requestFailedMessage = (detail: string) => `API request failed with error: ${detail}`;
+
+/** A failed call. `message` is the §8 message; the rest helps the screens explain it. */
+export class ApiClientError extends Error {
+  readonly httpStatus: number | null;
+  readonly code: string | null;
+  readonly serverMessage: string | null;
+
+  constructor(
+    message: string,
+    details: { httpStatus?: number | null; code?: string | null; serverMessage?: string | null } = {},
+  ) {
+    super(message);
+    this.name = 'ApiClientError';
+    this.httpStatus = details.httpStatus ?? null;
+    this.code = details.code ?? null;
+    this.serverMessage = details.serverMessage ?? null;
+  }
+
+  /** The server has no such route yet: the screen shows an honest empty state. */
+  get isNotAvailable(): boolean {
+    return this.httpStatus === 404 && this.serverMessage === 'Route not found';
+  }
+
+  get isUnauthorized(): boolean {
+    return this.httpStatus === 401;
+  }
+
+  /** What a person reads: the server's own message when there is one. */
+  get displayMessage(): string {
+    return this.serverMessage ?? this.message;
+  }
+}
+
+type Query = Record<string, string | number | boolean | readonly (string | number)[] | null | undefined>;
+
+export type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Query;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** A key to send instead of the stored one (checking a key before storing it). */
+  apiKey?: string;
+};
+
+export function buildUrl(path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null || value === '') continue;
+    if (Array.isArray(value)) value.forEach((item) => params.append(key, String(item)));
+    else params.set(key, String(value));
+  }
+  const text = params.toString();
+  return `${API_BASE}${path}${text ? `?${text}` : ''}`;
+}
+
+function headers(hasBody: boolean, override?: string): Record<string, string> {
+  const result: Record<string, string> = { Accept: 'application/json' };
+  if (hasBody) result['Content-Type'] = 'application/json';
+  const apiKey = override ?? getApiKey();
+  if (apiKey) result.Authorization = apiKey;
+  return result;
+}
+
+type Envelope = { status?: unknown; data?: unknown };
+
+function parseEnvelope(text: string): Envelope | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' ? (value as Envelope) : null;
+  } catch {
+    return null;
+  }
+}
+
+function messageOf(envelope: Envelope | null): string | null {
+  const data = envelope?.data;
+  if (data && typeof data === 'object') {
+    const record = data as { message?: unknown; error?: unknown };
+    if (typeof record.message === 'string') return record.message;
+    if (typeof record.error === 'string') return record.error;
+  }
+  return null;
+}
+
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  const hasBody = options.body !== undefined;
+  try {
+    return await fetch(buildUrl(path, options.query), {
+      method: options.method ?? 'GET',
+      headers: headers(hasBody, options.apiKey),
+      body: hasBody ? JSON.stringify(options.body) : undefined,
+      signal: options.signal,
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiClientError(NETWORK_ERROR_MESSAGE);
+  }
+}
+
+/**
+ * A JSON call: resolves to the envelope's `data`. A non-OK answer rejects with
+ * 'API request failed with error: {body}'.
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(path, options);
+  const text = await response.text();
+  const envelope = parseEnvelope(text);
+  if (!response.ok || envelope === null || envelope.status !== 'OK') {
+    throw new ApiClientError(requestFailedMessage(text), {
+      httpStatus: response.status,
+      code: typeof envelope?.status === 'string' ? envelope.status : null,
+      serverMessage: messageOf(envelope),
+    });
+  }
+  return envelope.data as T;
+}
+
+export type SearchOutcome<T> = { success: true; data: T } | { success: false; error: string; httpStatus: number | null };
+
+/**
+ * A search call: never throws. A failure carries the server's data.message or
+ * data.error, else 'API request failed with error: {status text}'; a network failure
+ * the connection message; anything else its own message or 'Unknown error'.
+ */
+export async function searchRequest<T>(path: string, body: unknown, signal?: AbortSignal): Promise<SearchOutcome<T>> {
+  try {
+    const response = await send(path, { method: 'POST', body, signal });
+    const text = await response.text();
+    const envelope = parseEnvelope(text);
+    if (!response.ok || envelope?.status !== 'OK') {
+      return {
+        success: false,
+        error: messageOf(envelope) ?? requestFailedMessage(response.statusText),
+        httpStatus: response.status,
+      };
+    }
+    return { success: true, data: envelope.data as T };
+  } catch (error) {
+    if (error instanceof ApiClientError) return { success: false, error: error.message, httpStatus: null };
+    const message = error instanceof Error && error.message ? error.message : UNKNOWN_ERROR_MESSAGE;
+    return { success: false, error: message, httpStatus: null };
+  }
+}
+
+/** Exports and downloads: the body is a file; a failure reports the status text. */
+export async function downloadRequest(path: string, options: RequestOptions = {}): Promise<Blob> {
+  const response = await send(path, options);
+  if (!response.ok) {
+    throw new ApiClientError(requestFailedMessage(response.statusText), { httpStatus: response.status });
+  }
+  return response.blob();
+}
