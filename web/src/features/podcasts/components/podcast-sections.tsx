@@ -23,7 +23,7 @@ export function AuthorityScoreSection({ score }: { score: AuthorityScore | null 
     <Section title="Authority score">
       {score ? (
         <>
-          <p className="big-number" aria-label="Authority score">
+          <p className="big-number" aria-label="Authority score value">
             {Math.round(score.authorityScore)}
             <span className="muted"> / 100</span>
           </p>

@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+import { buildSearchBody, EMPTY_FILTERS, newTerm, searchModeOf, type SearchFormState } from './search-form-state';
+
+// The SDK's request models, exported to JSON schema (web/sdk-schema.json).
+type JsonSchema = { properties?: Record<string, { $ref?: string; anyOf?: { $ref?: string; items?: { $ref?: string } }[]; items?: { $ref?: string } }>; required?: string[] };
+const schemas = (JSON.parse(readFileSync(resolve(process.cwd(), 'sdk-schema.json'), 'utf8')) as { components: { schemas: Record<string, JsonSchema> } }).components.schemas;
+const PODCAST_BODY = schemas.AskAgentProjectPodcastRelevancySearchOptionsVariant1;
+const EPISODE_BODY = schemas.AskAgentProjectPodcastRelevancySearchOptionsVariant2;
+
+/** Checks an object against a schema's keys: no unknown key, every required key present, recursively. */
+function conforms(value: unknown, schema: JsonSchema, path = 'body'): string[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  const problems: string[] = [];
+  const props = schema.properties ?? {};
+  for (const key of Object.keys(value)) {
+    if (!(key in props)) problems.push(`${path}.${key} is not in the SDK model`);
+  }
+  for (const key of schema.required ?? []) {
+    if (!(key in value)) problems.push(`${path}.${key} is required by the SDK model`);
+  }
+  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    const prop = props[key];
+    const ref = prop?.$ref ?? prop?.items?.$ref ?? prop?.anyOf?.find((a) => a.$ref || a.items?.$ref)?.$ref ?? prop?.anyOf?.find((a) => a.items?.$ref)?.items?.$ref;
+    if (!ref) continue;
+    const childSchema = schemas[ref.split('/').pop()!];
+    const items = Array.isArray(child) ? child : [child];
+    items.forEach((item, index) => problems.push(...conforms(item, childSchema, `${path}.${key}[${index}]`)));
+  }
+  return problems;
+}
+
+const state = (overrides: Partial<SearchFormState> = {}): SearchFormState => ({
+  terms: [newTerm('climate policy')],
+  filters: EMPTY_FILTERS,
+  sortField: 'relevance',
+  sortDirection: 'desc',
+  ...overrides,
+});
+
+describe('the search body', () => {
+  it('is the SDK search_podcasts shape for podcast targets', () => {
+    const built = buildSearchBody(state(), 'free');
+    expect(built).toEqual({
+      ok: true,
+      mode: 'podcasts',
+      body: {
+        searchTerms: [
+          {
+            searchTerm: 'climate policy',
+            searchType: 'text',
+            searchTargets: ['podcast-title', 'podcast-description'],
+            searchTermOptions: { matchMode: 'optional' },
+          },
+        ],
+        sortOrder: [{ field: 'relevance', direction: 'desc' }],
+      },
+    });
+    expect(built.ok && conforms(built.body, PODCAST_BODY)).toEqual([]);
+  });
+
+  it('switches to episodes for a transcript target, asks for snippets, and matches the SDK search_episodes model', () => {
+    const term = { ...newTerm('carbon tax', ['transcript']), matchMode: 'must' as const, phraseMatch: true };
+    const built = buildSearchBody(
+      state({ terms: [term, newTerm('oil', ['episode-title'])], sortField: 'recentActivity', filters: { ...EMPTY_FILTERS, hasTranscript: true, languages: 'EN, fr', publishedSince: { unit: 'days', value: 30 } } }),
+      'business',
+      'cursor-2',
+    );
+    expect(built.ok && built.mode).toBe('episodes');
+    if (!built.ok) throw new Error(built.error);
+    expect(built.body).toMatchObject({
+      searchTerms: [
+        { searchTerm: 'carbon tax', searchType: 'text', searchTargets: ['transcript'], searchTermOptions: { matchMode: 'must', phraseMatch: true } },
+        { searchTerm: 'oil', searchTargets: ['episode-title'], searchTermOptions: { matchMode: 'optional' } },
+      ],
+      hasTranscript: true,
+      languages: ['en', 'fr'],
+      publishedSince: { type: 'relative', unit: 'days', value: 30 },
+      includeMatchSnippet: true,
+      cursor: 'cursor-2',
+      sortOrder: [{ field: 'recentActivity', direction: 'desc' }],
+    });
+    expect(conforms(built.body, EPISODE_BODY)).toEqual([]);
+  });
+
+  it('leaves out the filters the plan does not allow', () => {
+    const filters = { ...EMPTY_FILTERS, languages: 'en', podcastCountries: 'us', minItunesRating: '4' };
+    const publicBody = buildSearchBody(state({ filters }), 'public');
+    const freeBody = buildSearchBody(state({ filters }), 'free');
+    const paidBody = buildSearchBody(state({ filters }), 'individual');
+    expect(publicBody.ok && Object.keys(publicBody.body)).toEqual(['searchTerms', 'languages', 'sortOrder']);
+    expect(freeBody.ok && Object.keys(freeBody.body).sort()).toEqual(['languages', 'minItunesRating', 'searchTerms', 'sortOrder']);
+    expect(paidBody.ok && (paidBody.body as { podcastCountries?: string[] }).podcastCountries).toEqual(['us']);
+  });
+
+  it('refuses an empty search with the message of SPEC §5', () => {
+    expect(buildSearchBody(state({ terms: [newTerm('')] }), 'free')).toEqual({ ok: false, error: 'At least one search term or filter is required.' });
+  });
+
+  it('refuses a one-character term and a term with nowhere to look', () => {
+    expect(buildSearchBody(state({ terms: [newTerm('a')] }), 'free').ok).toBe(false);
+    expect(buildSearchBody(state({ terms: [newTerm('ab', [])] }), 'free').ok).toBe(false);
+  });
+
+  it('runs in podcast mode unless an episode target or episode-only filter is set (SPEC §4)', () => {
+    expect(searchModeOf(state())).toBe('podcasts');
+    expect(searchModeOf(state({ terms: [newTerm('x y', ['episode-description'])] }))).toBe('episodes');
+    expect(searchModeOf(state({ filters: { ...EMPTY_FILTERS, hasTranscript: true } }))).toBe('episodes');
+  });
+});
