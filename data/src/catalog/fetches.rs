@@ -1,0 +1,252 @@
+//! The feed fetch log and per-feed polling state (conditional GET validators).
+
+use chrono::{DateTime, Utc};
+use duckdb::{Connection, OptionalExt, params};
+use podlens_model::catalog::FeedFetchRecord;
+use uuid::Uuid;
+
+use super::staging::{micros, optional_micros};
+use crate::DataError;
+use crate::records::{optional_time_at, optional_uuid_at, time_at};
+
+/// A feed to poll, with the validators of its last successful fetch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeedState {
+    pub podcast_id: Option<Uuid>,
+    pub feed_url: String,
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+}
+
+/// The stored state of one feed URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct StoredState {
+    podcast_id: Option<Uuid>,
+    etag: Option<String>,
+    last_modified: Option<String>,
+    last_outcome: String,
+    last_fetched_at: DateTime<Utc>,
+    last_success_at: Option<DateTime<Utc>>,
+    consecutive_failures: i64,
+}
+
+/// Outcomes after which the feed is considered reachable.
+fn is_success(outcome: &str) -> bool {
+    matches!(outcome, "ok" | "not-modified")
+}
+
+fn load_state(connection: &Connection, feed_url: &str) -> Result<Option<StoredState>, DataError> {
+    let state = connection
+        .query_row(
+            r#"SELECT "podcastId"::VARCHAR, "etag", "lastModified", "lastOutcome",
+                      epoch_us("lastFetchedAt"), epoch_us("lastSuccessAt"), "consecutiveFailures"
+               FROM feed_states WHERE "feedUrl" = ?"#,
+            [feed_url],
+            |row| {
+                Ok(StoredState {
+                    podcast_id: optional_uuid_at(row, 0)?,
+                    etag: row.get(1)?,
+                    last_modified: row.get(2)?,
+                    last_outcome: row.get(3)?,
+                    last_fetched_at: time_at(row, 4)?,
+                    last_success_at: optional_time_at(row, 5)?,
+                    consecutive_failures: row.get(6)?,
+                })
+            },
+        )
+        .optional()?;
+    Ok(state)
+}
+
+fn store_state(
+    connection: &Connection,
+    feed_url: &str,
+    state: &StoredState,
+) -> Result<(), DataError> {
+    connection.execute(
+        r#"INSERT OR REPLACE INTO feed_states
+           ("feedUrl", "podcastId", "etag", "lastModified", "lastOutcome", "lastFetchedAt",
+            "lastSuccessAt", "consecutiveFailures")
+           VALUES (?, CAST(? AS UUID), ?, ?, ?, make_timestamptz(?), make_timestamptz(?), ?)"#,
+        params![
+            feed_url,
+            state.podcast_id.map(|id| id.to_string()),
+            state.etag,
+            state.last_modified,
+            state.last_outcome,
+            micros(&state.last_fetched_at),
+            optional_micros(&state.last_success_at),
+            state.consecutive_failures,
+        ],
+    )?;
+    Ok(())
+}
+
+/// The state after `fetch`: a full fetch takes the response's validators, a 304 keeps
+/// the stored ones when the response repeats none, and a failure keeps them as they were.
+fn next_state(previous: Option<StoredState>, fetch: &FeedFetchRecord) -> StoredState {
+    let success = is_success(&fetch.outcome);
+    let previous_etag = previous.as_ref().and_then(|state| state.etag.clone());
+    let previous_modified = previous
+        .as_ref()
+        .and_then(|state| state.last_modified.clone());
+    let (etag, last_modified) = match fetch.outcome.as_str() {
+        "ok" => (fetch.etag.clone(), fetch.last_modified.clone()),
+        "not-modified" => (
+            fetch.etag.clone().or(previous_etag),
+            fetch.last_modified.clone().or(previous_modified),
+        ),
+        _ => (previous_etag, previous_modified),
+    };
+    StoredState {
+        podcast_id: fetch
+            .podcast_id
+            .or_else(|| previous.as_ref().and_then(|state| state.podcast_id)),
+        etag,
+        last_modified,
+        last_outcome: fetch.outcome.clone(),
+        last_fetched_at: fetch.fetched_at,
+        last_success_at: if success {
+            Some(fetch.fetched_at)
+        } else {
+            previous.as_ref().and_then(|state| state.last_success_at)
+        },
+        consecutive_failures: if success {
+            0
+        } else {
+            previous
+                .as_ref()
+                .map_or(0, |state| state.consecutive_failures)
+                .saturating_add(1)
+        },
+    }
+}
+
+pub(crate) fn record_fetch(
+    connection: &mut Connection,
+    fetch: &FeedFetchRecord,
+) -> Result<(), DataError> {
+    let transaction = connection.transaction()?;
+    transaction.execute(
+        r#"INSERT INTO feed_fetches
+           ("feedUrl", "podcastId", "fetchedAt", "outcome", "httpStatus", "error", "etag",
+            "lastModified", "bytes", "episodes")
+           VALUES (?, CAST(? AS UUID), make_timestamptz(?), ?, ?, ?, ?, ?, ?, ?)"#,
+        params![
+            fetch.feed_url,
+            fetch.podcast_id.map(|id| id.to_string()),
+            micros(&fetch.fetched_at),
+            fetch.outcome,
+            fetch.http_status,
+            fetch.error,
+            fetch.etag,
+            fetch.last_modified,
+            fetch.bytes,
+            fetch.episodes,
+        ],
+    )?;
+    let previous = load_state(&transaction, &fetch.feed_url)?;
+    store_state(&transaction, &fetch.feed_url, &next_state(previous, fetch))?;
+    transaction.commit()?;
+    Ok(())
+}
+
+/// Every feed of the catalog (podcasts' feed URLs, and feeds that were fetched but
+/// never yielded a podcast), least recently fetched first.
+pub(crate) fn feeds_to_poll(connection: &Connection) -> Result<Vec<FeedState>, DataError> {
+    let mut statement = connection.prepare(
+        r#"SELECT "podcastId", "feedUrl", "etag", "lastModified" FROM (
+             SELECT p."podcastId"::VARCHAR AS "podcastId", p."podcastRssFeedUrl" AS "feedUrl",
+                    s."etag", s."lastModified", s."lastFetchedAt"
+             FROM podcasts p LEFT JOIN feed_states s ON s."feedUrl" = p."podcastRssFeedUrl"
+             UNION ALL
+             SELECT s."podcastId"::VARCHAR, s."feedUrl", s."etag", s."lastModified", s."lastFetchedAt"
+             FROM feed_states s
+             WHERE NOT EXISTS (SELECT 1 FROM podcasts p WHERE p."podcastRssFeedUrl" = s."feedUrl")
+               AND (s."podcastId" IS NULL
+                    OR NOT EXISTS (SELECT 1 FROM podcasts p WHERE p."podcastId" = s."podcastId")))
+           ORDER BY "lastFetchedAt" ASC NULLS FIRST, "feedUrl""#,
+    )?;
+    let states = statement
+        .query_map([], |row| {
+            Ok(FeedState {
+                podcast_id: optional_uuid_at(row, 0)?,
+                feed_url: row.get(1)?,
+                etag: row.get(2)?,
+                last_modified: row.get(3)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(states)
+}
+
+/// Moves a podcast to a new feed URL (after a permanent redirect), keeping its polling
+/// state under the new URL.
+pub(crate) fn update_feed_url(
+    connection: &mut Connection,
+    podcast_id: Uuid,
+    new_url: &str,
+) -> Result<(), DataError> {
+    let id = podcast_id.to_string();
+    let transaction = connection.transaction()?;
+    let old_url: Option<String> = transaction
+        .query_row(
+            r#"SELECT "podcastRssFeedUrl" FROM podcasts WHERE "podcastId" = CAST(? AS UUID)"#,
+            [&id],
+            |row| row.get(0),
+        )
+        .optional()?;
+    if old_url.as_deref() == Some(new_url) {
+        return Ok(());
+    }
+    let previous = match &old_url {
+        Some(url) => load_state(&transaction, url)?,
+        None => None,
+    };
+    transaction.execute(
+        r#"UPDATE podcasts SET "podcastRssFeedUrl" = ? WHERE "podcastId" = CAST(? AS UUID)"#,
+        [new_url, &id],
+    )?;
+    if let Some(url) = &old_url {
+        transaction.execute(r#"DELETE FROM feed_states WHERE "feedUrl" = ?"#, [url])?;
+    }
+    if let Some(mut state) = previous {
+        state.podcast_id = Some(podcast_id);
+        transaction.execute(r#"DELETE FROM feed_states WHERE "feedUrl" = ?"#, [new_url])?;
+        store_state(&transaction, new_url, &state)?;
+    }
+    transaction.commit()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fetch(outcome: &str, etag: Option<&str>) -> FeedFetchRecord {
+        FeedFetchRecord {
+            feed_url: "https://example.com/feed".to_owned(),
+            outcome: outcome.to_owned(),
+            etag: etag.map(str::to_owned),
+            ..FeedFetchRecord::default()
+        }
+    }
+
+    #[test]
+    fn validators_survive_not_modified_and_failures() {
+        let first = next_state(None, &fetch("ok", Some("\"v1\"")));
+        assert_eq!(first.etag.as_deref(), Some("\"v1\""));
+        assert_eq!(first.consecutive_failures, 0);
+        let unchanged = next_state(Some(first.clone()), &fetch("not-modified", None));
+        assert_eq!(unchanged.etag.as_deref(), Some("\"v1\""));
+        let failed = next_state(Some(unchanged), &fetch("network", None));
+        assert_eq!(failed.etag.as_deref(), Some("\"v1\""));
+        assert_eq!(failed.consecutive_failures, 1);
+        let failed_again = next_state(Some(failed), &fetch("http-status", None));
+        assert_eq!(failed_again.consecutive_failures, 2);
+        assert_eq!(failed_again.last_success_at, first.last_success_at);
+        let changed = next_state(Some(failed_again), &fetch("ok", None));
+        assert_eq!(changed.etag, None);
+        assert_eq!(changed.consecutive_failures, 0);
+    }
+}

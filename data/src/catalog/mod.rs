@@ -1,0 +1,226 @@
+//! The read-write catalog, owned by the batch jobs (DuckDB allows one writing process
+//! per file; the server reads the Parquet snapshots instead).
+
+mod export;
+mod fetches;
+mod staging;
+mod transcripts;
+mod upsert;
+
+use std::path::{Path, PathBuf};
+
+use duckdb::Connection;
+use podlens_model::catalog::{
+    EpisodeRecord, FeedBatch, FeedFetchRecord, PersonRecord, PodcastRecord, TranscriptRecord,
+};
+use uuid::Uuid;
+
+pub use export::ExportSummary;
+pub(crate) use export::{SNAPSHOT_TABLES, sql_path};
+pub use fetches::FeedState;
+pub use upsert::UpsertSummary;
+
+use crate::DataError;
+use crate::records::{
+    EPISODE_COLUMNS, FETCH_COLUMNS, PERSON_COLUMNS, PODCAST_COLUMNS, episode_from_row,
+    fetch_from_row, person_from_row, podcast_from_row, uuid_at,
+};
+
+/// File name of the catalog database inside the data directory.
+pub const CATALOG_FILE: &str = "catalog.duckdb";
+/// Directory of the Parquet snapshots inside the data directory.
+pub const PARQUET_DIR: &str = "parquet";
+
+/// Row counts of the catalog's tables.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CatalogCounts {
+    pub podcasts: u64,
+    pub episodes: u64,
+    pub persons: u64,
+    pub transcripts: u64,
+    pub transcript_segments: u64,
+    pub feed_fetches: u64,
+    pub feed_states: u64,
+}
+
+/// The catalog database of a data directory, open for writing.
+pub struct Catalog {
+    connection: Connection,
+    data_dir: PathBuf,
+}
+
+impl std::fmt::Debug for Catalog {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Catalog")
+            .field("data_dir", &self.data_dir)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Catalog {
+    /// Opens (creating when needed) `<data_dir>/catalog.duckdb` and brings its schema up
+    /// to date.
+    pub fn open(data_dir: &Path) -> Result<Catalog, DataError> {
+        std::fs::create_dir_all(data_dir).map_err(|error| DataError::io(data_dir, error))?;
+        let path = data_dir.join(CATALOG_FILE);
+        let mut connection = Connection::open(&path)?;
+        connection.execute_batch("SET TimeZone = 'UTC'")?;
+        let version = crate::schema::migrate(&mut connection)?;
+        staging::create_staging_tables(&connection)?;
+        tracing::debug!(path = %path.display(), version, "catalog open");
+        Ok(Catalog {
+            connection,
+            data_dir: data_dir.to_path_buf(),
+        })
+    }
+
+    /// The data directory this catalog lives in.
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    /// Where [`Catalog::export_parquet`] writes: `<data_dir>/parquet`.
+    pub fn parquet_dir(&self) -> PathBuf {
+        self.data_dir.join(PARQUET_DIR)
+    }
+
+    /// Stores one feed in one transaction: the podcast replaces its stored version, its
+    /// episodes are inserted or replaced by id (stored episodes missing from the batch
+    /// are kept and marked removed), its persons are replaced.
+    pub fn upsert_feed(&mut self, batch: &FeedBatch) -> Result<(), DataError> {
+        upsert::upsert_feeds(&mut self.connection, std::slice::from_ref(batch)).map(|_| ())
+    }
+
+    /// [`Catalog::upsert_feed`] for many feeds in one transaction (much faster than one
+    /// transaction per feed when ingesting thousands of feeds).
+    pub fn upsert_feeds(&mut self, batches: &[FeedBatch]) -> Result<UpsertSummary, DataError> {
+        if batches.is_empty() {
+            return Ok(UpsertSummary::default());
+        }
+        upsert::upsert_feeds(&mut self.connection, batches)
+    }
+
+    /// Stores a transcript with its segments (replacing a previous version), and marks
+    /// its episode as transcribed and recounts its podcast's `totalTranscripts`.
+    pub fn upsert_transcript(&mut self, transcript: &TranscriptRecord) -> Result<(), DataError> {
+        transcripts::upsert_transcript(&mut self.connection, transcript)
+    }
+
+    /// Appends a fetch to the feed fetch log and updates the feed's polling state.
+    pub fn record_fetch(&mut self, fetch: &FeedFetchRecord) -> Result<(), DataError> {
+        fetches::record_fetch(&mut self.connection, fetch)
+    }
+
+    /// Every known feed with its conditional-GET validators, least recently fetched first.
+    pub fn feeds_to_poll(&self) -> Result<Vec<FeedState>, DataError> {
+        fetches::feeds_to_poll(&self.connection)
+    }
+
+    /// Moves a podcast to a new feed URL (after a permanent redirect).
+    pub fn update_feed_url(&mut self, podcast_id: Uuid, new_url: &str) -> Result<(), DataError> {
+        fetches::update_feed_url(&mut self.connection, podcast_id, new_url)
+    }
+
+    /// Writes the Parquet snapshots under `<data_dir>/parquet/` atomically.
+    pub fn export_parquet(&self) -> Result<ExportSummary, DataError> {
+        export::export_parquet(&self.connection, &self.parquet_dir())
+    }
+
+    /// The RSS public stats over the catalog; each top list holds at most `top` entries.
+    pub fn rss_public_stats(&self, top: u64) -> Result<crate::RssPublicStats, DataError> {
+        crate::rss_stats::compute(&self.connection, top)
+    }
+
+    /// Row counts of every table.
+    pub fn counts(&self) -> Result<CatalogCounts, DataError> {
+        let counts = self.connection.query_row(
+            "SELECT (SELECT count(*) FROM podcasts), (SELECT count(*) FROM episodes),
+                    (SELECT count(*) FROM persons), (SELECT count(*) FROM transcripts),
+                    (SELECT count(*) FROM transcript_segments), (SELECT count(*) FROM feed_fetches),
+                    (SELECT count(*) FROM feed_states)",
+            [],
+            |row| {
+                Ok(CatalogCounts {
+                    podcasts: row.get(0)?,
+                    episodes: row.get(1)?,
+                    persons: row.get(2)?,
+                    transcripts: row.get(3)?,
+                    transcript_segments: row.get(4)?,
+                    feed_fetches: row.get(5)?,
+                    feed_states: row.get(6)?,
+                })
+            },
+        )?;
+        Ok(counts)
+    }
+
+    /// Ids of every podcast, sorted.
+    pub fn podcast_ids(&self) -> Result<Vec<Uuid>, DataError> {
+        let mut statement = self
+            .connection
+            .prepare(r#"SELECT "podcastId"::VARCHAR FROM podcasts ORDER BY "podcastId""#)?;
+        let ids = statement
+            .query_map([], |row| uuid_at(row, 0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ids)
+    }
+
+    /// One stored podcast.
+    pub fn podcast(&self, podcast_id: Uuid) -> Result<Option<PodcastRecord>, DataError> {
+        let mut statement = self.connection.prepare(&format!(
+            r#"SELECT {PODCAST_COLUMNS} FROM podcasts WHERE "podcastId" = CAST(? AS UUID)"#
+        ))?;
+        let mut rows = statement.query_map([podcast_id.to_string()], podcast_from_row)?;
+        Ok(rows.next().transpose()?)
+    }
+
+    /// The stored episodes of a podcast (including those no longer in its feed), newest
+    /// first.
+    pub fn episodes_of_podcast(&self, podcast_id: Uuid) -> Result<Vec<EpisodeRecord>, DataError> {
+        let mut statement = self.connection.prepare(&format!(
+            r#"SELECT {EPISODE_COLUMNS} FROM episodes WHERE "podcastId" = CAST(? AS UUID)
+               ORDER BY "episodeRssPublishedAt" DESC NULLS LAST, "episodeId""#
+        ))?;
+        let episodes = statement
+            .query_map([podcast_id.to_string()], episode_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(episodes)
+    }
+
+    /// Ids of a podcast's stored episodes that are no longer in its feed.
+    pub fn removed_episode_ids(&self, podcast_id: Uuid) -> Result<Vec<Uuid>, DataError> {
+        let mut statement = self.connection.prepare(
+            r#"SELECT "episodeId"::VARCHAR FROM episodes
+               WHERE "podcastId" = CAST(? AS UUID) AND "episodeRemovedFromFeedAt" IS NOT NULL
+               ORDER BY 1"#,
+        )?;
+        let ids = statement
+            .query_map([podcast_id.to_string()], |row| uuid_at(row, 0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ids)
+    }
+
+    /// The persons of a podcast (channel and episode level).
+    pub fn persons_of_podcast(&self, podcast_id: Uuid) -> Result<Vec<PersonRecord>, DataError> {
+        let mut statement = self.connection.prepare(&format!(
+            r#"SELECT {PERSON_COLUMNS} FROM persons WHERE "podcastId" = CAST(? AS UUID)
+               ORDER BY "episodeId" NULLS FIRST, "name", "personType""#
+        ))?;
+        let persons = statement
+            .query_map([podcast_id.to_string()], person_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(persons)
+    }
+
+    /// The fetch log of one feed URL, oldest first.
+    pub fn fetches_of_feed(&self, feed_url: &str) -> Result<Vec<FeedFetchRecord>, DataError> {
+        let mut statement = self.connection.prepare(&format!(
+            r#"SELECT {FETCH_COLUMNS} FROM feed_fetches WHERE "feedUrl" = ? ORDER BY "fetchedAt""#
+        ))?;
+        let fetches = statement
+            .query_map([feed_url], fetch_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(fetches)
+    }
+}

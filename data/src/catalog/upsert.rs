@@ -1,0 +1,238 @@
+//! `upsert_feeds`: podcasts, their episodes and persons in one transaction.
+
+use duckdb::{Connection, params};
+use podlens_model::catalog::FeedBatch;
+
+use super::staging::{
+    EPISODE_STAGE, PERSON_STAGE, PODCAST_STAGE, column_list, converted_columns, json_list, micros,
+    optional_micros,
+};
+use crate::DataError;
+
+/// What one call to `upsert_feeds` changed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct UpsertSummary {
+    pub podcasts: usize,
+    pub episodes: usize,
+    pub persons: usize,
+    /// Stored episodes no longer in their feed, newly marked as removed.
+    pub episodes_marked_removed: usize,
+}
+
+pub(crate) fn upsert_feeds(
+    connection: &mut Connection,
+    batches: &[FeedBatch],
+) -> Result<UpsertSummary, DataError> {
+    let transaction = connection.transaction()?;
+    for table in ["stage_podcasts", "stage_episodes", "stage_persons"] {
+        transaction.execute_batch(&format!("DELETE FROM {table}"))?;
+    }
+    stage_batches(&transaction, batches)?;
+
+    let existing_podcasts: i64 = transaction.query_row(
+        r#"SELECT count(*) FROM podcasts
+           WHERE "podcastId" IN (SELECT CAST("podcastId" AS UUID) FROM stage_podcasts)"#,
+        [],
+        |row| row.get(0),
+    )?;
+    let episodes = transaction.execute(&insert_episodes_sql(), [])?;
+    let podcasts = transaction.execute(&insert_podcasts_sql(), [])?;
+    let episodes_marked_removed = if existing_podcasts > 0 {
+        transaction.execute(
+            r#"UPDATE episodes SET "episodeRemovedFromFeedAt" = current_timestamp
+               WHERE "podcastId" IN (SELECT CAST("podcastId" AS UUID) FROM stage_podcasts)
+                 AND "episodeRemovedFromFeedAt" IS NULL
+                 AND "episodeId" NOT IN (SELECT CAST("episodeId" AS UUID) FROM stage_episodes)"#,
+            [],
+        )?
+    } else {
+        0
+    };
+    if existing_podcasts > 0 {
+        transaction.execute(
+            r#"DELETE FROM persons
+               WHERE "podcastId" IN (SELECT CAST("podcastId" AS UUID) FROM stage_podcasts)"#,
+            [],
+        )?;
+    }
+    let persons = transaction.execute(
+        &format!(
+            "INSERT INTO persons ({}) SELECT {} FROM stage_persons s",
+            column_list(PERSON_STAGE),
+            converted_columns(PERSON_STAGE, "s", &[])
+        ),
+        [],
+    )?;
+    transaction.commit()?;
+    Ok(UpsertSummary {
+        podcasts,
+        episodes,
+        persons,
+        episodes_marked_removed,
+    })
+}
+
+/// Episodes replace their stored version, except that the first time an episode was
+/// seen is kept, and a transcript already stored for it keeps it marked as transcribed.
+/// An episode back in its feed is no longer marked removed.
+fn insert_episodes_sql() -> String {
+    let overrides = [
+        (
+            "episodeHasTranscript",
+            r#"(s."episodeHasTranscript" OR t."transcriptId" IS NOT NULL)"#,
+        ),
+        (
+            "transcriptId",
+            r#"coalesce(t."transcriptId", CAST(s."transcriptId" AS UUID))"#,
+        ),
+        (
+            "episodeCreatedAt",
+            r#"coalesce(old."episodeCreatedAt", make_timestamptz(s."episodeCreatedAt"))"#,
+        ),
+    ];
+    format!(
+        r#"INSERT OR REPLACE INTO episodes ({columns}, "episodeRemovedFromFeedAt")
+        SELECT {values}, NULL
+        FROM (FROM stage_episodes
+              QUALIFY row_number() OVER (PARTITION BY "episodeId" ORDER BY "stageOrder" DESC) = 1) s
+        LEFT JOIN episodes old ON old."episodeId" = CAST(s."episodeId" AS UUID)
+        LEFT JOIN (SELECT "episodeId", min("transcriptId") AS "transcriptId" FROM transcripts
+                   WHERE "podcastId" IN (SELECT CAST("podcastId" AS UUID) FROM stage_podcasts)
+                   GROUP BY "episodeId") t ON t."episodeId" = CAST(s."episodeId" AS UUID)"#,
+        columns = column_list(EPISODE_STAGE),
+        values = converted_columns(EPISODE_STAGE, "s", &overrides),
+    )
+}
+
+/// Podcasts replace their stored version; `totalTranscripts` counts the feed's episodes
+/// that have a transcript (declared by the feed or stored in the catalog).
+fn insert_podcasts_sql() -> String {
+    let overrides = [(
+        "totalTranscripts",
+        r#"greatest(s."totalTranscripts", coalesce(c.transcribed, 0))"#,
+    )];
+    format!(
+        r#"INSERT OR REPLACE INTO podcasts ({columns})
+        SELECT {values}
+        FROM (FROM stage_podcasts
+              QUALIFY row_number() OVER (PARTITION BY "podcastId" ORDER BY "stageOrder" DESC) = 1) s
+        LEFT JOIN (SELECT CAST(e."podcastId" AS UUID) AS "podcastId",
+                          count(DISTINCT e."episodeId")
+                              FILTER (WHERE e."episodeHasTranscript" OR t."episodeId" IS NOT NULL)
+                              AS transcribed
+                   FROM stage_episodes e
+                   LEFT JOIN (SELECT DISTINCT "episodeId" FROM transcripts
+                              WHERE "podcastId" IN (SELECT CAST("podcastId" AS UUID) FROM stage_podcasts)) t
+                          ON t."episodeId" = CAST(e."episodeId" AS UUID)
+                   GROUP BY 1) c ON c."podcastId" = CAST(s."podcastId" AS UUID)"#,
+        columns = column_list(PODCAST_STAGE),
+        values = converted_columns(PODCAST_STAGE, "s", &overrides),
+    )
+}
+
+fn stage_batches(connection: &Connection, batches: &[FeedBatch]) -> Result<(), DataError> {
+    let mut order: i64 = 0;
+    let mut podcasts = connection.appender_to_catalog_and_db("stage_podcasts", "temp", "main")?;
+    for batch in batches {
+        let p = &batch.podcast;
+        order += 1;
+        podcasts.append_row(params![
+            p.podcast_id.to_string(),
+            p.podcast_slug,
+            p.podcast_guid,
+            p.podcast_rss_feed_url,
+            p.podcast_rss_title,
+            p.podcast_rss_author,
+            p.podcast_rss_description,
+            p.podcast_rss_description_no_html,
+            p.podcast_website_url,
+            p.podcast_image_url,
+            p.rss_language,
+            json_list(&p.rss_categories)?,
+            json_list(&p.podcast_podlens_genres)?,
+            json_list(&p.podcast_keywords)?,
+            p.explicit_rss,
+            p.podcast_owner_name,
+            p.podcast_owner_email,
+            json_list(&p.podcast_host_names)?,
+            p.podcast_has_guests,
+            p.podcast_type,
+            p.podcast_medium,
+            p.podcast_locked,
+            p.podcast_blocked,
+            p.podcast_complete,
+            p.podcast_location,
+            json_list(&p.podcast_funding_urls)?,
+            p.podcast_has_value,
+            p.apple_id,
+            p.spotify_id,
+            optional_micros(&p.founded_date),
+            optional_micros(&p.last_episode_date),
+            p.total_episodes,
+            p.total_transcripts,
+            p.update_frequency,
+            p.rss_generator,
+            json_list(&p.rss_tags)?,
+            micros(&p.updated_at),
+            order,
+        ])?;
+    }
+    podcasts.flush()?;
+    drop(podcasts);
+
+    let mut episodes = connection.appender_to_catalog_and_db("stage_episodes", "temp", "main")?;
+    for episode in batches.iter().flat_map(|batch| &batch.episodes) {
+        let e = episode;
+        order += 1;
+        episodes.append_row(params![
+            e.episode_id.to_string(),
+            e.podcast_id.to_string(),
+            e.episode_slug,
+            e.episode_guid,
+            e.episode_rss_title,
+            e.episode_rss_description,
+            e.episode_rss_description_no_html,
+            e.episode_enclosure_url,
+            e.episode_enclosure_type,
+            e.episode_enclosure_length,
+            e.episode_image_url,
+            e.episode_web_url,
+            optional_micros(&e.episode_rss_published_at),
+            e.episode_duration_seconds,
+            e.episode_season,
+            e.episode_number,
+            e.episode_type,
+            e.episode_explicit,
+            json_list(&e.episode_keywords)?,
+            json_list(&e.episode_transcript_urls)?,
+            e.episode_chapters_url,
+            json_list(&e.episode_rss_tags)?,
+            e.episode_has_transcript,
+            e.transcript_id.map(|id| id.to_string()),
+            e.episode_podcast_title_denormalized,
+            micros(&e.episode_created_at),
+            micros(&e.episode_updated_at),
+            order,
+        ])?;
+    }
+    episodes.flush()?;
+    drop(episodes);
+
+    let mut persons = connection.appender_to_catalog_and_db("stage_persons", "temp", "main")?;
+    for person in batches.iter().flat_map(|batch| &batch.persons) {
+        order += 1;
+        persons.append_row(params![
+            person.podcast_id.to_string(),
+            person.episode_id.map(|id| id.to_string()),
+            person.name,
+            person.person_type,
+            person.role,
+            person.group,
+            person.image_url,
+            person.href,
+            order,
+        ])?;
+    }
+    persons.flush()?;
+    Ok(())
+}

@@ -1,0 +1,172 @@
+//! The read side: the Parquet snapshots written by [`crate::Catalog::export_parquet`].
+//!
+//! [`Snapshot`] is what the server holds: an in-memory DuckDB database whose views read
+//! the Parquet files, so the server never opens the catalog file that the batch jobs
+//! write. Files are replaced by rename, so a query sees either the previous snapshot or
+//! the new one; [`Snapshot::refresh`] re-creates the views (needed when files appear
+//! for the first time). The free functions ([`read_podcasts`],
+//! [`for_each_episode_batch`], …) are the indexer's bulk readers.
+
+mod lookups;
+mod persons;
+mod readers;
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::SystemTime;
+
+use duckdb::Connection;
+
+pub use lookups::{
+    DirectoryPage, DirectoryQuery, EpisodePage, EpisodesQuery, LatestEpisodesQuery, PodcastEpisodes,
+};
+pub use persons::{PersonAppearance, PersonsQuery, PersonsSummary};
+pub use readers::{
+    for_each_episode_batch, for_each_transcript, read_episodes, read_persons, read_podcasts,
+    read_transcripts,
+};
+
+use crate::DataError;
+use crate::catalog::{SNAPSHOT_TABLES, sql_path};
+
+/// Modification times of the snapshot files, to notice a new export.
+type FileStamps = Vec<Option<SystemTime>>;
+
+/// Queries over the Parquet snapshots of a data directory. Safe to share between
+/// threads; each query takes a connection of its own from a small pool. Queries block:
+/// call them from `spawn_blocking` in async code.
+pub struct Snapshot {
+    parquet_dir: PathBuf,
+    base: Mutex<Connection>,
+    idle: Mutex<Vec<Connection>>,
+    stamps: Mutex<FileStamps>,
+}
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Snapshot")
+            .field("parquet_dir", &self.parquet_dir)
+            .finish_non_exhaustive()
+    }
+}
+
+fn file_stamps(parquet_dir: &Path) -> FileStamps {
+    SNAPSHOT_TABLES
+        .iter()
+        .map(|table| {
+            std::fs::metadata(parquet_dir.join(table.file_name()))
+                .and_then(|metadata| metadata.modified())
+                .ok()
+        })
+        .collect()
+}
+
+/// Creates (or re-creates) one view per snapshot file. A missing file reads as an empty
+/// relation with the snapshot's columns, so a server can start before the first export.
+fn create_views(connection: &Connection, parquet_dir: &Path) -> Result<(), DataError> {
+    connection.execute_batch(
+        "CREATE SCHEMA IF NOT EXISTS empty_catalog; SET schema = 'empty_catalog';",
+    )?;
+    connection.execute_batch(crate::schema::TABLES_V1)?;
+    connection.execute_batch("SET schema = 'main';")?;
+    for table in SNAPSHOT_TABLES {
+        let path = parquet_dir.join(table.file_name());
+        let source = if path.is_file() {
+            format!("SELECT * FROM read_parquet({})", sql_path(&path)?)
+        } else {
+            table.select_from(&format!("empty_catalog.{}", table.name))
+        };
+        connection.execute_batch(&format!(
+            "CREATE OR REPLACE VIEW main.{} AS {source}",
+            table.name
+        ))?;
+    }
+    Ok(())
+}
+
+impl Snapshot {
+    /// Opens the snapshots in `parquet_dir` (usually `<data-dir>/parquet`).
+    pub fn open(parquet_dir: &Path) -> Result<Snapshot, DataError> {
+        let connection = Connection::open_in_memory()?;
+        connection.execute_batch("SET TimeZone = 'UTC'")?;
+        create_views(&connection, parquet_dir)?;
+        Ok(Snapshot {
+            parquet_dir: parquet_dir.to_path_buf(),
+            base: Mutex::new(connection),
+            idle: Mutex::new(Vec::new()),
+            stamps: Mutex::new(file_stamps(parquet_dir)),
+        })
+    }
+
+    /// The directory of the Parquet files.
+    pub fn parquet_dir(&self) -> &Path {
+        &self.parquet_dir
+    }
+
+    /// Re-creates the views over the current files.
+    pub fn refresh(&self) -> Result<(), DataError> {
+        let base = self
+            .base
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        create_views(&base, &self.parquet_dir)?;
+        *self
+            .stamps
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = file_stamps(&self.parquet_dir);
+        Ok(())
+    }
+
+    /// Re-creates the views when a snapshot file changed since the last refresh;
+    /// returns whether it did.
+    pub fn refresh_if_changed(&self) -> Result<bool, DataError> {
+        let current = file_stamps(&self.parquet_dir);
+        let changed = *self
+            .stamps
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            != current;
+        if changed {
+            self.refresh()?;
+        }
+        Ok(changed)
+    }
+
+    /// Runs `query` on a pooled connection.
+    pub(crate) fn with_connection<T>(
+        &self,
+        query: impl FnOnce(&Connection) -> Result<T, DataError>,
+    ) -> Result<T, DataError> {
+        let pooled = self
+            .idle
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .pop();
+        let connection = match pooled {
+            Some(connection) => connection,
+            None => {
+                let connection = self
+                    .base
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .try_clone()?;
+                connection.execute_batch("SET TimeZone = 'UTC'")?;
+                connection
+            }
+        };
+        let result = query(&connection);
+        self.idle
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .push(connection);
+        result
+    }
+}
+
+impl Snapshot {
+    /// The RSS public stats over the snapshot; each top list holds at most `top` entries.
+    pub fn rss_public_stats(&self, top: u64) -> Result<crate::RssPublicStats, DataError> {
+        self.with_connection(|connection| crate::rss_stats::compute(connection, top))
+    }
+}
