@@ -68,6 +68,7 @@ export function BarChart({
               name={item.label}
               fill={item.color ?? CHART_COLORS[index % CHART_COLORS.length]}
               radius={2}
+              isAnimationActive={false}
             />
           ))}
         </RechartsBarChart>
@@ -107,6 +108,7 @@ export function LineChart({ data, xKey, series, height = 280, reversed = false, 
               strokeWidth={2}
               dot={data.length < 40}
               connectNulls
+              isAnimationActive={false}
             />
           ))}
         </RechartsLineChart>

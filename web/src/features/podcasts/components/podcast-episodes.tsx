@@ -19,7 +19,7 @@ export function PodcastEpisodes({ slug }: { slug: string }) {
           <input type="checkbox" checked={onlyTranscripts} onChange={(event) => setOnlyTranscripts(event.target.checked)} />
           Only episodes with a transcript
         </label>
-        {total !== null ? <span className="muted">{total} episodes</span> : null}
+        {total !== null ? <span className="muted">{total === 1 ? "1 episode" : `${total} episodes`}</span> : null}
       </div>
       {query.isPending ? (
         <Spinner label="Loading episodes…" />

@@ -41,7 +41,7 @@ export function PodcastHeader({ podcast }: { podcast: Podcast }) {
           </div>
           <div>
             <dt>Language</dt>
-            <dd>{podcast.language || '—'}</dd>
+            <dd>{podcast.language ? podcast.language.toUpperCase() : "—"}</dd>
           </div>
           {podcast.podcastAffiliation?.affiliationType ? (
             <div>
