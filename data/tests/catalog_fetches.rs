@@ -1,0 +1,141 @@
+//! The feed fetch log, polling state and feed URL moves.
+
+mod common;
+
+use chrono::Duration;
+use podlens_data::{Catalog, FeedState};
+use podlens_model::catalog::FeedFetchRecord;
+
+use common::{base_time, feed};
+
+fn fetch(url: &str, minutes: i64, outcome: &str, etag: Option<&str>) -> FeedFetchRecord {
+    FeedFetchRecord {
+        feed_url: url.to_owned(),
+        podcast_id: None,
+        fetched_at: base_time() + Duration::minutes(minutes),
+        outcome: outcome.to_owned(),
+        http_status: Some(if outcome == "not-modified" { 304 } else { 200 }),
+        error: (outcome != "ok" && outcome != "not-modified").then(|| format!("{outcome} failure")),
+        etag: etag.map(str::to_owned),
+        last_modified: etag.map(|_| "Fri, 01 Mar 2024 12:00:00 GMT".to_owned()),
+        bytes: Some(1234),
+        episodes: Some(3),
+    }
+}
+
+#[test]
+fn every_fetch_is_logged_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = Catalog::open(dir.path()).unwrap();
+    let url = "https://feeds.example.com/a.xml";
+    let fetches = vec![
+        fetch(url, 0, "ok", Some("\"v1\"")),
+        fetch(url, 10, "not-modified", None),
+        fetch(url, 20, "network", None),
+    ];
+    for record in &fetches {
+        catalog.record_fetch(record).unwrap();
+    }
+    catalog
+        .record_fetch(&fetch(
+            "https://other.example.com/b.xml",
+            5,
+            "not-xml",
+            None,
+        ))
+        .unwrap();
+    assert_eq!(catalog.fetches_of_feed(url).unwrap(), fetches);
+    let counts = catalog.counts().unwrap();
+    assert_eq!((counts.feed_fetches, counts.feed_states), (4, 2));
+}
+
+#[test]
+fn feeds_to_poll_carry_the_last_validators() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = Catalog::open(dir.path()).unwrap();
+    let batch = feed(0, 2);
+    let url = batch.podcast.podcast_rss_feed_url.clone();
+    catalog.upsert_feed(&batch).unwrap();
+    let never_fetched = feed(1, 1);
+    catalog.upsert_feed(&never_fetched).unwrap();
+
+    let mut ok = fetch(&url, 0, "ok", Some("\"v1\""));
+    ok.podcast_id = Some(batch.podcast.podcast_id);
+    catalog.record_fetch(&ok).unwrap();
+    catalog
+        .record_fetch(&fetch(&url, 10, "not-modified", None))
+        .unwrap();
+    catalog
+        .record_fetch(&fetch(&url, 20, "http-status", None))
+        .unwrap();
+    let broken = "https://broken.example.com/feed";
+    catalog
+        .record_fetch(&fetch(broken, 30, "not-a-feed", None))
+        .unwrap();
+
+    let states = catalog.feeds_to_poll().unwrap();
+    assert_eq!(
+        states,
+        vec![
+            FeedState {
+                podcast_id: Some(never_fetched.podcast.podcast_id),
+                feed_url: never_fetched.podcast.podcast_rss_feed_url.clone(),
+                etag: None,
+                last_modified: None,
+            },
+            FeedState {
+                podcast_id: Some(batch.podcast.podcast_id),
+                feed_url: url.clone(),
+                etag: Some("\"v1\"".to_owned()),
+                last_modified: Some("Fri, 01 Mar 2024 12:00:00 GMT".to_owned()),
+            },
+            FeedState {
+                podcast_id: None,
+                feed_url: broken.to_owned(),
+                etag: None,
+                last_modified: None,
+            },
+        ]
+    );
+}
+
+#[test]
+fn a_moved_feed_is_polled_at_its_new_url_with_its_validators() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = Catalog::open(dir.path()).unwrap();
+    let batch = feed(2, 1);
+    let id = batch.podcast.podcast_id;
+    catalog.upsert_feed(&batch).unwrap();
+    catalog
+        .record_fetch(&fetch(
+            &batch.podcast.podcast_rss_feed_url,
+            0,
+            "ok",
+            Some("\"e\""),
+        ))
+        .unwrap();
+    let new_url = "https://new-home.example.net/feed.rss";
+    catalog.update_feed_url(id, new_url).unwrap();
+
+    assert_eq!(
+        catalog.podcast(id).unwrap().unwrap().podcast_rss_feed_url,
+        new_url
+    );
+    assert_eq!(
+        catalog.feeds_to_poll().unwrap(),
+        vec![FeedState {
+            podcast_id: Some(id),
+            feed_url: new_url.to_owned(),
+            etag: Some("\"e\"".to_owned()),
+            last_modified: Some("Fri, 01 Mar 2024 12:00:00 GMT".to_owned()),
+        }]
+    );
+    // The log keeps the history under the old URL.
+    assert_eq!(
+        catalog
+            .fetches_of_feed(&batch.podcast.podcast_rss_feed_url)
+            .unwrap()
+            .len(),
+        1
+    );
+}
