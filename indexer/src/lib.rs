@@ -15,6 +15,7 @@ pub mod chunking;
 mod collector;
 pub mod cursor;
 mod documents;
+pub mod embedding;
 mod error;
 pub mod generation;
 mod query_build;

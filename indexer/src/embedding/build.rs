@@ -1,0 +1,228 @@
+//! Distilling the static model from MPNet (`podlens model build`): every vocabulary token is
+//! run through the exact encoder once as `<s> token </s>` (mean-pooled, normalised), the
+//! raw vectors are cached, then weighted by the tokens' frequency in real podcast text and
+//! centred ([`StaticRecipe`]), and the folder is written with a sha256-pinned manifest.
+//! A folder already built from the same source weights and recipe is reused as is.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use safetensors::{Dtype, SafeTensors, tensor::TensorView};
+
+use super::error::{EmbeddingError, EmbeddingResult};
+use super::frequency::TokenFrequencies;
+use super::mpnet::{MpnetEncoder, MpnetModel};
+use super::static_model::{
+    MANIFEST_FILE, StaticManifest, StaticModel, StaticRecipe, apply_recipe, read_json,
+};
+
+/// Cache of the raw (unweighted) per-token vectors inside the output folder.
+pub const RAW_VECTORS_FILE: &str = "raw-token-vectors.safetensors";
+/// Format version written into manifests.
+const FORMAT_VERSION: u32 = 1;
+/// Tokens per packed MPNet batch during distillation (three rows each).
+const TOKENS_PER_BATCH: usize = 512;
+
+/// What `podlens model build` needs.
+#[derive(Debug, Clone)]
+pub struct StaticBuildOptions {
+    /// The all-mpnet-base-v2 folder (scripts/install-model.sh).
+    pub mpnet_dir: PathBuf,
+    /// Where the static model folder is written.
+    pub out_dir: PathBuf,
+    /// Files or folders of real text to count token frequencies on.
+    pub frequency_paths: Vec<PathBuf>,
+    pub recipe: StaticRecipe,
+    /// Rebuild even when the folder already matches.
+    pub force: bool,
+}
+
+/// What a build did.
+#[derive(Debug, Clone)]
+pub struct StaticBuildReport {
+    pub manifest: StaticManifest,
+    /// True when an existing folder matched and nothing was rebuilt.
+    pub reused: bool,
+    /// True when the raw token vectors came from the cache.
+    pub raw_vectors_cached: bool,
+    pub distill_seconds: f64,
+    pub total_seconds: f64,
+}
+
+/// sha256 of a file, streamed.
+pub fn file_sha256(path: &Path) -> EmbeddingResult<String> {
+    use sha2::{Digest, Sha256};
+    let mut file = std::fs::File::open(path).map_err(|error| EmbeddingError::io(path, error))?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0_u8; 1 << 20];
+    loop {
+        let read = file
+            .read(&mut buffer)
+            .map_err(|error| EmbeddingError::io(path, error))?;
+        if read == 0 {
+            break;
+        }
+        hasher.update(&buffer[..read]);
+    }
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+/// Builds (or reuses) the static model folder; `progress(done, total)` follows distillation.
+pub fn build_static_model(
+    options: &StaticBuildOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> EmbeddingResult<StaticBuildReport> {
+    let started = Instant::now();
+    let weights_path = options.mpnet_dir.join("model.safetensors");
+    if !weights_path.exists() {
+        return Err(EmbeddingError::MissingFile(weights_path));
+    }
+    let source_sha256 = file_sha256(&weights_path)?;
+    if !options.force
+        && let Some(manifest) = matching_manifest(&options.out_dir, &source_sha256, &options.recipe)
+    {
+        return Ok(StaticBuildReport {
+            manifest,
+            reused: true,
+            raw_vectors_cached: true,
+            distill_seconds: 0.0,
+            total_seconds: started.elapsed().as_secs_f64(),
+        });
+    }
+    let mpnet = MpnetModel::load(&options.mpnet_dir)?;
+    let dim = mpnet.encoder().config().hidden_size;
+    let distill_started = Instant::now();
+    let raw_path = options.out_dir.join(RAW_VECTORS_FILE);
+    let (raw, raw_vectors_cached) = match read_raw_vectors(&raw_path, &source_sha256) {
+        Some(raw) => (raw, true),
+        None => {
+            let vocab: Vec<u32> = (0..mpnet.tokenizer().vocab_size() as u32).collect();
+            let raw = distill_token_vectors(&mpnet, &vocab, progress)?;
+            write_raw_vectors(&raw_path, &raw, vocab.len(), dim, &source_sha256)?;
+            (raw, false)
+        }
+    };
+    let distill_seconds = distill_started.elapsed().as_secs_f64();
+    let frequencies = if options.frequency_paths.is_empty() {
+        TokenFrequencies::empty(mpnet.tokenizer().vocab_size())
+    } else {
+        TokenFrequencies::count_paths(mpnet.tokenizer(), &options.frequency_paths)?
+    };
+    let weights = options.recipe.sif_a.map(|a| frequencies.sif_weights(a));
+    let table = apply_recipe(
+        &raw,
+        dim,
+        &frequencies.counts,
+        weights.as_deref(),
+        options.recipe.center,
+    );
+    let model = StaticModel::from_parts(mpnet.tokenizer().clone(), table, dim)?;
+    let (table_sha256, vocab_sha256) = model.save_table(&options.out_dir)?;
+    let manifest = StaticManifest {
+        format: FORMAT_VERSION,
+        source_model: "sentence-transformers/all-mpnet-base-v2".to_owned(),
+        source_sha256,
+        table_sha256,
+        vocab_sha256,
+        vocab_size: model.tokenizer().vocab_size(),
+        dim,
+        recipe: options.recipe,
+        frequency_tokens: frequencies.total,
+        frequency_files: frequencies.files,
+    };
+    let manifest_path = options.out_dir.join(MANIFEST_FILE);
+    let text = serde_json::to_string_pretty(&manifest)
+        .map_err(|error| EmbeddingError::invalid(&manifest_path, error.to_string()))?;
+    std::fs::write(&manifest_path, text)
+        .map_err(|error| EmbeddingError::io(&manifest_path, error))?;
+    tracing::info!(dir = %options.out_dir.display(), distill_seconds, "static model written");
+    Ok(StaticBuildReport {
+        manifest,
+        reused: false,
+        raw_vectors_cached,
+        distill_seconds,
+        total_seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+fn matching_manifest(
+    dir: &Path,
+    source_sha256: &str,
+    recipe: &StaticRecipe,
+) -> Option<StaticManifest> {
+    let manifest: StaticManifest = read_json(&dir.join(MANIFEST_FILE)).ok()?;
+    if manifest.source_sha256 != source_sha256 || manifest.recipe != *recipe {
+        return None;
+    }
+    // loading verifies the table's sha256
+    StaticModel::load(dir).ok()?;
+    Some(manifest)
+}
+
+/// Raw vectors of `ids`: each run through MPNet alone as `<s> id </s>`, mean-pooled and
+/// normalised; `[ids.len(), dim]` row-major.
+pub fn distill_token_vectors(
+    mpnet: &MpnetModel,
+    ids: &[u32],
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> EmbeddingResult<Vec<f32>> {
+    let (start, end) = mpnet.tokenizer().boundary_ids();
+    let encoder: &MpnetEncoder = mpnet.encoder();
+    let mut raw = Vec::with_capacity(ids.len() * encoder.config().hidden_size);
+    let mut done = 0;
+    for chunk in ids.chunks(TOKENS_PER_BATCH) {
+        let sequences: Vec<Vec<u32>> = chunk.iter().map(|id| vec![start, *id, end]).collect();
+        for vector in encoder.pooled(&sequences)? {
+            raw.extend(vector);
+        }
+        done += chunk.len();
+        progress(done, ids.len());
+    }
+    Ok(raw)
+}
+
+fn write_raw_vectors(
+    path: &Path,
+    raw: &[f32],
+    rows: usize,
+    dim: usize,
+    source_sha256: &str,
+) -> EmbeddingResult<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|error| EmbeddingError::io(parent, error))?;
+    }
+    let bytes: Vec<u8> = raw.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let view = TensorView::new(Dtype::F32, vec![rows, dim], &bytes)
+        .map_err(|error| EmbeddingError::InvalidInput(error.to_string()))?;
+    let metadata =
+        std::collections::HashMap::from([("source_sha256".to_owned(), source_sha256.to_owned())]);
+    let serialized = safetensors::serialize([("raw", view)], Some(metadata))
+        .map_err(|error| EmbeddingError::invalid(path, error.to_string()))?;
+    std::fs::write(path, serialized).map_err(|error| EmbeddingError::io(path, error))
+}
+
+/// The cached raw vectors, when they were made from the same source weights.
+pub fn read_raw_vectors(path: &Path, source_sha256: &str) -> Option<Vec<f32>> {
+    let bytes = std::fs::read(path).ok()?;
+    let (_, metadata) = SafeTensors::read_metadata(&bytes).ok()?;
+    let source = metadata.metadata().as_ref()?.get("source_sha256")?;
+    if source != source_sha256 {
+        return None;
+    }
+    let tensors = SafeTensors::deserialize(&bytes).ok()?;
+    let view = tensors.tensor("raw").ok()?;
+    if view.dtype() != Dtype::F32 {
+        return None;
+    }
+    Some(
+        view.data()
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+    )
+}

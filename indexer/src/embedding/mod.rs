@@ -1,0 +1,44 @@
+//! 768-dimension sentence embeddings for episode descriptions and transcript chunks, from
+//! all-mpnet-base-v2 (Apache-2.0; installed by `scripts/install-model.sh`).
+//!
+//! Two models share one vector space:
+//! - [`MpnetModel`], the exact transformer (tokenizer, MPNet encoder, mean pooling, L2
+//!   normalisation), for evaluation, distillation and small catalogs;
+//! - [`StaticModel`], the bulk path: a `[vocab, 768]` table distilled from MPNet by
+//!   [`build_static_model`] (each vocabulary token run through MPNet once, weighted by its
+//!   frequency in real podcast text); embedding a text is tokenize, weighted mean, normalise.
+//!
+//! [`quantize_i8`] and [`dot_i8`] store and compare vectors compactly; [`eval`] measures
+//! how closely the static model ranks like the exact one.
+
+mod build;
+mod error;
+pub mod eval;
+mod frequency;
+mod linalg;
+mod mpnet;
+mod quantize;
+mod report;
+mod static_model;
+mod tokenizer;
+
+pub use build::{
+    RAW_VECTORS_FILE, StaticBuildOptions, StaticBuildReport, build_static_model,
+    distill_token_vectors, file_sha256, read_raw_vectors,
+};
+pub use error::{EmbeddingError, EmbeddingResult};
+pub use frequency::{DEFAULT_SIF_A, TokenFrequencies, markup_to_text};
+pub use linalg::{cosine, dot, l2_normalize};
+pub use mpnet::{MpnetConfig, MpnetEncoder, MpnetModel, relative_position_bucket};
+pub use quantize::{
+    QuantizedVector, dequantize_i8, dot_f32_i8, dot_i8, dot_quantized, quantize_i8,
+};
+pub use report::{QualityOptions, quality_report};
+pub use static_model::{
+    MANIFEST_FILE, StaticManifest, StaticModel, StaticRecipe, TABLE_FILE, VOCAB_FILE, apply_recipe,
+    sha256_hex,
+};
+pub use tokenizer::{MAX_SEQUENCE_TOKENS, WordPieceTokenizer, normalize};
+
+/// Dimension of every embedding vector.
+pub const EMBEDDING_DIM: usize = 768;

@@ -1,0 +1,231 @@
+//! The quality report of the static model against exact MPNet (`podlens model eval`,
+//! benches/embedding): agreement of every weighting recipe on a transcript evaluation set,
+//! and throughput of both models, as Markdown tables.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::build::{RAW_VECTORS_FILE, read_raw_vectors};
+use super::error::{EmbeddingError, EmbeddingResult};
+use super::eval::{self, EvalSet};
+use super::frequency::TokenFrequencies;
+use super::mpnet::MpnetModel;
+use super::static_model::{StaticModel, apply_recipe, sha256_hex};
+
+/// What the report compares, and on what.
+#[derive(Debug, Clone)]
+pub struct QualityOptions {
+    pub mpnet_dir: PathBuf,
+    /// A folder written by [`super::build_static_model`] (it keeps the raw token vectors).
+    pub static_dir: PathBuf,
+    pub transcripts: PathBuf,
+    /// Where token frequencies are counted, as for the build.
+    pub frequency_paths: Vec<PathBuf>,
+    pub passages: usize,
+    pub queries: usize,
+    pub words: usize,
+    pub query_words: usize,
+    /// JSON file caching the exact vectors of the evaluation set between runs.
+    pub exact_cache: Option<PathBuf>,
+}
+
+impl QualityOptions {
+    /// 300 passages of 100 words, 100 queries of 12 words.
+    pub fn new(mpnet_dir: PathBuf, static_dir: PathBuf, transcripts: PathBuf) -> Self {
+        Self {
+            mpnet_dir,
+            static_dir,
+            transcripts,
+            frequency_paths: Vec::new(),
+            passages: 300,
+            queries: 100,
+            words: 100,
+            query_words: 12,
+            exact_cache: None,
+        }
+    }
+}
+
+/// Weighting recipes compared: name, SIF constant, centring.
+const RECIPES: &[(&str, Option<f64>, bool)] = &[
+    ("uniform weights", None, false),
+    ("uniform, centred", None, true),
+    ("SIF a=1e-3", Some(1e-3), false),
+    ("SIF a=1e-4, centred", Some(1e-4), true),
+    ("SIF a=1e-3, centred", Some(1e-3), true),
+    ("SIF a=1e-2, centred", Some(1e-2), true),
+];
+
+/// Runs the comparison and returns the Markdown report.
+pub fn quality_report(options: &QualityOptions) -> EmbeddingResult<String> {
+    let set = eval::transcript_eval_set(
+        &options.transcripts,
+        options.words,
+        options.passages,
+        options.queries,
+        options.query_words,
+    )?;
+    let built = StaticModel::load(&options.static_dir)?;
+    let manifest = built
+        .manifest()
+        .ok_or_else(|| EmbeddingError::MissingFile(options.static_dir.join("manifest.json")))?
+        .clone();
+    let raw_path = options.static_dir.join(RAW_VECTORS_FILE);
+    let raw = read_raw_vectors(&raw_path, &manifest.source_sha256)
+        .ok_or_else(|| EmbeddingError::MissingFile(raw_path.clone()))?;
+    let exact = exact_vectors(&options.mpnet_dir, &set, options.exact_cache.as_deref())?;
+    let (exact_passages, exact_queries) = exact.vectors.split_at(set.passages.len());
+    let frequencies = if options.frequency_paths.is_empty() {
+        TokenFrequencies::empty(built.tokenizer().vocab_size())
+    } else {
+        TokenFrequencies::count_paths(built.tokenizer(), &options.frequency_paths)?
+    };
+
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} passages of {} words and {} queries (the first {} words of other passages) from {}; \
+         token frequencies from {} tokens in {} files.\n",
+        set.passages.len(),
+        options.words,
+        set.queries.len(),
+        options.query_words,
+        options.transcripts.display(),
+        frequencies.total,
+        frequencies.files
+    );
+    out.push_str("| static model recipe | pairwise Spearman | query Spearman | recall@10 |\n");
+    out.push_str("|---|---:|---:|---:|\n");
+    for (name, sif_a, center) in RECIPES {
+        let weights = sif_a.map(|a| frequencies.sif_weights(a));
+        let table = apply_recipe(
+            &raw,
+            manifest.dim,
+            &frequencies.counts,
+            weights.as_deref(),
+            *center,
+        );
+        let model = StaticModel::from_parts(built.tokenizer().clone(), table, manifest.dim)?;
+        agreement_row(&mut out, name, &model, &set, exact_passages, exact_queries);
+    }
+    let built_name = format!(
+        "as built: SIF {:?}, centred {}",
+        manifest.recipe.sif_a, manifest.recipe.center
+    );
+    agreement_row(
+        &mut out,
+        &built_name,
+        &built,
+        &set,
+        exact_passages,
+        exact_queries,
+    );
+
+    let passage_tokens: usize = set
+        .passages
+        .iter()
+        .map(|p| built.tokenizer().pieces(p).len())
+        .sum();
+    let started = Instant::now();
+    let mut rounds = 0;
+    while started.elapsed().as_secs_f64() < 2.0 || rounds == 0 {
+        for passage in &set.passages {
+            std::hint::black_box(built.embed(passage));
+        }
+        rounds += 1;
+    }
+    let static_rate = (passage_tokens * rounds) as f64 / started.elapsed().as_secs_f64();
+    out.push_str("\n| model | tokens/s |\n|---|---:|\n");
+    let _ = writeln!(out, "| static, 1 thread | {static_rate:.0} |");
+    match exact.tokens_per_second {
+        Some(rate) => {
+            let _ = writeln!(
+                out,
+                "| exact MPNet, {} threads | {rate:.0} |",
+                rayon::current_num_threads()
+            );
+        }
+        None => out.push_str("| exact MPNet | (vectors from the cache) |\n"),
+    }
+    Ok(out)
+}
+
+fn agreement_row(
+    out: &mut String,
+    name: &str,
+    model: &StaticModel,
+    set: &EvalSet,
+    exact_passages: &[Vec<f32>],
+    exact_queries: &[Vec<f32>],
+) {
+    let passages: Vec<&str> = set.passages.iter().map(String::as_str).collect();
+    let queries: Vec<&str> = set.queries.iter().map(String::as_str).collect();
+    let approx_passages = model.embed_batch(&passages);
+    let approx_queries = model.embed_batch(&queries);
+    let result = eval::agreement(
+        exact_passages,
+        exact_queries,
+        &approx_passages,
+        &approx_queries,
+        10,
+    );
+    let _ = writeln!(
+        out,
+        "| {name} | {:.3} | {:.3} | {:.3} |",
+        result.pairwise_spearman, result.query_spearman, result.recall_at_k
+    );
+}
+
+struct ExactVectors {
+    vectors: Vec<Vec<f32>>,
+    tokens_per_second: Option<f64>,
+}
+
+/// Exact vectors of the passages then the queries, from the cache when it matches.
+fn exact_vectors(
+    mpnet_dir: &Path,
+    set: &EvalSet,
+    cache: Option<&Path>,
+) -> EmbeddingResult<ExactVectors> {
+    let texts: Vec<&str> = set
+        .passages
+        .iter()
+        .chain(&set.queries)
+        .map(String::as_str)
+        .collect();
+    let key = sha256_hex(texts.join("\n").as_bytes());
+    if let Some(path) = cache
+        && let Ok(text) = std::fs::read_to_string(path)
+        && let Ok((cached_key, vectors)) = serde_json::from_str::<(String, Vec<Vec<f32>>)>(&text)
+        && cached_key == key
+        && vectors.len() == texts.len()
+    {
+        return Ok(ExactVectors {
+            vectors,
+            tokens_per_second: None,
+        });
+    }
+    let model = MpnetModel::load(mpnet_dir)?;
+    let tokens: usize = texts
+        .iter()
+        .map(|t| model.tokenizer().encode(t).len())
+        .sum();
+    let started = Instant::now();
+    let vectors = model.embed_batch(&texts)?;
+    let tokens_per_second = tokens as f64 / started.elapsed().as_secs_f64();
+    tracing::info!(
+        tokens,
+        tokens_per_second,
+        "exact vectors of the evaluation set"
+    );
+    if let Some(path) = cache {
+        let text = serde_json::to_string(&(key, &vectors))
+            .map_err(|error| EmbeddingError::invalid(path, error.to_string()))?;
+        std::fs::write(path, text).map_err(|error| EmbeddingError::io(path, error))?;
+    }
+    Ok(ExactVectors {
+        vectors,
+        tokens_per_second: Some(tokens_per_second),
+    })
+}
