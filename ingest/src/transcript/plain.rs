@@ -46,37 +46,43 @@ fn split_stamp(line: &str) -> (Option<f64>, &str) {
 pub(super) fn parse_markdown(text: &str) -> Vec<TranscriptSegment> {
     let normalized = text.replace("\r\n", "\n");
     let mut segments: Vec<TranscriptSegment> = Vec::new();
+    let mut speaker: Option<String> = None;
+    // A name on a line of its own opens a turn that its next paragraph fills.
+    let mut turn_open = false;
     for paragraph in normalized.split("\n\n") {
         let paragraph = paragraph.trim();
         if paragraph.is_empty() || paragraph.starts_with('#') {
             continue;
         }
-        let (speaker, body) = match paragraph
+        let named = paragraph
             .strip_prefix("**")
             .and_then(|rest| rest.split_once("**"))
-        {
-            Some((name, body)) if name.trim_end().ends_with(':') => (
-                Some(name.trim_end().trim_end_matches(':').trim().to_owned()),
-                body,
-            ),
-            _ => (None, paragraph),
+            .filter(|(name, _)| name.trim_end().ends_with(':'));
+        let body = match named {
+            Some((name, body)) => {
+                speaker = Some(name.trim_end().trim_end_matches(':').trim().to_owned());
+                turn_open = true;
+                body
+            }
+            None => paragraph,
         };
         let body = clean_markdown(body);
         if body.is_empty() {
             continue;
         }
-        match (speaker, segments.last_mut()) {
-            (None, Some(last)) => {
+        match segments.last_mut() {
+            Some(last) if !turn_open => {
                 last.text.push(' ');
                 last.text.push_str(&body);
             }
-            (speaker, _) => segments.push(TranscriptSegment {
+            _ => segments.push(TranscriptSegment {
                 start_second: None,
                 end_second: None,
-                speaker,
+                speaker: speaker.clone(),
                 text: body,
             }),
         }
+        turn_open = false;
     }
     segments
 }
@@ -106,7 +112,7 @@ mod tests {
 
     #[test]
     fn markdown_turns() {
-        let md = "**Mat Ryer:** Hello \\[laughter\\]\n\n**Kris:** Hi!\n\nMore from Kris.\n\n**Mat Ryer:** Bye";
+        let md = "**Mat Ryer:** Hello \\[laughter\\]\n\n**Kris:** Hi!\n\nMore from Kris.\n\n**Mat Ryer:**\n\nBye";
         let segments = parse_markdown(md);
         let turns: Vec<(&str, &str)> = segments
             .iter()

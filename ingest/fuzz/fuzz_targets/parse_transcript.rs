@@ -1,0 +1,18 @@
+//! Any text in any transcript format: parsing never panics.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use podlens_ingest::transcript::{TranscriptFormat, parse_transcript};
+
+fuzz_target!(|text: &str| {
+    for format in [
+        TranscriptFormat::Vtt,
+        TranscriptFormat::Srt,
+        TranscriptFormat::Json,
+        TranscriptFormat::Html,
+        TranscriptFormat::Text,
+        TranscriptFormat::Markdown,
+    ] {
+        let _ = parse_transcript(text, format);
+    }
+});
