@@ -59,7 +59,7 @@ fn stored_records_read_back_equal_to_what_was_written() {
         Some(batch.podcast.clone())
     );
     let mut expected = batch.episodes.clone();
-    expected.sort_by(|a, b| b.episode_rss_published_at.cmp(&a.episode_rss_published_at));
+    expected.sort_by_key(|e| std::cmp::Reverse(e.episode_rss_published_at));
     assert_eq!(
         catalog
             .episodes_of_podcast(batch.podcast.podcast_id)

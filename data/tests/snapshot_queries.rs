@@ -186,7 +186,7 @@ fn a_podcasts_episodes_page_newest_first_with_filters() {
         .into_iter()
         .filter(|e| e.podcast_id == podcast.podcast_id)
         .collect();
-    all.sort_by(|a, b| b.episode_rss_published_at.cmp(&a.episode_rss_published_at));
+    all.sort_by_key(|e| std::cmp::Reverse(e.episode_rss_published_at));
 
     let page = fixture
         .snapshot
@@ -283,7 +283,7 @@ fn latest_episodes_follow_their_filters() {
                 language_ok && image_ok
             })
             .collect();
-        episodes.sort_by(|a, b| b.episode_rss_published_at.cmp(&a.episode_rss_published_at));
+        episodes.sort_by_key(|e| std::cmp::Reverse(e.episode_rss_published_at));
         episodes.truncate(query.limit as usize);
         let mut grouped: Vec<(Uuid, Vec<Uuid>)> = Vec::new();
         for episode in episodes {

@@ -27,7 +27,9 @@ pub fn podcast(index: usize) -> PodcastRecord {
         podcast_rss_description: Some(format!("<p>About show {index}</p>")),
         podcast_rss_description_no_html: Some(format!("About show {index}")),
         podcast_website_url: Some(format!("https://show{index}.example.org/")),
-        podcast_image_url: (index % 2 == 0).then(|| format!("https://img.example.com/{index}.jpg")),
+        podcast_image_url: index
+            .is_multiple_of(2)
+            .then(|| format!("https://img.example.com/{index}.jpg")),
         rss_language: Some(if index % 4 == 3 {
             "de".to_owned()
         } else {
@@ -84,7 +86,7 @@ pub fn episode(podcast: &PodcastRecord, number: usize) -> EpisodeRecord {
         episode_type: Some("full".to_owned()),
         episode_explicit: Some(number % 7 == 6),
         episode_keywords: vec![format!("kw{number}")],
-        episode_transcript_urls: if number % 3 == 0 {
+        episode_transcript_urls: if number.is_multiple_of(3) {
             vec![TranscriptLink {
                 url: format!("https://cdn.example.com/{id}.vtt"),
                 mime_type: "text/vtt".to_owned(),
@@ -95,7 +97,7 @@ pub fn episode(podcast: &PodcastRecord, number: usize) -> EpisodeRecord {
             vec![]
         },
         episode_chapters_url: None,
-        episode_rss_tags: if number % 2 == 0 {
+        episode_rss_tags: if number.is_multiple_of(2) {
             vec!["podcast:season".to_owned()]
         } else {
             vec![]
@@ -145,7 +147,7 @@ pub fn transcript(episode: &EpisodeRecord, segments: usize) -> TranscriptRecord 
         .map(|i| TranscriptSegment {
             start_second: Some(i as f64 * 2.5),
             end_second: Some(i as f64 * 2.5 + 2.0),
-            speaker: (i % 2 == 0).then(|| "Ada".to_owned()),
+            speaker: i.is_multiple_of(2).then(|| "Ada".to_owned()),
             text: format!("line {i}"),
         })
         .collect();
