@@ -1,9 +1,11 @@
-//! Catalog write and snapshot read throughput on generated records: one 3,000-item
-//! feed, 200 feeds of 50 items in one transaction, a Parquet export, and the server's
-//! most frequent lookups.
+//! Catalog write and snapshot read timings on generated records: one 3,000-item
+//! feed, 200 feeds of 50 items in one transaction, 100 feeds one by one, a Parquet
+//! export, and the server's most frequent lookups. Run with
+//! `cargo bench -p podlens-data --bench catalog_bench`.
 
 use chrono::{Duration, TimeZone, Utc};
-use criterion::{Criterion, criterion_group, criterion_main};
+use std::time::{Duration as Elapsed, Instant};
+
 use podlens_data::snapshot::EpisodesQuery;
 use podlens_data::{Catalog, Snapshot};
 use podlens_model::catalog::{EpisodeRecord, FeedBatch, PodcastRecord, episode_id, podcast_id};
@@ -50,37 +52,54 @@ fn feed(index: usize, items: usize) -> FeedBatch {
     }
 }
 
-fn catalog_benches(criterion: &mut Criterion) {
+/// Runs `work` `runs` times and prints the median duration.
+fn measure(name: &str, runs: usize, mut work: impl FnMut()) {
+    let mut times: Vec<Elapsed> = (0..runs)
+        .map(|_| {
+            let started = Instant::now();
+            work();
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    println!(
+        "{name:<40} median {:>10.2?} over {runs} runs",
+        times[runs / 2]
+    );
+}
+
+fn main() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut catalog = Catalog::open(dir.path()).expect("catalog");
     let big = feed(0, 3_000);
-    criterion.bench_function("upsert_feed 3000 items", |bench| {
-        bench.iter(|| catalog.upsert_feed(&big).expect("upsert"));
+    measure("upsert_feed 3000 items", 5, || {
+        catalog.upsert_feed(&big).expect("upsert")
     });
     let many: Vec<FeedBatch> = (1..=200).map(|i| feed(i, 50)).collect();
-    criterion.bench_function("upsert_feeds 200 feeds x 50 items", |bench| {
-        bench.iter(|| catalog.upsert_feeds(&many).expect("upsert"));
+    measure("upsert_feeds 200 feeds x 50 items", 5, || {
+        catalog.upsert_feeds(&many).map(|_| ()).expect("upsert")
     });
-    criterion.bench_function("export_parquet 13000 episodes", |bench| {
-        bench.iter(|| catalog.export_parquet().expect("export"));
+    let single: Vec<FeedBatch> = (201..=300).map(|i| feed(i, 50)).collect();
+    measure("upsert_feed x100, one transaction each", 3, || {
+        for batch in &single {
+            catalog.upsert_feed(batch).expect("upsert");
+        }
+    });
+    measure("export_parquet 18000 episodes", 5, || {
+        catalog.export_parquet().map(|_| ()).expect("export")
     });
     let snapshot = Snapshot::open(&catalog.parquet_dir()).expect("snapshot");
     let id = many[57].podcast.podcast_id;
-    criterion.bench_function("snapshot podcast_by_id", |bench| {
-        bench.iter(|| snapshot.podcast_by_id(id).expect("query"));
+    measure("snapshot podcast_by_id", 50, || {
+        snapshot.podcast_by_id(id).map(|_| ()).expect("query")
     });
-    criterion.bench_function("snapshot podcast_episodes page", |bench| {
-        bench.iter(|| {
-            snapshot
-                .podcast_episodes(id, &EpisodesQuery::default())
-                .expect("query")
-        });
+    measure("snapshot podcast_episodes page", 50, || {
+        snapshot
+            .podcast_episodes(id, &EpisodesQuery::default())
+            .map(|_| ())
+            .expect("query")
+    });
+    measure("snapshot rss_public_stats", 5, || {
+        snapshot.rss_public_stats(100).map(|_| ()).expect("stats")
     });
 }
-
-criterion_group! {
-    name = benches;
-    config = Criterion::default().sample_size(10);
-    targets = catalog_benches
-}
-criterion_main!(benches);
