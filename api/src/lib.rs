@@ -1,2 +1,47 @@
 //! The HTTP API (axum): Pod Engine-compatible routes under `/api/v1`, API-key auth,
 //! plans and metering, the OpenAPI document, and the web app's static bundle.
+//!
+//! [`app`] builds the whole router over an [`AppState`] (the account store and the
+//! reloading catalog reader); [`server::serve`] runs it for `podlens serve`.
+
+pub mod accounts;
+pub mod auth;
+pub mod catalog;
+mod convert;
+pub mod envelope;
+pub mod error;
+pub mod extract;
+pub mod metering;
+pub mod openapi;
+pub mod plan;
+pub mod routes;
+mod search_plan;
+pub mod server;
+pub mod state;
+mod transcripts;
+mod web;
+pub mod workflows;
+
+use axum::Router;
+
+pub use error::{ApiError, ApiResult};
+pub use state::AppState;
+
+/// The whole application: every route, with `state`.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .merge(routes::health::router())
+        .merge(routes::search::router())
+        .merge(routes::autocomplete::router())
+        .merge(routes::podcasts::router())
+        .merge(routes::episodes::router())
+        .merge(routes::stats::router())
+        .merge(routes::usage::router())
+        .merge(routes::teams::router())
+        .merge(routes::projects::router())
+        .merge(routes::exports::router())
+        .merge(routes::outreach::router())
+        .merge(openapi::router())
+        .fallback(web::fallback)
+        .with_state(state)
+}

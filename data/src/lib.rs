@@ -15,6 +15,7 @@ pub mod snapshot;
 pub use catalog::{
     CATALOG_FILE, Catalog, CatalogCounts, ExportSummary, FeedState, PARQUET_DIR, UpsertSummary,
 };
+pub use catalog::{ChartPositionRow, PlatformLookupRow, PodcastLinks};
 pub use error::DataError;
 pub use rss_stats::{
     FieldFrequency, LevelStats, Podcast2Stats, RssPublicStats, TopHost, TopHostWithPodcast2Stats,

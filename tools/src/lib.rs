@@ -3,4 +3,11 @@
 //! calls into this crate and the pipeline crates.
 
 pub mod config;
+pub mod demo_cmd;
+pub mod generate;
+pub mod index_cmd;
+pub mod ingest_cmd;
+pub mod keys_cmd;
+pub mod model_cmd;
 pub mod progress;
+pub mod serve_cmd;

@@ -27,7 +27,46 @@ struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-enum Command {}
+enum Command {
+    /// Write a deterministic synthetic corpus: RSS feeds, transcripts, websites,
+    /// chart snapshots, an OPML file and a manifest of ground truth.
+    Generate(GenerateArgs),
+    /// Serve the HTTP API (and the web app's bundle) over the data directory.
+    Serve(podlens_tools::serve_cmd::ServeArgs),
+    /// Manage API keys (`keys create --email E --plan P`).
+    Keys(podlens_tools::keys_cmd::KeysArgs),
+    /// Fetch and parse feeds (files, folders, OPML files, URLs) into the catalog;
+    /// with no argument, re-poll every feed of the catalog.
+    Ingest(podlens_tools::ingest_cmd::IngestArgs),
+    /// The whole pipeline on a generated corpus, then the app at http://127.0.0.1:8080.
+    Demo(podlens_tools::demo_cmd::DemoArgs),
+    /// Build the search indexes from the catalog snapshot (atomic publish).
+    Index(podlens_tools::index_cmd::IndexArgs),
+    /// Build (`model build`) or evaluate (`model eval`) the static embedding model.
+    Model(podlens_tools::model_cmd::ModelArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct GenerateArgs {
+    /// Number of podcasts.
+    #[arg(long, default_value_t = 2000)]
+    podcasts: usize,
+    /// Random seed; the same seed and options give byte-identical output.
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    /// Output directory (created; an earlier corpus in it is replaced).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// URL the corpus will be served from (feed self links, transcript and site URLs).
+    #[arg(long, default_value = "http://127.0.0.1:8900")]
+    base_url: String,
+    /// Share of episodes with a transcript (0 to 1).
+    #[arg(long, default_value_t = 0.1)]
+    transcript_share: f64,
+    /// Days of Apple and Spotify chart snapshots.
+    #[arg(long, default_value_t = 30)]
+    chart_days: u32,
+}
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
@@ -40,7 +79,36 @@ fn main() -> anyhow::Result<()> {
             .build_global()
             .context("cannot configure worker threads")?;
     }
-    match cli.command {}
+    match cli.command {
+        Command::Generate(args) => run_generate(args, &config),
+        Command::Serve(args) => podlens_tools::serve_cmd::run(&config, args),
+        Command::Keys(args) => podlens_tools::keys_cmd::run(&config, args),
+        Command::Ingest(args) => podlens_tools::ingest_cmd::run(&config, args),
+        Command::Demo(args) => podlens_tools::demo_cmd::run(&config, args),
+        Command::Index(args) => podlens_tools::index_cmd::run(&config, args),
+        Command::Model(args) => podlens_tools::model_cmd::run(&config, args),
+    }
+}
+
+fn run_generate(args: GenerateArgs, config: &Config) -> anyhow::Result<()> {
+    use podlens_tools::generate::{GenerateOptions, generate};
+    let started = Instant::now();
+    let options = GenerateOptions {
+        podcasts: args.podcasts,
+        seed: args.seed,
+        out: args.out,
+        base_url: args.base_url,
+        transcript_share: args.transcript_share,
+        chart_days: args.chart_days,
+    };
+    let bar = progress::bar(options.podcasts as u64, "podcasts", config.no_progress);
+    bar.set_message("generating");
+    let summary = generate(&options, &|| bar.inc(1))
+        .with_context(|| format!("cannot generate a corpus in {}", options.out.display()))?;
+    bar.finish_and_clear();
+    tracing::debug!(seconds = started.elapsed().as_secs_f64(), "generate finished");
+    println!("{summary}");
+    Ok(())
 }
 
 fn init_tracing(config: &Config) {

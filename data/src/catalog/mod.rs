@@ -1,6 +1,7 @@
 //! The read-write catalog, owned by the batch jobs (DuckDB allows one writing process
 //! per file; the server reads the Parquet snapshots instead).
 
+mod enrichment;
 mod export;
 mod fetches;
 mod staging;
@@ -15,6 +16,7 @@ use podlens_model::catalog::{
 };
 use uuid::Uuid;
 
+pub use enrichment::{ChartPositionRow, PlatformLookupRow, PodcastLinks};
 pub use export::ExportSummary;
 pub(crate) use export::{SNAPSHOT_TABLES, sql_path};
 pub use fetches::FeedState;

@@ -1,0 +1,46 @@
+//! API keys: random, shown once, stored only as their SHA-256.
+
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+/// Prefix of every key, so leaked keys are recognisable.
+pub const KEY_PREFIX: &str = "pl_";
+
+/// A new random key: the prefix and 64 hex digits (256 bits).
+pub fn generate_api_key() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    format!("{KEY_PREFIX}{}", hex(&bytes))
+}
+
+/// The stored form of a key: lowercase hex SHA-256 of its text.
+pub fn hash_api_key(api_key: &str) -> String {
+    hex(&Sha256::digest(api_key.as_bytes()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_unique_and_prefixed() {
+        let first = generate_api_key();
+        let second = generate_api_key();
+        assert_ne!(first, second);
+        assert!(first.starts_with(KEY_PREFIX));
+        assert_eq!(first.len(), KEY_PREFIX.len() + 64);
+    }
+
+    #[test]
+    fn hash_is_sha256_hex() {
+        // sha256("abc"), FIPS 180-2 appendix B.1.
+        assert_eq!(
+            hash_api_key("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}

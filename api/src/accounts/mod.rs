@@ -1,0 +1,145 @@
+//! Accounts: users, teams, API keys, usage counters and search history, behind the
+//! [`AccountStore`] trait so a server database can replace the embedded DuckDB file.
+
+mod duckdb_store;
+mod keys;
+pub mod usage;
+
+pub use duckdb_store::DuckDbAccountStore;
+pub use keys::{generate_api_key, hash_api_key};
+pub use usage::{UsageCounter, UsageWindow};
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+
+use crate::error::ApiResult;
+
+/// The caller behind a valid API key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    pub user_id: String,
+    pub email: String,
+    pub display_name: Option<String>,
+    pub team_id: String,
+    /// The team's plan name (`free`, `individual`, `business`, `agency`, `admin`).
+    pub plan: String,
+}
+
+/// What `keys create` returns: the account and the key, shown once.
+#[derive(Debug, Clone)]
+pub struct NewApiKey {
+    pub account: Account,
+    pub api_key: String,
+}
+
+/// Whose usage a counter belongs to: a signed-in user, or a signed-out client address.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum UsageSubject {
+    User { user_id: String, team_id: String },
+    Client { address: String },
+}
+
+/// One day of one counter of one user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageRow {
+    pub day: NaiveDate,
+    pub user_id: String,
+    pub counter: String,
+    pub count: u64,
+}
+
+/// A member of a team as the team endpoints show them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TeamUser {
+    pub id: String,
+    pub email: String,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub avatar_seed: Option<String>,
+    pub display_name: Option<String>,
+}
+
+/// A search as remembered for exports and history.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchRecord {
+    pub search_id: String,
+    pub subject: UsageSubject,
+    pub search_mode: String,
+    pub options_json: String,
+    pub result_count: u64,
+    pub searched_at: DateTime<Utc>,
+}
+
+/// A podcast saved by a team.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamPodcastRow {
+    pub team_id: String,
+    pub podcast_id: String,
+    pub added_by_user_id: Option<String>,
+    pub added_reason: String,
+    pub blacklist: bool,
+    pub sync: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// The result of charging a metered call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consumption {
+    /// Charged; `used` counts this call.
+    Granted { used: u64 },
+    /// Not charged: the window already holds `used` of `limit`.
+    Refused { used: u64, limit: u64 },
+}
+
+/// Storage of accounts and usage. Every method is blocking; async callers use
+/// `spawn_blocking`.
+pub trait AccountStore: Send + Sync + 'static {
+    /// Creates the user (and a team named after them) when missing, sets the team's
+    /// plan, and returns a new API key for the user.
+    fn create_api_key(&self, email: &str, plan: &str) -> ApiResult<NewApiKey>;
+
+    /// The account owning a live key, if any.
+    fn account_for_key(&self, api_key: &str) -> ApiResult<Option<Account>>;
+
+    /// Charges `amount` to `counter` for `subject` on `today` unless the window's total
+    /// would exceed `limit` (`None` = unlimited).
+    fn consume(
+        &self,
+        subject: &UsageSubject,
+        counter: UsageCounter,
+        window: UsageWindow,
+        limit: Option<u64>,
+        amount: u64,
+        today: NaiveDate,
+    ) -> ApiResult<Consumption>;
+
+    /// The usage of `counter` for `subject` in the window containing `today`.
+    fn used(
+        &self,
+        subject: &UsageSubject,
+        counter: UsageCounter,
+        window: UsageWindow,
+        today: NaiveDate,
+    ) -> ApiResult<u64>;
+
+    /// Every usage row of a team's members between two days, inclusive.
+    fn team_usage(&self, team_id: &str, from: NaiveDate, to: NaiveDate)
+    -> ApiResult<Vec<UsageRow>>;
+
+    /// The members of a team.
+    fn team_users(&self, team_id: &str) -> ApiResult<Vec<TeamUser>>;
+
+    /// Remembers a search.
+    fn record_search(&self, search: &SearchRecord) -> ApiResult<()>;
+
+    /// The team's saved podcasts.
+    fn team_podcasts(&self, team_id: &str) -> ApiResult<Vec<TeamPodcastRow>>;
+
+    /// Saves (or updates the flags of) a podcast for a team.
+    fn upsert_team_podcast(&self, row: &TeamPodcastRow) -> ApiResult<TeamPodcastRow>;
+
+    /// Removes podcasts from a team; returns how many were removed.
+    fn remove_team_podcasts(&self, team_id: &str, podcast_ids: &[String]) -> ApiResult<u64>;
+}

@@ -1,0 +1,204 @@
+//! Every failure the API can answer with, and the one table that maps each to an HTTP
+//! status, a stable status code and the message sent to the client. Internal errors are
+//! logged with their cause and answered with a generic message.
+
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+/// The exact message for a bad or unknown API key (SPEC §6, §8).
+pub const INVALID_TOKEN_MESSAGE: &str = "Invalid authorization token";
+/// The exact message for a search body that cannot be read (SPEC §5).
+pub const SEARCH_PARSE_MESSAGE: &str = "Error parsing search options.";
+
+/// A usage limit that a call would exceed, reported in the 429 answer and its headers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LimitExceeded {
+    pub message: String,
+    pub limit: u64,
+    pub used: u64,
+    /// Seconds until the window resets.
+    pub reset_after_seconds: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ApiError {
+    /// A key was sent and is not a live key.
+    #[error("invalid authorization token")]
+    InvalidToken,
+    /// The route needs a signed-in caller and none was identified.
+    #[error("authentication required")]
+    AuthenticationRequired,
+    /// The caller's plan does not include API access.
+    #[error("plan {plan} has no api access")]
+    ApiAccessDenied { plan: String },
+    /// The caller's plan does not allow this action (message is sent as is).
+    #[error("{0}")]
+    Forbidden(String),
+    /// The request is malformed or fails validation (message is sent as is).
+    #[error("{0}")]
+    BadRequest(String),
+    /// The addressed resource does not exist (message is sent as is).
+    #[error("{0}")]
+    NotFound(String),
+    /// No route matches the path.
+    #[error("route not found")]
+    RouteNotFound,
+    /// A usage limit of the caller's plan is exhausted.
+    #[error("{}", .0.message)]
+    TooManyRequests(LimitExceeded),
+    /// The catalog or the search index has not been built yet.
+    #[error("{0}")]
+    Unavailable(String),
+    /// Anything else: logged, never sent.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn internal(error: impl std::fmt::Display) -> ApiError {
+        ApiError::Internal(error.to_string())
+    }
+
+    /// The table: HTTP status, stable status code, and the message the client sees.
+    pub fn parts(&self) -> (StatusCode, &'static str, String) {
+        match self {
+            ApiError::InvalidToken => (
+                StatusCode::UNAUTHORIZED,
+                "UNAUTHORIZED",
+                INVALID_TOKEN_MESSAGE.to_owned(),
+            ),
+            ApiError::AuthenticationRequired => (
+                StatusCode::UNAUTHORIZED,
+                "UNAUTHORIZED",
+                "This endpoint requires an API key in the Authorization header".to_owned(),
+            ),
+            ApiError::ApiAccessDenied { plan } => (
+                StatusCode::FORBIDDEN,
+                "FORBIDDEN",
+                format!(
+                    "API access is available on the business, agency and admin plans; your plan is {plan}"
+                ),
+            ),
+            ApiError::Forbidden(message) => (StatusCode::FORBIDDEN, "FORBIDDEN", message.clone()),
+            ApiError::BadRequest(message) => {
+                (StatusCode::BAD_REQUEST, "BAD_REQUEST", message.clone())
+            }
+            ApiError::NotFound(message) => (StatusCode::NOT_FOUND, "NOT_FOUND", message.clone()),
+            ApiError::RouteNotFound => (
+                StatusCode::NOT_FOUND,
+                "NOT_FOUND",
+                "Route not found".to_owned(),
+            ),
+            ApiError::TooManyRequests(limit) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                "TOO_MANY_REQUESTS",
+                limit.message.clone(),
+            ),
+            ApiError::Unavailable(message) => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "SERVICE_UNAVAILABLE",
+                message.clone(),
+            ),
+            ApiError::Internal(_) => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "INTERNAL_SERVER_ERROR",
+                "Internal server error".to_owned(),
+            ),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let ApiError::Internal(cause) = &self {
+            tracing::error!(%cause, "request failed");
+        }
+        let (status, code, message) = self.parts();
+        let body = json!({ "status": code, "data": { "message": message } });
+        let mut response = (status, axum::Json(body)).into_response();
+        if let ApiError::TooManyRequests(limit) = &self {
+            let headers = response.headers_mut();
+            for (name, value) in [
+                ("x-ratelimit-limit", limit.limit),
+                (
+                    "x-ratelimit-remaining",
+                    limit.limit.saturating_sub(limit.used),
+                ),
+                ("x-ratelimit-reset", limit.reset_after_seconds),
+            ] {
+                if let Ok(value) = HeaderValue::from_str(&value.to_string()) {
+                    headers.insert(name, value);
+                }
+            }
+        }
+        response
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_token_is_401_unauthorized_with_the_spec_message() {
+        let (status, code, message) = ApiError::InvalidToken.parts();
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        assert_eq!(code, "UNAUTHORIZED");
+        assert_eq!(message, "Invalid authorization token");
+    }
+
+    #[test]
+    fn internal_details_are_never_sent() {
+        let (status, _, message) = ApiError::internal("duckdb: disk full at /secret").parts();
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(!message.contains("secret"));
+    }
+
+    #[test]
+    fn too_many_requests_carries_rate_limit_headers() {
+        let response = ApiError::TooManyRequests(LimitExceeded {
+            message: "limit reached".into(),
+            limit: 10,
+            used: 10,
+            reset_after_seconds: 60,
+        })
+        .into_response();
+        assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(response.headers()["x-ratelimit-limit"], "10");
+        assert_eq!(response.headers()["x-ratelimit-remaining"], "0");
+        // No Retry-After: a daily or monthly window is far longer than any client
+        // deadline, so clients should surface the message instead of waiting.
+        assert!(!response.headers().contains_key("retry-after"));
+    }
+}
+
+impl From<podlens_model::ValidationError> for ApiError {
+    fn from(error: podlens_model::ValidationError) -> Self {
+        ApiError::BadRequest(error.to_string())
+    }
+}
+
+impl From<podlens_data::DataError> for ApiError {
+    fn from(error: podlens_data::DataError) -> Self {
+        ApiError::Internal(format!("catalog: {error}"))
+    }
+}
+
+impl From<podlens_indexer::IndexError> for ApiError {
+    fn from(error: podlens_indexer::IndexError) -> Self {
+        ApiError::Internal(format!("search index: {error}"))
+    }
+}
+
+impl From<podlens_model::SearchError> for ApiError {
+    fn from(error: podlens_model::SearchError) -> Self {
+        if let Some(detail) = error.detail() {
+            tracing::debug!(detail, "search options refused");
+        }
+        ApiError::BadRequest(error.to_string())
+    }
+}

@@ -1,0 +1,81 @@
+//! The OpenAPI 3.1 document, generated from the handlers' annotations, served at
+//! `/api/v1/openapi.json`, and the interactive docs page at `/api-docs`.
+
+use axum::Json;
+use axum::Router;
+use axum::response::Html;
+use axum::routing::get;
+use utoipa::Modify;
+use utoipa::OpenApi;
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
+
+use crate::routes;
+use crate::state::AppState;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Podlens API",
+        description = "Podcast search and intelligence. Responses are wrapped as {\"status\": \"OK\", \"data\": …}; failures as {\"status\": CODE, \"data\": {\"message\": …}}. Send your API key in the Authorization header (raw or Bearer).",
+    ),
+    paths(
+        routes::health::health,
+        routes::search::search_podcasts,
+        routes::search::search_episodes,
+        routes::autocomplete::autocomplete,
+        routes::podcasts::details,
+        routes::podcasts::multiple,
+        routes::podcasts::by_feed_url,
+        routes::podcasts::id_lookup,
+        routes::podcasts::latest,
+        routes::podcasts::episodes,
+        routes::podcasts::related,
+        routes::podcasts::guests,
+        routes::episodes::details,
+        routes::episodes::latest,
+        routes::episodes::transcript_text,
+        routes::episodes::transcript_text_preview,
+        routes::episodes::transcript_timestamps,
+        routes::episodes::transcript_timestamps_preview,
+        routes::episodes::download_transcript,
+        routes::stats::podcast2,
+        routes::usage::current,
+        routes::usage::daily,
+        routes::usage::monthly,
+        routes::usage::members,
+        routes::teams::list_podcasts,
+        routes::teams::add_podcast,
+        routes::teams::remove_one,
+        routes::teams::remove_many,
+        routes::teams::users,
+    ),
+    components(schemas(routes::health::Health)),
+    modifiers(&ApiKeyScheme),
+    security(("api_key" = []))
+)]
+pub struct ApiDoc;
+
+struct ApiKeyScheme;
+
+impl Modify for ApiKeyScheme {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "api_key",
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "Authorization",
+                "Your API key, raw or as `Bearer <key>`",
+            ))),
+        );
+    }
+}
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/openapi.json", get(|| async { Json(ApiDoc::openapi()) }))
+        .route("/api-docs", get(|| async { Html(DOCS_PAGE) }))
+}
+
+/// A self-contained page (no external assets) that renders the OpenAPI document and
+/// lets the reader try each operation with their key.
+const DOCS_PAGE: &str = include_str!("docs_page.html");

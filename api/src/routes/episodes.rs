@@ -1,0 +1,326 @@
+//! Episodes: details, the latest 150, transcript text, timestamps, previews and the
+//! transcript download.
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use podlens_data::snapshot::LatestEpisodesQuery;
+use podlens_model::catalog::TranscriptRecord;
+use podlens_model::entities::{
+    EpisodeDetailsResponse, LatestEpisodesResponse, PodcastWithEpisodes, TranscriptSentence,
+    TranscriptText, TranscriptTextResponse, TranscriptTimestampsResponse,
+};
+use podlens_model::enums::TranscriptFormat;
+use podlens_model::validation::parse_transcript_format;
+use serde::{Deserialize, Serialize};
+
+use crate::accounts::UsageCounter;
+use crate::auth::Caller;
+use crate::convert;
+use crate::envelope::Envelope;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiQuery;
+use crate::metering;
+use crate::routes::lookup;
+use crate::state::{AppState, blocking};
+use crate::transcripts::{self, PREVIEW_CHARACTERS, PREVIEW_SENTENCES};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/episodes/latest", get(latest))
+        .route("/api/v1/episodes/{episodeId}/details", get(details))
+        .route("/api/v1/episodes/{episodeId}/transcript-text", get(transcript_text))
+        .route(
+            "/api/v1/episodes/{episodeId}/transcript-text/preview",
+            get(transcript_text_preview),
+        )
+        .route(
+            "/api/v1/episodes/{episodeId}/transcript-timestamps",
+            get(transcript_timestamps),
+        )
+        .route(
+            "/api/v1/episodes/{episodeId}/transcript-timestamps/preview",
+            get(transcript_timestamps_preview),
+        )
+        .route(
+            "/api/v1/episodes/{episodeId}/download/transcript",
+            get(download_transcript),
+        )
+}
+
+/// An episode's details.
+#[utoipa::path(get, path = "/api/v1/episodes/{episodeId}/details", tag = "episodes",
+    params(("episodeId" = String, Path)),
+    responses((status = 200, description = "The episode"), (status = 404, description = "Unknown episode")))]
+pub async fn details(
+    State(state): State<AppState>,
+    Path(episode_id): Path<String>,
+) -> ApiResult<Envelope<EpisodeDetailsResponse>> {
+    blocking(move || {
+        let record = lookup::episode_by_id(&state, &episode_id)?;
+        let slug = lookup::podcast_slug(&state, record.podcast_id)?;
+        Ok(Envelope(EpisodeDetailsResponse {
+            episode: convert::episode(&record, &slug),
+        }))
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LatestParams {
+    categories: Option<String>,
+    podcast_image_required: Option<bool>,
+    has_transcript: Option<bool>,
+    language: Option<String>,
+    exclude_explicit: Option<bool>,
+    limit: Option<u64>,
+}
+
+/// The latest episodes (at most 150), grouped by podcast.
+#[utoipa::path(get, path = "/api/v1/episodes/latest", tag = "episodes",
+    params(("categories" = Option<String>, Query, description = "Comma-separated categories or genres"),
+           ("podcastImageRequired" = Option<bool>, Query), ("hasTranscript" = Option<bool>, Query),
+           ("language" = Option<String>, Query, description = "Default en"),
+           ("excludeExplicit" = Option<bool>, Query), ("limit" = Option<u64>, Query, description = "At most 150")),
+    responses((status = 200, description = "Latest episodes by podcast")))]
+pub async fn latest(
+    State(state): State<AppState>,
+    ApiQuery(params): ApiQuery<LatestParams>,
+) -> ApiResult<Envelope<LatestEpisodesResponse>> {
+    let defaults = LatestEpisodesQuery::default();
+    let limit = params.limit.unwrap_or(defaults.limit);
+    if limit == 0 || limit > defaults.limit {
+        return Err(ApiError::BadRequest(format!(
+            "limit must be between 1 and {}",
+            defaults.limit
+        )));
+    }
+    let query = LatestEpisodesQuery {
+        categories: params
+            .categories
+            .as_deref()
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|category| !category.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        podcast_image_required: params.podcast_image_required.unwrap_or(false),
+        has_transcript: params.has_transcript,
+        language: match params.language {
+            Some(language) if language.trim().is_empty() || language == "all" => None,
+            Some(language) => Some(language.trim().to_lowercase()),
+            None => defaults.language.clone(),
+        },
+        exclude_explicit: params.exclude_explicit.unwrap_or(false),
+        limit,
+        now: chrono::Utc::now(),
+    };
+    blocking(move || {
+        let groups = state.catalog.snapshot()?.latest_episodes(&query)?;
+        Ok(Envelope(LatestEpisodesResponse {
+            latest_podcasts: groups
+                .iter()
+                .map(|group| PodcastWithEpisodes {
+                    podcast: convert::podcast_summary(&group.podcast),
+                    episodes: group
+                        .episodes
+                        .iter()
+                        .map(|episode| convert::episode(episode, &group.podcast.podcast_slug))
+                        .collect(),
+                })
+                .collect(),
+        }))
+    })
+    .await
+}
+
+/// The transcript of an episode, or 404 when it has none.
+fn transcript_of(state: &AppState, episode_id: &str) -> ApiResult<TranscriptRecord> {
+    let record = lookup::episode_by_id(state, episode_id)?;
+    state
+        .catalog
+        .snapshot()?
+        .transcript_by_episode(record.episode_id)?
+        .ok_or_else(|| ApiError::NotFound(format!("Episode {episode_id} has no transcript")))
+}
+
+/// An episode's whole transcript text (signed-in callers).
+#[utoipa::path(get, path = "/api/v1/episodes/{episodeId}/transcript-text", tag = "episodes",
+    params(("episodeId" = String, Path)),
+    responses((status = 200, description = "The transcript text"), (status = 401, description = "No API key"),
+              (status = 404, description = "No transcript")))]
+pub async fn transcript_text(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(episode_id): Path<String>,
+) -> ApiResult<Envelope<TranscriptTextResponse>> {
+    caller.require_account()?;
+    blocking(move || {
+        let transcript = transcript_of(&state, &episode_id)?;
+        Ok(Envelope(TranscriptTextResponse {
+            episode_transcript_text: TranscriptText {
+                podcast_id: transcript.podcast_id.to_string(),
+                episode_id: transcript.episode_id.to_string(),
+                transcript_id: transcript.transcript_id.to_string(),
+                text: Some(transcript.transcript_text),
+            },
+        }))
+    })
+    .await
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TextPreview {
+    podcast_id: String,
+    episode_id: String,
+    transcript_id: String,
+    text: Option<String>,
+    truncated: bool,
+    total_characters: u64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TextPreviewResponse {
+    episode_transcript_text: TextPreview,
+}
+
+/// The first characters of an episode's transcript.
+#[utoipa::path(get, path = "/api/v1/episodes/{episodeId}/transcript-text/preview", tag = "episodes",
+    params(("episodeId" = String, Path)),
+    responses((status = 200, description = "The start of the transcript")))]
+pub async fn transcript_text_preview(
+    State(state): State<AppState>,
+    Path(episode_id): Path<String>,
+) -> ApiResult<Envelope<TextPreviewResponse>> {
+    blocking(move || {
+        let transcript = transcript_of(&state, &episode_id)?;
+        let (text, truncated) = transcripts::preview(&transcript.transcript_text, PREVIEW_CHARACTERS);
+        Ok(Envelope(TextPreviewResponse {
+            episode_transcript_text: TextPreview {
+                podcast_id: transcript.podcast_id.to_string(),
+                episode_id: transcript.episode_id.to_string(),
+                transcript_id: transcript.transcript_id.to_string(),
+                text: Some(text),
+                truncated,
+                total_characters: transcript.transcript_text.chars().count() as u64,
+            },
+        }))
+    })
+    .await
+}
+
+/// An episode's transcript as timed sentences (signed-in callers).
+#[utoipa::path(get, path = "/api/v1/episodes/{episodeId}/transcript-timestamps", tag = "episodes",
+    params(("episodeId" = String, Path)),
+    responses((status = 200, description = "Timed sentences")))]
+pub async fn transcript_timestamps(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(episode_id): Path<String>,
+) -> ApiResult<Envelope<TranscriptTimestampsResponse>> {
+    caller.require_account()?;
+    blocking(move || {
+        let transcript = transcript_of(&state, &episode_id)?;
+        Ok(Envelope(TranscriptTimestampsResponse {
+            episode_id: transcript.episode_id.to_string(),
+            podcast_id: transcript.podcast_id.to_string(),
+            sentences: transcripts::sentences(&transcript),
+        }))
+    })
+    .await
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TimestampsPreviewResponse {
+    episode_id: String,
+    podcast_id: String,
+    sentences: Vec<TranscriptSentence>,
+    total_sentences: u64,
+    truncated: bool,
+}
+
+/// The first timed sentences of an episode's transcript.
+#[utoipa::path(get, path = "/api/v1/episodes/{episodeId}/transcript-timestamps/preview", tag = "episodes",
+    params(("episodeId" = String, Path)),
+    responses((status = 200, description = "The first timed sentences")))]
+pub async fn transcript_timestamps_preview(
+    State(state): State<AppState>,
+    Path(episode_id): Path<String>,
+) -> ApiResult<Envelope<TimestampsPreviewResponse>> {
+    blocking(move || {
+        let transcript = transcript_of(&state, &episode_id)?;
+        let mut sentences = transcripts::sentences(&transcript);
+        let total = sentences.len();
+        sentences.truncate(PREVIEW_SENTENCES);
+        Ok(Envelope(TimestampsPreviewResponse {
+            episode_id: transcript.episode_id.to_string(),
+            podcast_id: transcript.podcast_id.to_string(),
+            truncated: total > sentences.len(),
+            total_sentences: total as u64,
+            sentences,
+        }))
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+pub struct DownloadParams {
+    format: Option<String>,
+}
+
+/// The transcript as a `txt` or `vtt` file, as the caller's plan allows; each
+/// download counts against the plan's monthly transcript downloads.
+#[utoipa::path(get, path = "/api/v1/episodes/{episodeId}/download/transcript", tag = "episodes",
+    params(("episodeId" = String, Path), ("format" = Option<String>, Query, description = "txt (default) or vtt")),
+    responses((status = 200, description = "The transcript file"), (status = 403, description = "Format not on the plan"),
+              (status = 429, description = "Monthly downloads used up")))]
+pub async fn download_transcript(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(episode_id): Path<String>,
+    ApiQuery(params): ApiQuery<DownloadParams>,
+) -> ApiResult<Response> {
+    caller.require_account()?;
+    let format = parse_transcript_format(params.format.as_deref())?;
+    if !caller.plan.transcript_formats().contains(&format) {
+        return Err(ApiError::Forbidden(format!(
+            "Transcript downloads in {format} format are not included in the {} plan",
+            caller.plan
+        )));
+    }
+    let lookup_state = state.clone();
+    let transcript = blocking(move || transcript_of(&lookup_state, &episode_id)).await?;
+    let (body, content_type) = match format {
+        TranscriptFormat::Txt => (transcript.transcript_text.clone(), "text/plain; charset=utf-8"),
+        _ => (
+            transcripts::to_vtt(&transcript).ok_or_else(|| {
+                ApiError::BadRequest(
+                    "This transcript has no timing; download it in txt format".into(),
+                )
+            })?,
+            "text/vtt; charset=utf-8",
+        ),
+    };
+    let metered = metering::charge(&state, &caller, UsageCounter::TranscriptDownload).await?;
+    let extension = if format == TranscriptFormat::Txt { "txt" } else { "vtt" };
+    let disposition = format!(
+        "attachment; filename=\"transcript-{}.{extension}\"",
+        transcript.episode_id
+    );
+    Ok((
+        metered,
+        [
+            (header::CONTENT_TYPE, content_type.to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        body,
+    )
+        .into_response())
+}

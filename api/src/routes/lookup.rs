@@ -1,0 +1,46 @@
+//! Finding the podcast or episode a path names, with the 404s the routes share.
+
+use podlens_model::catalog::{EpisodeRecord, PodcastRecord};
+use uuid::Uuid;
+
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+
+/// The podcast named by an id or a slug, or 404.
+pub fn podcast_by_id_or_slug(state: &AppState, id_or_slug: &str) -> ApiResult<PodcastRecord> {
+    state
+        .catalog
+        .snapshot()?
+        .podcast_by_id_or_slug(id_or_slug.trim())?
+        .ok_or_else(|| podcast_not_found(id_or_slug))
+}
+
+pub fn podcast_not_found(id_or_slug: &str) -> ApiError {
+    ApiError::NotFound(format!("Podcast not found: {id_or_slug}"))
+}
+
+/// The episode with this id, or 400 for a malformed id and 404 for an unknown one.
+pub fn episode_by_id(state: &AppState, episode_id: &str) -> ApiResult<EpisodeRecord> {
+    let id = parse_uuid(episode_id, "episodeId")?;
+    state
+        .catalog
+        .snapshot()?
+        .episode_by_id(id)?
+        .ok_or_else(|| ApiError::NotFound(format!("Episode not found: {episode_id}")))
+}
+
+/// A UUID from a path or query value.
+pub fn parse_uuid(value: &str, name: &str) -> ApiResult<Uuid> {
+    Uuid::parse_str(value.trim())
+        .map_err(|_| ApiError::BadRequest(format!("{name} must be a UUID, got \"{value}\"")))
+}
+
+/// The slug of the podcast with this id (episodes carry only the id).
+pub fn podcast_slug(state: &AppState, podcast_id: Uuid) -> ApiResult<String> {
+    Ok(state
+        .catalog
+        .snapshot()?
+        .podcast_by_id(podcast_id)?
+        .map(|podcast| podcast.podcast_slug)
+        .unwrap_or_default())
+}

@@ -1,0 +1,14 @@
+//! Handlers grouped by resource; each module exposes `router()`.
+
+pub mod autocomplete;
+pub mod episodes;
+pub mod exports;
+pub mod health;
+mod lookup;
+pub mod outreach;
+pub mod projects;
+pub mod podcasts;
+pub mod search;
+pub mod stats;
+pub mod teams;
+pub mod usage;

@@ -1,0 +1,365 @@
+//! Outreach emails written by the built-in offline writer: the five templates with
+//! their placeholders filled from the podcast (host first name, show, a recent
+//! episode) and the guest, shaped by the generation options, stored as outreach
+//! history. Each generation counts as one AI assist of the plan.
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
+use chrono::Utc;
+use podlens_data::snapshot::EpisodesQuery;
+use podlens_model::entities::{
+    OutreachDetails, OutreachGuest, OutreachHistoryEntry, OutreachOptions, OutreachPodcast,
+    OutreachProject,
+};
+use podlens_model::enums::{
+    CallToActionStyle, EmailLength, GenerationMode, OutreachPerspective, OutreachTemplateKind,
+    PersonalizationLevel,
+};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use uuid::Uuid;
+
+use crate::accounts::{Account, UsageCounter};
+use crate::auth::Caller;
+use crate::envelope::Envelope;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{ApiQuery, RawJson};
+use crate::metering::{self, Metered};
+use crate::routes::lookup;
+use crate::state::{AppState, blocking};
+use crate::workflows::compose::template_text;
+use crate::workflows::fields::{enum_value, object, optional_string, optional_strings, query_value};
+use crate::workflows::{
+    OutreachContext, OutreachGuestInfo, OutreachRow, compose_outreach, host_first_name, slugify,
+};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/outreach/generate", post(generate))
+        .route("/api/v1/outreach/templates", get(templates))
+        .route("/api/v1/outreach/history", get(history))
+        .route("/api/v1/outreach/{id}/details", get(details))
+}
+
+fn option<T: Copy>(
+    body: &Map<String, Value>,
+    name: &str,
+    default: T,
+    parse: fn(&str) -> Option<T>,
+    all: &[T],
+    as_str: fn(T) -> &'static str,
+) -> ApiResult<T> {
+    match optional_string(body, name)? {
+        None => Ok(default),
+        Some(value) => enum_value(&value, name, parse, all, as_str),
+    }
+}
+
+/// The generation options; unset ones take the middle setting (basic mode).
+fn options_of(body: &Map<String, Value>) -> ApiResult<OutreachOptions> {
+    Ok(OutreachOptions {
+        perspective: option(
+            body,
+            "perspective",
+            OutreachPerspective::First,
+            OutreachPerspective::parse,
+            OutreachPerspective::ALL,
+            OutreachPerspective::as_str,
+        )?,
+        email_length: option(
+            body,
+            "emailLength",
+            EmailLength::Medium,
+            EmailLength::parse,
+            EmailLength::ALL,
+            EmailLength::as_str,
+        )?,
+        call_to_action_style: option(
+            body,
+            "callToActionStyle",
+            CallToActionStyle::Medium,
+            CallToActionStyle::parse,
+            CallToActionStyle::ALL,
+            CallToActionStyle::as_str,
+        )?,
+        personalization_level: option(
+            body,
+            "personalizationLevel",
+            PersonalizationLevel::Medium,
+            PersonalizationLevel::parse,
+            PersonalizationLevel::ALL,
+            PersonalizationLevel::as_str,
+        )?,
+        generation_mode: option(
+            body,
+            "generationMode",
+            GenerationMode::Basic,
+            GenerationMode::parse,
+            GenerationMode::ALL,
+            GenerationMode::as_str,
+        )?,
+        outreach_template_id: optional_string(body, "outreachTemplateId")?,
+    })
+}
+
+/// The built-in template an `outreachTemplateId` (or `template`) names.
+fn template_kind(body: &Map<String, Value>, options: &OutreachOptions) -> ApiResult<OutreachTemplateKind> {
+    let named = options
+        .outreach_template_id
+        .clone()
+        .or(optional_string(body, "template")?);
+    match named {
+        None => Ok(OutreachTemplateKind::Default),
+        Some(name) => OutreachTemplateKind::parse(&name).ok_or_else(|| {
+            ApiError::NotFound(format!("Outreach template not found: {name}"))
+        }),
+    }
+}
+
+fn display_name(account: &Account) -> String {
+    account
+        .display_name
+        .clone()
+        .filter(|name| !name.trim().is_empty())
+        .unwrap_or_else(|| account.email.clone())
+}
+
+/// The guest from the body's `guest` object; without one the caller pitches
+/// themself.
+fn guest_of(body: &Map<String, Value>, account: &Account) -> ApiResult<OutreachGuestInfo> {
+    let guest = match body.get("guest") {
+        None | Some(Value::Null) => Map::new(),
+        Some(value) => object(value.clone())
+            .map_err(|_| ApiError::BadRequest("guest must be an object".into()))?,
+    };
+    let name = optional_string(&guest, "name")?
+        .filter(|name| !name.trim().is_empty())
+        .unwrap_or_else(|| display_name(account));
+    let topics = optional_strings(&guest, "topicsToDiscuss")?
+        .or(optional_strings(&guest, "topics")?)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|topic| topic.trim().to_owned())
+        .filter(|topic| !topic.is_empty())
+        .collect();
+    Ok(OutreachGuestInfo {
+        name: name.trim().to_owned(),
+        company_name: optional_string(&guest, "companyName")?,
+        short_bio: optional_string(&guest, "shortBio")?,
+        expertise: optional_string(&guest, "expertise")?,
+        topics,
+    })
+}
+
+fn history_entry(row: &OutreachRow, project: Option<OutreachProject>) -> OutreachHistoryEntry {
+    OutreachHistoryEntry {
+        id: row.outreach_id.clone(),
+        created_at: row.created_at,
+        team_id: row.team_id.clone(),
+        user_id: row.user_id.clone(),
+        podcast: OutreachPodcast {
+            podcast_id: row.podcast_id.clone(),
+            title: row.podcast_title.clone(),
+            slug: row.podcast_slug.clone(),
+            image_url: row.podcast_image_url.clone(),
+        },
+        project,
+        subject: row.subject.clone(),
+        options: row.options.clone(),
+    }
+}
+
+fn project_of(state: &AppState, row: &OutreachRow) -> ApiResult<Option<OutreachProject>> {
+    let Some(project_id) = row.project_id.as_deref() else {
+        return Ok(None);
+    };
+    Ok(state
+        .workflows
+        .find_project(&row.team_id, project_id)?
+        .map(|project| OutreachProject {
+            project_id: project.project_id,
+            slug: project.slug,
+            name: project.name,
+            guest: row.guest.clone(),
+        }))
+}
+
+/// `data.outreach` of a generation or a details call.
+#[derive(Debug, Serialize)]
+pub struct OutreachResponse {
+    pub outreach: OutreachDetails,
+}
+
+/// `POST /api/v1/outreach/generate`: writes and stores an outreach email to a podcast.
+pub async fn generate(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawJson(body): RawJson,
+) -> ApiResult<(Metered, Envelope<OutreachResponse>)> {
+    let account = caller.require_account()?.clone();
+    let body = object(body)?;
+    let podcast_ref = optional_string(&body, "podcastId")?
+        .filter(|id| !id.trim().is_empty())
+        .ok_or_else(|| ApiError::BadRequest("podcastId is required".into()))?;
+    let options = options_of(&body)?;
+    let kind = template_kind(&body, &options)?;
+    let guest = guest_of(&body, &account)?;
+    let project_ref = optional_string(&body, "projectId")?;
+    let guest_profile_id = optional_string(&body, "guestProfileId")?;
+    let lookup_state = state.clone();
+    let lookup_account = account.clone();
+    let (podcast, project) = blocking(move || {
+        let podcast = lookup::podcast_by_id_or_slug(&lookup_state, &podcast_ref)?;
+        let project = project_ref
+            .map(|reference| {
+                lookup_state
+                    .workflows
+                    .find_project(&lookup_account.team_id, reference.trim())?
+                    .ok_or_else(|| ApiError::NotFound(format!("Project not found: {reference}")))
+            })
+            .transpose()?;
+        Ok((podcast, project))
+    })
+    .await?;
+    let metered = metering::charge(&state, &caller, UsageCounter::AiAssist).await?;
+    blocking(move || {
+        let recent = state.catalog.snapshot()?.podcast_episodes(
+            podcast.podcast_id,
+            &EpisodesQuery {
+                limit: 1,
+                ..EpisodesQuery::default()
+            },
+        )?;
+        let context = OutreachContext {
+            host_first_name: host_first_name(
+                &podcast.podcast_host_names,
+                podcast.podcast_owner_name.as_deref(),
+            ),
+            podcast_title: podcast.podcast_rss_title.clone(),
+            recent_episode_title: recent.episodes.first().map(|episode| episode.episode_rss_title.clone()),
+            podcast_genres: podcast.podcast_podlens_genres.clone(),
+            guest,
+            sender_name: display_name(&account),
+        };
+        let (subject, body) = compose_outreach(kind, None, &context, &options);
+        let outreach_guest = guest_profile_id.as_ref().map(|id| OutreachGuest {
+            id: id.clone(),
+            name: context.guest.name.clone(),
+            slug: slugify(&context.guest.name),
+        });
+        let row = OutreachRow {
+            outreach_id: Uuid::new_v4().to_string(),
+            team_id: account.team_id.clone(),
+            user_id: account.user_id.clone(),
+            podcast_id: podcast.podcast_id.to_string(),
+            podcast_title: podcast.podcast_rss_title.clone(),
+            podcast_slug: podcast.podcast_slug.clone(),
+            podcast_image_url: podcast.podcast_image_url.clone(),
+            project_id: project.as_ref().map(|project| project.project_id.clone()),
+            guest_profile_id,
+            guest: outreach_guest,
+            subject,
+            body,
+            options,
+            created_at: Utc::now(),
+        };
+        state.workflows.insert_outreach(&row)?;
+        let project = project_of(&state, &row)?;
+        Ok((
+            metered,
+            Envelope(OutreachResponse {
+                outreach: OutreachDetails {
+                    entry: history_entry(&row, project),
+                    body: row.body,
+                },
+            }),
+        ))
+    })
+    .await
+}
+
+/// One built-in template.
+#[derive(Debug, Serialize)]
+pub struct BuiltInTemplate {
+    pub id: &'static str,
+    pub template: &'static str,
+}
+
+/// `data.templates`: the five built-in templates with their placeholders.
+#[derive(Debug, Serialize)]
+pub struct TemplatesResponse {
+    pub templates: Vec<BuiltInTemplate>,
+}
+
+/// `GET /api/v1/outreach/templates`.
+pub async fn templates(caller: Caller) -> ApiResult<Envelope<TemplatesResponse>> {
+    caller.require_account()?;
+    Ok(Envelope(TemplatesResponse {
+        templates: OutreachTemplateKind::ALL
+            .iter()
+            .map(|&kind| BuiltInTemplate {
+                id: kind.as_str(),
+                template: template_text(kind),
+            })
+            .collect(),
+    }))
+}
+
+/// `data` of the history: newest first.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryResponse {
+    pub total: u64,
+    pub outreach_history: Vec<OutreachHistoryEntry>,
+}
+
+/// `GET /api/v1/outreach/history?podcastId=&guestProfileId=`.
+pub async fn history(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiQuery(pairs): ApiQuery<Vec<(String, String)>>,
+) -> ApiResult<Envelope<HistoryResponse>> {
+    let account = caller.require_account()?.clone();
+    let podcast_id = query_value(&pairs, "podcastId").map(str::to_owned);
+    let guest_profile_id = query_value(&pairs, "guestProfileId").map(str::to_owned);
+    blocking(move || {
+        let rows = state.workflows.outreach_history(
+            &account.team_id,
+            podcast_id.as_deref(),
+            guest_profile_id.as_deref(),
+        )?;
+        let entries = rows
+            .iter()
+            .map(|row| Ok(history_entry(row, project_of(&state, row)?)))
+            .collect::<ApiResult<Vec<_>>>()?;
+        Ok(Envelope(HistoryResponse {
+            total: entries.len() as u64,
+            outreach_history: entries,
+        }))
+    })
+    .await
+}
+
+/// `GET /api/v1/outreach/{id}/details`: the email with its body.
+pub async fn details(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(outreach_id): Path<String>,
+) -> ApiResult<Envelope<OutreachResponse>> {
+    let account = caller.require_account()?.clone();
+    blocking(move || {
+        let row = state
+            .workflows
+            .find_outreach(&account.team_id, outreach_id.trim())?
+            .ok_or_else(|| ApiError::NotFound(format!("Outreach not found: {outreach_id}")))?;
+        let project = project_of(&state, &row)?;
+        Ok(Envelope(OutreachResponse {
+            outreach: OutreachDetails {
+                entry: history_entry(&row, project),
+                body: row.body,
+            },
+        }))
+    })
+    .await
+}

@@ -1,0 +1,449 @@
+//! Podcasts: details, several at once, by feed URL, id lookup, latest, episodes,
+//! guests and related podcasts.
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::routing::get;
+use podlens_data::snapshot::{EpisodesQuery, PersonsQuery};
+use podlens_model::entities::{
+    LatestPodcastsResponse, PodcastEpisodesOptions, PodcastGuest, PodcastGuests,
+    PodcastGuestsResponse, PodcastEpisodesResponse,
+    PodcastLookupResponse, PodcastResponse, PodcastWithEpisodes, RelatedPodcasts,
+    RelatedPodcastsResponse,
+};
+use podlens_model::enums::PersonType;
+use podlens_model::validation::{PodcastLookupKey, podcast_lookup_key, validate_episodes_limit};
+use serde::{Deserialize, Serialize};
+
+use crate::auth::Caller;
+use crate::convert;
+use crate::envelope::Envelope;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiQuery;
+use crate::routes::lookup::{self, parse_uuid};
+use crate::state::{AppState, blocking};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/podcasts/latest", get(latest))
+        .route("/api/v1/podcasts/multiple", get(multiple))
+        .route("/api/v1/podcasts/by-feed-url", get(by_feed_url))
+        .route("/api/v1/podcasts/id/lookup", get(id_lookup))
+        .route("/api/v1/podcasts/{podcastIdOrSlug}", get(details))
+        .route("/api/v1/podcasts/{podcastIdOrSlug}/episodes", get(episodes))
+        .route(
+            "/api/v1/podcasts/{podcastIdOrSlug}/related-podcasts",
+            get(related),
+        )
+        .route("/api/v1/podcasts/{podcastIdOrSlug}/guests", get(guests))
+}
+
+/// A podcast's full details.
+#[utoipa::path(get, path = "/api/v1/podcasts/{podcastIdOrSlug}", tag = "podcasts",
+    params(("podcastIdOrSlug" = String, Path, description = "Podcast id or slug")),
+    responses((status = 200, description = "The podcast"), (status = 404, description = "Unknown podcast")))]
+pub async fn details(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id_or_slug): Path<String>,
+) -> ApiResult<Envelope<PodcastResponse>> {
+    let plan = caller.plan;
+    blocking(move || {
+        let record = lookup::podcast_by_id_or_slug(&state, &id_or_slug)?;
+        Ok(Envelope(PodcastResponse {
+            podcast: convert::podcast_full(&record, plan),
+        }))
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeedUrlQuery {
+    rss_feed_url: String,
+}
+
+/// A podcast by its RSS feed URL.
+#[utoipa::path(get, path = "/api/v1/podcasts/by-feed-url", tag = "podcasts",
+    params(("rssFeedUrl" = String, Query, description = "The feed URL")),
+    responses((status = 200, description = "The podcast"), (status = 404, description = "Unknown feed")))]
+pub async fn by_feed_url(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiQuery(query): ApiQuery<FeedUrlQuery>,
+) -> ApiResult<Envelope<PodcastResponse>> {
+    let plan = caller.plan;
+    blocking(move || {
+        let record = state
+            .catalog
+            .snapshot()?
+            .podcast_by_feed_url(&query.rss_feed_url)?
+            .ok_or_else(|| lookup::podcast_not_found(&query.rss_feed_url))?;
+        Ok(Envelope(PodcastResponse {
+            podcast: convert::podcast_full(&record, plan),
+        }))
+    })
+    .await
+}
+
+/// Query of `GET /api/v1/podcasts/multiple`: repeated `podcastIds`, `details`.
+type Pairs = Vec<(String, String)>;
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MultipleOptions {
+    podcast_ids: Vec<String>,
+    details: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MultiplePodcastsResponse {
+    options: MultipleOptions,
+    total_requested: u64,
+    total_found: u64,
+    podcasts: Vec<serde_json::Value>,
+}
+
+/// Most podcasts one call may ask for.
+const MAX_MULTIPLE: usize = 100;
+
+/// Several podcasts by id, in the order asked.
+#[utoipa::path(get, path = "/api/v1/podcasts/multiple", tag = "podcasts",
+    params(("podcastIds" = Vec<String>, Query, description = "Podcast ids (repeat the parameter)"),
+           ("details" = Option<String>, Query, description = "basic (default) or full")),
+    responses((status = 200, description = "The podcasts found")))]
+pub async fn multiple(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiQuery(pairs): ApiQuery<Pairs>,
+) -> ApiResult<Envelope<MultiplePodcastsResponse>> {
+    let mut ids = Vec::new();
+    let mut details = "basic";
+    for (key, value) in &pairs {
+        match key.as_str() {
+            "podcastIds" | "podcastIds[]" => ids.extend(
+                value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|id| !id.is_empty())
+                    .map(str::to_owned),
+            ),
+            "details" => {
+                details = match value.as_str() {
+                    "basic" => "basic",
+                    "full" => "full",
+                    other => {
+                        return Err(ApiError::BadRequest(format!(
+                            "details must be basic or full, got \"{other}\""
+                        )));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if ids.is_empty() {
+        return Err(ApiError::BadRequest("podcastIds is required".into()));
+    }
+    if ids.len() > MAX_MULTIPLE {
+        return Err(ApiError::BadRequest(format!(
+            "at most {MAX_MULTIPLE} podcastIds per call"
+        )));
+    }
+    let uuids = ids
+        .iter()
+        .map(|id| parse_uuid(id, "podcastIds"))
+        .collect::<ApiResult<Vec<_>>>()?;
+    let plan = caller.plan;
+    blocking(move || {
+        let found = state.catalog.snapshot()?.podcasts_by_ids(&uuids)?;
+        let mut podcasts = Vec::new();
+        for id in &uuids {
+            let Some(record) = found.iter().find(|record| record.podcast_id == *id) else {
+                continue;
+            };
+            let value = if details == "full" {
+                serde_json::to_value(convert::podcast_full(record, plan))
+            } else {
+                serde_json::to_value(convert::podcast_summary(record))
+            };
+            podcasts.push(value.map_err(ApiError::internal)?);
+        }
+        Ok(Envelope(MultiplePodcastsResponse {
+            total_requested: ids.len() as u64,
+            total_found: podcasts.len() as u64,
+            options: MultipleOptions {
+                podcast_ids: ids,
+                details,
+            },
+            podcasts,
+        }))
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LookupQuery {
+    apple_id: Option<String>,
+    spotify_id: Option<String>,
+    slug: Option<String>,
+    pod_engine_id: Option<String>,
+    podlens_id: Option<String>,
+    rss_feed_url: Option<String>,
+    podcast_guid: Option<String>,
+}
+
+/// The podcast for exactly one of appleId, slug, spotifyId or podlensId (also read
+/// as `podEngineId`), or a feed URL.
+#[utoipa::path(get, path = "/api/v1/podcasts/id/lookup", tag = "podcasts",
+    params(("appleId" = Option<String>, Query), ("slug" = Option<String>, Query),
+           ("spotifyId" = Option<String>, Query), ("podlensId" = Option<String>, Query),
+           ("rssFeedUrl" = Option<String>, Query)),
+    responses((status = 200, description = "The podcast, or null"),
+              (status = 400, description = "Only one of appleId, slug, spotifyId, or podlensId can be provided")))]
+pub async fn id_lookup(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<LookupQuery>,
+) -> ApiResult<Envelope<PodcastLookupResponse>> {
+    let own_id = query.podlens_id.as_deref().or(query.pod_engine_id.as_deref());
+    let given_id_keys = [
+        query.apple_id.as_deref(),
+        query.slug.as_deref(),
+        query.spotify_id.as_deref(),
+        own_id,
+    ]
+    .iter()
+    .filter(|value| value.is_some_and(|text| !text.trim().is_empty()))
+    .count();
+    let feed_url = query
+        .rss_feed_url
+        .clone()
+        .filter(|url| !url.trim().is_empty());
+    if query.podcast_guid.is_some() {
+        return Err(ApiError::BadRequest(
+            "podcastGuid lookups are not supported; use podlensId, slug, appleId, spotifyId or rssFeedUrl".into(),
+        ));
+    }
+    let key = match (feed_url, given_id_keys) {
+        (Some(url), 0) => None.or(Some(Err(url))),
+        (Some(_), _) => return Err(podlens_model::ValidationError::LookupMoreThanOne.into()),
+        (None, _) => Some(Ok(podcast_lookup_key(
+            query.apple_id.as_deref(),
+            query.slug.as_deref(),
+            query.spotify_id.as_deref(),
+            own_id,
+        )?)),
+    };
+    blocking(move || {
+        let snapshot = state.catalog.snapshot()?;
+        let record = match key {
+            Some(Err(feed_url)) => snapshot.podcast_by_feed_url(&feed_url)?,
+            Some(Ok(PodcastLookupKey::AppleId(id))) => snapshot.podcast_by_apple_id(&id)?,
+            Some(Ok(PodcastLookupKey::Slug(slug))) => snapshot.podcast_by_slug(&slug)?,
+            Some(Ok(PodcastLookupKey::SpotifyId(id))) => snapshot.podcast_by_spotify_id(&id)?,
+            Some(Ok(PodcastLookupKey::PodlensId(id))) => match uuid::Uuid::parse_str(id.trim()) {
+                Ok(uuid) => snapshot.podcast_by_id(uuid)?,
+                Err(_) => None,
+            },
+            None => None,
+        };
+        Ok(Envelope(PodcastLookupResponse {
+            podcast: record.as_ref().map(convert::podcast_summary),
+        }))
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LatestQuery {
+    has_transcripts: Option<bool>,
+}
+
+/// How many podcasts the latest list holds.
+const LATEST_PODCASTS: u64 = 100;
+
+/// The podcasts that published most recently.
+#[utoipa::path(get, path = "/api/v1/podcasts/latest", tag = "podcasts",
+    params(("hasTranscripts" = Option<bool>, Query)),
+    responses((status = 200, description = "Latest podcasts")))]
+pub async fn latest(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<LatestQuery>,
+) -> ApiResult<Envelope<LatestPodcastsResponse>> {
+    blocking(move || {
+        let records = state
+            .catalog
+            .snapshot()?
+            .latest_podcasts(query.has_transcripts, LATEST_PODCASTS)?;
+        Ok(Envelope(LatestPodcastsResponse {
+            podcasts: records.iter().map(convert::podcast_summary).collect(),
+        }))
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EpisodesParams {
+    has_transcript: Option<bool>,
+    skip: Option<i64>,
+    limit: Option<i64>,
+}
+
+/// Default page of a podcast's episode listing.
+const DEFAULT_EPISODES_LIMIT: u32 = 20;
+
+/// A page of a podcast's episodes, newest first.
+#[utoipa::path(get, path = "/api/v1/podcasts/{podcastIdOrSlug}/episodes", tag = "podcasts",
+    params(("podcastIdOrSlug" = String, Path), ("hasTranscript" = Option<bool>, Query),
+           ("skip" = Option<u64>, Query), ("limit" = Option<u64>, Query, description = "At most 100")),
+    responses((status = 200, description = "The episodes")))]
+pub async fn episodes(
+    State(state): State<AppState>,
+    Path(id_or_slug): Path<String>,
+    ApiQuery(params): ApiQuery<EpisodesParams>,
+) -> ApiResult<Envelope<PodcastEpisodesResponse>> {
+    let limit = match params.limit {
+        Some(limit) => validate_episodes_limit(limit)?,
+        None => DEFAULT_EPISODES_LIMIT,
+    };
+    let skip = match params.skip {
+        Some(skip) => u64::try_from(skip)
+            .map_err(|_| ApiError::BadRequest("skip must not be negative".into()))?,
+        None => 0,
+    };
+    blocking(move || {
+        let record = lookup::podcast_by_id_or_slug(&state, &id_or_slug)?;
+        let query = EpisodesQuery {
+            has_transcript: params.has_transcript,
+            skip,
+            limit: u64::from(limit),
+            ..EpisodesQuery::default()
+        };
+        let page = state
+            .catalog
+            .snapshot()?
+            .podcast_episodes(record.podcast_id, &query)?;
+        Ok(Envelope(PodcastEpisodesResponse {
+            options: PodcastEpisodesOptions {
+                has_transcript: params.has_transcript,
+                skip: Some(skip),
+                limit: Some(u64::from(limit)),
+            },
+            total_episodes: u64::try_from(record.total_episodes).unwrap_or(0),
+            total_transcripts: u64::try_from(record.total_transcripts).unwrap_or(0),
+            podcast_with_episodes: PodcastWithEpisodes {
+                podcast: convert::podcast_summary(&record),
+                episodes: page
+                    .episodes
+                    .iter()
+                    .map(|episode| convert::episode(episode, &record.podcast_slug))
+                    .collect(),
+            },
+        }))
+    })
+    .await
+}
+
+/// How many related podcasts are returned.
+const RELATED_LIMIT: usize = 10;
+
+/// Podcasts similar to this one.
+#[utoipa::path(get, path = "/api/v1/podcasts/{podcastIdOrSlug}/related-podcasts", tag = "podcasts",
+    params(("podcastIdOrSlug" = String, Path)),
+    responses((status = 200, description = "Related podcasts")))]
+pub async fn related(
+    State(state): State<AppState>,
+    Path(id_or_slug): Path<String>,
+) -> ApiResult<Envelope<RelatedPodcastsResponse>> {
+    blocking(move || {
+        let record = lookup::podcast_by_id_or_slug(&state, &id_or_slug)?;
+        let hits = state
+            .catalog
+            .index()?
+            .related_podcasts(record.podcast_id, RELATED_LIMIT)?;
+        let ids: Vec<_> = hits.iter().map(|hit| hit.podcast_id).collect();
+        let found = state.catalog.snapshot()?.podcasts_by_ids(&ids)?;
+        let similar = ids
+            .iter()
+            .filter_map(|id| found.iter().find(|record| record.podcast_id == *id))
+            .map(convert::podcast_summary)
+            .collect();
+        Ok(Envelope(RelatedPodcastsResponse {
+            podcast: convert::podcast_summary(&record),
+            related_podcasts: RelatedPodcasts {
+                podcast_id: record.podcast_id.to_string(),
+                similar_podcasts: similar,
+            },
+        }))
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GuestsParams {
+    since_days: Option<u32>,
+    role: Option<String>,
+}
+
+/// The people heard on a podcast (from its feed's `podcast:person` tags).
+#[utoipa::path(get, path = "/api/v1/podcasts/{podcastIdOrSlug}/guests", tag = "podcasts",
+    params(("podcastIdOrSlug" = String, Path), ("sinceDays" = Option<u32>, Query),
+           ("role" = Option<String>, Query, description = "guest, host or unknown")),
+    responses((status = 200, description = "Guests and hosts")))]
+pub async fn guests(
+    State(state): State<AppState>,
+    Path(id_or_slug): Path<String>,
+    ApiQuery(params): ApiQuery<GuestsParams>,
+) -> ApiResult<Envelope<PodcastGuestsResponse>> {
+    if let Some(role) = params.role.as_deref()
+        && !matches!(role, "guest" | "host" | "unknown")
+    {
+        return Err(ApiError::BadRequest(format!(
+            "role must be guest, host or unknown, got \"{role}\""
+        )));
+    }
+    blocking(move || {
+        let record = lookup::podcast_by_id_or_slug(&state, &id_or_slug)?;
+        let query = PersonsQuery {
+            since: params
+                .since_days
+                .map(|days| chrono::Utc::now() - chrono::Duration::days(i64::from(days))),
+            role: params.role.clone(),
+        };
+        let summary = state
+            .catalog
+            .snapshot()?
+            .podcast_persons(record.podcast_id, &query)?;
+        let guests = summary
+            .persons
+            .into_iter()
+            .filter_map(|person| {
+                Some(PodcastGuest {
+                    person_type: PersonType::parse(&person.person_type)
+                        .unwrap_or(PersonType::Unknown),
+                    name: person.name,
+                    image_url: person.image_url,
+                    appearances_count: person.appearances_count,
+                    most_recent_appearance_date: person.most_recent_appearance_date?,
+                    oldest_appearance_date: person.oldest_appearance_date?,
+                })
+            })
+            .collect();
+        Ok(Envelope(PodcastGuestsResponse {
+            podcast: convert::podcast_summary(&record),
+            guests: PodcastGuests {
+                episodes_count: summary.episodes_count,
+                episodes_with_guests_count: summary.episodes_with_guests_count,
+                most_recent_episode_date: summary.most_recent_episode_date,
+                oldest_episode_date: summary.oldest_episode_date,
+                guests,
+            },
+        }))
+    })
+    .await
+}

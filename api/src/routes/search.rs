@@ -1,0 +1,323 @@
+//! `POST /api/v1/search/podcasts` and `/episodes`: options parsed and validated by
+//! `podlens_model::search` against the caller's plan, run by the indexer, hits
+//! completed from the catalog snapshot, every search metered and remembered.
+
+use std::collections::HashMap;
+
+use axum::Router;
+use axum::extract::State;
+use axum::routing::post;
+use chrono::Utc;
+use podlens_indexer::{EpisodeHit, Hits, PodcastHit};
+use podlens_model::catalog::PodcastRecord;
+use podlens_model::plans::PodcastExtraField;
+use podlens_model::search::{
+    SearchEndpoint, SearchRequestContext, SearchResponse, SearchResult, SearchResultsStats,
+    SearchStatsTime, SearchStatsTotals, SearchTotal, TotalRelation, ValidatedSearch,
+};
+use podlens_model::{Plan, SearchError, parse_search_options, validate_search};
+use serde_json::{Map, Value, json};
+use uuid::Uuid;
+
+use crate::accounts::{SearchRecord, UsageCounter};
+use crate::auth::Caller;
+use crate::envelope::Envelope;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::RawJson;
+use crate::metering::{self, Metered};
+use crate::search_plan::{decode_cursor, encode_cursor, engine_request};
+use crate::state::{AppState, blocking};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/search/podcasts", post(search_podcasts))
+        .route("/api/v1/search/episodes", post(search_episodes))
+}
+
+/// Search podcasts.
+#[utoipa::path(post, path = "/api/v1/search/podcasts", tag = "search",
+    request_body(content = Object, description = "Search options (searchTerms, filters, sortOrder, cursor, pageSize)"),
+    responses((status = 200, description = "searchMode, searchId, searchOptions, searchResultsStats, result, cursor"),
+              (status = 400, description = "Invalid options, with the specification's message"),
+              (status = 429, description = "Search limit reached")))]
+pub async fn search_podcasts(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawJson(body): RawJson,
+) -> ApiResult<(Metered, Envelope<SearchResponse<Value>>)> {
+    run(state, caller, body, SearchEndpoint::Podcasts).await
+}
+
+/// Search episodes (titles, descriptions, transcripts).
+#[utoipa::path(post, path = "/api/v1/search/episodes", tag = "search",
+    request_body(content = Object, description = "Search options"),
+    responses((status = 200, description = "searchMode, searchId, searchOptions, searchResultsStats, result, cursor"),
+              (status = 400, description = "Invalid options, with the specification's message"),
+              (status = 429, description = "Search limit reached")))]
+pub async fn search_episodes(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawJson(body): RawJson,
+) -> ApiResult<(Metered, Envelope<SearchResponse<Value>>)> {
+    run(state, caller, body, SearchEndpoint::Episodes).await
+}
+
+async fn run(
+    state: AppState,
+    caller: Caller,
+    body: Value,
+    endpoint: SearchEndpoint,
+) -> ApiResult<(Metered, Envelope<SearchResponse<Value>>)> {
+    let started = std::time::Instant::now();
+    let options = parse_search_options(body)?;
+    let context = SearchRequestContext {
+        endpoint,
+        plan: caller.plan,
+        now: Utc::now(),
+    };
+    let search = validate_search(&options, &context)?;
+    let (served, engine_cursor) = match search.cursor.as_deref() {
+        None => (0, None),
+        Some(cursor) => {
+            let (served, inner) = decode_cursor(cursor).ok_or_else(|| {
+                ApiError::from(SearchError::InvalidOptions {
+                    detail: "cursor is not one this server issued".into(),
+                })
+            })?;
+            (served, Some(inner))
+        }
+    };
+    let remaining = u64::from(search.max_results).saturating_sub(served);
+    if remaining == 0 {
+        return Err(ApiError::Forbidden(format!(
+            "The {} plan returns at most {} results per search",
+            caller.plan, search.max_results
+        )));
+    }
+    let page_size = u64::from(search.page_size).min(remaining);
+    let request = engine_request(&search, page_size as usize, engine_cursor)?;
+    let metered = metering::charge(&state, &caller, UsageCounter::Search).await?;
+    let search_id = Uuid::new_v4().to_string();
+    let plan = caller.plan;
+    let run_state = state.clone();
+    let engine_response = blocking(move || Ok(run_state.catalog.index()?.search(&request)?)).await?;
+    let post_started = std::time::Instant::now();
+    let hydrate_state = state.clone();
+    let hits_response = engine_response.clone();
+    let hits = blocking(move || hydrate(&hydrate_state, &hits_response.hits, plan)).await?;
+    let returned = hits.len() as u64;
+    let next_served = served + returned;
+    let cursor = engine_response
+        .next_cursor
+        .as_deref()
+        .filter(|_| next_served < u64::from(search.max_results) && returned > 0)
+        .map(|inner| encode_cursor(next_served, inner));
+    let max_score = hits
+        .iter()
+        .filter_map(|hit| hit.get("score").and_then(Value::as_f64))
+        .fold(None, |best: Option<f64>, score| Some(best.map_or(score, |b| b.max(score))));
+    remember(&state, &caller, &search, &search_id, returned).await;
+    let response = SearchResponse {
+        search_mode: search.mode,
+        search_id,
+        search_options: search.echo.clone(),
+        search_results_stats: SearchResultsStats {
+            time: SearchStatsTime {
+                total_time_taken_ms: started.elapsed().as_secs_f64() * 1000.0,
+                total_search_time_ms: engine_response.timings.search_ms,
+                total_post_processing_time_ms: engine_response.timings.post_processing_ms
+                    + post_started.elapsed().as_secs_f64() * 1000.0,
+            },
+            totals: SearchStatsTotals {
+                total_results_available: engine_response.total,
+                results_processed: returned,
+                results_returned: returned,
+                ..SearchStatsTotals::default()
+            },
+            filters: Default::default(),
+        },
+        result: SearchResult {
+            total: SearchTotal {
+                value: engine_response.total,
+                relation: Some(TotalRelation::Eq),
+            },
+            max_score,
+            hits_returned: returned,
+            hits,
+        },
+        cursor,
+    };
+    Ok((metered, Envelope(response)))
+}
+
+async fn remember(
+    state: &AppState,
+    caller: &Caller,
+    search: &ValidatedSearch,
+    search_id: &str,
+    returned: u64,
+) {
+    let record = SearchRecord {
+        search_id: search_id.to_owned(),
+        subject: caller.usage_subject(),
+        search_mode: search.mode.as_str().to_owned(),
+        options_json: serde_json::to_string(&search.echo).unwrap_or_default(),
+        result_count: returned,
+        searched_at: Utc::now(),
+    };
+    let accounts = state.accounts.clone();
+    if let Err(error) = blocking(move || accounts.record_search(&record)).await {
+        tracing::warn!(%error, "search not recorded in history");
+    }
+}
+
+/// The wire hits, completed from the catalog records of their podcasts.
+fn hydrate(state: &AppState, hits: &Hits, plan: Plan) -> ApiResult<Vec<Value>> {
+    let podcast_ids: Vec<Uuid> = match hits {
+        Hits::Podcasts(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),
+        Hits::Episodes(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),
+    };
+    let snapshot = state.catalog.snapshot()?;
+    let podcasts: HashMap<Uuid, PodcastRecord> = snapshot
+        .podcasts_by_ids(&podcast_ids)?
+        .into_iter()
+        .map(|record| (record.podcast_id, record))
+        .collect();
+    match hits {
+        Hits::Podcasts(hits) => Ok(hits
+            .iter()
+            .map(|hit| podcast_hit(hit, podcasts.get(&hit.podcast_id), plan))
+            .collect()),
+        Hits::Episodes(hits) => hits
+            .iter()
+            .map(|hit| episode_hit(state, hit, podcasts.get(&hit.podcast_id), plan))
+            .collect(),
+    }
+}
+
+/// The podcast fields every hit carries (both modes), as the SDK requires them.
+fn podcast_fields(
+    podcast_id: Uuid,
+    record: Option<&PodcastRecord>,
+    plan: Plan,
+    fallback_title: &str,
+) -> Map<String, Value> {
+    let title = record
+        .map(|record| record.podcast_rss_title.clone())
+        .unwrap_or_else(|| fallback_title.to_owned());
+    let value = json!({
+        "podcastId": podcast_id.to_string(),
+        "podcastSlug": record.map(|r| r.podcast_slug.clone()).unwrap_or_default(),
+        "podcastRssTitle": title,
+        "podcastRssTitleLatest": title,
+        "podcastRssDescription": record.and_then(|r| r.podcast_rss_description.clone()),
+        "podcastRssDescriptionNoHtml": record.and_then(|r| r.podcast_rss_description_no_html.clone()),
+        "podcastRssAuthor": record.and_then(|r| r.podcast_rss_author.clone()),
+        "podcastImageUrl": record.and_then(|r| r.podcast_image_url.clone()),
+        "podcastWebsiteUrl": record.and_then(|r| r.podcast_website_url.clone()),
+        "podcastRssFeedUrl": record.map(|r| r.podcast_rss_feed_url.clone()),
+        "podcastHostNames": record.map(|r| r.podcast_host_names.clone()),
+        "rssLanguage": record.and_then(|r| r.rss_language.clone()),
+        "rssCategories": record.map(|r| r.rss_categories.clone()),
+        "foundedDate": record.and_then(|r| r.founded_date),
+        "lastEpisodeDate": record.and_then(|r| r.last_episode_date),
+        "updateFrequency": record.and_then(|r| r.update_frequency.clone()),
+        "totalEpisodes": record.map(|r| r.total_episodes),
+        "totalTranscripts": record.map(|r| r.total_transcripts),
+        "transcriptionMode": "none",
+        "podcastAuthorityScoreTotal": null,
+        "podcastAuthorityScoreQuality": null,
+        "podcastAuthorityScoreSocial": null,
+        "podcastAuthorityScoreYoutube": null,
+        "podcastAuthorityScoreEngagement": null,
+        "youtubeChannelCount": null,
+        "youtubeTotalSubscribers": null,
+        "youtubeTotalVideos": null,
+        "youtubeTotalViews": null,
+    });
+    let Value::Object(mut fields) = value else {
+        return Map::new();
+    };
+    let extras = plan.podcast_extra_fields();
+    if let Some(record) = record {
+        if extras.contains(&PodcastExtraField::AppleId) {
+            fields.insert(
+                "appleId".into(),
+                json!(record.apple_id.as_deref().and_then(|id| id.parse::<u64>().ok())),
+            );
+            fields.insert("spotifyId".into(), json!(record.spotify_id));
+        }
+        if extras.contains(&PodcastExtraField::Guests) {
+            fields.insert("podcastHasGuests".into(), json!(record.podcast_has_guests));
+        }
+        if extras.contains(&PodcastExtraField::PrimaryContact) {
+            fields.insert("podcastEmails".into(), json!(record.podcast_owner_email.iter().collect::<Vec<_>>()));
+        }
+        if extras.contains(&PodcastExtraField::Genres) {
+            fields.insert(
+                "podcastPodlensGenres".into(),
+                json!(record.podcast_podlens_genres),
+            );
+        }
+    }
+    fields
+}
+
+fn podcast_hit(hit: &PodcastHit, record: Option<&PodcastRecord>, plan: Plan) -> Value {
+    let mut fields = podcast_fields(hit.podcast_id, record, plan, &hit.title);
+    fields.insert("score".into(), json!(f64::from(hit.score)));
+    if record.is_none() {
+        fields.insert("podcastSlug".into(), json!(hit.slug));
+        fields.insert("podcastImageUrl".into(), json!(hit.image_url));
+        fields.insert("rssLanguage".into(), json!(hit.language));
+        fields.insert("foundedDate".into(), json!(hit.founded_date));
+        fields.insert("lastEpisodeDate".into(), json!(hit.last_episode_date));
+    }
+    Value::Object(fields)
+}
+
+fn episode_hit(
+    state: &AppState,
+    hit: &EpisodeHit,
+    record: Option<&PodcastRecord>,
+    plan: Plan,
+) -> ApiResult<Value> {
+    let fallback_title = hit.podcast_title.clone().unwrap_or_default();
+    let mut fields = podcast_fields(hit.podcast_id, record, plan, &fallback_title);
+    let published_at = match hit.published_at {
+        Some(at) => at,
+        // The engine keeps no date for undated items; the catalog's first-seen time
+        // is what the episode pages show for them too.
+        None => state
+            .catalog
+            .snapshot()?
+            .episode_by_id(hit.episode_id)?
+            .map(|episode| episode.episode_created_at)
+            .unwrap_or_else(Utc::now),
+    };
+    let snippet = hit
+        .snippets
+        .first()
+        .map(|snippet| snippet.fragment.clone());
+    let episode = json!({
+        "episodeId": hit.episode_id.to_string(),
+        "episodeSlug": hit.slug,
+        "episodeRssTitle": hit.title,
+        "episodeRssDescription": hit.description,
+        "episodeEnclosureUrl": hit.enclosure_url.clone().unwrap_or_default(),
+        "episodeImageUrl": hit.image_url,
+        "episodeWebUrl": hit.web_url,
+        "episodeRssPublishedAt": published_at,
+        "episodeDurationSeconds": hit.duration_seconds,
+        "episodeHasTranscript": hit.has_transcript,
+        "episodePodcastTitleDenormalized": hit.podcast_title,
+        "transcriptId": hit.transcript_id.map(|id| id.to_string()),
+        "transcriptTextSnippet": snippet,
+        "transcriptHighlights": hit.snippets.iter().map(|s| s.html.clone()).collect::<Vec<_>>(),
+        "score": f64::from(hit.score),
+    });
+    if let Value::Object(episode) = episode {
+        fields.extend(episode);
+    }
+    Ok(Value::Object(fields))
+}

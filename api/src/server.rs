@@ -1,0 +1,56 @@
+//! Running the API: open the data directory, bind, serve until Ctrl-C.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::accounts::DuckDbAccountStore;
+use crate::catalog::CatalogReader;
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+
+/// How `podlens serve` runs the server.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub data_dir: PathBuf,
+    pub address: SocketAddr,
+    pub web_dir: Option<PathBuf>,
+}
+
+/// The state of a server over `data_dir`: the app database and the catalog there.
+pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppState> {
+    let accounts = DuckDbAccountStore::open_in(&data_dir)?;
+    let catalog = CatalogReader::open(&data_dir)?;
+    let workflows = crate::workflows::WorkflowStore::open(accounts.connection_clone()?)?;
+    Ok(AppState {
+        workflows: Arc::new(workflows),
+        accounts: Arc::new(accounts),
+        catalog: Arc::new(catalog),
+        data_dir,
+        web_dir,
+    })
+}
+
+/// Binds `options.address`, calls `on_listening` with the bound address (the port may
+/// have been 0), and serves until Ctrl-C.
+pub async fn serve(
+    options: ServeOptions,
+    on_listening: impl FnOnce(SocketAddr),
+) -> ApiResult<()> {
+    let state = open_state(options.data_dir, options.web_dir)?;
+    let listener = tokio::net::TcpListener::bind(options.address)
+        .await
+        .map_err(|error| {
+            ApiError::Internal(format!("cannot listen on {}: {error}", options.address))
+        })?;
+    let local = listener.local_addr().map_err(ApiError::internal)?;
+    on_listening(local);
+    let app = crate::app(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+            tracing::info!("shutting down");
+        })
+        .await
+        .map_err(|error| ApiError::Internal(format!("server failed: {error}")))
+}

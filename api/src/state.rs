@@ -1,0 +1,39 @@
+//! What every handler shares: the account store and the read side of the catalog.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::accounts::AccountStore;
+use crate::catalog::CatalogReader;
+
+/// The application state handed to [`crate::app`].
+#[derive(Clone)]
+pub struct AppState {
+    pub accounts: Arc<dyn AccountStore>,
+    pub catalog: Arc<CatalogReader>,
+    /// Projects, listed podcasts and outreach history (tables of the app database).
+    pub workflows: Arc<crate::workflows::WorkflowStore>,
+    pub data_dir: PathBuf,
+    /// The web app's built bundle, served outside `/api` when present.
+    pub web_dir: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("AppState")
+            .field("data_dir", &self.data_dir)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Runs blocking work (DuckDB, tantivy) off the async runtime.
+pub async fn blocking<T, F>(work: F) -> crate::error::ApiResult<T>
+where
+    F: FnOnce() -> crate::error::ApiResult<T> + Send + 'static,
+    T: Send + 'static,
+{
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|error| crate::error::ApiError::Internal(format!("blocking task failed: {error}")))?
+}

@@ -1,0 +1,25 @@
+//! Workflows: projects with their listed podcasts and activity history, outreach
+//! history, and the pieces exports and outreach emails are built from. The tables live
+//! in the app database (`<data-dir>/app.duckdb`) beside the accounts, reached through a
+//! second connection to the same database instance.
+
+pub mod compose;
+mod export;
+pub mod fields;
+mod projects;
+mod schema;
+mod slug;
+mod store;
+mod wire;
+
+pub use compose::{OutreachContext, OutreachGuestInfo, compose_outreach, host_first_name};
+pub use export::{
+    EXPORT_LISTED_COLUMNS, ExportRow, export_row, header_of, max_export_entries, render_csv,
+    render_json,
+};
+pub use projects::{
+    ActivityRow, ListedPodcastRow, NewListedPodcast, OutreachRow, ProjectRow, TeamListing,
+};
+pub use slug::slugify;
+pub use store::{CapCheck, WorkflowStore};
+pub use wire::{UserDirectory, history_of, listed_podcast_wire, project_wire, recent_activities};

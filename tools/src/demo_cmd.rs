@@ -1,0 +1,145 @@
+//! `podlens demo`: the whole pipeline on a generated corpus, then the app.
+//!
+//! It generates a deterministic corpus, serves it on loopback so feeds and transcripts
+//! go through the real HTTP fetcher, ingests the corpus's OPML, builds the search index,
+//! creates an admin API key, and serves the API and the web app (by default at
+//! <http://127.0.0.1:8080>).
+
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::thread;
+
+use anyhow::Context;
+use axum::Router;
+use tower_http::services::ServeDir;
+
+use crate::config::Config;
+use crate::generate::{GenerateOptions, generate};
+use crate::{index_cmd, ingest_cmd, keys_cmd, progress, serve_cmd};
+
+/// Flags of `podlens demo`.
+#[derive(Debug, clap::Args)]
+pub struct DemoArgs {
+    /// Podcasts in the generated corpus.
+    #[arg(long, default_value_t = 300)]
+    pub podcasts: usize,
+    /// Seed of the generated corpus.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Share of episodes with a transcript.
+    #[arg(long, default_value_t = 0.2)]
+    pub transcript_share: f64,
+    /// Port of the app.
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Stop after building the catalog and the index (no server).
+    #[arg(long)]
+    pub no_serve: bool,
+}
+
+/// Runs the demo.
+pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
+    let data_dir = config.data_dir();
+    std::fs::create_dir_all(&data_dir)
+        .with_context(|| format!("cannot create {}", data_dir.display()))?;
+    let corpus_dir = data_dir.join("demo-corpus");
+
+    // Bind the corpus server first: the generated feeds carry its address.
+    let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .context("cannot bind the corpus server on loopback")?;
+    let corpus_address = listener.local_addr()?;
+    let base_url = format!("http://{corpus_address}");
+
+    println!("1/4 generating {} podcasts into {}", args.podcasts, corpus_dir.display());
+    let options = GenerateOptions {
+        podcasts: args.podcasts,
+        seed: args.seed,
+        out: corpus_dir.clone(),
+        base_url: base_url.clone(),
+        transcript_share: args.transcript_share,
+        chart_days: 30,
+    };
+    let bar = progress::bar(options.podcasts as u64, "podcasts", config.no_progress);
+    let summary = generate(&options, &|| bar.inc(1)).context("cannot generate the corpus")?;
+    bar.finish_and_clear();
+    println!("    {summary}");
+
+    serve_corpus_in_background(listener, corpus_dir.clone())?;
+    println!("2/4 ingesting the feeds from {base_url} (real HTTP on loopback)");
+    ingest_cmd::run(config, ingest_args(&corpus_dir.join("feeds.opml")))?;
+
+    println!("3/4 building the search index");
+    index_cmd::run(config, index_cmd::IndexArgs { shards: None, writer_memory_mb: 64 })?;
+
+    println!("4/4 creating an admin API key for the demo");
+    keys_cmd::run(
+        config,
+        keys_cmd::KeysArgs {
+            command: keys_cmd::KeysCommand::Create {
+                email: "demo@podlens.local".into(),
+                plan: "admin".into(),
+            },
+        },
+    )?;
+    if args.no_serve {
+        return Ok(());
+    }
+    println!("serving the app at http://127.0.0.1:{} (Ctrl-C to stop)", args.port);
+    serve_cmd::run(config, serve_args(args.port))
+}
+
+fn ingest_args(opml: &Path) -> ingest_cmd::IngestArgs {
+    ingest_cmd::IngestArgs {
+        sources: vec![opml.display().to_string()],
+        concurrency: 32,
+        per_host: 32,
+        timeout_secs: 30,
+        max_feed_mb: 50,
+        no_transcripts: false,
+        no_export: false,
+    }
+}
+
+fn serve_args(port: u16) -> serve_cmd::ServeArgs {
+    serve_cmd::ServeArgs {
+        port,
+        bind: std::net::IpAddr::V4(Ipv4Addr::LOCALHOST),
+        web_dir: default_web_dir(),
+    }
+}
+
+/// The web bundle next to the sources (`web/dist`), when it has been built.
+fn default_web_dir() -> Option<PathBuf> {
+    let candidate = PathBuf::from("web/dist");
+    candidate.join("index.html").is_file().then_some(candidate)
+}
+
+/// Serves `root` as static files from `listener` on a thread of its own, for as long
+/// as the process lives.
+fn serve_corpus_in_background(listener: TcpListener, root: PathBuf) -> anyhow::Result<()> {
+    listener.set_nonblocking(true)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the corpus server's runtime")?;
+    thread::Builder::new()
+        .name("demo-corpus-server".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let listener = match tokio::net::TcpListener::from_std(listener) {
+                    Ok(listener) => listener,
+                    Err(error) => {
+                        tracing::error!(%error, "corpus server cannot listen");
+                        return;
+                    }
+                };
+                let app = Router::new().fallback_service(ServeDir::new(root));
+                if let Err(error) = axum::serve(listener, app).await {
+                    tracing::error!(%error, "corpus server stopped");
+                }
+            });
+        })
+        .context("cannot start the corpus server thread")?;
+    Ok(())
+}

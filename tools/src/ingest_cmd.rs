@@ -1,0 +1,176 @@
+//! `podlens ingest --data-dir DIR [PATH|URL|OPML]...`: reads feed files, folders, OPML
+//! lists and URLs (or, with no argument, re-polls every feed of the catalog) into the
+//! catalog, with a progress bar and a summary, then writes the Parquet snapshot.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use podlens_data::Catalog;
+use podlens_ingest::IngestError;
+use podlens_ingest::fetch::{
+    FeedObserver, FeedSource, FeedState, FeedStore, HttpConfig, IngestConfig, expand_sources, ingest,
+};
+use podlens_model::catalog::{FeedBatch, FeedFetchRecord, TranscriptRecord};
+use uuid::Uuid;
+
+use crate::config::Config;
+use crate::progress;
+
+/// Arguments of `podlens ingest`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct IngestArgs {
+    /// Feed files, folders of feed files, OPML files, or http(s) URLs. None: re-poll
+    /// every feed already in the catalog.
+    #[arg(value_name = "PATH|URL|OPML")]
+    pub sources: Vec<String>,
+    /// Feeds fetched at once.
+    #[arg(long, default_value_t = 64)]
+    pub concurrency: usize,
+    /// Requests to one host at once.
+    #[arg(long, default_value_t = 4)]
+    pub per_host: usize,
+    /// Per-request timeout in seconds.
+    #[arg(long, default_value_t = 30)]
+    pub timeout_secs: u64,
+    /// Largest feed accepted, in megabytes.
+    #[arg(long, default_value_t = 50)]
+    pub max_feed_mb: u64,
+    /// Do not download the transcripts that feeds link to.
+    #[arg(long)]
+    pub no_transcripts: bool,
+    /// Skip writing the Parquet snapshot at the end.
+    #[arg(long)]
+    pub no_export: bool,
+}
+
+/// Feed batches written to DuckDB in groups (one transaction per group).
+const WRITE_BATCH: usize = 256;
+
+/// The catalog as the ingest run's store; feed batches are buffered and written in
+/// groups.
+struct CatalogStore {
+    catalog: Catalog,
+    pending: Vec<FeedBatch>,
+}
+
+impl CatalogStore {
+    fn flush(&mut self) -> Result<(), IngestError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let batches = std::mem::take(&mut self.pending);
+        self.catalog
+            .upsert_feeds(&batches)
+            .map(|_| ())
+            .map_err(|error| IngestError::Store(error.to_string()))
+    }
+}
+
+fn store_error(error: podlens_data::DataError) -> IngestError {
+    IngestError::Store(error.to_string())
+}
+
+impl FeedStore for CatalogStore {
+    fn upsert_feed(&mut self, batch: &FeedBatch) -> Result<(), IngestError> {
+        self.pending.push(batch.clone());
+        if self.pending.len() >= WRITE_BATCH {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn upsert_transcript(&mut self, transcript: &TranscriptRecord) -> Result<(), IngestError> {
+        self.catalog.upsert_transcript(transcript).map_err(store_error)
+    }
+
+    fn record_fetch(&mut self, fetch: &FeedFetchRecord) -> Result<(), IngestError> {
+        self.catalog.record_fetch(fetch).map_err(store_error)
+    }
+
+    fn update_feed_url(&mut self, podcast_id: Uuid, new_url: &str) -> Result<(), IngestError> {
+        self.flush()?;
+        self.catalog.update_feed_url(podcast_id, new_url).map_err(store_error)
+    }
+}
+
+/// Runs the command.
+pub fn run(config: &Config, args: IngestArgs) -> anyhow::Result<()> {
+    let data_dir = config.data_dir();
+    let catalog = Catalog::open(&data_dir)
+        .with_context(|| format!("cannot open the catalog in {}", data_dir.display()))?;
+    let sources = if args.sources.is_empty() {
+        catalog_sources(&catalog)?
+    } else {
+        expand_sources(&args.sources).context("cannot read the sources")?
+    };
+    if sources.is_empty() {
+        println!("nothing to ingest: no sources given and no feeds in the catalog");
+        return Ok(());
+    }
+    let bar = progress::bar(sources.len() as u64, "feeds", config.no_progress);
+    bar.set_message("ingesting");
+    let observer: FeedObserver = {
+        let bar = bar.clone();
+        Arc::new(move |_: &FeedFetchRecord| bar.inc(1))
+    };
+    let ingest_config = IngestConfig {
+        http: HttpConfig {
+            timeout: Duration::from_secs(args.timeout_secs.max(1)),
+            max_body_bytes: args.max_feed_mb.max(1) * 1024 * 1024,
+            ..HttpConfig::default()
+        },
+        concurrency: args.concurrency.max(1),
+        per_host_concurrency: args.per_host.max(1),
+        fetch_transcripts: !args.no_transcripts,
+        ..IngestConfig::default()
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let store = CatalogStore {
+        catalog,
+        pending: Vec::new(),
+    };
+    let (summary, mut store) = runtime
+        .block_on(ingest(sources, ingest_config, store, Some(observer)))
+        .context("ingest failed")?;
+    store.flush().context("cannot write the last feeds to the catalog")?;
+    bar.finish_and_clear();
+    println!("{summary}");
+    if !args.no_export {
+        export(&store.catalog, &data_dir)?;
+    }
+    Ok(())
+}
+
+fn catalog_sources(catalog: &Catalog) -> anyhow::Result<Vec<FeedSource>> {
+    let feeds = catalog.feeds_to_poll().context("cannot list the catalog's feeds")?;
+    Ok(feeds
+        .into_iter()
+        .map(|feed| {
+            FeedSource::Url(FeedState {
+                podcast_id: feed.podcast_id,
+                feed_url: feed.feed_url,
+                etag: feed.etag,
+                last_modified: feed.last_modified,
+            })
+        })
+        .collect())
+}
+
+fn export(catalog: &Catalog, data_dir: &Path) -> anyhow::Result<()> {
+    let summary = catalog
+        .export_parquet()
+        .with_context(|| format!("cannot write the parquet snapshot in {}", data_dir.display()))?;
+    println!(
+        "parquet snapshot in {}: {} podcasts, {} episodes, {} transcripts",
+        summary.parquet_dir.display(),
+        summary.podcasts,
+        summary.episodes,
+        summary.transcripts
+    );
+    Ok(())
+}

@@ -1,0 +1,49 @@
+//! `podlens keys create`: an API key for a user, created with their team when new.
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use podlens_api::accounts::{AccountStore, DuckDbAccountStore};
+
+use crate::config::Config;
+
+/// Flags of `podlens keys`.
+#[derive(Debug, Clone, Args)]
+pub struct KeysArgs {
+    #[command(subcommand)]
+    pub command: KeysCommand,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum KeysCommand {
+    /// Create a key (and the user and team when missing); the key is the last line printed.
+    Create {
+        /// The user's email address.
+        #[arg(long)]
+        email: String,
+        /// The team's plan: free, individual, business, agency or admin.
+        #[arg(long)]
+        plan: String,
+    },
+}
+
+pub fn run(config: &Config, args: KeysArgs) -> anyhow::Result<()> {
+    match args.command {
+        KeysCommand::Create { email, plan } => create(config, &email, &plan),
+    }
+}
+
+fn create(config: &Config, email: &str, plan: &str) -> anyhow::Result<()> {
+    let plan = podlens_api::plan::stored_plan_name(plan)?;
+    let data_dir = config.data_dir();
+    let store = DuckDbAccountStore::open_in(&data_dir)
+        .with_context(|| format!("cannot open the app database in {}", data_dir.display()))?;
+    let created = store
+        .create_api_key(email, plan)
+        .context("cannot create the key")?;
+    println!(
+        "created an API key for {} (user {}, team {}, plan {}); it is shown only once:",
+        created.account.email, created.account.user_id, created.account.team_id, created.account.plan
+    );
+    println!("{}", created.api_key);
+    Ok(())
+}

@@ -1,0 +1,206 @@
+//! `podlens score`: chart movements, platform lookups (ratings with Wilson bounds,
+//! followers) and the authority score of every podcast, written to the catalog.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+use podlens_data::{Catalog, ChartPositionRow, PlatformLookupRow};
+use podlens_model::entities::AuthorityInputs;
+use podlens_scoring::authority::{authority_score, feed_inputs};
+use podlens_scoring::charts::{ChartRow, compute_movements, read_snapshot_dir};
+use podlens_scoring::lookups::{LookupImporters, LookupRecord};
+use uuid::Uuid;
+
+use crate::config::Config;
+
+/// Flags of `podlens score`.
+#[derive(Debug, Clone, Args)]
+pub struct ScoreArgs {
+    /// Chart snapshots (`<type>/<country>/<category>/<date>.json`); default `<data-dir>/charts`.
+    #[arg(long, value_name = "DIR")]
+    pub charts: Option<PathBuf>,
+    /// Lookup files (`<platform>.json`); default `<data-dir>/lookups`.
+    #[arg(long, value_name = "DIR")]
+    pub lookups: Option<PathBuf>,
+}
+
+/// Podcast ids by the ids charts and lookups name them with.
+#[derive(Debug, Default)]
+struct IdMap {
+    apple: HashMap<String, Uuid>,
+    spotify: HashMap<String, Uuid>,
+}
+
+impl IdMap {
+    fn podcast(&self, platform: &str, key: &str) -> Option<Uuid> {
+        match platform {
+            "apple" => self.apple.get(key).copied(),
+            "spotify" => self.spotify.get(key).copied(),
+            _ => None,
+        }
+    }
+}
+
+pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
+    let data_dir = config.data_dir();
+    let mut catalog = Catalog::open(&data_dir)
+        .with_context(|| format!("cannot open the catalog in {}", data_dir.display()))?;
+    let mut ids = IdMap::default();
+    for links in catalog.podcast_links()? {
+        if let Some(apple) = links.apple_id {
+            ids.apple.insert(apple, links.podcast_id);
+        }
+        if let Some(spotify) = links.spotify_id {
+            ids.spotify.insert(spotify, links.podcast_id);
+        }
+    }
+
+    let charts_dir = args.charts.unwrap_or_else(|| data_dir.join("charts"));
+    let chart_rows = if charts_dir.is_dir() {
+        compute_movements(&read_snapshot_dir(&charts_dir)?)
+    } else {
+        Vec::new()
+    };
+    let stored_rows: Vec<ChartPositionRow> = chart_rows.iter().map(|row| chart_position_row(row, &ids)).collect();
+    let charted = catalog.import_charts(&stored_rows)?;
+    let best_positions = best_positions(&stored_rows);
+
+    let lookups_dir = args.lookups.unwrap_or_else(|| data_dir.join("lookups"));
+    let lookups = if lookups_dir.is_dir() {
+        LookupImporters::standard().import_dir(&lookups_dir)?
+    } else {
+        Vec::new()
+    };
+    let lookup_rows: Vec<PlatformLookupRow> = lookups.iter().map(|record| lookup_row(record, &ids)).collect();
+    catalog.store_lookups(&lookup_rows)?;
+    let mut by_podcast: HashMap<Uuid, Vec<&PlatformLookupRow>> = HashMap::new();
+    for row in &lookup_rows {
+        if let Some(id) = row.podcast_id {
+            by_podcast.entry(id).or_default().push(row);
+        }
+    }
+
+    let now = chrono::Utc::now();
+    let podcast_ids = catalog.podcast_ids()?;
+    let bar = crate::progress::bar(podcast_ids.len() as u64, "podcasts", config.no_progress);
+    let mut scores = Vec::with_capacity(podcast_ids.len());
+    for podcast_id in podcast_ids {
+        bar.inc(1);
+        let Some(podcast) = catalog.podcast(podcast_id)? else {
+            continue;
+        };
+        let episodes = catalog.episodes_of_podcast(podcast_id)?;
+        let mut inputs = feed_inputs(&podcast, &episodes, now);
+        inputs.website_links = catalog.crawl_result(podcast_id)?.map(|crawl| crawl.socials.len() as u64);
+        inputs.best_chart_position = best_positions.get(&podcast_id).copied();
+        add_lookups(&mut inputs, by_podcast.get(&podcast_id).map(Vec::as_slice).unwrap_or(&[]));
+        if let Some(score) = authority_score(&inputs) {
+            scores.push((score.details(&podcast_id.to_string(), &inputs, now), score.coverage));
+        }
+    }
+    bar.finish_and_clear();
+    catalog.store_scores(&scores)?;
+    println!(
+        "scored {} podcasts; {charted} chart positions, {} lookups",
+        scores.len(),
+        lookup_rows.len()
+    );
+    Ok(())
+}
+
+fn chart_position_row(row: &ChartRow, ids: &IdMap) -> ChartPositionRow {
+    ChartPositionRow {
+        chart_type: row.key.chart_type.as_str().to_owned(),
+        frequency: row.key.frequency.as_str().to_owned(),
+        country: row.key.country.clone(),
+        category: row.key.category.clone(),
+        chart_date: row.chart_date,
+        captured_at: row.captured_at,
+        position: row.position,
+        podcast_on_chart_id: row.podcast_on_chart_id.clone(),
+        podcast_id: ids.podcast(row.key.chart_type.as_str(), &row.podcast_on_chart_id),
+        title: row.title.clone(),
+        creator: row.creator.clone(),
+        image_url: row.image_url.clone(),
+        feed_url: row.feed_url.clone(),
+        previous_position: row.previous_position,
+        position_change: row.position_change,
+        movement: row.movement.as_str().to_owned(),
+        days_in_chart: row.days_in_chart,
+        streak: row.streak,
+    }
+}
+
+/// Each podcast's best position on any chart's latest snapshot.
+fn best_positions(rows: &[ChartPositionRow]) -> HashMap<Uuid, u32> {
+    let mut latest: HashMap<(&str, &str, &str, &str), chrono::NaiveDateTime> = HashMap::new();
+    for row in rows {
+        let key = (row.chart_type.as_str(), row.frequency.as_str(), row.country.as_str(), row.category.as_str());
+        let entry = latest.entry(key).or_insert(row.captured_at);
+        *entry = (*entry).max(row.captured_at);
+    }
+    let mut best: HashMap<Uuid, u32> = HashMap::new();
+    for row in rows {
+        let key = (row.chart_type.as_str(), row.frequency.as_str(), row.country.as_str(), row.category.as_str());
+        if latest.get(&key) != Some(&row.captured_at) {
+            continue;
+        }
+        if let Some(id) = row.podcast_id {
+            let slot = best.entry(id).or_insert(row.position);
+            *slot = (*slot).min(row.position);
+        }
+    }
+    best
+}
+
+fn lookup_row(record: &LookupRecord, ids: &IdMap) -> PlatformLookupRow {
+    let podcast_id = record
+        .podcast_id
+        .as_deref()
+        .and_then(|id| Uuid::parse_str(id).ok())
+        .or_else(|| ids.podcast(&record.platform, &record.key));
+    PlatformLookupRow {
+        platform: record.platform.clone(),
+        lookup_key: record.key.clone(),
+        podcast_id,
+        rating: record.rating,
+        ratings_count: record.ratings_count,
+        wilson_score: record.wilson_score,
+        followers: record.followers,
+        following: record.following,
+        posts: record.posts,
+        likes: record.likes,
+        subscribers: record.subscribers,
+        views: record.views,
+        plays: record.plays,
+    }
+}
+
+/// Adds what the lookups know; reviews come from Apple, or Spotify when Apple has none.
+fn add_lookups(inputs: &mut AuthorityInputs, rows: &[&PlatformLookupRow]) {
+    let of = |platform: &str| rows.iter().find(|row| row.platform == platform);
+    let sum = |values: Vec<Option<u64>>| -> Option<u64> {
+        let known: Vec<u64> = values.into_iter().flatten().collect();
+        (!known.is_empty()).then(|| known.iter().fold(0u64, |total, v| total.saturating_add(*v)))
+    };
+    inputs.follower_count = sum(
+        ["instagram", "twitter", "tiktok", "facebook"]
+            .iter()
+            .map(|platform| of(platform).and_then(|row| row.followers))
+            .collect(),
+    );
+    if let Some(youtube) = of("youtube") {
+        inputs.youtube_subscribers = youtube.subscribers.or(youtube.followers);
+        inputs.youtube_views = youtube.views;
+    }
+    if let Some(reviews) = of("apple").filter(|row| row.rating.is_some()).or_else(|| of("spotify")) {
+        inputs.rating = reviews.rating;
+        inputs.review_count = reviews.ratings_count;
+    }
+    if let Some(castbox) = of("castbox") {
+        inputs.castbox_plays = castbox.plays;
+        inputs.castbox_subscribers = castbox.subscribers.or(castbox.followers);
+    }
+}

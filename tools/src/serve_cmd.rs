@@ -1,0 +1,46 @@
+//! `podlens serve`: the API and the web app over a data directory.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+
+use crate::config::Config;
+
+/// Flags of `podlens serve`.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// TCP port (0 picks a free one; the chosen address is printed).
+    #[arg(long, env = "PODLENS_PORT", default_value_t = 8080)]
+    pub port: u16,
+
+    /// Address to bind; loopback unless told otherwise.
+    #[arg(long, env = "PODLENS_BIND", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub bind: IpAddr,
+
+    /// The web app's built bundle (default: ./web/dist when it exists).
+    #[arg(long, env = "PODLENS_WEB_DIR", value_name = "DIR")]
+    pub web_dir: Option<PathBuf>,
+}
+
+/// Serves until Ctrl-C.
+pub fn run(config: &Config, args: ServeArgs) -> anyhow::Result<()> {
+    let web_dir = args
+        .web_dir
+        .or_else(|| Some(PathBuf::from("web/dist")).filter(|dir| dir.is_dir()));
+    let options = podlens_api::server::ServeOptions {
+        data_dir: config.data_dir(),
+        address: SocketAddr::new(args.bind, args.port),
+        web_dir,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime
+        .block_on(podlens_api::server::serve(options, |address| {
+            println!("podlens listening on http://{address}");
+        }))
+        .context("server stopped")
+}
