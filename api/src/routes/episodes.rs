@@ -68,15 +68,53 @@ pub async fn details(
     .await
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LatestParams {
-    categories: Option<String>,
+/// The latest-episodes query; `categories` may repeat or be comma-separated.
+#[derive(Debug, Default)]
+struct LatestParams {
+    categories: Vec<String>,
     podcast_image_required: Option<bool>,
     has_transcript: Option<bool>,
     language: Option<String>,
     exclude_explicit: Option<bool>,
     limit: Option<u64>,
+}
+
+fn flag(name: &str, value: &str) -> ApiResult<bool> {
+    match value {
+        "true" | "1" => Ok(true),
+        "false" | "0" => Ok(false),
+        other => Err(ApiError::BadRequest(format!(
+            "{name} must be true or false, got \"{other}\""
+        ))),
+    }
+}
+
+impl LatestParams {
+    fn from_pairs(pairs: &[(String, String)]) -> ApiResult<LatestParams> {
+        let mut params = LatestParams::default();
+        for (key, value) in pairs {
+            match key.as_str() {
+                "categories" | "categories[]" => params.categories.extend(
+                    value
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|category| !category.is_empty())
+                        .map(str::to_owned),
+                ),
+                "podcastImageRequired" => params.podcast_image_required = Some(flag(key, value)?),
+                "hasTranscript" => params.has_transcript = Some(flag(key, value)?),
+                "excludeExplicit" => params.exclude_explicit = Some(flag(key, value)?),
+                "language" => params.language = Some(value.clone()),
+                "limit" => {
+                    params.limit = Some(value.parse().map_err(|_| {
+                        ApiError::BadRequest(format!("limit must be a whole number, got \"{value}\""))
+                    })?)
+                }
+                _ => {}
+            }
+        }
+        Ok(params)
+    }
 }
 
 /// The latest episodes (at most 150), grouped by podcast.
@@ -88,8 +126,9 @@ pub struct LatestParams {
     responses((status = 200, description = "Latest episodes by podcast")))]
 pub async fn latest(
     State(state): State<AppState>,
-    ApiQuery(params): ApiQuery<LatestParams>,
+    ApiQuery(pairs): ApiQuery<Vec<(String, String)>>,
 ) -> ApiResult<Envelope<LatestEpisodesResponse>> {
+    let params = LatestParams::from_pairs(&pairs)?;
     let defaults = LatestEpisodesQuery::default();
     let limit = params.limit.unwrap_or(defaults.limit);
     if limit == 0 || limit > defaults.limit {
@@ -99,15 +138,7 @@ pub async fn latest(
         )));
     }
     let query = LatestEpisodesQuery {
-        categories: params
-            .categories
-            .as_deref()
-            .unwrap_or_default()
-            .split(',')
-            .map(str::trim)
-            .filter(|category| !category.is_empty())
-            .map(str::to_owned)
-            .collect(),
+        categories: params.categories,
         podcast_image_required: params.podcast_image_required.unwrap_or(false),
         has_transcript: params.has_transcript,
         language: match params.language {

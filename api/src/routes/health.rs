@@ -18,8 +18,8 @@ pub fn router() -> Router<AppState> {
 #[serde(rename_all = "camelCase")]
 pub struct Health {
     /// Always `ok` when the server answers.
-    pub status: &'static str,
-    pub version: &'static str,
+    pub status: String,
+    pub version: String,
 }
 
 /// Liveness check.
@@ -27,7 +27,7 @@ pub struct Health {
     responses((status = 200, description = "The server is up", body = Health)))]
 pub async fn health(State(_state): State<AppState>) -> Envelope<Health> {
     Envelope(Health {
-        status: "ok",
-        version: env!("CARGO_PKG_VERSION"),
+        status: "ok".to_owned(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
     })
 }

@@ -226,28 +226,28 @@ pub async fn id_lookup(
             "podcastGuid lookups are not supported; use podlensId, slug, appleId, spotifyId or rssFeedUrl".into(),
         ));
     }
-    let key = match (feed_url, given_id_keys) {
-        (Some(url), 0) => None.or(Some(Err(url))),
+    // Err(url): a feed URL lookup; Ok(key): one of the four id keys.
+    let key: Result<PodcastLookupKey, String> = match (feed_url, given_id_keys) {
+        (Some(url), 0) => Err(url),
         (Some(_), _) => return Err(podlens_model::ValidationError::LookupMoreThanOne.into()),
-        (None, _) => Some(Ok(podcast_lookup_key(
+        (None, _) => Ok(podcast_lookup_key(
             query.apple_id.as_deref(),
             query.slug.as_deref(),
             query.spotify_id.as_deref(),
             own_id,
-        )?)),
+        )?),
     };
     blocking(move || {
         let snapshot = state.catalog.snapshot()?;
         let record = match key {
-            Some(Err(feed_url)) => snapshot.podcast_by_feed_url(&feed_url)?,
-            Some(Ok(PodcastLookupKey::AppleId(id))) => snapshot.podcast_by_apple_id(&id)?,
-            Some(Ok(PodcastLookupKey::Slug(slug))) => snapshot.podcast_by_slug(&slug)?,
-            Some(Ok(PodcastLookupKey::SpotifyId(id))) => snapshot.podcast_by_spotify_id(&id)?,
-            Some(Ok(PodcastLookupKey::PodlensId(id))) => match uuid::Uuid::parse_str(id.trim()) {
+            Err(feed_url) => snapshot.podcast_by_feed_url(&feed_url)?,
+            Ok(PodcastLookupKey::AppleId(id)) => snapshot.podcast_by_apple_id(&id)?,
+            Ok(PodcastLookupKey::Slug(slug)) => snapshot.podcast_by_slug(&slug)?,
+            Ok(PodcastLookupKey::SpotifyId(id)) => snapshot.podcast_by_spotify_id(&id)?,
+            Ok(PodcastLookupKey::PodlensId(id)) => match uuid::Uuid::parse_str(id.trim()) {
                 Ok(uuid) => snapshot.podcast_by_id(uuid)?,
                 Err(_) => None,
             },
-            None => None,
         };
         Ok(Envelope(PodcastLookupResponse {
             podcast: record.as_ref().map(convert::podcast_summary),
@@ -321,7 +321,6 @@ pub async fn episodes(
             has_transcript: params.has_transcript,
             skip,
             limit: u64::from(limit),
-            ..EpisodesQuery::default()
         };
         let page = state
             .catalog

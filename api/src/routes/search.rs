@@ -36,7 +36,7 @@ pub fn router() -> Router<AppState> {
 
 /// Search podcasts.
 #[utoipa::path(post, path = "/api/v1/search/podcasts", tag = "search",
-    request_body(content = Object, description = "Search options (searchTerms, filters, sortOrder, cursor, pageSize)"),
+    request_body(content = serde_json::Value, description = "Search options (searchTerms, filters, sortOrder, cursor, pageSize)"),
     responses((status = 200, description = "searchMode, searchId, searchOptions, searchResultsStats, result, cursor"),
               (status = 400, description = "Invalid options, with the specification's message"),
               (status = 429, description = "Search limit reached")))]
@@ -50,7 +50,7 @@ pub async fn search_podcasts(
 
 /// Search episodes (titles, descriptions, transcripts).
 #[utoipa::path(post, path = "/api/v1/search/episodes", tag = "search",
-    request_body(content = Object, description = "Search options"),
+    request_body(content = serde_json::Value, description = "Search options"),
     responses((status = 200, description = "searchMode, searchId, searchOptions, searchResultsStats, result, cursor"),
               (status = 400, description = "Invalid options, with the specification's message"),
               (status = 429, description = "Search limit reached")))]

@@ -17,7 +17,7 @@ use crate::auth::Caller;
 use crate::convert;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ApiJson, ApiQuery};
+use crate::extract::{ApiJson, ApiQuery, RawJson};
 use crate::routes::lookup;
 use crate::state::{AppState, blocking};
 
@@ -136,7 +136,7 @@ pub async fn list_podcasts(
 }
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct FlagsBody {
     sync: Option<bool>,
     blacklist: Option<bool>,
@@ -145,16 +145,17 @@ pub struct FlagsBody {
 /// Adds a podcast to the team, or updates its flags (a null flag keeps its value).
 #[utoipa::path(put, path = "/api/v1/teams/podcasts/{podcastId}", tag = "teams",
     params(("podcastId" = String, Path)),
-    request_body(content = Object, description = "sync and blacklist, each optional"),
+    request_body(content = serde_json::Value, description = "sync and blacklist, each optional"),
     responses((status = 200, description = "teamPodcast"), (status = 404, description = "Unknown podcast")))]
 pub async fn add_podcast(
     State(state): State<AppState>,
     caller: Caller,
     Path(podcast_id): Path<String>,
-    body: Option<ApiJson<FlagsBody>>,
+    RawJson(body): RawJson,
 ) -> ApiResult<Envelope<TeamPodcastResponse>> {
     let account = caller.require_account()?.clone();
-    let flags = body.map(|ApiJson(flags)| flags).unwrap_or_default();
+    let flags: FlagsBody = serde_json::from_value(body)
+        .map_err(|error| ApiError::BadRequest(format!("Invalid request body: {error}")))?;
     blocking(move || {
         let record = lookup::podcast_by_id_or_slug(&state, &podcast_id)?;
         let id = record.podcast_id.to_string();
@@ -243,7 +244,7 @@ pub struct RemoveManyResponse {
 
 /// Removes several podcasts, by id or Apple id.
 #[utoipa::path(delete, path = "/api/v1/teams/podcasts/multiple", tag = "teams",
-    request_body(content = Object, description = "podcastIds and/or appleIds"),
+    request_body(content = serde_json::Value, description = "podcastIds and/or appleIds"),
     responses((status = 200, description = "Counts of removed podcasts")))]
 pub async fn remove_many(
     State(state): State<AppState>,

@@ -145,14 +145,20 @@ pub async fn current(
 
 #[derive(Debug, Deserialize)]
 pub struct WindowQuery {
-    window: Option<u32>,
+    /// Days, as `7d`, `30d`, `90d` (the SDK's values) or a plain number.
+    window: Option<String>,
 }
 
 /// Longest window of days one call covers.
 const MAX_WINDOW_DAYS: u32 = 366;
 
-fn window_days(window: Option<u32>) -> ApiResult<u32> {
-    let days = window.unwrap_or(30);
+fn window_days(window: Option<String>) -> ApiResult<u32> {
+    let days = match window.as_deref().map(str::trim) {
+        None | Some("") => 30,
+        Some(text) => text.strip_suffix('d').unwrap_or(text).parse::<u32>().map_err(|_| {
+            ApiError::BadRequest(format!("window must look like 7d, 30d or 90d, got \"{text}\""))
+        })?,
+    };
     if days == 0 || days > MAX_WINDOW_DAYS {
         return Err(ApiError::BadRequest(format!(
             "window must be between 1 and {MAX_WINDOW_DAYS} days"
@@ -163,7 +169,7 @@ fn window_days(window: Option<u32>) -> ApiResult<u32> {
 
 /// The team's usage per day over the last `window` days (default 30), oldest first.
 #[utoipa::path(get, path = "/api/v1/teams/usage/daily", tag = "usage",
-    params(("window" = Option<u32>, Query, description = "Days, default 30")),
+    params(("window" = Option<String>, Query, description = "7d, 30d (default) or 90d")),
     responses((status = 200, description = "Usage by day")))]
 pub async fn daily(
     State(state): State<AppState>,
@@ -195,7 +201,7 @@ pub async fn daily(
 
 #[derive(Debug, Deserialize)]
 pub struct MonthsQuery {
-    months: Option<u32>,
+    months: Option<f64>,
 }
 
 /// The team's usage per calendar month over the last `months` months (default 6).
@@ -208,10 +214,11 @@ pub async fn monthly(
     ApiQuery(query): ApiQuery<MonthsQuery>,
 ) -> ApiResult<Envelope<MonthlyUsageResponse>> {
     let account = caller.require_account()?;
-    let count = query.months.unwrap_or(6);
-    if count == 0 || count > 24 {
-        return Err(ApiError::BadRequest("months must be between 1 and 24".into()));
+    let months_wanted = query.months.unwrap_or(6.0);
+    if !(1.0..=24.0).contains(&months_wanted) || months_wanted.fract() != 0.0 {
+        return Err(ApiError::BadRequest("months must be a whole number between 1 and 24".into()));
     }
+    let count = months_wanted as u32;
     let today = Utc::now().date_naive();
     let mut months = Vec::new();
     let mut cursor = month_bounds(today).0;
@@ -261,7 +268,7 @@ pub struct MembersUsage {
 
 /// Each team member's usage over the last `window` days (default 30).
 #[utoipa::path(get, path = "/api/v1/teams/usage/members", tag = "usage",
-    params(("window" = Option<u32>, Query, description = "Days, default 30")),
+    params(("window" = Option<String>, Query, description = "7d, 30d (default) or 90d")),
     responses((status = 200, description = "Usage by member")))]
 pub async fn members(
     State(state): State<AppState>,

@@ -1,0 +1,92 @@
+//! A small catalog built through the real pipeline: corpus feeds parsed and
+//! normalised by `podlens-ingest`, stored and exported by `podlens-data`, indexed by
+//! `podlens-indexer`, plus one real transcript attached to one episode.
+
+use std::path::{Path, PathBuf};
+
+use chrono::Utc;
+use podlens_data::Catalog;
+use podlens_data::snapshot::{read_episodes, read_podcasts, read_transcripts};
+use podlens_indexer::{BuildOptions, IndexSource, build_generation};
+use podlens_model::catalog::FeedBatch;
+
+/// Feeds of the corpus the fixture ingests (real feeds, varied shapes).
+pub const FIXTURE_FEEDS: &[&str] = &[
+    "feed-rs_rss_2.0_nightvale.xml",
+    "feed-rs_rss_2.0_bbc.xml",
+    "feed-rs_rss_2.0_anchorfm.xml",
+    "feed-rs_rss_2.0_spreaker.xml",
+    "gnome-podcasts_2018-01-20-LinuxUnplugged.xml",
+    "gnome-podcasts_2018-01-20-Intercepted.xml",
+];
+
+/// The transcript attached to the first episode of the first feed.
+pub const FIXTURE_TRANSCRIPT: &str = "podcast_search_test_transcript.vtt";
+
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+}
+
+/// What the fixture holds, for tests to derive expectations from.
+#[derive(Debug, Clone)]
+pub struct Fixture {
+    pub batches: Vec<FeedBatch>,
+    pub transcript_episode_id: uuid::Uuid,
+    pub transcript_podcast_id: uuid::Uuid,
+}
+
+/// Builds the catalog, its Parquet snapshot and an index generation in `data_dir`.
+pub fn build_fixture(data_dir: &Path) -> Fixture {
+    let corpus = corpus_dir();
+    let now = Utc::now();
+    let batches: Vec<FeedBatch> = FIXTURE_FEEDS
+        .iter()
+        .map(|name| {
+            let path = corpus.join("feeds").join(name);
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let parsed = podlens_ingest::parse_feed(&bytes, None)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            podlens_ingest::normalize(&parsed, &format!("https://feeds.example.test/{name}"), now)
+        })
+        .collect();
+    let mut catalog = Catalog::open(data_dir).expect("catalog opens");
+    catalog.upsert_feeds(&batches).expect("feeds stored");
+
+    let first = &batches[0];
+    let episode = first.episodes.first().expect("first feed has episodes");
+    let transcript_path = corpus.join("transcripts").join(FIXTURE_TRANSCRIPT);
+    let text = std::fs::read_to_string(&transcript_path).expect("transcript readable");
+    let format = podlens_ingest::transcript::sniff_format(&text);
+    let parsed = podlens_ingest::transcript::parse_transcript(&text, format).expect("parses");
+    let record = podlens_ingest::transcript::transcript_record(
+        first.podcast.podcast_id,
+        episode.episode_id,
+        FIXTURE_TRANSCRIPT,
+        format,
+        Some("en".into()),
+        parsed,
+    );
+    catalog.upsert_transcript(&record).expect("transcript stored");
+    catalog.export_parquet().expect("parquet exported");
+
+    let parquet = data_dir.join(podlens_data::PARQUET_DIR);
+    let podcasts = read_podcasts(&parquet).expect("podcasts read back");
+    let episodes = read_episodes(&parquet).expect("episodes read back");
+    let transcripts = read_transcripts(&parquet).expect("transcripts read back");
+    let source = IndexSource {
+        podcasts: &podcasts,
+        episodes: &episodes,
+        transcripts: &transcripts,
+        signals: None,
+    };
+    let options = BuildOptions {
+        shards: Some(2),
+        ..BuildOptions::default()
+    };
+    build_generation(&data_dir.join("index"), source, &options).expect("index built");
+    Fixture {
+        transcript_episode_id: episode.episode_id,
+        transcript_podcast_id: first.podcast.podcast_id,
+        batches,
+    }
+}

@@ -1,0 +1,99 @@
+//! Shared test setup: a fixture data directory, the app over it, and request helpers.
+
+#![allow(dead_code)]
+
+pub mod fixture;
+
+use std::sync::OnceLock;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use podlens_api::accounts::AccountStore;
+use podlens_api::server::open_state;
+use podlens_api::AppState;
+use serde_json::Value;
+use tower::ServiceExt;
+
+/// One fixture data directory per test binary (building it takes a moment).
+pub struct Shared {
+    pub dir: tempfile::TempDir,
+    pub fixture: fixture::Fixture,
+}
+
+pub fn shared() -> &'static Shared {
+    static SHARED: OnceLock<Shared> = OnceLock::new();
+    SHARED.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fixture = fixture::build_fixture(dir.path());
+        Shared { dir, fixture }
+    })
+}
+
+/// A fresh app state over a copy-free view of the shared catalog, with its own app
+/// database so tests do not share usage counters.
+pub fn state() -> (AppState, tempfile::TempDir) {
+    let shared = shared();
+    let own = tempfile::tempdir().expect("tempdir");
+    for entry in ["parquet", "index"] {
+        let from = shared.dir.path().join(entry);
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&from, own.path().join(entry)).expect("symlink");
+    }
+    let state = open_state(own.path().to_path_buf(), None).expect("state opens");
+    (state, own)
+}
+
+pub fn key(state: &AppState, email: &str, plan: &str) -> String {
+    state.accounts.create_api_key(email, plan).expect("key").api_key
+}
+
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: axum::http::HeaderMap,
+    pub body: Value,
+    pub text: String,
+}
+
+pub async fn call(app: &Router, method: &str, uri: &str, key: Option<&str>, body: Option<Value>) -> Reply {
+    let mut builder = Request::builder().method(method).uri(uri);
+    if let Some(key) = key {
+        builder = builder.header("authorization", key);
+    }
+    let request = match body {
+        Some(body) => builder
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string())),
+        None => builder.body(Body::empty()),
+    }
+    .expect("request");
+    let response = app.clone().oneshot(request).await.expect("response");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .expect("body");
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+    Reply {
+        status,
+        headers,
+        body,
+        text,
+    }
+}
+
+pub async fn get(app: &Router, uri: &str, key: Option<&str>) -> Reply {
+    call(app, "GET", uri, key, None).await
+}
+
+pub async fn post(app: &Router, uri: &str, key: Option<&str>, body: Value) -> Reply {
+    call(app, "POST", uri, key, Some(body)).await
+}
+
+/// The `data` of an OK envelope, failing with the body otherwise.
+pub fn ok_data(reply: &Reply) -> &Value {
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    assert_eq!(reply.body["status"], "OK", "{}", reply.text);
+    &reply.body["data"]
+}
