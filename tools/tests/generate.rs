@@ -74,7 +74,7 @@ fn read_feed(bytes: &[u8]) -> Result<FeedFacts, String> {
                 if path.is_empty() {
                     roots += 1;
                 }
-                check_attributes(&start)?;
+                check_attributes(&start, reader.decoder())?;
                 let name = start.name().as_ref().to_vec();
                 if name == b"item" {
                     facts.items += 1;
@@ -82,7 +82,7 @@ fn read_feed(bytes: &[u8]) -> Result<FeedFacts, String> {
                 path.push(name);
             }
             Event::Empty(empty) => {
-                check_attributes(&empty)?;
+                check_attributes(&empty, reader.decoder())?;
                 let name = empty.name().as_ref().to_vec();
                 if name == b"podcast:transcript" {
                     for attribute in empty.attributes() {
@@ -146,11 +146,14 @@ fn read_feed(bytes: &[u8]) -> Result<FeedFacts, String> {
     Ok(facts)
 }
 
-fn check_attributes(start: &quick_xml::events::BytesStart<'_>) -> Result<(), String> {
+fn check_attributes(
+    start: &quick_xml::events::BytesStart<'_>,
+    decoder: quick_xml::encoding::Decoder,
+) -> Result<(), String> {
     for attribute in start.attributes() {
         let attribute = attribute.map_err(|error| error.to_string())?;
         attribute
-            .unescape_value()
+            .decode_and_unescape_value(decoder)
             .map_err(|error| error.to_string())?;
     }
     Ok(())
@@ -397,7 +400,12 @@ fn opml_lists_every_feed() {
                 for attribute in outline.attributes() {
                     let attribute = attribute.expect("attribute");
                     if attribute.key.as_ref() == b"xmlUrl" {
-                        listed.insert(attribute.unescape_value().expect("value").into_owned());
+                        listed.insert(
+                            attribute
+                                .decode_and_unescape_value(reader.decoder())
+                                .expect("value")
+                                .into_owned(),
+                        );
                     }
                 }
             }

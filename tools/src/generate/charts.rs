@@ -16,7 +16,6 @@ use super::{Context, GenerateError, STREAM_CHARTS, io_error};
 /// What the charts need to know about a show.
 #[derive(Debug, Clone)]
 pub struct Entrant {
-    pub index: usize,
     pub title: String,
     pub author: String,
     pub feed_url: String,

@@ -64,7 +64,7 @@ impl Episode {
 
         let season_length = if show.serial {
             Some(8)
-        } else if show.episode_count > 24 && show.index % 3 == 0 {
+        } else if show.episode_count > 24 && show.index.is_multiple_of(3) {
             Some(26)
         } else {
             None
@@ -167,7 +167,7 @@ fn episode_title(
         _ => core,
     };
     match number % 3 {
-        0 if show.index % 2 == 0 => format!("Ep. {number}: {core}"),
+        0 if show.index.is_multiple_of(2) => format!("Ep. {number}: {core}"),
         1 if show.index % 5 == 1 => format!("#{number} {core}"),
         _ => core,
     }

@@ -72,9 +72,9 @@ fn write_channel_head(out: &mut String, context: &Context, show: &Show) {
         generator = escape(show.generator),
     );
     if let Some((owner_email, _)) = show.emails.first() {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "<itunes:owner><itunes:name>{}</itunes:name><itunes:email>{owner_email}</itunes:email></itunes:owner>\n",
+            "<itunes:owner><itunes:name>{}</itunes:name><itunes:email>{owner_email}</itunes:email></itunes:owner>",
             escape(&show.author)
         );
     }
@@ -255,9 +255,9 @@ pub fn description_html(show: &Show, episode: &Episode) -> String {
         html.push_str("</strong></p>\n");
     }
     if let Some(sponsor) = episode.sponsor {
-        let _ = write!(
+        let _ = writeln!(
             html,
-            "<p>This episode is sponsored by <a href=\"https://{}/{}\">{}</a>: {}.</p>\n",
+            "<p>This episode is sponsored by <a href=\"https://{}/{}\">{}</a>: {}.</p>",
             sponsor.domain,
             show.handle,
             escape(sponsor.name),

@@ -316,7 +316,6 @@ fn entrant(context: &Context, truth: &PodcastTruth, popularity: f64) -> charts::
             .unwrap_or(context.reference)
     };
     charts::Entrant {
-        index: truth.index,
         title: truth.title.clone(),
         author: truth.author.clone(),
         feed_url: truth.feed_url.clone(),

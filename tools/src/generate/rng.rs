@@ -15,7 +15,7 @@ pub fn splitmix64(state: &mut u64) -> u64 {
 
 /// A seed for an independent stream named by `parts` (e.g. seed, stream kind, index).
 pub fn derive_seed(parts: &[u64]) -> u64 {
-    let mut state = 0x5eed_0f_90d1_e45u64;
+    let mut state = 0x0005_eed0_f90d_1e45_u64;
     let mut out = 0;
     for part in parts {
         state ^= *part;

@@ -297,7 +297,7 @@ impl Show {
             funding_url,
             place,
             value_address,
-            generator: *rng.pick(names::GENERATORS),
+            generator: rng.pick::<&str>(names::GENERATORS),
             transcript_format: if rng.chance(0.7) {
                 TranscriptFormat::Vtt
             } else {
