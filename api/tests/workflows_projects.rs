@@ -330,12 +330,13 @@ async fn projects_work_over_a_real_socket() {
     let created: Value = client
         .put(format!("http://{address}/api/v1/projects"))
         .header("authorization", format!("Bearer {key}"))
-        .json(&json!({"name": "Socket project"}))
-        .send().await.unwrap().json().await.unwrap();
+        .header("content-type", "application/json")
+        .body(json!({"name": "Socket project"}).to_string())
+        .send().await.unwrap().text().await.map(|text| serde_json::from_str(&text).unwrap()).unwrap();
     assert_eq!(created["status"], "OK");
     let listed: Value = client
         .get(format!("http://{address}/api/v1/projects"))
         .header("authorization", &key)
-        .send().await.unwrap().json().await.unwrap();
+        .send().await.unwrap().text().await.map(|text| serde_json::from_str(&text).unwrap()).unwrap();
     assert_eq!(listed["data"]["projects"][0]["slug"], "socket-project");
 }

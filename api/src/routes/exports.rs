@@ -126,12 +126,13 @@ fn search_podcasts(
     let request = engine_request(&search, limit as usize, None)?;
     let response = state.catalog.index()?.search(&request)?;
     let mut seen = HashSet::new();
-    let ids: Vec<Uuid> = match &response.hits {
+    let hit_ids: Vec<Uuid> = match &response.hits {
         Hits::Podcasts(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),
         Hits::Episodes(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),
-    }
-    .into_iter()
-    .filter(|id| seen.insert(*id))
+    };
+    let ids: Vec<Uuid> = hit_ids
+        .into_iter()
+        .filter(|id| seen.insert(*id))
     .take(limit as usize)
     .collect();
     Ok(state.catalog.snapshot()?.podcasts_by_ids(&ids)?)
