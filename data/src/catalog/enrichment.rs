@@ -193,7 +193,8 @@ impl Catalog {
         crawled_at: DateTime<Utc>,
     ) -> Result<(), DataError> {
         ensure_tables(&self.connection)?;
-        let json = serde_json::to_string(result).map_err(|error| DataError::InvalidArgument(error.to_string()))?;
+        let json = serde_json::to_string(result)
+            .map_err(|error| DataError::InvalidArgument(error.to_string()))?;
         let transaction = self.connection.transaction()?;
         let id = podcast_id.to_string();
         transaction.execute(
@@ -219,7 +220,13 @@ impl Catalog {
             result
                 .contact_pages
                 .iter()
-                .find(|page| if emails { page.emails.iter().any(|e| e == value) } else { page.phones.iter().any(|p| p == value) })
+                .find(|page| {
+                    if emails {
+                        page.emails.iter().any(|e| e == value)
+                    } else {
+                        page.phones.iter().any(|p| p == value)
+                    }
+                })
                 .map(|page| page.url.clone())
         };
         for (kind, values) in [("email", &result.emails), ("phone", &result.phone_numbers)] {
@@ -260,11 +267,15 @@ impl Catalog {
     }
 
     /// Stores authority scores (replacing earlier ones of the same podcasts).
-    pub fn store_scores(&mut self, scores: &[(AuthorityScoreDetails, f64)]) -> Result<(), DataError> {
+    pub fn store_scores(
+        &mut self,
+        scores: &[(AuthorityScoreDetails, f64)],
+    ) -> Result<(), DataError> {
         ensure_tables(&self.connection)?;
         let transaction = self.connection.transaction()?;
         for (details, coverage) in scores {
-            let json = serde_json::to_string(details).map_err(|error| DataError::InvalidArgument(error.to_string()))?;
+            let json = serde_json::to_string(details)
+                .map_err(|error| DataError::InvalidArgument(error.to_string()))?;
             let parts = details.sub_scores;
             transaction.execute(
                 r#"INSERT OR REPLACE INTO authority_scores VALUES (?::UUID, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"#,
@@ -290,7 +301,10 @@ impl Catalog {
     }
 
     /// The stored score details of a podcast.
-    pub fn authority_score(&self, podcast_id: Uuid) -> Result<Option<AuthorityScoreDetails>, DataError> {
+    pub fn authority_score(
+        &self,
+        podcast_id: Uuid,
+    ) -> Result<Option<AuthorityScoreDetails>, DataError> {
         ensure_tables(&self.connection)?;
         let mut statement = self
             .connection
@@ -386,11 +400,115 @@ impl Catalog {
             "chart_positions",
         ];
         for (slot, table) in tables.iter().enumerate() {
-            let count: i64 = self
-                .connection
-                .query_row(&format!("SELECT count(*) FROM {table}"), [], |row| row.get(0))?;
+            let count: i64 =
+                self.connection
+                    .query_row(&format!("SELECT count(*) FROM {table}"), [], |row| {
+                        row.get(0)
+                    })?;
             counts[slot] = u64::try_from(count).unwrap_or(0);
         }
         Ok(counts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use podlens_model::SocialKind;
+    use podlens_model::entities::{
+        AuthoritySubScores, CrawlContactPage, CrawlSocial, CrawlStats, WeightedScore,
+    };
+
+    #[test]
+    fn crawl_results_scores_and_charts_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut catalog = Catalog::open(dir.path()).unwrap();
+        let podcast_id = Uuid::from_u128(7);
+        let result = WebsiteCrawlResult {
+            emails: vec!["a@show.example".into()],
+            phone_numbers: vec!["+12125550123".into()],
+            contact_pages: vec![CrawlContactPage {
+                url: "https://show.example/contact".into(),
+                has_form: true,
+                emails: vec!["a@show.example".into()],
+                phones: vec![],
+                title: Some("Contact".into()),
+            }],
+            socials: vec![CrawlSocial {
+                kind: SocialKind::Twitter,
+                url: "https://x.com/show".into(),
+                occurrences: 2,
+                pages: vec!["https://show.example/".into()],
+            }],
+            stats: CrawlStats {
+                base_url: "https://show.example/".into(),
+                pages_crawled: 2,
+                ..CrawlStats::default()
+            },
+            ..WebsiteCrawlResult::default()
+        };
+        let now = Utc::now();
+        catalog
+            .store_crawl_result(podcast_id, &result, now)
+            .unwrap();
+        catalog
+            .store_crawl_result(podcast_id, &result, now)
+            .unwrap();
+        assert_eq!(catalog.crawl_result(podcast_id).unwrap(), Some(result));
+        let part = |score| WeightedScore {
+            score,
+            weight: 0.25,
+        };
+        let details = AuthorityScoreDetails {
+            podcast_id: podcast_id.to_string(),
+            calculated_at: now,
+            final_score: 50.0,
+            sub_scores: AuthoritySubScores {
+                quality: part(20.0),
+                social: part(40.0),
+                youtube: part(60.0),
+                engagement: part(80.0),
+            },
+            inputs: Default::default(),
+        };
+        catalog.store_scores(&[(details.clone(), 0.5)]).unwrap();
+        let stored = catalog.authority_score(podcast_id).unwrap().unwrap();
+        assert_eq!(stored.final_score, details.final_score);
+        let day = NaiveDate::from_ymd_opt(2026, 1, 2).unwrap();
+        let row = ChartPositionRow {
+            chart_type: "apple".into(),
+            frequency: "daily".into(),
+            country: "us".into(),
+            category: "comedy".into(),
+            chart_date: day,
+            captured_at: day.and_hms_opt(0, 0, 0).unwrap(),
+            position: 1,
+            podcast_on_chart_id: "123".into(),
+            podcast_id: Some(podcast_id),
+            title: "Show".into(),
+            creator: None,
+            image_url: None,
+            feed_url: None,
+            previous_position: Some(3),
+            position_change: Some(2),
+            movement: "up".into(),
+            days_in_chart: 2,
+            streak: 2,
+        };
+        assert_eq!(
+            catalog.import_charts(std::slice::from_ref(&row)).unwrap(),
+            1
+        );
+        assert_eq!(catalog.import_charts(&[row]).unwrap(), 1);
+        catalog
+            .store_lookups(&[PlatformLookupRow {
+                platform: "apple".into(),
+                lookup_key: "123".into(),
+                rating: Some(4.5),
+                ..PlatformLookupRow::default()
+            }])
+            .unwrap();
+        // crawls, contacts (email + phone), socials, scores, lookups, chart positions
+        assert_eq!(catalog.enrichment_counts().unwrap(), [1, 2, 1, 1, 1, 1]);
     }
 }
