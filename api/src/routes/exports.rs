@@ -31,8 +31,7 @@ use crate::search_plan::engine_request;
 use crate::state::{AppState, blocking};
 use crate::workflows::fields::{enum_value, object, optional_string, optional_strings};
 use crate::workflows::{
-    ExportRow, ListedPodcastRow, export_row, header_of, max_export_entries, render_csv,
-    render_json,
+    ExportRow, ListedPodcastRow, export_row, header_of, max_export_entries, render_csv, render_json,
 };
 
 pub fn router() -> Router<AppState> {
@@ -57,7 +56,12 @@ fn limit_value(body: &Map<String, Value>, default: u32) -> ApiResult<u32> {
         Some(value) => {
             let limit = value
                 .as_i64()
-                .or_else(|| value.as_f64().filter(|n| n.fract() == 0.0).map(|n| n as i64))
+                .or_else(|| {
+                    value
+                        .as_f64()
+                        .filter(|n| n.fract() == 0.0)
+                        .map(|n| n as i64)
+                })
                 .unwrap_or(0);
             Ok(validate_export_limit(limit)?)
         }
@@ -65,7 +69,11 @@ fn limit_value(body: &Map<String, Value>, default: u32) -> ApiResult<u32> {
 }
 
 /// Reads columns, format and limit, and checks the limit against the plan.
-fn export_request(body: &Map<String, Value>, plan: Plan, default_limit: u32) -> ApiResult<ExportRequest> {
+fn export_request(
+    body: &Map<String, Value>,
+    plan: Plan,
+    default_limit: u32,
+) -> ApiResult<ExportRequest> {
     let columns = parse_export_columns(&optional_strings(body, "columns")?.unwrap_or_default())?;
     let format = parse_export_format(&optional_string(body, "format")?.unwrap_or_default())?;
     let limit = limit_value(body, default_limit)?;
@@ -87,7 +95,13 @@ fn export_request(body: &Map<String, Value>, plan: Plan, default_limit: u32) -> 
 }
 
 /// The export file: CSV or JSON, as an attachment named `name`.
-fn file_response(metered: Metered, format: ExportFormat, name: &str, rows: &[ExportRow], header: &[&str]) -> Response {
+fn file_response(
+    metered: Metered,
+    format: ExportFormat,
+    name: &str,
+    rows: &[ExportRow],
+    header: &[&str],
+) -> Response {
     let (content_type, body, extension) = match format {
         ExportFormat::Csv => ("text/csv; charset=utf-8", render_csv(rows, header), "csv"),
         ExportFormat::Json => ("application/json", render_json(rows), "json"),
@@ -95,7 +109,10 @@ fn file_response(metered: Metered, format: ExportFormat, name: &str, rows: &[Exp
     let disposition = format!("attachment; filename=\"{name}.{extension}\"");
     (
         metered,
-        [(CONTENT_TYPE, content_type.to_owned()), (CONTENT_DISPOSITION, disposition)],
+        [
+            (CONTENT_TYPE, content_type.to_owned()),
+            (CONTENT_DISPOSITION, disposition),
+        ],
         body,
     )
         .into_response()
@@ -109,8 +126,9 @@ fn search_podcasts(
     options_json: &str,
     limit: u32,
 ) -> ApiResult<Vec<PodcastRecord>> {
-    let options: Value = serde_json::from_str(options_json)
-        .map_err(|error| ApiError::Internal(format!("stored search options unreadable: {error}")))?;
+    let options: Value = serde_json::from_str(options_json).map_err(|error| {
+        ApiError::Internal(format!("stored search options unreadable: {error}"))
+    })?;
     let endpoint = if mode == SearchMode::Episodes.as_str() {
         SearchEndpoint::Episodes
     } else {
@@ -133,8 +151,8 @@ fn search_podcasts(
     let ids: Vec<Uuid> = hit_ids
         .into_iter()
         .filter(|id| seen.insert(*id))
-    .take(limit as usize)
-    .collect();
+        .take(limit as usize)
+        .collect();
     Ok(state.catalog.snapshot()?.podcasts_by_ids(&ids)?)
 }
 
@@ -172,7 +190,13 @@ pub async fn export_search(
     })
     .await?;
     let header = header_of(&request.columns, false, plan);
-    Ok(file_response(metered, request.format, &format!("search-{search_id}"), &rows, &header))
+    Ok(file_response(
+        metered,
+        request.format,
+        &format!("search-{search_id}"),
+        &rows,
+        &header,
+    ))
 }
 
 fn states_filter(body: &Map<String, Value>) -> ApiResult<Option<Vec<ListedPodcastStatus>>> {
@@ -228,7 +252,11 @@ pub async fn export_project(
             .workflows
             .listed_podcasts(&project_id)?
             .into_iter()
-            .filter(|row| states.as_ref().is_none_or(|states| states.contains(&row.status)))
+            .filter(|row| {
+                states
+                    .as_ref()
+                    .is_none_or(|states| states.contains(&row.status))
+            })
             .take(request.limit as usize)
             .collect();
         let ids: Vec<Uuid> = listed

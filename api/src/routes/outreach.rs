@@ -29,7 +29,9 @@ use crate::metering::{self, Metered};
 use crate::routes::lookup;
 use crate::state::{AppState, blocking};
 use crate::workflows::compose::template_text;
-use crate::workflows::fields::{enum_value, object, optional_string, optional_strings, query_value};
+use crate::workflows::fields::{
+    enum_value, object, optional_string, optional_strings, query_value,
+};
 use crate::workflows::{
     OutreachContext, OutreachGuestInfo, OutreachRow, compose_outreach, host_first_name, slugify,
 };
@@ -104,16 +106,18 @@ fn options_of(body: &Map<String, Value>) -> ApiResult<OutreachOptions> {
 }
 
 /// The built-in template an `outreachTemplateId` (or `template`) names.
-fn template_kind(body: &Map<String, Value>, options: &OutreachOptions) -> ApiResult<OutreachTemplateKind> {
+fn template_kind(
+    body: &Map<String, Value>,
+    options: &OutreachOptions,
+) -> ApiResult<OutreachTemplateKind> {
     let named = options
         .outreach_template_id
         .clone()
         .or(optional_string(body, "template")?);
     match named {
         None => Ok(OutreachTemplateKind::Default),
-        Some(name) => OutreachTemplateKind::parse(&name).ok_or_else(|| {
-            ApiError::NotFound(format!("Outreach template not found: {name}"))
-        }),
+        Some(name) => OutreachTemplateKind::parse(&name)
+            .ok_or_else(|| ApiError::NotFound(format!("Outreach template not found: {name}"))),
     }
 }
 
@@ -237,7 +241,10 @@ pub async fn generate(
                 podcast.podcast_owner_name.as_deref(),
             ),
             podcast_title: podcast.podcast_rss_title.clone(),
-            recent_episode_title: recent.episodes.first().map(|episode| episode.episode_rss_title.clone()),
+            recent_episode_title: recent
+                .episodes
+                .first()
+                .map(|episode| episode.episode_rss_title.clone()),
             podcast_genres: podcast.podcast_podlens_genres.clone(),
             guest,
             sender_name: display_name(&account),

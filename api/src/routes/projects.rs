@@ -54,7 +54,10 @@ pub fn router() -> Router<AppState> {
             "/api/v1/projects/{projectSlug}",
             patch(update_project).delete(delete_project),
         )
-        .route("/api/v1/projects/{projectSlug}/details", get(project_details))
+        .route(
+            "/api/v1/projects/{projectSlug}/details",
+            get(project_details),
+        )
         .route("/api/v1/projects/{projectSlug}/podcasts", post(add_podcast))
         .route(
             "/api/v1/projects/{projectSlug}/podcasts/details",
@@ -88,7 +91,9 @@ fn find_project(state: &AppState, account: &Account, id_or_slug: &str) -> ApiRes
 }
 
 fn users_of(state: &AppState, account: &Account) -> ApiResult<UserDirectory> {
-    Ok(UserDirectory::new(state.accounts.team_users(&account.team_id)?))
+    Ok(UserDirectory::new(
+        state.accounts.team_users(&account.team_id)?,
+    ))
 }
 
 /// A project with its listed podcasts and their activity.
@@ -155,7 +160,13 @@ fn parse_listed_status(value: &str) -> ApiResult<ListedPodcastStatus> {
 }
 
 fn parse_priority(value: &str) -> ApiResult<Priority> {
-    enum_value(value, "priority", Priority::parse, Priority::ALL, Priority::as_str)
+    enum_value(
+        value,
+        "priority",
+        Priority::parse,
+        Priority::ALL,
+        Priority::as_str,
+    )
 }
 
 fn parse_labels(values: &[String]) -> ApiResult<Vec<ListedPodcastLabel>> {
@@ -191,7 +202,12 @@ struct ListedFilter {
 impl ListedFilter {
     fn from_query(pairs: &[(String, String)]) -> ApiResult<ListedFilter> {
         let states = query_list(pairs, "states")
-            .map(|values| values.iter().map(|value| parse_listed_status(value)).collect())
+            .map(|values| {
+                values
+                    .iter()
+                    .map(|value| parse_listed_status(value))
+                    .collect()
+            })
             .transpose()?;
         let priorities = query_list(pairs, "priorities")
             .map(|values| {
@@ -220,9 +236,16 @@ impl ListedFilter {
 
 /// The listed podcasts `filter` keeps, by priority (low first, none last), then the
 /// most recently added.
-fn filtered_listed(loaded: &Loaded, filter: &ListedFilter, users: &UserDirectory) -> Vec<ListedPodcast> {
-    let mut rows: Vec<&ListedPodcastRow> =
-        loaded.listed.iter().filter(|row| filter.keeps(row)).collect();
+fn filtered_listed(
+    loaded: &Loaded,
+    filter: &ListedFilter,
+    users: &UserDirectory,
+) -> Vec<ListedPodcast> {
+    let mut rows: Vec<&ListedPodcastRow> = loaded
+        .listed
+        .iter()
+        .filter(|row| filter.keeps(row))
+        .collect();
     rows.sort_by(|a, b| {
         Priority::ascending_missing_last(a.priority, b.priority)
             .then_with(|| b.added_at.cmp(&a.added_at))
@@ -230,7 +253,11 @@ fn filtered_listed(loaded: &Loaded, filter: &ListedFilter, users: &UserDirectory
     });
     rows.into_iter()
         .map(|row| {
-            listed_podcast_wire(row, history_of(&loaded.activity, &row.listed_podcast_id), users)
+            listed_podcast_wire(
+                row,
+                history_of(&loaded.activity, &row.listed_podcast_id),
+                users,
+            )
         })
         .collect()
 }
@@ -249,7 +276,8 @@ pub async fn create_project(
     let name = optional_string(&body, "name")?
         .ok_or_else(|| ApiError::BadRequest("Project name is required".into()))?;
     let name = validate_project_name(&name)?;
-    let project_types = parse_project_types(&optional_strings(&body, "projectTypes")?.unwrap_or_default())?;
+    let project_types =
+        parse_project_types(&optional_strings(&body, "projectTypes")?.unwrap_or_default())?;
     let status = match optional_string(&body, "status")?.or(optional_string(&body, "state")?) {
         Some(value) => parse_states(&[value])?[0],
         None => ProjectStatus::Active,
@@ -297,10 +325,18 @@ pub async fn list_projects(
     ApiQuery(pairs): ApiQuery<Vec<(String, String)>>,
 ) -> ApiResult<Envelope<ProjectsResponse>> {
     let account = caller.require_account()?.clone();
-    let states = query_list(&pairs, "states").map(|values| parse_states(&values)).transpose()?;
+    let states = query_list(&pairs, "states")
+        .map(|values| parse_states(&values))
+        .transpose()?;
     let sort_by = query_value(&pairs, "sortBy")
         .map(|value| {
-            enum_value(value, "sortBy", ProjectSortBy::parse, ProjectSortBy::ALL, ProjectSortBy::as_str)
+            enum_value(
+                value,
+                "sortBy",
+                ProjectSortBy::parse,
+                ProjectSortBy::ALL,
+                ProjectSortBy::as_str,
+            )
         })
         .transpose()?;
     let pinned: Vec<String> = query_list(&pairs, "pinnedIds").unwrap_or_default();
@@ -308,19 +344,32 @@ pub async fn list_projects(
         let users = users_of(&state, &account)?;
         let mut projects = Vec::new();
         for project in state.workflows.team_projects(&account.team_id)? {
-            if states.as_ref().is_some_and(|states| !states.contains(&project.status)) {
+            if states
+                .as_ref()
+                .is_some_and(|states| !states.contains(&project.status))
+            {
                 continue;
             }
             let loaded = load(&state, project)?;
-            projects.push(project_wire(&loaded.project, &loaded.listed, &loaded.activity, &users));
+            projects.push(project_wire(
+                &loaded.project,
+                &loaded.listed,
+                &loaded.activity,
+                &users,
+            ));
         }
         match sort_by {
             None | Some(ProjectSortBy::RecentActivity) => sort_project_list(&mut projects, &pinned),
             Some(ProjectSortBy::Name) => projects.sort_by(|a, b| {
-                a.name.to_lowercase().cmp(&b.name.to_lowercase()).then_with(|| a.project_id.cmp(&b.project_id))
+                a.name
+                    .to_lowercase()
+                    .cmp(&b.name.to_lowercase())
+                    .then_with(|| a.project_id.cmp(&b.project_id))
             }),
             Some(ProjectSortBy::Created) => projects.sort_by(|a, b| {
-                b.created_at.cmp(&a.created_at).then_with(|| a.project_id.cmp(&b.project_id))
+                b.created_at
+                    .cmp(&a.created_at)
+                    .then_with(|| a.project_id.cmp(&b.project_id))
             }),
         }
         Ok(Envelope(ProjectsResponse {
@@ -365,7 +414,11 @@ struct ProjectChanges {
 
 fn nullable_text(body: &Map<String, Value>, name: &str) -> ApiResult<Option<Option<String>>> {
     nullable(body, name)
-        .map(|value| value.map(|value| string_value(value, name).map(str::to_owned)).transpose())
+        .map(|value| {
+            value
+                .map(|value| string_value(value, name).map(str::to_owned))
+                .transpose()
+        })
         .transpose()
 }
 
@@ -463,7 +516,10 @@ pub async fn delete_project(
     let account = caller.require_account()?.clone();
     blocking(move || {
         let project = find_project(&state, &account, &id_or_slug)?;
-        if !state.workflows.delete_project(&account.team_id, &project.project_id)? {
+        if !state
+            .workflows
+            .delete_project(&account.team_id, &project.project_id)?
+        {
             return Err(project_not_found(&id_or_slug));
         }
         Ok(Envelope(ProjectDeleted {
@@ -502,7 +558,11 @@ fn activity(
 }
 
 fn labels_text(labels: &[ListedPodcastLabel]) -> String {
-    labels.iter().map(|label| label.as_str()).collect::<Vec<_>>().join(",")
+    labels
+        .iter()
+        .map(|label| label.as_str())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// `POST /api/v1/projects/{id}/podcasts`: lists a catalog podcast (by id or slug) as
@@ -801,7 +861,11 @@ pub async fn recent_episodes(
             let episodes: Vec<Episode> = page
                 .episodes
                 .iter()
-                .filter(|episode| episode.episode_rss_published_at.is_some_and(|at| at >= since))
+                .filter(|episode| {
+                    episode
+                        .episode_rss_published_at
+                        .is_some_and(|at| at >= since)
+                })
                 .map(|episode| convert::episode(episode, &listed.podcast_slug))
                 .collect();
             if episodes.is_empty() {

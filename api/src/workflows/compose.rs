@@ -112,11 +112,21 @@ fn hook(context: &OutreachContext, level: PersonalizationLevel) -> String {
             format!("I enjoyed your recent episode \"{episode}\" of {show}.")
         }
         (PersonalizationLevel::Heavy, Some(episode)) => {
-            let genres = list_phrase(&context.podcast_genres.iter().take(2).cloned().collect::<Vec<_>>());
+            let genres = list_phrase(
+                &context
+                    .podcast_genres
+                    .iter()
+                    .take(2)
+                    .cloned()
+                    .collect::<Vec<_>>(),
+            );
             let focus = if genres.is_empty() {
                 String::new()
             } else {
-                format!(" The show's focus on {genres} is close to {}'s own work.", context.guest.name)
+                format!(
+                    " The show's focus on {genres} is close to {}'s own work.",
+                    context.guest.name
+                )
             };
             format!("Your recent episode \"{episode}\" of {show} stayed with me.{focus}")
         }
@@ -137,7 +147,10 @@ fn introduction(context: &OutreachContext, options: &OutreachOptions) -> String 
         }
     };
     if options.email_length != EmailLength::Short
-        && let Some(bio) = guest.short_bio.as_deref().filter(|bio| !bio.trim().is_empty())
+        && let Some(bio) = guest
+            .short_bio
+            .as_deref()
+            .filter(|bio| !bio.trim().is_empty())
     {
         text.push(' ');
         text.push_str(bio.trim());
@@ -161,7 +174,12 @@ fn details(context: &OutreachContext, options: &OutreachOptions) -> String {
             .guest
             .topics
             .iter()
-            .zip(context.podcast_genres.iter().chain(std::iter::repeat(&context.podcast_title)))
+            .zip(
+                context
+                    .podcast_genres
+                    .iter()
+                    .chain(std::iter::repeat(&context.podcast_title)),
+            )
             .take(3)
             .map(|(topic, genre)| format!("- {topic}, for a {genre} audience"))
             .collect();
@@ -208,16 +226,29 @@ pub fn fill_placeholders(
     options: &OutreachOptions,
 ) -> String {
     let values: [(&str, String); 12] = [
-        ("[Host First Name]", context.host_first_name.clone().unwrap_or_else(|| "there".to_owned())),
+        (
+            "[Host First Name]",
+            context
+                .host_first_name
+                .clone()
+                .unwrap_or_else(|| "there".to_owned()),
+        ),
         ("[Podcast Name]", context.podcast_title.clone()),
         (
             "[Recent Episode]",
-            context.recent_episode_title.clone().unwrap_or_else(|| "your latest episode".to_owned()),
+            context
+                .recent_episode_title
+                .clone()
+                .unwrap_or_else(|| "your latest episode".to_owned()),
         ),
         ("[Guest Name]", context.guest.name.clone()),
         (
             "[Company Name]",
-            context.guest.company_name.clone().unwrap_or_else(|| "their company".to_owned()),
+            context
+                .guest
+                .company_name
+                .clone()
+                .unwrap_or_else(|| "their company".to_owned()),
         ),
         ("[Sender Name]", context.sender_name.clone()),
         ("[Topics]", topics_phrase(context)),
@@ -261,7 +292,11 @@ pub fn compose_outreach(
     options: &OutreachOptions,
 ) -> (String, String) {
     let subject = fill_placeholders(subject_text(kind), context, options);
-    let body = fill_placeholders(custom_template.unwrap_or(template_text(kind)), context, options);
+    let body = fill_placeholders(
+        custom_template.unwrap_or(template_text(kind)),
+        context,
+        options,
+    );
     (subject, body)
 }
 
@@ -286,7 +321,11 @@ mod tests {
         }
     }
 
-    fn options(perspective: OutreachPerspective, length: EmailLength, level: PersonalizationLevel) -> OutreachOptions {
+    fn options(
+        perspective: OutreachPerspective,
+        length: EmailLength,
+        level: PersonalizationLevel,
+    ) -> OutreachOptions {
         OutreachOptions {
             perspective,
             email_length: length,
@@ -304,9 +343,16 @@ mod tests {
                 kind,
                 None,
                 &context(),
-                &options(OutreachPerspective::First, EmailLength::Long, PersonalizationLevel::Heavy),
+                &options(
+                    OutreachPerspective::First,
+                    EmailLength::Long,
+                    PersonalizationLevel::Heavy,
+                ),
             );
-            assert!(!subject.contains('[') && !body.contains('['), "{kind}: {body}");
+            assert!(
+                !subject.contains('[') && !body.contains('['),
+                "{kind}: {body}"
+            );
             assert!(body.starts_with("Hi Maria"), "{kind}: {body}");
             assert!(body.contains("Night Garden") || subject.contains("Night Garden"));
             assert!(body.ends_with("Ada"), "{kind}: {body}");
@@ -315,28 +361,54 @@ mod tests {
 
     #[test]
     fn personalization_decides_whether_the_recent_episode_is_named() {
-        let light = options(OutreachPerspective::First, EmailLength::Medium, PersonalizationLevel::Light);
-        let medium = options(OutreachPerspective::First, EmailLength::Medium, PersonalizationLevel::Medium);
-        let (_, light_body) = compose_outreach(OutreachTemplateKind::Default, None, &context(), &light);
-        let (_, medium_body) = compose_outreach(OutreachTemplateKind::Default, None, &context(), &medium);
+        let light = options(
+            OutreachPerspective::First,
+            EmailLength::Medium,
+            PersonalizationLevel::Light,
+        );
+        let medium = options(
+            OutreachPerspective::First,
+            EmailLength::Medium,
+            PersonalizationLevel::Medium,
+        );
+        let (_, light_body) =
+            compose_outreach(OutreachTemplateKind::Default, None, &context(), &light);
+        let (_, medium_body) =
+            compose_outreach(OutreachTemplateKind::Default, None, &context(), &medium);
         assert!(!light_body.contains("Moths and Moonflowers"));
         assert!(medium_body.contains("\"Moths and Moonflowers\""));
     }
 
     #[test]
     fn perspective_and_length_change_the_introduction() {
-        let third = options(OutreachPerspective::Third, EmailLength::Short, PersonalizationLevel::Light);
+        let third = options(
+            OutreachPerspective::Third,
+            EmailLength::Short,
+            PersonalizationLevel::Light,
+        );
         let (_, body) = compose_outreach(OutreachTemplateKind::Default, None, &context(), &third);
         assert!(body.contains("on behalf of Sam Reed of Pollinate"));
         assert!(body.contains("having them on the show"));
-        assert!(!body.contains("night pollinators"), "short emails leave the bio out");
+        assert!(
+            !body.contains("night pollinators"),
+            "short emails leave the bio out"
+        );
     }
 
     #[test]
     fn host_first_name_skips_non_names() {
-        assert_eq!(host_first_name(&[], Some("Dr. Jane Roe")), Some("Jane".into()));
+        assert_eq!(
+            host_first_name(&[], Some("Dr. Jane Roe")),
+            Some("Jane".into())
+        );
         assert_eq!(host_first_name(&[], None), None);
-        assert_eq!(host_first_name(&["  Lee  Chan ".into()], None), Some("Lee".into()));
-        assert_eq!(host_first_name(&["123".into()], Some("Jo Park")), Some("Jo".into()));
+        assert_eq!(
+            host_first_name(&["  Lee  Chan ".into()], None),
+            Some("Lee".into())
+        );
+        assert_eq!(
+            host_first_name(&["123".into()], Some("Jo Park")),
+            Some("Jo".into())
+        );
     }
 }

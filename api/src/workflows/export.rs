@@ -42,7 +42,10 @@ fn group_fields(column: ExportColumn, podcast: &PodcastRecord, plan: Plan) -> Ex
             ("imageUrl", text(podcast.podcast_image_url.as_deref())),
             ("rssFeedUrl", json!(podcast.podcast_rss_feed_url)),
             ("episodeCount", json!(podcast.total_episodes)),
-            ("lastEpisodePublishedAt", timestamp(podcast.last_episode_date)),
+            (
+                "lastEpisodePublishedAt",
+                timestamp(podcast.last_episode_date),
+            ),
         ],
         ExportColumn::Description => vec![(
             "description",
@@ -93,7 +96,10 @@ pub fn export_row(
         row.extend([
             ("listedPodcastId", json!(listed.listed_podcast_id)),
             ("status", json!(listed.status.as_str())),
-            ("priority", text(listed.priority.map(|priority| priority.as_str()))),
+            (
+                "priority",
+                text(listed.priority.map(|priority| priority.as_str())),
+            ),
             ("labels", json!(labels)),
             ("addedAt", json!(listed.added_at.to_rfc3339())),
         ]);
@@ -173,7 +179,11 @@ pub fn header_of(columns: &[ExportColumn], with_listed: bool, plan: Plan) -> Vec
     }
     let empty = PodcastRecord::default();
     for &column in columns {
-        names.extend(group_fields(column, &empty, plan).into_iter().map(|(name, _)| name));
+        names.extend(
+            group_fields(column, &empty, plan)
+                .into_iter()
+                .map(|(name, _)| name),
+        );
     }
     names
 }
@@ -231,6 +241,9 @@ mod tests {
     #[test]
     fn an_empty_export_still_has_its_header() {
         let header = header_of(&[ExportColumn::Website], true, Plan::Business);
-        assert_eq!(render_csv(&[], &header), "listedPodcastId,status,priority,labels,addedAt,websiteUrl\r\n");
+        assert_eq!(
+            render_csv(&[], &header),
+            "listedPodcastId,status,priority,labels,addedAt,websiteUrl\r\n"
+        );
     }
 }

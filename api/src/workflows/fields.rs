@@ -9,14 +9,17 @@ use crate::error::{ApiError, ApiResult};
 pub fn object(body: Value) -> ApiResult<Map<String, Value>> {
     match body {
         Value::Object(map) => Ok(map),
-        _ => Err(ApiError::BadRequest("The request body must be a JSON object".into())),
+        _ => Err(ApiError::BadRequest(
+            "The request body must be a JSON object".into(),
+        )),
     }
 }
 
 /// A field that may be absent, null, or a value: `None` when absent,
 /// `Some(None)` when null.
 pub fn nullable<'a>(body: &'a Map<String, Value>, name: &str) -> Option<Option<&'a Value>> {
-    body.get(name).map(|value| (!value.is_null()).then_some(value))
+    body.get(name)
+        .map(|value| (!value.is_null()).then_some(value))
 }
 
 /// An optional string field (absent and null are both `None`).
@@ -36,11 +39,15 @@ pub fn optional_strings(body: &Map<String, Value>, name: &str) -> ApiResult<Opti
             .iter()
             .map(|item| match item {
                 Value::String(text) => Ok(text.clone()),
-                _ => Err(ApiError::BadRequest(format!("{name} must be a list of strings"))),
+                _ => Err(ApiError::BadRequest(format!(
+                    "{name} must be a list of strings"
+                ))),
             })
             .collect::<ApiResult<Vec<_>>>()
             .map(Some),
-        Some(_) => Err(ApiError::BadRequest(format!("{name} must be a list of strings"))),
+        Some(_) => Err(ApiError::BadRequest(format!(
+            "{name} must be a list of strings"
+        ))),
     }
 }
 
@@ -89,12 +96,19 @@ mod tests {
     use super::*;
 
     fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
-        items.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+        items
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
     }
 
     #[test]
     fn query_lists_accept_repeats_and_commas() {
-        let query = pairs(&[("states", "ACTIVE,DRAFT"), ("states", "PENDING"), ("x", "1")]);
+        let query = pairs(&[
+            ("states", "ACTIVE,DRAFT"),
+            ("states", "PENDING"),
+            ("x", "1"),
+        ]);
         assert_eq!(
             query_list(&query, "states").unwrap(),
             vec!["ACTIVE", "DRAFT", "PENDING"]

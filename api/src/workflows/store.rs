@@ -24,7 +24,9 @@ use crate::error::{ApiError, ApiResult};
 pub enum CapCheck<T> {
     Done(T),
     /// Nothing was written: the team already holds `limit`.
-    CapReached { limit: u64 },
+    CapReached {
+        limit: u64,
+    },
 }
 
 /// Projects, listed podcasts, activity and outreach history.
@@ -254,7 +256,12 @@ impl RawOutreach {
 }
 
 fn labels_json(labels: &[ListedPodcastLabel]) -> ApiResult<String> {
-    to_json(&labels.iter().map(|label| label.as_str()).collect::<Vec<_>>())
+    to_json(
+        &labels
+            .iter()
+            .map(|label| label.as_str())
+            .collect::<Vec<_>>(),
+    )
 }
 
 fn insert_activity(
@@ -589,7 +596,12 @@ impl WorkflowStore {
                 ],
             )
             .map_err(db_error)?;
-        insert_activity(&transaction, &row.listed_podcast_id, &row.project_id, &new.added)?;
+        insert_activity(
+            &transaction,
+            &row.listed_podcast_id,
+            &row.project_id,
+            &new.added,
+        )?;
         touch_project(&transaction, &row.project_id, row.updated_at)?;
         transaction.commit().map_err(db_error)?;
         Ok(CapCheck::Done(row))
@@ -597,7 +609,11 @@ impl WorkflowStore {
 
     /// Writes a listed podcast's status, priority and labels with the activity entries
     /// that record the change.
-    pub fn update_listed(&self, row: &ListedPodcastRow, changes: &[ActivityEntry]) -> ApiResult<()> {
+    pub fn update_listed(
+        &self,
+        row: &ListedPodcastRow,
+        changes: &[ActivityEntry],
+    ) -> ApiResult<()> {
         let mut connection = self.lock()?;
         let transaction = connection.transaction().map_err(db_error)?;
         transaction
@@ -756,12 +772,13 @@ impl WorkflowStore {
     }
 
     /// One outreach email of a team.
-    pub fn find_outreach(&self, team_id: &str, outreach_id: &str) -> ApiResult<Option<OutreachRow>> {
+    pub fn find_outreach(
+        &self,
+        team_id: &str,
+        outreach_id: &str,
+    ) -> ApiResult<Option<OutreachRow>> {
         Ok(self
-            .query_outreach(
-                "team_id = ? AND outreach_id = ?",
-                &[&team_id, &outreach_id],
-            )?
+            .query_outreach("team_id = ? AND outreach_id = ?", &[&team_id, &outreach_id])?
             .into_iter()
             .next())
     }

@@ -22,7 +22,10 @@ pub struct UserDirectory {
 impl UserDirectory {
     pub fn new(users: Vec<TeamUser>) -> UserDirectory {
         UserDirectory {
-            users: users.into_iter().map(|user| (user.id.clone(), user)).collect(),
+            users: users
+                .into_iter()
+                .map(|user| (user.id.clone(), user))
+                .collect(),
         }
     }
 

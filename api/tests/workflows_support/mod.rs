@@ -7,9 +7,7 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Method, Request, StatusCode};
 use chrono::{DateTime, Duration, Utc};
 use podlens_api::AppState;
-use podlens_model::catalog::{
-    EpisodeRecord, FeedBatch, PodcastRecord, episode_id, podcast_id,
-};
+use podlens_model::catalog::{EpisodeRecord, FeedBatch, PodcastRecord, episode_id, podcast_id};
 use serde_json::Value;
 use tempfile::TempDir;
 use tower::ServiceExt;
@@ -105,7 +103,10 @@ pub fn server(count: usize) -> TestServer {
             persons: Vec::new(),
         })
         .collect();
-    let episodes = batches.iter().flat_map(|batch| batch.episodes.clone()).collect();
+    let episodes = batches
+        .iter()
+        .flat_map(|batch| batch.episodes.clone())
+        .collect();
     {
         let mut catalog = podlens_data::Catalog::open(dir.path()).expect("catalog");
         catalog.upsert_feeds(&batches).expect("upsert");
@@ -125,7 +126,11 @@ pub fn server(count: usize) -> TestServer {
 impl TestServer {
     /// A new API key for `email` on `plan` (a new team per new email).
     pub fn key(&self, email: &str, plan: &str) -> String {
-        self.state.accounts.create_api_key(email, plan).expect("key").api_key
+        self.state
+            .accounts
+            .create_api_key(email, plan)
+            .expect("key")
+            .api_key
     }
 
     pub fn data_dir(&self) -> &std::path::Path {
