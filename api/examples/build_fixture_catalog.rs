@@ -1,6 +1,8 @@
 //! Builds the API tests' fixture catalog into a data directory, for driving the real
 //! server from outside Rust (the SDK test suite): `build_fixture_catalog DIR`.
 
+// Shared with the integration tests, which read fields this program does not.
+#[allow(dead_code)]
 #[path = "../tests/common/fixture.rs"]
 mod fixture;
 

@@ -37,7 +37,9 @@ impl Caller {
 
     /// The account, or 401 for a signed-out caller on a user-only route.
     pub fn require_account(&self) -> Result<&Account, ApiError> {
-        self.account.as_ref().ok_or(ApiError::AuthenticationRequired)
+        self.account
+            .as_ref()
+            .ok_or(ApiError::AuthenticationRequired)
     }
 }
 

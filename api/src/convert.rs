@@ -63,7 +63,10 @@ pub fn podcast_full(record: &PodcastRecord, plan: Plan) -> Podcast {
         podcast_directory_links: directory_links,
         podcast_has_guests: Some(record.podcast_has_guests),
         podcast_has_sponsors: None,
-        podcast_locations: record.podcast_location.clone().map(|location| vec![location]),
+        podcast_locations: record
+            .podcast_location
+            .clone()
+            .map(|location| vec![location]),
         primary_contact_email: owner_email,
         rss_feed_url: record.podcast_rss_feed_url.clone(),
         social_media_links: Vec::new(),

@@ -139,6 +139,33 @@ impl IntoResponse for ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
+impl From<podlens_model::ValidationError> for ApiError {
+    fn from(error: podlens_model::ValidationError) -> Self {
+        ApiError::BadRequest(error.to_string())
+    }
+}
+
+impl From<podlens_data::DataError> for ApiError {
+    fn from(error: podlens_data::DataError) -> Self {
+        ApiError::Internal(format!("catalog: {error}"))
+    }
+}
+
+impl From<podlens_indexer::IndexError> for ApiError {
+    fn from(error: podlens_indexer::IndexError) -> Self {
+        ApiError::Internal(format!("search index: {error}"))
+    }
+}
+
+impl From<podlens_model::SearchError> for ApiError {
+    fn from(error: podlens_model::SearchError) -> Self {
+        if let Some(detail) = error.detail() {
+            tracing::debug!(detail, "search options refused");
+        }
+        ApiError::BadRequest(error.to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,32 +200,5 @@ mod tests {
         // No Retry-After: a daily or monthly window is far longer than any client
         // deadline, so clients should surface the message instead of waiting.
         assert!(!response.headers().contains_key("retry-after"));
-    }
-}
-
-impl From<podlens_model::ValidationError> for ApiError {
-    fn from(error: podlens_model::ValidationError) -> Self {
-        ApiError::BadRequest(error.to_string())
-    }
-}
-
-impl From<podlens_data::DataError> for ApiError {
-    fn from(error: podlens_data::DataError) -> Self {
-        ApiError::Internal(format!("catalog: {error}"))
-    }
-}
-
-impl From<podlens_indexer::IndexError> for ApiError {
-    fn from(error: podlens_indexer::IndexError) -> Self {
-        ApiError::Internal(format!("search index: {error}"))
-    }
-}
-
-impl From<podlens_model::SearchError> for ApiError {
-    fn from(error: podlens_model::SearchError) -> Self {
-        if let Some(detail) = error.detail() {
-            tracing::debug!(detail, "search options refused");
-        }
-        ApiError::BadRequest(error.to_string())
     }
 }

@@ -82,5 +82,8 @@ where
 }
 
 fn query_rejection_error(rejection: &QueryRejection) -> ApiError {
-    ApiError::BadRequest(format!("Invalid query parameters: {}", rejection.body_text()))
+    ApiError::BadRequest(format!(
+        "Invalid query parameters: {}",
+        rejection.body_text()
+    ))
 }

@@ -83,7 +83,11 @@ fn seconds_until_reset(window: UsageWindow, today: NaiveDate) -> u64 {
 
 /// Charges one `counter` use to the caller, or refuses with 429 (403 when the plan
 /// does not include the item at all).
-pub async fn charge(state: &AppState, caller: &Caller, counter: UsageCounter) -> ApiResult<Metered> {
+pub async fn charge(
+    state: &AppState,
+    caller: &Caller,
+    counter: UsageCounter,
+) -> ApiResult<Metered> {
     let (window, limit) = limit_for(caller, counter);
     if limit == Some(0) {
         return Err(ApiError::Forbidden(format!(

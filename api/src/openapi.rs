@@ -72,7 +72,10 @@ impl Modify for ApiKeyScheme {
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/api/v1/openapi.json", get(|| async { Json(ApiDoc::openapi()) }))
+        .route(
+            "/api/v1/openapi.json",
+            get(|| async { Json(ApiDoc::openapi()) }),
+        )
         .route("/api-docs", get(|| async { Html(DOCS_PAGE) }))
 }
 

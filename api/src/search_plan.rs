@@ -3,11 +3,11 @@
 //! specification's "not supported" message rather than silently ignored.
 
 use podlens_indexer as engine;
-use podlens_model::search::{
-    ExplicitFilter, MatchMode, NormalizedTerm, NullOrder, SearchMode, SearchTarget,
-    SortDirection, SortField, ValidatedSearch,
-};
 use podlens_model::SearchError;
+use podlens_model::search::{
+    ExplicitFilter, MatchMode, NormalizedTerm, NullOrder, SearchMode, SearchTarget, SortDirection,
+    SortField, ValidatedSearch,
+};
 
 fn unsupported(name: &str) -> SearchError {
     SearchError::FilterNotSupported(name.to_owned())
@@ -65,7 +65,10 @@ fn filters(search: &ValidatedSearch) -> Result<engine::SearchFilters, SearchErro
         ("episodeUpdatedSince", given.episode_updated_since.is_some()),
         ("episodeCreatedSince", given.episode_created_since.is_some()),
         ("minCastboxPlays", given.min_castbox_plays.is_some()),
-        ("minCastboxSubscribers", given.min_castbox_subscribers.is_some()),
+        (
+            "minCastboxSubscribers",
+            given.min_castbox_subscribers.is_some(),
+        ),
         (
             "podcastAudienceEstimatedMonthlyListeners",
             given.monthly_listeners.is_some(),
@@ -98,7 +101,9 @@ fn filters(search: &ValidatedSearch) -> Result<engine::SearchFilters, SearchErro
         exclude_podcast_ids: given.exclude_podcast_ids.clone(),
         include_episode_ids: given.include_episode_ids.clone(),
         exclude_episode_ids: given.exclude_episode_ids.clone(),
-        explicit: given.explicit.map(|filter| filter == ExplicitFilter::Explicit),
+        explicit: given
+            .explicit
+            .map(|filter| filter == ExplicitFilter::Explicit),
         founded_since: given.founded_since,
         last_episode_since: given.last_episode_since,
         published_since: given.published_since,

@@ -33,10 +33,7 @@ pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppS
 
 /// Binds `options.address`, calls `on_listening` with the bound address (the port may
 /// have been 0), and serves until Ctrl-C.
-pub async fn serve(
-    options: ServeOptions,
-    on_listening: impl FnOnce(SocketAddr),
-) -> ApiResult<()> {
+pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr)) -> ApiResult<()> {
     let state = open_state(options.data_dir, options.web_dir)?;
     let listener = tokio::net::TcpListener::bind(options.address)
         .await

@@ -33,7 +33,7 @@ where
     F: FnOnce() -> crate::error::ApiResult<T> + Send + 'static,
     T: Send + 'static,
 {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|error| crate::error::ApiError::Internal(format!("blocking task failed: {error}")))?
+    tokio::task::spawn_blocking(work).await.map_err(|error| {
+        crate::error::ApiError::Internal(format!("blocking task failed: {error}"))
+    })?
 }

@@ -50,8 +50,17 @@ pub fn to_vtt(transcript: &TranscriptRecord) -> Option<String> {
             continue;
         }
         cues += 1;
-        out.push_str(&format!("{cues}\n{} --> {}\n", timestamp(start), timestamp(end)));
-        match segment.speaker.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        out.push_str(&format!(
+            "{cues}\n{} --> {}\n",
+            timestamp(start),
+            timestamp(end)
+        ));
+        match segment
+            .speaker
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             Some(speaker) => out.push_str(&format!("<v {speaker}>{text}\n\n")),
             None => out.push_str(&format!("{text}\n\n")),
         }
@@ -73,7 +82,12 @@ mod tests {
     use super::*;
     use podlens_model::catalog::TranscriptSegment;
 
-    fn segment(start: Option<f64>, end: Option<f64>, speaker: Option<&str>, text: &str) -> TranscriptSegment {
+    fn segment(
+        start: Option<f64>,
+        end: Option<f64>,
+        speaker: Option<&str>,
+        text: &str,
+    ) -> TranscriptSegment {
         TranscriptSegment {
             start_second: start,
             end_second: end,

@@ -72,7 +72,11 @@ async fn plans_without_api_access_get_403() {
 async fn user_only_routes_refuse_signed_out_callers() {
     let (state, _dir) = state();
     let app = podlens_api::app(state);
-    for uri in ["/api/v1/teams/usage/current", "/api/v1/teams/users", "/api/v1/teams/podcasts"] {
+    for uri in [
+        "/api/v1/teams/usage/current",
+        "/api/v1/teams/users",
+        "/api/v1/teams/podcasts",
+    ] {
         let reply = get(&app, uri, None).await;
         assert_eq!(reply.status, StatusCode::UNAUTHORIZED, "{uri}");
         assert_eq!(reply.body["status"], "UNAUTHORIZED");
@@ -84,7 +88,7 @@ async fn unknown_api_routes_are_404_in_the_envelope() {
     let (state, _dir) = state();
     let app = podlens_api::app(state);
     // Endpoints whose data does not exist yet are absent, not faked.
-    for uri in ["/api/v1/nope", "/api/v1/charts/latest", "/api/v1/podcasts/x/reviews"] {
+    for uri in ["/api/v1/nope", "/api/v1/podcasts/x/youtube"] {
         let reply = get(&app, uri, None).await;
         assert_eq!(reply.status, StatusCode::NOT_FOUND, "{uri}: {}", reply.text);
         assert_eq!(reply.body["status"], "NOT_FOUND");
@@ -103,11 +107,29 @@ async fn malformed_bodies_get_400_with_the_search_parse_message() {
         reply.body["data"]["message"],
         "At least one search term or filter is required."
     );
-    let bad_type = post(&app, "/api/v1/search/podcasts", Some(&key), json!({"languages": "en"})).await;
+    let bad_type = post(
+        &app,
+        "/api/v1/search/podcasts",
+        Some(&key),
+        json!({"languages": "en"}),
+    )
+    .await;
     assert_eq!(bad_type.status, StatusCode::BAD_REQUEST);
-    assert_eq!(bad_type.body["data"]["message"], "Error parsing search options.");
-    let unknown = post(&app, "/api/v1/search/podcasts", Some(&key), json!({"colour": "red"})).await;
-    assert_eq!(unknown.body["data"]["message"], "Search filter \"colour\" is not supported.");
+    assert_eq!(
+        bad_type.body["data"]["message"],
+        "Error parsing search options."
+    );
+    let unknown = post(
+        &app,
+        "/api/v1/search/podcasts",
+        Some(&key),
+        json!({"colour": "red"}),
+    )
+    .await;
+    assert_eq!(
+        unknown.body["data"]["message"],
+        "Search filter \"colour\" is not supported."
+    );
     let no_sort = post(
         &app,
         "/api/v1/search/podcasts",
@@ -115,7 +137,10 @@ async fn malformed_bodies_get_400_with_the_search_parse_message() {
         json!({"languages": ["en"], "sortOrder": []}),
     )
     .await;
-    assert_eq!(no_sort.body["data"]["message"], "At least one sort order is required.");
+    assert_eq!(
+        no_sort.body["data"]["message"],
+        "At least one sort order is required."
+    );
 }
 
 #[tokio::test]
@@ -136,10 +161,20 @@ async fn public_tier_filters_and_caps() {
     );
     // Every fixture podcast has a language; a filter-only search matches several,
     // and the public tier sees at most 3.
-    let reply = post(&app, "/api/v1/search/podcasts", None, json!({"excludePodcastIds": [uuid::Uuid::nil().to_string()]})).await;
+    let reply = post(
+        &app,
+        "/api/v1/search/podcasts",
+        None,
+        json!({"excludePodcastIds": [uuid::Uuid::nil().to_string()]}),
+    )
+    .await;
     let data = ok_data(&reply);
     let hits = data["result"]["hits"].as_array().unwrap();
-    assert!(data["result"]["total"]["value"].as_u64().unwrap() > 3, "{}", reply.text);
+    assert!(
+        data["result"]["total"]["value"].as_u64().unwrap() > 3,
+        "{}",
+        reply.text
+    );
     assert_eq!(hits.len(), 3);
     assert_eq!(data["cursor"], serde_json::Value::Null);
 }
@@ -148,20 +183,44 @@ async fn public_tier_filters_and_caps() {
 async fn public_searches_are_metered_per_client_and_refused_past_the_daily_limit() {
     let (state, _dir) = state();
     let app = podlens_api::app(state);
-    let limit = podlens_model::Plan::Public.limits().searches.amount.unwrap();
+    let limit = podlens_model::Plan::Public
+        .limits()
+        .searches
+        .amount
+        .unwrap();
     for index in 0..limit {
-        let reply = post(&app, "/api/v1/search/podcasts", None, title_search("history")).await;
-        assert_eq!(reply.status, StatusCode::OK, "search {index}: {}", reply.text);
+        let reply = post(
+            &app,
+            "/api/v1/search/podcasts",
+            None,
+            title_search("history"),
+        )
+        .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::OK,
+            "search {index}: {}",
+            reply.text
+        );
         assert_eq!(
             reply.headers["x-ratelimit-remaining"],
             (limit - index - 1).to_string()
         );
     }
-    let refused = post(&app, "/api/v1/search/podcasts", None, title_search("history")).await;
+    let refused = post(
+        &app,
+        "/api/v1/search/podcasts",
+        None,
+        title_search("history"),
+    )
+    .await;
     assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(refused.body["status"], "TOO_MANY_REQUESTS");
     let message = refused.body["data"]["message"].as_str().unwrap();
-    assert!(message.contains(&format!("{limit} searches per day")), "{message}");
+    assert!(
+        message.contains(&format!("{limit} searches per day")),
+        "{message}"
+    );
     assert_eq!(refused.headers["x-ratelimit-remaining"], "0");
 }
 
@@ -171,7 +230,13 @@ async fn business_search_usage_shows_in_the_usage_endpoints() {
     let key = key(&state, "u@example.com", "business");
     let app = podlens_api::app(state);
     for _ in 0..3 {
-        let reply = post(&app, "/api/v1/search/podcasts", Some(&key), title_search("news")).await;
+        let reply = post(
+            &app,
+            "/api/v1/search/podcasts",
+            Some(&key),
+            title_search("news"),
+        )
+        .await;
         ok_data(&reply);
     }
     let current = get(&app, "/api/v1/teams/usage/current", Some(&key)).await;
@@ -203,11 +268,18 @@ async fn openapi_and_docs_are_served() {
     let reply = get(&app, "/api/v1/openapi.json", None).await;
     assert_eq!(reply.status, StatusCode::OK);
     assert!(reply.body["openapi"].as_str().unwrap().starts_with("3.1"));
-    for path in ["/api/v1/search/podcasts", "/api/v1/podcasts/{podcastIdOrSlug}", "/api/v1/teams/usage/daily"] {
+    for path in [
+        "/api/v1/search/podcasts",
+        "/api/v1/podcasts/{podcastIdOrSlug}",
+        "/api/v1/teams/usage/daily",
+    ] {
         assert!(reply.body["paths"].get(path).is_some(), "{path} missing");
     }
     let docs = get(&app, "/api-docs", None).await;
     assert_eq!(docs.status, StatusCode::OK);
     assert!(docs.text.contains("/api/v1/openapi.json"));
-    assert!(!docs.text.contains("https://"), "the docs page must not load remote assets");
+    assert!(
+        !docs.text.contains("https://"),
+        "the docs page must not load remote assets"
+    );
 }

@@ -9,7 +9,10 @@ use serde_json::json;
 
 fn item_count(feed: &str) -> usize {
     let text = std::fs::read_to_string(fixture::corpus_dir().join("feeds").join(feed)).unwrap();
-    regex::Regex::new(r"<item[\s>]").unwrap().find_iter(&text).count()
+    regex::Regex::new(r"<item[\s>]")
+        .unwrap()
+        .find_iter(&text)
+        .count()
 }
 
 #[tokio::test]
@@ -18,13 +21,19 @@ async fn podcast_details_by_id_and_slug_match_the_feed() {
     let key = key(&state, "a@example.com", "business");
     let app = podlens_api::app(state);
     let batch = &shared().fixture.batches[0];
-    for id in [batch.podcast.podcast_id.to_string(), batch.podcast.podcast_slug.clone()] {
+    for id in [
+        batch.podcast.podcast_id.to_string(),
+        batch.podcast.podcast_slug.clone(),
+    ] {
         let reply = get(&app, &format!("/api/v1/podcasts/{id}"), Some(&key)).await;
         let podcast = &ok_data(&reply)["podcast"];
         assert_eq!(podcast["id"], batch.podcast.podcast_id.to_string());
         assert_eq!(podcast["title"], batch.podcast.podcast_rss_title);
         assert_eq!(podcast["rssFeedUrl"], batch.podcast.podcast_rss_feed_url);
-        assert_eq!(podcast["stats"]["episodeCount"], batch.episodes.len() as u64);
+        assert_eq!(
+            podcast["stats"]["episodeCount"],
+            batch.episodes.len() as u64
+        );
     }
     let missing = get(&app, "/api/v1/podcasts/no-such-podcast", Some(&key)).await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
@@ -39,7 +48,10 @@ async fn episodes_listing_counts_every_item_of_the_feed() {
     let items = item_count(feed);
     let reply = get(
         &app,
-        &format!("/api/v1/podcasts/{}/episodes?limit=100", batch.podcast.podcast_slug),
+        &format!(
+            "/api/v1/podcasts/{}/episodes?limit=100",
+            batch.podcast.podcast_slug
+        ),
         None,
     )
     .await;
@@ -49,7 +61,10 @@ async fn episodes_listing_counts_every_item_of_the_feed() {
     assert_eq!(episodes.len(), items.min(100));
     let too_many = get(
         &app,
-        &format!("/api/v1/podcasts/{}/episodes?limit=101", batch.podcast.podcast_slug),
+        &format!(
+            "/api/v1/podcasts/{}/episodes?limit=101",
+            batch.podcast.podcast_slug
+        ),
         None,
     )
     .await;
@@ -63,11 +78,17 @@ async fn id_lookup_applies_the_one_of_rule() {
     let batch = &shared().fixture.batches[1];
     let reply = get(
         &app,
-        &format!("/api/v1/podcasts/id/lookup?slug={}", batch.podcast.podcast_slug),
+        &format!(
+            "/api/v1/podcasts/id/lookup?slug={}",
+            batch.podcast.podcast_slug
+        ),
         None,
     )
     .await;
-    assert_eq!(ok_data(&reply)["podcast"]["id"], batch.podcast.podcast_id.to_string());
+    assert_eq!(
+        ok_data(&reply)["podcast"]["id"],
+        batch.podcast.podcast_id.to_string()
+    );
     let both = get(
         &app,
         &format!(
@@ -98,20 +119,40 @@ async fn by_feed_url_multiple_and_latest() {
         None,
     )
     .await;
-    assert_eq!(ok_data(&reply)["podcast"]["id"], batches[2].podcast.podcast_id.to_string());
+    assert_eq!(
+        ok_data(&reply)["podcast"]["id"],
+        batches[2].podcast.podcast_id.to_string()
+    );
 
-    let ids: Vec<String> = batches.iter().take(3).map(|b| b.podcast.podcast_id.to_string()).collect();
+    let ids: Vec<String> = batches
+        .iter()
+        .take(3)
+        .map(|b| b.podcast.podcast_id.to_string())
+        .collect();
     let query: Vec<String> = ids.iter().map(|id| format!("podcastIds={id}")).collect();
-    let reply = get(&app, &format!("/api/v1/podcasts/multiple?{}&details=full", query.join("&")), None).await;
+    let reply = get(
+        &app,
+        &format!("/api/v1/podcasts/multiple?{}&details=full", query.join("&")),
+        None,
+    )
+    .await;
     let data = ok_data(&reply);
     assert_eq!(data["totalFound"], 3);
-    let returned: Vec<&str> = data["podcasts"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    let returned: Vec<&str> = data["podcasts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
     assert_eq!(returned, ids.iter().map(String::as_str).collect::<Vec<_>>());
 
     let latest = get(&app, "/api/v1/podcasts/latest", None).await;
     let podcasts = ok_data(&latest)["podcasts"].as_array().unwrap().clone();
     assert!(!podcasts.is_empty());
-    let dates: Vec<&str> = podcasts.iter().filter_map(|p| p["lastEpisodePublishedAt"].as_str()).collect();
+    let dates: Vec<&str> = podcasts
+        .iter()
+        .filter_map(|p| p["lastEpisodePublishedAt"].as_str())
+        .collect();
     let mut sorted = dates.clone();
     sorted.sort_by(|a, b| b.cmp(a));
     assert_eq!(dates, sorted, "latest podcasts come newest first");
@@ -120,7 +161,9 @@ async fn by_feed_url_multiple_and_latest() {
 fn urlencode(text: &str) -> String {
     text.bytes()
         .map(|byte| match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (byte as char).to_string(),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (byte as char).to_string()
+            }
             _ => format!("%{byte:02X}"),
         })
         .collect()
@@ -145,8 +188,17 @@ async fn search_finds_a_podcast_by_a_word_of_its_title() {
     let data = ok_data(&reply);
     assert_eq!(data["searchMode"], "podcasts");
     assert!(uuid::Uuid::parse_str(data["searchId"].as_str().unwrap()).is_ok());
-    let ids: Vec<&str> = data["result"]["hits"].as_array().unwrap().iter().map(|h| h["podcastId"].as_str().unwrap()).collect();
-    assert!(ids.contains(&batch.podcast.podcast_id.to_string().as_str()), "{word}: {}", reply.text);
+    let ids: Vec<&str> = data["result"]["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["podcastId"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.contains(&batch.podcast.podcast_id.to_string().as_str()),
+        "{word}: {}",
+        reply.text
+    );
 }
 
 #[tokio::test]
@@ -164,11 +216,25 @@ async fn episode_search_pages_with_a_cursor_without_repeats() {
     let first = post(&app, "/api/v1/search/episodes", Some(&key), body(None)).await;
     let first_data = ok_data(&first).clone();
     assert_eq!(first_data["searchMode"], "episodes");
-    let cursor = first_data["cursor"].as_str().expect("more pages").to_owned();
-    let second = post(&app, "/api/v1/search/episodes", Some(&key), body(Some(&cursor))).await;
+    let cursor = first_data["cursor"]
+        .as_str()
+        .expect("more pages")
+        .to_owned();
+    let second = post(
+        &app,
+        "/api/v1/search/episodes",
+        Some(&key),
+        body(Some(&cursor)),
+    )
+    .await;
     let second_data = ok_data(&second);
     let ids = |data: &serde_json::Value| -> Vec<String> {
-        data["result"]["hits"].as_array().unwrap().iter().map(|h| h["episodeId"].as_str().unwrap().to_owned()).collect()
+        data["result"]["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["episodeId"].as_str().unwrap().to_owned())
+            .collect()
     };
     let (a, b) = (ids(&first_data), ids(second_data));
     assert_eq!(a.len(), 5);
@@ -181,36 +247,96 @@ async fn episode_details_transcripts_and_downloads() {
     let key = key(&state, "t@example.com", "business");
     let app = podlens_api::app(state);
     let episode_id = shared().fixture.transcript_episode_id;
-    let reply = get(&app, &format!("/api/v1/episodes/{episode_id}/details"), None).await;
-    assert_eq!(ok_data(&reply)["episode"]["episodeId"], episode_id.to_string());
+    let reply = get(
+        &app,
+        &format!("/api/v1/episodes/{episode_id}/details"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        ok_data(&reply)["episode"]["episodeId"],
+        episode_id.to_string()
+    );
 
     let source = std::fs::read_to_string(
-        fixture::corpus_dir().join("transcripts").join(fixture::FIXTURE_TRANSCRIPT),
+        fixture::corpus_dir()
+            .join("transcripts")
+            .join(fixture::FIXTURE_TRANSCRIPT),
     )
     .unwrap();
-    let cue_count = regex::Regex::new(r"-->").unwrap().find_iter(&source).count();
+    let cue_count = regex::Regex::new(r"-->")
+        .unwrap()
+        .find_iter(&source)
+        .count();
 
-    let text = get(&app, &format!("/api/v1/episodes/{episode_id}/transcript-text"), Some(&key)).await;
-    let text_value = ok_data(&text)["episodeTranscriptText"]["text"].as_str().unwrap().to_owned();
+    let text = get(
+        &app,
+        &format!("/api/v1/episodes/{episode_id}/transcript-text"),
+        Some(&key),
+    )
+    .await;
+    let text_value = ok_data(&text)["episodeTranscriptText"]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     assert!(!text_value.is_empty());
-    let signed_out = get(&app, &format!("/api/v1/episodes/{episode_id}/transcript-text"), None).await;
+    let signed_out = get(
+        &app,
+        &format!("/api/v1/episodes/{episode_id}/transcript-text"),
+        None,
+    )
+    .await;
     assert_eq!(signed_out.status, StatusCode::UNAUTHORIZED);
 
-    let stamps = get(&app, &format!("/api/v1/episodes/{episode_id}/transcript-timestamps"), Some(&key)).await;
-    assert_eq!(ok_data(&stamps)["sentences"].as_array().unwrap().len(), cue_count);
+    let stamps = get(
+        &app,
+        &format!("/api/v1/episodes/{episode_id}/transcript-timestamps"),
+        Some(&key),
+    )
+    .await;
+    assert_eq!(
+        ok_data(&stamps)["sentences"].as_array().unwrap().len(),
+        cue_count
+    );
 
-    let txt = get(&app, &format!("/api/v1/episodes/{episode_id}/download/transcript?format=txt"), Some(&key)).await;
+    let txt = get(
+        &app,
+        &format!("/api/v1/episodes/{episode_id}/download/transcript?format=txt"),
+        Some(&key),
+    )
+    .await;
     assert_eq!(txt.status, StatusCode::OK);
     assert_eq!(txt.text, text_value);
-    let vtt = get(&app, &format!("/api/v1/episodes/{episode_id}/download/transcript?format=vtt"), Some(&key)).await;
+    let vtt = get(
+        &app,
+        &format!("/api/v1/episodes/{episode_id}/download/transcript?format=vtt"),
+        Some(&key),
+    )
+    .await;
     assert!(vtt.text.starts_with("WEBVTT"));
-    assert_eq!(regex::Regex::new(r"-->").unwrap().find_iter(&vtt.text).count(), cue_count);
-    let bad = get(&app, &format!("/api/v1/episodes/{episode_id}/download/transcript?format=pdf"), Some(&key)).await;
+    assert_eq!(
+        regex::Regex::new(r"-->")
+            .unwrap()
+            .find_iter(&vtt.text)
+            .count(),
+        cue_count
+    );
+    let bad = get(
+        &app,
+        &format!("/api/v1/episodes/{episode_id}/download/transcript?format=pdf"),
+        Some(&key),
+    )
+    .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
 
     let usage = get(&app, "/api/v1/teams/usage/current", Some(&key)).await;
-    let downloads = ok_data(&usage)["aliases"].as_array().unwrap().iter()
-        .find(|alias| alias["alias"] == "transcriptDownloadCount").unwrap().clone();
+    let downloads = ok_data(&usage)["aliases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|alias| alias["alias"] == "transcriptDownloadCount")
+        .unwrap()
+        .clone();
     assert_eq!(downloads["used"], 2);
 }
 
@@ -219,32 +345,62 @@ async fn latest_episodes_autocomplete_stats_and_related() {
     let (state, _dir) = state();
     let app = podlens_api::app(state);
     let latest = get(&app, "/api/v1/episodes/latest?language=all", None).await;
-    let groups = ok_data(&latest)["latestPodcasts"].as_array().unwrap().clone();
-    let total: usize = groups.iter().map(|g| g["episodes"].as_array().unwrap().len()).sum();
+    let groups = ok_data(&latest)["latestPodcasts"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let total: usize = groups
+        .iter()
+        .map(|g| g["episodes"].as_array().unwrap().len())
+        .sum();
     assert!(total > 0 && total <= 150, "{total}");
 
     let batch = &shared().fixture.batches[0];
     let prefix: String = batch.podcast.podcast_rss_title.chars().take(4).collect();
-    let auto = get(&app, &format!("/api/v1/autocomplete/podcasts?query={}", prefix.to_lowercase()), None).await;
+    let auto = get(
+        &app,
+        &format!(
+            "/api/v1/autocomplete/podcasts?query={}",
+            prefix.to_lowercase()
+        ),
+        None,
+    )
+    .await;
     let data = ok_data(&auto);
     assert!(data["words"].is_array());
     assert!(
-        data["podcasts"].as_array().unwrap().iter().any(|p| p["id"] == batch.podcast.podcast_id.to_string()),
+        data["podcasts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["id"] == batch.podcast.podcast_id.to_string()),
         "{}",
         auto.text
     );
 
     let stats = get(&app, "/api/v1/rss/stats/public/podcast2", None).await;
-    let feeds = ok_data(&stats)["podcast2Stats"]["podcastLevelStats"]["totalRssFeeds"].as_u64().unwrap();
+    let feeds = ok_data(&stats)["podcast2Stats"]["podcastLevelStats"]["totalRssFeeds"]
+        .as_u64()
+        .unwrap();
     assert_eq!(feeds, shared().fixture.batches.len() as u64);
 
-    let related = get(&app, &format!("/api/v1/podcasts/{}/related-podcasts", batch.podcast.podcast_id), None).await;
+    let related = get(
+        &app,
+        &format!(
+            "/api/v1/podcasts/{}/related-podcasts",
+            batch.podcast.podcast_id
+        ),
+        None,
+    )
+    .await;
     let related_data = ok_data(&related);
-    assert!(related_data["relatedPodcasts"]["similarPodcasts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|p| p["id"] != batch.podcast.podcast_id.to_string()));
+    assert!(
+        related_data["relatedPodcasts"]["similarPodcasts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["id"] != batch.podcast.podcast_id.to_string())
+    );
 }
 
 #[tokio::test]
@@ -253,16 +409,45 @@ async fn team_podcasts_can_be_added_flagged_listed_and_removed() {
     let key = key(&state, "team@example.com", "agency");
     let app = podlens_api::app(state);
     let podcast_id = shared().fixture.batches[3].podcast.podcast_id.to_string();
-    let added = call(&app, "PUT", &format!("/api/v1/teams/podcasts/{podcast_id}"), Some(&key), Some(json!({"sync": true}))).await;
+    let added = call(
+        &app,
+        "PUT",
+        &format!("/api/v1/teams/podcasts/{podcast_id}"),
+        Some(&key),
+        Some(json!({"sync": true})),
+    )
+    .await;
     let team_podcast = &ok_data(&added)["teamPodcast"];
     assert_eq!(team_podcast["sync"], true);
     assert_eq!(team_podcast["blacklist"], false);
-    let flagged = call(&app, "PUT", &format!("/api/v1/teams/podcasts/{podcast_id}"), Some(&key), Some(json!({"blacklist": true}))).await;
+    let flagged = call(
+        &app,
+        "PUT",
+        &format!("/api/v1/teams/podcasts/{podcast_id}"),
+        Some(&key),
+        Some(json!({"blacklist": true})),
+    )
+    .await;
     let flagged = &ok_data(&flagged)["teamPodcast"];
-    assert_eq!((flagged["sync"].clone(), flagged["blacklist"].clone()), (json!(true), json!(true)));
-    let listed = get(&app, "/api/v1/teams/podcasts?blacklist=true&limit=10&offset=0", Some(&key)).await;
+    assert_eq!(
+        (flagged["sync"].clone(), flagged["blacklist"].clone()),
+        (json!(true), json!(true))
+    );
+    let listed = get(
+        &app,
+        "/api/v1/teams/podcasts?blacklist=true&limit=10&offset=0",
+        Some(&key),
+    )
+    .await;
     assert_eq!(ok_data(&listed)["totalFiltered"], 1);
-    let removed = call(&app, "DELETE", &format!("/api/v1/teams/podcasts/{podcast_id}"), Some(&key), None).await;
+    let removed = call(
+        &app,
+        "DELETE",
+        &format!("/api/v1/teams/podcasts/{podcast_id}"),
+        Some(&key),
+        None,
+    )
+    .await;
     ok_data(&removed);
     let listed = get(&app, "/api/v1/teams/podcasts", Some(&key)).await;
     assert_eq!(ok_data(&listed)["total"], 0);
@@ -276,7 +461,11 @@ async fn the_server_answers_over_a_real_socket() {
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     let client = reqwest::Client::new();
-    let health = client.get(format!("http://{address}/api/v1/public/health")).send().await.unwrap();
+    let health = client
+        .get(format!("http://{address}/api/v1/public/health"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(health.status(), 200);
     let bad = client
         .get(format!("http://{address}/api/v1/podcasts/latest"))

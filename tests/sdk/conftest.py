@@ -1,6 +1,9 @@
 """Starts the real `podlens` server over a fixture catalog for the SDK tests.
 
 Environment:
+  PODLENS_TEST_URL, PODLENS_TEST_KEY
+                       use an already running server and a business/agency/admin key
+                       instead of starting one over the fixture catalog
   PODLENS_BIN          the `podlens` binary (default: $CARGO_TARGET_DIR/debug/podlens)
   PODLENS_FIXTURE_BIN  the `build_fixture_catalog` example of podlens-api
                        (default: $CARGO_TARGET_DIR/debug/examples/build_fixture_catalog)
@@ -30,6 +33,15 @@ def _binary(env_name: str, default: Path) -> Path:
     return path
 
 
+EXTERNAL_URL = os.environ.get("PODLENS_TEST_URL")
+EXTERNAL_KEY = os.environ.get("PODLENS_TEST_KEY")
+
+
+@pytest.fixture(scope="session")
+def external() -> bool:
+    return bool(EXTERNAL_URL and EXTERNAL_KEY)
+
+
 @pytest.fixture(scope="session")
 def data_dir():
     fixture_bin = _binary("PODLENS_FIXTURE_BIN", _target_dir() / "debug" / "examples" / "build_fixture_catalog")
@@ -50,8 +62,11 @@ def _podlens(*args: str, data_dir: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="session")
-def api_keys(data_dir):
+def api_keys(request):
     """Keys created through `podlens keys create` (the key is the last line printed)."""
+    if EXTERNAL_URL and EXTERNAL_KEY:
+        return {"business": EXTERNAL_KEY}
+    data_dir = request.getfixturevalue("data_dir")
     keys = {}
     for plan in ("business", "free"):
         done = _podlens("keys", "create", "--email", f"{plan}@example.com", "--plan", plan, data_dir=data_dir)
@@ -60,7 +75,11 @@ def api_keys(data_dir):
 
 
 @pytest.fixture(scope="session")
-def server(data_dir, api_keys):
+def server(request, api_keys):
+    if EXTERNAL_URL and EXTERNAL_KEY:
+        yield EXTERNAL_URL.rstrip("/")
+        return
+    data_dir = request.getfixturevalue("data_dir")
     podlens = _binary("PODLENS_BIN", _target_dir() / "debug" / "podlens")
     process = subprocess.Popen(
         [str(podlens), "serve", "--data-dir", str(data_dir), "--port", "0"],

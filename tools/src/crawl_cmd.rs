@@ -75,7 +75,10 @@ pub fn run(config: &Config, args: CrawlArgs) -> anyhow::Result<()> {
 
 async fn crawl_one(args: &CrawlArgs, url: &str) -> anyhow::Result<()> {
     let crawler = Crawler::new(args.options(args.cache_dir.clone()))?;
-    let result = crawler.crawl(url).await.with_context(|| format!("cannot crawl {url}"))?;
+    let result = crawler
+        .crawl(url)
+        .await
+        .with_context(|| format!("cannot crawl {url}"))?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&result)?);
     } else {
@@ -97,12 +100,21 @@ async fn crawl_catalog(config: &Config, args: &CrawlArgs) -> anyhow::Result<()> 
     let data_dir = config.data_dir();
     let mut catalog = Catalog::open(&data_dir)
         .with_context(|| format!("cannot open the catalog in {}", data_dir.display()))?;
-    let cache_dir = args.cache_dir.clone().unwrap_or_else(|| data_dir.join("http-cache").join("sites"));
+    let cache_dir = args
+        .cache_dir
+        .clone()
+        .unwrap_or_else(|| data_dir.join("http-cache").join("sites"));
     let crawler = Crawler::new(args.options(Some(cache_dir)))?;
     let sites: Vec<_> = catalog
         .podcast_links()?
         .into_iter()
-        .filter_map(|links| Some((links.podcast_id, links.website_url?, country_of(links.location.as_deref()))))
+        .filter_map(|links| {
+            Some((
+                links.podcast_id,
+                links.website_url?,
+                country_of(links.location.as_deref()),
+            ))
+        })
         .collect();
     let bar = crate::progress::bar(sites.len() as u64, "sites", config.no_progress);
     let slots = Arc::new(tokio::sync::Semaphore::new(args.sites.max(1)));
@@ -113,7 +125,9 @@ async fn crawl_catalog(config: &Config, args: &CrawlArgs) -> anyhow::Result<()> 
         let country = country.or_else(|| args.country.clone());
         tasks.spawn(async move {
             let _slot = slots.acquire_owned().await;
-            let result = crawler.crawl_with_country(&website, country.as_deref()).await;
+            let result = crawler
+                .crawl_with_country(&website, country.as_deref())
+                .await;
             (podcast_id, website, result)
         });
     }

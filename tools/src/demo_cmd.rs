@@ -50,7 +50,11 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
     let corpus_address = listener.local_addr()?;
     let base_url = format!("http://{corpus_address}");
 
-    println!("1/4 generating {} podcasts into {}", args.podcasts, corpus_dir.display());
+    println!(
+        "1/4 generating {} podcasts into {}",
+        args.podcasts,
+        corpus_dir.display()
+    );
     let options = GenerateOptions {
         podcasts: args.podcasts,
         seed: args.seed,
@@ -69,7 +73,13 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
     ingest_cmd::run(config, ingest_args(&corpus_dir.join("feeds.opml")))?;
 
     println!("3/4 building the search index");
-    index_cmd::run(config, index_cmd::IndexArgs { shards: None, writer_memory_mb: 64 })?;
+    index_cmd::run(
+        config,
+        index_cmd::IndexArgs {
+            shards: None,
+            writer_memory_mb: 64,
+        },
+    )?;
 
     println!("4/4 creating an admin API key for the demo");
     keys_cmd::run(
@@ -84,7 +94,10 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
     if args.no_serve {
         return Ok(());
     }
-    println!("serving the app at http://127.0.0.1:{} (Ctrl-C to stop)", args.port);
+    println!(
+        "serving the app at http://127.0.0.1:{} (Ctrl-C to stop)",
+        args.port
+    );
     serve_cmd::run(config, serve_args(args.port))
 }
 

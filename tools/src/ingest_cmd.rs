@@ -10,7 +10,8 @@ use anyhow::Context;
 use podlens_data::Catalog;
 use podlens_ingest::IngestError;
 use podlens_ingest::fetch::{
-    FeedObserver, FeedSource, FeedState, FeedStore, HttpConfig, IngestConfig, expand_sources, ingest,
+    FeedObserver, FeedSource, FeedState, FeedStore, HttpConfig, IngestConfig, expand_sources,
+    ingest,
 };
 use podlens_model::catalog::{FeedBatch, FeedFetchRecord, TranscriptRecord};
 use uuid::Uuid;
@@ -82,7 +83,9 @@ impl FeedStore for CatalogStore {
     }
 
     fn upsert_transcript(&mut self, transcript: &TranscriptRecord) -> Result<(), IngestError> {
-        self.catalog.upsert_transcript(transcript).map_err(store_error)
+        self.catalog
+            .upsert_transcript(transcript)
+            .map_err(store_error)
     }
 
     fn record_fetch(&mut self, fetch: &FeedFetchRecord) -> Result<(), IngestError> {
@@ -91,7 +94,9 @@ impl FeedStore for CatalogStore {
 
     fn update_feed_url(&mut self, podcast_id: Uuid, new_url: &str) -> Result<(), IngestError> {
         self.flush()?;
-        self.catalog.update_feed_url(podcast_id, new_url).map_err(store_error)
+        self.catalog
+            .update_feed_url(podcast_id, new_url)
+            .map_err(store_error)
     }
 }
 
@@ -137,7 +142,9 @@ pub fn run(config: &Config, args: IngestArgs) -> anyhow::Result<()> {
     let (summary, mut store) = runtime
         .block_on(ingest(sources, ingest_config, store, Some(observer)))
         .context("ingest failed")?;
-    store.flush().context("cannot write the last feeds to the catalog")?;
+    store
+        .flush()
+        .context("cannot write the last feeds to the catalog")?;
     bar.finish_and_clear();
     println!("{summary}");
     if !args.no_export {
@@ -147,7 +154,9 @@ pub fn run(config: &Config, args: IngestArgs) -> anyhow::Result<()> {
 }
 
 fn catalog_sources(catalog: &Catalog) -> anyhow::Result<Vec<FeedSource>> {
-    let feeds = catalog.feeds_to_poll().context("cannot list the catalog's feeds")?;
+    let feeds = catalog
+        .feeds_to_poll()
+        .context("cannot list the catalog's feeds")?;
     Ok(feeds
         .into_iter()
         .map(|feed| {
@@ -162,9 +171,12 @@ fn catalog_sources(catalog: &Catalog) -> anyhow::Result<Vec<FeedSource>> {
 }
 
 fn export(catalog: &Catalog, data_dir: &Path) -> anyhow::Result<()> {
-    let summary = catalog
-        .export_parquet()
-        .with_context(|| format!("cannot write the parquet snapshot in {}", data_dir.display()))?;
+    let summary = catalog.export_parquet().with_context(|| {
+        format!(
+            "cannot write the parquet snapshot in {}",
+            data_dir.display()
+        )
+    })?;
     println!(
         "parquet snapshot in {}: {} podcasts, {} episodes, {} transcripts",
         summary.parquet_dir.display(),

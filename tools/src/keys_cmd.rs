@@ -42,7 +42,10 @@ fn create(config: &Config, email: &str, plan: &str) -> anyhow::Result<()> {
         .context("cannot create the key")?;
     println!(
         "created an API key for {} (user {}, team {}, plan {}); it is shown only once:",
-        created.account.email, created.account.user_id, created.account.team_id, created.account.plan
+        created.account.email,
+        created.account.user_id,
+        created.account.team_id,
+        created.account.plan
     );
     println!("{}", created.api_key);
     Ok(())

@@ -3,6 +3,7 @@
 //! calls into this crate and the pipeline crates.
 
 pub mod config;
+pub mod crawl_cmd;
 pub mod demo_cmd;
 pub mod generate;
 pub mod index_cmd;
@@ -10,4 +11,5 @@ pub mod ingest_cmd;
 pub mod keys_cmd;
 pub mod model_cmd;
 pub mod progress;
+pub mod score_cmd;
 pub mod serve_cmd;

@@ -44,6 +44,10 @@ enum Command {
     Index(podlens_tools::index_cmd::IndexArgs),
     /// Build (`model build`) or evaluate (`model eval`) the static embedding model.
     Model(podlens_tools::model_cmd::ModelArgs),
+    /// Crawl every podcast's website into the catalog, or one site with `--url URL --json`.
+    Crawl(podlens_tools::crawl_cmd::CrawlArgs),
+    /// Chart movements, rating and follower lookups and authority scores into the catalog.
+    Score(podlens_tools::score_cmd::ScoreArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -87,6 +91,8 @@ fn main() -> anyhow::Result<()> {
         Command::Demo(args) => podlens_tools::demo_cmd::run(&config, args),
         Command::Index(args) => podlens_tools::index_cmd::run(&config, args),
         Command::Model(args) => podlens_tools::model_cmd::run(&config, args),
+        Command::Crawl(args) => podlens_tools::crawl_cmd::run(&config, args),
+        Command::Score(args) => podlens_tools::score_cmd::run(&config, args),
     }
 }
 
@@ -106,7 +112,10 @@ fn run_generate(args: GenerateArgs, config: &Config) -> anyhow::Result<()> {
     let summary = generate(&options, &|| bar.inc(1))
         .with_context(|| format!("cannot generate a corpus in {}", options.out.display()))?;
     bar.finish_and_clear();
-    tracing::debug!(seconds = started.elapsed().as_secs_f64(), "generate finished");
+    tracing::debug!(
+        seconds = started.elapsed().as_secs_f64(),
+        "generate finished"
+    );
     println!("{summary}");
     Ok(())
 }

@@ -63,7 +63,10 @@ pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
     } else {
         Vec::new()
     };
-    let stored_rows: Vec<ChartPositionRow> = chart_rows.iter().map(|row| chart_position_row(row, &ids)).collect();
+    let stored_rows: Vec<ChartPositionRow> = chart_rows
+        .iter()
+        .map(|row| chart_position_row(row, &ids))
+        .collect();
     let charted = catalog.import_charts(&stored_rows)?;
     let best_positions = best_positions(&stored_rows);
 
@@ -73,7 +76,10 @@ pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
     } else {
         Vec::new()
     };
-    let lookup_rows: Vec<PlatformLookupRow> = lookups.iter().map(|record| lookup_row(record, &ids)).collect();
+    let lookup_rows: Vec<PlatformLookupRow> = lookups
+        .iter()
+        .map(|record| lookup_row(record, &ids))
+        .collect();
     catalog.store_lookups(&lookup_rows)?;
     let mut by_podcast: HashMap<Uuid, Vec<&PlatformLookupRow>> = HashMap::new();
     for row in &lookup_rows {
@@ -93,11 +99,22 @@ pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
         };
         let episodes = catalog.episodes_of_podcast(podcast_id)?;
         let mut inputs = feed_inputs(&podcast, &episodes, now);
-        inputs.website_links = catalog.crawl_result(podcast_id)?.map(|crawl| crawl.socials.len() as u64);
+        inputs.website_links = catalog
+            .crawl_result(podcast_id)?
+            .map(|crawl| crawl.socials.len() as u64);
         inputs.best_chart_position = best_positions.get(&podcast_id).copied();
-        add_lookups(&mut inputs, by_podcast.get(&podcast_id).map(Vec::as_slice).unwrap_or(&[]));
+        add_lookups(
+            &mut inputs,
+            by_podcast
+                .get(&podcast_id)
+                .map(Vec::as_slice)
+                .unwrap_or(&[]),
+        );
         if let Some(score) = authority_score(&inputs) {
-            scores.push((score.details(&podcast_id.to_string(), &inputs, now), score.coverage));
+            scores.push((
+                score.details(&podcast_id.to_string(), &inputs, now),
+                score.coverage,
+            ));
         }
     }
     bar.finish_and_clear();
@@ -137,13 +154,23 @@ fn chart_position_row(row: &ChartRow, ids: &IdMap) -> ChartPositionRow {
 fn best_positions(rows: &[ChartPositionRow]) -> HashMap<Uuid, u32> {
     let mut latest: HashMap<(&str, &str, &str, &str), chrono::NaiveDateTime> = HashMap::new();
     for row in rows {
-        let key = (row.chart_type.as_str(), row.frequency.as_str(), row.country.as_str(), row.category.as_str());
+        let key = (
+            row.chart_type.as_str(),
+            row.frequency.as_str(),
+            row.country.as_str(),
+            row.category.as_str(),
+        );
         let entry = latest.entry(key).or_insert(row.captured_at);
         *entry = (*entry).max(row.captured_at);
     }
     let mut best: HashMap<Uuid, u32> = HashMap::new();
     for row in rows {
-        let key = (row.chart_type.as_str(), row.frequency.as_str(), row.country.as_str(), row.category.as_str());
+        let key = (
+            row.chart_type.as_str(),
+            row.frequency.as_str(),
+            row.country.as_str(),
+            row.category.as_str(),
+        );
         if latest.get(&key) != Some(&row.captured_at) {
             continue;
         }
@@ -181,21 +208,23 @@ fn lookup_row(record: &LookupRecord, ids: &IdMap) -> PlatformLookupRow {
 /// Adds what the lookups know; reviews come from Apple, or Spotify when Apple has none.
 fn add_lookups(inputs: &mut AuthorityInputs, rows: &[&PlatformLookupRow]) {
     let of = |platform: &str| rows.iter().find(|row| row.platform == platform);
-    let sum = |values: Vec<Option<u64>>| -> Option<u64> {
-        let known: Vec<u64> = values.into_iter().flatten().collect();
-        (!known.is_empty()).then(|| known.iter().fold(0u64, |total, v| total.saturating_add(*v)))
-    };
-    inputs.follower_count = sum(
-        ["instagram", "twitter", "tiktok", "facebook"]
+    let known_followers: Vec<u64> = ["instagram", "twitter", "tiktok", "facebook"]
+        .iter()
+        .filter_map(|platform| of(platform).and_then(|row| row.followers))
+        .collect();
+    inputs.follower_count = (!known_followers.is_empty()).then(|| {
+        known_followers
             .iter()
-            .map(|platform| of(platform).and_then(|row| row.followers))
-            .collect(),
-    );
+            .fold(0u64, |total, v| total.saturating_add(*v))
+    });
     if let Some(youtube) = of("youtube") {
         inputs.youtube_subscribers = youtube.subscribers.or(youtube.followers);
         inputs.youtube_views = youtube.views;
     }
-    if let Some(reviews) = of("apple").filter(|row| row.rating.is_some()).or_else(|| of("spotify")) {
+    if let Some(reviews) = of("apple")
+        .filter(|row| row.rating.is_some())
+        .or_else(|| of("spotify"))
+    {
         inputs.rating = reviews.rating;
         inputs.review_count = reviews.ratings_count;
     }

@@ -573,7 +573,11 @@ fn sites_hold_the_manifest_contacts_socials_and_directories() {
         let site = out.join("sites").join(text(&podcast["siteSlug"]));
         let home = std::fs::read_to_string(site.join("index.html")).expect("home page");
         let contact = std::fs::read_to_string(site.join("contact.html")).expect("contact page");
-        assert!(site.join("about.html").is_file() && site.join("robots.txt").is_file());
+        assert!(
+            site.join("about.html").is_file()
+                && site.join("robots.txt").is_file()
+                && site.join("sitemap.xml").is_file()
+        );
         assert!(home.contains("href=\"about.html\"") && home.contains("href=\"contact.html\""));
         assert!(contact.contains("<form"));
         let readable = deobfuscate(&contact);

@@ -312,7 +312,13 @@ impl AccountStore for DuckDbAccountStore {
                 "INSERT INTO usage_daily (subject, team_id, day, counter, count)
                  VALUES (?, ?, ?, ?, ?)
                  ON CONFLICT (subject, day, counter) DO UPDATE SET count = count + excluded.count",
-                params![key, subject_team(subject), today, counter.alias(), amount_sql],
+                params![
+                    key,
+                    subject_team(subject),
+                    today,
+                    counter.alias(),
+                    amount_sql
+                ],
             )
             .map_err(db_error)?;
         Ok(Consumption::Granted {
@@ -350,10 +356,7 @@ impl AccountStore for DuckDbAccountStore {
                 let count: i64 = row.get(3)?;
                 Ok(UsageRow {
                     day: row.get(0)?,
-                    user_id: subject
-                        .strip_prefix("user:")
-                        .unwrap_or(&subject)
-                        .to_owned(),
+                    user_id: subject.strip_prefix("user:").unwrap_or(&subject).to_owned(),
                     counter: row.get(2)?,
                     count: u64::try_from(count).unwrap_or(0),
                 })
@@ -535,22 +538,45 @@ mod tests {
             let outcome = store
                 .consume(&subject, counter, UsageWindow::Month, Some(2), 1, date)
                 .unwrap();
-            assert_eq!(outcome, Consumption::Granted { used: index as u64 + 1 });
+            assert_eq!(
+                outcome,
+                Consumption::Granted {
+                    used: index as u64 + 1
+                }
+            );
         }
         let refused = store
-            .consume(&subject, counter, UsageWindow::Month, Some(2), 1, day(2025, 3, 9))
+            .consume(
+                &subject,
+                counter,
+                UsageWindow::Month,
+                Some(2),
+                1,
+                day(2025, 3, 9),
+            )
             .unwrap();
         assert_eq!(refused, Consumption::Refused { used: 2, limit: 2 });
         // A new month starts from zero, and the daily window only sees its day.
         let april = store
-            .consume(&subject, counter, UsageWindow::Month, Some(2), 1, day(2025, 4, 1))
+            .consume(
+                &subject,
+                counter,
+                UsageWindow::Month,
+                Some(2),
+                1,
+                day(2025, 4, 1),
+            )
             .unwrap();
         assert_eq!(april, Consumption::Granted { used: 1 });
         assert_eq!(
-            store.used(&subject, counter, UsageWindow::Day, day(2025, 3, 2)).unwrap(),
+            store
+                .used(&subject, counter, UsageWindow::Day, day(2025, 3, 2))
+                .unwrap(),
             1
         );
-        let rows = store.team_usage("t", day(2025, 3, 1), day(2025, 3, 31)).unwrap();
+        let rows = store
+            .team_usage("t", day(2025, 3, 1), day(2025, 3, 31))
+            .unwrap();
         assert_eq!(rows.iter().map(|row| row.count).sum::<u64>(), 2);
         assert!(rows.iter().all(|row| row.user_id == "u"));
     }

@@ -103,9 +103,18 @@ mod tests {
     #[test]
     fn month_bounds_handle_december_and_leap_years() {
         let day = |y, m, d| NaiveDate::from_ymd_opt(y, m, d).unwrap();
-        assert_eq!(month_bounds(day(2024, 2, 10)), (day(2024, 2, 1), day(2024, 2, 29)));
-        assert_eq!(month_bounds(day(2025, 12, 31)), (day(2025, 12, 1), day(2025, 12, 31)));
-        assert_eq!(UsageWindow::Day.bounds(day(2025, 3, 3)), (day(2025, 3, 3), day(2025, 3, 3)));
+        assert_eq!(
+            month_bounds(day(2024, 2, 10)),
+            (day(2024, 2, 1), day(2024, 2, 29))
+        );
+        assert_eq!(
+            month_bounds(day(2025, 12, 31)),
+            (day(2025, 12, 1), day(2025, 12, 31))
+        );
+        assert_eq!(
+            UsageWindow::Day.bounds(day(2025, 3, 3)),
+            (day(2025, 3, 3), day(2025, 3, 3))
+        );
     }
 
     #[test]

@@ -56,7 +56,11 @@ pub async fn autocomplete(
     }
     blocking(move || {
         let suggestions = state.catalog.index()?.autocomplete(&text, SUGGESTIONS)?;
-        let ids: Vec<_> = suggestions.podcasts.iter().map(|hit| hit.podcast_id).collect();
+        let ids: Vec<_> = suggestions
+            .podcasts
+            .iter()
+            .map(|hit| hit.podcast_id)
+            .collect();
         let records = state.catalog.snapshot()?.podcasts_by_ids(&ids)?;
         let podcasts = ids
             .iter()

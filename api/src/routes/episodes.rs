@@ -31,7 +31,10 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/episodes/latest", get(latest))
         .route("/api/v1/episodes/{episodeId}/details", get(details))
-        .route("/api/v1/episodes/{episodeId}/transcript-text", get(transcript_text))
+        .route(
+            "/api/v1/episodes/{episodeId}/transcript-text",
+            get(transcript_text),
+        )
         .route(
             "/api/v1/episodes/{episodeId}/transcript-text/preview",
             get(transcript_text_preview),
@@ -107,7 +110,9 @@ impl LatestParams {
                 "language" => params.language = Some(value.clone()),
                 "limit" => {
                     params.limit = Some(value.parse().map_err(|_| {
-                        ApiError::BadRequest(format!("limit must be a whole number, got \"{value}\""))
+                        ApiError::BadRequest(format!(
+                            "limit must be a whole number, got \"{value}\""
+                        ))
                     })?)
                 }
                 _ => {}
@@ -231,7 +236,8 @@ pub async fn transcript_text_preview(
 ) -> ApiResult<Envelope<TextPreviewResponse>> {
     blocking(move || {
         let transcript = transcript_of(&state, &episode_id)?;
-        let (text, truncated) = transcripts::preview(&transcript.transcript_text, PREVIEW_CHARACTERS);
+        let (text, truncated) =
+            transcripts::preview(&transcript.transcript_text, PREVIEW_CHARACTERS);
         Ok(Envelope(TextPreviewResponse {
             episode_transcript_text: TextPreview {
                 podcast_id: transcript.podcast_id.to_string(),
@@ -329,7 +335,10 @@ pub async fn download_transcript(
     let lookup_state = state.clone();
     let transcript = blocking(move || transcript_of(&lookup_state, &episode_id)).await?;
     let (body, content_type) = match format {
-        TranscriptFormat::Txt => (transcript.transcript_text.clone(), "text/plain; charset=utf-8"),
+        TranscriptFormat::Txt => (
+            transcript.transcript_text.clone(),
+            "text/plain; charset=utf-8",
+        ),
         _ => (
             transcripts::to_vtt(&transcript).ok_or_else(|| {
                 ApiError::BadRequest(
@@ -340,7 +349,11 @@ pub async fn download_transcript(
         ),
     };
     let metered = metering::charge(&state, &caller, UsageCounter::TranscriptDownload).await?;
-    let extension = if format == TranscriptFormat::Txt { "txt" } else { "vtt" };
+    let extension = if format == TranscriptFormat::Txt {
+        "txt"
+    } else {
+        "vtt"
+    };
     let disposition = format!(
         "attachment; filename=\"transcript-{}.{extension}\"",
         transcript.episode_id

@@ -6,10 +6,9 @@ use axum::extract::{Path, State};
 use axum::routing::get;
 use podlens_data::snapshot::{EpisodesQuery, PersonsQuery};
 use podlens_model::entities::{
-    LatestPodcastsResponse, PodcastEpisodesOptions, PodcastGuest, PodcastGuests,
-    PodcastGuestsResponse, PodcastEpisodesResponse,
-    PodcastLookupResponse, PodcastResponse, PodcastWithEpisodes, RelatedPodcasts,
-    RelatedPodcastsResponse,
+    LatestPodcastsResponse, PodcastEpisodesOptions, PodcastEpisodesResponse, PodcastGuest,
+    PodcastGuests, PodcastGuestsResponse, PodcastLookupResponse, PodcastResponse,
+    PodcastWithEpisodes, RelatedPodcasts, RelatedPodcastsResponse,
 };
 use podlens_model::enums::PersonType;
 use podlens_model::validation::{PodcastLookupKey, podcast_lookup_key, validate_episodes_limit};
@@ -207,7 +206,10 @@ pub async fn id_lookup(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<LookupQuery>,
 ) -> ApiResult<Envelope<PodcastLookupResponse>> {
-    let own_id = query.podlens_id.as_deref().or(query.pod_engine_id.as_deref());
+    let own_id = query
+        .podlens_id
+        .as_deref()
+        .or(query.pod_engine_id.as_deref());
     let given_id_keys = [
         query.apple_id.as_deref(),
         query.slug.as_deref(),

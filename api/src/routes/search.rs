@@ -100,7 +100,8 @@ async fn run(
     let search_id = Uuid::new_v4().to_string();
     let plan = caller.plan;
     let run_state = state.clone();
-    let engine_response = blocking(move || Ok(run_state.catalog.index()?.search(&request)?)).await?;
+    let engine_response =
+        blocking(move || Ok(run_state.catalog.index()?.search(&request)?)).await?;
     let post_started = std::time::Instant::now();
     let hydrate_state = state.clone();
     let hits_response = engine_response.clone();
@@ -115,7 +116,9 @@ async fn run(
     let max_score = hits
         .iter()
         .filter_map(|hit| hit.get("score").and_then(Value::as_f64))
-        .fold(None, |best: Option<f64>, score| Some(best.map_or(score, |b| b.max(score))));
+        .fold(None, |best: Option<f64>, score| {
+            Some(best.map_or(score, |b| b.max(score)))
+        });
     remember(&state, &caller, &search, &search_id, returned).await;
     let response = SearchResponse {
         search_mode: search.mode,
@@ -243,7 +246,12 @@ fn podcast_fields(
         if extras.contains(&PodcastExtraField::AppleId) {
             fields.insert(
                 "appleId".into(),
-                json!(record.apple_id.as_deref().and_then(|id| id.parse::<u64>().ok())),
+                json!(
+                    record
+                        .apple_id
+                        .as_deref()
+                        .and_then(|id| id.parse::<u64>().ok())
+                ),
             );
             fields.insert("spotifyId".into(), json!(record.spotify_id));
         }
@@ -251,7 +259,10 @@ fn podcast_fields(
             fields.insert("podcastHasGuests".into(), json!(record.podcast_has_guests));
         }
         if extras.contains(&PodcastExtraField::PrimaryContact) {
-            fields.insert("podcastEmails".into(), json!(record.podcast_owner_email.iter().collect::<Vec<_>>()));
+            fields.insert(
+                "podcastEmails".into(),
+                json!(record.podcast_owner_email.iter().collect::<Vec<_>>()),
+            );
         }
         if extras.contains(&PodcastExtraField::Genres) {
             fields.insert(
@@ -295,10 +306,7 @@ fn episode_hit(
             .map(|episode| episode.episode_created_at)
             .unwrap_or_else(Utc::now),
     };
-    let snippet = hit
-        .snippets
-        .first()
-        .map(|snippet| snippet.fragment.clone());
+    let snippet = hit.snippets.first().map(|snippet| snippet.fragment.clone());
     let episode = json!({
         "episodeId": hit.episode_id.to_string(),
         "episodeSlug": hit.slug,

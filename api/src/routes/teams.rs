@@ -118,7 +118,7 @@ pub async fn list_podcasts(
             })
             .collect();
         if query.sort_order.as_deref() == Some("podcastTitle") {
-            podcasts.sort_by(|a, b| a.podcast.title.to_lowercase().cmp(&b.podcast.title.to_lowercase()));
+            podcasts.sort_by_key(|team_podcast| team_podcast.podcast.title.to_lowercase());
         }
         let total_filtered = podcasts.len() as u64;
         let team_podcasts = podcasts
@@ -262,7 +262,9 @@ pub async fn remove_many(
                 None => not_found_apple_ids.push(*apple_id),
             }
         }
-        let removed = state.accounts.remove_team_podcasts(&account.team_id, &ids)?;
+        let removed = state
+            .accounts
+            .remove_team_podcasts(&account.team_id, &ids)?;
         Ok(Envelope(RemoveManyResponse {
             not_found_apple_ids,
             errors: 0,

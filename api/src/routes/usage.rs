@@ -7,9 +7,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::routing::get;
 use chrono::{Duration, NaiveDate, Utc};
-use podlens_model::entities::{
-    DailyUsageResponse, MonthlyUsageResponse, UsageDay, UsageMonth,
-};
+use podlens_model::entities::{DailyUsageResponse, MonthlyUsageResponse, UsageDay, UsageMonth};
 use serde::{Deserialize, Serialize};
 
 use crate::accounts::usage::month_bounds;
@@ -155,9 +153,15 @@ const MAX_WINDOW_DAYS: u32 = 366;
 fn window_days(window: Option<String>) -> ApiResult<u32> {
     let days = match window.as_deref().map(str::trim) {
         None | Some("") => 30,
-        Some(text) => text.strip_suffix('d').unwrap_or(text).parse::<u32>().map_err(|_| {
-            ApiError::BadRequest(format!("window must look like 7d, 30d or 90d, got \"{text}\""))
-        })?,
+        Some(text) => text
+            .strip_suffix('d')
+            .unwrap_or(text)
+            .parse::<u32>()
+            .map_err(|_| {
+                ApiError::BadRequest(format!(
+                    "window must look like 7d, 30d or 90d, got \"{text}\""
+                ))
+            })?,
     };
     if days == 0 || days > MAX_WINDOW_DAYS {
         return Err(ApiError::BadRequest(format!(
@@ -216,7 +220,9 @@ pub async fn monthly(
     let account = caller.require_account()?;
     let months_wanted = query.months.unwrap_or(6.0);
     if !(1.0..=24.0).contains(&months_wanted) || months_wanted.fract() != 0.0 {
-        return Err(ApiError::BadRequest("months must be a whole number between 1 and 24".into()));
+        return Err(ApiError::BadRequest(
+            "months must be a whole number between 1 and 24".into(),
+        ));
     }
     let count = months_wanted as u32;
     let today = Utc::now().date_naive();
@@ -235,8 +241,10 @@ pub async fn monthly(
     let months = months
         .into_iter()
         .map(|(first, last)| {
-            let usage_by_alias =
-                by_alias(rows.iter().filter(|row| row.day >= first && row.day <= last));
+            let usage_by_alias = by_alias(
+                rows.iter()
+                    .filter(|row| row.day >= first && row.day <= last),
+            );
             UsageMonth {
                 period_start: start_of(first),
                 period_end: end_of(last),

@@ -44,8 +44,8 @@ pub fn build_fixture(data_dir: &Path) -> Fixture {
         .map(|name| {
             let path = corpus.join("feeds").join(name);
             let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let parsed = podlens_ingest::parse_feed(&bytes, None)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let parsed =
+                podlens_ingest::parse_feed(&bytes, None).unwrap_or_else(|e| panic!("{name}: {e}"));
             podlens_ingest::normalize(&parsed, &format!("https://feeds.example.test/{name}"), now)
         })
         .collect();
@@ -66,7 +66,9 @@ pub fn build_fixture(data_dir: &Path) -> Fixture {
         Some("en".into()),
         parsed,
     );
-    catalog.upsert_transcript(&record).expect("transcript stored");
+    catalog
+        .upsert_transcript(&record)
+        .expect("transcript stored");
     catalog.export_parquet().expect("parquet exported");
 
     let parquet = data_dir.join(podlens_data::PARQUET_DIR);

@@ -9,9 +9,8 @@ use std::sync::OnceLock;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use podlens_api::accounts::AccountStore;
-use podlens_api::server::open_state;
 use podlens_api::AppState;
+use podlens_api::server::open_state;
 use serde_json::Value;
 use tower::ServiceExt;
 
@@ -45,7 +44,11 @@ pub fn state() -> (AppState, tempfile::TempDir) {
 }
 
 pub fn key(state: &AppState, email: &str, plan: &str) -> String {
-    state.accounts.create_api_key(email, plan).expect("key").api_key
+    state
+        .accounts
+        .create_api_key(email, plan)
+        .expect("key")
+        .api_key
 }
 
 pub struct Reply {
@@ -55,7 +58,13 @@ pub struct Reply {
     pub text: String,
 }
 
-pub async fn call(app: &Router, method: &str, uri: &str, key: Option<&str>, body: Option<Value>) -> Reply {
+pub async fn call(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    key: Option<&str>,
+    body: Option<Value>,
+) -> Reply {
     let mut builder = Request::builder().method(method).uri(uri);
     if let Some(key) = key {
         builder = builder.header("authorization", key);

@@ -143,7 +143,9 @@ impl MpnetEncoder {
         let config: MpnetConfig = serde_json::from_str(&config_text)
             .map_err(|error| EmbeddingError::invalid(&config_path, error.to_string()))?;
         if config.num_attention_heads == 0
-            || !config.hidden_size.is_multiple_of(config.num_attention_heads)
+            || !config
+                .hidden_size
+                .is_multiple_of(config.num_attention_heads)
             || config.relative_attention_num_buckets < 4
         {
             return Err(EmbeddingError::invalid(

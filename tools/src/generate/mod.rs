@@ -6,7 +6,7 @@
 //! Layout under the output directory:
 //! - `feeds/<n>.xml`: RSS 2.0 with the iTunes and Podcasting 2.0 namespaces, n = 0..N-1;
 //! - `transcripts/<n>/<episode>.vtt|txt`: transcripts linked from the feeds;
-//! - `sites/<slug>/{index,about,contact}.html`, `robots.txt`, `cover.svg`;
+//! - `sites/<slug>/{index,about,contact}.html`, `robots.txt`, `sitemap.xml`, `cover.svg`;
 //! - `charts/<apple|spotify>/<country>/<category>/<YYYY-MM-DD>.json`;
 //! - `feeds.opml` and `manifest.json` (options, counts, per-podcast ground truth).
 //!

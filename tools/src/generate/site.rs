@@ -1,6 +1,6 @@
 //! A show's small website: home (directory links, latest episodes, socials), about
-//! (hosts), contact (form, emails in several obfuscations, phones), a cover image and
-//! robots.txt, under `sites/<slug>/`.
+//! (hosts), contact (form, emails in several obfuscations, phones), a cover image,
+//! robots.txt and sitemap.xml, under `sites/<slug>/`.
 
 use std::fmt::Write;
 
@@ -19,6 +19,7 @@ pub fn render(context: &Context, show: &Show) -> Vec<(&'static str, String)> {
         ("about.html", about(context, show, &mut rng)),
         ("contact.html", contact(context, show)),
         ("robots.txt", robots(context, show, &mut rng)),
+        ("sitemap.xml", sitemap(context, show)),
         ("cover.svg", cover(show)),
     ]
 }
@@ -240,6 +241,19 @@ fn robots(context: &Context, show: &Show, rng: &mut Rng) -> String {
         text.push_str("\nUser-agent: GPTBot\nDisallow: /\n");
     }
     let _ = writeln!(text, "\nSitemap: {}sitemap.xml", show.site_url(context));
+    text
+}
+
+fn sitemap(context: &Context, show: &Show) -> String {
+    let site = show.site_url(context);
+    let mut text = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+         <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for page in ["", "about.html", "contact.html"] {
+        let _ = writeln!(text, "<url><loc>{site}{page}</loc></url>");
+    }
+    text.push_str("</urlset>\n");
     text
 }
 
