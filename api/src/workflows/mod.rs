@@ -7,6 +7,7 @@ pub mod compose;
 mod export;
 pub mod fields;
 mod projects;
+mod rows;
 mod schema;
 mod slug;
 mod store;
