@@ -7,7 +7,6 @@ pub mod compose;
 mod export;
 pub mod fields;
 mod projects;
-mod rows;
 mod schema;
 mod slug;
 mod store;
