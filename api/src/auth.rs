@@ -46,6 +46,9 @@ impl Caller {
 /// The key in an `Authorization` value: the raw value, or what follows `Bearer `.
 pub fn key_from_header(value: &str) -> Option<&str> {
     let value = value.trim();
+    if value.eq_ignore_ascii_case("bearer") {
+        return None;
+    }
     let key = match value.get(..7) {
         Some(scheme) if scheme.eq_ignore_ascii_case("bearer ") => value[7..].trim(),
         _ => value,
@@ -60,6 +63,44 @@ impl FromRequestParts<AppState> for Caller {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
+        if let Some(caller) = parts.extensions.get::<Caller>() {
+            return Ok(caller.clone());
+        }
+        Caller::resolve(parts, state).await
+    }
+}
+
+/// Paths answered whatever the `Authorization` header holds.
+fn is_open_path(path: &str) -> bool {
+    path == "/api/v1/public/health" || path == "/api/v1/openapi.json" || !path.starts_with("/api/")
+}
+
+/// Middleware: every `/api` request with an `Authorization` header is authenticated
+/// before routing, so a bad key gets 401 (and a plan without API access 403) on every
+/// route, including public ones. The resolved caller is kept for the handlers.
+pub async fn authenticate(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    if is_open_path(request.uri().path()) {
+        return next.run(request).await;
+    }
+    let (mut parts, body) = request.into_parts();
+    match Caller::resolve(&parts, &state).await {
+        Ok(caller) => {
+            parts.extensions.insert(caller);
+            next.run(axum::extract::Request::from_parts(parts, body))
+                .await
+        }
+        Err(error) => error.into_response(),
+    }
+}
+
+impl Caller {
+    /// Identifies the caller of a request from its headers and connection.
+    async fn resolve(parts: &Parts, state: &AppState) -> Result<Caller, ApiError> {
         let client_address = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()

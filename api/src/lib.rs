@@ -43,5 +43,9 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::outreach::router())
         .merge(openapi::router())
         .fallback(web::fallback)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            auth::authenticate,
+        ))
         .with_state(state)
 }
