@@ -57,7 +57,7 @@ def _podlens(*args: str, data_dir: Path) -> subprocess.CompletedProcess:
         check=True,
         capture_output=True,
         text=True,
-        env={**os.environ, "PODLENS_NO_PROGRESS": "1"},
+        env={**os.environ, "PODLENS_NO_PROGRESS": "true"},
     )
 
 
