@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Python packages the SDK compatibility tests need (idempotent): the
-# official Pod Engine SDK the API is wire-compatible with, and pytest.
+# Installs the Python packages the Python test suites need (idempotent): the official
+# Pod Engine SDK the API is wire-compatible with, pytest, and for the ingest
+# differential check and benchmark feedparser, podcastparser and duckdb (to read the
+# Parquet snapshot).
 set -euo pipefail
-if python3 -c 'import podengine, pytest' 2>/dev/null \
-  && [ "$(python3 -c 'import importlib.metadata as m; print(m.version("podengine"))')" = "0.3.2" ]; then
+pinned=("podengine==0.3.2" "feedparser==6.0.14" "podcastparser==0.6.11" "duckdb==2.0.0")
+if python3 -c 'import pytest' 2>/dev/null && python3 - "${pinned[@]}" <<'PY' 2>/dev/null; then
+import importlib.metadata as metadata
+import sys
+sys.exit(any(metadata.version(name) != version for name, version in (p.split("==") for p in sys.argv[1:])))
+PY
   exit 0
 fi
-python3 -m pip install --quiet --disable-pip-version-check "podengine==0.3.2" "pytest>=8"
+python3 -m pip install --quiet --disable-pip-version-check "${pinned[@]}" "pytest>=8"

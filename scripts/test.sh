@@ -15,6 +15,10 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo test --workspace --locked
 
+echo "== ingest: differential check against feedparser on the real corpus"
+cargo build --locked -p podlens-tools --bin podlens
+PODLENS_BIN="$CARGO_TARGET_DIR/debug/podlens" python3 -m pytest -q tests/ingest
+
 echo "== web: types up to date, type check + build, unit tests"
 (
   cd web
