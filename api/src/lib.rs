@@ -34,6 +34,8 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::search::router())
         .merge(routes::autocomplete::router())
         .merge(routes::podcasts::router())
+        .merge(routes::podcast_details::router())
+        .merge(routes::charts::router())
         .merge(routes::episodes::router())
         .merge(routes::stats::router())
         .merge(routes::usage::router())

@@ -152,6 +152,18 @@ async fn crawl_catalog(config: &Config, args: &CrawlArgs) -> anyhow::Result<()> 
     }
     bar.finish_and_clear();
     println!("crawled {stored} sites ({pages} pages), {failed} not crawled");
+    publish_snapshot(&catalog)
+}
+
+/// Re-exports the Parquet snapshot so the server and the indexer see the enrichment.
+pub(crate) fn publish_snapshot(catalog: &Catalog) -> anyhow::Result<()> {
+    let summary = catalog
+        .export_parquet()
+        .context("cannot write the parquet snapshot")?;
+    println!(
+        "parquet snapshot in {} updated",
+        summary.parquet_dir.display()
+    );
     Ok(())
 }
 

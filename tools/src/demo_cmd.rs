@@ -1,7 +1,8 @@
 //! `podlens demo`: the whole pipeline on a generated corpus, then the app.
 //!
 //! It generates a deterministic corpus, serves it on loopback so feeds and transcripts
-//! go through the real HTTP fetcher, ingests the corpus's OPML, builds the search index,
+//! go through the real HTTP fetcher, ingests the corpus's OPML, crawls the generated
+//! websites, scores the podcasts against the generated charts, builds the search index,
 //! creates an admin API key, and serves the API and the web app (by default at
 //! <http://127.0.0.1:8080>).
 
@@ -15,7 +16,7 @@ use tower_http::services::ServeDir;
 
 use crate::config::Config;
 use crate::generate::{GenerateOptions, generate};
-use crate::{index_cmd, ingest_cmd, keys_cmd, progress, serve_cmd};
+use crate::{crawl_cmd, index_cmd, ingest_cmd, keys_cmd, progress, score_cmd, serve_cmd};
 
 /// Flags of `podlens demo`.
 #[derive(Debug, clap::Args)]
@@ -51,7 +52,7 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
     let base_url = format!("http://{corpus_address}");
 
     println!(
-        "1/4 generating {} podcasts into {}",
+        "1/6 generating {} podcasts into {}",
         args.podcasts,
         corpus_dir.display()
     );
@@ -69,10 +70,22 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
     println!("    {summary}");
 
     serve_corpus_in_background(listener, corpus_dir.clone())?;
-    println!("2/4 ingesting the feeds from {base_url} (real HTTP on loopback)");
+    println!("2/6 ingesting the feeds from {base_url} (real HTTP on loopback)");
     ingest_cmd::run(config, ingest_args(&corpus_dir.join("feeds.opml")))?;
 
-    println!("3/4 building the search index");
+    println!("3/6 crawling the podcasts' websites for contacts and socials (loopback)");
+    crawl_cmd::run(config, crawl_args())?;
+
+    println!("4/6 scoring: chart movements, lookups and authority scores");
+    score_cmd::run(
+        config,
+        score_cmd::ScoreArgs {
+            charts: Some(corpus_dir.join("charts")),
+            lookups: None,
+        },
+    )?;
+
+    println!("5/6 building the search index");
     index_cmd::run(
         config,
         index_cmd::IndexArgs {
@@ -81,7 +94,7 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
         },
     )?;
 
-    println!("4/4 creating an admin API key for the demo");
+    println!("6/6 creating an admin API key for the demo");
     keys_cmd::run(
         config,
         keys_cmd::KeysArgs {
@@ -110,6 +123,23 @@ fn ingest_args(opml: &Path) -> ingest_cmd::IngestArgs {
         max_feed_mb: 50,
         no_transcripts: false,
         no_export: false,
+    }
+}
+
+/// Every site sits on the corpus server's one loopback host: no politeness delay,
+/// several requests at once, private addresses allowed.
+fn crawl_args() -> crawl_cmd::CrawlArgs {
+    crawl_cmd::CrawlArgs {
+        url: None,
+        json: false,
+        allow_private: true,
+        max_pages: 12,
+        max_depth: 2,
+        delay_ms: 0,
+        per_host: 16,
+        sites: 32,
+        country: None,
+        cache_dir: None,
     }
 }
 

@@ -1,10 +1,13 @@
 //! `podlens index --data-dir DIR`: reads the catalog's Parquet snapshot and builds a new
 //! search index generation under `<data-dir>/index`, published atomically.
 
+use std::collections::HashMap;
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Context;
-use podlens_indexer::{BuildOptions, IndexSource, build_generation};
+use podlens_indexer::{BuildOptions, IndexSource, PodcastSignals, build_generation};
+use uuid::Uuid;
 
 use crate::config::Config;
 
@@ -30,12 +33,13 @@ pub fn run(config: &Config, args: IndexArgs) -> anyhow::Result<()> {
         .with_context(|| format!("cannot read episodes from {}", parquet_dir.display()))?;
     let transcripts = podlens_data::snapshot::read_transcripts(&parquet_dir)
         .with_context(|| format!("cannot read transcripts from {}", parquet_dir.display()))?;
+    let signals = podcast_signals(&parquet_dir)?;
     let read_seconds = started.elapsed().as_secs_f64();
     let source = IndexSource {
         podcasts: &podcasts,
         episodes: &episodes,
         transcripts: &transcripts,
-        signals: None,
+        signals: Some(&signals),
     };
     let options = BuildOptions {
         shards: args.shards,
@@ -55,4 +59,28 @@ pub fn run(config: &Config, args: IndexArgs) -> anyhow::Result<()> {
         read_seconds,
     );
     Ok(())
+}
+
+/// Authority scores, ratings and chart countries from the snapshot's enrichment
+/// (written by `podlens crawl` and `podlens score`), as the index's podcast signals.
+fn podcast_signals(parquet_dir: &Path) -> anyhow::Result<HashMap<Uuid, PodcastSignals>> {
+    let snapshot = podlens_data::Snapshot::open(parquet_dir)
+        .with_context(|| format!("cannot open the snapshot in {}", parquet_dir.display()))?;
+    let enrichment = snapshot
+        .enrichment_signals()
+        .context("cannot read the enrichment signals")?;
+    Ok(enrichment
+        .into_iter()
+        .map(|(id, found)| {
+            let signals = PodcastSignals {
+                apple_rating: found.apple_rating,
+                apple_ratings_count: found.apple_ratings_count,
+                spotify_rating: found.spotify_rating,
+                spotify_ratings_count: found.spotify_ratings_count,
+                authority_score: found.authority_score,
+                countries: found.chart_countries,
+            };
+            (id, signals)
+        })
+        .collect())
 }

@@ -8,6 +8,7 @@ use anyhow::Context;
 use clap::Args;
 use podlens_data::{Catalog, ChartPositionRow, PlatformLookupRow};
 use podlens_model::entities::AuthorityInputs;
+use podlens_model::social::{apple_podcast_id, spotify_show_id};
 use podlens_scoring::authority::{authority_score, feed_inputs};
 use podlens_scoring::charts::{ChartRow, compute_movements, read_snapshot_dir};
 use podlens_scoring::lookups::{LookupImporters, LookupRecord};
@@ -26,14 +27,47 @@ pub struct ScoreArgs {
     pub lookups: Option<PathBuf>,
 }
 
-/// Podcast ids by the ids charts and lookups name them with.
+/// Podcast ids by the ids charts and lookups name them with: the directory ids of
+/// the feed, those found on the podcast's website, and the feed URL.
 #[derive(Debug, Default)]
 struct IdMap {
     apple: HashMap<String, Uuid>,
     spotify: HashMap<String, Uuid>,
+    feeds: HashMap<String, Uuid>,
 }
 
 impl IdMap {
+    fn build(catalog: &Catalog) -> anyhow::Result<IdMap> {
+        let mut ids = IdMap::default();
+        for links in catalog.podcast_links()? {
+            let id = links.podcast_id;
+            ids.feeds.insert(links.feed_url.clone(), id);
+            if let Some(apple) = links.apple_id {
+                ids.apple.insert(apple, id);
+            }
+            if let Some(spotify) = links.spotify_id {
+                ids.spotify.insert(spotify, id);
+            }
+            if let Some(crawl) = catalog.crawl_result(id)? {
+                for apple in crawl
+                    .apple_podcast_links
+                    .iter()
+                    .filter_map(|url| apple_podcast_id(url))
+                {
+                    ids.apple.entry(apple).or_insert(id);
+                }
+                for spotify in crawl
+                    .spotify_podcast_links
+                    .iter()
+                    .filter_map(|url| spotify_show_id(url))
+                {
+                    ids.spotify.entry(spotify).or_insert(id);
+                }
+            }
+        }
+        Ok(ids)
+    }
+
     fn podcast(&self, platform: &str, key: &str) -> Option<Uuid> {
         match platform {
             "apple" => self.apple.get(key).copied(),
@@ -41,21 +75,23 @@ impl IdMap {
             _ => None,
         }
     }
+
+    /// The podcast a chart entry names: by its platform id, else by its feed URL.
+    fn charted(&self, row: &ChartRow) -> Option<Uuid> {
+        self.podcast(row.key.chart_type.as_str(), &row.podcast_on_chart_id)
+            .or_else(|| {
+                row.feed_url
+                    .as_ref()
+                    .and_then(|url| self.feeds.get(url).copied())
+            })
+    }
 }
 
 pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
     let data_dir = config.data_dir();
     let mut catalog = Catalog::open(&data_dir)
         .with_context(|| format!("cannot open the catalog in {}", data_dir.display()))?;
-    let mut ids = IdMap::default();
-    for links in catalog.podcast_links()? {
-        if let Some(apple) = links.apple_id {
-            ids.apple.insert(apple, links.podcast_id);
-        }
-        if let Some(spotify) = links.spotify_id {
-            ids.spotify.insert(spotify, links.podcast_id);
-        }
-    }
+    let ids = IdMap::build(&catalog)?;
 
     let charts_dir = args.charts.unwrap_or_else(|| data_dir.join("charts"));
     let chart_rows = if charts_dir.is_dir() {
@@ -124,7 +160,7 @@ pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
         scores.len(),
         lookup_rows.len()
     );
-    Ok(())
+    crate::crawl_cmd::publish_snapshot(&catalog)
 }
 
 fn chart_position_row(row: &ChartRow, ids: &IdMap) -> ChartPositionRow {
@@ -137,7 +173,7 @@ fn chart_position_row(row: &ChartRow, ids: &IdMap) -> ChartPositionRow {
         captured_at: row.captured_at,
         position: row.position,
         podcast_on_chart_id: row.podcast_on_chart_id.clone(),
-        podcast_id: ids.podcast(row.key.chart_type.as_str(), &row.podcast_on_chart_id),
+        podcast_id: ids.charted(row),
         title: row.title.clone(),
         creator: row.creator.clone(),
         image_url: row.image_url.clone(),

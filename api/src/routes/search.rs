@@ -186,16 +186,31 @@ fn hydrate(state: &AppState, hits: &Hits, plan: Plan) -> ApiResult<Vec<Value>> {
         .into_iter()
         .map(|record| (record.podcast_id, record))
         .collect();
-    match hits {
-        Hits::Podcasts(hits) => Ok(hits
+    let scores = snapshot.authority_scores(&podcast_ids)?;
+    let mut values: Vec<Value> = match hits {
+        Hits::Podcasts(hits) => hits
             .iter()
             .map(|hit| podcast_hit(hit, podcasts.get(&hit.podcast_id), plan))
-            .collect()),
+            .collect(),
         Hits::Episodes(hits) => hits
             .iter()
             .map(|hit| episode_hit(state, hit, podcasts.get(&hit.podcast_id), plan))
-            .collect(),
+            .collect::<ApiResult<_>>()?,
+    };
+    for (value, id) in values.iter_mut().zip(&podcast_ids) {
+        if let (Some(fields), Some(score)) = (value.as_object_mut(), scores.get(id)) {
+            for (name, number) in [
+                ("podcastAuthorityScoreTotal", score.authority_score),
+                ("podcastAuthorityScoreQuality", score.quality_score),
+                ("podcastAuthorityScoreSocial", score.social_score),
+                ("podcastAuthorityScoreYoutube", score.youtube_score),
+                ("podcastAuthorityScoreEngagement", score.engagement_score),
+            ] {
+                fields.insert(name.into(), json!(number));
+            }
+        }
     }
+    Ok(values)
 }
 
 /// The podcast fields every hit carries (both modes), as the SDK requires them.

@@ -10,6 +10,9 @@ use podlens_data::snapshot::{read_episodes, read_podcasts, read_transcripts};
 use podlens_indexer::{BuildOptions, IndexSource, build_generation};
 use podlens_model::catalog::FeedBatch;
 
+#[path = "enrichment_fixture.rs"]
+pub mod enrichment;
+
 /// Feeds of the corpus the fixture ingests (real feeds, varied shapes).
 pub const FIXTURE_FEEDS: &[&str] = &[
     "feed-rs_rss_2.0_nightvale.xml",
@@ -33,6 +36,7 @@ pub struct Fixture {
     pub batches: Vec<FeedBatch>,
     pub transcript_episode_id: uuid::Uuid,
     pub transcript_podcast_id: uuid::Uuid,
+    pub enrichment: enrichment::EnrichmentFixture,
 }
 
 /// Builds the catalog, its Parquet snapshot and an index generation in `data_dir`.
@@ -69,6 +73,7 @@ pub fn build_fixture(data_dir: &Path) -> Fixture {
     catalog
         .upsert_transcript(&record)
         .expect("transcript stored");
+    let enrichment = enrichment::add_enrichment(&mut catalog, data_dir, &batches);
     catalog.export_parquet().expect("parquet exported");
 
     let parquet = data_dir.join(podlens_data::PARQUET_DIR);
@@ -89,6 +94,7 @@ pub fn build_fixture(data_dir: &Path) -> Fixture {
     Fixture {
         transcript_episode_id: episode.episode_id,
         transcript_podcast_id: first.podcast.podcast_id,
+        enrichment,
         batches,
     }
 }

@@ -11,7 +11,7 @@ use uuid::Uuid;
 use super::Catalog;
 use crate::DataError;
 
-const ENRICHMENT_TABLES: &str = r#"
+pub(crate) const ENRICHMENT_TABLES: &str = r#"
 CREATE TABLE IF NOT EXISTS website_crawls (
     "podcastId" UUID PRIMARY KEY,
     "baseUrl" VARCHAR NOT NULL,
@@ -135,13 +135,14 @@ pub struct ChartPositionRow {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PodcastLinks {
     pub podcast_id: Uuid,
+    pub feed_url: String,
     pub website_url: Option<String>,
     pub location: Option<String>,
     pub apple_id: Option<String>,
     pub spotify_id: Option<String>,
 }
 
-fn ensure_tables(connection: &Connection) -> Result<(), DataError> {
+pub(crate) fn ensure_tables(connection: &Connection) -> Result<(), DataError> {
     connection.execute_batch(ENRICHMENT_TABLES)?;
     Ok(())
 }
@@ -154,27 +155,29 @@ impl Catalog {
     /// Every podcast's website, location and directory ids.
     pub fn podcast_links(&self) -> Result<Vec<PodcastLinks>, DataError> {
         let mut statement = self.connection.prepare(
-            r#"SELECT "podcastId"::VARCHAR, "podcastWebsiteUrl", "podcastLocation", "appleId", "spotifyId"
+            r#"SELECT "podcastId"::VARCHAR, "podcastRssFeedUrl", "podcastWebsiteUrl", "podcastLocation", "appleId", "spotifyId"
                FROM podcasts ORDER BY "podcastId""#,
         )?;
         let rows = statement.query_map([], |row| {
             Ok((
                 row.get::<_, String>(0)?,
-                row.get::<_, Option<String>>(1)?,
+                row.get::<_, String>(1)?,
                 row.get::<_, Option<String>>(2)?,
                 row.get::<_, Option<String>>(3)?,
                 row.get::<_, Option<String>>(4)?,
+                row.get::<_, Option<String>>(5)?,
             ))
         })?;
         let mut links = Vec::new();
         for row in rows {
-            let (id, website_url, location, apple_id, spotify_id) = row?;
+            let (id, feed_url, website_url, location, apple_id, spotify_id) = row?;
             let podcast_id = Uuid::parse_str(&id).map_err(|error| DataError::InvalidValue {
                 column: "podcastId".into(),
                 message: error.to_string(),
             })?;
             links.push(PodcastLinks {
                 podcast_id,
+                feed_url,
                 website_url,
                 location,
                 apple_id,

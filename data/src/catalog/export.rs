@@ -77,6 +77,42 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
         order_by: r#""fetchedAt", "feedUrl""#,
         row_group_size: 100_000,
     },
+    SnapshotTable {
+        name: "website_crawls",
+        uuid_columns: &["podcastId"],
+        order_by: r#""podcastId""#,
+        row_group_size: 20_000,
+    },
+    SnapshotTable {
+        name: "podcast_contacts",
+        uuid_columns: &["podcastId"],
+        order_by: r#""podcastId", "contactType", "value", "source""#,
+        row_group_size: 100_000,
+    },
+    SnapshotTable {
+        name: "podcast_social_links",
+        uuid_columns: &["podcastId"],
+        order_by: r#""podcastId", "socialMediaType", "url", "source""#,
+        row_group_size: 100_000,
+    },
+    SnapshotTable {
+        name: "authority_scores",
+        uuid_columns: &["podcastId"],
+        order_by: r#""podcastId""#,
+        row_group_size: 100_000,
+    },
+    SnapshotTable {
+        name: "platform_lookups",
+        uuid_columns: &["podcastId"],
+        order_by: r#""podcastId", "platform", "lookupKey""#,
+        row_group_size: 100_000,
+    },
+    SnapshotTable {
+        name: "chart_positions",
+        uuid_columns: &["podcastId"],
+        order_by: r#""chartType", "country", "category", "frequency", "capturedAt", "position""#,
+        row_group_size: 100_000,
+    },
 ];
 
 /// What `export_parquet` wrote.
@@ -110,6 +146,8 @@ pub(crate) fn export_parquet(
     parquet_dir: &Path,
 ) -> Result<ExportSummary, DataError> {
     std::fs::create_dir_all(parquet_dir).map_err(|error| DataError::io(parquet_dir, error))?;
+    // The enrichment tables exist once `crawl` or `score` ran; export them empty before.
+    super::enrichment::ensure_tables(connection)?;
     // One read transaction, so every file shows the same catalog state.
     let transaction = connection.unchecked_transaction()?;
     let mut written = Vec::with_capacity(SNAPSHOT_TABLES.len());

@@ -16,6 +16,7 @@ use podlens_model::catalog::{
 };
 use uuid::Uuid;
 
+pub(crate) use enrichment::ENRICHMENT_TABLES;
 pub use enrichment::{ChartPositionRow, PlatformLookupRow, PodcastLinks};
 pub use export::ExportSummary;
 pub(crate) use export::{SNAPSHOT_TABLES, sql_path};

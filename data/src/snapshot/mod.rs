@@ -7,6 +7,7 @@
 //! for the first time). The free functions ([`read_podcasts`],
 //! [`for_each_episode_batch`], …) are the indexer's bulk readers.
 
+mod enrichment;
 mod lookups;
 mod persons;
 mod readers;
@@ -17,6 +18,7 @@ use std::time::SystemTime;
 
 use duckdb::Connection;
 
+pub use enrichment::{AuthorityScoreRow, ChartKey, ContactRow, EnrichmentSignals, SocialLinkRow};
 pub use lookups::{
     DirectoryPage, DirectoryQuery, EpisodePage, EpisodesQuery, LatestEpisodesQuery, PodcastEpisodes,
 };
@@ -69,6 +71,7 @@ fn create_views(connection: &Connection, parquet_dir: &Path) -> Result<(), DataE
         "CREATE SCHEMA IF NOT EXISTS empty_catalog; SET schema = 'empty_catalog';",
     )?;
     connection.execute_batch(crate::schema::TABLES_V1)?;
+    connection.execute_batch(crate::catalog::ENRICHMENT_TABLES)?;
     connection.execute_batch("SET schema = 'main';")?;
     for table in SNAPSHOT_TABLES {
         let path = parquet_dir.join(table.file_name());
