@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of Podlens: formatting, lints, the Rust test suites (unit,
-# integration, end-to-end over the real corpus in ../shared/corpus), the web app's
-# type check, build and unit tests. (The model's entity tests validate our JSON with the
-# official SDK's own response models.)
+# integration, end-to-end over the real corpus in ../shared/corpus), the official
+# Pod Engine Python SDK against a real server, the web app's type check, build and unit
+# tests, and its end-to-end tests in Chromium against a real server. (The model's entity
+# tests validate our JSON with the official SDK's own response models.)
 # Installs what the tests need first (idempotent).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,3 +28,10 @@ echo "== web: types up to date, type check + build, unit tests"
   npm run --silent build
   npm test --silent
 )
+
+echo "== sdk: the official podengine SDK against a real podlens serve"
+cargo build --locked -p podlens-tools --bin podlens -p podlens-api --example build_fixture_catalog
+python3 -m pytest -q tests/sdk
+
+echo "== web: end to end in Chromium against a real podlens serve"
+scripts/e2e.sh

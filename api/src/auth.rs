@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::header::AUTHORIZATION;
+use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
 
 use crate::accounts::{Account, UsageSubject};
@@ -70,6 +70,10 @@ impl FromRequestParts<AppState> for Caller {
     }
 }
 
+/// The header a browser session must send with every write: a cross-site form or
+/// script cannot set it without a CORS preflight, which this server never grants.
+pub const CSRF_HEADER: &str = "x-podlens-client";
+
 /// Paths answered whatever the `Authorization` header holds.
 fn is_open_path(path: &str) -> bool {
     path == "/api/v1/public/health" || path == "/api/v1/openapi.json" || !path.starts_with("/api/")
@@ -88,8 +92,16 @@ pub async fn authenticate(
         return next.run(request).await;
     }
     let (mut parts, body) = request.into_parts();
-    match Caller::resolve(&parts, &state).await {
-        Ok(caller) => {
+    match Caller::resolve_with_origin(&parts, &state).await {
+        Ok((_, Origin::Session))
+            if !parts.method.is_safe() && !parts.headers.contains_key(CSRF_HEADER) =>
+        {
+            ApiError::Forbidden(format!(
+                "Requests signed in by session cookie must send the {CSRF_HEADER} header"
+            ))
+            .into_response()
+        }
+        Ok((caller, _)) => {
             parts.extensions.insert(caller);
             next.run(axum::extract::Request::from_parts(parts, body))
                 .await
@@ -98,9 +110,28 @@ pub async fn authenticate(
     }
 }
 
+/// How a caller was identified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    Anonymous,
+    ApiKey,
+    Session,
+}
+
 impl Caller {
-    /// Identifies the caller of a request from its headers and connection.
     async fn resolve(parts: &Parts, state: &AppState) -> Result<Caller, ApiError> {
+        Self::resolve_with_origin(parts, state)
+            .await
+            .map(|(caller, _)| caller)
+    }
+
+    /// Identifies the caller of a request: an API key in `Authorization`, else a
+    /// browser session cookie (any plan: the web app is not API access), else a
+    /// signed-out client. A stale or unknown session cookie is a signed-out client.
+    async fn resolve_with_origin(
+        parts: &Parts,
+        state: &AppState,
+    ) -> Result<(Caller, Origin), ApiError> {
         let client_address = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
@@ -111,11 +142,36 @@ impl Caller {
             Some(value) => Some(value.to_str().map_err(|_| ApiError::InvalidToken)?),
         };
         let Some(header) = header else {
-            return Ok(Caller {
-                account: None,
-                plan: Plan::Public,
-                client_address,
-            });
+            let session = parts
+                .headers
+                .get(COOKIE)
+                .and_then(|value| value.to_str().ok())
+                .and_then(crate::accounts::sessions::session_from_cookies)
+                .map(str::to_owned);
+            if let Some(token) = session {
+                let sessions = state.sessions.clone();
+                let account =
+                    blocking(move || sessions.session_account(&token, chrono::Utc::now())).await?;
+                if let Some(account) = account {
+                    let plan = plan::plan_of(&account.plan)?;
+                    return Ok((
+                        Caller {
+                            account: Some(account),
+                            plan,
+                            client_address,
+                        },
+                        Origin::Session,
+                    ));
+                }
+            }
+            return Ok((
+                Caller {
+                    account: None,
+                    plan: Plan::Public,
+                    client_address,
+                },
+                Origin::Anonymous,
+            ));
         };
         let Some(key) = key_from_header(header).map(str::to_owned) else {
             return Err(ApiError::InvalidToken);
@@ -130,11 +186,14 @@ impl Caller {
                 plan: account.plan.clone(),
             });
         }
-        Ok(Caller {
-            account: Some(account),
-            plan,
-            client_address,
-        })
+        Ok((
+            Caller {
+                account: Some(account),
+                plan,
+                client_address,
+            },
+            Origin::ApiKey,
+        ))
     }
 }
 

@@ -11,6 +11,7 @@ mod convert;
 pub mod envelope;
 pub mod error;
 pub mod extract;
+pub mod mail;
 pub mod metering;
 pub mod openapi;
 pub mod plan;
@@ -31,6 +32,7 @@ pub use state::AppState;
 pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(routes::health::router())
+        .merge(routes::auth::router())
         .merge(routes::search::router())
         .merge(routes::autocomplete::router())
         .merge(routes::podcasts::router())

@@ -20,6 +20,12 @@ use crate::state::AppState;
     ),
     paths(
         routes::health::health,
+        routes::auth::sign_up,
+        routes::auth::sign_in,
+        routes::auth::validate,
+        routes::auth::email_link,
+        routes::auth::session,
+        routes::auth::sign_out,
         routes::search::search_podcasts,
         routes::search::search_episodes,
         routes::autocomplete::autocomplete,

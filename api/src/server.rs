@@ -24,6 +24,10 @@ pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppS
     let workflows = crate::workflows::WorkflowStore::open(accounts.connection_clone()?)?;
     Ok(AppState {
         workflows: Arc::new(workflows),
+        sessions: Arc::new(crate::accounts::sessions::SessionStore::open(
+            accounts.connection_clone()?,
+        )?),
+        mailer: Arc::new(crate::mail::Outbox::in_data_dir(&data_dir)),
         accounts: Arc::new(accounts),
         catalog: Arc::new(catalog),
         data_dir,

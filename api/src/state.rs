@@ -13,6 +13,10 @@ pub struct AppState {
     pub catalog: Arc<CatalogReader>,
     /// Projects, listed podcasts and outreach history (tables of the app database).
     pub workflows: Arc<crate::workflows::WorkflowStore>,
+    /// Sign-in links and browser sessions (tables of the app database).
+    pub sessions: Arc<crate::accounts::sessions::SessionStore>,
+    /// Where sign-in links and notifications are mailed.
+    pub mailer: Arc<dyn crate::mail::Mailer>,
     pub data_dir: PathBuf,
     /// The web app's built bundle, served outside `/api` when present.
     pub web_dir: Option<PathBuf>,

@@ -170,75 +170,105 @@ fn window_total(
     Ok(u64::try_from(total).unwrap_or(0))
 }
 
+/// An email address as stored: trimmed, lowercase, and plausibly an address.
+pub(crate) fn normalized_email(email: &str) -> ApiResult<String> {
+    let email = email.trim().to_lowercase();
+    if !podlens_model::validation::is_valid_email(&email) {
+        return Err(ApiError::BadRequest(format!(
+            "invalid email address: {email:?}"
+        )));
+    }
+    Ok(email)
+}
+
+/// The account of `email`, creating the user and a team named after them when missing.
+/// `plan` sets the team's plan (operators' `keys create`); `None` keeps an existing
+/// team's plan and gives a new one the free plan (sign-up).
+fn ensure_account(
+    connection: &Connection,
+    email: &str,
+    plan: Option<&str>,
+    now: chrono::DateTime<Utc>,
+) -> ApiResult<Account> {
+    let existing: Option<(String, Option<String>)> = connection
+        .query_row(
+            "SELECT user_id, display_name FROM users WHERE email = ?",
+            params![email],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()
+        .map_err(db_error)?;
+    let (user_id, display_name) = match existing {
+        Some(found) => found,
+        None => {
+            let user_id = Uuid::new_v4().to_string();
+            let display_name = email.split('@').next().unwrap_or_default().to_owned();
+            connection
+                .execute(
+                    "INSERT INTO users (user_id, email, display_name, avatar_seed, created_at)
+                     VALUES (?, ?, ?, ?, ?)",
+                    params![user_id, email, display_name, user_id, now],
+                )
+                .map_err(db_error)?;
+            (user_id, Some(display_name))
+        }
+    };
+    let team: Option<(String, String)> = connection
+        .query_row(
+            "SELECT m.team_id, t.plan FROM team_members m JOIN teams t ON t.team_id = m.team_id
+             WHERE m.user_id = ? ORDER BY m.joined_at LIMIT 1",
+            params![user_id],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()
+        .map_err(db_error)?;
+    let (team_id, plan) = match (team, plan) {
+        (Some((team_id, _)), Some(plan)) => {
+            connection
+                .execute(
+                    "UPDATE teams SET plan = ? WHERE team_id = ?",
+                    params![plan, team_id],
+                )
+                .map_err(db_error)?;
+            (team_id, plan.to_owned())
+        }
+        (Some((team_id, current)), None) => (team_id, current),
+        (None, plan) => {
+            let plan = plan.unwrap_or("free");
+            let team_id = Uuid::new_v4().to_string();
+            connection
+                .execute(
+                    "INSERT INTO teams (team_id, name, plan, created_at) VALUES (?, ?, ?, ?)",
+                    params![team_id, format!("{email}'s team"), plan, now],
+                )
+                .map_err(db_error)?;
+            connection
+                .execute(
+                    "INSERT INTO team_members (team_id, user_id, role, joined_at)
+                     VALUES (?, ?, 'owner', ?)",
+                    params![team_id, user_id, now],
+                )
+                .map_err(db_error)?;
+            (team_id, plan.to_owned())
+        }
+    };
+    Ok(Account {
+        user_id,
+        email: email.to_owned(),
+        display_name,
+        team_id,
+        plan,
+    })
+}
+
 impl AccountStore for DuckDbAccountStore {
     fn create_api_key(&self, email: &str, plan: &str) -> ApiResult<NewApiKey> {
-        let email = email.trim().to_lowercase();
-        if email.is_empty() || !email.contains('@') {
-            return Err(ApiError::BadRequest(format!(
-                "invalid email address: {email:?}"
-            )));
-        }
+        let email = normalized_email(email)?;
         let connection = self.lock()?;
         let now = Utc::now();
-        let existing: Option<(String, Option<String>)> = connection
-            .query_row(
-                "SELECT user_id, display_name FROM users WHERE email = ?",
-                params![email],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )
-            .optional()
-            .map_err(db_error)?;
-        let (user_id, display_name) = match existing {
-            Some(found) => found,
-            None => {
-                let user_id = Uuid::new_v4().to_string();
-                let display_name = email.split('@').next().unwrap_or_default().to_owned();
-                connection
-                    .execute(
-                        "INSERT INTO users (user_id, email, display_name, avatar_seed, created_at)
-                         VALUES (?, ?, ?, ?, ?)",
-                        params![user_id, email, display_name, user_id, now],
-                    )
-                    .map_err(db_error)?;
-                (user_id, Some(display_name))
-            }
-        };
-        let team_id: Option<String> = connection
-            .query_row(
-                "SELECT team_id FROM team_members WHERE user_id = ? ORDER BY joined_at LIMIT 1",
-                params![user_id],
-                |row| row.get(0),
-            )
-            .optional()
-            .map_err(db_error)?;
-        let team_id = match team_id {
-            Some(team_id) => {
-                connection
-                    .execute(
-                        "UPDATE teams SET plan = ? WHERE team_id = ?",
-                        params![plan, team_id],
-                    )
-                    .map_err(db_error)?;
-                team_id
-            }
-            None => {
-                let team_id = Uuid::new_v4().to_string();
-                connection
-                    .execute(
-                        "INSERT INTO teams (team_id, name, plan, created_at) VALUES (?, ?, ?, ?)",
-                        params![team_id, format!("{email}'s team"), plan, now],
-                    )
-                    .map_err(db_error)?;
-                connection
-                    .execute(
-                        "INSERT INTO team_members (team_id, user_id, role, joined_at)
-                         VALUES (?, ?, 'owner', ?)",
-                        params![team_id, user_id, now],
-                    )
-                    .map_err(db_error)?;
-                team_id
-            }
-        };
+        let account = ensure_account(&connection, &email, Some(plan), now)?;
+        let (user_id, display_name, team_id) =
+            (account.user_id, account.display_name, account.team_id);
         let api_key = generate_api_key();
         connection
             .execute(
@@ -287,6 +317,12 @@ impl AccountStore for DuckDbAccountStore {
             )
             .optional()
             .map_err(db_error)
+    }
+
+    fn sign_up(&self, email: &str) -> ApiResult<Account> {
+        let email = normalized_email(email)?;
+        let connection = self.lock()?;
+        ensure_account(&connection, &email, None, Utc::now())
     }
 
     fn consume(

@@ -3,9 +3,11 @@
 
 mod duckdb_store;
 mod keys;
+pub mod sessions;
 pub mod usage;
 
 pub use duckdb_store::DuckDbAccountStore;
+pub(crate) use duckdb_store::normalized_email;
 pub use keys::{generate_api_key, hash_api_key};
 pub use usage::{UsageCounter, UsageWindow};
 
@@ -102,6 +104,10 @@ pub trait AccountStore: Send + Sync + 'static {
 
     /// The account owning a live key, if any.
     fn account_for_key(&self, api_key: &str) -> ApiResult<Option<Account>>;
+
+    /// The account of `email`, created with the free plan (and a team of its own) when
+    /// new: what validating a sign-up link does.
+    fn sign_up(&self, email: &str) -> ApiResult<Account>;
 
     /// Charges `amount` to `counter` for `subject` on `today` unless the window's total
     /// would exceed `limit` (`None` = unlimited).

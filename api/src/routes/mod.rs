@@ -1,5 +1,6 @@
 //! Handlers grouped by resource; each module exposes `router()`.
 
+pub mod auth;
 pub mod autocomplete;
 pub mod charts;
 pub mod episodes;

@@ -33,6 +33,18 @@ describe('apiRequest', () => {
     expect(init[0]).toBe('/api/v1/teams/users');
   });
 
+  it('marks every request as the app\'s own and sends cookies to the same origin only', async () => {
+    const fetchMock = mockFetch(200, JSON.stringify({ status: 'OK', data: {} }));
+    setApiKey(null);
+    await apiRequest('/auth/sign-out', { method: 'POST' });
+    const init = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    const headers = init[1].headers as Record<string, string>;
+    // The server refuses cookie-authenticated writes without this header (CSRF).
+    expect(headers['X-Podlens-Client']).toBe('web');
+    expect(headers.Authorization).toBeUndefined();
+    expect(init[1].credentials).toBe('same-origin');
+  });
+
   it('rejects a non-OK answer with the body in the message', async () => {
     const body = JSON.stringify({ status: 'UNAUTHORIZED', data: { message: 'Invalid authorization token' } });
     mockFetch(401, body, 'Unauthorized');

@@ -64,7 +64,9 @@ export function buildUrl(path: string, query?: Query): string {
 }
 
 function headers(hasBody: boolean, override?: string): Record<string, string> {
-  const result: Record<string, string> = { Accept: 'application/json' };
+  // Marks the request as the app's own: the server refuses cookie-authenticated writes
+  // without it (a cross-site page cannot add it), which is the CSRF protection.
+  const result: Record<string, string> = { Accept: 'application/json', 'X-Podlens-Client': 'web' };
   if (hasBody) result['Content-Type'] = 'application/json';
   const apiKey = override ?? getApiKey();
   if (apiKey) result.Authorization = apiKey;

@@ -1,7 +1,10 @@
 // The signed-in state: an API key (created with `podlens keys create`) kept in
-// localStorage and sent as the Authorization header.
+// localStorage and sent as the Authorization header, or a browser session opened by a
+// magic link (an HttpOnly cookie the page never sees; the signed-in email is kept here
+// so the app knows to show signed-in screens).
 
 const API_KEY_STORAGE = 'podlens.apiKey';
+const SESSION_STORAGE = 'podlens.sessionEmail';
 const listeners = new Set<() => void>();
 
 export function getApiKey(): string | null {
@@ -25,4 +28,23 @@ export function setApiKey(apiKey: string | null): void {
 export function subscribeApiKey(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** The email of the browser session, when signed in by magic link. */
+export function getSessionEmail(): string | null {
+  try {
+    return window.localStorage.getItem(SESSION_STORAGE);
+  } catch {
+    return null;
+  }
+}
+
+export function setSessionEmail(email: string | null): void {
+  try {
+    if (email) window.localStorage.setItem(SESSION_STORAGE, email);
+    else window.localStorage.removeItem(SESSION_STORAGE);
+  } catch {
+    // Storage unavailable: the session cookie still works for this page.
+  }
+  listeners.forEach((listener) => listener());
 }

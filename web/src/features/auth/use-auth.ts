@@ -1,12 +1,17 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 
 import { isPlanTier, type PlanTier } from '@/config/plans';
-import { getApiKey, subscribeApiKey } from '@/lib/auth-storage';
+import { ApiClientError } from '@/lib/api-client';
+import { getApiKey, getSessionEmail, setSessionEmail, subscribeApiKey } from '@/lib/auth-storage';
 
 import { useCurrentUsage } from './api/get-current-usage';
 
 export function useApiKey(): string | null {
   return useSyncExternalStore(subscribeApiKey, getApiKey, () => null);
+}
+
+export function useSessionEmail(): string | null {
+  return useSyncExternalStore(subscribeApiKey, getSessionEmail, () => null);
 }
 
 export type Auth = {
@@ -19,8 +24,16 @@ export type Auth = {
 
 export function useAuth(): Auth {
   const apiKey = useApiKey();
-  const usage = useCurrentUsage(apiKey);
+  const sessionEmail = useSessionEmail();
+  // Who the usage query asks for: the key, else the cookie session.
+  const credential = apiKey ?? (sessionEmail ? `session:${sessionEmail}` : null);
+  const usage = useCurrentUsage(credential);
+  const expired = !apiKey && sessionEmail !== null && usage.error instanceof ApiClientError && usage.error.isUnauthorized;
+  useEffect(() => {
+    // The session ended on the server (expired, signed out elsewhere): show signed-out screens.
+    if (expired) setSessionEmail(null);
+  }, [expired]);
   const plan = usage.data?.plan?.toLowerCase();
-  const tier: PlanTier = apiKey && plan && isPlanTier(plan) ? plan : apiKey ? 'free' : 'public';
-  return { apiKey, signedIn: apiKey !== null, tier, planKnown: !apiKey || usage.isSuccess };
+  const tier: PlanTier = credential && plan && isPlanTier(plan) ? plan : credential ? 'free' : 'public';
+  return { apiKey, signedIn: credential !== null, tier, planKnown: !credential || usage.isSuccess };
 }

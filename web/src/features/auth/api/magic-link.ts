@@ -13,11 +13,17 @@ export const requestSignInLink = (request: MagicLinkRequest) =>
 export const requestSignUpLink = (request: MagicLinkRequest) =>
   apiRequest<{ message: string }>('/auth/sign-up', { method: 'POST', body: request });
 
+/** Who a redeemed link signed in; the session itself is an HttpOnly cookie. */
+export type SessionInfo = { userId: string; email: string; displayName?: string | null; teamId: string; plan: string };
+
 export const redeemSignInLink = (key: string) =>
-  apiRequest<{ apiKey?: string; message?: string }>('/auth/email-link', { method: 'POST', body: { key } });
+  apiRequest<SessionInfo>('/auth/email-link', { method: 'POST', body: { key } });
 
 export const redeemSignUpLink = (key: string) =>
-  apiRequest<{ apiKey?: string; message?: string }>('/auth/validate', { method: 'POST', body: { key } });
+  apiRequest<SessionInfo>('/auth/validate', { method: 'POST', body: { key } });
+
+/** Ends the cookie session on the server. */
+export const signOutSession = () => apiRequest<{ message: string }>('/auth/sign-out', { method: 'POST' });
 
 export function useRequestMagicLink(kind: 'sign-in' | 'sign-up') {
   return useMutation({ mutationFn: kind === 'sign-in' ? requestSignInLink : requestSignUpLink });

@@ -4,10 +4,10 @@ import { useQueryClient } from '@tanstack/react-query';
 
 import { PageHeader } from '@/components/ui/page-header';
 import { Spinner, ErrorState } from '@/components/ui/states';
-import { setApiKey } from '@/lib/auth-storage';
+import { getSessionEmail, setApiKey, setSessionEmail } from '@/lib/auth-storage';
 import { links, paths, SIGNED_OUT_MESSAGE } from '@/config/paths';
 
-import { redeemSignInLink, redeemSignUpLink } from '../api/magic-link';
+import { redeemSignInLink, redeemSignUpLink, signOutSession, type SessionInfo } from '../api/magic-link';
 import { ApiKeySignIn } from './api-key-sign-in';
 import { MagicLinkForm } from './magic-link-form';
 
@@ -76,7 +76,7 @@ export function ValidationEmailSentPage() {
 }
 
 /** Redeems a magic link (`?key=`) once and signs the browser in. */
-function RedeemLink({ title, redeem, next }: { title: string; redeem: (key: string) => Promise<{ apiKey?: string }>; next: string }) {
+function RedeemLink({ title, redeem, next }: { title: string; redeem: (key: string) => Promise<SessionInfo>; next: string }) {
   const [params] = useSearchParams();
   const key = params.get('key');
   const navigate = useNavigate();
@@ -89,7 +89,8 @@ function RedeemLink({ title, redeem, next }: { title: string; redeem: (key: stri
     started.current = true;
     redeem(key)
       .then(async (result) => {
-        if (result.apiKey) setApiKey(result.apiKey);
+        setApiKey(null);
+        setSessionEmail(result.email);
         await queryClient.invalidateQueries();
         navigate(next, { replace: true });
       })
@@ -128,9 +129,14 @@ export function SignOutPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   useEffect(() => {
+    const hadSession = getSessionEmail() !== null;
     setApiKey(null);
+    setSessionEmail(null);
     queryClient.clear();
-    navigate(links.signIn({ message: SIGNED_OUT_MESSAGE }), { replace: true });
+    const done = () => navigate(links.signIn({ message: SIGNED_OUT_MESSAGE }), { replace: true });
+    // The cookie is HttpOnly: only the server can end the session.
+    if (hadSession) signOutSession().catch(() => undefined).finally(done);
+    else done();
   }, [navigate, queryClient]);
   return <Spinner label="Signing out…" />;
 }

@@ -1,0 +1,409 @@
+//! Email sign-in and sign-up by magic link, and browser sessions.
+//!
+//! A link carries a random 256-bit token; only its SHA-256 is stored, it can be
+//! redeemed once, and it expires after [`LINK_LIFETIME_MINUTES`]. Redeeming it opens a
+//! session whose token (also stored hashed) travels in an HttpOnly, SameSite cookie.
+//! Links are rate-limited per email address and per client address.
+
+use std::sync::Mutex;
+
+use chrono::{DateTime, Duration, Utc};
+use duckdb::{Connection, OptionalExt, params};
+
+use super::Account;
+use super::keys::hash_api_key;
+use crate::error::{ApiError, ApiResult, LimitExceeded};
+
+/// Name of the session cookie.
+pub const SESSION_COOKIE: &str = "podlens_session";
+/// How long a sign-in or sign-up link stays valid.
+pub const LINK_LIFETIME_MINUTES: i64 = 30;
+/// How long a session lasts without signing in again.
+pub const SESSION_LIFETIME_DAYS: i64 = 30;
+/// Links one email address may be sent per hour.
+pub const LINKS_PER_EMAIL_PER_HOUR: u64 = 5;
+/// Links one client address may ask for per hour.
+pub const LINKS_PER_ADDRESS_PER_HOUR: u64 = 20;
+/// The message for a link that is unknown, used or expired.
+pub const BAD_LINK_MESSAGE: &str =
+    "This link is invalid, has expired or was already used. Request a new one.";
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS login_links (
+    token_hash VARCHAR PRIMARY KEY,
+    email VARCHAR NOT NULL,
+    kind VARCHAR NOT NULL,
+    client_address VARCHAR NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL,
+    used_at TIMESTAMPTZ
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    token_hash VARCHAR PRIMARY KEY,
+    user_id VARCHAR NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL
+);
+";
+
+/// What a link is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkKind {
+    /// `/sign-in/email-link?key=`: signs an existing user in.
+    SignIn,
+    /// `/sign-up/validate?key=`: validates the address and creates the account.
+    SignUp,
+}
+
+impl LinkKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            LinkKind::SignIn => "sign-in",
+            LinkKind::SignUp => "sign-up",
+        }
+    }
+
+    /// The web app's page that redeems this kind of link.
+    pub fn page(self) -> &'static str {
+        match self {
+            LinkKind::SignIn => "/sign-in/email-link",
+            LinkKind::SignUp => "/sign-up/validate",
+        }
+    }
+}
+
+/// Links and sessions, in the app database.
+pub struct SessionStore {
+    connection: Mutex<Connection>,
+}
+
+impl std::fmt::Debug for SessionStore {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("SessionStore")
+    }
+}
+
+fn db_error(error: duckdb::Error) -> ApiError {
+    ApiError::Internal(format!("app database (sessions): {error}"))
+}
+
+/// A new random token: 64 hex digits (256 bits).
+fn new_token() -> String {
+    super::keys::generate_api_key()
+        .trim_start_matches(super::keys::KEY_PREFIX)
+        .to_owned()
+}
+
+fn rate_limited(limit: u64, used: u64, what: &str) -> ApiError {
+    ApiError::TooManyRequests(LimitExceeded {
+        message: format!("Too many sign-in links requested for this {what}. Try again in an hour."),
+        limit,
+        used,
+        reset_after_seconds: 3600,
+    })
+}
+
+impl SessionStore {
+    /// Opens the store over a connection to the app database (tables created if missing).
+    pub fn open(connection: Connection) -> ApiResult<SessionStore> {
+        connection.execute_batch(SCHEMA).map_err(db_error)?;
+        Ok(SessionStore {
+            connection: Mutex::new(connection),
+        })
+    }
+
+    fn lock(&self) -> ApiResult<std::sync::MutexGuard<'_, Connection>> {
+        self.connection
+            .lock()
+            .map_err(|_| ApiError::Internal("session store lock poisoned".into()))
+    }
+
+    /// Whether a user with this (normalised) email exists.
+    pub fn user_exists(&self, email: &str) -> ApiResult<bool> {
+        let connection = self.lock()?;
+        let found: Option<String> = connection
+            .query_row(
+                "SELECT user_id FROM users WHERE email = ?",
+                params![email],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(db_error)?;
+        Ok(found.is_some())
+    }
+
+    /// Records a new link for `email` and returns its token (the only copy), unless the
+    /// email or the client address has asked for too many links in the last hour.
+    pub fn issue_link(
+        &self,
+        email: &str,
+        kind: LinkKind,
+        client_address: &str,
+        now: DateTime<Utc>,
+    ) -> ApiResult<String> {
+        let connection = self.lock()?;
+        let hour_ago = now - Duration::hours(1);
+        let count = |column: &str, value: &str| -> ApiResult<u64> {
+            let sql =
+                format!("SELECT count(*) FROM login_links WHERE {column} = ? AND created_at > ?");
+            let count: i64 = connection
+                .query_row(&sql, params![value, hour_ago], |row| row.get(0))
+                .map_err(db_error)?;
+            Ok(u64::try_from(count).unwrap_or(0))
+        };
+        let by_email = count("email", email)?;
+        if by_email >= LINKS_PER_EMAIL_PER_HOUR {
+            return Err(rate_limited(
+                LINKS_PER_EMAIL_PER_HOUR,
+                by_email,
+                "email address",
+            ));
+        }
+        let by_address = count("client_address", client_address)?;
+        if by_address >= LINKS_PER_ADDRESS_PER_HOUR {
+            return Err(rate_limited(
+                LINKS_PER_ADDRESS_PER_HOUR,
+                by_address,
+                "network address",
+            ));
+        }
+        let token = new_token();
+        connection
+            .execute(
+                "INSERT INTO login_links
+                 (token_hash, email, kind, client_address, created_at, expires_at)
+                 VALUES (?, ?, ?, ?, ?, ?)",
+                params![
+                    hash_api_key(&token),
+                    email,
+                    kind.as_str(),
+                    client_address,
+                    now,
+                    now + Duration::minutes(LINK_LIFETIME_MINUTES)
+                ],
+            )
+            .map_err(db_error)?;
+        Ok(token)
+    }
+
+    /// Uses up a link: the email it was sent to, or the bad-link error when the token is
+    /// unknown, of another kind, expired or already used.
+    pub fn redeem_link(
+        &self,
+        token: &str,
+        kind: LinkKind,
+        now: DateTime<Utc>,
+    ) -> ApiResult<String> {
+        let connection = self.lock()?;
+        let email: Option<String> = connection
+            .query_row(
+                "UPDATE login_links SET used_at = ?
+                 WHERE token_hash = ? AND kind = ? AND used_at IS NULL AND expires_at > ?
+                 RETURNING email",
+                params![now, hash_api_key(token.trim()), kind.as_str(), now],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(db_error)?;
+        email.ok_or_else(|| ApiError::BadRequest(BAD_LINK_MESSAGE.to_owned()))
+    }
+
+    /// Opens a session for `user_id`; returns its token (the cookie value).
+    pub fn open_session(&self, user_id: &str, now: DateTime<Utc>) -> ApiResult<String> {
+        let connection = self.lock()?;
+        let token = new_token();
+        connection
+            .execute(
+                "INSERT INTO sessions (token_hash, user_id, created_at, expires_at)
+                 VALUES (?, ?, ?, ?)",
+                params![
+                    hash_api_key(&token),
+                    user_id,
+                    now,
+                    now + Duration::days(SESSION_LIFETIME_DAYS)
+                ],
+            )
+            .map_err(db_error)?;
+        Ok(token)
+    }
+
+    /// The account of a live session.
+    pub fn session_account(&self, token: &str, now: DateTime<Utc>) -> ApiResult<Option<Account>> {
+        let connection = self.lock()?;
+        connection
+            .query_row(
+                "SELECT u.user_id, u.email, u.display_name, t.team_id, t.plan
+                 FROM sessions s
+                 JOIN users u ON u.user_id = s.user_id
+                 JOIN team_members m ON m.user_id = u.user_id
+                 JOIN teams t ON t.team_id = m.team_id
+                 WHERE s.token_hash = ? AND s.expires_at > ?
+                 ORDER BY m.joined_at
+                 LIMIT 1",
+                params![hash_api_key(token), now],
+                |row| {
+                    Ok(Account {
+                        user_id: row.get(0)?,
+                        email: row.get(1)?,
+                        display_name: row.get(2)?,
+                        team_id: row.get(3)?,
+                        plan: row.get(4)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(db_error)
+    }
+
+    /// Ends a session (signing out); unknown tokens are ignored.
+    pub fn close_session(&self, token: &str) -> ApiResult<()> {
+        let connection = self.lock()?;
+        connection
+            .execute(
+                "DELETE FROM sessions WHERE token_hash = ?",
+                params![hash_api_key(token)],
+            )
+            .map_err(db_error)?;
+        Ok(())
+    }
+}
+
+/// The session token in a `Cookie` header, if any.
+pub fn session_from_cookies(header: &str) -> Option<&str> {
+    header.split(';').find_map(|pair| {
+        let (name, value) = pair.split_once('=')?;
+        (name.trim() == SESSION_COOKIE && !value.trim().is_empty()).then(|| value.trim())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store() -> SessionStore {
+        let connection = Connection::open_in_memory().expect("memory db");
+        connection
+            .execute_batch(
+                "CREATE TABLE users (user_id VARCHAR, email VARCHAR, display_name VARCHAR);
+                 CREATE TABLE team_members (team_id VARCHAR, user_id VARCHAR, joined_at TIMESTAMPTZ);
+                 CREATE TABLE teams (team_id VARCHAR, plan VARCHAR);
+                 INSERT INTO users VALUES ('u1', 'ann@example.com', 'ann');
+                 INSERT INTO team_members VALUES ('t1', 'u1', now());
+                 INSERT INTO teams VALUES ('t1', 'free');",
+            )
+            .expect("fixture tables");
+        SessionStore::open(connection).expect("opens")
+    }
+
+    #[test]
+    fn a_link_is_redeemed_once_and_only_for_its_kind() {
+        let store = store();
+        let now = Utc::now();
+        let token = store
+            .issue_link("ann@example.com", LinkKind::SignIn, "10.0.0.1", now)
+            .expect("issued");
+        assert_eq!(token.len(), 64);
+        let wrong_kind = store.redeem_link(&token, LinkKind::SignUp, now);
+        assert!(
+            matches!(wrong_kind, Err(ApiError::BadRequest(message)) if message == BAD_LINK_MESSAGE)
+        );
+        assert_eq!(
+            store
+                .redeem_link(&token, LinkKind::SignIn, now)
+                .expect("redeemed"),
+            "ann@example.com"
+        );
+        assert!(store.redeem_link(&token, LinkKind::SignIn, now).is_err());
+    }
+
+    #[test]
+    fn a_link_expires() {
+        let store = store();
+        let now = Utc::now();
+        let token = store
+            .issue_link("ann@example.com", LinkKind::SignIn, "10.0.0.1", now)
+            .expect("issued");
+        let later = now + Duration::minutes(LINK_LIFETIME_MINUTES) + Duration::seconds(1);
+        assert!(store.redeem_link(&token, LinkKind::SignIn, later).is_err());
+    }
+
+    #[test]
+    fn links_are_rate_limited_per_email_and_per_address() {
+        let store = store();
+        let now = Utc::now();
+        for n in 0..LINKS_PER_EMAIL_PER_HOUR {
+            store
+                .issue_link(
+                    "ann@example.com",
+                    LinkKind::SignIn,
+                    &format!("10.0.0.{n}"),
+                    now,
+                )
+                .expect("within the email limit");
+        }
+        let refused = store.issue_link("ann@example.com", LinkKind::SignIn, "10.0.1.1", now);
+        assert!(matches!(refused, Err(ApiError::TooManyRequests(_))));
+        // An hour later the email may ask again.
+        let later = now + Duration::minutes(61);
+        assert!(
+            store
+                .issue_link("ann@example.com", LinkKind::SignIn, "10.0.1.1", later)
+                .is_ok()
+        );
+
+        for n in 0..LINKS_PER_ADDRESS_PER_HOUR {
+            store
+                .issue_link(
+                    &format!("user{n}@example.com"),
+                    LinkKind::SignUp,
+                    "192.0.2.9",
+                    now,
+                )
+                .expect("within the address limit");
+        }
+        let refused = store.issue_link("other@example.com", LinkKind::SignUp, "192.0.2.9", now);
+        assert!(matches!(refused, Err(ApiError::TooManyRequests(_))));
+    }
+
+    #[test]
+    fn sessions_resolve_to_the_account_until_closed_or_expired() {
+        let store = store();
+        let now = Utc::now();
+        let first = store.open_session("u1", now).expect("session");
+        let second = store.open_session("u1", now).expect("session");
+        assert_ne!(first, second, "every sign-in gets a new session token");
+        let account = store
+            .session_account(&first, now)
+            .expect("query")
+            .expect("live");
+        assert_eq!(
+            (account.email.as_str(), account.plan.as_str()),
+            ("ann@example.com", "free")
+        );
+        let expired = now + Duration::days(SESSION_LIFETIME_DAYS) + Duration::seconds(1);
+        assert!(
+            store
+                .session_account(&first, expired)
+                .expect("query")
+                .is_none()
+        );
+        store.close_session(&first).expect("closed");
+        assert!(store.session_account(&first, now).expect("query").is_none());
+        assert!(
+            store
+                .session_account(&second, now)
+                .expect("query")
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn the_session_cookie_is_found_among_others() {
+        assert_eq!(
+            session_from_cookies("a=1; podlens_session=abc; b=2"),
+            Some("abc")
+        );
+        assert_eq!(session_from_cookies("podlens_session="), None);
+        assert_eq!(session_from_cookies("other=abc"), None);
+    }
+}

@@ -1,0 +1,309 @@
+//! Signing in from the browser: magic links by email and cookie sessions.
+//!
+//! `POST /api/v1/auth/sign-up` and `/auth/sign-in` mail a single-use link to the web
+//! app's `/sign-up/validate?key=` or `/sign-in/email-link?key=`; the page posts the key
+//! to `/auth/validate` or `/auth/email-link`, which opens a session (an HttpOnly,
+//! SameSite=Lax cookie). `GET /auth/session` says who is signed in; `POST /auth/sign-out`
+//! ends the session. The answer to a link request never reveals whether the address
+//! has an account.
+
+use axum::Json;
+use axum::Router;
+use axum::extract::State;
+use axum::http::header::{COOKIE, HOST, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use chrono::Utc;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::accounts::sessions::{
+    LinkKind, SESSION_COOKIE, SESSION_LIFETIME_DAYS, session_from_cookies,
+};
+use crate::auth::Caller;
+use crate::envelope::Envelope;
+use crate::error::{ApiError, ApiResult};
+use crate::mail::Mail;
+use crate::state::{AppState, blocking};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/auth/sign-up", post(sign_up))
+        .route("/api/v1/auth/sign-in", post(sign_in))
+        .route("/api/v1/auth/validate", post(validate))
+        .route("/api/v1/auth/email-link", post(email_link))
+        .route("/api/v1/auth/session", get(session))
+        .route("/api/v1/auth/sign-out", post(sign_out))
+}
+
+/// A request for a link.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LinkRequest {
+    pub email: String,
+    /// Where the visitor came from (kept in the link so the app can return there).
+    #[serde(default)]
+    pub source: Option<String>,
+}
+
+/// A link to redeem.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RedeemRequest {
+    pub key: String,
+}
+
+/// A message for the visitor.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AuthMessage {
+    pub message: String,
+}
+
+/// Who is signed in.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionInfo {
+    pub user_id: String,
+    pub email: String,
+    pub display_name: Option<String>,
+    pub team_id: String,
+    pub plan: String,
+}
+
+fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> ApiResult<T> {
+    serde_json::from_slice(body)
+        .map_err(|error| ApiError::BadRequest(format!("Invalid request body: {error}")))
+}
+
+/// The origin links point to: `PODLENS_PUBLIC_URL` when set (a deployment behind a
+/// proxy), else the address the browser used to reach this server.
+fn public_origin(headers: &HeaderMap) -> String {
+    if let Ok(url) = std::env::var("PODLENS_PUBLIC_URL")
+        && !url.trim().is_empty()
+    {
+        return url.trim().trim_end_matches('/').to_owned();
+    }
+    let host = headers
+        .get(HOST)
+        .and_then(|value| value.to_str().ok())
+        .filter(|host| {
+            host.chars()
+                .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
+        })
+        .unwrap_or("127.0.0.1:8080");
+    format!("http://{host}")
+}
+
+fn link_mail(email: &str, kind: LinkKind, url: &str) -> Mail {
+    let (subject, what) = match kind {
+        LinkKind::SignIn => ("Your Podlens sign-in link", "sign in to Podlens"),
+        LinkKind::SignUp => (
+            "Validate your email address for Podlens",
+            "validate your email address and create your Podlens account",
+        ),
+    };
+    Mail {
+        to: email.to_owned(),
+        subject: subject.to_owned(),
+        text: format!(
+            "Open this link to {what}:\n\n{url}\n\nThe link works once and expires in {} minutes. If you did not ask for it, ignore this email.",
+            crate::accounts::sessions::LINK_LIFETIME_MINUTES
+        ),
+    }
+}
+
+/// Issues and mails a link. A sign-in for an unknown address becomes a sign-up link,
+/// and a sign-up for a known one a sign-in link, so the answer reveals nothing.
+async fn send_link(
+    state: &AppState,
+    headers: &HeaderMap,
+    address: String,
+    request: LinkRequest,
+) -> ApiResult<String> {
+    let email = crate::accounts::normalized_email(&request.email)
+        .map_err(|_| ApiError::BadRequest("Please enter a valid email address.".to_owned()))?;
+    let origin = public_origin(headers);
+    let sessions = state.sessions.clone();
+    let mailer = state.mailer.clone();
+    let source = request.source.filter(|source| !source.trim().is_empty());
+    let email_for_work = email.clone();
+    blocking(move || {
+        let kind = if sessions.user_exists(&email_for_work)? {
+            LinkKind::SignIn
+        } else {
+            LinkKind::SignUp
+        };
+        let token = sessions.issue_link(&email_for_work, kind, &address, Utc::now())?;
+        let mut url = format!("{origin}{}?key={token}", kind.page());
+        if let Some(source) = source {
+            url.push_str("&source=");
+            url.push_str(&percent_encode(&source));
+        }
+        mailer.send(&link_mail(&email_for_work, kind, &url))
+    })
+    .await?;
+    Ok(email)
+}
+
+fn percent_encode(text: &str) -> String {
+    text.bytes()
+        .map(|byte| match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
+                (byte as char).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
+/// Mails a link that validates the address and creates a free account.
+#[utoipa::path(post, path = "/api/v1/auth/sign-up", tag = "auth", request_body = LinkRequest,
+    responses((status = 200, description = "A link was mailed", body = AuthMessage),
+              (status = 400, description = "Not an email address"),
+              (status = 429, description = "Too many links asked for")))]
+pub async fn sign_up(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> ApiResult<Envelope<AuthMessage>> {
+    let request: LinkRequest = json_body(&body)?;
+    let email = send_link(&state, &headers, caller.client_address, request).await?;
+    Ok(Envelope(AuthMessage {
+        message: format!("We sent a link to validate your email address to {email}."),
+    }))
+}
+
+/// Mails a sign-in link.
+#[utoipa::path(post, path = "/api/v1/auth/sign-in", tag = "auth", request_body = LinkRequest,
+    responses((status = 200, description = "A link was mailed", body = AuthMessage),
+              (status = 400, description = "Not an email address"),
+              (status = 429, description = "Too many links asked for")))]
+pub async fn sign_in(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> ApiResult<Envelope<AuthMessage>> {
+    let request: LinkRequest = json_body(&body)?;
+    let email = send_link(&state, &headers, caller.client_address, request).await?;
+    Ok(Envelope(AuthMessage {
+        message: format!("We sent a sign-in link to {email}."),
+    }))
+}
+
+fn session_cookie(token: &str, headers: &HeaderMap) -> HeaderValue {
+    let secure = headers
+        .get("x-forwarded-proto")
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|proto| proto.eq_ignore_ascii_case("https"))
+        || std::env::var("PODLENS_PUBLIC_URL").is_ok_and(|url| url.starts_with("https://"));
+    let max_age = SESSION_LIFETIME_DAYS * 24 * 3600;
+    let value = format!(
+        "{SESSION_COOKIE}={token}; Path=/; Max-Age={max_age}; HttpOnly; SameSite=Lax{}",
+        if secure { "; Secure" } else { "" }
+    );
+    HeaderValue::from_str(&value).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+/// Redeems a link: the account of its email (created for a sign-up), a new session, and
+/// the previous session of this browser, if any, closed (sessions rotate on sign-in).
+async fn redeem(
+    state: AppState,
+    headers: HeaderMap,
+    body: &[u8],
+    kind: LinkKind,
+) -> ApiResult<Response> {
+    let request: RedeemRequest = json_body(body)?;
+    let previous = headers
+        .get(COOKIE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(session_from_cookies)
+        .map(str::to_owned);
+    let sessions = state.sessions.clone();
+    let accounts = state.accounts.clone();
+    let (account, token) = blocking(move || {
+        let now = Utc::now();
+        let email = sessions.redeem_link(&request.key, kind, now)?;
+        let account = accounts.sign_up(&email)?;
+        if let Some(previous) = previous {
+            sessions.close_session(&previous)?;
+        }
+        let token = sessions.open_session(&account.user_id, now)?;
+        Ok((account, token))
+    })
+    .await?;
+    let mut response = Envelope(session_info(&account)).into_response();
+    response
+        .headers_mut()
+        .insert(SET_COOKIE, session_cookie(&token, &headers));
+    Ok(response)
+}
+
+fn session_info(account: &crate::accounts::Account) -> SessionInfo {
+    SessionInfo {
+        user_id: account.user_id.clone(),
+        email: account.email.clone(),
+        display_name: account.display_name.clone(),
+        team_id: account.team_id.clone(),
+        plan: account.plan.clone(),
+    }
+}
+
+/// Redeems a sign-up link: the account is created and signed in.
+#[utoipa::path(post, path = "/api/v1/auth/validate", tag = "auth", request_body = RedeemRequest,
+    responses((status = 200, description = "Signed in; the session cookie is set", body = SessionInfo),
+              (status = 400, description = "The link is invalid, used or expired")))]
+pub async fn validate(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> ApiResult<Response> {
+    redeem(state, headers, &body, LinkKind::SignUp).await
+}
+
+/// Redeems a sign-in link.
+#[utoipa::path(post, path = "/api/v1/auth/email-link", tag = "auth", request_body = RedeemRequest,
+    responses((status = 200, description = "Signed in; the session cookie is set", body = SessionInfo),
+              (status = 400, description = "The link is invalid, used or expired")))]
+pub async fn email_link(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> ApiResult<Response> {
+    redeem(state, headers, &body, LinkKind::SignIn).await
+}
+
+/// Who is signed in (by session cookie or API key).
+#[utoipa::path(get, path = "/api/v1/auth/session", tag = "auth",
+    responses((status = 200, description = "The signed-in account", body = SessionInfo),
+              (status = 401, description = "Not signed in")))]
+pub async fn session(caller: Caller) -> ApiResult<Envelope<SessionInfo>> {
+    Ok(Envelope(session_info(caller.require_account()?)))
+}
+
+/// Ends the browser's session and clears its cookie.
+#[utoipa::path(post, path = "/api/v1/auth/sign-out", tag = "auth",
+    responses((status = 200, description = "Signed out", body = AuthMessage)))]
+pub async fn sign_out(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
+    if let Some(token) = headers
+        .get(COOKIE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(session_from_cookies)
+        .map(str::to_owned)
+    {
+        let sessions = state.sessions.clone();
+        blocking(move || sessions.close_session(&token)).await?;
+    }
+    let mut response = Json(serde_json::json!({
+        "status": "OK",
+        "data": { "message": "You have been signed out" }
+    }))
+    .into_response();
+    response.headers_mut().insert(
+        SET_COOKIE,
+        HeaderValue::from_static("podlens_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"),
+    );
+    Ok(response)
+}
