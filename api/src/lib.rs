@@ -45,6 +45,13 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::projects::router())
         .merge(routes::exports::router())
         .merge(routes::outreach::router())
+        .merge(routes::alerts::router())
+        .merge(routes::agent::router())
+        .merge(routes::guest_profiles::router())
+        .merge(routes::transcriptions::router())
+        .merge(routes::polling::router())
+        .merge(routes::strategies::router())
+        .merge(routes::passages::router())
         .merge(openapi::router())
         .fallback(web::fallback)
         .layer(axum::middleware::from_fn_with_state(

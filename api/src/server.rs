@@ -9,6 +9,9 @@ use crate::catalog::CatalogReader;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 
+/// How often `podlens serve` matches alerts and works through transcription requests.
+const JOBS_INTERVAL: std::time::Duration = std::time::Duration::from_secs(300);
+
 /// How `podlens serve` runs the server.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
@@ -24,6 +27,7 @@ pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppS
     let workflows = crate::workflows::WorkflowStore::open(accounts.connection_clone()?)?;
     Ok(AppState {
         workflows: Arc::new(workflows),
+        assist: crate::workflows::agent::provider_from_env()?,
         sessions: Arc::new(crate::accounts::sessions::SessionStore::open(
             accounts.connection_clone()?,
         )?),
@@ -46,6 +50,8 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
         })?;
     let local = listener.local_addr().map_err(ApiError::internal)?;
     on_listening(local);
+    crate::workflows::jobs::spawn_background_jobs(state.clone(), JOBS_INTERVAL);
+    crate::workflows::guest_profiles::resume_pipelines(&state);
     let app = crate::app(state).into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(async {

@@ -13,6 +13,8 @@ pub struct AppState {
     pub catalog: Arc<CatalogReader>,
     /// Projects, listed podcasts and outreach history (tables of the app database).
     pub workflows: Arc<crate::workflows::WorkflowStore>,
+    /// The AI assist provider (offline unless an OpenAI-compatible endpoint is configured).
+    pub assist: Arc<dyn crate::workflows::agent::AiProvider>,
     /// Sign-in links and browser sessions (tables of the app database).
     pub sessions: Arc<crate::accounts::sessions::SessionStore>,
     /// Where sign-in links and notifications are mailed.

@@ -1,15 +1,24 @@
 //! Workflows: projects with their listed podcasts and activity history, outreach
-//! history, and the pieces exports and outreach emails are built from. The tables live
+//! history, alerts and their matches, guest profiles, AI assist behind one provider
+//! trait, and the pieces exports and outreach emails are built from. The tables live
 //! in the app database (`<data-dir>/app.duckdb`) beside the accounts, reached through a
 //! second connection to the same database instance.
 
+pub mod agent;
+pub mod alerts;
+pub mod briefs;
 pub mod compose;
+pub mod documents;
 mod export;
 pub mod fields;
+pub mod guest_profiles;
+pub mod jobs;
 mod projects;
+pub mod render;
 mod schema;
 mod slug;
 mod store;
+pub mod transcriptions;
 mod wire;
 
 pub use compose::{OutreachContext, OutreachGuestInfo, compose_outreach, host_first_name};

@@ -59,4 +59,15 @@ CREATE TABLE IF NOT EXISTS outreach_history (
     options_json VARCHAR NOT NULL,
     created_at TIMESTAMPTZ NOT NULL
 );
+CREATE TABLE IF NOT EXISTS workflow_documents (
+    kind VARCHAR NOT NULL,
+    doc_id VARCHAR NOT NULL,
+    team_id VARCHAR NOT NULL,
+    parent_id VARCHAR,
+    created_at TIMESTAMPTZ NOT NULL,
+    updated_at TIMESTAMPTZ NOT NULL,
+    deleted BOOLEAN NOT NULL,
+    doc VARCHAR NOT NULL,
+    PRIMARY KEY (kind, doc_id)
+);
 ";

@@ -40,7 +40,7 @@ impl std::fmt::Debug for WorkflowStore {
     }
 }
 
-fn db_error(error: duckdb::Error) -> ApiError {
+pub(super) fn db_error(error: duckdb::Error) -> ApiError {
     ApiError::Internal(format!("workflow tables: {error}"))
 }
 
@@ -321,7 +321,7 @@ impl WorkflowStore {
         })
     }
 
-    fn lock(&self) -> ApiResult<MutexGuard<'_, Connection>> {
+    pub(super) fn lock(&self) -> ApiResult<MutexGuard<'_, Connection>> {
         self.connection
             .lock()
             .map_err(|_| ApiError::Internal("workflow tables lock poisoned".into()))

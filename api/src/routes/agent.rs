@@ -1,0 +1,198 @@
+//! AI assist calls: the relevancy review of a podcast for a project and alternative
+//! spellings of a name. Each generation is charged to the plan's AI assist quota.
+
+use axum::Router;
+use axum::extract::State;
+use axum::routing::post;
+use chrono::Utc;
+use serde_json::{Value, json};
+
+use crate::accounts::UsageCounter;
+use crate::auth::Caller;
+use crate::envelope::Envelope;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::RawJson;
+use crate::metering::{self, Metered};
+use crate::state::{AppState, blocking};
+use crate::workflows::agent::{self, PodcastBrief, ProjectBrief, RelevancyAnswer};
+use crate::workflows::briefs::{podcast_brief, project_brief};
+use crate::workflows::documents::{DocKind, Stored};
+use crate::workflows::fields::{object, optional_string};
+
+/// The longest value alternative spellings are made for.
+pub const MAX_SPELLING_VALUE_CHARS: usize = 200;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/agent/project/relevancy", post(project_relevancy))
+        .route(
+            "/api/v1/agent/alternative-spellings",
+            post(alternative_spellings),
+        )
+}
+
+fn required(body: &serde_json::Map<String, Value>, name: &str) -> ApiResult<String> {
+    optional_string(body, name)?
+        .map(|value| value.trim().to_owned())
+        .filter(|value| !value.is_empty())
+        .ok_or_else(|| ApiError::BadRequest(format!("{name} is required")))
+}
+
+/// The project and podcast briefs and the stored key of a review.
+struct ReviewInput {
+    project_id: String,
+    podcast_id: String,
+    project: ProjectBrief,
+    podcast: PodcastBrief,
+}
+
+/// Loads a project of the caller's team and a catalog podcast.
+fn review_input(
+    state: &AppState,
+    team_id: &str,
+    project: &str,
+    podcast: &str,
+) -> ApiResult<ReviewInput> {
+    let project = state
+        .workflows
+        .find_project(team_id, project)?
+        .ok_or_else(|| ApiError::NotFound(format!("Project not found: {project}")))?;
+    let record = state
+        .catalog
+        .snapshot()?
+        .podcast_by_id_or_slug(podcast)?
+        .ok_or_else(|| ApiError::NotFound(format!("Podcast not found: {podcast}")))?;
+    Ok(ReviewInput {
+        project_id: project.project_id.clone(),
+        podcast_id: record.podcast_id.to_string(),
+        project: project_brief(&project),
+        podcast: podcast_brief(state, &record)?,
+    })
+}
+
+fn review_key(project_id: &str, podcast_id: &str) -> String {
+    format!("{project_id}:{podcast_id}")
+}
+
+/// The stored review of a podcast for a project, if one was made.
+pub fn stored_review(
+    state: &AppState,
+    team_id: &str,
+    project_id: &str,
+    podcast_id: &str,
+) -> ApiResult<Option<RelevancyAnswer>> {
+    Ok(state
+        .workflows
+        .get_doc::<RelevancyAnswer>(
+            DocKind::Relevancy,
+            Some(team_id),
+            &review_key(project_id, podcast_id),
+        )?
+        .map(|doc| doc.value))
+}
+
+/// Makes (or, unless `force`, reuses) the review, stores it and puts its score on the
+/// listing. Returns the review and the charge when one was made.
+pub async fn review(
+    state: &AppState,
+    caller: &Caller,
+    project: String,
+    podcast: String,
+    force: bool,
+) -> ApiResult<(RelevancyAnswer, Option<Metered>)> {
+    let account = caller.require_account()?.clone();
+    let load_state = state.clone();
+    let team_id = account.team_id.clone();
+    let input = blocking(move || review_input(&load_state, &team_id, &project, &podcast)).await?;
+    if !force {
+        let lookup = state.clone();
+        let (team_id, project_id, podcast_id) = (
+            account.team_id.clone(),
+            input.project_id.clone(),
+            input.podcast_id.clone(),
+        );
+        let cached =
+            blocking(move || stored_review(&lookup, &team_id, &project_id, &podcast_id)).await?;
+        if let Some(answer) = cached {
+            return Ok((answer, None));
+        }
+    }
+    let metered = metering::charge(state, caller, UsageCounter::AiAssist).await?;
+    let answer =
+        agent::review_relevancy(state.assist.as_ref(), input.project, input.podcast).await?;
+    let store = state.clone();
+    let saved = answer.clone();
+    blocking(move || {
+        let now = Utc::now();
+        store.workflows.put_doc(
+            DocKind::Relevancy,
+            &Stored {
+                id: review_key(&input.project_id, &input.podcast_id),
+                team_id: account.team_id.clone(),
+                parent_id: Some(input.project_id.clone()),
+                created_at: now,
+                updated_at: now,
+                deleted: false,
+                value: saved.clone(),
+            },
+        )?;
+        store.workflows.set_listed_relevancy(
+            &input.project_id,
+            &input.podcast_id,
+            f64::from(saved.rating),
+        )
+    })
+    .await?;
+    Ok((answer, Some(metered)))
+}
+
+/// `POST /api/v1/agent/project/relevancy`: body projectId, podcastId, searchOptions
+/// (context only), forceRegenerate.
+pub async fn project_relevancy(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawJson(body): RawJson,
+) -> ApiResult<(Option<Metered>, Envelope<Value>)> {
+    caller.require_account()?;
+    let body = object(body)?;
+    let project = required(&body, "projectId")?;
+    let podcast = required(&body, "podcastId")?;
+    let force = match body.get("forceRegenerate") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(flag)) => *flag,
+        Some(_) => {
+            return Err(ApiError::BadRequest(
+                "forceRegenerate must be a boolean".into(),
+            ));
+        }
+    };
+    if let Some(options) = body.get("searchOptions")
+        && !options.is_null()
+        && !options.is_object()
+    {
+        return Err(ApiError::BadRequest(
+            "searchOptions must be an object".into(),
+        ));
+    }
+    let (answer, metered) = review(&state, &caller, project, podcast, force).await?;
+    Ok((metered, Envelope(json!({"result": {"answer": answer}}))))
+}
+
+/// `POST /api/v1/agent/alternative-spellings`: body value.
+pub async fn alternative_spellings(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawJson(body): RawJson,
+) -> ApiResult<(Metered, Envelope<Value>)> {
+    caller.require_account()?;
+    let body = object(body)?;
+    let value = required(&body, "value")?;
+    if value.chars().count() > MAX_SPELLING_VALUE_CHARS {
+        return Err(ApiError::BadRequest(format!(
+            "value must be at most {MAX_SPELLING_VALUE_CHARS} characters"
+        )));
+    }
+    let metered = metering::charge(&state, &caller, UsageCounter::AiAssist).await?;
+    let spellings = agent::alternative_spellings(state.assist.as_ref(), &value).await?;
+    Ok((metered, Envelope(json!({"spellings": spellings}))))
+}
