@@ -407,6 +407,7 @@ async fn transcript_passages_match_the_cues_that_hold_the_terms() {
             .starts_with(expected[0].as_str())
     );
     assert_eq!(data["additionalCount"], 4);
+    assert_eq!(data["passageLimit"], 100);
     let mut texts: Vec<String> = vec![data["bestPassage"]["text"].as_str().unwrap().to_owned()];
     let mut page = data;
     loop {

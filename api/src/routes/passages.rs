@@ -189,6 +189,7 @@ pub async fn passages(
             "hasMore": has_more,
             "nextCursor": has_more.then(|| format!("p:{next}")),
             "truncated": others.len() > MAX_BROWSABLE,
+            "passageLimit": MAX_BROWSABLE,
         })))
     })
     .await
