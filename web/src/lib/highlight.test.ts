@@ -12,8 +12,16 @@ describe('splitHighlights', () => {
   });
 
   it('never lets other markup through and decodes entities', () => {
-    const segments = splitHighlights('<script>x()</script><b>bold</b> &lt;tag&gt; &amp; <em>A&amp;B</em>');
-    expect(segments.map((s) => s.text).join('')).toBe('x()bold <tag> & A&B');
+    const segments = splitHighlights('<script>x()</script><i>italic</i> &lt;tag&gt; &amp; <em>A&amp;B</em>');
+    expect(segments.map((s) => s.text).join('')).toBe('x()italic <tag> & A&B');
     expect(segments.filter((s) => s.highlighted).map((s) => s.text)).toEqual(['A&B']);
+  });
+
+  it('marks the <b> parts of transcript passages', () => {
+    expect(splitHighlights('should be <b>ignored</b> now')).toEqual([
+      { text: 'should be ', highlighted: false },
+      { text: 'ignored', highlighted: true },
+      { text: ' now', highlighted: false },
+    ]);
   });
 });

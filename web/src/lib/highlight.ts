@@ -1,5 +1,6 @@
-// Search snippets mark matches with <em> tags. They are split into plain text
-// segments here and never rendered as HTML.
+// Search snippets mark matches with <em> tags (titles, descriptions) or <b> tags
+// (transcript passages from the index). They are split into plain text segments here
+// and never rendered as HTML.
 
 export type HighlightSegment = { text: string; highlighted: boolean };
 
@@ -15,10 +16,10 @@ export function decodeEntities(text: string): string {
   });
 }
 
-/** Splits a snippet on its <em>…</em> marks; any other tag is dropped. */
+/** Splits a snippet on its <em>…</em>, <b>…</b> or <mark>…</mark> marks; any other tag is dropped. */
 export function splitHighlights(snippet: string): HighlightSegment[] {
   const segments: HighlightSegment[] = [];
-  const pattern = /<em>([\s\S]*?)<\/em>/gi;
+  const pattern = /<(em|b|mark)>([\s\S]*?)<\/\1>/gi;
   let last = 0;
   const push = (raw: string, highlighted: boolean) => {
     const text = decodeEntities(raw.replace(/<[^>]*>/g, ''));
@@ -26,7 +27,7 @@ export function splitHighlights(snippet: string): HighlightSegment[] {
   };
   for (let match = pattern.exec(snippet); match; match = pattern.exec(snippet)) {
     push(snippet.slice(last, match.index), false);
-    push(match[1], true);
+    push(match[2], true);
     last = match.index + match[0].length;
   }
   push(snippet.slice(last), false);

@@ -98,7 +98,7 @@ export function sortProjects<T extends { projectId: string; status: string; last
 export type ListedPodcast = {
   listedPodcastId: string;
   projectId: string;
-  podcast: { podcastId: string; title: string; slug: string; imageUrl: string | null };
+  podcast: { podcastId: string; titleOriginal: string | null; titleLatest: string | null; slug: string; imageUrl: string | null };
   status: ListedPodcastState;
   priority: Priority | null;
   labels: string[];
@@ -106,6 +106,9 @@ export type ListedPodcast = {
   updatedAt: string;
   activityHistory?: { actionType: string; activityDate: string; fromValue: string | null; toValue: string | null; userDisplayName?: string | null }[];
 };
+
+/** The title a listed podcast is shown under: the feed's latest, else the one it was added with. */
+export const listedTitle = (listed: ListedPodcast): string => listed.podcast.titleLatest ?? listed.podcast.titleOriginal ?? listed.podcast.slug;
 
 /** GET /projects/{slug}/podcasts/details */
 export const getListedPodcasts = (slug: string, signal?: AbortSignal) =>

@@ -10,6 +10,7 @@ import { links, paths } from '@/config/paths';
 
 import {
   comparePriority,
+  listedTitle,
   LISTED_PODCAST_STATES,
   PRIORITIES,
   PROJECT_TYPES,
@@ -147,12 +148,12 @@ function ListedPodcastCard({ listed, projectSlug }: { listed: ListedPodcast; pro
   const update = useUpdateListedPodcast();
   return (
     <li className="board-card">
-      <Artwork src={listed.podcast.imageUrl} title={listed.podcast.title} size={40} />
+      <Artwork src={listed.podcast.imageUrl} title={listedTitle(listed)} size={40} />
       <div className="grow">
-        <Link to={links.podcast(listed.podcast.slug)}>{listed.podcast.title}</Link>
+        <Link to={links.podcast(listed.podcast.slug)}>{listedTitle(listed)}</Link>
         <div className="board-controls">
           <select
-            aria-label={`Status of ${listed.podcast.title}`}
+            aria-label={`Status of ${listedTitle(listed)}`}
             value={listed.status}
             onChange={(event) => update.mutate({ projectSlug, listedPodcastId: listed.listedPodcastId, state: event.target.value as ListedPodcastState })}
           >
@@ -163,7 +164,7 @@ function ListedPodcastCard({ listed, projectSlug }: { listed: ListedPodcast; pro
             ))}
           </select>
           <select
-            aria-label={`Priority of ${listed.podcast.title}`}
+            aria-label={`Priority of ${listedTitle(listed)}`}
             value={listed.priority ?? ''}
             onChange={(event) =>
               update.mutate({ projectSlug, listedPodcastId: listed.listedPodcastId, priority: (event.target.value || null) as Priority | null })
@@ -235,7 +236,7 @@ function ActivityHistory({ slug }: { slug: string }) {
     <QueryState query={query} feature="Activity history">
       {(data) => {
         const events = data.listedPodcasts
-          .flatMap((listed) => (listed.activityHistory ?? []).map((event) => ({ ...event, podcast: listed.podcast.title })))
+          .flatMap((listed) => (listed.activityHistory ?? []).map((event) => ({ ...event, podcast: listedTitle(listed) })))
           .sort((a, b) => Date.parse(b.activityDate) - Date.parse(a.activityDate));
         if (events.length === 0) return <EmptyState title="No activity yet" />;
         return (
