@@ -159,6 +159,28 @@ async fn relevancy_rates_a_matching_show_above_an_unrelated_one_and_is_reused() 
         rating(&close_answer) as f64
     );
 
+    // The listed podcast's review is the stored one (no new charge).
+    let listed_id = listed["listedPodcastId"].as_str().unwrap();
+    let by_listing = http
+        .get(
+            &format!("/api/v1/projects/{slug}/podcasts/{listed_id}/relevancy"),
+            &key,
+        )
+        .await;
+    assert_eq!(
+        by_listing.data()["result"]["answer"]["rating"],
+        close_answer["rating"]
+    );
+    assert_eq!(by_listing.usage_count(), None);
+    let missing = http
+        .get(
+            &format!("/api/v1/projects/{slug}/podcasts/nope/relevancy"),
+            &key,
+        )
+        .await;
+    assert_eq!(missing.status, 404);
+    assert_eq!(missing.message(), "Listed podcast not found: nope");
+
     let unknown = review("no-such-podcast".into(), false).await;
     assert_eq!(unknown.status, 404);
     assert_eq!(unknown.message(), "Podcast not found: no-such-podcast");

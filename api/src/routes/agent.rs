@@ -2,8 +2,9 @@
 //! spellings of a name. Each generation is charged to the plan's AI assist quota.
 
 use axum::Router;
+use axum::extract::Path;
 use axum::extract::State;
-use axum::routing::post;
+use axum::routing::{get, post};
 use chrono::Utc;
 use serde_json::{Value, json};
 
@@ -28,6 +29,10 @@ pub fn router() -> Router<AppState> {
         .route(
             "/api/v1/agent/alternative-spellings",
             post(alternative_spellings),
+        )
+        .route(
+            "/api/v1/projects/{projectSlug}/podcasts/{listedPodcastId}/relevancy",
+            get(listed_relevancy),
         )
 }
 
@@ -195,4 +200,34 @@ pub async fn alternative_spellings(
     let metered = metering::charge(&state, &caller, UsageCounter::AiAssist).await?;
     let spellings = agent::alternative_spellings(state.assist.as_ref(), &value).await?;
     Ok((metered, Envelope(json!({"spellings": spellings}))))
+}
+
+/// `GET /api/v1/projects/{projectSlug}/podcasts/{listedPodcastId}/relevancy`: the
+/// review of a listed podcast for its project (made on first request, then reused;
+/// `?forceRegenerate=true` makes a new one).
+pub async fn listed_relevancy(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((project, listed_podcast_id)): Path<(String, String)>,
+    axum::extract::Query(query): axum::extract::Query<Vec<(String, String)>>,
+) -> ApiResult<(Option<Metered>, Envelope<Value>)> {
+    let account = caller.require_account()?.clone();
+    let force = crate::workflows::fields::query_value(&query, "forceRegenerate") == Some("true");
+    let lookup = state.clone();
+    let (project_id, podcast_id) = blocking(move || {
+        let found = lookup
+            .workflows
+            .find_project(&account.team_id, &project)?
+            .ok_or_else(|| ApiError::NotFound(format!("Project not found: {project}")))?;
+        let listed = lookup
+            .workflows
+            .find_listed(&found.project_id, &listed_podcast_id)?
+            .ok_or_else(|| {
+                ApiError::NotFound(format!("Listed podcast not found: {listed_podcast_id}"))
+            })?;
+        Ok((found.project_id, listed.podcast_id))
+    })
+    .await?;
+    let (answer, metered) = review(&state, &caller, project_id, podcast_id, force).await?;
+    Ok((metered, Envelope(json!({"result": {"answer": answer}}))))
 }
