@@ -248,6 +248,19 @@ async fn transcript_mentions_carry_their_time_and_a_playable_link() {
         cue_start("Multi Line")
     );
 
+    // The new match was mailed once to the alert's creator, with the snippet.
+    let outbox = podlens_api::mail::Outbox::in_data_dir(&http.state.data_dir);
+    let mails: Vec<String> = outbox
+        .messages()
+        .unwrap()
+        .iter()
+        .map(|path| std::fs::read_to_string(path).unwrap())
+        .filter(|mail| mail.contains("Multi line"))
+        .collect();
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert!(mails[0].contains("alerts-transcript@example.com"));
+    assert!(mails[0].contains("Multi Line 1"), "{}", mails[0]);
+
     // The match is an alert_match polling event of type TRANSCRIPT.
     let events = http
         .get(

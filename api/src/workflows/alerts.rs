@@ -512,6 +512,11 @@ pub fn run_alert(state: &AppState, config: &AlertConfig) -> ApiResult<Vec<AlertM
             break;
         }
     }
+    if !found.is_empty()
+        && let Err(error) = deliver(state, config, &found)
+    {
+        tracing::warn!(alert = %config.id, %error, "alert e-mail not delivered");
+    }
     // Re-read the stored config so an update or delete made meanwhile is kept.
     if let Some(mut stored) = state.workflows.get_doc::<AlertConfig>(
         DocKind::AlertConfig,
@@ -522,6 +527,69 @@ pub fn run_alert(state: &AppState, config: &AlertConfig) -> ApiResult<Vec<AlertM
         state.workflows.put_doc(DocKind::AlertConfig, &stored)?;
     }
     Ok(found)
+}
+
+/// The text of the e-mail that reports new matches.
+pub fn match_mail_text(config: &AlertConfig, matches: &[&AlertMatch]) -> String {
+    let mut text = format!(
+        "Your alert \"{}\" matched {} new episode{}.\n\n",
+        config.alert_name,
+        matches.len(),
+        if matches.len() == 1 { "" } else { "s" }
+    );
+    for m in matches {
+        text.push_str(&format!("{} — {}\n", m.podcast.title, m.episode.title));
+        if let Some(mention) = m.mentions.iter().find(|mention| mention.passes_filters) {
+            text.push_str(&format!("  \"{}\"\n", mention.snippet));
+            if !mention.play_url.is_empty() {
+                text.push_str(&format!("  {}\n", mention.play_url));
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// Mails the kept new matches to the alert's creator and its other e-mail addresses.
+fn deliver(state: &AppState, config: &AlertConfig, found: &[AlertMatch]) -> ApiResult<()> {
+    let kept: Vec<&AlertMatch> = found.iter().filter(|m| m.status == "kept").collect();
+    if kept.is_empty() {
+        return Ok(());
+    }
+    let mut recipients: Vec<String> = state
+        .accounts
+        .team_users(&config.team_id)?
+        .into_iter()
+        .filter(|user| user.id == config.created_by_user_id)
+        .map(|user| user.email)
+        .collect();
+    for email in config
+        .alert_settings
+        .get("otherEmails")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        if !recipients.iter().any(|r| r.eq_ignore_ascii_case(email)) {
+            recipients.push(email.to_owned());
+        }
+    }
+    let subject = format!(
+        "Alert \"{}\": {} new episode{}",
+        config.alert_name,
+        kept.len(),
+        if kept.len() == 1 { "" } else { "s" }
+    );
+    let text = match_mail_text(config, &kept);
+    for to in recipients {
+        state.mailer.send(&crate::mail::Mail {
+            to,
+            subject: subject.clone(),
+            text: text.clone(),
+        })?;
+    }
+    Ok(())
 }
 
 /// The alerts job: runs every enabled alert of every team.
