@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Deserialize;
 
+/// Our crates at `info`; tantivy's per-commit chatter only when it warns.
+pub const DEFAULT_LOG_FILTER: &str = "info,tantivy=warn";
+
 /// Settings shared by every subcommand.
 #[derive(Debug, Clone, Default, Args, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case", default)]
@@ -96,7 +99,7 @@ impl Config {
     }
 
     pub fn log_filter(&self) -> &str {
-        self.log.as_deref().unwrap_or("info")
+        self.log.as_deref().unwrap_or(DEFAULT_LOG_FILTER)
     }
 }
 

@@ -10,6 +10,7 @@ pub mod index_cmd;
 pub mod ingest_cmd;
 pub mod keys_cmd;
 pub mod model_cmd;
+pub mod outbox_cmd;
 pub mod progress;
 pub mod score_cmd;
 pub mod serve_cmd;

@@ -35,6 +35,9 @@ enum Command {
     Serve(podlens_tools::serve_cmd::ServeArgs),
     /// Manage API keys (`keys create --email E --plan P`).
     Keys(podlens_tools::keys_cmd::KeysArgs),
+    /// Print the mail written to the data directory's outbox (sign-in links) when no
+    /// SMTP server is configured.
+    Outbox(podlens_tools::outbox_cmd::OutboxArgs),
     /// Fetch and parse feeds (files, folders, OPML files, URLs) into the catalog;
     /// with no argument, re-poll every feed of the catalog.
     Ingest(podlens_tools::ingest_cmd::IngestArgs),
@@ -87,6 +90,7 @@ fn main() -> anyhow::Result<()> {
         Command::Generate(args) => run_generate(args, &config),
         Command::Serve(args) => podlens_tools::serve_cmd::run(&config, args),
         Command::Keys(args) => podlens_tools::keys_cmd::run(&config, args),
+        Command::Outbox(args) => podlens_tools::outbox_cmd::run(&config, args),
         Command::Ingest(args) => podlens_tools::ingest_cmd::run(&config, args),
         Command::Demo(args) => podlens_tools::demo_cmd::run(&config, args),
         Command::Index(args) => podlens_tools::index_cmd::run(&config, args),
