@@ -26,9 +26,18 @@ fn prints_messages_filtered_by_recipient_newest_last() {
     assert!(podlens_outbox(dir.path(), &[]).contains("holds no messages"));
     let outbox = Outbox::in_data_dir(dir.path());
     for (to, link) in [
-        ("ann@example.com", "https://app.example/sign-up/validate?key=first"),
-        ("bob@example.com", "https://app.example/sign-in/email-link?key=bob"),
-        ("ann@example.com", "https://app.example/sign-in/email-link?key=second"),
+        (
+            "ann@example.com",
+            "https://app.example/sign-up/validate?key=first",
+        ),
+        (
+            "bob@example.com",
+            "https://app.example/sign-in/email-link?key=bob",
+        ),
+        (
+            "ann@example.com",
+            "https://app.example/sign-in/email-link?key=second",
+        ),
     ] {
         outbox
             .send(&Mail {
