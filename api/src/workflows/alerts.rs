@@ -517,15 +517,12 @@ pub fn run_alert(state: &AppState, config: &AlertConfig) -> ApiResult<Vec<AlertM
     {
         tracing::warn!(alert = %config.id, %error, "alert e-mail not delivered");
     }
-    // Re-read the stored config so an update or delete made meanwhile is kept.
-    if let Some(mut stored) = state.workflows.get_doc::<AlertConfig>(
+    // Only the run date is written, in place: an update or delete made meanwhile is kept.
+    state.workflows.merge_into_doc(
         DocKind::AlertConfig,
-        Some(&config.team_id),
         &config.id,
-    )? {
-        stored.value.last_run_date = Some(now);
-        state.workflows.put_doc(DocKind::AlertConfig, &stored)?;
-    }
+        &serde_json::json!({ "lastRunDate": now }),
+    )?;
     Ok(found)
 }
 

@@ -8,6 +8,7 @@ use duckdb::{OptionalExt, params};
 use podlens_model::entities::Timestamp;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use super::CapCheck;
 use super::store::{WorkflowStore, db_error};
@@ -135,6 +136,22 @@ impl WorkflowStore {
             )
             .map_err(db_error)?;
         Ok(())
+    }
+
+    /// Merges `patch` (an RFC 7396 JSON merge patch) into a stored document in one
+    /// statement, so a concurrent whole-document update is never overwritten with stale
+    /// fields. True when the document exists.
+    pub fn merge_into_doc(&self, kind: DocKind, id: &str, patch: &Value) -> ApiResult<bool> {
+        let connection = self.lock()?;
+        let changed = connection
+            .execute(
+                "UPDATE workflow_documents
+                 SET doc = json_merge_patch(doc, ?::JSON)::VARCHAR
+                 WHERE kind = ? AND doc_id = ?",
+                params![patch.to_string(), kind.as_str(), id],
+            )
+            .map_err(db_error)?;
+        Ok(changed > 0)
     }
 
     /// Writes a document unless one with the same kind and id exists; true when written.
