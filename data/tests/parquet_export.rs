@@ -109,13 +109,20 @@ fn snapshot_files_are_published_without_leftovers() {
     assert_eq!(
         files,
         [
+            "authority_scores.parquet",
+            "chart_positions.parquet",
             "episodes.parquet",
             "feed_fetches.parquet",
             "persons.parquet",
+            "platform_lookups.parquet",
+            "podcast_contacts.parquet",
+            "podcast_social_links.parquet",
             "podcasts.parquet",
             "transcript_segments.parquet",
-            "transcripts.parquet"
-        ]
+            "transcripts.parquet",
+            "website_crawls.parquet",
+        ],
+        "the catalog and enrichment tables, and no temporary files"
     );
 }
 
