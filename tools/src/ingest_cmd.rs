@@ -49,23 +49,38 @@ pub struct IngestArgs {
 /// Feed batches written to DuckDB in groups (one transaction per group).
 const WRITE_BATCH: usize = 256;
 
-/// The catalog as the ingest run's store; feed batches are buffered and written in
-/// groups.
+/// Transcripts written to DuckDB in groups (one transaction per group).
+const TRANSCRIPT_BATCH: usize = 256;
+
+/// The catalog as the ingest run's store; feed batches, transcripts and the fetch log
+/// are buffered and written in groups (a DuckDB commit syncs its log to disk, so one
+/// per feed would dominate the run).
 struct CatalogStore {
     catalog: Catalog,
     pending: Vec<FeedBatch>,
+    transcripts: Vec<TranscriptRecord>,
+    fetches: Vec<FeedFetchRecord>,
 }
 
 impl CatalogStore {
+    /// Writes the buffered feeds, then the buffered transcripts (which mark the
+    /// episodes just written), then the fetch log.
     fn flush(&mut self) -> Result<(), IngestError> {
-        if self.pending.is_empty() {
-            return Ok(());
+        if !self.pending.is_empty() {
+            let batches = std::mem::take(&mut self.pending);
+            self.catalog.upsert_feeds(&batches).map_err(store_error)?;
         }
-        let batches = std::mem::take(&mut self.pending);
-        self.catalog
-            .upsert_feeds(&batches)
-            .map(|_| ())
-            .map_err(|error| IngestError::Store(error.to_string()))
+        if !self.transcripts.is_empty() {
+            let transcripts = std::mem::take(&mut self.transcripts);
+            self.catalog
+                .upsert_transcripts(&transcripts)
+                .map_err(store_error)?;
+        }
+        if !self.fetches.is_empty() {
+            let fetches = std::mem::take(&mut self.fetches);
+            self.catalog.record_fetches(&fetches).map_err(store_error)?;
+        }
+        Ok(())
     }
 }
 
@@ -83,13 +98,19 @@ impl FeedStore for CatalogStore {
     }
 
     fn upsert_transcript(&mut self, transcript: &TranscriptRecord) -> Result<(), IngestError> {
-        self.catalog
-            .upsert_transcript(transcript)
-            .map_err(store_error)
+        self.transcripts.push(transcript.clone());
+        if self.transcripts.len() >= TRANSCRIPT_BATCH {
+            self.flush()?;
+        }
+        Ok(())
     }
 
     fn record_fetch(&mut self, fetch: &FeedFetchRecord) -> Result<(), IngestError> {
-        self.catalog.record_fetch(fetch).map_err(store_error)
+        self.fetches.push(fetch.clone());
+        if self.fetches.len() >= WRITE_BATCH {
+            self.flush()?;
+        }
+        Ok(())
     }
 
     fn update_feed_url(&mut self, podcast_id: Uuid, new_url: &str) -> Result<(), IngestError> {
@@ -138,6 +159,8 @@ pub fn run(config: &Config, args: IngestArgs) -> anyhow::Result<()> {
     let store = CatalogStore {
         catalog,
         pending: Vec::new(),
+        transcripts: Vec::new(),
+        fetches: Vec::new(),
     };
     let (summary, mut store) = runtime
         .block_on(ingest(sources, ingest_config, store, Some(observer)))

@@ -126,7 +126,34 @@ pub(crate) fn record_fetch(
     connection: &mut Connection,
     fetch: &FeedFetchRecord,
 ) -> Result<(), DataError> {
+    record_fetches(connection, std::slice::from_ref(fetch))
+}
+
+impl super::Catalog {
+    /// Records many fetches in one transaction, in order, as [`super::Catalog::record_fetch`]
+    /// does for one. Bulk ingest logs fetches this way: a transaction (and its WAL sync)
+    /// per fetch costs more than the rows.
+    pub fn record_fetches(&mut self, fetches: &[FeedFetchRecord]) -> Result<(), DataError> {
+        record_fetches(&mut self.connection, fetches)
+    }
+}
+
+pub(crate) fn record_fetches(
+    connection: &mut Connection,
+    fetches: &[FeedFetchRecord],
+) -> Result<(), DataError> {
+    if fetches.is_empty() {
+        return Ok(());
+    }
     let transaction = connection.transaction()?;
+    for fetch in fetches {
+        log_fetch(&transaction, fetch)?;
+    }
+    transaction.commit()?;
+    Ok(())
+}
+
+fn log_fetch(transaction: &Connection, fetch: &FeedFetchRecord) -> Result<(), DataError> {
     transaction.execute(
         r#"INSERT INTO feed_fetches
            ("feedUrl", "podcastId", "fetchedAt", "outcome", "httpStatus", "error", "etag",
@@ -145,9 +172,8 @@ pub(crate) fn record_fetch(
             fetch.episodes,
         ],
     )?;
-    let previous = load_state(&transaction, &fetch.feed_url)?;
-    store_state(&transaction, &fetch.feed_url, &next_state(previous, fetch))?;
-    transaction.commit()?;
+    let previous = load_state(transaction, &fetch.feed_url)?;
+    store_state(transaction, &fetch.feed_url, &next_state(previous, fetch))?;
     Ok(())
 }
 

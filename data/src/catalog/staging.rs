@@ -140,12 +140,23 @@ pub(crate) const SEGMENT_STAGE: &[(&str, Kind)] = &[
     ("text", Text),
 ];
 
+pub(crate) const TRANSCRIPT_STAGE: &[(&str, Kind)] = &[
+    ("transcriptId", Uuid),
+    ("episodeId", Uuid),
+    ("podcastId", Uuid),
+    ("source", Text),
+    ("format", Text),
+    ("language", Text),
+    ("transcriptText", Text),
+];
+
 /// Names of the staging tables, each with its columns.
 pub(crate) const STAGES: &[(&str, &[(&str, Kind)])] = &[
     ("stage_podcasts", PODCAST_STAGE),
     ("stage_episodes", EPISODE_STAGE),
     ("stage_persons", PERSON_STAGE),
     ("stage_segments", SEGMENT_STAGE),
+    ("stage_transcripts", TRANSCRIPT_STAGE),
 ];
 
 /// Creates the (connection-local, temporary) staging tables. Each has a trailing
