@@ -153,6 +153,8 @@ pub async fn review(
 
 /// `POST /api/v1/agent/project/relevancy`: body projectId, podcastId, searchOptions
 /// (context only), forceRegenerate.
+#[utoipa::path(post, path = "/api/v1/agent/project/relevancy", tag = "agent",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn project_relevancy(
     State(state): State<AppState>,
     caller: Caller,
@@ -184,6 +186,8 @@ pub async fn project_relevancy(
 }
 
 /// `POST /api/v1/agent/alternative-spellings`: body value.
+#[utoipa::path(post, path = "/api/v1/agent/alternative-spellings", tag = "agent",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn alternative_spellings(
     State(state): State<AppState>,
     caller: Caller,
@@ -205,6 +209,9 @@ pub async fn alternative_spellings(
 /// `GET /api/v1/projects/{projectSlug}/podcasts/{listedPodcastId}/relevancy`: the
 /// review of a listed podcast for its project (made on first request, then reused;
 /// `?forceRegenerate=true` makes a new one).
+#[utoipa::path(get, path = "/api/v1/projects/{projectSlug}/podcasts/{listedPodcastId}/relevancy", tag = "agent",
+    params(("projectSlug" = String, Path), ("listedPodcastId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn listed_relevancy(
     State(state): State<AppState>,
     caller: Caller,

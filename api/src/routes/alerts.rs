@@ -167,6 +167,8 @@ fn find(state: &AppState, team_id: &str, id: &str) -> ApiResult<AlertConfig> {
 }
 
 /// `POST /api/v1/alerts/alert-config`.
+#[utoipa::path(post, path = "/api/v1/alerts/alert-config", tag = "alerts",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -259,6 +261,9 @@ fn spawn_first_run(state: &AppState, config: AlertConfig) {
 }
 
 /// `GET /api/v1/alerts/alert-config/{alertConfigId}`.
+#[utoipa::path(get, path = "/api/v1/alerts/alert-config/{alertConfigId}", tag = "alerts",
+    params(("alertConfigId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn get_one(
     State(state): State<AppState>,
     caller: Caller,
@@ -284,6 +289,8 @@ fn query_bool(query: &[(String, String)], name: &str) -> ApiResult<Option<bool>>
 }
 
 /// `GET /api/v1/alerts/alert-configs`: the team's alerts, filtered and sorted.
+#[utoipa::path(get, path = "/api/v1/alerts/alert-configs", tag = "alerts",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -348,6 +355,9 @@ pub async fn list(
 
 /// `PATCH /api/v1/alerts/alert-config/{alertConfigId}`: body `{updates: {...}}` with
 /// at least one of alertName, emailSettings, alertSettings, enabled.
+#[utoipa::path(patch, path = "/api/v1/alerts/alert-config/{alertConfigId}", tag = "alerts",
+    params(("alertConfigId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn update(
     State(state): State<AppState>,
     caller: Caller,
@@ -436,6 +446,9 @@ pub async fn update(
 
 /// `DELETE /api/v1/alerts/alert-config/{alertConfigId}`: a soft delete; the alert stops
 /// running and is no longer listed.
+#[utoipa::path(delete, path = "/api/v1/alerts/alert-config/{alertConfigId}", tag = "alerts",
+    params(("alertConfigId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn delete_one(
     State(state): State<AppState>,
     caller: Caller,
@@ -503,6 +516,8 @@ fn team_matches(
 }
 
 /// `GET /api/v1/alerts/matches`: one item per episode, newest first.
+#[utoipa::path(get, path = "/api/v1/alerts/matches", tag = "alerts",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn matches(
     State(state): State<AppState>,
     caller: Caller,
@@ -583,6 +598,8 @@ fn match_wire(m: &AlertMatch, show_filtered: bool) -> Value {
 }
 
 /// `GET /api/v1/alerts/history`: one item per mention, 50 per page.
+#[utoipa::path(get, path = "/api/v1/alerts/history", tag = "alerts",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn history(
     State(state): State<AppState>,
     caller: Caller,

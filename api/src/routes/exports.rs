@@ -157,6 +157,8 @@ fn search_podcasts(
 }
 
 /// `POST /api/v1/export/podcasts`: body `searchHistoryId`, `limit`, `columns`, `format`.
+#[utoipa::path(post, path = "/api/v1/export/podcasts", tag = "exports",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn export_search(
     State(state): State<AppState>,
     caller: Caller,
@@ -221,6 +223,9 @@ fn states_filter(body: &Map<String, Value>) -> ApiResult<Option<Vec<ListedPodcas
 /// `POST /api/v1/export/project/{projectId}/listed-podcasts`: body `columns`,
 /// `format`, optional `listedPodcastStatesFilter` and `limit` (default and cap: the
 /// plan's entries per export, at most 1000).
+#[utoipa::path(post, path = "/api/v1/export/project/{projectId}/listed-podcasts", tag = "exports",
+    params(("projectId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn export_project(
     State(state): State<AppState>,
     caller: Caller,

@@ -285,6 +285,8 @@ fn required_name(body: &Map<String, Value>, name: &str, label: &str) -> ApiResul
 }
 
 /// `POST /api/v1/guest-profiles`: firstName, lastName and shortBio are required.
+#[utoipa::path(post, path = "/api/v1/guest-profiles", tag = "guest-profiles",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -331,6 +333,8 @@ pub async fn create(
 /// `POST /api/v1/guest-profiles/onboarding-form`: the onboarding form (SPEC.md §3, §5):
 /// short bio, goals, expertise and topics to discuss required with their messages;
 /// topics to avoid, company, LinkedIn and website optional (empty URLs allowed).
+#[utoipa::path(post, path = "/api/v1/guest-profiles/onboarding-form", tag = "guest-profiles",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn create_from_form(
     State(state): State<AppState>,
     caller: Caller,
@@ -423,6 +427,9 @@ fn wire(state: &AppState, team_id: &str, doc: &Stored<GuestProfileDoc>) -> ApiRe
 }
 
 /// `GET /api/v1/guest-profiles/{guestProfileIdOrProjectId}`.
+#[utoipa::path(get, path = "/api/v1/guest-profiles/{guestProfileIdOrProjectId}", tag = "guest-profiles",
+    params(("guestProfileIdOrProjectId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn details(
     State(state): State<AppState>,
     caller: Caller,
@@ -466,6 +473,9 @@ async fn change(
 
 /// `POST /api/v1/guest-profiles/{id}/archive`: the profile and its project become
 /// ARCHIVED.
+#[utoipa::path(post, path = "/api/v1/guest-profiles/{guestProfileId}/archive", tag = "guest-profiles",
+    params(("guestProfileId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn archive(
     State(state): State<AppState>,
     caller: Caller,
@@ -487,6 +497,9 @@ pub async fn archive(
 }
 
 /// `PUT /api/v1/guest-profiles/{id}/bio`: any of the bio fields; at least one.
+#[utoipa::path(put, path = "/api/v1/guest-profiles/{guestProfileId}/bio", tag = "guest-profiles",
+    params(("guestProfileId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn update_bio(
     State(state): State<AppState>,
     caller: Caller,
@@ -564,6 +577,9 @@ pub async fn update_bio(
 }
 
 /// `PUT /api/v1/guest-profiles/{id}/contact-details`: an empty string clears a field.
+#[utoipa::path(put, path = "/api/v1/guest-profiles/{guestProfileId}/contact-details", tag = "guest-profiles",
+    params(("guestProfileId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn update_contact(
     State(state): State<AppState>,
     caller: Caller,
@@ -651,6 +667,9 @@ pub async fn update_contact(
 
 /// `PUT /api/v1/guest-profiles/{id}/social-media-links`: the whole list (a JSON array,
 /// or `{"body": [...]}`), each URL checked against its platform's rules.
+#[utoipa::path(put, path = "/api/v1/guest-profiles/{guestProfileId}/social-media-links", tag = "guest-profiles",
+    params(("guestProfileId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn update_socials(
     State(state): State<AppState>,
     caller: Caller,
@@ -704,6 +723,9 @@ pub async fn update_socials(
 /// `POST /api/v1/guest-profiles/{id}/documents`: multipart files in fields named
 /// `documents` or `user_file:{n}`; at most 5 files of at most 5 MB, of the allowed
 /// types. The text of each is extracted in the background.
+#[utoipa::path(post, path = "/api/v1/guest-profiles/{guestProfileId}/documents", tag = "guest-profiles",
+    params(("guestProfileId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn upload_documents(
     State(state): State<AppState>,
     caller: Caller,
@@ -789,6 +811,9 @@ pub async fn upload_documents(
 
 /// `POST /api/v1/guest-profiles/{id}/regenerate-bio`: a new bio from everything the
 /// profile holds (charged as an AI assist).
+#[utoipa::path(post, path = "/api/v1/guest-profiles/{guestProfileId}/regenerate-bio", tag = "guest-profiles",
+    params(("guestProfileId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn regenerate_bio(
     State(state): State<AppState>,
     caller: Caller,
@@ -842,6 +867,9 @@ pub async fn regenerate_bio(
 }
 
 /// `GET /api/v1/guest-profiles/{id}/download?format=html|pdf|markdown`.
+#[utoipa::path(get, path = "/api/v1/guest-profiles/{guestProfileId}/download", tag = "guest-profiles",
+    params(("guestProfileId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn download(
     State(state): State<AppState>,
     caller: Caller,

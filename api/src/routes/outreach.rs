@@ -196,6 +196,8 @@ pub struct OutreachResponse {
 }
 
 /// `POST /api/v1/outreach/generate`: writes and stores an outreach email to a podcast.
+#[utoipa::path(post, path = "/api/v1/outreach/generate", tag = "outreach",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn generate(
     State(state): State<AppState>,
     caller: Caller,
@@ -300,6 +302,8 @@ pub struct TemplatesResponse {
 }
 
 /// `GET /api/v1/outreach/templates`.
+#[utoipa::path(get, path = "/api/v1/outreach/templates", tag = "outreach",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn templates(caller: Caller) -> ApiResult<Envelope<TemplatesResponse>> {
     caller.require_account()?;
     Ok(Envelope(TemplatesResponse {
@@ -322,6 +326,8 @@ pub struct HistoryResponse {
 }
 
 /// `GET /api/v1/outreach/history?podcastId=&guestProfileId=`.
+#[utoipa::path(get, path = "/api/v1/outreach/history", tag = "outreach",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn history(
     State(state): State<AppState>,
     caller: Caller,
@@ -349,6 +355,9 @@ pub async fn history(
 }
 
 /// `GET /api/v1/outreach/{id}/details`: the email with its body.
+#[utoipa::path(get, path = "/api/v1/outreach/{id}/details", tag = "outreach",
+    params(("id" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn details(
     State(state): State<AppState>,
     caller: Caller,

@@ -100,6 +100,9 @@ fn whole(
     }
 }
 
+#[utoipa::path(post, path = "/api/v1/search/episodes/{episodeId}/transcript", tag = "passages",
+    params(("episodeId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn passages(
     State(state): State<AppState>,
     caller: Caller,

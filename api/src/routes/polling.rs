@@ -148,6 +148,8 @@ fn collect(state: &AppState, team_id: &str, filters: &Filters) -> ApiResult<Vec<
 
 /// `GET /api/v1/polling/updates?since&cursor&eventTypes&projectId&guestProfileId`
 /// `&alertConfigId&limit`.
+#[utoipa::path(get, path = "/api/v1/polling/updates", tag = "polling",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn updates(
     State(state): State<AppState>,
     caller: Caller,

@@ -266,6 +266,8 @@ fn filtered_listed(
 
 /// `PUT /api/v1/projects`: creates a project (name 6-32 characters, types from the
 /// list) unless the plan's project count is reached.
+#[utoipa::path(put, path = "/api/v1/projects", tag = "projects",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn create_project(
     State(state): State<AppState>,
     caller: Caller,
@@ -319,6 +321,8 @@ pub async fn create_project(
 
 /// `GET /api/v1/projects`: the team's projects, optionally only some states; pinned
 /// first, then ACTIVE, then the most recently updated (or by name or creation).
+#[utoipa::path(get, path = "/api/v1/projects", tag = "projects",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn list_projects(
     State(state): State<AppState>,
     caller: Caller,
@@ -382,6 +386,9 @@ pub async fn list_projects(
 
 /// `GET /api/v1/projects/{id}/details`: the project with its listed podcasts,
 /// filtered by `states` and `priorities` when given.
+#[utoipa::path(get, path = "/api/v1/projects/{projectSlug}/details", tag = "projects",
+    params(("projectSlug" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn project_details(
     State(state): State<AppState>,
     caller: Caller,
@@ -478,6 +485,9 @@ impl ProjectChanges {
 
 /// `PATCH /api/v1/projects/{id}`: changes at least one of name, state, projectTypes,
 /// projectTypeOtherReason, projectPurpose, projectKeywords.
+#[utoipa::path(patch, path = "/api/v1/projects/{projectSlug}", tag = "projects",
+    params(("projectSlug" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn update_project(
     State(state): State<AppState>,
     caller: Caller,
@@ -508,6 +518,9 @@ pub struct ProjectDeleted {
 }
 
 /// `DELETE /api/v1/projects/{id}`: removes the project and its listed podcasts.
+#[utoipa::path(delete, path = "/api/v1/projects/{projectSlug}", tag = "projects",
+    params(("projectSlug" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn delete_project(
     State(state): State<AppState>,
     caller: Caller,
@@ -567,6 +580,9 @@ fn labels_text(labels: &[ListedPodcastLabel]) -> String {
 
 /// `POST /api/v1/projects/{id}/podcasts`: lists a catalog podcast (by id or slug) as
 /// `state` (prospect by default) with an optional priority and labels.
+#[utoipa::path(post, path = "/api/v1/projects/{projectSlug}/podcasts", tag = "projects",
+    params(("projectSlug" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn add_podcast(
     State(state): State<AppState>,
     caller: Caller,
@@ -634,6 +650,9 @@ pub async fn add_podcast(
 
 /// `GET /api/v1/projects/{id}/podcasts/details`: the listed podcasts with their
 /// activity history, filtered like the project details.
+#[utoipa::path(get, path = "/api/v1/projects/{projectSlug}/podcasts/details", tag = "projects",
+    params(("projectSlug" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn listed_podcast_details(
     State(state): State<AppState>,
     caller: Caller,
@@ -740,6 +759,9 @@ impl ListedChanges {
 
 /// `PATCH /api/v1/projects/{id}/podcasts/{listedPodcastId}`: moves a listed podcast
 /// to another state, sets or clears its priority, replaces its labels.
+#[utoipa::path(patch, path = "/api/v1/projects/{projectSlug}/podcasts/{listedPodcastId}", tag = "projects",
+    params(("projectSlug" = String, Path), ("listedPodcastId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn update_listed_podcast(
     State(state): State<AppState>,
     caller: Caller,
@@ -778,6 +800,9 @@ pub async fn update_listed_podcast(
 }
 
 /// `DELETE /api/v1/projects/{id}/podcasts/{listedPodcastId}`.
+#[utoipa::path(delete, path = "/api/v1/projects/{projectSlug}/podcasts/{listedPodcastId}", tag = "projects",
+    params(("projectSlug" = String, Path), ("listedPodcastId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn remove_listed_podcast(
     State(state): State<AppState>,
     caller: Caller,
@@ -839,6 +864,9 @@ fn recent_days(pairs: &[(String, String)]) -> ApiResult<i64> {
 
 /// Episodes the listed podcasts published in the last `days` days (default 7),
 /// newest first per podcast.
+#[utoipa::path(get, path = "/api/v1/projects/{projectSlug}/podcasts/recent-episodes", tag = "projects",
+    params(("projectSlug" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn recent_episodes(
     State(state): State<AppState>,
     caller: Caller,

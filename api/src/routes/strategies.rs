@@ -89,6 +89,9 @@ fn stored(strategy: SearchStrategy, team_id: &str, project_id: &str) -> Stored<S
 }
 
 /// `GET /api/v1/projects/{projectSlug}/strategies`.
+#[utoipa::path(get, path = "/api/v1/projects/{projectSlug}/strategies", tag = "strategies",
+    params(("projectSlug" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -141,6 +144,9 @@ fn check_texts(strategy: &SearchStrategy) -> ApiResult<()> {
 
 /// `POST /api/v1/projects/{projectSlug}/strategies/generate`: body `{count}` (default:
 /// the room left under the plan's strategies per list).
+#[utoipa::path(post, path = "/api/v1/projects/{projectSlug}/strategies/generate", tag = "strategies",
+    params(("projectSlug" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn generate(
     State(state): State<AppState>,
     caller: Caller,
@@ -266,6 +272,9 @@ fn apply_text(body: &Map<String, Value>, strategy: &mut SearchStrategy) -> ApiRe
 }
 
 /// `PUT /api/v1/projects/{projectSlug}/strategies/{strategyId}`.
+#[utoipa::path(put, path = "/api/v1/projects/{projectSlug}/strategies/{strategyId}", tag = "strategies",
+    params(("projectSlug" = String, Path), ("strategyId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn update(
     State(state): State<AppState>,
     caller: Caller,
@@ -314,6 +323,9 @@ pub async fn update(
 }
 
 /// `DELETE /api/v1/projects/{projectSlug}/strategies/{strategyId}`.
+#[utoipa::path(delete, path = "/api/v1/projects/{projectSlug}/strategies/{strategyId}", tag = "strategies",
+    params(("projectSlug" = String, Path), ("strategyId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn delete_one(
     State(state): State<AppState>,
     caller: Caller,

@@ -50,6 +50,9 @@ pub fn router() -> Router<AppState> {
 type Query = axum::extract::Query<Vec<(String, String)>>;
 
 /// `GET /api/v1/episodes/{episodeId}/transcription-request`.
+#[utoipa::path(get, path = "/api/v1/episodes/{episodeId}/transcription-request", tag = "transcriptions",
+    params(("episodeId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn request_episode(
     State(state): State<AppState>,
     caller: Caller,
@@ -94,6 +97,9 @@ pub async fn request_episode(
 /// `GET /api/v1/podcasts/{podcastId}/transcription-request?type=since|latest|recent`
 /// `&requestFutureEpisodes=true|false` (`since` covers episodes published on or after
 /// `sinceDate`, by default 1 January 2024).
+#[utoipa::path(get, path = "/api/v1/podcasts/{podcastId}/transcription-request", tag = "transcriptions",
+    params(("podcastId" = String, Path)),
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn request_podcast(
     State(state): State<AppState>,
     caller: Caller,
@@ -274,6 +280,8 @@ fn history(
 
 /// `GET /api/v1/teams/transcriptions?limit&skip&filterCompleted` (filterCompleted=true
 /// keeps completed requests only, false the others).
+#[utoipa::path(get, path = "/api/v1/teams/transcriptions", tag = "transcriptions",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn list_transcriptions(
     State(state): State<AppState>,
     caller: Caller,
@@ -295,6 +303,8 @@ pub async fn list_transcriptions(
 }
 
 /// `GET /api/v1/teams/request-history?limit&requestType&skip&filterCompleted`.
+#[utoipa::path(get, path = "/api/v1/teams/request-history", tag = "transcriptions",
+    responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn request_history(
     State(state): State<AppState>,
     caller: Caller,
