@@ -70,6 +70,24 @@ async fn send(
     (status, headers, body)
 }
 
+/// A JSON POST without a session cookie.
+async fn post_json(
+    server: &Server,
+    path: &str,
+    body: Value,
+) -> (StatusCode, reqwest::header::HeaderMap, Value) {
+    send(server, reqwest::Method::POST, path, None, false, Some(body)).await
+}
+
+/// A GET, with a session cookie when given.
+async fn get(
+    server: &Server,
+    path: &str,
+    cookie: Option<&str>,
+) -> (StatusCode, reqwest::header::HeaderMap, Value) {
+    send(server, reqwest::Method::GET, path, cookie, false, None).await
+}
+
 /// The `key` of the link in the newest outbox message, checked to point at `page`.
 fn newest_link_key(outbox: &Outbox, to: &str, page: &str) -> String {
     let messages = outbox.messages().expect("outbox readable");
@@ -105,13 +123,10 @@ fn session_cookie(headers: &reqwest::header::HeaderMap) -> String {
 async fn sign_up_by_outbox_link_then_session_then_sign_out() {
     let server = start().await;
     let email = "New.Guest@Example.com";
-    let (status, _, body) = send(
+    let (status, _, body) = post_json(
         &server,
-        reqwest::Method::POST,
         "/api/v1/auth/sign-up",
-        None,
-        false,
-        Some(json!({ "email": email, "source": "pricing" })),
+        json!({ "email": email, "source": "pricing" }),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -122,53 +137,23 @@ async fn sign_up_by_outbox_link_then_session_then_sign_out() {
     let key = newest_link_key(&server.outbox, "new.guest@example.com", "/sign-up/validate");
 
     // Not signed in yet.
-    let (status, _, body) = send(
-        &server,
-        reqwest::Method::GET,
-        "/api/v1/auth/session",
-        None,
-        false,
-        None,
-    )
-    .await;
+    let (status, _, body) = get(&server, "/api/v1/auth/session", None).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
 
     // The sign-up link is not a sign-in link.
-    let (status, _, _) = send(
-        &server,
-        reqwest::Method::POST,
-        "/api/v1/auth/email-link",
-        None,
-        false,
-        Some(json!({ "key": key })),
-    )
-    .await;
+    let (status, _, _) = post_json(&server, "/api/v1/auth/email-link", json!({ "key": key })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 
-    let (status, headers, body) = send(
-        &server,
-        reqwest::Method::POST,
-        "/api/v1/auth/validate",
-        None,
-        false,
-        Some(json!({ "key": key })),
-    )
-    .await;
+    let (status, headers, body) =
+        post_json(&server, "/api/v1/auth/validate", json!({ "key": key })).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["data"]["email"], "new.guest@example.com");
     assert_eq!(body["data"]["plan"], "free");
     let cookie = session_cookie(&headers);
 
     // Single use.
-    let (status, _, body) = send(
-        &server,
-        reqwest::Method::POST,
-        "/api/v1/auth/validate",
-        None,
-        false,
-        Some(json!({ "key": key })),
-    )
-    .await;
+    let (status, _, body) =
+        post_json(&server, "/api/v1/auth/validate", json!({ "key": key })).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(
         body["data"]["message"],
@@ -176,26 +161,10 @@ async fn sign_up_by_outbox_link_then_session_then_sign_out() {
     );
 
     // The cookie identifies the user, on the free plan, without API access needed.
-    let (status, _, body) = send(
-        &server,
-        reqwest::Method::GET,
-        "/api/v1/auth/session",
-        Some(&cookie),
-        false,
-        None,
-    )
-    .await;
+    let (status, _, body) = get(&server, "/api/v1/auth/session", Some(&cookie)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["data"]["email"], "new.guest@example.com");
-    let (status, _, body) = send(
-        &server,
-        reqwest::Method::GET,
-        "/api/v1/teams/usage/current",
-        Some(&cookie),
-        false,
-        None,
-    )
-    .await;
+    let (status, _, body) = get(&server, "/api/v1/teams/usage/current", Some(&cookie)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
 
     // A write by cookie without the CSRF header is refused; with it, it goes through.
@@ -228,15 +197,7 @@ async fn sign_up_by_outbox_link_then_session_then_sign_out() {
     );
 
     // The old cookie is now a signed-out visitor.
-    let (status, _, _) = send(
-        &server,
-        reqwest::Method::GET,
-        "/api/v1/auth/session",
-        Some(&cookie),
-        false,
-        None,
-    )
-    .await;
+    let (status, _, _) = get(&server, "/api/v1/auth/session", Some(&cookie)).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 }
 
@@ -244,13 +205,10 @@ async fn sign_up_by_outbox_link_then_session_then_sign_out() {
 async fn sign_in_links_rotate_sessions_and_are_rate_limited() {
     let server = start().await;
     // Signing in with an unknown address mails a sign-up link instead (same answer).
-    let (status, _, body) = send(
+    let (status, _, body) = post_json(
         &server,
-        reqwest::Method::POST,
         "/api/v1/auth/sign-in",
-        None,
-        false,
-        Some(json!({ "email": "booker@example.com" })),
+        json!({ "email": "booker@example.com" }),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -259,25 +217,14 @@ async fn sign_in_links_rotate_sessions_and_are_rate_limited() {
         "We sent a sign-in link to booker@example.com."
     );
     let key = newest_link_key(&server.outbox, "booker@example.com", "/sign-up/validate");
-    let (_, headers, _) = send(
-        &server,
-        reqwest::Method::POST,
-        "/api/v1/auth/validate",
-        None,
-        false,
-        Some(json!({ "key": key })),
-    )
-    .await;
+    let (_, headers, _) = post_json(&server, "/api/v1/auth/validate", json!({ "key": key })).await;
     let first = session_cookie(&headers);
 
     // Now the address has an account: a sign-in link.
-    send(
+    post_json(
         &server,
-        reqwest::Method::POST,
         "/api/v1/auth/sign-in",
-        None,
-        false,
-        Some(json!({ "email": "booker@example.com" })),
+        json!({ "email": "booker@example.com" }),
     )
     .await;
     let key = newest_link_key(&server.outbox, "booker@example.com", "/sign-in/email-link");
@@ -293,39 +240,20 @@ async fn sign_in_links_rotate_sessions_and_are_rate_limited() {
     assert_eq!(status, StatusCode::OK, "{body}");
     let second = session_cookie(&headers);
     assert_ne!(first, second, "signing in issues a new session");
-    let (status, _, _) = send(
-        &server,
-        reqwest::Method::GET,
-        "/api/v1/auth/session",
-        Some(&first),
-        false,
-        None,
-    )
-    .await;
+    let (status, _, _) = get(&server, "/api/v1/auth/session", Some(&first)).await;
     assert_eq!(
         status,
         StatusCode::UNAUTHORIZED,
         "the browser's previous session is closed"
     );
-    let (status, _, _) = send(
-        &server,
-        reqwest::Method::GET,
-        "/api/v1/auth/session",
-        Some(&second),
-        false,
-        None,
-    )
-    .await;
+    let (status, _, _) = get(&server, "/api/v1/auth/session", Some(&second)).await;
     assert_eq!(status, StatusCode::OK);
 
     // Not an address.
-    let (status, _, body) = send(
+    let (status, _, body) = post_json(
         &server,
-        reqwest::Method::POST,
         "/api/v1/auth/sign-in",
-        None,
-        false,
-        Some(json!({ "email": "not-an-address" })),
+        json!({ "email": "not-an-address" }),
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
@@ -337,25 +265,19 @@ async fn sign_in_links_rotate_sessions_and_are_rate_limited() {
     // Two links were sent to booker@ so far; the limit is per hour.
     let limit = podlens_api::accounts::sessions::LINKS_PER_EMAIL_PER_HOUR;
     for _ in 2..limit {
-        let (status, _, _) = send(
+        let (status, _, _) = post_json(
             &server,
-            reqwest::Method::POST,
             "/api/v1/auth/sign-in",
-            None,
-            false,
-            Some(json!({ "email": "booker@example.com" })),
+            json!({ "email": "booker@example.com" }),
         )
         .await;
         assert_eq!(status, StatusCode::OK);
     }
     let before = server.outbox.messages().expect("outbox").len();
-    let (status, _, body) = send(
+    let (status, _, body) = post_json(
         &server,
-        reqwest::Method::POST,
         "/api/v1/auth/sign-in",
-        None,
-        false,
-        Some(json!({ "email": "booker@example.com" })),
+        json!({ "email": "booker@example.com" }),
     )
     .await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");

@@ -1001,18 +1001,8 @@ pub async fn categories(
     State(state): State<AppState>,
     Path(chart_type): Path<String>,
 ) -> ApiResult<Envelope<ChartCategoriesResponse>> {
-    let chart_type = parse_chart_type(&chart_type)?;
-    blocking(move || {
-        let keys = state
-            .catalog
-            .snapshot()?
-            .chart_keys(Some(chart_type.as_str()))?;
-        let categories: BTreeSet<String> = keys.into_iter().map(|key| key.category).collect();
-        Ok(Envelope(ChartCategoriesResponse {
-            categories: categories.into_iter().collect(),
-        }))
-    })
-    .await
+    let categories = chart_key_values(state, &chart_type, |key| key.category).await?;
+    Ok(Envelope(ChartCategoriesResponse { categories }))
 }
 
 /// The countries a chart type has snapshots for.
@@ -1023,16 +1013,24 @@ pub async fn countries(
     State(state): State<AppState>,
     Path(chart_type): Path<String>,
 ) -> ApiResult<Envelope<ChartCountriesResponse>> {
-    let chart_type = parse_chart_type(&chart_type)?;
+    let countries = chart_key_values(state, &chart_type, |key| key.country).await?;
+    Ok(Envelope(ChartCountriesResponse { countries }))
+}
+
+/// One field of every chart a chart type has snapshots for, distinct and sorted.
+async fn chart_key_values(
+    state: AppState,
+    chart_type: &str,
+    field: fn(ChartKey) -> String,
+) -> ApiResult<Vec<String>> {
+    let chart_type = parse_chart_type(chart_type)?;
     blocking(move || {
         let keys = state
             .catalog
             .snapshot()?
             .chart_keys(Some(chart_type.as_str()))?;
-        let countries: BTreeSet<String> = keys.into_iter().map(|key| key.country).collect();
-        Ok(Envelope(ChartCountriesResponse {
-            countries: countries.into_iter().collect(),
-        }))
+        let values: BTreeSet<String> = keys.into_iter().map(field).collect();
+        Ok(values.into_iter().collect())
     })
     .await
 }

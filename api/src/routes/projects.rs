@@ -234,6 +234,21 @@ impl ListedFilter {
     }
 }
 
+/// A project (by id or slug) of the caller's team, loaded, with the listed podcasts
+/// `filter` keeps: what the project details and the listed podcast details share.
+fn load_filtered(
+    state: &AppState,
+    account: &Account,
+    id_or_slug: &str,
+    filter: &ListedFilter,
+) -> ApiResult<(Loaded, UserDirectory, Vec<ListedPodcast>)> {
+    let project = find_project(state, account, id_or_slug)?;
+    let users = users_of(state, account)?;
+    let loaded = load(state, project)?;
+    let listed = filtered_listed(&loaded, filter, &users);
+    Ok((loaded, users, listed))
+}
+
 /// The listed podcasts `filter` keeps, by priority (low first, none last), then the
 /// most recently added.
 fn filtered_listed(
@@ -398,10 +413,7 @@ pub async fn project_details(
     let account = caller.require_account()?.clone();
     let filter = ListedFilter::from_query(&pairs)?;
     blocking(move || {
-        let project = find_project(&state, &account, &id_or_slug)?;
-        let users = users_of(&state, &account)?;
-        let loaded = load(&state, project)?;
-        let listed = filtered_listed(&loaded, &filter, &users);
+        let (loaded, users, listed) = load_filtered(&state, &account, &id_or_slug, &filter)?;
         Ok(Envelope(ProjectDetailsResponse {
             project: details_wire(&loaded, &users, Some(listed)),
         }))
@@ -662,10 +674,7 @@ pub async fn listed_podcast_details(
     let account = caller.require_account()?.clone();
     let filter = ListedFilter::from_query(&pairs)?;
     blocking(move || {
-        let project = find_project(&state, &account, &id_or_slug)?;
-        let users = users_of(&state, &account)?;
-        let loaded = load(&state, project)?;
-        let listed = filtered_listed(&loaded, &filter, &users);
+        let (loaded, _, listed) = load_filtered(&state, &account, &id_or_slug, &filter)?;
         Ok(Envelope(json!({
             "projectId": loaded.project.project_id,
             "projectSlug": loaded.project.slug,

@@ -4,7 +4,7 @@
 //! optional parent (project, guest profile, alert config) and timestamps as columns so
 //! lists and plan caps are plain queries.
 
-use duckdb::{OptionalExt, params};
+use duckdb::{Connection, OptionalExt, params};
 use podlens_model::entities::Timestamp;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -112,29 +112,42 @@ fn insert_sql(conflict: &str) -> String {
     )
 }
 
+/// Inserts `doc` with `conflict` as the statement's conflict clause; the rows written.
+fn insert_doc<T: Serialize>(
+    connection: &Connection,
+    conflict: &str,
+    kind: DocKind,
+    doc: &Stored<T>,
+) -> ApiResult<usize> {
+    connection
+        .execute(
+            &insert_sql(conflict),
+            params![
+                kind.as_str(),
+                doc.id,
+                doc.team_id,
+                doc.parent_id,
+                doc.created_at,
+                doc.updated_at,
+                doc.deleted,
+                encode(&doc.value)?
+            ],
+        )
+        .map_err(db_error)
+}
+
 impl WorkflowStore {
     /// Writes a document, replacing the stored one with the same kind and id.
     pub fn put_doc<T: Serialize>(&self, kind: DocKind, doc: &Stored<T>) -> ApiResult<()> {
         let connection = self.lock()?;
-        connection
-            .execute(
-                &insert_sql(
-                    "ON CONFLICT (kind, doc_id) DO UPDATE SET team_id = excluded.team_id,
+        insert_doc(
+            &connection,
+            "ON CONFLICT (kind, doc_id) DO UPDATE SET team_id = excluded.team_id,
                      parent_id = excluded.parent_id, updated_at = excluded.updated_at,
                      deleted = excluded.deleted, doc = excluded.doc",
-                ),
-                params![
-                    kind.as_str(),
-                    doc.id,
-                    doc.team_id,
-                    doc.parent_id,
-                    doc.created_at,
-                    doc.updated_at,
-                    doc.deleted,
-                    encode(&doc.value)?
-                ],
-            )
-            .map_err(db_error)?;
+            kind,
+            doc,
+        )?;
         Ok(())
     }
 
@@ -161,21 +174,12 @@ impl WorkflowStore {
         doc: &Stored<T>,
     ) -> ApiResult<bool> {
         let connection = self.lock()?;
-        let written = connection
-            .execute(
-                &insert_sql("ON CONFLICT (kind, doc_id) DO NOTHING"),
-                params![
-                    kind.as_str(),
-                    doc.id,
-                    doc.team_id,
-                    doc.parent_id,
-                    doc.created_at,
-                    doc.updated_at,
-                    doc.deleted,
-                    encode(&doc.value)?
-                ],
-            )
-            .map_err(db_error)?;
+        let written = insert_doc(
+            &connection,
+            "ON CONFLICT (kind, doc_id) DO NOTHING",
+            kind,
+            doc,
+        )?;
         Ok(written > 0)
     }
 
@@ -201,21 +205,7 @@ impl WorkflowStore {
         {
             return Ok(CapCheck::CapReached { limit });
         }
-        connection
-            .execute(
-                &insert_sql(""),
-                params![
-                    kind.as_str(),
-                    doc.id,
-                    doc.team_id,
-                    doc.parent_id,
-                    doc.created_at,
-                    doc.updated_at,
-                    doc.deleted,
-                    encode(&doc.value)?
-                ],
-            )
-            .map_err(db_error)?;
+        insert_doc(&connection, "", kind, doc)?;
         Ok(CapCheck::Done(()))
     }
 
