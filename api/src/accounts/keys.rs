@@ -8,9 +8,14 @@ pub const KEY_PREFIX: &str = "pl_";
 
 /// A new random key: the prefix and 64 hex digits (256 bits).
 pub fn generate_api_key() -> String {
+    format!("{KEY_PREFIX}{}", random_token())
+}
+
+/// 256 random bits as 64 lowercase hex digits (keys, sign-in links, sessions).
+pub fn random_token() -> String {
     let mut bytes = [0u8; 32];
     rand::rng().fill_bytes(&mut bytes);
-    format!("{KEY_PREFIX}{}", hex(&bytes))
+    hex(&bytes)
 }
 
 /// The stored form of a key: lowercase hex SHA-256 of its text.

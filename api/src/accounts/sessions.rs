@@ -11,7 +11,7 @@ use chrono::{DateTime, Duration, Utc};
 use duckdb::{Connection, OptionalExt, params};
 
 use super::Account;
-use super::keys::hash_api_key;
+use super::keys::{hash_api_key, random_token};
 use crate::error::{ApiError, ApiResult, LimitExceeded};
 
 /// Name of the session cookie.
@@ -87,13 +87,6 @@ fn db_error(error: duckdb::Error) -> ApiError {
     ApiError::Internal(format!("app database (sessions): {error}"))
 }
 
-/// A new random token: 64 hex digits (256 bits).
-fn new_token() -> String {
-    super::keys::generate_api_key()
-        .trim_start_matches(super::keys::KEY_PREFIX)
-        .to_owned()
-}
-
 fn rate_limited(limit: u64, used: u64, what: &str) -> ApiError {
     ApiError::TooManyRequests(LimitExceeded {
         message: format!("Too many sign-in links requested for this {what}. Try again in an hour."),
@@ -167,7 +160,7 @@ impl SessionStore {
                 "network address",
             ));
         }
-        let token = new_token();
+        let token = random_token();
         connection
             .execute(
                 "INSERT INTO login_links
@@ -211,7 +204,7 @@ impl SessionStore {
     /// Opens a session for `user_id`; returns its token (the cookie value).
     pub fn open_session(&self, user_id: &str, now: DateTime<Utc>) -> ApiResult<String> {
         let connection = self.lock()?;
-        let token = new_token();
+        let token = random_token();
         connection
             .execute(
                 "INSERT INTO sessions (token_hash, user_id, created_at, expires_at)

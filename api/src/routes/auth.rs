@@ -24,6 +24,7 @@ use crate::accounts::sessions::{
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
 use crate::mail::Mail;
 use crate::state::{AppState, blocking};
 
@@ -69,11 +70,6 @@ pub struct SessionInfo {
     pub display_name: Option<String>,
     pub team_id: String,
     pub plan: String,
-}
-
-fn json_body<T: serde::de::DeserializeOwned>(body: &[u8]) -> ApiResult<T> {
-    serde_json::from_slice(body)
-        .map_err(|error| ApiError::BadRequest(format!("Invalid request body: {error}")))
 }
 
 /// The origin links point to: `PODLENS_PUBLIC_URL` when set (a deployment behind a
@@ -166,9 +162,8 @@ pub async fn sign_up(
     State(state): State<AppState>,
     caller: Caller,
     headers: HeaderMap,
-    body: axum::body::Bytes,
+    ApiJson(request): ApiJson<LinkRequest>,
 ) -> ApiResult<Envelope<AuthMessage>> {
-    let request: LinkRequest = json_body(&body)?;
     let email = send_link(&state, &headers, caller.client_address, request).await?;
     Ok(Envelope(AuthMessage {
         message: format!("We sent a link to validate your email address to {email}."),
@@ -184,9 +179,8 @@ pub async fn sign_in(
     State(state): State<AppState>,
     caller: Caller,
     headers: HeaderMap,
-    body: axum::body::Bytes,
+    ApiJson(request): ApiJson<LinkRequest>,
 ) -> ApiResult<Envelope<AuthMessage>> {
-    let request: LinkRequest = json_body(&body)?;
     let email = send_link(&state, &headers, caller.client_address, request).await?;
     Ok(Envelope(AuthMessage {
         message: format!("We sent a sign-in link to {email}."),
@@ -212,10 +206,9 @@ fn session_cookie(token: &str, headers: &HeaderMap) -> HeaderValue {
 async fn redeem(
     state: AppState,
     headers: HeaderMap,
-    body: &[u8],
+    request: RedeemRequest,
     kind: LinkKind,
 ) -> ApiResult<Response> {
-    let request: RedeemRequest = json_body(body)?;
     let previous = headers
         .get(COOKIE)
         .and_then(|value| value.to_str().ok())
@@ -258,9 +251,9 @@ fn session_info(account: &crate::accounts::Account) -> SessionInfo {
 pub async fn validate(
     State(state): State<AppState>,
     headers: HeaderMap,
-    body: axum::body::Bytes,
+    ApiJson(request): ApiJson<RedeemRequest>,
 ) -> ApiResult<Response> {
-    redeem(state, headers, &body, LinkKind::SignUp).await
+    redeem(state, headers, request, LinkKind::SignUp).await
 }
 
 /// Redeems a sign-in link.
@@ -270,9 +263,9 @@ pub async fn validate(
 pub async fn email_link(
     State(state): State<AppState>,
     headers: HeaderMap,
-    body: axum::body::Bytes,
+    ApiJson(request): ApiJson<RedeemRequest>,
 ) -> ApiResult<Response> {
-    redeem(state, headers, &body, LinkKind::SignIn).await
+    redeem(state, headers, request, LinkKind::SignIn).await
 }
 
 /// Who is signed in (by session cookie or API key).
