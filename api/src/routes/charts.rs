@@ -389,24 +389,7 @@ pub async fn chart(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<ChartQuery>,
 ) -> ApiResult<Envelope<ChartResponse>> {
-    let (chart_type, key) = query.key()?;
-    let date = parse_date(query.date.as_deref(), "date")?;
-    let compare = parse_compare(query.compare.as_deref())?;
-    blocking(move || {
-        let chart = chart_on(
-            &state,
-            chart_type,
-            &key,
-            date,
-            compare,
-            query.positions_limit(),
-        )?;
-        Ok(Envelope(ChartResponse {
-            options: query.options(chart_type, date),
-            chart,
-        }))
-    })
-    .await
+    chart_response(state, query, true).await
 }
 
 /// A chart's latest day.
@@ -419,19 +402,34 @@ pub async fn latest(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<ChartQuery>,
 ) -> ApiResult<Envelope<ChartResponse>> {
+    chart_response(state, query, false).await
+}
+
+/// The chart of `query` on its `date` when `dated` and given, else on its latest day,
+/// with the options echoed.
+async fn chart_response(
+    state: AppState,
+    query: ChartQuery,
+    dated: bool,
+) -> ApiResult<Envelope<ChartResponse>> {
     let (chart_type, key) = query.key()?;
+    let date = if dated {
+        parse_date(query.date.as_deref(), "date")?
+    } else {
+        None
+    };
     let compare = parse_compare(query.compare.as_deref())?;
     blocking(move || {
         let chart = chart_on(
             &state,
             chart_type,
             &key,
-            None,
+            date,
             compare,
             query.positions_limit(),
         )?;
         Ok(Envelope(ChartResponse {
-            options: query.options(chart_type, None),
+            options: query.options(chart_type, date),
             chart,
         }))
     })
