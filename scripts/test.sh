@@ -16,6 +16,9 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo test --workspace --locked
 
+echo "== security: dependency licences, bans, sources and advisories"
+scripts/check-deps.sh
+
 echo "== ingest: differential check against feedparser on the real corpus"
 cargo build --locked -p podlens-tools --bin podlens
 PODLENS_BIN="$CARGO_TARGET_DIR/debug/podlens" python3 -m pytest -q tests/ingest
