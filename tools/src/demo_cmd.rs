@@ -22,7 +22,7 @@ use crate::{crawl_cmd, index_cmd, ingest_cmd, keys_cmd, progress, score_cmd, ser
 #[derive(Debug, clap::Args)]
 pub struct DemoArgs {
     /// Podcasts in the generated corpus.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 2000)]
     pub podcasts: usize,
     /// Seed of the generated corpus.
     #[arg(long, default_value_t = 42)]

@@ -1,0 +1,39 @@
+-- wrk script for the API load benchmark: rotates over request paths (PATHS, space
+-- separated) or POST bodies (BODIES, a file with one JSON body per line), sends the
+-- API key (PODLENS_KEY), and prints one JSON line with throughput, latency
+-- percentiles and every kind of error.
+local key = os.getenv("PODLENS_KEY")
+local paths, bodies = {}, {}
+for path in string.gmatch(os.getenv("PATHS") or "", "%S+") do
+  paths[#paths + 1] = path
+end
+local bodies_file = os.getenv("BODIES")
+if bodies_file and bodies_file ~= "" then
+  for line in io.lines(bodies_file) do
+    if line ~= "" then bodies[#bodies + 1] = line end
+  end
+end
+
+local counter = 0
+wrk.headers["Authorization"] = key
+if #bodies > 0 then
+  wrk.method = "POST"
+  wrk.headers["Content-Type"] = "application/json"
+end
+
+function request()
+  counter = counter + 1
+  if #bodies > 0 then
+    return wrk.format(nil, paths[1], nil, bodies[(counter % #bodies) + 1])
+  end
+  return wrk.format(nil, paths[(counter % #paths) + 1])
+end
+
+function done(summary, latency, requests)
+  local errors = summary.errors
+  io.write(string.format(
+    '{"requests": %d, "seconds": %.2f, "rps": %.1f, "p50_ms": %.2f, "p90_ms": %.2f, "p99_ms": %.2f, "max_ms": %.2f, "non_2xx": %d, "connect": %d, "read": %d, "write": %d, "timeout": %d}\n',
+    summary.requests, summary.duration / 1e6, summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000,
+    latency.max / 1000, errors.status, errors.connect, errors.read, errors.write, errors.timeout))
+end
