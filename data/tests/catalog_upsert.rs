@@ -251,3 +251,32 @@ fn reopening_a_catalog_keeps_its_data_and_schema_version() {
         .unwrap();
     assert_eq!(version, podlens_data::SCHEMA_VERSION);
 }
+
+#[test]
+fn every_podcast_with_its_episodes_in_two_queries_matches_the_per_podcast_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = Catalog::open(dir.path()).unwrap();
+    // Shows with 0 to 6 episodes, the empty one included.
+    let feeds: Vec<_> = (0..7).map(|i| feed(i, i)).collect();
+    catalog.upsert_feeds(&feeds).unwrap();
+
+    let mut visited = Vec::new();
+    catalog
+        .for_each_podcast_with_episodes(
+            |podcast, episodes| -> Result<(), podlens_data::DataError> {
+                visited.push((podcast, episodes));
+                Ok(())
+            },
+        )
+        .unwrap();
+
+    assert_eq!(visited.len(), feeds.len());
+    visited.sort_by_key(|(podcast, _)| podcast.podcast_id);
+    let mut ids: Vec<_> = feeds.iter().map(|f| f.podcast.podcast_id).collect();
+    ids.sort();
+    for ((podcast, episodes), id) in visited.iter().zip(&ids) {
+        assert_eq!(podcast.podcast_id, *id);
+        assert_eq!(Some(podcast), catalog.podcast(*id).unwrap().as_ref());
+        assert_eq!(episodes, &catalog.episodes_of_podcast(*id).unwrap());
+    }
+}

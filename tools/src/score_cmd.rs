@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use podlens_data::{Catalog, ChartPositionRow, PlatformLookupRow};
-use podlens_model::entities::AuthorityInputs;
+use podlens_model::entities::{AuthorityInputs, WebsiteCrawlResult};
 use podlens_model::social::{apple_podcast_id, spotify_show_id};
 use podlens_scoring::authority::{authority_score, feed_inputs};
 use podlens_scoring::charts::{ChartRow, compute_movements, read_snapshot_dir};
@@ -37,7 +37,10 @@ struct IdMap {
 }
 
 impl IdMap {
-    fn build(catalog: &Catalog) -> anyhow::Result<IdMap> {
+    fn build(
+        catalog: &Catalog,
+        crawls: &HashMap<Uuid, WebsiteCrawlResult>,
+    ) -> anyhow::Result<IdMap> {
         let mut ids = IdMap::default();
         for links in catalog.podcast_links()? {
             let id = links.podcast_id;
@@ -48,7 +51,7 @@ impl IdMap {
             if let Some(spotify) = links.spotify_id {
                 ids.spotify.insert(spotify, id);
             }
-            if let Some(crawl) = catalog.crawl_result(id)? {
+            if let Some(crawl) = crawls.get(&id) {
                 for apple in crawl
                     .apple_podcast_links
                     .iter()
@@ -91,7 +94,8 @@ pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
     let data_dir = config.data_dir();
     let mut catalog = Catalog::open(&data_dir)
         .with_context(|| format!("cannot open the catalog in {}", data_dir.display()))?;
-    let ids = IdMap::build(&catalog)?;
+    let crawls = catalog.crawl_results()?;
+    let ids = IdMap::build(&catalog, &crawls)?;
 
     let charts_dir = args.charts.unwrap_or_else(|| data_dir.join("charts"));
     let chart_rows = if charts_dir.is_dir() {
@@ -125,18 +129,14 @@ pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
     }
 
     let now = chrono::Utc::now();
-    let podcast_ids = catalog.podcast_ids()?;
-    let bar = crate::progress::bar(podcast_ids.len() as u64, "podcasts", config.no_progress);
-    let mut scores = Vec::with_capacity(podcast_ids.len());
-    for podcast_id in podcast_ids {
+    let bar = crate::progress::bar(catalog.counts()?.podcasts, "podcasts", config.no_progress);
+    let mut scores = Vec::new();
+    catalog.for_each_podcast_with_episodes(|podcast, episodes| -> anyhow::Result<()> {
         bar.inc(1);
-        let Some(podcast) = catalog.podcast(podcast_id)? else {
-            continue;
-        };
-        let episodes = catalog.episodes_of_podcast(podcast_id)?;
+        let podcast_id = podcast.podcast_id;
         let mut inputs = feed_inputs(&podcast, &episodes, now);
-        inputs.website_links = catalog
-            .crawl_result(podcast_id)?
+        inputs.website_links = crawls
+            .get(&podcast_id)
             .map(|crawl| crawl.socials.len() as u64);
         inputs.best_chart_position = best_positions.get(&podcast_id).copied();
         add_lookups(
@@ -152,7 +152,8 @@ pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
                 score.coverage,
             ));
         }
-    }
+        Ok(())
+    })?;
     bar.finish_and_clear();
     catalog.store_scores(&scores)?;
     println!(
