@@ -80,7 +80,8 @@ impl Crawler {
     ///
     /// Fails when the start URL is not http(s), is refused by the address guard, or
     /// is disallowed by robots.txt. Failures of later pages (and of the start page's
-    /// fetch itself) are counted in `stats.errors`.
+    /// fetch itself) are counted in `stats.errors`, and so are pages whose (decompressed)
+    /// body is over [`CrawlOptions::max_body_bytes`]: only what fits under it is read.
     pub async fn crawl_with_country(
         &self,
         start: &str,
@@ -94,7 +95,7 @@ impl Crawler {
         if !matches!(start_url.scheme(), "http" | "https") || start_url.host_str().is_none() {
             return Err(CrawlError::InvalidUrl(start.to_owned()));
         }
-        check_url(&start_url, options.allow_private)?;
+        check_url(&start_url, &options.address_policy())?;
         let phones = PhoneReader::new(country);
         let mut counters = Counters::default();
         let robots = self.robots_for(&start_url, &mut counters).await;
@@ -126,7 +127,11 @@ impl Crawler {
             };
             counters.count_fetch(&fetched);
             if fetched.truncated {
-                tracing::debug!(%url, limit = options.max_body_bytes, "body cut at the size cap");
+                // A page (or a compressed page's decompressed body: a zip bomb) over
+                // the cap is an error of the crawl; what fit under the cap is read.
+                tracing::warn!(%url, limit = options.max_body_bytes,
+                    "page body over the size cap after decompression: the rest was dropped");
+                counters.errors += 1;
             }
             if !(200..300).contains(&fetched.status) {
                 counters.errors += 1;

@@ -6,11 +6,11 @@ use std::sync::Arc;
 use reqwest::header::{
     CONTENT_TYPE, ETAG, HeaderMap, HeaderValue, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED,
 };
-use reqwest::{Client, StatusCode, redirect};
+use reqwest::{Client, StatusCode};
 use url::Url;
 
 use crate::cache::{CachedMeta, HttpCache};
-use crate::safety::{GuardedResolver, check_url};
+use crate::safety::{AddressPolicy, GuardedResolver, check_url, redirect_policy};
 use crate::{CrawlError, CrawlOptions};
 
 /// A response as the crawl uses it.
@@ -32,30 +32,21 @@ pub struct Fetched {
 pub struct Fetcher {
     client: Client,
     cache: Option<Arc<HttpCache>>,
-    allow_private: bool,
+    policy: AddressPolicy,
     max_body_bytes: usize,
 }
 
 impl Fetcher {
     pub fn new(options: &CrawlOptions) -> Result<Fetcher, CrawlError> {
-        let allow_private = options.allow_private;
-        let max_redirects = options.max_redirects;
-        let policy = redirect::Policy::custom(move |attempt| {
-            if attempt.previous().len() > max_redirects {
-                return attempt.error(format!("more than {max_redirects} redirects"));
-            }
-            match check_url(attempt.url(), allow_private) {
-                Ok(()) => attempt.follow(),
-                Err(refused) => attempt.error(refused.to_string()),
-            }
-        });
+        let policy = options.address_policy();
+        let redirects = redirect_policy(options.max_redirects, policy.clone());
         let client = Client::builder()
             .user_agent(options.user_agent.clone())
             .timeout(options.request_timeout)
             .connect_timeout(options.connect_timeout)
-            .redirect(policy)
+            .redirect(redirects)
             .no_proxy()
-            .dns_resolver(Arc::new(GuardedResolver { allow_private }))
+            .dns_resolver(Arc::new(GuardedResolver::new(policy.clone())))
             .build()
             .map_err(CrawlError::Client)?;
         let cache = match &options.cache_dir {
@@ -65,14 +56,14 @@ impl Fetcher {
         Ok(Fetcher {
             client,
             cache,
-            allow_private,
+            policy,
             max_body_bytes: options.max_body_bytes,
         })
     }
 
     /// GETs `url`. Any HTTP status is a successful fetch; the caller judges it.
     pub async fn get(&self, url: &Url) -> Result<Fetched, CrawlError> {
-        check_url(url, self.allow_private)?;
+        check_url(url, &self.policy)?;
         let cached = self
             .cache
             .as_ref()
@@ -81,9 +72,16 @@ impl Fetcher {
         if let Some(entry) = &cached {
             request = request.headers(conditional_headers(&entry.meta));
         }
-        let http = |source| CrawlError::Http {
-            url: url.to_string(),
-            source,
+        let http = |source: reqwest::Error| match podlens_netguard::Refused::find(&source) {
+            // A redirect hop or a resolved address the guard refused.
+            Some(refused) => CrawlError::Refused {
+                url: refused.target.clone(),
+                reason: refused.reason.clone(),
+            },
+            None => CrawlError::Http {
+                url: url.to_string(),
+                source,
+            },
         };
         let mut response = request.send().await.map_err(http)?;
         let status = response.status();

@@ -30,6 +30,9 @@ pub struct CrawlOptions {
     pub cache_dir: Option<PathBuf>,
     /// Allows private, loopback and link-local addresses (tests and intranets).
     pub allow_private: bool,
+    /// Non-public addresses allowed one by one (a test server on 127.0.0.1) while the
+    /// rest stay refused.
+    pub allowed_addresses: Vec<std::net::IpAddr>,
     /// The `User-Agent` sent and matched against robots.txt groups.
     pub user_agent: String,
     /// ISO 3166-1 alpha-2 country used to read national phone numbers
@@ -37,6 +40,16 @@ pub struct CrawlOptions {
     pub default_country: Option<String>,
     /// Most external links kept in a result.
     pub max_external_links: usize,
+}
+
+impl CrawlOptions {
+    /// The address guard's policy of these options.
+    pub fn address_policy(&self) -> podlens_netguard::AddressPolicy {
+        podlens_netguard::AddressPolicy {
+            allow_private: self.allow_private,
+            allowed_addresses: self.allowed_addresses.clone(),
+        }
+    }
 }
 
 /// The product's crawler name, matched against robots.txt `User-agent` lines.
@@ -56,6 +69,7 @@ impl Default for CrawlOptions {
             max_redirects: 5,
             cache_dir: None,
             allow_private: false,
+            allowed_addresses: Vec::new(),
             user_agent: format!(
                 "{CRAWLER_NAME}/{} (+https://github.com/podlens/podlens)",
                 env!("CARGO_PKG_VERSION")

@@ -272,6 +272,7 @@ async fn bodies_are_cut_at_the_size_cap() {
     .unwrap();
     let result = crawler.crawl(&server.url("index.html")).await.unwrap();
     assert_eq!(result.emails, vec!["early@show.example"]);
+    assert_eq!(result.stats.errors, 1, "the oversized page is reported");
 }
 
 #[tokio::test]

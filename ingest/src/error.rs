@@ -13,9 +13,12 @@ pub enum IngestError {
     NotAFeed(String),
     #[error("network error: {0}")]
     Network(String),
+    /// The target (or a redirect hop) is a private, loopback or link-local address.
+    #[error("{0}")]
+    Refused(String),
     #[error("http status {status}")]
     HttpStatus { status: u16 },
-    #[error("response larger than {limit} bytes")]
+    #[error("response larger than {limit} bytes (decompressed)")]
     TooLarge { limit: u64 },
     #[error("feed is blocked from indexing ({0})")]
     Blocked(String),
@@ -35,7 +38,7 @@ pub enum IngestError {
 }
 
 impl IngestError {
-    /// The failure kind as recorded in the feed fetch log: `network`, `http-status`,
+    /// The failure kind as recorded in the feed fetch log: `network`, `refused`, `http-status`,
     /// `not-xml`, `not-a-feed`, `too-large`, `blocked`, `io`, `transcript`, `opml`,
     /// `store`, `internal`.
     pub fn kind(&self) -> &'static str {
@@ -43,6 +46,7 @@ impl IngestError {
             IngestError::NotXml(_) => "not-xml",
             IngestError::NotAFeed(_) => "not-a-feed",
             IngestError::Network(_) => "network",
+            IngestError::Refused(_) => "refused",
             IngestError::HttpStatus { .. } => "http-status",
             IngestError::TooLarge { .. } => "too-large",
             IngestError::Blocked(_) => "blocked",

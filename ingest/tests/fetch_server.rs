@@ -11,46 +11,11 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use podlens_ingest::IngestError;
-use podlens_ingest::fetch::{FeedSource, FeedState, FeedStore, HttpConfig, IngestConfig, ingest};
-use podlens_model::catalog::{FeedBatch, FeedFetchRecord, TranscriptRecord};
+use podlens_ingest::fetch::{FeedSource, FeedState, HttpConfig, IngestConfig, ingest};
 use uuid::Uuid;
 
-#[derive(Default)]
-struct MemoryStore {
-    batches: Vec<FeedBatch>,
-    transcripts: Vec<TranscriptRecord>,
-    fetches: Vec<FeedFetchRecord>,
-    moved: Vec<(Uuid, String)>,
-}
-
-impl FeedStore for MemoryStore {
-    fn upsert_feed(&mut self, batch: &FeedBatch) -> Result<(), IngestError> {
-        self.batches.push(batch.clone());
-        Ok(())
-    }
-    fn upsert_transcript(&mut self, transcript: &TranscriptRecord) -> Result<(), IngestError> {
-        self.transcripts.push(transcript.clone());
-        Ok(())
-    }
-    fn record_fetch(&mut self, fetch: &FeedFetchRecord) -> Result<(), IngestError> {
-        self.fetches.push(fetch.clone());
-        Ok(())
-    }
-    fn update_feed_url(&mut self, podcast_id: Uuid, new_url: &str) -> Result<(), IngestError> {
-        self.moved.push((podcast_id, new_url.to_owned()));
-        Ok(())
-    }
-}
-
-impl MemoryStore {
-    fn fetch_for(&self, suffix: &str) -> &FeedFetchRecord {
-        self.fetches
-            .iter()
-            .find(|fetch| fetch.feed_url.ends_with(suffix))
-            .unwrap_or_else(|| panic!("no fetch for {suffix}: {:#?}", self.fetches))
-    }
-}
+mod common;
+use common::MemoryStore;
 
 const ETAG: &str = "\"v1\"";
 
@@ -210,6 +175,8 @@ fn config() -> IngestConfig {
             retries: 2,
             retry_base_delay: Duration::from_millis(10),
             max_body_bytes: 200_000,
+            // The test server is on loopback.
+            allow_private: true,
             ..HttpConfig::default()
         },
         ..IngestConfig::default()

@@ -71,6 +71,8 @@ pub enum ValidationError {
     UnsupportedUploadType(String),
     #[error("File is too large; the maximum is 5 MB (5242880 bytes)")]
     UploadTooLarge,
+    #[error("File {0} does not hold what its extension says")]
+    UploadContentMismatch(String),
     #[error("Too many files; at most 5 files can be uploaded")]
     TooManyUploads,
     #[error("Custom prompt name must be between 3 and 100 characters")]
@@ -412,6 +414,35 @@ pub fn validate_upload(file_name: &str, size_bytes: u64) -> Checked<()> {
         return Err(ValidationError::UploadTooLarge);
     }
     Ok(())
+}
+
+/// An uploaded file's bytes match its extension, judged by content (magic numbers):
+/// JPEG, PNG, PDF and DOCX (an Office Open XML word document) signatures; csv and txt
+/// must be text (no NUL byte, no binary signature). A renamed executable or archive
+/// is refused whatever its name says.
+pub fn validate_upload_content(file_name: &str, bytes: &[u8]) -> Checked<()> {
+    let extension = file_name
+        .rsplit_once('.')
+        .map(|(_, extension)| extension.to_ascii_lowercase())
+        .unwrap_or_default();
+    let matches = match extension.as_str() {
+        "jpg" | "jpeg" => infer::image::is_jpeg(bytes),
+        "png" => infer::image::is_png(bytes),
+        "pdf" => infer::archive::is_pdf(bytes),
+        "docx" => infer::doc::is_docx(bytes),
+        "csv" | "txt" => is_text(bytes),
+        _ => false,
+    };
+    if matches {
+        Ok(())
+    } else {
+        Err(ValidationError::UploadContentMismatch(file_name.to_owned()))
+    }
+}
+
+fn is_text(bytes: &[u8]) -> bool {
+    !bytes.contains(&0)
+        && infer::get(bytes).is_none_or(|kind| kind.matcher_type() == infer::MatcherType::Text)
 }
 
 /// At most 5 files in one upload.
@@ -927,6 +958,44 @@ mod tests {
             assert_eq!(
                 parse_transcript_format(Some(bad)).unwrap_err().to_string(),
                 "Transcript format must be vtt or txt"
+            );
+        }
+    }
+
+    #[test]
+    fn uploads_are_checked_by_content() {
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+        let jpeg = b"\xff\xd8\xff\xe0\0\x10JFIF\0";
+        let pdf = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n";
+        let elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0";
+        let zip = b"PK\x03\x04\x14\0\0\0\x08\0some-archive-entry.bin";
+        assert_eq!(validate_upload_content("photo.png", png), Ok(()));
+        assert_eq!(validate_upload_content("photo.JPG", jpeg), Ok(()));
+        assert_eq!(validate_upload_content("cv.pdf", pdf), Ok(()));
+        assert_eq!(
+            validate_upload_content("notes.txt", "Größe, 日本 ✓\n".as_bytes()),
+            Ok(())
+        );
+        assert_eq!(
+            validate_upload_content("list.csv", b"name,email\nAda,ada@example.com\n"),
+            Ok(())
+        );
+        for (name, bytes) in [
+            ("photo.png", &jpeg[..]),
+            ("photo.jpg", &png[..]),
+            ("cv.pdf", &elf[..]),
+            ("notes.txt", &elf[..]),
+            ("list.csv", &png[..]),
+            ("cv.docx", &zip[..]),
+            ("cv.docx", &pdf[..]),
+            ("empty.pdf", &b""[..]),
+        ] {
+            assert_eq!(
+                validate_upload_content(name, bytes)
+                    .unwrap_err()
+                    .to_string(),
+                format!("File {name} does not hold what its extension says"),
+                "{name}"
             );
         }
     }

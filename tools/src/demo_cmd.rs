@@ -123,6 +123,8 @@ fn ingest_args(opml: &Path) -> ingest_cmd::IngestArgs {
         max_feed_mb: 50,
         no_transcripts: false,
         no_export: false,
+        // The corpus is served on loopback.
+        allow_private: true,
     }
 }
 

@@ -44,6 +44,10 @@ pub struct IngestArgs {
     /// Skip writing the Parquet snapshot at the end.
     #[arg(long)]
     pub no_export: bool,
+    /// Allow feeds and transcripts on private, loopback and link-local addresses
+    /// (local test servers, intranets); refused by default.
+    #[arg(long)]
+    pub allow_private: bool,
 }
 
 /// Feed batches written to DuckDB in groups (one transaction per group).
@@ -145,6 +149,7 @@ pub fn run(config: &Config, args: IngestArgs) -> anyhow::Result<()> {
         http: HttpConfig {
             timeout: Duration::from_secs(args.timeout_secs.max(1)),
             max_body_bytes: args.max_feed_mb.max(1) * 1024 * 1024,
+            allow_private: args.allow_private,
             ..HttpConfig::default()
         },
         concurrency: args.concurrency.max(1),

@@ -1,6 +1,8 @@
 //! One HTTP GET of a feed or transcript: conditional headers, redirects followed by
-//! hand (so a permanent move is noticed), a body-size cap, and retries with
-//! exponential backoff on 429, 5xx and network errors.
+//! hand (so a permanent move is noticed), a body-size cap on the decompressed body,
+//! retries with exponential backoff on 429, 5xx and network errors, and the
+//! [`podlens_netguard`] address guard: unless [`HttpConfig::allow_private`], private,
+//! loopback and link-local targets are refused, after resolution and on every hop.
 
 use std::time::Duration;
 
@@ -14,12 +16,30 @@ use crate::error::IngestError;
 pub struct HttpConfig {
     pub timeout: Duration,
     pub connect_timeout: Duration,
+    /// Bytes of a body at most, counted after decompression (a gzip bomb fails with
+    /// [`IngestError::TooLarge`] once it has inflated this far).
     pub max_body_bytes: u64,
     pub max_redirects: usize,
     /// Retries after the first attempt.
     pub retries: u32,
     pub retry_base_delay: Duration,
     pub user_agent: String,
+    /// Allows private, loopback and link-local addresses (local test servers, the
+    /// demo, intranets). Off by default.
+    pub allow_private: bool,
+    /// Non-public addresses allowed one by one (a test server on 127.0.0.1) while the
+    /// rest stay refused.
+    pub allowed_addresses: Vec<std::net::IpAddr>,
+}
+
+impl HttpConfig {
+    /// The address guard's policy of this configuration.
+    pub fn address_policy(&self) -> podlens_netguard::AddressPolicy {
+        podlens_netguard::AddressPolicy {
+            allow_private: self.allow_private,
+            allowed_addresses: self.allowed_addresses.clone(),
+        }
+    }
 }
 
 impl Default for HttpConfig {
@@ -37,6 +57,8 @@ impl Default for HttpConfig {
                 " (+https://github.com/podlens/podlens)"
             )
             .to_owned(),
+            allow_private: false,
+            allowed_addresses: Vec::new(),
         }
     }
 }
@@ -63,8 +85,10 @@ pub struct HttpBody {
     pub last_modified: Option<String>,
 }
 
-/// Builds the shared client: rustls, gzip/brotli/deflate, no automatic redirects.
+/// Builds the shared client: rustls, gzip/brotli/deflate, no automatic redirects, no
+/// proxy from the environment, and the guarded resolver.
 pub fn build_client(config: &HttpConfig) -> Result<reqwest::Client, IngestError> {
+    let resolver = podlens_netguard::GuardedResolver::new(config.address_policy());
     reqwest::Client::builder()
         .user_agent(config.user_agent.clone())
         .timeout(config.timeout)
@@ -73,6 +97,8 @@ pub fn build_client(config: &HttpConfig) -> Result<reqwest::Client, IngestError>
         .gzip(true)
         .brotli(true)
         .deflate(true)
+        .no_proxy()
+        .dns_resolver(std::sync::Arc::new(resolver))
         .build()
         .map_err(|error| IngestError::Network(format!("cannot build http client: {error}")))
 }
@@ -127,6 +153,9 @@ impl From<IngestError> for Failure {
 }
 
 fn network(error: reqwest::Error) -> Failure {
+    if let Some(refused) = podlens_netguard::Refused::find(&error) {
+        return IngestError::Refused(refused.to_string()).into();
+    }
     let detail = if error.is_timeout() {
         "timed out".to_owned()
     } else if error.is_connect() {
@@ -154,9 +183,12 @@ async fn get_once(
 ) -> Result<HttpOutcome, Failure> {
     let mut current = url::Url::parse(&crate::fetch::http_url(url))
         .map_err(|error| IngestError::Network(format!("invalid url {url:?}: {error}")))?;
+    let policy = config.address_policy();
     let mut all_permanent = true;
     let mut redirected = false;
     for _ in 0..=config.max_redirects {
+        podlens_netguard::check_url(&current, &policy)
+            .map_err(|refused| IngestError::Refused(refused.to_string()))?;
         let mut request = client.get(current.clone());
         if let Some(etag) = etag {
             request = request.header(header::IF_NONE_MATCH, etag);
