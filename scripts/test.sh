@@ -19,6 +19,9 @@ cargo test --workspace --locked
 echo "== security: dependency licences, bans, sources and advisories"
 scripts/check-deps.sh
 
+echo "== fuzz: every target for 15 s (seeded from the real corpus)"
+scripts/fuzz.sh 15
+
 echo "== ingest: differential check against feedparser on the real corpus"
 cargo build --locked -p podlens-tools --bin podlens
 PODLENS_BIN="$CARGO_TARGET_DIR/debug/podlens" python3 -m pytest -q tests/ingest
