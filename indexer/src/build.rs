@@ -16,12 +16,14 @@ use crate::documents::{
     IndexSource, PodcastSignals, chunk_documents, episode_document, podcast_document,
     transcript_family,
 };
+use crate::embedding::EMBEDDING_DIM;
 use crate::error::{IndexError, Result};
 use crate::generation::{
-    Manifest, clone_index_dir, generation_dir, next_generation, publish, read_manifest,
-    shard_index_dir,
+    Manifest, VectorsManifest, clone_index_dir, generation_dir, next_generation, publish,
+    read_manifest, shard_dir, shard_index_dir,
 };
 use crate::schema::{ChunkSchema, EpisodeSchema, PodcastSchema};
+use crate::vectors::{ShardVectors, VectorKind, VectorModel, podcast_text};
 
 /// Index kinds, as directory names inside a shard.
 pub(crate) const PODCASTS: &str = "podcasts";
@@ -35,6 +37,9 @@ pub struct BuildOptions {
     pub shards: Option<u32>,
     /// Indexing memory per index writer (one writer thread each), in bytes.
     pub writer_memory_bytes: usize,
+    /// The static embedding model; `None` builds without vectors (semantic features are
+    /// then unavailable on this generation).
+    pub vectors: Option<VectorModel>,
 }
 
 impl Default for BuildOptions {
@@ -42,6 +47,7 @@ impl Default for BuildOptions {
         BuildOptions {
             shards: None,
             writer_memory_bytes: 64 << 20,
+            vectors: None,
         }
     }
 }
@@ -106,11 +112,14 @@ pub fn build_generation(
         transcripts = source.transcripts.len(),
         "building index generation"
     );
-    let counts: Vec<Result<(u64, u64, u64)>> = inputs
+    if let Some(model) = &options.vectors {
+        model.install_into(index_dir)?;
+    }
+    let counts: Vec<Result<ShardCounts>> = inputs
         .into_par_iter()
         .enumerate()
         .map(|(shard, input)| {
-            let writers = ShardWriters::create(&gen_dir, shard as u32, &schemas, options)?;
+            let mut writers = ShardWriters::create(&gen_dir, shard as u32, &schemas, options)?;
             for podcast in &input.podcasts {
                 let signals = source.signals.and_then(|all| all.get(&podcast.podcast_id));
                 writers.add_podcast(&schemas, podcast, signals)?;
@@ -125,14 +134,37 @@ pub fn build_generation(
             writers.commit()
         })
         .collect();
+    let manifest = summarise(generation, shards, options, counts)?;
+    publish(index_dir, &manifest)?;
+    Ok(manifest)
+}
+
+/// Documents and vectors written by one shard.
+type ShardCounts = (u64, u64, u64, Option<u64>);
+
+fn summarise(
+    generation: u64,
+    shards: u32,
+    options: &BuildOptions,
+    counts: Vec<Result<ShardCounts>>,
+) -> Result<Manifest> {
     let mut manifest = Manifest::new(generation, shards);
+    let mut vectors = options.vectors.as_ref().map(|model| VectorsManifest {
+        model_sha256: model.table_sha256.clone(),
+        dim: model.model.dim(),
+        count: 0,
+    });
     for count in counts {
-        let (podcasts, episodes, chunks) = count?;
+        let (podcasts, episodes, chunks, shard_vectors) = count?;
         manifest.podcasts += podcasts;
         manifest.episodes += episodes;
         manifest.chunks += chunks;
+        match (&mut vectors, shard_vectors) {
+            (Some(info), Some(count)) => info.count += count,
+            _ => vectors = None,
+        }
     }
-    publish(index_dir, &manifest)?;
+    manifest.vectors = vectors;
     Ok(manifest)
 }
 
@@ -172,7 +204,23 @@ pub fn update_generation(
         .map(|t| (t.episode_id, t))
         .collect();
 
-    let counts: Vec<Result<(u64, u64, u64)>> = (0..shards)
+    // Vectors carry over only when the published generation has them from the same
+    // model; otherwise the new generation has none (a full build makes them).
+    let mut options = options.clone();
+    let same_model = match (&options.vectors, &current.vectors) {
+        (Some(model), Some(info)) => model.table_sha256 == info.model_sha256,
+        _ => false,
+    };
+    if !same_model {
+        if options.vectors.is_some() {
+            tracing::warn!(
+                "the published generation has no vectors from this model: the update is built without vectors, run a full build to add them"
+            );
+        }
+        options.vectors = None;
+    }
+    let options = &options;
+    let counts: Vec<Result<ShardCounts>> = (0..shards)
         .into_par_iter()
         .map(|shard| {
             for kind in [PODCASTS, EPISODES, CHUNKS] {
@@ -181,7 +229,11 @@ pub fn update_generation(
                     &shard_index_dir(&new_dir, shard, kind),
                 )?;
             }
-            let writers = ShardWriters::open(&new_dir, shard, options)?;
+            let mut writers = ShardWriters::open(&new_dir, shard, options)?;
+            if options.vectors.is_some() {
+                let old = ShardVectors::read(&shard_dir(&old_dir, shard))?;
+                writers.vectors = Some(old.unwrap_or_else(|| ShardVectors::new(EMBEDDING_DIM)));
+            }
             for id in changes.deleted_podcasts {
                 writers.delete_podcast(&schemas, *id);
             }
@@ -190,6 +242,7 @@ pub fn update_generation(
             }
             for podcast in changes.podcasts {
                 if shard_of(podcast.podcast_id, shards) == shard {
+                    writers.forget_podcast_text(podcast.podcast_id);
                     writers.delete_term(PODCASTS, schemas.podcasts.ids.id, podcast.podcast_id);
                     let signals = changes.signals.and_then(|all| all.get(&podcast.podcast_id));
                     writers.add_podcast(&schemas, podcast, signals)?;
@@ -216,13 +269,7 @@ pub fn update_generation(
             writers.commit()
         })
         .collect();
-    let mut manifest = Manifest::new(generation, shards);
-    for count in counts {
-        let (podcasts, episodes, chunks) = count?;
-        manifest.podcasts += podcasts;
-        manifest.episodes += episodes;
-        manifest.chunks += chunks;
-    }
+    let manifest = summarise(generation, shards, options, counts)?;
     publish(index_dir, &manifest)?;
     Ok(manifest)
 }
@@ -231,6 +278,10 @@ struct ShardWriters {
     podcasts: (Index, IndexWriter<TantivyDocument>),
     episodes: (Index, IndexWriter<TantivyDocument>),
     chunks: (Index, IndexWriter<TantivyDocument>),
+    /// The shard directory, where `vectors.bin` is written.
+    dir: std::path::PathBuf,
+    model: Option<std::sync::Arc<crate::embedding::StaticModel>>,
+    vectors: Option<ShardVectors>,
 }
 
 fn create_index(dir: &Path, schema: &Schema, memory: usize) -> Result<(Index, IndexWriter)> {
@@ -256,7 +307,11 @@ impl ShardWriters {
         options: &BuildOptions,
     ) -> Result<ShardWriters> {
         let memory = options.writer_memory_bytes.max(15 << 20);
+        let model = options.vectors.as_ref().map(|m| m.model.clone());
         Ok(ShardWriters {
+            dir: shard_dir(gen_dir, shard),
+            vectors: model.as_ref().map(|m| ShardVectors::new(m.dim())),
+            model,
             podcasts: create_index(
                 &shard_index_dir(gen_dir, shard, PODCASTS),
                 &schemas.podcasts.schema,
@@ -278,6 +333,9 @@ impl ShardWriters {
     fn open(gen_dir: &Path, shard: u32, options: &BuildOptions) -> Result<ShardWriters> {
         let memory = options.writer_memory_bytes.max(15 << 20);
         Ok(ShardWriters {
+            dir: shard_dir(gen_dir, shard),
+            model: options.vectors.as_ref().map(|m| m.model.clone()),
+            vectors: None,
             podcasts: open_index(&shard_index_dir(gen_dir, shard, PODCASTS), memory)?,
             episodes: open_index(&shard_index_dir(gen_dir, shard, EPISODES), memory)?,
             chunks: open_index(&shard_index_dir(gen_dir, shard, CHUNKS), memory)?,
@@ -297,30 +355,50 @@ impl ShardWriters {
             .delete_term(Term::from_field_text(field, &id.to_string()));
     }
 
-    fn delete_podcast(&self, schemas: &Schemas, id: Uuid) {
+    fn delete_podcast(&mut self, schemas: &Schemas, id: Uuid) {
         self.delete_term(PODCASTS, schemas.podcasts.ids.id, id);
         self.delete_term(EPISODES, schemas.episodes.podcast_id, id);
         self.delete_term(CHUNKS, schemas.chunks.podcast_id, id);
+        if let Some(vectors) = &mut self.vectors {
+            vectors.retain(|key| key.podcast_id != id);
+        }
     }
 
-    fn delete_episode(&self, schemas: &Schemas, id: Uuid) {
+    fn delete_episode(&mut self, schemas: &Schemas, id: Uuid) {
         self.delete_term(EPISODES, schemas.episodes.ids.id, id);
         self.delete_term(CHUNKS, schemas.chunks.episode_id, id);
+        if let Some(vectors) = &mut self.vectors {
+            vectors.retain(|key| key.episode_id != id || key.kind == VectorKind::Podcast);
+        }
+    }
+
+    /// Drops a podcast's own text vector before it is re-added (its episodes stay).
+    fn forget_podcast_text(&mut self, id: Uuid) {
+        if let Some(vectors) = &mut self.vectors {
+            vectors.retain(|key| !(key.podcast_id == id && key.kind == VectorKind::Podcast));
+        }
     }
 
     fn add_podcast(
-        &self,
+        &mut self,
         schemas: &Schemas,
         podcast: &PodcastRecord,
         signals: Option<&PodcastSignals>,
     ) -> Result<()> {
         let doc = podcast_document(&schemas.podcasts, podcast, signals);
         self.podcasts.1.add_document(doc)?;
+        if let (Some(model), Some(vectors)) = (&self.model, &mut self.vectors) {
+            let text = podcast_text(
+                &podcast.podcast_rss_title,
+                podcast.podcast_rss_description_no_html.as_deref(),
+            );
+            vectors.push_podcast(model, podcast.podcast_id, &text);
+        }
         Ok(())
     }
 
     fn add_episode(
-        &self,
+        &mut self,
         schemas: &Schemas,
         episode: &EpisodeRecord,
         language: Option<&str>,
@@ -342,6 +420,19 @@ impl ShardWriters {
             for doc in chunk_documents(&schemas.chunks, record, family, &chunks) {
                 self.chunks.1.add_document(doc)?;
             }
+        }
+        if let (Some(model), Some(vectors)) = (&self.model, &mut self.vectors) {
+            let text = podcast_text(
+                &episode.episode_rss_title,
+                episode.episode_rss_description_no_html.as_deref(),
+            );
+            vectors.push_episode(
+                model,
+                episode.podcast_id,
+                episode.episode_id,
+                &text,
+                transcript.map(|record| (record.transcript_id, chunks.as_slice())),
+            );
         }
         Ok(())
     }
@@ -379,7 +470,15 @@ impl ShardWriters {
         Ok((language, explicit))
     }
 
-    fn commit(self) -> Result<(u64, u64, u64)> {
+    fn commit(self) -> Result<ShardCounts> {
+        let vector_count = match self.vectors {
+            Some(mut vectors) => {
+                vectors.rebuild_centroids();
+                vectors.write(&self.dir)?;
+                Some(vectors.len() as u64)
+            }
+            None => None,
+        };
         let mut counts = [0u64; 3];
         for (slot, (index, mut writer)) in
             counts
@@ -390,7 +489,7 @@ impl ShardWriters {
             writer.wait_merging_threads()?;
             *slot = index.reader()?.searcher().num_docs();
         }
-        Ok((counts[0], counts[1], counts[2]))
+        Ok((counts[0], counts[1], counts[2], vector_count))
     }
 }
 

@@ -18,6 +18,12 @@ pub enum IndexError {
     /// The manifest exists but cannot be read.
     #[error("unreadable index manifest {path}: {reason}")]
     BadManifest { path: PathBuf, reason: String },
+    /// The generation was built without the static embedding model, so it has no
+    /// vectors: semantic search, vector similarity and re-ranking are unavailable.
+    #[error(
+        "semantic features are unavailable: the index was built without the static embedding model (run `podlens model build`, then `podlens index`)"
+    )]
+    VectorsUnavailable,
     /// A file-system operation failed.
     #[error("i/o error on {path}: {source}")]
     Io {

@@ -3,6 +3,8 @@
 //! ```text
 //! <data-dir>/index/manifest.json        the published generation (written by rename)
 //! <data-dir>/index/gen-<n>/shard-<i>/{podcasts,episodes,chunks}/
+//! <data-dir>/index/gen-<n>/shard-<i>/vectors.bin   int8 embeddings (crate::vectors)
+//! <data-dir>/index/models/<sha256>/                 the static model they were made with
 //! ```
 //!
 //! A generation directory is never modified once its manifest is published: a full build
@@ -40,6 +42,21 @@ pub struct Manifest {
     pub chunks: u64,
     /// RFC 3339 time of publishing.
     pub published_at: String,
+    /// The generation's vectors (`shard-<i>/vectors.bin`); absent when it was built
+    /// without the static embedding model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vectors: Option<VectorsManifest>,
+}
+
+/// What a generation's vectors are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VectorsManifest {
+    /// sha256 of the static model's table, which names `<index>/models/<sha>`.
+    pub model_sha256: String,
+    pub dim: usize,
+    /// Rows over all shards (podcast texts, descriptions, chunks, centroids).
+    pub count: u64,
 }
 
 impl Manifest {
@@ -52,6 +69,7 @@ impl Manifest {
             episodes: 0,
             chunks: 0,
             published_at: chrono::Utc::now().to_rfc3339(),
+            vectors: None,
         }
     }
 }
@@ -61,9 +79,14 @@ pub fn generation_dir(index_dir: &Path, generation: u64) -> PathBuf {
     index_dir.join(format!("gen-{generation}"))
 }
 
+/// The directory of one shard.
+pub fn shard_dir(generation_dir: &Path, shard: u32) -> PathBuf {
+    generation_dir.join(format!("shard-{shard}"))
+}
+
 /// The directory of one index of one shard.
 pub fn shard_index_dir(generation_dir: &Path, shard: u32, kind: &str) -> PathBuf {
-    generation_dir.join(format!("shard-{shard}")).join(kind)
+    shard_dir(generation_dir, shard).join(kind)
 }
 
 /// Reads the published manifest, `None` when nothing is published yet.

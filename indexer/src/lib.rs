@@ -3,10 +3,11 @@
 //! side: search with cursor paging, snippets, autocomplete, related podcasts and explain.
 //!
 //! Build with [`build_generation`] (full) or [`update_generation`] (incremental); search
-//! through an [`IndexReaderHandle`], which follows the published manifest. Vectors
-//! (768-d embeddings of descriptions and transcript chunks) are not built yet: chunks
-//! carry a stable `chunk_id` (`<transcriptId>:<ordinal>`) under which a shard's vector
-//! file will key them, and [`related_podcasts`] is the text-similarity stand-in.
+//! through an [`IndexReaderHandle`], which follows the published manifest. With a static
+//! embedding model ([`BuildOptions::vectors`]), every podcast text, episode description
+//! and transcript chunk is embedded (768-d, int8) into the shard's vector store
+//! ([`vectors`]), used by [`semantic_search`], [`related_podcasts`] and semantic
+//! re-ranking ([`SearchRequest::semantic_rerank`]).
 
 pub mod analysis;
 mod autocomplete;
@@ -25,8 +26,10 @@ mod request;
 mod results;
 pub mod schema;
 mod search;
+mod semantic;
 mod shard;
 pub mod sort_key;
+pub mod vectors;
 
 pub use autocomplete::{Autocomplete, autocomplete};
 pub use build::{
@@ -34,13 +37,17 @@ pub use build::{
 };
 pub use documents::{IndexSource, PodcastSignals};
 pub use error::{IndexError, Result};
-pub use generation::{Manifest, read_manifest};
+pub use generation::{Manifest, VectorsManifest, read_manifest};
 pub use reader::IndexReaderHandle;
-pub use related::related_podcasts;
+pub use related::{
+    DEFAULT_RELATED_METHOD, RelatedMethod, related_by_text, related_podcasts, related_podcasts_with,
+};
 pub use request::{
     MatchMode, NullOrder, SearchFilters, SearchMode, SearchRequest, SearchTerm, SortDirection,
     SortField, SortOrder, Target,
 };
 pub use results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
 pub use search::{MAX_PAGE_SIZE, search};
+pub use semantic::{MAX_SEMANTIC_LIMIT, SemanticRequest, related_by_vectors, semantic_search};
 pub use shard::OpenGeneration;
+pub use vectors::VectorModel;

@@ -1,5 +1,9 @@
-//! Related podcasts by text similarity (more-like-this over title and description, with
-//! global statistics). The 768-d vector path will replace this once embeddings exist.
+//! Related podcasts, three ways: by text similarity (more-like-this over title and
+//! description, with global statistics), by vector similarity (podcast centroids, see
+//! `crate::semantic`), or both fused by reciprocal rank. A generation without vectors
+//! always answers by text.
+
+use std::collections::HashMap;
 
 use rayon::prelude::*;
 use tantivy::collector::TopDocs;
@@ -13,17 +17,91 @@ use crate::error::Result;
 use crate::reader::IndexReaderHandle;
 use crate::results::PodcastHit;
 use crate::search::podcast_hit;
+use crate::semantic::related_by_vectors;
 use crate::shard::{GlobalStatistics, OpenGeneration};
 
+/// How related podcasts are found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelatedMethod {
+    /// More-like-this over title and description.
+    Text,
+    /// Cosine of podcast centroids (falls back to text without vectors).
+    Vectors,
+    /// Reciprocal-rank fusion of both lists (text alone without vectors).
+    Fused,
+}
+
+/// The method the API uses: fusion keeps the text method's lexical matches and adds the
+/// vectors' topical neighbours. Not yet backed by a measurement: benches/vectors/relevance.rs
+/// compares the three methods on the corpus feeds.
+pub const DEFAULT_RELATED_METHOD: RelatedMethod = RelatedMethod::Fused;
+
+/// Rank constant of reciprocal-rank fusion.
+const RRF_K: f32 = 60.0;
+
 impl IndexReaderHandle {
-    /// Podcasts whose title and description resemble `podcast_id`'s.
+    /// Podcasts related to `podcast_id`, by [`DEFAULT_RELATED_METHOD`].
     pub fn related_podcasts(&self, podcast_id: Uuid, limit: usize) -> Result<Vec<PodcastHit>> {
         related_podcasts(&self.generation(), podcast_id, limit)
     }
 }
 
-/// Podcasts related to `podcast_id` on `generation`; empty when it is not indexed.
+/// Podcasts related to `podcast_id` by [`DEFAULT_RELATED_METHOD`]; empty when it is
+/// not indexed.
 pub fn related_podcasts(
+    generation: &OpenGeneration,
+    podcast_id: Uuid,
+    limit: usize,
+) -> Result<Vec<PodcastHit>> {
+    related_podcasts_with(generation, podcast_id, limit, DEFAULT_RELATED_METHOD)
+}
+
+/// Podcasts related to `podcast_id` by `method`.
+pub fn related_podcasts_with(
+    generation: &OpenGeneration,
+    podcast_id: Uuid,
+    limit: usize,
+    method: RelatedMethod,
+) -> Result<Vec<PodcastHit>> {
+    let limit = limit.clamp(1, 100);
+    if method == RelatedMethod::Text {
+        return related_by_text(generation, podcast_id, limit);
+    }
+    let Some(by_vectors) = related_by_vectors(generation, podcast_id, limit)? else {
+        return related_by_text(generation, podcast_id, limit);
+    };
+    if method == RelatedMethod::Vectors {
+        return Ok(by_vectors);
+    }
+    let by_text = related_by_text(generation, podcast_id, limit)?;
+    let mut fused: HashMap<Uuid, (f32, PodcastHit)> = HashMap::new();
+    for list in [by_text, by_vectors] {
+        for (rank, hit) in list.into_iter().enumerate() {
+            let share = 1.0 / (RRF_K + rank as f32 + 1.0);
+            fused
+                .entry(hit.podcast_id)
+                .and_modify(|(score, _)| *score += share)
+                .or_insert((share, hit));
+        }
+    }
+    let mut hits: Vec<PodcastHit> = fused
+        .into_values()
+        .map(|(score, mut hit)| {
+            hit.score = score;
+            hit
+        })
+        .collect();
+    hits.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(a.podcast_id.cmp(&b.podcast_id))
+    });
+    hits.truncate(limit);
+    Ok(hits)
+}
+
+/// Podcasts whose title and description resemble `podcast_id`'s (more-like-this).
+pub fn related_by_text(
     generation: &OpenGeneration,
     podcast_id: Uuid,
     limit: usize,

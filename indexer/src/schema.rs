@@ -233,8 +233,8 @@ impl Default for EpisodeSchema {
 
 /// The transcript chunks index: one document per timed chunk, stored for snippets.
 ///
-/// Vector extension point: `chunk_id` (`<transcriptId>:<ordinal>`) is the key under which
-/// a chunk's 768-d embedding will be stored beside the shard.
+/// `chunk_id` (`<transcriptId>:<ordinal>`) also keys the chunk's vector in the shard's
+/// vector store (`crate::vectors`).
 #[derive(Debug, Clone)]
 pub struct ChunkSchema {
     pub schema: Schema,

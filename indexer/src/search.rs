@@ -23,6 +23,7 @@ use crate::query_build::{
 use crate::reader::IndexReaderHandle;
 use crate::request::{MatchMode, SearchMode, SearchRequest, SortField, Target};
 use crate::results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
+use crate::semantic::{embed_query, hit_similarities};
 use crate::shard::{GlobalStatistics, OpenGeneration, OpenShard};
 
 /// Largest page.
@@ -61,6 +62,18 @@ fn validate(request: &SearchRequest, mode: SearchMode) -> Result<()> {
         return Err(IndexError::InvalidRequest(format!(
             "page size must be between 1 and {MAX_PAGE_SIZE}"
         )));
+    }
+    if let Some(weight) = request.semantic_rerank {
+        if !(0.0..=1.0).contains(&weight) {
+            return Err(IndexError::InvalidRequest(
+                "the semantic re-ranking weight must be between 0 and 1".into(),
+            ));
+        }
+        if request.sort.field != SortField::Relevance {
+            return Err(IndexError::InvalidRequest(
+                "semantic re-ranking applies to relevance order only".into(),
+            ));
+        }
     }
     for term in &request.terms {
         if term.text.trim().is_empty() {
@@ -230,6 +243,10 @@ pub fn search(generation: &OpenGeneration, request: &SearchRequest) -> Result<Se
             )
         }
     };
+    let hits = match request.semantic_rerank {
+        Some(weight) => rerank(generation, request, hits, weight)?,
+        None => hits,
+    };
     let finished = Instant::now();
     Ok(SearchResponse {
         hits,
@@ -244,7 +261,63 @@ pub fn search(generation: &OpenGeneration, request: &SearchRequest) -> Result<Se
     })
 }
 
-fn text(doc: &TantivyDocument, field: Field) -> Option<String> {
+/// Re-orders one page by blending its keyword scores with semantic similarity.
+fn rerank(
+    generation: &OpenGeneration,
+    request: &SearchRequest,
+    hits: Hits,
+    weight: f32,
+) -> Result<Hits> {
+    let words: Vec<&str> = request
+        .terms
+        .iter()
+        .filter(|term| term.match_mode != MatchMode::Not)
+        .map(|term| term.text.as_str())
+        .collect();
+    let Some(query) = embed_query(generation, &words.join(" "))? else {
+        return Ok(hits);
+    };
+    let similarities = hit_similarities(generation, &query, &hits);
+    fn reorder<T>(
+        hits: Vec<T>,
+        similarities: &[Option<f32>],
+        weight: f32,
+        score: impl Fn(&mut T) -> &mut f32,
+    ) -> Vec<T> {
+        let mut hits = hits;
+        let best = hits
+            .iter_mut()
+            .map(|hit| *score(hit))
+            .fold(0.0_f32, f32::max);
+        let mut blended: Vec<(f32, T)> = hits
+            .into_iter()
+            .zip(similarities)
+            .map(|(mut hit, similarity)| {
+                let keyword = if best > 0.0 {
+                    *score(&mut hit) / best
+                } else {
+                    0.0
+                };
+                let value = (1.0 - weight) * keyword + weight * similarity.unwrap_or(0.0);
+                *score(&mut hit) = value;
+                (value, hit)
+            })
+            .collect();
+        // stable: equal blends keep the keyword order
+        blended.sort_by(|a, b| b.0.total_cmp(&a.0));
+        blended.into_iter().map(|(_, hit)| hit).collect()
+    }
+    Ok(match hits {
+        Hits::Podcasts(hits) => {
+            Hits::Podcasts(reorder(hits, &similarities, weight, |h| &mut h.score))
+        }
+        Hits::Episodes(hits) => {
+            Hits::Episodes(reorder(hits, &similarities, weight, |h| &mut h.score))
+        }
+    })
+}
+
+pub(crate) fn text(doc: &TantivyDocument, field: Field) -> Option<String> {
     doc.get_first(field)
         .and_then(|value| value.as_str())
         .map(str::to_owned)
@@ -294,7 +367,11 @@ pub(crate) fn podcast_hit(
     }
 }
 
-fn episode_hit(generation: &OpenGeneration, doc: TantivyDocument, score: f32) -> EpisodeHit {
+pub(crate) fn episode_hit(
+    generation: &OpenGeneration,
+    doc: TantivyDocument,
+    score: f32,
+) -> EpisodeHit {
     let fields = &generation.schemas.episodes;
     EpisodeHit {
         episode_id: uuid(&doc, fields.ids.id).unwrap_or_default(),

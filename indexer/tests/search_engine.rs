@@ -25,6 +25,7 @@ fn build(dir: &Path, catalog: &Catalog, shards: u32) {
     let options = BuildOptions {
         shards: Some(shards),
         writer_memory_bytes: 15 << 20,
+        vectors: None,
     };
     build_generation(dir, source, &options).unwrap();
 }

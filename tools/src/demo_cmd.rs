@@ -91,6 +91,8 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
         index_cmd::IndexArgs {
             shards: None,
             writer_memory_mb: 64,
+            static_model: None,
+            no_vectors: false,
         },
     )?;
 

@@ -1,12 +1,14 @@
 //! `podlens index --data-dir DIR`: reads the catalog's Parquet snapshot and builds a new
-//! search index generation under `<data-dir>/index`, published atomically.
+//! search index generation under `<data-dir>/index`, published atomically. Vectors are
+//! built when the static embedding model (`podlens model build`) is found; otherwise the
+//! output says so and the generation has none (semantic features report unavailable).
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
-use podlens_indexer::{BuildOptions, IndexSource, PodcastSignals, build_generation};
+use podlens_indexer::{BuildOptions, IndexSource, PodcastSignals, VectorModel, build_generation};
 use uuid::Uuid;
 
 use crate::config::Config;
@@ -20,6 +22,30 @@ pub struct IndexArgs {
     /// Indexing memory per index writer, in megabytes.
     #[arg(long, default_value_t = 64)]
     pub writer_memory_mb: usize,
+    /// The static embedding model folder (default: the cache dir's
+    /// podlens-models/static-mpnet-768, written by `podlens model build`).
+    #[arg(long, env = "PODLENS_STATIC_MODEL_DIR", value_name = "DIR")]
+    pub static_model: Option<PathBuf>,
+    /// Build without vectors even when the static model is available.
+    #[arg(long)]
+    pub no_vectors: bool,
+}
+
+/// The static model to embed with, or why there is none.
+fn vector_model(args: &IndexArgs) -> Result<VectorModel, String> {
+    if args.no_vectors {
+        return Err("--no-vectors was given".into());
+    }
+    let dir = args
+        .static_model
+        .clone()
+        .unwrap_or_else(crate::model_cmd::default_static_model_dir);
+    VectorModel::load(&dir).map_err(|error| {
+        format!(
+            "no usable static embedding model in {} ({error}); run `podlens model build`",
+            dir.display()
+        )
+    })
 }
 
 /// Runs `podlens index`.
@@ -41,9 +67,19 @@ pub fn run(config: &Config, args: IndexArgs) -> anyhow::Result<()> {
         transcripts: &transcripts,
         signals: Some(&signals),
     };
+    let vectors = match vector_model(&args) {
+        Ok(model) => Some(model),
+        Err(reason) => {
+            println!(
+                "vectors: not built: {reason}; semantic search, related podcasts by vector and re-ranking will report unavailable"
+            );
+            None
+        }
+    };
     let options = BuildOptions {
         shards: args.shards,
         writer_memory_bytes: args.writer_memory_mb.max(15) << 20,
+        vectors,
     };
     let index_dir = data_dir.join("index");
     let manifest = build_generation(&index_dir, source, &options)
@@ -58,6 +94,12 @@ pub fn run(config: &Config, args: IndexArgs) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64(),
         read_seconds,
     );
+    if let Some(vectors) = &manifest.vectors {
+        println!(
+            "vectors: {} of {} dimensions (int8), static model sha256 {}",
+            vectors.count, vectors.dim, vectors.model_sha256
+        );
+    }
     Ok(())
 }
 

@@ -48,8 +48,13 @@ impl ModelDirs {
     fn static_model(&self) -> PathBuf {
         self.static_dir
             .clone()
-            .unwrap_or_else(|| models_root().join("static-mpnet-768"))
+            .unwrap_or_else(default_static_model_dir)
     }
+}
+
+/// Where `podlens model build` writes the static model by default.
+pub fn default_static_model_dir() -> PathBuf {
+    models_root().join("static-mpnet-768")
 }
 
 fn models_root() -> PathBuf {

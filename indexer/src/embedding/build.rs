@@ -150,6 +150,80 @@ pub fn build_static_model(
     })
 }
 
+/// Builds (or reuses) a static model over the vocabulary of `texts` only: each token the
+/// texts use is run through MPNet, weighted and centred by its count in the same texts
+/// (the recipe of [`build_static_model`]); every other row is zero. Minutes instead of
+/// the full vocabulary's half hour, for small catalogs and tests; the folder is written
+/// under `cache_root/<hash of weights, vocabulary and counts>` and reused when present.
+pub fn build_vocabulary_model(
+    mpnet_dir: &Path,
+    texts: &[&str],
+    cache_root: &Path,
+) -> EmbeddingResult<PathBuf> {
+    use super::frequency::TokenFrequencies;
+    use super::tokenizer::WordPieceTokenizer;
+    let weights_path = mpnet_dir.join("model.safetensors");
+    if !weights_path.exists() {
+        return Err(EmbeddingError::MissingFile(weights_path));
+    }
+    let tokenizer = WordPieceTokenizer::from_vocab_file(&mpnet_dir.join("vocab.txt"))?;
+    let frequencies = TokenFrequencies::count_texts(&tokenizer, texts.to_vec());
+    let ids: Vec<u32> = (0..tokenizer.vocab_size() as u32)
+        .filter(|id| frequencies.counts[*id as usize] > 0 && *id != tokenizer.unknown_id())
+        .collect();
+    let source_sha256 = file_sha256(&weights_path)?;
+    let recipe = StaticRecipe::default();
+    let key = super::static_model::sha256_hex(
+        format!("{source_sha256}:{recipe:?}:{:?}", frequencies.counts).as_bytes(),
+    );
+    let dir = cache_root.join(&key[..16]);
+    if StaticModel::load(&dir).is_ok() {
+        return Ok(dir);
+    }
+    let mpnet = MpnetModel::load(mpnet_dir)?;
+    let dim = mpnet.encoder().config().hidden_size;
+    let rows = distill_token_vectors(&mpnet, &ids, &|_, _| {})?;
+    let mut raw = vec![0.0_f32; tokenizer.vocab_size() * dim];
+    for (index, id) in ids.iter().enumerate() {
+        raw[*id as usize * dim..][..dim].copy_from_slice(&rows[index * dim..][..dim]);
+    }
+    let weights = recipe.sif_a.map(|a| frequencies.sif_weights(a));
+    let table = apply_recipe(
+        &raw,
+        dim,
+        &frequencies.counts,
+        weights.as_deref(),
+        recipe.center,
+    );
+    let model = StaticModel::from_parts(tokenizer, table, dim)?;
+    let staging = cache_root.join(format!(".{}.tmp", &key[..16]));
+    let _ = std::fs::remove_dir_all(&staging);
+    let (table_sha256, vocab_sha256) = model.save_table(&staging)?;
+    let manifest = StaticManifest {
+        format: FORMAT_VERSION,
+        source_model: format!(
+            "sentence-transformers/all-mpnet-base-v2 ({} tokens of a corpus vocabulary)",
+            ids.len()
+        ),
+        source_sha256,
+        table_sha256,
+        vocab_sha256,
+        vocab_size: model.tokenizer().vocab_size(),
+        dim,
+        recipe,
+        frequency_tokens: frequencies.total,
+        frequency_files: frequencies.files,
+    };
+    let manifest_path = staging.join(MANIFEST_FILE);
+    let text = serde_json::to_string_pretty(&manifest)
+        .map_err(|error| EmbeddingError::invalid(&manifest_path, error.to_string()))?;
+    std::fs::write(&manifest_path, text)
+        .map_err(|error| EmbeddingError::io(&manifest_path, error))?;
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::rename(&staging, &dir).map_err(|error| EmbeddingError::io(&dir, error))?;
+    Ok(dir)
+}
+
 fn matching_manifest(
     dir: &Path,
     source_sha256: &str,

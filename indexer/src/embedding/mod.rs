@@ -24,7 +24,7 @@ mod tokenizer;
 
 pub use build::{
     RAW_VECTORS_FILE, StaticBuildOptions, StaticBuildReport, build_static_model,
-    distill_token_vectors, file_sha256, read_raw_vectors,
+    build_vocabulary_model, distill_token_vectors, file_sha256, read_raw_vectors,
 };
 pub use error::{EmbeddingError, EmbeddingResult};
 pub use frequency::{DEFAULT_SIF_A, TokenFrequencies, markup_to_text};

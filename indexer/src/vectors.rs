@@ -1,0 +1,672 @@
+//! Per-shard vector stores: the 768-d static-model embeddings of every podcast text,
+//! episode description and transcript chunk of a shard, quantised to int8, plus one
+//! centroid per podcast, in one file beside the shard's tantivy indexes.
+//!
+//! ```text
+//! <index>/gen-<n>/shard-<i>/vectors.bin    this shard's vectors (written before publishing)
+//! <index>/models/<table sha256>/           the static model the vectors were made with
+//! ```
+//!
+//! The file lives inside the generation, so publishing by manifest covers it like the
+//! segments: a crash before the manifest's rename leaves the previous generation (and its
+//! vectors) serving. The model folder is copied into the index directory so that a data
+//! directory embeds queries with exactly the table its vectors came from.
+//!
+//! Rows of one episode (its description, then its chunks in order) are contiguous, so
+//! per-episode maxima are one linear pass. Search is exact (brute force) over int8: the
+//! query is quantised too and compared by integer dot products.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use uuid::Uuid;
+
+use crate::embedding::{EmbeddingError, StaticModel, l2_normalize, quantize_i8};
+use crate::error::{IndexError, Result};
+
+/// File of a shard's vectors inside its shard directory.
+pub const VECTORS_FILE: &str = "vectors.bin";
+/// Folder (inside the index directory) of the static models vectors were made with.
+pub const MODELS_DIR: &str = "models";
+const MAGIC: &[u8; 8] = b"PLVEC001";
+const KEY_BYTES: usize = 1 + 16 * 3 + 4 + 4 + 4;
+
+/// What a stored vector embeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VectorKind {
+    /// A podcast's title and description.
+    Podcast,
+    /// An episode's title and description.
+    Description,
+    /// One timed transcript chunk.
+    Chunk,
+    /// A podcast's centroid: its own text and the mean of its episode descriptions.
+    Centroid,
+}
+
+impl VectorKind {
+    fn code(self) -> u8 {
+        match self {
+            VectorKind::Podcast => 0,
+            VectorKind::Description => 1,
+            VectorKind::Chunk => 2,
+            VectorKind::Centroid => 3,
+        }
+    }
+
+    fn from_code(code: u8) -> Option<VectorKind> {
+        Some(match code {
+            0 => VectorKind::Podcast,
+            1 => VectorKind::Description,
+            2 => VectorKind::Chunk,
+            3 => VectorKind::Centroid,
+            _ => return None,
+        })
+    }
+}
+
+/// Whose vector a row is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VectorKey {
+    pub kind: VectorKind,
+    pub podcast_id: Uuid,
+    /// Nil for podcast rows.
+    pub episode_id: Uuid,
+    /// Nil except for chunks.
+    pub transcript_id: Uuid,
+    /// The chunk's ordinal (`<transcriptId>:<ordinal>`), 0 otherwise.
+    pub ordinal: u32,
+    /// The chunk's place in the audio, NaN when unknown.
+    pub start_second: f32,
+    pub end_second: f32,
+}
+
+impl VectorKey {
+    fn podcast(kind: VectorKind, podcast_id: Uuid) -> VectorKey {
+        VectorKey {
+            kind,
+            podcast_id,
+            episode_id: Uuid::nil(),
+            transcript_id: Uuid::nil(),
+            ordinal: 0,
+            start_second: f32::NAN,
+            end_second: f32::NAN,
+        }
+    }
+
+    /// The chunk id `<transcriptId>:<ordinal>` of a chunk row.
+    pub fn chunk_id(&self) -> Option<String> {
+        (self.kind == VectorKind::Chunk).then(|| format!("{}:{}", self.transcript_id, self.ordinal))
+    }
+
+    fn write(&self, out: &mut impl Write) -> std::io::Result<()> {
+        out.write_all(&[self.kind.code()])?;
+        out.write_all(self.podcast_id.as_bytes())?;
+        out.write_all(self.episode_id.as_bytes())?;
+        out.write_all(self.transcript_id.as_bytes())?;
+        out.write_all(&self.ordinal.to_le_bytes())?;
+        out.write_all(&self.start_second.to_le_bytes())?;
+        out.write_all(&self.end_second.to_le_bytes())
+    }
+
+    fn read(bytes: &[u8; KEY_BYTES]) -> Option<VectorKey> {
+        let uuid = |at: usize| Uuid::from_slice(&bytes[at..at + 16]).ok();
+        let word = |at: usize| [bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]];
+        Some(VectorKey {
+            kind: VectorKind::from_code(bytes[0])?,
+            podcast_id: uuid(1)?,
+            episode_id: uuid(17)?,
+            transcript_id: uuid(33)?,
+            ordinal: u32::from_le_bytes(word(49)),
+            start_second: f32::from_le_bytes(word(53)),
+            end_second: f32::from_le_bytes(word(57)),
+        })
+    }
+}
+
+/// The static model used to embed at index time, with the folder it was loaded from.
+#[derive(Clone)]
+pub struct VectorModel {
+    pub model: Arc<StaticModel>,
+    /// The sha256 of the table, which names the model inside the index directory.
+    pub table_sha256: String,
+    dir: PathBuf,
+}
+
+impl std::fmt::Debug for VectorModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VectorModel")
+            .field("dir", &self.dir)
+            .field("table_sha256", &self.table_sha256)
+            .finish()
+    }
+}
+
+impl VectorModel {
+    /// Loads a static model folder (`podlens model build`), checking its sha256.
+    pub fn load(dir: &Path) -> std::result::Result<VectorModel, EmbeddingError> {
+        let model = StaticModel::load(dir)?;
+        let table_sha256 = model
+            .manifest()
+            .map(|manifest| manifest.table_sha256.clone())
+            .ok_or_else(|| EmbeddingError::MissingFile(dir.join("manifest.json")))?;
+        Ok(VectorModel {
+            model: Arc::new(model),
+            table_sha256,
+            dir: dir.to_owned(),
+        })
+    }
+
+    /// Copies the model folder into `<index_dir>/models/<sha>` unless it is there.
+    pub(crate) fn install_into(&self, index_dir: &Path) -> Result<()> {
+        let target = model_dir(index_dir, &self.table_sha256);
+        if StaticModel::load(&target).is_ok() {
+            return Ok(());
+        }
+        let staging = index_dir
+            .join(MODELS_DIR)
+            .join(format!(".{}.tmp", self.table_sha256));
+        let _ = fs::remove_dir_all(&staging);
+        fs::create_dir_all(&staging).map_err(|e| IndexError::io(&staging, e))?;
+        for name in [
+            crate::embedding::TABLE_FILE,
+            crate::embedding::VOCAB_FILE,
+            crate::embedding::MANIFEST_FILE,
+        ] {
+            let from = self.dir.join(name);
+            let to = staging.join(name);
+            if fs::hard_link(&from, &to).is_err() {
+                fs::copy(&from, &to).map_err(|e| IndexError::io(&to, e))?;
+            }
+        }
+        let _ = fs::remove_dir_all(&target);
+        fs::rename(&staging, &target).map_err(|e| IndexError::io(&target, e))
+    }
+}
+
+/// The folder of the model with table hash `sha` inside an index directory.
+pub fn model_dir(index_dir: &Path, sha: &str) -> PathBuf {
+    index_dir.join(MODELS_DIR).join(sha)
+}
+
+/// Loads (once per process) the model an index's vectors were made with.
+pub(crate) fn load_index_model(index_dir: &Path, sha: &str) -> Result<Arc<StaticModel>> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Arc<StaticModel>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(model) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(sha) {
+        return Ok(model.clone());
+    }
+    let dir = model_dir(index_dir, sha);
+    let model = StaticModel::load(&dir).map_err(|error| IndexError::BadManifest {
+        path: dir.clone(),
+        reason: format!("the index's embedding model cannot be loaded: {error}"),
+    })?;
+    let model = Arc::new(model);
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(sha.to_owned(), model.clone());
+    Ok(model)
+}
+
+/// The vectors of one shard.
+#[derive(Debug, Clone, Default)]
+pub struct ShardVectors {
+    dim: usize,
+    keys: Vec<VectorKey>,
+    scales: Vec<f32>,
+    values: Vec<i8>,
+    /// Row ranges of each episode, and the centroid row of each podcast.
+    episodes: HashMap<Uuid, (usize, usize)>,
+    centroids: HashMap<Uuid, usize>,
+}
+
+/// The text a podcast row embeds.
+pub(crate) fn podcast_text(title: &str, description: Option<&str>) -> String {
+    match description {
+        Some(description) if !description.trim().is_empty() => format!("{title}. {description}"),
+        _ => title.to_owned(),
+    }
+}
+
+impl ShardVectors {
+    pub fn new(dim: usize) -> ShardVectors {
+        ShardVectors {
+            dim,
+            ..ShardVectors::default()
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    pub fn keys(&self) -> &[VectorKey] {
+        &self.keys
+    }
+
+    /// The int8 values and scale of row `row`.
+    pub fn row(&self, row: usize) -> (&[i8], f32) {
+        (
+            &self.values[row * self.dim..(row + 1) * self.dim],
+            self.scales[row],
+        )
+    }
+
+    /// The approximate unit vector of row `row`.
+    pub fn dequantized(&self, row: usize) -> Vec<f32> {
+        let (values, scale) = self.row(row);
+        values.iter().map(|v| f32::from(*v) * scale).collect()
+    }
+
+    /// Appends a row (the vector is quantised; a zero vector is kept as zero).
+    pub fn push(&mut self, key: VectorKey, vector: &[f32]) {
+        debug_assert_eq!(vector.len(), self.dim);
+        let (values, scale) = quantize_i8(vector);
+        self.keys.push(key);
+        self.scales.push(scale);
+        self.values.extend(values);
+    }
+
+    /// Keeps the rows `keep` accepts, in order.
+    pub(crate) fn retain(&mut self, keep: impl Fn(&VectorKey) -> bool) {
+        let dim = self.dim;
+        let mut write = 0;
+        for read in 0..self.keys.len() {
+            if !keep(&self.keys[read]) {
+                continue;
+            }
+            if read != write {
+                self.keys[write] = self.keys[read];
+                self.scales[write] = self.scales[read];
+                self.values
+                    .copy_within(read * dim..(read + 1) * dim, write * dim);
+            }
+            write += 1;
+        }
+        self.keys.truncate(write);
+        self.scales.truncate(write);
+        self.values.truncate(write * dim);
+    }
+
+    /// Appends an episode's description and chunk rows (contiguous).
+    pub(crate) fn push_episode(
+        &mut self,
+        model: &StaticModel,
+        podcast_id: Uuid,
+        episode_id: Uuid,
+        description: &str,
+        transcript: Option<(Uuid, &[crate::chunking::TranscriptChunk])>,
+    ) {
+        let mut key = VectorKey::podcast(VectorKind::Description, podcast_id);
+        key.episode_id = episode_id;
+        self.push(key, &model.embed(description));
+        if let Some((transcript_id, chunks)) = transcript {
+            for chunk in chunks {
+                let chunk_key = VectorKey {
+                    kind: VectorKind::Chunk,
+                    transcript_id,
+                    ordinal: u32::try_from(chunk.ordinal).unwrap_or(u32::MAX),
+                    start_second: chunk.start_second.map_or(f32::NAN, |s| s as f32),
+                    end_second: chunk.end_second.map_or(f32::NAN, |s| s as f32),
+                    ..key
+                };
+                self.push(chunk_key, &model.embed(&chunk.text));
+            }
+        }
+    }
+
+    /// Appends a podcast's text row.
+    pub(crate) fn push_podcast(&mut self, model: &StaticModel, podcast_id: Uuid, text: &str) {
+        self.push(
+            VectorKey::podcast(VectorKind::Podcast, podcast_id),
+            &model.embed(text),
+        );
+    }
+
+    /// Replaces every centroid: per podcast, the normalised sum of its own text vector
+    /// and the mean of its episode-description vectors (each half of the weight).
+    pub(crate) fn rebuild_centroids(&mut self) {
+        self.retain(|key| key.kind != VectorKind::Centroid);
+        let dim = self.dim;
+        let mut own: HashMap<Uuid, Vec<f32>> = HashMap::new();
+        let mut episodes: HashMap<Uuid, (Vec<f32>, usize)> = HashMap::new();
+        let mut order: Vec<Uuid> = Vec::new();
+        for row in 0..self.keys.len() {
+            let key = self.keys[row];
+            let target = match key.kind {
+                VectorKind::Podcast => {
+                    if !own.contains_key(&key.podcast_id) && !episodes.contains_key(&key.podcast_id)
+                    {
+                        order.push(key.podcast_id);
+                    }
+                    own.entry(key.podcast_id).or_insert_with(|| vec![0.0; dim])
+                }
+                VectorKind::Description => {
+                    if !own.contains_key(&key.podcast_id) && !episodes.contains_key(&key.podcast_id)
+                    {
+                        order.push(key.podcast_id);
+                    }
+                    let entry = episodes
+                        .entry(key.podcast_id)
+                        .or_insert_with(|| (vec![0.0; dim], 0));
+                    entry.1 += 1;
+                    &mut entry.0
+                }
+                _ => continue,
+            };
+            let (values, scale) = self.row(row);
+            for (t, v) in target.iter_mut().zip(values) {
+                *t += f32::from(*v) * scale;
+            }
+        }
+        for podcast_id in order {
+            let mut centroid = vec![0.0_f32; dim];
+            if let Some(vector) = own.get(&podcast_id) {
+                centroid.iter_mut().zip(vector).for_each(|(c, v)| *c += v);
+            }
+            if let Some((sum, count)) = episodes.get(&podcast_id) {
+                let mut mean: Vec<f32> = sum.iter().map(|v| v / *count as f32).collect();
+                l2_normalize(&mut mean);
+                centroid.iter_mut().zip(&mean).for_each(|(c, v)| *c += v);
+            }
+            l2_normalize(&mut centroid);
+            self.push(
+                VectorKey::podcast(VectorKind::Centroid, podcast_id),
+                &centroid,
+            );
+        }
+        self.reindex();
+    }
+
+    fn reindex(&mut self) {
+        self.episodes.clear();
+        self.centroids.clear();
+        for (row, key) in self.keys.iter().enumerate() {
+            match key.kind {
+                VectorKind::Description | VectorKind::Chunk => {
+                    let range = self
+                        .episodes
+                        .entry(key.episode_id)
+                        .or_insert((row, row + 1));
+                    range.1 = row + 1;
+                }
+                VectorKind::Centroid => {
+                    self.centroids.insert(key.podcast_id, row);
+                }
+                VectorKind::Podcast => {}
+            }
+        }
+    }
+
+    /// The rows of an episode (description, then chunks).
+    pub fn episode_rows(&self, episode_id: Uuid) -> Option<std::ops::Range<usize>> {
+        self.episodes.get(&episode_id).map(|(a, b)| *a..*b)
+    }
+
+    /// The centroid row of a podcast.
+    pub fn centroid_row(&self, podcast_id: Uuid) -> Option<usize> {
+        self.centroids.get(&podcast_id).copied()
+    }
+
+    /// Writes the store (synced) to `dir/vectors.bin`.
+    pub(crate) fn write(&self, dir: &Path) -> Result<()> {
+        let path = dir.join(VECTORS_FILE);
+        let file = fs::File::create(&path).map_err(|e| IndexError::io(&path, e))?;
+        let mut out = BufWriter::with_capacity(1 << 20, file);
+        let write = |out: &mut BufWriter<fs::File>| -> std::io::Result<()> {
+            out.write_all(MAGIC)?;
+            out.write_all(&(self.dim as u32).to_le_bytes())?;
+            out.write_all(&(self.keys.len() as u64).to_le_bytes())?;
+            for (row, key) in self.keys.iter().enumerate() {
+                key.write(out)?;
+                out.write_all(&self.scales[row].to_le_bytes())?;
+                let (values, _) = self.row(row);
+                let bytes: Vec<u8> = values.iter().map(|v| *v as u8).collect();
+                out.write_all(&bytes)?;
+            }
+            out.flush()?;
+            out.get_ref().sync_all()
+        };
+        write(&mut out).map_err(|e| IndexError::io(&path, e))
+    }
+
+    /// Reads `dir/vectors.bin`; `None` when the shard has none.
+    pub(crate) fn read(dir: &Path) -> Result<Option<ShardVectors>> {
+        let path = dir.join(VECTORS_FILE);
+        let file = match fs::File::open(&path) {
+            Ok(file) => file,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(IndexError::io(&path, error)),
+        };
+        let bad = |reason: &str| IndexError::BadManifest {
+            path: path.clone(),
+            reason: reason.to_owned(),
+        };
+        let mut input = BufReader::with_capacity(1 << 20, file);
+        let mut header = [0_u8; 20];
+        input
+            .read_exact(&mut header)
+            .map_err(|_| bad("truncated vector file header"))?;
+        if &header[..8] != MAGIC {
+            return Err(bad("not a vector file"));
+        }
+        let dim = u32::from_le_bytes([header[8], header[9], header[10], header[11]]) as usize;
+        let mut count_bytes = [0_u8; 8];
+        count_bytes.copy_from_slice(&header[12..20]);
+        let count = u64::from_le_bytes(count_bytes) as usize;
+        if dim == 0 || dim > 4096 {
+            return Err(bad("vector dimension out of range"));
+        }
+        let capacity = count.min(1 << 24);
+        let mut store = ShardVectors {
+            dim,
+            keys: Vec::with_capacity(capacity),
+            scales: Vec::with_capacity(capacity),
+            values: Vec::with_capacity(capacity * dim),
+            ..ShardVectors::default()
+        };
+        let mut key = [0_u8; KEY_BYTES];
+        let mut scale = [0_u8; 4];
+        let mut row = vec![0_u8; dim];
+        for _ in 0..count {
+            input
+                .read_exact(&mut key)
+                .and_then(|()| input.read_exact(&mut scale))
+                .and_then(|()| input.read_exact(&mut row))
+                .map_err(|_| bad("truncated vector file"))?;
+            store
+                .keys
+                .push(VectorKey::read(&key).ok_or_else(|| bad("unknown vector kind"))?);
+            store.scales.push(f32::from_le_bytes(scale));
+            store.values.extend(row.iter().map(|b| *b as i8));
+        }
+        store.reindex();
+        Ok(Some(store))
+    }
+}
+
+/// A query prepared for int8 comparison: quantised, with its scale.
+#[derive(Debug, Clone)]
+pub struct QueryVector {
+    values: Vec<i8>,
+    scale: f32,
+}
+
+impl QueryVector {
+    /// Quantises a unit query vector.
+    pub fn new(vector: &[f32]) -> QueryVector {
+        let (values, scale) = quantize_i8(vector);
+        QueryVector { values, scale }
+    }
+
+    /// The approximate cosine with row `row` of `store` (both sides are unit vectors).
+    pub fn score(&self, store: &ShardVectors, row: usize) -> f32 {
+        let (values, scale) = store.row(row);
+        dot_i8_wide(&self.values, values) as f32 * self.scale * scale
+    }
+
+    /// The query's own approximate vector.
+    pub fn is_zero(&self) -> bool {
+        self.scale == 0.0
+    }
+}
+
+/// Integer dot product in blocks the compiler vectorises (i16 products summed into i32).
+pub fn dot_i8_wide(a: &[i8], b: &[i8]) -> i32 {
+    let mut total = 0_i32;
+    let blocks_a = a.chunks_exact(32);
+    let blocks_b = b.chunks_exact(32);
+    let tail: i32 = blocks_a
+        .remainder()
+        .iter()
+        .zip(blocks_b.remainder())
+        .map(|(x, y)| i32::from(*x) * i32::from(*y))
+        .sum();
+    for (x, y) in blocks_a.zip(blocks_b) {
+        let mut block = [0_i32; 32];
+        for (slot, (x, y)) in block.iter_mut().zip(x.iter().zip(y)) {
+            *slot = i32::from(*x) * i32::from(*y);
+        }
+        total += block.iter().sum::<i32>();
+    }
+    total + tail
+}
+
+/// The `k` best (score, item) pairs, best first; ties by item ascending.
+pub fn top_k<T: Ord + Copy>(items: impl Iterator<Item = (f32, T)>, k: usize) -> Vec<(f32, T)> {
+    use std::cmp::{Ordering, Reverse};
+    use std::collections::BinaryHeap;
+    #[derive(PartialEq)]
+    struct Entry<T>(f32, Reverse<T>);
+    impl<T: Ord> Eq for Entry<T> {}
+    impl<T: Ord> PartialOrd for Entry<T> {
+        fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+            Some(self.cmp(other))
+        }
+    }
+    impl<T: Ord> Ord for Entry<T> {
+        fn cmp(&self, other: &Self) -> Ordering {
+            self.0
+                .total_cmp(&other.0)
+                .then_with(|| self.1.cmp(&other.1))
+        }
+    }
+    if k == 0 {
+        return Vec::new();
+    }
+    // a min-heap of the best k: the worst kept entry on top
+    let mut heap: BinaryHeap<Reverse<Entry<T>>> = BinaryHeap::with_capacity(k + 1);
+    for (score, item) in items {
+        let entry = Entry(score, Reverse(item));
+        if heap.len() < k {
+            heap.push(Reverse(entry));
+        } else if let Some(Reverse(worst)) = heap.peek()
+            && entry > *worst
+        {
+            heap.pop();
+            heap.push(Reverse(entry));
+        }
+    }
+    let mut best: Vec<(f32, T)> = heap
+        .into_iter()
+        .map(|Reverse(Entry(score, Reverse(item)))| (score, item))
+        .collect();
+    best.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(seed: u32, dim: usize) -> Vec<f32> {
+        let mut v: Vec<f32> = (0..dim)
+            .map(|i| {
+                let mixed = (i as u32).wrapping_mul(2_654_435_761) ^ seed.wrapping_mul(40_503);
+                (mixed % 1000) as f32 - 500.0
+            })
+            .collect();
+        l2_normalize(&mut v);
+        v
+    }
+
+    #[test]
+    fn wide_dot_equals_the_plain_sum() {
+        let a: Vec<i8> = (0..77).map(|i| (i * 37 % 255 - 127) as i8).collect();
+        let b: Vec<i8> = (0..77).map(|i| (i * 11 % 255 - 127) as i8).collect();
+        let plain: i32 = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| i32::from(*x) * i32::from(*y))
+            .sum();
+        assert_eq!(dot_i8_wide(&a, &b), plain);
+    }
+
+    #[test]
+    fn top_k_keeps_the_best_in_order() {
+        let items = [(0.5, 3), (0.9, 1), (0.1, 0), (0.9, 0), (0.7, 2)];
+        assert_eq!(
+            top_k(items.into_iter(), 3),
+            vec![(0.9, 0), (0.9, 1), (0.7, 2)]
+        );
+        assert!(top_k(items.into_iter(), 0).is_empty());
+    }
+
+    #[test]
+    fn store_round_trips_retains_and_indexes_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let dim = 16;
+        let mut store = ShardVectors::new(dim);
+        let podcast = Uuid::from_u128(1);
+        let episodes = [Uuid::from_u128(10), Uuid::from_u128(11)];
+        store.push(
+            VectorKey::podcast(VectorKind::Podcast, podcast),
+            &unit(1, dim),
+        );
+        for (n, episode) in episodes.iter().enumerate() {
+            let mut key = VectorKey::podcast(VectorKind::Description, podcast);
+            key.episode_id = *episode;
+            store.push(key, &unit(2 + n as u32, dim));
+            key.kind = VectorKind::Chunk;
+            key.transcript_id = Uuid::from_u128(20);
+            key.start_second = 1.5;
+            store.push(key, &unit(5 + n as u32, dim));
+        }
+        store.rebuild_centroids();
+        assert_eq!(store.len(), 6);
+        assert_eq!(store.episode_rows(episodes[1]), Some(3..5));
+        store.write(dir.path()).unwrap();
+        let read = ShardVectors::read(dir.path()).unwrap().unwrap();
+        // keys hold NaN seconds, which never compare equal: compare their text
+        assert_eq!(format!("{:?}", read.keys()), format!("{:?}", store.keys()));
+        assert_eq!(read.values, store.values);
+        assert_eq!(read.centroid_row(podcast), Some(5));
+        let mut trimmed = read.clone();
+        trimmed.retain(|key| key.episode_id != episodes[0]);
+        trimmed.rebuild_centroids();
+        assert_eq!(trimmed.len(), 4);
+        assert_eq!(trimmed.episode_rows(episodes[1]), Some(1..3));
+        assert_eq!(trimmed.dequantized(1), read.dequantized(3));
+        // a truncated file is an error, not a panic
+        let bytes = fs::read(dir.path().join(VECTORS_FILE)).unwrap();
+        fs::write(dir.path().join(VECTORS_FILE), &bytes[..bytes.len() - 3]).unwrap();
+        assert!(ShardVectors::read(dir.path()).is_err());
+        assert!(
+            ShardVectors::read(&dir.path().join("absent"))
+                .unwrap()
+                .is_none()
+        );
+    }
+}

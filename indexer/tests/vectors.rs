@@ -1,0 +1,569 @@
+//! Vectors in the index, over real data: feeds of ../shared/corpus parsed by the ingest
+//! crate and real transcripts (a Talk Python episode attached twice, as its timed .vtt and
+//! its untimed .txt: known near-duplicate passages). The static model is a real table
+//! distilled by exact MPNet (installed by scripts/install-model.sh) over the vocabulary
+//! this corpus uses, cached under ~/.cache/podlens-models/test-tables.
+//!
+//! Expectations come from a second computation in the test: f32 brute-force cosine over
+//! vectors the test embeds itself from the corpus texts, centroids recomputed here, and a
+//! full rebuild compared with an incremental update.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use chrono::Utc;
+use podlens_indexer::chunking::chunk_transcript;
+use podlens_indexer::embedding::{StaticModel, build_vocabulary_model, cosine, l2_normalize};
+use podlens_indexer::{
+    BuildOptions, Hits, IndexChanges, IndexError, IndexReaderHandle, IndexSource, MatchMode,
+    RelatedMethod, SearchMode, SearchRequest, SearchTerm, SemanticRequest, SortField, Target,
+    VectorModel, build_generation, related_by_text, related_podcasts_with, update_generation,
+};
+use podlens_model::catalog::{EpisodeRecord, PodcastRecord, TranscriptRecord};
+use uuid::Uuid;
+
+const FEEDS: &[&str] = &[
+    "feed-rs_rss_2.0_nightvale.xml",
+    "feed-rs_rss_2.0_bbc.xml",
+    "gnome-podcasts_2018-01-20-LinuxUnplugged.xml",
+    "gnome-podcasts_2018-01-20-Intercepted.xml",
+];
+const TIMED: &str = "talkpython/talkpython_028_profiling.vtt";
+const UNTIMED: &str = "talkpython/talkpython_028_profiling.txt";
+/// Episodes kept per feed (keeps the distilled vocabulary small).
+const EPISODES_PER_FEED: usize = 12;
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+}
+
+fn mpnet_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("PODLENS_MODEL_DIR") {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME").unwrap_or_default();
+    Path::new(&home).join(".cache/podlens-models/all-mpnet-base-v2")
+}
+
+fn installed() -> bool {
+    let present = mpnet_dir().join("model.safetensors").exists();
+    if !present {
+        eprintln!(
+            "skipping: all-mpnet-base-v2 is not installed in {} (run scripts/install-model.sh)",
+            mpnet_dir().display()
+        );
+    }
+    present
+}
+
+struct Corpus {
+    podcasts: Vec<PodcastRecord>,
+    episodes: Vec<EpisodeRecord>,
+    transcripts: Vec<TranscriptRecord>,
+    /// The episodes carrying the timed and the untimed transcript.
+    timed_episode: Uuid,
+    untimed_episode: Uuid,
+}
+
+fn transcript(path: &str, podcast: &EpisodeRecord) -> TranscriptRecord {
+    let text = std::fs::read_to_string(corpus().join("transcripts").join(path)).unwrap();
+    let format = podlens_ingest::transcript::sniff_format(&text);
+    let parsed = podlens_ingest::transcript::parse_transcript(&text, format).unwrap();
+    podlens_ingest::transcript::transcript_record(
+        podcast.podcast_id,
+        podcast.episode_id,
+        path,
+        format,
+        Some("en".into()),
+        parsed,
+    )
+}
+
+fn load_corpus() -> Corpus {
+    let now = Utc::now();
+    let mut podcasts = Vec::new();
+    let mut episodes = Vec::new();
+    for name in FEEDS {
+        let bytes = std::fs::read(corpus().join("feeds").join(name)).unwrap();
+        let parsed = podlens_ingest::parse_feed(&bytes, None).unwrap();
+        let batch =
+            podlens_ingest::normalize(&parsed, &format!("https://feeds.example.test/{name}"), now);
+        podcasts.push(batch.podcast);
+        episodes.extend(batch.episodes.into_iter().take(EPISODES_PER_FEED));
+    }
+    // the near-duplicate pair: two podcasts' episodes carry the same talk
+    let timed = episodes[0].clone();
+    let untimed = episodes
+        .iter()
+        .find(|e| e.podcast_id != timed.podcast_id)
+        .unwrap()
+        .clone();
+    let transcripts = vec![transcript(TIMED, &timed), transcript(UNTIMED, &untimed)];
+    Corpus {
+        podcasts,
+        episodes,
+        transcripts,
+        timed_episode: timed.episode_id,
+        untimed_episode: untimed.episode_id,
+    }
+}
+
+fn corpus_data() -> &'static Corpus {
+    static CORPUS: OnceLock<Corpus> = OnceLock::new();
+    CORPUS.get_or_init(load_corpus)
+}
+
+fn episode_text(episode: &EpisodeRecord) -> String {
+    match episode.episode_rss_description_no_html.as_deref() {
+        Some(d) if !d.trim().is_empty() => format!("{}. {d}", episode.episode_rss_title),
+        _ => episode.episode_rss_title.clone(),
+    }
+}
+
+fn podcast_text(podcast: &PodcastRecord) -> String {
+    match podcast.podcast_rss_description_no_html.as_deref() {
+        Some(d) if !d.trim().is_empty() => format!("{}. {d}", podcast.podcast_rss_title),
+        _ => podcast.podcast_rss_title.clone(),
+    }
+}
+
+/// Queries the tests run (their words are in the distilled vocabulary too).
+const QUERIES: &[&str] = &[
+    "profiling python code to find slow functions",
+    "a mysterious desert town radio show",
+    "linux desktop news and open source software",
+    "investigative journalism about war and national security",
+    "the weather",
+];
+const UPDATED_DESCRIPTION: &str =
+    "Gardening with tomatoes, compost and raised beds through the seasons";
+
+/// Every text the index and the tests embed.
+fn all_texts(corpus: &Corpus) -> Vec<String> {
+    let mut texts: Vec<String> = corpus.podcasts.iter().map(podcast_text).collect();
+    texts.extend(corpus.episodes.iter().map(episode_text));
+    for record in &corpus.transcripts {
+        texts.extend(chunk_transcript(record).into_iter().map(|c| c.text));
+    }
+    texts.extend(QUERIES.iter().map(|q| (*q).to_owned()));
+    texts.push(UPDATED_DESCRIPTION.to_owned());
+    texts
+}
+
+/// A real static table over the corpus's vocabulary (each token the corpus uses run
+/// through MPNet, weighted and centred by its counts: the recipe of `podlens model build`),
+/// cached under ~/.cache/podlens-models/test-tables.
+fn static_model_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let texts = all_texts(corpus_data());
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let home = std::env::var_os("HOME").unwrap_or_default();
+        let cache = Path::new(&home).join(".cache/podlens-models/test-tables");
+        build_vocabulary_model(&mpnet_dir(), &texts, &cache).unwrap()
+    })
+}
+
+fn vector_model() -> VectorModel {
+    VectorModel::load(static_model_dir()).unwrap()
+}
+
+fn build(dir: &Path, corpus: &Corpus, vectors: Option<VectorModel>) {
+    let source = IndexSource {
+        podcasts: &corpus.podcasts,
+        episodes: &corpus.episodes,
+        transcripts: &corpus.transcripts,
+        signals: None,
+    };
+    let options = BuildOptions {
+        shards: Some(3),
+        vectors,
+        ..BuildOptions::default()
+    };
+    build_generation(&dir.join("index"), source, &options).unwrap();
+}
+
+fn open(dir: &Path) -> IndexReaderHandle {
+    IndexReaderHandle::open(&dir.join("index"))
+        .unwrap()
+        .with_check_interval(std::time::Duration::ZERO)
+}
+
+/// The independent expectation: every episode's best f32 cosine with `query` over its
+/// description and chunks, computed from the corpus texts.
+fn expected_episode_ranking(model: &StaticModel, corpus: &Corpus, query: &str) -> Vec<(f32, Uuid)> {
+    let q = model.embed(query);
+    let mut best: HashMap<Uuid, f32> = HashMap::new();
+    for episode in &corpus.episodes {
+        let score = cosine(&q, &model.embed(&episode_text(episode)));
+        best.insert(episode.episode_id, score);
+    }
+    for record in &corpus.transcripts {
+        for chunk in chunk_transcript(record) {
+            let score = cosine(&q, &model.embed(&chunk.text));
+            let entry = best.entry(record.episode_id).or_insert(f32::MIN);
+            *entry = entry.max(score);
+        }
+    }
+    let mut ranked: Vec<(f32, Uuid)> = best.into_iter().map(|(id, s)| (s, id)).collect();
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    ranked
+}
+
+fn expected_centroids(model: &StaticModel, corpus: &Corpus) -> HashMap<Uuid, Vec<f32>> {
+    corpus
+        .podcasts
+        .iter()
+        .map(|podcast| {
+            let mut centroid = model.embed(&podcast_text(podcast));
+            let own: Vec<Vec<f32>> = corpus
+                .episodes
+                .iter()
+                .filter(|e| e.podcast_id == podcast.podcast_id)
+                .map(|e| model.embed(&episode_text(e)))
+                .collect();
+            if !own.is_empty() {
+                let mut mean = vec![0.0_f32; 768];
+                for v in &own {
+                    mean.iter_mut()
+                        .zip(v)
+                        .for_each(|(m, x)| *m += x / own.len() as f32);
+                }
+                l2_normalize(&mut mean);
+                centroid.iter_mut().zip(&mean).for_each(|(c, m)| *c += m);
+            }
+            l2_normalize(&mut centroid);
+            (podcast.podcast_id, centroid)
+        })
+        .collect()
+}
+
+fn episode_ids(hits: &Hits) -> Vec<Uuid> {
+    match hits {
+        Hits::Episodes(hits) => hits.iter().map(|h| h.episode_id).collect(),
+        Hits::Podcasts(hits) => hits.iter().map(|h| h.podcast_id).collect(),
+    }
+}
+
+fn semantic(handle: &IndexReaderHandle, query: &str, mode: SearchMode, limit: usize) -> Hits {
+    handle
+        .semantic_search(&SemanticRequest {
+            query: query.into(),
+            mode,
+            limit,
+            include_podcast_ids: Vec::new(),
+        })
+        .unwrap()
+        .hits
+}
+
+#[test]
+fn semantic_episode_search_agrees_with_brute_force_cosine() {
+    if !installed() {
+        return;
+    }
+    let corpus = corpus_data();
+    let model = vector_model();
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), corpus, Some(model.clone()));
+    let handle = open(dir.path());
+    let manifest = podlens_indexer::read_manifest(&dir.path().join("index"))
+        .unwrap()
+        .unwrap();
+    let chunks: usize = corpus
+        .transcripts
+        .iter()
+        .map(|t| chunk_transcript(t).len())
+        .sum();
+    // podcast texts + descriptions + chunks + one centroid per podcast
+    let rows = 2 * corpus.podcasts.len() + corpus.episodes.len() + chunks;
+    assert_eq!(manifest.vectors.as_ref().unwrap().count, rows as u64);
+    for query in QUERIES {
+        let expected = expected_episode_ranking(&model.model, corpus, query);
+        let found = episode_ids(&semantic(&handle, query, SearchMode::Episodes, 10));
+        assert_eq!(found.len(), 10);
+        // int8 may swap near ties: the top hit agrees whenever f32 separates it
+        if expected[0].0 - expected[1].0 > 0.01 {
+            assert_eq!(found[0], expected[0].1, "{query}");
+        }
+        let truth: BTreeSet<Uuid> = expected.iter().take(10).map(|(_, id)| *id).collect();
+        let recall = found.iter().filter(|id| truth.contains(id)).count();
+        assert!(recall >= 9, "{query}: recall {recall}/10");
+    }
+}
+
+#[test]
+fn a_passage_finds_itself_and_its_near_duplicate_with_timestamps() {
+    if !installed() {
+        return;
+    }
+    let corpus = corpus_data();
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), corpus, Some(vector_model()));
+    let handle = open(dir.path());
+    let timed = &corpus.transcripts[0];
+    let chunks = chunk_transcript(timed);
+    for chunk in chunks.iter().step_by(7) {
+        let Hits::Episodes(hits) = semantic(&handle, &chunk.text, SearchMode::Episodes, 5) else {
+            panic!("episode hits expected");
+        };
+        let top_two: BTreeSet<Uuid> = hits.iter().take(2).map(|h| h.episode_id).collect();
+        assert_eq!(
+            top_two,
+            BTreeSet::from([corpus.timed_episode, corpus.untimed_episode]),
+            "chunk {}",
+            chunk.ordinal
+        );
+        let own = hits
+            .iter()
+            .find(|h| h.episode_id == corpus.timed_episode)
+            .unwrap();
+        let snippet = &own.snippets[0];
+        assert_eq!(
+            snippet.chunk_id,
+            format!("{}:{}", timed.transcript_id, chunk.ordinal)
+        );
+        assert_eq!(snippet.fragment, chunk.text);
+        assert_eq!(snippet.start_second, chunk.start_second);
+        assert!(own.score > 0.99, "a passage is its own nearest vector");
+    }
+}
+
+#[test]
+fn podcast_mode_and_related_podcasts_follow_centroid_cosine() {
+    if !installed() {
+        return;
+    }
+    let corpus = corpus_data();
+    let model = vector_model();
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), corpus, Some(model.clone()));
+    let handle = open(dir.path());
+    let centroids = expected_centroids(&model.model, corpus);
+    for query in QUERIES {
+        let q = model.model.embed(query);
+        let mut expected: Vec<(f32, Uuid)> = centroids
+            .iter()
+            .map(|(id, c)| (cosine(&q, c), *id))
+            .collect();
+        expected.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let found = episode_ids(&semantic(&handle, query, SearchMode::Podcasts, 4));
+        if expected[0].0 - expected[1].0 > 0.01 {
+            assert_eq!(found[0], expected[0].1, "{query}");
+        }
+        assert_eq!(found.len(), corpus.podcasts.len());
+    }
+    let generation = handle.generation();
+    for podcast in &corpus.podcasts {
+        let own = &centroids[&podcast.podcast_id];
+        let mut expected: Vec<(f32, Uuid)> = centroids
+            .iter()
+            .filter(|(id, _)| **id != podcast.podcast_id)
+            .map(|(id, c)| (cosine(own, c), *id))
+            .collect();
+        expected.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let found =
+            related_podcasts_with(&generation, podcast.podcast_id, 10, RelatedMethod::Vectors)
+                .unwrap();
+        let ids: Vec<Uuid> = found.iter().map(|h| h.podcast_id).collect();
+        assert!(!ids.contains(&podcast.podcast_id));
+        assert_eq!(ids.len(), expected.len());
+        if expected[0].0 - expected[1].0 > 0.01 {
+            assert_eq!(ids[0], expected[0].1);
+        }
+        // fusion keeps only podcasts one of the two lists holds
+        let by_text: BTreeSet<Uuid> = related_by_text(&generation, podcast.podcast_id, 10)
+            .unwrap()
+            .iter()
+            .map(|h| h.podcast_id)
+            .collect();
+        for hit in related_podcasts_with(&generation, podcast.podcast_id, 10, RelatedMethod::Fused)
+            .unwrap()
+        {
+            assert!(ids.contains(&hit.podcast_id) || by_text.contains(&hit.podcast_id));
+        }
+    }
+}
+
+#[test]
+fn semantic_rerank_orders_a_page_by_blended_scores() {
+    if !installed() {
+        return;
+    }
+    let corpus = corpus_data();
+    let model = vector_model();
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), corpus, Some(model.clone()));
+    let handle = open(dir.path());
+    let mut request = SearchRequest {
+        terms: vec![SearchTerm {
+            text: "the".into(),
+            targets: vec![Target::EpisodeTitle, Target::EpisodeDescription],
+            match_mode: MatchMode::Must,
+            ..SearchTerm::default()
+        }],
+        page_size: 15,
+        ..SearchRequest::default()
+    };
+    let keyword = handle.search(&request).unwrap();
+    request.semantic_rerank = Some(0.0);
+    let unchanged = handle.search(&request).unwrap();
+    assert_eq!(keyword.ids(), unchanged.ids());
+    request.semantic_rerank = Some(1.0);
+    let reranked = handle.search(&request).unwrap();
+    let same: BTreeSet<Uuid> = keyword.ids().into_iter().collect();
+    assert_eq!(reranked.ids().into_iter().collect::<BTreeSet<_>>(), same);
+    assert_eq!(reranked.next_cursor, keyword.next_cursor);
+    // weight 1: the page is ordered by each episode's best cosine with the query words
+    let q = model.model.embed("the");
+    let by_id: HashMap<Uuid, &EpisodeRecord> =
+        corpus.episodes.iter().map(|e| (e.episode_id, e)).collect();
+    let similarity = |id: &Uuid| {
+        let mut best = cosine(&q, &model.model.embed(&episode_text(by_id[id])));
+        for record in corpus.transcripts.iter().filter(|t| t.episode_id == *id) {
+            for chunk in chunk_transcript(record) {
+                best = best.max(cosine(&q, &model.model.embed(&chunk.text)));
+            }
+        }
+        best
+    };
+    let scores: Vec<f32> = reranked.ids().iter().map(similarity).collect();
+    for pair in scores.windows(2) {
+        assert!(pair[0] >= pair[1] - 0.02, "{scores:?}");
+    }
+    request.sort.field = SortField::Title;
+    assert!(matches!(
+        handle.search(&request),
+        Err(IndexError::InvalidRequest(_))
+    ));
+}
+
+#[test]
+fn incremental_updates_keep_vectors_equal_to_a_full_rebuild() {
+    if !installed() {
+        return;
+    }
+    let corpus = corpus_data();
+    let model = vector_model();
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), corpus, Some(model.clone()));
+    // delete the untimed copy, rewrite another episode's description, add a new one
+    let deleted = corpus.untimed_episode;
+    let mut updated = corpus
+        .episodes
+        .iter()
+        .find(|e| e.episode_id != deleted && e.episode_id != corpus.timed_episode)
+        .unwrap()
+        .clone();
+    updated.episode_rss_description_no_html = Some(UPDATED_DESCRIPTION.into());
+    let mut added = corpus.episodes.last().unwrap().clone();
+    added.episode_id = Uuid::from_u128(0xfeed);
+    added.episode_rss_title = "The weather".into();
+    added.episode_rss_description_no_html = Some("the weather".into());
+    let options = BuildOptions {
+        vectors: Some(model.clone()),
+        ..BuildOptions::default()
+    };
+    let changes_episodes = [updated.clone(), added.clone()];
+    let manifest = update_generation(
+        &dir.path().join("index"),
+        IndexChanges {
+            episodes: &changes_episodes,
+            deleted_episodes: &[deleted],
+            ..IndexChanges::default()
+        },
+        &options,
+    )
+    .unwrap();
+    let handle = open(dir.path());
+    let found = episode_ids(&semantic(
+        &handle,
+        UPDATED_DESCRIPTION,
+        SearchMode::Episodes,
+        3,
+    ));
+    assert_eq!(found[0], updated.episode_id);
+    let found = episode_ids(&semantic(&handle, "the weather", SearchMode::Episodes, 3));
+    assert_eq!(found[0], added.episode_id);
+    let timed_chunk = &chunk_transcript(&corpus.transcripts[0])[3].text;
+    let found = episode_ids(&semantic(&handle, timed_chunk, SearchMode::Episodes, 20));
+    assert!(!found.contains(&deleted));
+
+    // the same catalog built from scratch has the same vectors and answers
+    let mut final_corpus = Corpus {
+        podcasts: corpus.podcasts.clone(),
+        episodes: corpus
+            .episodes
+            .iter()
+            .filter(|e| e.episode_id != deleted)
+            .map(|e| {
+                if e.episode_id == updated.episode_id {
+                    updated.clone()
+                } else {
+                    e.clone()
+                }
+            })
+            .collect(),
+        transcripts: corpus.transcripts[..1].to_vec(),
+        timed_episode: corpus.timed_episode,
+        untimed_episode: corpus.untimed_episode,
+    };
+    final_corpus.episodes.push(added);
+    let fresh = tempfile::tempdir().unwrap();
+    build(fresh.path(), &final_corpus, Some(model));
+    let fresh_manifest = podlens_indexer::read_manifest(&fresh.path().join("index"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(manifest.vectors, fresh_manifest.vectors);
+    let fresh_handle = open(fresh.path());
+    for query in QUERIES {
+        for mode in [SearchMode::Episodes, SearchMode::Podcasts] {
+            assert_eq!(
+                episode_ids(&semantic(&handle, query, mode, 10)),
+                episode_ids(&semantic(&fresh_handle, query, mode, 10)),
+                "{query}"
+            );
+        }
+    }
+}
+
+#[test]
+fn without_the_model_there_are_no_vectors_and_semantic_features_say_so() {
+    let corpus = corpus_data();
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), corpus, None);
+    let manifest = podlens_indexer::read_manifest(&dir.path().join("index"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(manifest.vectors, None);
+    let handle = open(dir.path());
+    assert!(!handle.has_vectors());
+    let result = handle.semantic_search(&SemanticRequest {
+        query: "python profiling".into(),
+        mode: SearchMode::Episodes,
+        limit: 5,
+        include_podcast_ids: Vec::new(),
+    });
+    assert!(matches!(result, Err(IndexError::VectorsUnavailable)));
+    let generation = handle.generation();
+    let podcast = corpus.podcasts[0].podcast_id;
+    assert_eq!(
+        related_podcasts_with(&generation, podcast, 10, RelatedMethod::Fused).unwrap(),
+        related_by_text(&generation, podcast, 10).unwrap()
+    );
+    let request = SearchRequest {
+        terms: vec![SearchTerm {
+            text: "python".into(),
+            targets: vec![Target::Transcript],
+            ..SearchTerm::default()
+        }],
+        semantic_rerank: Some(0.5),
+        ..SearchRequest::default()
+    };
+    assert!(matches!(
+        handle.search(&request),
+        Err(IndexError::VectorsUnavailable)
+    ));
+    assert!(!dir.path().join("index/gen-1/shard-0/vectors.bin").exists());
+}
