@@ -75,7 +75,7 @@ impl FromRequestParts<AppState> for Caller {
 pub const CSRF_HEADER: &str = "x-podlens-client";
 
 /// Paths answered whatever the `Authorization` header holds.
-fn is_open_path(path: &str) -> bool {
+pub(crate) fn is_open_path(path: &str) -> bool {
     path == "/api/v1/public/health" || path == "/api/v1/openapi.json" || !path.starts_with("/api/")
 }
 

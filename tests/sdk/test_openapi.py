@@ -49,3 +49,31 @@ def test_path_parameters_are_declared(server):
         for method, operation in operations.items():
             declared = {p["name"] for p in operation.get("parameters", []) if p.get("in") == "path"}
             assert names <= declared, f"{method.upper()} {path}: path parameters {names - declared} not declared"
+
+
+def test_sdk_endpoints_document_the_sdk_models(server):
+    """Each SDK endpoint's 200 answer is the envelope around the model the SDK validates
+    that endpoint's answers with (read from the SDK's own adapters), and each endpoint
+    the SDK sends a JSON body to documents a request body."""
+    document = _document(server)
+    checked = 0
+    for name, descriptor in resources._DESCRIPTORS.items():
+        operation = document["paths"].get(descriptor.path, {}).get(descriptor.method.lower())
+        if operation is None:
+            continue
+        assert operation["operationId"] == name
+        ok = operation["responses"]["200"].get("content", {})
+        if descriptor.binary:
+            # A file download: never the JSON envelope.
+            assert "application/json" not in ok, name
+            continue
+        schema = ok["application/json"]["schema"]
+        assert schema["properties"]["status"] == {"const": "OK"}
+        model = getattr(resources, f"_adapter_{name}")._type
+        expected = model.__name__ if isinstance(model, type) else name[0].upper() + name[1:] + "Response"
+        assert schema["properties"]["data"] == {"$ref": f"#/components/schemas/{expected}"}, name
+        if descriptor.body != "none":
+            body = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+            assert document["components"]["schemas"][body.rsplit("/", 1)[1]], name
+        checked += 1
+    assert checked > 65

@@ -51,6 +51,8 @@ enum Command {
     Crawl(podlens_tools::crawl_cmd::CrawlArgs),
     /// Chart movements, rating and follower lookups and authority scores into the catalog.
     Score(podlens_tools::score_cmd::ScoreArgs),
+    /// Print the server's OpenAPI document (what `GET /api/v1/openapi.json` answers).
+    Openapi,
 }
 
 #[derive(Debug, clap::Args)]
@@ -97,6 +99,11 @@ fn main() -> anyhow::Result<()> {
         Command::Model(args) => podlens_tools::model_cmd::run(&config, args),
         Command::Crawl(args) => podlens_tools::crawl_cmd::run(&config, args),
         Command::Score(args) => podlens_tools::score_cmd::run(&config, args),
+        Command::Openapi => {
+            let document = serde_json::to_string_pretty(podlens_api::openapi::document())?;
+            println!("{document}");
+            Ok(())
+        }
     }
 }
 

@@ -781,7 +781,8 @@ fn all_time() -> (NaiveDate, NaiveDate) {
            ("podcastIdOrSlug" = Option<String>, Query), ("platformId" = Option<String>, Query),
            ("chartType" = Option<String>, Query), ("date" = Option<String>, Query),
            ("limit" = Option<usize>, Query)),
-    responses((status = 200, description = "The podcast's chart appearances")))]
+    responses((status = 200, description = "The podcast's chart appearances"),
+              (status = 404, description = "Unknown podcast")))]
 pub async fn appearances(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<ChartQuery>,
@@ -850,7 +851,8 @@ fn range_days(range: &str) -> Option<i64> {
            ("category" = Option<String>, Query), ("country" = Option<String>, Query),
            ("range" = Option<String>, Query, description = "30d (default), 90d, 14w, 6m, 1y, all"),
            ("date" = Option<String>, Query)),
-    responses((status = 200, description = "The podcast's chart history")))]
+    responses((status = 200, description = "The podcast's chart history"),
+              (status = 404, description = "Unknown podcast")))]
 pub async fn podcast_history(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<ChartQuery>,

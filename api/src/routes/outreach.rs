@@ -196,7 +196,7 @@ pub struct OutreachResponse {
 }
 
 /// `POST /api/v1/outreach/generate`: writes and stores an outreach email to a podcast.
-#[utoipa::path(post, path = "/api/v1/outreach/generate", tag = "outreach",
+#[utoipa::path(post, path = "/api/v1/outreach/generate", tag = "outreach", operation_id = "generateOutreach",
     responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn generate(
     State(state): State<AppState>,

@@ -144,7 +144,7 @@ fn check_texts(strategy: &SearchStrategy) -> ApiResult<()> {
 
 /// `POST /api/v1/projects/{projectSlug}/strategies/generate`: body `{count}` (default:
 /// the room left under the plan's strategies per list).
-#[utoipa::path(post, path = "/api/v1/projects/{projectSlug}/strategies/generate", tag = "strategies",
+#[utoipa::path(post, path = "/api/v1/projects/{projectSlug}/strategies/generate", tag = "strategies", operation_id = "generateProjectStrategies",
     params(("projectSlug" = String, Path)),
     responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn generate(

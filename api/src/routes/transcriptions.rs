@@ -281,6 +281,8 @@ fn history(
 /// `GET /api/v1/teams/transcriptions?limit&skip&filterCompleted` (filterCompleted=true
 /// keeps completed requests only, false the others).
 #[utoipa::path(get, path = "/api/v1/teams/transcriptions", tag = "transcriptions",
+    params(("limit" = usize, Query, description = "How many requests (1 to the maximum)"),
+           ("skip" = Option<usize>, Query), ("filterCompleted" = Option<bool>, Query)),
     responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn list_transcriptions(
     State(state): State<AppState>,
@@ -304,6 +306,9 @@ pub async fn list_transcriptions(
 
 /// `GET /api/v1/teams/request-history?limit&requestType&skip&filterCompleted`.
 #[utoipa::path(get, path = "/api/v1/teams/request-history", tag = "transcriptions",
+    params(("limit" = usize, Query, description = "How many requests (1 to the maximum)"),
+           ("skip" = Option<usize>, Query), ("filterCompleted" = Option<bool>, Query),
+           ("requestType" = Option<String>, Query)),
     responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn request_history(
     State(state): State<AppState>,

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 
 import { setApiKey } from './auth-storage';
-import { ApiClientError, apiRequest, downloadRequest, searchRequest } from './api-client';
+import { ApiClientError, apiRequest, call, downloadRequest, fillPath, searchRequest } from './api-client';
+import type { GetPodcastResponse } from './api-types';
 
 // The messages of SPEC §8, copied from the specification text.
 const SPEC_REQUEST_FAILED = 'API request failed with error: ';
@@ -127,5 +128,29 @@ describe('downloadRequest', () => {
   it('uses the status text, not the body, for exports and downloads', async () => {
     mockFetch(403, JSON.stringify({ status: 'FORBIDDEN', data: { message: 'no' } }), 'Forbidden');
     await expect(downloadRequest('/export/podcasts')).rejects.toThrow(SPEC_REQUEST_FAILED + 'Forbidden');
+  });
+});
+
+describe('call (typed by the OpenAPI document)', () => {
+  it('fills and encodes path parameters, sends the method, query and body, and unwraps data', async () => {
+    const fetchMock = mockFetch(200, JSON.stringify({ status: 'OK', data: { podcast: { podcastId: 'p1' } } }));
+    setApiKey(null);
+    const answer = await call('get', '/podcasts/{podcastIdOrSlug}', { path: { podcastIdOrSlug: 'a b/c' } });
+    expectTypeOf(answer).toEqualTypeOf<GetPodcastResponse>();
+    expect(answer).toEqual({ podcast: { podcastId: 'p1' } });
+    expect((fetchMock.mock.calls[0] as unknown as [string])[0]).toBe('/api/v1/podcasts/a%20b%2Fc');
+
+    await call('patch', '/projects/{projectSlug}', { path: { projectSlug: 'p' }, body: { projectPurpose: 'New purpose' } });
+    const [url, init] = fetchMock.mock.calls[1] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/v1/projects/p');
+    expect(init.method).toBe('PATCH');
+    expect(init.body).toBe(JSON.stringify({ projectPurpose: 'New purpose' }));
+
+    await call('get', '/teams/usage/daily', { query: { window: '7d' } });
+    expect((fetchMock.mock.calls[2] as unknown as [string])[0]).toBe('/api/v1/teams/usage/daily?window=7d');
+  });
+
+  it('refuses a route parameter with no value', () => {
+    expect(() => fillPath('/podcasts/{podcastIdOrSlug}', {})).toThrow('no value for podcastIdOrSlug');
   });
 });

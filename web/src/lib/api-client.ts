@@ -1,6 +1,7 @@
 // The one way the app talks to the API: same origin, `/api/v1`, the
 // {"status": "OK", "data": …} envelope unwrapped, and the error messages of SPEC §8.
 
+import type { paths } from './api-schema';
 import { getApiKey } from './auth-storage';
 
 export const API_BASE = '/api/v1';
@@ -162,4 +163,71 @@ export async function downloadRequest(path: string, options: RequestOptions = {}
     throw new ApiClientError(requestFailedMessage(response.statusText), { httpStatus: response.status });
   }
   return response.blob();
+}
+
+// ---- Calls typed by the server's OpenAPI document (src/lib/api-schema.d.ts) ----
+
+/** The document's routes, keyed without the `/api/v1` prefix. */
+type Routes = { [P in keyof paths as P extends `${typeof API_BASE}${infer R}` ? R : never]: paths[P] };
+export type Route = keyof Routes;
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The routes that have an operation for `M`. */
+export type RouteFor<M extends Method> = {
+  [R in Route]: [NonNullable<Routes[R][M]>] extends [never] ? never : R;
+}[Route];
+
+type OperationOf<M extends Method, R extends RouteFor<M>> = NonNullable<Routes[R][M]>;
+
+/** The `data` of the operation's 200 answer. */
+export type ResponseData<M extends Method, R extends RouteFor<M>> =
+  OperationOf<M, R> extends { responses: { 200: { content: { 'application/json': { data: infer D } } } } } ? D : never;
+
+/** The operation's JSON request body. */
+export type RequestBody<M extends Method, R extends RouteFor<M>> =
+  OperationOf<M, R> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+type OperationParameters<M extends Method, R extends RouteFor<M>> =
+  OperationOf<M, R> extends { parameters: infer P } ? P : never;
+type PathParameters<M extends Method, R extends RouteFor<M>> = OperationParameters<M, R> extends { path?: infer X } ? X : never;
+type QueryParameters<M extends Method, R extends RouteFor<M>> = OperationParameters<M, R> extends { query?: infer X } ? X : never;
+
+export type CallOptions<M extends Method, R extends RouteFor<M>> = ([NonNullable<PathParameters<M, R>>] extends [never]
+  ? { path?: undefined }
+  : { path: NonNullable<PathParameters<M, R>> }) & {
+  query?: QueryParameters<M, R>;
+  body?: RequestBody<M, R>;
+  signal?: AbortSignal;
+  apiKey?: string;
+};
+
+/** `/podcasts/{podcastIdOrSlug}` with the parameters filled in (each encoded). */
+export function fillPath(route: string, values: Record<string, string | number> | undefined): string {
+  return route.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = values?.[name];
+    if (value === undefined) throw new Error(`${route}: no value for ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** A JSON call to one operation of the document: its parameters, body and answer typed. */
+export function call<M extends Method, R extends RouteFor<M>>(
+  method: M,
+  route: R,
+  ...[options]: {} extends CallOptions<M, R> ? [CallOptions<M, R>?] : [CallOptions<M, R>]
+): Promise<ResponseData<M, R>> {
+  const { path, query, body, signal, apiKey } = (options ?? {}) as {
+    path?: Record<string, string | number>;
+    query?: Query;
+    body?: unknown;
+    signal?: AbortSignal;
+    apiKey?: string;
+  };
+  return apiRequest<ResponseData<M, R>>(fillPath(route, path), {
+    method: method.toUpperCase() as RequestOptions['method'],
+    query,
+    body,
+    signal,
+    apiKey,
+  });
 }

@@ -1,8 +1,8 @@
-// Friendly names for the wire shapes. They are generated (`npm run gen:sdk`) from the
-// request and response models of the Pod Engine SDK, the API's wire contract, into
-// sdk-schema.d.ts; nothing here is written by hand but the names.
+// Friendly names for the wire shapes. They are generated (`npm run gen:api`) from the
+// server's OpenAPI document (web/openapi.json), whose bodies are the Pod Engine SDK's models
+// (the API's wire contract), into api-schema.d.ts; nothing here is written by hand but the names.
 
-import type { components } from './sdk-schema';
+import type { components } from './api-schema';
 
 type S = components['schemas'];
 
@@ -21,7 +21,6 @@ export type GetPodcastRelatedPodcastsResponse = S['GetPodcastRelatedPodcastsResp
 export type GetPodcastSocialMediaDetailsResponse = S['GetPodcastSocialMediaDetailsResponse'];
 export type GetPodcastChartsResponse = S['GetPodcastChartsResponse'];
 export type GetPodcastGuestsResponse = S['GetPodcastGuestsResponse'];
-export type GetPodcastSponsorsResponse = S['GetPodcastSponsorsResponse'];
 export type GetLatestPodcastsResponse = S['GetLatestPodcastsResponse'];
 export type GetEpisodeDetailsByIdResponse = S['GetEpisodeDetailsByIdResponse'];
 export type GetEpisodeTranscriptTextResponse = S['GetEpisodeTranscriptTextResponse'];

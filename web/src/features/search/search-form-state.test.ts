@@ -4,11 +4,18 @@ import { describe, expect, it } from 'vitest';
 
 import { buildSearchBody, EMPTY_FILTERS, newTerm, searchModeOf, type SearchFormState } from './search-form-state';
 
-// The SDK's request models, exported to JSON schema (web/sdk-schema.json).
+// The request bodies of POST /search/podcasts and /search/episodes in the server's
+// OpenAPI document (web/openapi.json), which are the SDK's request models.
 type JsonSchema = { properties?: Record<string, { $ref?: string; anyOf?: { $ref?: string; items?: { $ref?: string } }[]; items?: { $ref?: string } }>; required?: string[] };
-const schemas = (JSON.parse(readFileSync(resolve(process.cwd(), 'sdk-schema.json'), 'utf8')) as { components: { schemas: Record<string, JsonSchema> } }).components.schemas;
-const PODCAST_BODY = schemas.AskAgentProjectPodcastRelevancySearchOptionsVariant1;
-const EPISODE_BODY = schemas.AskAgentProjectPodcastRelevancySearchOptionsVariant2;
+type Document = {
+  paths: Record<string, { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } }>;
+  components: { schemas: Record<string, JsonSchema> };
+};
+const document = JSON.parse(readFileSync(resolve(process.cwd(), 'openapi.json'), 'utf8')) as Document;
+const schemas = document.components.schemas;
+const bodyOf = (path: string) => schemas[document.paths[path].post.requestBody.content['application/json'].schema.$ref.split('/').pop()!];
+const PODCAST_BODY = bodyOf('/api/v1/search/podcasts');
+const EPISODE_BODY = bodyOf('/api/v1/search/episodes');
 
 /** Checks an object against a schema's keys: no unknown key, every required key present, recursively. */
 function conforms(value: unknown, schema: JsonSchema, path = 'body'): string[] {

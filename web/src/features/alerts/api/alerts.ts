@@ -1,10 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { apiRequest } from '@/lib/api-client';
-import type { GetAlertConfigsResponse } from '@/lib/api-types';
+import { call } from '@/lib/api-client';
 
 /** GET /alerts/alert-configs */
-export const getAlertConfigs = (signal?: AbortSignal) => apiRequest<GetAlertConfigsResponse>('/alerts/alert-configs', { signal });
+export const getAlertConfigs = (signal?: AbortSignal) => call('get', '/alerts/alert-configs', { signal });
 
 export const alertConfigsQueryOptions = () => queryOptions({ queryKey: ['alerts'], queryFn: ({ signal }) => getAlertConfigs(signal), retry: false });
 

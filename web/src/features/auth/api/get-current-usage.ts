@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { apiRequest } from '@/lib/api-client';
-import type { GetCurrentUsageResponse } from '@/lib/api-types';
+import { call } from '@/lib/api-client';
 
 /** GET /teams/usage/current: the caller's plan and what it has used this period. */
 export const getCurrentUsage = (signal?: AbortSignal, apiKey?: string) =>
-  apiRequest<GetCurrentUsageResponse>('/teams/usage/current', { signal, apiKey });
+  call('get', '/teams/usage/current', { signal, apiKey });
 
 export const currentUsageQueryOptions = (apiKey: string | null) =>
   queryOptions({

@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { apiRequest } from '@/lib/api-client';
-import type { GetAvailableCountriesByChartTypeResponse, GetCategoriesByChartTypeResponse, GetChartResponse } from '@/lib/api-types';
+import { call } from '@/lib/api-client';
 
 export const CHART_TYPES = ['apple', 'spotify'] as const;
 export type ChartType = (typeof CHART_TYPES)[number];
@@ -10,15 +9,15 @@ export type ChartQuery = { chartType: ChartType; country: string; category: stri
 
 /** GET /charts/{chartType}/countries */
 export const getChartCountries = (chartType: ChartType, signal?: AbortSignal) =>
-  apiRequest<GetAvailableCountriesByChartTypeResponse>(`/charts/${chartType}/countries`, { signal });
+  call('get', '/charts/{chartType}/countries', { path: { chartType }, signal });
 
 /** GET /charts/{chartType}/categories */
 export const getChartCategories = (chartType: ChartType, signal?: AbortSignal) =>
-  apiRequest<GetCategoriesByChartTypeResponse>(`/charts/${chartType}/categories`, { signal });
+  call('get', '/charts/{chartType}/categories', { path: { chartType }, signal });
 
 /** GET /charts/latest, or GET /charts with a date. */
 export const getChart = (query: ChartQuery, signal?: AbortSignal) =>
-  apiRequest<GetChartResponse>(query.date ? '/charts' : '/charts/latest', { query, signal });
+  query.date ? call('get', '/charts', { query, signal }) : call('get', '/charts/latest', { query, signal });
 
 export const chartCountriesQueryOptions = (chartType: ChartType) =>
   queryOptions({ queryKey: ['charts', chartType, 'countries'], queryFn: ({ signal }) => getChartCountries(chartType, signal), retry: false });

@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { apiRequest } from '@/lib/api-client';
-import type { GetDailyUsageResponse } from '@/lib/api-types';
+import { call } from '@/lib/api-client';
 
 /** GET /teams/usage/daily?window=… */
 export const getDailyUsage = (window: string, signal?: AbortSignal) =>
-  apiRequest<GetDailyUsageResponse>('/teams/usage/daily', { query: { window }, signal });
+  call('get', '/teams/usage/daily', { query: { window }, signal });
 
 export const dailyUsageQueryOptions = (window = '30d') =>
   queryOptions({ queryKey: ['usage', 'daily', window], queryFn: ({ signal }) => getDailyUsage(window, signal), retry: false });

@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { apiRequest } from '@/lib/api-client';
-import type { GetEpisodeDetailsByIdResponse, GetEpisodeTranscriptTextResponse } from '@/lib/api-types';
+import { call } from '@/lib/api-client';
 
 /** GET /episodes/{episodeId}/details */
 export const getEpisode = (episodeId: string, signal?: AbortSignal) =>
-  apiRequest<GetEpisodeDetailsByIdResponse>(`/episodes/${encodeURIComponent(episodeId)}/details`, { signal });
+  call('get', '/episodes/{episodeId}/details', { path: { episodeId }, signal });
 
 export const episodeQueryOptions = (episodeId: string | null) =>
   queryOptions({
@@ -20,9 +19,7 @@ export function useEpisode(episodeId: string | null) {
 
 /** GET /episodes/{episodeId}/transcript-text (signed in) */
 export const getTranscriptText = (episodeId: string, signal?: AbortSignal) =>
-  apiRequest<GetEpisodeTranscriptTextResponse>(`/episodes/${encodeURIComponent(episodeId)}/transcript-text`, {
-    signal,
-  });
+  call('get', '/episodes/{episodeId}/transcript-text', { path: { episodeId }, signal });
 
 export const transcriptQueryOptions = (episodeId: string | null, enabled: boolean) =>
   queryOptions({

@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { apiRequest } from '@/lib/api-client';
-import type { GetLatestEpisodesResponse } from '@/lib/api-types';
+import { call } from '@/lib/api-client';
 
 export type LatestEpisodesQuery = {
   categories?: string[];
@@ -12,7 +11,7 @@ export type LatestEpisodesQuery = {
 
 /** GET /episodes/latest: the latest 150 episodes, grouped by podcast. */
 export const getLatestEpisodes = (query: LatestEpisodesQuery = {}, signal?: AbortSignal) =>
-  apiRequest<GetLatestEpisodesResponse>('/episodes/latest', {
+  call('get', '/episodes/latest', {
     query: {
       categories: query.categories?.join(','),
       podcastImageRequired: query.podcastImageRequired,

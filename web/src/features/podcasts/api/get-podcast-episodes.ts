@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 
-import { apiRequest } from '@/lib/api-client';
+import { call } from '@/lib/api-client';
 import type { GetPodcastEpisodesResponse } from '@/lib/api-types';
 
 /** The episodes listing's page size: the API allows at most 100. */
@@ -12,7 +12,8 @@ export const getPodcastEpisodes = (
   page: { skip: number; limit: number; hasTranscript?: boolean },
   signal?: AbortSignal,
 ) =>
-  apiRequest<GetPodcastEpisodesResponse>(`/podcasts/${encodeURIComponent(idOrSlug)}/episodes`, {
+  call('get', '/podcasts/{podcastIdOrSlug}/episodes', {
+    path: { podcastIdOrSlug: idOrSlug },
     query: { skip: page.skip, limit: page.limit, hasTranscript: page.hasTranscript },
     signal,
   });

@@ -1,22 +1,20 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { apiRequest } from '@/lib/api-client';
+import { apiRequest, call } from '@/lib/api-client';
 import type {
   GetPodcastChartsResponse,
   GetPodcastContactsResponse,
   GetPodcastGuestsResponse,
   GetPodcastRelatedPodcastsResponse,
-  GetPodcastResponse,
   GetPodcastReviewsResponse,
   GetPodcastSocialMediaDetailsResponse,
-  GetPodcastSponsorsResponse,
 } from '@/lib/api-types';
 
 const base = (idOrSlug: string) => `/podcasts/${encodeURIComponent(idOrSlug)}`;
 
 /** GET /podcasts/{podcastIdOrSlug} */
 export const getPodcast = (idOrSlug: string, signal?: AbortSignal) =>
-  apiRequest<GetPodcastResponse>(base(idOrSlug), { signal });
+  call('get', '/podcasts/{podcastIdOrSlug}', { path: { podcastIdOrSlug: idOrSlug }, signal });
 
 export const podcastQueryOptions = (idOrSlug: string) =>
   queryOptions({ queryKey: ['podcasts', idOrSlug], queryFn: ({ signal }) => getPodcast(idOrSlug, signal) });
@@ -68,8 +66,3 @@ const guests = subResource<GetPodcastGuestsResponse>('guests');
 export const getPodcastGuests = guests.fetcher;
 export const podcastGuestsQueryOptions = guests.options;
 export const usePodcastGuests = guests.hook;
-
-const sponsors = subResource<GetPodcastSponsorsResponse>('sponsors');
-export const getPodcastSponsors = sponsors.fetcher;
-export const podcastSponsorsQueryOptions = sponsors.options;
-export const usePodcastSponsors = sponsors.hook;

@@ -1,7 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
-import { apiRequest } from '@/lib/api-client';
-import type { GetProjectDetailsResponse, GetProjectsResponse } from '@/lib/api-types';
+import { apiRequest, call } from '@/lib/api-client';
 
 export const LISTED_PODCAST_STATES = ['prospect', 'qualified', 'pitched', 'lost', 'booked', 'ignored'] as const;
 export type ListedPodcastState = (typeof LISTED_PODCAST_STATES)[number];
@@ -23,7 +22,7 @@ export const PROJECT_TYPES = [
 export type ProjectType = (typeof PROJECT_TYPES)[number];
 
 /** GET /projects */
-export const getProjects = (signal?: AbortSignal) => apiRequest<GetProjectsResponse>('/projects', { signal });
+export const getProjects = (signal?: AbortSignal) => call('get', '/projects', { signal });
 
 export const projectsQueryOptions = (enabled = true) =>
   queryOptions({ queryKey: ['projects'], queryFn: ({ signal }) => getProjects(signal), enabled, retry: false });
@@ -34,7 +33,7 @@ export function useProjects(enabled = true) {
 
 /** GET /projects/{slug}/details */
 export const getProjectDetails = (slug: string, signal?: AbortSignal) =>
-  apiRequest<GetProjectDetailsResponse>(`/projects/${encodeURIComponent(slug)}/details`, { signal });
+  call('get', '/projects/{projectSlug}/details', { path: { projectSlug: slug }, signal });
 
 export const projectDetailsQueryOptions = (slug: string) =>
   queryOptions({ queryKey: ['projects', slug], queryFn: ({ signal }) => getProjectDetails(slug, signal), retry: false });

@@ -1,7 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { apiRequest } from '@/lib/api-client';
-import type { GetTeamPodcastsResponse } from '@/lib/api-types';
+import { apiRequest, call } from '@/lib/api-client';
 
 export type TeamUser = { id: string; email: string; firstName?: string | null; lastName?: string | null; avatarSeed?: string | null; displayName?: string | null };
 
@@ -14,7 +13,7 @@ export const useTeamUsers = () => useQuery(teamUsersQueryOptions());
 
 /** GET /teams/podcasts?blacklist */
 export const getTeamPodcasts = (blacklist: boolean | undefined, signal?: AbortSignal) =>
-  apiRequest<GetTeamPodcastsResponse>('/teams/podcasts', { query: { blacklist }, signal });
+  call('get', '/teams/podcasts', { query: { blacklist }, signal });
 
 export const teamPodcastsQueryOptions = (blacklist?: boolean) =>
   queryOptions({ queryKey: ['team', 'podcasts', blacklist ?? null], queryFn: ({ signal }) => getTeamPodcasts(blacklist, signal), retry: false });

@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { apiRequest } from '@/lib/api-client';
-import type { GetTranscriptionRequestsResponse } from '@/lib/api-types';
+import { call } from '@/lib/api-client';
 
 /** GET /teams/transcriptions */
 export const getTranscriptionRequests = (signal?: AbortSignal) =>
-  apiRequest<GetTranscriptionRequestsResponse>('/teams/transcriptions', { query: { limit: 100, skip: 0 }, signal });
+  call('get', '/teams/transcriptions', { query: { limit: 100, skip: 0 }, signal });
 
 export const transcriptionRequestsQueryOptions = () =>
   queryOptions({ queryKey: ['transcriptions'], queryFn: ({ signal }) => getTranscriptionRequests(signal), retry: false });
