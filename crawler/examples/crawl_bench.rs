@@ -115,8 +115,30 @@ fn print(label: &str, pass: &Pass) {
     );
 }
 
+/// `crawl_bench serve CORPUS`: serves the corpus on every loopback address and prints
+/// the port. The crawl runs in another process so that the server's connections and
+/// the crawler's pooled ones do not share one open-files limit.
+fn serve(corpus: PathBuf) -> Result<(), Box<dyn std::error::Error>> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener =
+            tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0))).await?;
+        println!("{}", listener.local_addr()?.port());
+        let app = Router::new().fallback_service(ServeDir::new(&corpus));
+        axum::serve(listener, app).await?;
+        Ok(())
+    })
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).peekable();
+    if args.peek().map(String::as_str) == Some("serve") {
+        let corpus = args.nth(1).ok_or("usage: crawl_bench serve CORPUS")?;
+        return serve(PathBuf::from(corpus));
+    }
     let corpus = PathBuf::from(
         args.next()
             .ok_or("usage: crawl_bench CORPUS [SITES] [AT_ONCE] [DELAY_MS]")?,
@@ -126,16 +148,32 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let delay_ms: u64 = args.next().map_or(Ok(1_000), |n| n.parse())?;
     let slugs = site_slugs(&corpus, limit)?;
 
+    let mut server = std::process::Command::new(std::env::current_exe()?)
+        .arg("serve")
+        .arg(&corpus)
+        .stdout(std::process::Stdio::piped())
+        .spawn()?;
+    let mut port = String::new();
+    if let Some(stdout) = server.stdout.take() {
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut port)?;
+    }
+    let port: u16 = port.trim().parse()?;
+    let outcome = crawl(&slugs, port, at_once, delay_ms);
+    server.kill()?;
+    server.wait()?;
+    outcome
+}
+
+fn crawl(
+    slugs: &[String],
+    port: u16,
+    at_once: usize,
+    delay_ms: u64,
+) -> Result<(), Box<dyn std::error::Error>> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async move {
-        let listener =
-            tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0))).await?;
-        let port = listener.local_addr()?.port();
-        let app = Router::new().fallback_service(ServeDir::new(&corpus));
-        tokio::spawn(async move { axum::serve(listener, app).await });
-
         let urls: Vec<String> = slugs
             .iter()
             .enumerate()
