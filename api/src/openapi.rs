@@ -421,7 +421,7 @@ mod tests {
                 .filter(|(code, _)| code.starts_with('2'))
                 .collect();
             assert!(!success.is_empty(), "{method} {path}: no success answer");
-            for (code, response) in success {
+            for (_, response) in success {
                 let described = response["content"]
                     .as_object()
                     .is_some_and(|content| !content.is_empty());
