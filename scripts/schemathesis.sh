@@ -14,30 +14,10 @@ target="${CARGO_TARGET_DIR:-$HOME/.cache/podlens-target}"
 
 cargo build --locked -p podlens-tools --bin podlens -p podlens-api --example build_fixture_catalog
 
-data="$(mktemp -d "${TMPDIR:-/tmp}/podlens-schemathesis-XXXXXX")"
-server=""
-cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$data"
-}
-trap cleanup EXIT
-
-(cd api && "$target/debug/examples/build_fixture_catalog" "$data")
+. scripts/lib/fixture-server.sh
 # An admin key: no plan limit turns generated calls into 429s, so every operation is
 # reached with inputs it has to answer.
-key="$(PODLENS_NO_PROGRESS=true "$target/debug/podlens" keys create --data-dir "$data" \
-  --email schemathesis@example.com --plan admin | tail -n 1)"
-
-"$target/debug/podlens" serve --data-dir "$data" --port 0 >"$data/serve.log" 2>&1 &
-server=$!
-url=""
-for _ in $(seq 1 100); do
-  url="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$data/serve.log" | head -n 1 || true)"
-  [ -n "$url" ] && break
-  kill -0 "$server" 2>/dev/null || { cat "$data/serve.log" >&2; exit 1; }
-  sleep 0.2
-done
-[ -n "$url" ] || { echo "the server did not start" >&2; cat "$data/serve.log" >&2; exit 1; }
+start_fixture_server schemathesis schemathesis@example.com admin
 
 # No operation is excluded: sign-up and sign-in mail goes to the data directory's outbox
 # (no SMTP server is configured here), and no route of the document revokes API keys, so
