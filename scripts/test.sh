@@ -8,6 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/podlens-target}"
+# setup.sh installs all-mpnet-base-v2: the tests that need it fail rather than skip.
+export PODLENS_REQUIRE_MODEL=1
 
 scripts/setup.sh
 

@@ -4,7 +4,12 @@
 //! model's on-disk round trip and checksum pinning, and the int8 error bound.
 //!
 //! Tests that need the installed model (scripts/install-model.sh, run by scripts/setup.sh)
-//! print why and pass when it is absent.
+//! print why and pass when it is absent, or fail when `PODLENS_REQUIRE_MODEL` is set (CI).
+
+#[path = "common/mpnet.rs"]
+mod mpnet;
+
+use mpnet::{installed, mpnet_dir};
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -16,29 +21,9 @@ use podlens_indexer::embedding::{
 };
 use serde::Deserialize;
 
-fn model_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("PODLENS_MODEL_DIR") {
-        return PathBuf::from(dir);
-    }
-    let home = std::env::var_os("HOME").unwrap_or_default();
-    Path::new(&home).join(".cache/podlens-models/all-mpnet-base-v2")
-}
-
-fn installed() -> bool {
-    let dir = model_dir();
-    let present = dir.join("model.safetensors").exists() && dir.join("vocab.txt").exists();
-    if !present {
-        eprintln!(
-            "skipping: all-mpnet-base-v2 is not installed in {} (run scripts/install-model.sh)",
-            dir.display()
-        );
-    }
-    present
-}
-
 fn mpnet() -> &'static MpnetModel {
     static MODEL: OnceLock<MpnetModel> = OnceLock::new();
-    MODEL.get_or_init(|| MpnetModel::load(&model_dir()).expect("installed model loads"))
+    MODEL.get_or_init(|| MpnetModel::load(&mpnet_dir()).expect("installed model loads"))
 }
 
 fn fixtures() -> PathBuf {

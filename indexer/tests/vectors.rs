@@ -8,6 +8,11 @@
 //! vectors the test embeds itself from the corpus texts, centroids recomputed here, and a
 //! full rebuild compared with an incremental update.
 
+#[path = "common/mpnet.rs"]
+mod mpnet;
+
+use mpnet::{installed, mpnet_dir};
+
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -36,25 +41,6 @@ const EPISODES_PER_FEED: usize = 12;
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
-}
-
-fn mpnet_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("PODLENS_MODEL_DIR") {
-        return PathBuf::from(dir);
-    }
-    let home = std::env::var_os("HOME").unwrap_or_default();
-    Path::new(&home).join(".cache/podlens-models/all-mpnet-base-v2")
-}
-
-fn installed() -> bool {
-    let present = mpnet_dir().join("model.safetensors").exists();
-    if !present {
-        eprintln!(
-            "skipping: all-mpnet-base-v2 is not installed in {} (run scripts/install-model.sh)",
-            mpnet_dir().display()
-        );
-    }
-    present
 }
 
 struct Corpus {
@@ -192,6 +178,32 @@ fn open(dir: &Path) -> IndexReaderHandle {
 
 /// The independent expectation: every episode's best f32 cosine with `query` over its
 /// description and chunks, computed from the corpus texts.
+/// The corpus indexed with vectors into a fresh directory, opened; `None` (the test
+/// returns) when the model is not installed.
+struct Built {
+    corpus: &'static Corpus,
+    model: VectorModel,
+    dir: tempfile::TempDir,
+    handle: IndexReaderHandle,
+}
+
+fn built_index() -> Option<Built> {
+    if !installed() {
+        return None;
+    }
+    let corpus = corpus_data();
+    let model = vector_model();
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), corpus, Some(model.clone()));
+    let handle = open(dir.path());
+    Some(Built {
+        corpus,
+        model,
+        dir,
+        handle,
+    })
+}
+
 fn expected_episode_ranking(model: &StaticModel, corpus: &Corpus, query: &str) -> Vec<(f32, Uuid)> {
     let q = model.embed(query);
     let mut best: HashMap<Uuid, f32> = HashMap::new();
@@ -260,14 +272,15 @@ fn semantic(handle: &IndexReaderHandle, query: &str, mode: SearchMode, limit: us
 
 #[test]
 fn semantic_episode_search_agrees_with_brute_force_cosine() {
-    if !installed() {
+    let Some(Built {
+        corpus,
+        model,
+        dir,
+        handle,
+    }) = built_index()
+    else {
         return;
-    }
-    let corpus = corpus_data();
-    let model = vector_model();
-    let dir = tempfile::tempdir().unwrap();
-    build(dir.path(), corpus, Some(model.clone()));
-    let handle = open(dir.path());
+    };
     let manifest = podlens_indexer::read_manifest(&dir.path().join("index"))
         .unwrap()
         .unwrap();
@@ -295,13 +308,15 @@ fn semantic_episode_search_agrees_with_brute_force_cosine() {
 
 #[test]
 fn a_passage_finds_itself_and_its_near_duplicate_with_timestamps() {
-    if !installed() {
+    let Some(Built {
+        corpus,
+        dir: _dir,
+        handle,
+        ..
+    }) = built_index()
+    else {
         return;
-    }
-    let corpus = corpus_data();
-    let dir = tempfile::tempdir().unwrap();
-    build(dir.path(), corpus, Some(vector_model()));
-    let handle = open(dir.path());
+    };
     let timed = &corpus.transcripts[0];
     let chunks = chunk_transcript(timed);
     for chunk in chunks.iter().step_by(7) {
@@ -332,14 +347,15 @@ fn a_passage_finds_itself_and_its_near_duplicate_with_timestamps() {
 
 #[test]
 fn podcast_mode_and_related_podcasts_follow_centroid_cosine() {
-    if !installed() {
+    let Some(Built {
+        corpus,
+        model,
+        dir: _dir,
+        handle,
+    }) = built_index()
+    else {
         return;
-    }
-    let corpus = corpus_data();
-    let model = vector_model();
-    let dir = tempfile::tempdir().unwrap();
-    build(dir.path(), corpus, Some(model.clone()));
-    let handle = open(dir.path());
+    };
     let centroids = expected_centroids(&model.model, corpus);
     for query in QUERIES {
         let q = model.model.embed(query);
@@ -388,14 +404,15 @@ fn podcast_mode_and_related_podcasts_follow_centroid_cosine() {
 
 #[test]
 fn semantic_rerank_orders_a_page_by_blended_scores() {
-    if !installed() {
+    let Some(Built {
+        corpus,
+        model,
+        dir: _dir,
+        handle,
+    }) = built_index()
+    else {
         return;
-    }
-    let corpus = corpus_data();
-    let model = vector_model();
-    let dir = tempfile::tempdir().unwrap();
-    build(dir.path(), corpus, Some(model.clone()));
-    let handle = open(dir.path());
+    };
     let mut request = SearchRequest {
         terms: vec![SearchTerm {
             text: "the".into(),
