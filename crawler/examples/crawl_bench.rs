@@ -16,6 +16,7 @@ use axum::Router;
 use podlens_crawler::{CrawlOptions, Crawler};
 use tower_http::services::ServeDir;
 
+#[derive(Default)]
 struct Pass {
     sites: u64,
     failed: u64,
@@ -69,13 +70,7 @@ async fn crawl_all(crawler: &Crawler, urls: &[String], at_once: usize) -> Pass {
     }
     let mut pass = Pass {
         sites: urls.len() as u64,
-        failed: 0,
-        pages: 0,
-        errors: 0,
-        cache_hits: 0,
-        emails: 0,
-        socials: 0,
-        seconds: 0.0,
+        ..Pass::default()
     };
     while let Some(joined) = tasks.join_next().await {
         match joined {

@@ -84,20 +84,14 @@ pub fn related_podcasts_with(
                 .or_insert((share, hit));
         }
     }
-    let mut hits: Vec<PodcastHit> = fused
+    let hits: Vec<PodcastHit> = fused
         .into_values()
         .map(|(score, mut hit)| {
             hit.score = score;
             hit
         })
         .collect();
-    hits.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then(a.podcast_id.cmp(&b.podcast_id))
-    });
-    hits.truncate(limit);
-    Ok(hits)
+    Ok(best_first(hits, limit))
 }
 
 /// Podcasts whose title and description resemble `podcast_id`'s (more-like-this).
@@ -175,15 +169,21 @@ pub fn related_by_text(
                 .collect()
         })
         .collect();
-    let mut hits = Vec::new();
+    let mut hits: Vec<PodcastHit> = Vec::new();
     for shard in per_shard {
         hits.extend(shard?);
     }
+    Ok(best_first(hits, limit))
+}
+
+/// The `limit` best hits, highest score first, ties by podcast id (a stable order across
+/// shards and runs).
+fn best_first(mut hits: Vec<PodcastHit>, limit: usize) -> Vec<PodcastHit> {
     hits.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
             .then(a.podcast_id.cmp(&b.podcast_id))
     });
     hits.truncate(limit);
-    Ok(hits)
+    hits
 }

@@ -14,7 +14,9 @@ use axum::Router;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use podlens_ingest::fetch::{FeedSource, FeedState, HttpConfig, IngestConfig, ingest};
+use podlens_ingest::fetch::{
+    FeedSource, FeedState, HttpConfig, IngestConfig, IngestSummary, ingest,
+};
 
 mod common;
 use common::MemoryStore;
@@ -82,6 +84,13 @@ fn config(allowed: &[&str]) -> IngestConfig {
     }
 }
 
+/// Ingests `sources` into memory, fetching only from the `allowed` private addresses.
+async fn fetch_urls(sources: Vec<FeedSource>, allowed: &[&str]) -> (IngestSummary, MemoryStore) {
+    ingest(sources, config(allowed), MemoryStore::default(), None)
+        .await
+        .unwrap()
+}
+
 fn source(url: String) -> FeedSource {
     FeedSource::Url(FeedState::new(url))
 }
@@ -106,14 +115,7 @@ async fn compressed_bombs_fail_as_too_large_in_bounded_memory() {
         source(format!("{base}/gzip.xml")),
         source(format!("{base}/deflate.xml")),
     ];
-    let (summary, store) = ingest(
-        sources,
-        config(&["127.0.0.1"]),
-        MemoryStore::default(),
-        None,
-    )
-    .await
-    .unwrap();
+    let (summary, store) = fetch_urls(sources, &["127.0.0.1"]).await;
     let grown = peak_rss().saturating_sub(before);
     assert_eq!(summary.failures.get("too-large"), Some(&2), "{summary}");
     for path in ["/gzip.xml", "/deflate.xml"] {
@@ -208,14 +210,7 @@ async fn private_targets_are_refused_by_default_and_on_every_hop() {
     let allowed = serve("127.0.0.1:0", app).await;
 
     // By default even the first server is refused, before any request.
-    let (summary, store) = ingest(
-        vec![source(format!("{allowed}/feed.xml"))],
-        config(&[]),
-        MemoryStore::default(),
-        None,
-    )
-    .await
-    .unwrap();
+    let (summary, store) = fetch_urls(vec![source(format!("{allowed}/feed.xml"))], &[]).await;
     assert_eq!(summary.failures.get("refused"), Some(&1), "{summary}");
     assert_eq!(
         store.fetch_for("/feed.xml").error.as_deref(),
@@ -239,14 +234,7 @@ async fn private_targets_are_refused_by_default_and_on_every_hop() {
         .iter()
         .map(|p| source(format!("{allowed}{p}")))
         .collect();
-    let (summary, store) = ingest(
-        sources,
-        config(&["127.0.0.1"]),
-        MemoryStore::default(),
-        None,
-    )
-    .await
-    .unwrap();
+    let (summary, store) = fetch_urls(sources, &["127.0.0.1"]).await;
     assert_eq!(summary.ok, 2, "{summary}");
     assert_eq!(summary.failures.get("refused"), Some(&7), "{summary}");
     let reasons = [
