@@ -3,17 +3,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use podlens_ingest::transcript::{TranscriptFormat, parse_transcript};
+use podlens_ingest::transcript::{TranscriptFormat, parse_transcript, sniff_format};
 
 fuzz_target!(|text: &str| {
-    for format in [
-        TranscriptFormat::Vtt,
-        TranscriptFormat::Srt,
-        TranscriptFormat::Json,
-        TranscriptFormat::Html,
-        TranscriptFormat::Text,
-        TranscriptFormat::Markdown,
-    ] {
+    for format in TranscriptFormat::ALL {
         let _ = parse_transcript(text, format);
     }
+    let _ = parse_transcript(text, sniff_format(text));
 });

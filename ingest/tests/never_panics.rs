@@ -131,14 +131,7 @@ fn mutated_transcripts_never_panic() {
         for _ in 0..30 {
             let mutated = mutate(&mut rng, &bytes[..bytes.len().min(8192)]);
             let text = String::from_utf8_lossy(&mutated);
-            for format in [
-                TranscriptFormat::Vtt,
-                TranscriptFormat::Srt,
-                TranscriptFormat::Json,
-                TranscriptFormat::Html,
-                TranscriptFormat::Text,
-                TranscriptFormat::Markdown,
-            ] {
+            for format in TranscriptFormat::ALL {
                 let _ = parse_transcript(&text, format);
             }
         }

@@ -25,6 +25,16 @@ pub enum TranscriptFormat {
 }
 
 impl TranscriptFormat {
+    /// Every format, in declaration order.
+    pub const ALL: [TranscriptFormat; 6] = [
+        TranscriptFormat::Vtt,
+        TranscriptFormat::Srt,
+        TranscriptFormat::Json,
+        TranscriptFormat::Html,
+        TranscriptFormat::Text,
+        TranscriptFormat::Markdown,
+    ];
+
     /// The short name stored in `TranscriptRecord::format`.
     pub fn name(self) -> &'static str {
         match self {
