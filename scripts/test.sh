@@ -47,5 +47,8 @@ echo "== sdk: the official podengine SDK against a real podlens serve"
 cargo build --locked -p podlens-tools --bin podlens -p podlens-api --example build_fixture_catalog
 python3 -m pytest -q tests/sdk
 
+echo "== api: schemathesis against the server's own OpenAPI document (about 25 s)"
+scripts/schemathesis.sh
+
 echo "== web: end to end in Chromium against a real podlens serve"
 scripts/e2e.sh

@@ -154,7 +154,8 @@ pub async fn review(
 /// `POST /api/v1/agent/project/relevancy`: body projectId, podcastId, searchOptions
 /// (context only), forceRegenerate.
 #[utoipa::path(post, path = "/api/v1/agent/project/relevancy", tag = "agent",
-    responses((status = 200, description = "OK: the answer in the envelope")))]
+    responses((status = 200, description = "OK: the answer in the envelope"),
+              (status = 404, description = "Unknown project or podcast")))]
 pub async fn project_relevancy(
     State(state): State<AppState>,
     caller: Caller,
