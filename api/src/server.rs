@@ -32,6 +32,7 @@ pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppS
             accounts.connection_clone()?,
         )?),
         mailer: Arc::new(crate::mail::Outbox::in_data_dir(&data_dir)),
+        refresher: Arc::new(crate::refresh::FeedRefresher::new(data_dir.clone())),
         accounts: Arc::new(accounts),
         catalog: Arc::new(catalog),
         data_dir,

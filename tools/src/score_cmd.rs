@@ -1,5 +1,6 @@
 //! `podlens score`: chart movements, platform lookups (ratings with Wilson bounds,
-//! followers) and the authority score of every podcast, written to the catalog.
+//! followers), the authority score of every podcast and the sponsors named in its
+//! episodes' show notes, written to the catalog.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -7,6 +8,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use podlens_data::{Catalog, ChartPositionRow, PlatformLookupRow};
+use podlens_ingest::sponsors::episode_sponsor_mentions;
 use podlens_model::entities::AuthorityInputs;
 use podlens_model::social::{apple_podcast_id, spotify_show_id};
 use podlens_scoring::authority::{authority_score, feed_inputs};
@@ -128,12 +130,14 @@ pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
     let podcast_ids = catalog.podcast_ids()?;
     let bar = crate::progress::bar(podcast_ids.len() as u64, "podcasts", config.no_progress);
     let mut scores = Vec::with_capacity(podcast_ids.len());
-    for podcast_id in podcast_ids {
+    let mut sponsor_mentions = Vec::new();
+    for &podcast_id in &podcast_ids {
         bar.inc(1);
         let Some(podcast) = catalog.podcast(podcast_id)? else {
             continue;
         };
         let episodes = catalog.episodes_of_podcast(podcast_id)?;
+        sponsor_mentions.extend(episodes.iter().flat_map(episode_sponsor_mentions));
         let mut inputs = feed_inputs(&podcast, &episodes, now);
         inputs.website_links = catalog
             .crawl_result(podcast_id)?
@@ -155,8 +159,9 @@ pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
     }
     bar.finish_and_clear();
     catalog.store_scores(&scores)?;
+    let sponsors = catalog.store_sponsor_mentions(&podcast_ids, &sponsor_mentions)?;
     println!(
-        "scored {} podcasts; {charted} chart positions, {} lookups",
+        "scored {} podcasts; {charted} chart positions, {} lookups, {sponsors} sponsor mentions in show notes",
         scores.len(),
         lookup_rows.len()
     );
