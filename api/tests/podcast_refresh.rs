@@ -99,7 +99,10 @@ async fn get(setup: &Setup, path: &str, key: Option<&str>) -> (u16, Value) {
     let response = request.send().await.unwrap();
     let status = response.status().as_u16();
     let bytes = response.bytes().await.unwrap();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
 
 #[tokio::test]
