@@ -15,6 +15,7 @@ pub mod mail;
 pub mod metering;
 pub mod openapi;
 pub mod plan;
+pub mod refresh;
 pub mod routes;
 mod search_plan;
 pub mod server;
@@ -37,6 +38,10 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::autocomplete::router())
         .merge(routes::podcasts::router())
         .merge(routes::podcast_details::router())
+        .merge(routes::podcast_sponsors::router())
+        .merge(routes::podcast_catalogue::router())
+        .merge(routes::podcast_all_details::router())
+        .merge(routes::podcast_refresh::router())
         .merge(routes::charts::router())
         .merge(routes::episodes::router())
         .merge(routes::stats::router())

@@ -1,6 +1,11 @@
-//! Outgoing mail (sign-in links, alert digests). Without an SMTP server configured, mail
-//! is written to an outbox folder in the data directory, one file per message, which
-//! `podlens outbox` prints: a fresh machine can sign in with no mail set up.
+//! Outgoing mail (sign-in links, alert digests): through an SMTP server when one is
+//! configured ([`smtp`]), otherwise written to an outbox folder in the data directory,
+//! one file per message, which `podlens outbox` prints: a fresh machine can sign in
+//! with no mail set up.
+
+mod smtp;
+
+pub use smtp::{DEFAULT_FROM, SmtpMailer, SmtpSettings, SmtpTls};
 
 use std::path::{Path, PathBuf};
 
@@ -22,6 +27,21 @@ pub struct Mail {
 /// Somewhere mail goes.
 pub trait Mailer: Send + Sync + 'static {
     fn send(&self, mail: &Mail) -> ApiResult<()>;
+}
+
+/// The SMTP server of `smtp` when given, else the data directory's outbox.
+pub fn mailer_for(
+    data_dir: &Path,
+    smtp: Option<&SmtpSettings>,
+) -> ApiResult<std::sync::Arc<dyn Mailer>> {
+    Ok(match smtp {
+        Some(settings) => {
+            let mailer = SmtpMailer::new(settings)?;
+            tracing::info!(?mailer, "mail goes through smtp");
+            std::sync::Arc::new(mailer)
+        }
+        None => std::sync::Arc::new(Outbox::in_data_dir(data_dir)),
+    })
 }
 
 /// Writes each message as an RFC 5322 text file `<unix-nanos>-<n>.eml` in a folder.

@@ -18,6 +18,8 @@ pub struct ServeOptions {
     pub data_dir: PathBuf,
     pub address: SocketAddr,
     pub web_dir: Option<PathBuf>,
+    /// Mail through this SMTP server; `None`: to the data directory's outbox.
+    pub smtp: Option<crate::mail::SmtpSettings>,
 }
 
 /// The state of a server over `data_dir`: the app database and the catalog there.
@@ -32,6 +34,7 @@ pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppS
             accounts.connection_clone()?,
         )?),
         mailer: Arc::new(crate::mail::Outbox::in_data_dir(&data_dir)),
+        refresher: Arc::new(crate::refresh::FeedRefresher::new(data_dir.clone())),
         accounts: Arc::new(accounts),
         catalog: Arc::new(catalog),
         data_dir,
@@ -42,7 +45,10 @@ pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppS
 /// Binds `options.address`, calls `on_listening` with the bound address (the port may
 /// have been 0), and serves until Ctrl-C.
 pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr)) -> ApiResult<()> {
-    let state = open_state(options.data_dir, options.web_dir)?;
+    let mut state = open_state(options.data_dir, options.web_dir)?;
+    if options.smtp.is_some() {
+        state.mailer = crate::mail::mailer_for(&state.data_dir, options.smtp.as_ref())?;
+    }
     let listener = tokio::net::TcpListener::bind(options.address)
         .await
         .map_err(|error| {

@@ -19,6 +19,8 @@ pub struct AppState {
     pub sessions: Arc<crate::accounts::sessions::SessionStore>,
     /// Where sign-in links and notifications are mailed.
     pub mailer: Arc<dyn crate::mail::Mailer>,
+    /// Re-reads one podcast's feed on request (`/podcasts/{id}/refresh`).
+    pub refresher: Arc<crate::refresh::FeedRefresher>,
     pub data_dir: PathBuf,
     /// The web app's built bundle, served outside `/api` when present.
     pub web_dir: Option<PathBuf>,

@@ -193,6 +193,25 @@ pub struct PersonRecord {
     pub href: Option<String>,
 }
 
+/// A sponsor or advertiser named in an episode's show notes ("sponsored by X",
+/// "brought to you by X", "use code Y at x.com"), as found by `podlens-ingest`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SponsorMention {
+    pub podcast_id: Uuid,
+    pub episode_id: Uuid,
+    /// The sponsor as named in the notes (a brand, not a sentence).
+    pub name: String,
+    /// A `SponsorType` wire value: `sponsor` for a sponsorship read, `advertiser`
+    /// for an offer that names only a code and a site.
+    pub sponsor_type: String,
+    /// The sponsor's site or offer URL, when the notes give one.
+    pub url: Option<String>,
+    pub coupon_code: Option<String>,
+    /// The line of the notes the sponsor was found in.
+    pub snippet: String,
+}
+
 /// A transcript's text with its timed segments.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

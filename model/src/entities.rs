@@ -10,6 +10,7 @@
 /// A point in time on the wire (RFC 3339, UTC).
 pub type Timestamp = chrono::DateTime<chrono::Utc>;
 
+mod catalogue;
 mod charts;
 mod contacts;
 mod episode;
@@ -24,6 +25,7 @@ mod stats;
 mod team;
 mod usage;
 
+pub use catalogue::*;
 pub use charts::*;
 pub use contacts::*;
 pub use episode::*;

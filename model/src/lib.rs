@@ -9,6 +9,7 @@ pub mod entities;
 pub mod enums;
 pub mod kinds;
 pub mod plans;
+pub mod publishing;
 pub mod search;
 pub mod social;
 pub mod validation;

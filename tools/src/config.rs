@@ -32,6 +32,41 @@ pub struct Config {
     /// Worker threads for CPU-bound batch work (default: one per core).
     #[arg(long, global = true, env = "PODLENS_THREADS", value_name = "N")]
     pub threads: Option<usize>,
+
+    /// SMTP server for sign-in links and alerts, as a URL:
+    /// `smtp://user:password@host:587?tls=starttls&from=...` (`smtps://` for TLS from
+    /// the start, `tls=none` for a local relay). Wins over `[smtp]` in the file.
+    #[arg(
+        long,
+        global = true,
+        env = "PODLENS_SMTP_URL",
+        value_name = "URL",
+        hide_env_values = true
+    )]
+    #[serde(skip)]
+    pub smtp_url: Option<SmtpUrl>,
+
+    /// The `[smtp]` table of the file: host, port, tls, user, password, from.
+    #[arg(skip)]
+    pub smtp: Option<podlens_api::mail::SmtpSettings>,
+}
+
+/// An SMTP URL, which may hold a password: never shown by `Debug`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SmtpUrl(pub String);
+
+impl std::str::FromStr for SmtpUrl {
+    type Err = std::convert::Infallible;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(SmtpUrl(text.to_owned()))
+    }
+}
+
+impl std::fmt::Debug for SmtpUrl {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("SmtpUrl(<redacted>)")
+    }
 }
 
 /// Where the config file is looked up when `--config` is not given.
@@ -89,6 +124,8 @@ impl Config {
             log: self.log.or(file.log),
             no_progress: self.no_progress,
             threads: self.threads.or(file.threads),
+            smtp_url: self.smtp_url,
+            smtp: self.smtp.or(file.smtp),
         }
     }
 
@@ -96,6 +133,22 @@ impl Config {
         self.data_dir
             .clone()
             .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA_DIR))
+    }
+
+    /// The SMTP server mail goes through, if one is configured (the URL wins over the
+    /// file's table); `None` sends mail to the data directory's outbox.
+    pub fn smtp_settings(&self) -> anyhow::Result<Option<podlens_api::mail::SmtpSettings>> {
+        if let Some(SmtpUrl(url)) = self
+            .smtp_url
+            .as_ref()
+            .filter(|url| !url.0.trim().is_empty())
+        {
+            return Ok(Some(
+                podlens_api::mail::SmtpSettings::from_url(url)
+                    .map_err(|error| anyhow::anyhow!("PODLENS_SMTP_URL / --smtp-url: {error}"))?,
+            ));
+        }
+        Ok(self.smtp.clone())
     }
 
     pub fn log_filter(&self) -> &str {
@@ -134,6 +187,30 @@ mod tests {
         let merged = cli.or_file(file);
         assert_eq!(merged.data_dir(), PathBuf::from("cli"));
         assert_eq!(merged.threads, Some(3));
+    }
+
+    #[test]
+    fn smtp_comes_from_the_url_or_the_file() {
+        let file = Config::from_toml(
+            "[smtp]\nhost = \"mail.example.com\"\nport = 2525\ntls = \"none\"\nuser = \"ann\"\npassword = \"secret\"\nfrom = \"Podlens <no-reply@example.com>\"\n",
+        )
+        .expect("smtp table parses");
+        let settings = file.smtp_settings().unwrap().unwrap();
+        assert_eq!(settings.port, Some(2525));
+        assert_eq!(settings.tls, podlens_api::mail::SmtpTls::None);
+        let cli = Config {
+            smtp_url: Some(SmtpUrl("smtps://user:hunter2@relay.example.com".into())),
+            ..Config::default()
+        };
+        let merged = cli.or_file(file);
+        let settings = merged.smtp_settings().unwrap().unwrap();
+        assert_eq!(settings.host, "relay.example.com");
+        let shown = format!("{merged:?}");
+        assert!(
+            !shown.contains("secret") && !shown.contains("hunter2"),
+            "{shown}"
+        );
+        assert!(Config::from_toml("[smtp]\nhost = \"h\"\nport = 1\ncolour = \"red\"\n").is_err());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! `podlens score`: chart movements, platform lookups (ratings with Wilson bounds,
-//! followers) and the authority score of every podcast, written to the catalog.
+//! followers), the authority score of every podcast and the sponsors named in its
+//! episodes' show notes, written to the catalog.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -7,8 +8,12 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use podlens_data::{Catalog, ChartPositionRow, PlatformLookupRow};
+use podlens_ingest::sponsors::episode_sponsor_mentions;
 use podlens_model::entities::{AuthorityInputs, WebsiteCrawlResult};
-use podlens_model::social::{apple_podcast_id, spotify_show_id};
+;
+|||use podlens_ingest::sponsors::episode_sponsor_mentions;
+use podlens_model::entities::AuthorityInputs;
+}use podlens_model::social::{apple_podcast_id, spotify_show_id};
 use podlens_scoring::authority::{authority_score, feed_inputs};
 use podlens_scoring::charts::{ChartRow, compute_movements, read_snapshot_dir};
 use podlens_scoring::lookups::{LookupImporters, LookupRecord};
@@ -131,9 +136,13 @@ pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
     let now = chrono::Utc::now();
     let bar = crate::progress::bar(catalog.counts()?.podcasts, "podcasts", config.no_progress);
     let mut scores = Vec::new();
+    let mut podcast_ids = Vec::new();
+    let mut sponsor_mentions = Vec::new();
     catalog.for_each_podcast_with_episodes(|podcast, episodes| -> anyhow::Result<()> {
         bar.inc(1);
         let podcast_id = podcast.podcast_id;
+        podcast_ids.push(podcast_id);
+        sponsor_mentions.extend(episodes.iter().flat_map(episode_sponsor_mentions));
         let mut inputs = feed_inputs(&podcast, &episodes, now);
         inputs.website_links = crawls
             .get(&podcast_id)
@@ -156,8 +165,9 @@ pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
     })?;
     bar.finish_and_clear();
     catalog.store_scores(&scores)?;
+    let sponsors = catalog.store_sponsor_mentions(&podcast_ids, &sponsor_mentions)?;
     println!(
-        "scored {} podcasts; {charted} chart positions, {} lookups",
+        "scored {} podcasts; {charted} chart positions, {} lookups, {sponsors} sponsor mentions in show notes",
         scores.len(),
         lookup_rows.len()
     );

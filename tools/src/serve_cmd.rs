@@ -33,6 +33,7 @@ pub fn run(config: &Config, args: ServeArgs) -> anyhow::Result<()> {
         data_dir: config.data_dir(),
         address: SocketAddr::new(args.bind, args.port),
         web_dir,
+        smtp: config.smtp_settings()?,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

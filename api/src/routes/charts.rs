@@ -1057,47 +1057,13 @@ pub async fn podcast_charts(
     let limit = query.limit.unwrap_or(100).clamp(1, 1000);
     blocking(move || {
         let record = lookup::podcast_by_id_or_slug(&state, &id_or_slug)?;
-        let (start, end) = all_time();
-        let rows = state.catalog.snapshot()?.chart_positions_of(
-            Some(record.podcast_id),
-            None,
-            chart_type.map(ChartType::as_str),
-            start,
-            end,
-        )?;
-        let country = query.country.as_deref().map(str::to_lowercase);
-        let category = query.category.as_deref().map(str::to_lowercase);
-        let matching: Vec<&ChartPositionRow> = rows
-            .iter()
-            .filter(|row| country.as_ref().is_none_or(|c| &row.country == c))
-            .filter(|row| category.as_ref().is_none_or(|c| &row.category == c))
-            .collect();
-        let day = date.or_else(|| matching.iter().map(|row| row.chart_date).max());
-        let mut on_day: Vec<&ChartPositionRow> = matching
-            .into_iter()
-            .filter(|row| Some(row.chart_date) == day)
-            .collect();
-        on_day.sort_by_key(|row| {
-            (
-                row.position,
-                row.chart_type.clone(),
-                row.country.clone(),
-                row.category.clone(),
-            )
-        });
-        let positions: Vec<ChartAppearance> = on_day
-            .iter()
-            .take(limit)
-            .filter_map(|row| {
-                Some(ChartAppearance {
-                    chart_date: row.chart_date,
-                    chart_type: ChartType::parse(&row.chart_type)?,
-                    country: row.country.clone(),
-                    category: row.category.clone(),
-                    position: row.position,
-                })
-            })
-            .collect();
+        let filter = PodcastChartFilter {
+            chart_type,
+            country: query.country.clone(),
+            category: query.category.clone(),
+            date,
+        };
+        let (positions, total_charts) = podcast_chart_positions(&state, &record, &filter, limit)?;
         Ok(Envelope(PodcastChartsResponse {
             podcast: summary_with_score(&state, &record)?,
             options: ChartOptions {
@@ -1109,11 +1075,75 @@ pub async fn podcast_charts(
                 limit: query.limit.map(|l| l as u32),
                 date,
             },
-            total_charts: on_day.len() as u32,
+            total_charts,
             positions,
         }))
     })
     .await
+}
+
+/// Which of a podcast's chart positions to list.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PodcastChartFilter {
+    pub chart_type: Option<ChartType>,
+    pub country: Option<String>,
+    pub category: Option<String>,
+    /// The day; default the latest day the podcast charted (on the filtered charts).
+    pub date: Option<NaiveDate>,
+}
+
+/// A podcast's positions on one day, best first, at most `limit` of them, with the
+/// number of charts it was on that day.
+pub(crate) fn podcast_chart_positions(
+    state: &AppState,
+    record: &podlens_model::catalog::PodcastRecord,
+    filter: &PodcastChartFilter,
+    limit: usize,
+) -> ApiResult<(Vec<ChartAppearance>, u32)> {
+    let (start, end) = all_time();
+    let rows = state.catalog.snapshot()?.chart_positions_of(
+        Some(record.podcast_id),
+        None,
+        filter.chart_type.map(ChartType::as_str),
+        start,
+        end,
+    )?;
+    let country = filter.country.as_deref().map(str::to_lowercase);
+    let category = filter.category.as_deref().map(str::to_lowercase);
+    let matching: Vec<&ChartPositionRow> = rows
+        .iter()
+        .filter(|row| country.as_ref().is_none_or(|c| &row.country == c))
+        .filter(|row| category.as_ref().is_none_or(|c| &row.category == c))
+        .collect();
+    let day = filter
+        .date
+        .or_else(|| matching.iter().map(|row| row.chart_date).max());
+    let mut on_day: Vec<&ChartPositionRow> = matching
+        .into_iter()
+        .filter(|row| Some(row.chart_date) == day)
+        .collect();
+    on_day.sort_by_key(|row| {
+        (
+            row.position,
+            row.chart_type.clone(),
+            row.country.clone(),
+            row.category.clone(),
+        )
+    });
+    let positions = on_day
+        .iter()
+        .take(limit)
+        .filter_map(|row| {
+            Some(ChartAppearance {
+                chart_date: row.chart_date,
+                chart_type: ChartType::parse(&row.chart_type)?,
+                country: row.country.clone(),
+                category: row.category.clone(),
+                position: row.position,
+            })
+        })
+        .collect();
+    Ok((positions, on_day.len() as u32))
 }
 
 /// Weekly cells of a chart presence window.

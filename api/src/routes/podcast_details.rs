@@ -79,7 +79,7 @@ fn wire_source(source: &str) -> Option<SocialLinkSource> {
 
 /// The contacts `plan` may see: the feed's owner email from the individual plan up;
 /// contacts found on the podcast's website (internal contacts) from business up.
-fn podcast_contacts(
+pub(crate) fn podcast_contacts(
     state: &AppState,
     record: &PodcastRecord,
     plan: Plan,
@@ -232,7 +232,7 @@ fn lookup_of<'a>(rows: &'a [PlatformLookupRow], platform: &str) -> Option<&'a Pl
 }
 
 /// Ratings from the platform lookups.
-fn podcast_reviews(
+pub(crate) fn podcast_reviews(
     state: &AppState,
     record: &PodcastRecord,
     scraped_at: chrono::DateTime<chrono::Utc>,
@@ -284,7 +284,7 @@ fn podcast_reviews(
 
 /// When the podcast's lookups were imported: the time its score was computed from
 /// them, else now.
-fn lookups_time(
+pub(crate) fn lookups_time(
     state: &AppState,
     record: &PodcastRecord,
 ) -> ApiResult<chrono::DateTime<chrono::Utc>> {
@@ -325,7 +325,7 @@ pub struct PodcastYoutubeResponse {
 
 /// The YouTube channels of a podcast: the channel links found for it, with the
 /// subscribers and views of the YouTube lookup.
-fn youtube_channels(
+pub(crate) fn youtube_channels(
     state: &AppState,
     record: &PodcastRecord,
     at: chrono::DateTime<chrono::Utc>,

@@ -5,6 +5,7 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::get;
 use podlens_data::snapshot::{EpisodesQuery, PersonsQuery};
+use podlens_model::catalog::PodcastRecord;
 use podlens_model::entities::{
     LatestPodcastsResponse, PodcastEpisodesOptions, PodcastEpisodesResponse, PodcastGuest,
     PodcastGuests, PodcastGuestsResponse, PodcastLookupResponse, PodcastResponse,
@@ -362,26 +363,34 @@ pub async fn related(
 ) -> ApiResult<Envelope<RelatedPodcastsResponse>> {
     blocking(move || {
         let record = lookup::podcast_by_id_or_slug(&state, &id_or_slug)?;
-        let hits = state
-            .catalog
-            .index()?
-            .related_podcasts(record.podcast_id, RELATED_LIMIT)?;
-        let ids: Vec<_> = hits.iter().map(|hit| hit.podcast_id).collect();
-        let found = state.catalog.snapshot()?.podcasts_by_ids(&ids)?;
-        let similar = ids
-            .iter()
-            .filter_map(|id| found.iter().find(|record| record.podcast_id == *id))
-            .map(convert::podcast_summary)
-            .collect();
         Ok(Envelope(RelatedPodcastsResponse {
             podcast: convert::podcast_summary(&record),
-            related_podcasts: RelatedPodcasts {
-                podcast_id: record.podcast_id.to_string(),
-                similar_podcasts: similar,
-            },
+            related_podcasts: related_podcasts(&state, &record)?,
         }))
     })
     .await
+}
+
+/// The podcasts most similar to `record` in the search index.
+pub(crate) fn related_podcasts(
+    state: &AppState,
+    record: &PodcastRecord,
+) -> ApiResult<RelatedPodcasts> {
+    let hits = state
+        .catalog
+        .index()?
+        .related_podcasts(record.podcast_id, RELATED_LIMIT)?;
+    let ids: Vec<_> = hits.iter().map(|hit| hit.podcast_id).collect();
+    let found = state.catalog.snapshot()?.podcasts_by_ids(&ids)?;
+    let similar_podcasts = ids
+        .iter()
+        .filter_map(|id| found.iter().find(|record| record.podcast_id == *id))
+        .map(convert::podcast_summary)
+        .collect();
+    Ok(RelatedPodcasts {
+        podcast_id: record.podcast_id.to_string(),
+        similar_podcasts,
+    })
 }
 
 #[derive(Debug, Deserialize)]
@@ -410,41 +419,49 @@ pub async fn guests(
     }
     blocking(move || {
         let record = lookup::podcast_by_id_or_slug(&state, &id_or_slug)?;
-        let query = PersonsQuery {
-            since: params
-                .since_days
-                .map(|days| chrono::Utc::now() - chrono::Duration::days(i64::from(days))),
-            role: params.role.clone(),
-        };
-        let summary = state
-            .catalog
-            .snapshot()?
-            .podcast_persons(record.podcast_id, &query)?;
-        let guests = summary
-            .persons
-            .into_iter()
-            .filter_map(|person| {
-                Some(PodcastGuest {
-                    person_type: PersonType::parse(&person.person_type)
-                        .unwrap_or(PersonType::Unknown),
-                    name: person.name,
-                    image_url: person.image_url,
-                    appearances_count: person.appearances_count,
-                    most_recent_appearance_date: person.most_recent_appearance_date?,
-                    oldest_appearance_date: person.oldest_appearance_date?,
-                })
-            })
-            .collect();
         Ok(Envelope(PodcastGuestsResponse {
             podcast: convert::podcast_summary(&record),
-            guests: PodcastGuests {
-                episodes_count: summary.episodes_count,
-                episodes_with_guests_count: summary.episodes_with_guests_count,
-                most_recent_episode_date: summary.most_recent_episode_date,
-                oldest_episode_date: summary.oldest_episode_date,
-                guests,
-            },
+            guests: podcast_guests(&state, &record, params.since_days, params.role.clone())?,
         }))
     })
     .await
+}
+
+/// The hosts and guests of `record`'s episodes (of the last `since_days` days when
+/// given), of one `role` when given.
+pub(crate) fn podcast_guests(
+    state: &AppState,
+    record: &PodcastRecord,
+    since_days: Option<u32>,
+    role: Option<String>,
+) -> ApiResult<PodcastGuests> {
+    let query = PersonsQuery {
+        since: since_days.map(|days| chrono::Utc::now() - chrono::Duration::days(i64::from(days))),
+        role,
+    };
+    let summary = state
+        .catalog
+        .snapshot()?
+        .podcast_persons(record.podcast_id, &query)?;
+    let guests = summary
+        .persons
+        .into_iter()
+        .filter_map(|person| {
+            Some(PodcastGuest {
+                person_type: PersonType::parse(&person.person_type).unwrap_or(PersonType::Unknown),
+                name: person.name,
+                image_url: person.image_url,
+                appearances_count: person.appearances_count,
+                most_recent_appearance_date: person.most_recent_appearance_date?,
+                oldest_appearance_date: person.oldest_appearance_date?,
+            })
+        })
+        .collect();
+    Ok(PodcastGuests {
+        episodes_count: summary.episodes_count,
+        episodes_with_guests_count: summary.episodes_with_guests_count,
+        most_recent_episode_date: summary.most_recent_episode_date,
+        oldest_episode_date: summary.oldest_episode_date,
+        guests,
+    })
 }

@@ -21,6 +21,8 @@ pub const FIXTURE_FEEDS: &[&str] = &[
     "feed-rs_rss_2.0_spreaker.xml",
     "gnome-podcasts_2018-01-20-LinuxUnplugged.xml",
     "gnome-podcasts_2018-01-20-Intercepted.xml",
+    // Sponsorship reads in its show notes ("brought to you by …, offer code …").
+    "gnome-podcasts_2018-01-20-StealTheStars.xml",
 ];
 
 /// The transcript attached to the first episode of the first feed.
@@ -73,6 +75,15 @@ pub fn build_fixture(data_dir: &Path) -> Fixture {
     catalog
         .upsert_transcript(&record)
         .expect("transcript stored");
+    let podcast_ids: Vec<_> = batches.iter().map(|b| b.podcast.podcast_id).collect();
+    let mentions: Vec<_> = batches
+        .iter()
+        .flat_map(|batch| &batch.episodes)
+        .flat_map(podlens_ingest::sponsors::episode_sponsor_mentions)
+        .collect();
+    catalog
+        .store_sponsor_mentions(&podcast_ids, &mentions)
+        .expect("sponsor mentions stored");
     let enrichment = enrichment::add_enrichment(&mut catalog, data_dir, &batches);
     catalog.export_parquet().expect("parquet exported");
 

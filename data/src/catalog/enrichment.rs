@@ -1,6 +1,7 @@
 //! Enrichment tables: website crawl results with the contacts and socials they
 //! found, authority scores, review and follower lookups, and chart positions with
-//! their movements. Written by `podlens crawl` and `podlens score`; every table is
+//! their movements, sponsors named in show notes. Written by `podlens crawl` and
+//! `podlens score`; every table is
 //! created on first use and every write is an idempotent replace of its keys.
 
 use std::collections::{HashMap, HashSet};
@@ -90,6 +91,15 @@ CREATE TABLE IF NOT EXISTS chart_positions (
     "daysInChart" INTEGER NOT NULL,
     "streak" INTEGER NOT NULL,
     PRIMARY KEY ("chartType", "frequency", "country", "category", "capturedAt", "position")
+);
+CREATE TABLE IF NOT EXISTS episode_sponsors (
+    "podcastId" UUID NOT NULL,
+    "episodeId" UUID NOT NULL,
+    "name" VARCHAR NOT NULL,
+    "sponsorType" VARCHAR NOT NULL,
+    "url" VARCHAR,
+    "couponCode" VARCHAR,
+    "snippet" VARCHAR NOT NULL
 );
 "#;
 

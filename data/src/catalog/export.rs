@@ -108,6 +108,12 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
         row_group_size: 100_000,
     },
     SnapshotTable {
+        name: "episode_sponsors",
+        uuid_columns: &["podcastId", "episodeId"],
+        order_by: r#""podcastId", "episodeId", "name""#,
+        row_group_size: 100_000,
+    },
+    SnapshotTable {
         name: "chart_positions",
         uuid_columns: &["podcastId"],
         order_by: r#""chartType", "country", "category", "frequency", "capturedAt", "position""#,

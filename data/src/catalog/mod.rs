@@ -4,6 +4,7 @@
 mod enrichment;
 mod export;
 mod fetches;
+mod sponsors;
 mod staging;
 mod transcripts;
 mod upsert;

@@ -293,6 +293,39 @@ impl Snapshot {
         })
     }
 
+    /// A podcast's newest `limit` episodes (any number, unlike a page), newest first.
+    pub fn podcast_episodes_newest(
+        &self,
+        podcast_id: Uuid,
+        limit: u64,
+    ) -> Result<Vec<EpisodeRecord>, DataError> {
+        let id = podcast_id.to_string();
+        let limit = to_i64(limit);
+        self.with_connection(|connection| {
+            query_episodes(
+                connection,
+                r#"WHERE "podcastId" = ?
+                   ORDER BY "episodeRssPublishedAt" DESC NULLS LAST, "episodeId" LIMIT ?"#,
+                &[&id, &limit],
+            )
+        })
+    }
+
+    /// The publication dates of a podcast's episodes (those that have one).
+    pub fn episode_dates(&self, podcast_id: Uuid) -> Result<Vec<DateTime<Utc>>, DataError> {
+        let id = podcast_id.to_string();
+        self.with_connection(|connection| {
+            let mut statement = connection.prepare(
+                r#"SELECT epoch_us("episodeRssPublishedAt") FROM episodes
+                   WHERE "podcastId" = ? AND "episodeRssPublishedAt" IS NOT NULL"#,
+            )?;
+            let dates = statement
+                .query_map([&id], |row| crate::records::time_at(row, 0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(dates)
+        })
+    }
+
     pub fn episode_by_id(&self, episode_id: Uuid) -> Result<Option<EpisodeRecord>, DataError> {
         let id = episode_id.to_string();
         self.with_connection(|connection| {

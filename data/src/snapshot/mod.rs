@@ -11,6 +11,7 @@ mod enrichment;
 mod lookups;
 mod persons;
 mod readers;
+mod sponsors;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -27,6 +28,7 @@ pub use readers::{
     for_each_episode_batch, for_each_transcript, read_episodes, read_persons, read_podcasts,
     read_transcripts,
 };
+pub use sponsors::{EpisodePersonRow, SponsorAppearance, SponsorWindow, SponsorsSummary};
 
 use crate::DataError;
 use crate::catalog::{SNAPSHOT_TABLES, sql_path};
