@@ -963,6 +963,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/podcasts/{podcastIdOrSlug}/all-details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything about a podcast: the other podcast routes' answers in one. Contacts
+         *     follow the plan's contact rules and count as one advanced contacts request (null
+         *     once the month's are used up); related podcasts are null until the search index
+         *     is built. `includePublishingHistory=true` adds monthly episode counts of the last
+         *     24 UTC months.
+         */
+        get: operations["getPodcastAllDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/podcasts/{podcastIdOrSlug}/charts": {
         parameters: {
             query?: never;
@@ -1023,6 +1046,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/podcasts/{podcastIdOrSlug}/episode-catalogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A podcast's publishing rhythm over the last 26 weeks and its newest episodes
+         *     (50 in the summary view, 1000 in the full view).
+         */
+        get: operations["getPodcastEpisodeCatalogue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/podcasts/{podcastIdOrSlug}/episodes": {
         parameters: {
             query?: never;
@@ -1049,6 +1092,28 @@ export interface paths {
         };
         /** The people heard on a podcast (from its feed's `podcast:person` tags). */
         get: operations["getPodcastGuests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/podcasts/{podcastIdOrSlug}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Re-reads the podcast's RSS feed now and answers with the updated podcast, or with
+         *     `success: false` and why (`rss_not_found`, `rss_parse_error`, `rss_fetch_failed`,
+         *     `update_failed`). The stored image is kept unless `updatePodcastThumbnail=true`.
+         *     Needs an API key or a session; a podcast can be refreshed once a minute (429).
+         */
+        get: operations["refreshPodcast"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1100,6 +1165,26 @@ export interface paths {
         };
         /** A podcast's social profiles. */
         get: operations["getPodcastSocialMediaDetails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/podcasts/{podcastIdOrSlug}/sponsors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sponsors and advertisers named in a podcast's show notes: over its last 10
+         *     episodes, or over the episodes of the last `sinceDays` days.
+         */
+        get: operations["getPodcastSponsors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4761,6 +4846,38 @@ export interface components {
             /** Transcribesince */
             transcribeSince: unknown;
         };
+        /** GetPodcastAllDetailsResponse */
+        GetPodcastAllDetailsResponse: {
+            podcast: components["schemas"]["GetPodcastAllDetailsResponsePodcast"];
+        };
+        /** GetPodcastAllDetailsResponsePodcast */
+        GetPodcastAllDetailsResponsePodcast: {
+            /** Chartpositions */
+            chartPositions: components["schemas"]["GetPodcastChartAppearancesResponseAppearancesAppearancesItem"][] | null;
+            contacts: components["schemas"]["GetPodcastAllDetailsResponsePodcastContacts"] | null;
+            guests: components["schemas"]["GetPodcastAllDetailsResponsePodcastGuests"] | null;
+            podcast: components["schemas"]["GetMultiplePodcastsResponsePodcastsItemVariant2"];
+            /** @default null */
+            publishingHistory: components["schemas"]["GetPodcastAllDetailsResponsePodcastPublishingHistory"] | null;
+            /** Recentepisodes */
+            recentEpisodes: components["schemas"]["GetLatestEpisodesResponseLatestPodcastsItemEpisodesItem"][] | null;
+            relatedPodcasts: components["schemas"]["GetPodcastAllDetailsResponsePodcastRelatedPodcasts"] | null;
+            reviews: components["schemas"]["GetPodcastAllDetailsResponsePodcastReviews"] | null;
+            socialMedia: components["schemas"]["GetPodcastAllDetailsResponsePodcastSocialMedia"] | null;
+            sponsors: components["schemas"]["GetPodcastAllDetailsResponsePodcastSponsors"] | null;
+            youtubeData: components["schemas"]["GetPodcastAllDetailsResponsePodcastYoutubeData"] | null;
+        };
+        /** GetPodcastAllDetailsResponsePodcastContacts */
+        GetPodcastAllDetailsResponsePodcastContacts: {
+            /** Emails */
+            emails: components["schemas"]["GetPodcastAllDetailsResponsePodcastContactsEmailsItem"][];
+            /** Phonenumbers */
+            phoneNumbers: string[];
+            /** Podcastid */
+            podcastId: string;
+            /** Websites */
+            websites: components["schemas"]["GetPodcastAllDetailsResponsePodcastContactsWebsitesItem"][];
+        };
         /** GetPodcastAllDetailsResponsePodcastContactsEmailsItem */
         GetPodcastAllDetailsResponsePodcastContactsEmailsItem: {
             /** Deepverifiedat */
@@ -4791,6 +4908,19 @@ export interface components {
             /** Verified */
             verified: boolean;
         };
+        /** GetPodcastAllDetailsResponsePodcastGuests */
+        GetPodcastAllDetailsResponsePodcastGuests: {
+            /** Episodescount */
+            episodesCount: number;
+            /** Episodeswithguestscount */
+            episodesWithGuestsCount: number;
+            /** Guests */
+            guests: components["schemas"]["GetPodcastAllDetailsResponsePodcastGuestsGuestsItem"][];
+            /** Mostrecentepisodedate */
+            mostRecentEpisodeDate: unknown | null;
+            /** Oldestepisodedate */
+            oldestEpisodeDate: unknown | null;
+        };
         /** GetPodcastAllDetailsResponsePodcastGuestsGuestsItem */
         GetPodcastAllDetailsResponsePodcastGuestsGuestsItem: {
             /** Appearancescount */
@@ -4808,6 +4938,45 @@ export interface components {
              * @enum {string}
              */
             type: "host" | "guest" | "unknown" | "mentioned";
+        };
+        /** GetPodcastAllDetailsResponsePodcastPublishingHistory */
+        GetPodcastAllDetailsResponsePodcastPublishingHistory: {
+            /** Averageepisodespermonth */
+            averageEpisodesPerMonth: number | null;
+            /** Lastepisodeat */
+            lastEpisodeAt: unknown | null;
+            monthlyEpisodeCounts: components["schemas"]["GetPodcastAllDetailsResponsePodcastPublishingHistoryMonthlyEpisodeCounts"];
+            /** Truncated */
+            truncated: boolean;
+        };
+        /** GetPodcastAllDetailsResponsePodcastPublishingHistoryMonthlyEpisodeCounts */
+        GetPodcastAllDetailsResponsePodcastPublishingHistoryMonthlyEpisodeCounts: {
+            /** Counts */
+            counts: number[];
+            /** Frommonth */
+            fromMonth: string;
+        };
+        /** GetPodcastAllDetailsResponsePodcastRelatedPodcasts */
+        GetPodcastAllDetailsResponsePodcastRelatedPodcasts: {
+            /** Podcastid */
+            podcastId: string;
+            /** Similarpodcasts */
+            similarPodcasts: components["schemas"]["GetLatestEpisodesResponseLatestPodcastsItemPodcast"][];
+        };
+        /** GetPodcastAllDetailsResponsePodcastReviews */
+        GetPodcastAllDetailsResponsePodcastReviews: {
+            /** Appleid */
+            appleId: number;
+            applePodcastsReview: components["schemas"]["GetPodcastAllDetailsResponsePodcastReviewsApplePodcastsReview"] | null;
+            applePodcastsReviewText: components["schemas"]["GetPodcastAllDetailsResponsePodcastReviewsApplePodcastsReviewText"] | null;
+            /** Applepodcastsreviewsbycountry */
+            applePodcastsReviewsByCountry: components["schemas"]["GetPodcastAllDetailsResponsePodcastReviewsApplePodcastsReviewsByCountryItem"][];
+            castbox: components["schemas"]["GetPodcastAllDetailsResponsePodcastReviewsCastbox"] | null;
+            /** Podcastid */
+            podcastId: string;
+            /** Spotifyid */
+            spotifyId: string | null;
+            spotifyReview: components["schemas"]["GetPodcastAllDetailsResponsePodcastReviewsSpotifyReview"] | null;
         };
         /** GetPodcastAllDetailsResponsePodcastReviewsApplePodcastsReview */
         GetPodcastAllDetailsResponsePodcastReviewsApplePodcastsReview: {
@@ -4907,6 +5076,25 @@ export interface components {
             scrapedAt: unknown;
             /** Spotifyid */
             spotifyId: string;
+        };
+        /** GetPodcastAllDetailsResponsePodcastSocialMedia */
+        GetPodcastAllDetailsResponsePodcastSocialMedia: {
+            /** Facebookpagedata */
+            facebookPageData: components["schemas"]["GetPodcastAllDetailsResponsePodcastSocialMediaFacebookPageDataItem"][];
+            /** Instagramdata */
+            instagramData: components["schemas"]["GetPodcastAllDetailsResponsePodcastSocialMediaInstagramDataItem"][];
+            /** Linkedincompanydata */
+            linkedInCompanyData: components["schemas"]["GetPodcastAllDetailsResponsePodcastSocialMediaLinkedInCompanyDataItem"][];
+            /** Linkedinpersondata */
+            linkedInPersonData: components["schemas"]["GetPodcastAllDetailsResponsePodcastSocialMediaLinkedInPersonDataItem"][];
+            /** Podcastid */
+            podcastId: string;
+            /** Socialmedialinks */
+            socialMediaLinks: components["schemas"]["GetMultiplePodcastsResponsePodcastsItemVariant2SocialMediaLinksItem"][];
+            /** Tiktokdata */
+            tiktokData: components["schemas"]["GetPodcastAllDetailsResponsePodcastSocialMediaTiktokDataItem"][];
+            /** Twitterdata */
+            twitterData: components["schemas"]["GetPodcastAllDetailsResponsePodcastSocialMediaTwitterDataItem"][];
         };
         /** GetPodcastAllDetailsResponsePodcastSocialMediaFacebookPageDataItem */
         GetPodcastAllDetailsResponsePodcastSocialMediaFacebookPageDataItem: {
@@ -5079,6 +5267,39 @@ export interface components {
             profileUrl: string;
             /** Scrapedat */
             scrapedAt: unknown;
+        };
+        /** GetPodcastAllDetailsResponsePodcastSponsors */
+        GetPodcastAllDetailsResponsePodcastSponsors: {
+            /** Episodescount */
+            episodesCount: number;
+            /** Episodeswithsponsorscount */
+            episodesWithSponsorsCount: number;
+            /** Mostrecentepisodedate */
+            mostRecentEpisodeDate: unknown | null;
+            /** Oldestepisodedate */
+            oldestEpisodeDate: unknown | null;
+            /** Sponsors */
+            sponsors: components["schemas"]["GetPodcastAllDetailsResponsePodcastSponsorsSponsorsItem"][];
+        };
+        /** GetPodcastAllDetailsResponsePodcastSponsorsSponsorsItem */
+        GetPodcastAllDetailsResponsePodcastSponsorsSponsorsItem: {
+            /** Appearancescount */
+            appearancesCount: number;
+            /** Imageurl */
+            imageUrl: string | null;
+            /** Mostrecentappearancedate */
+            mostRecentAppearanceDate: unknown;
+            /** Name */
+            name: string;
+            /** Oldestappearancedate */
+            oldestAppearanceDate: unknown;
+        };
+        /** GetPodcastAllDetailsResponsePodcastYoutubeData */
+        GetPodcastAllDetailsResponsePodcastYoutubeData: {
+            /** Podcastid */
+            podcastId: string;
+            /** Youtubedata */
+            youtubeData: components["schemas"]["GetPodcastAllDetailsResponsePodcastYoutubeDataYoutubeDataItem"][];
         };
         /** GetPodcastAllDetailsResponsePodcastYoutubeDataYoutubeDataItem */
         GetPodcastAllDetailsResponsePodcastYoutubeDataYoutubeDataItem: {
@@ -5617,6 +5838,98 @@ export interface components {
             /** Websites */
             websites: components["schemas"]["GetPodcastAllDetailsResponsePodcastContactsWebsitesItem"][];
         };
+        /** GetPodcastEpisodeCatalogueResponse */
+        GetPodcastEpisodeCatalogueResponse: {
+            catalogue: components["schemas"]["GetPodcastEpisodeCatalogueResponseCatalogue"];
+        };
+        /** GetPodcastEpisodeCatalogueResponseCatalogue */
+        GetPodcastEpisodeCatalogueResponseCatalogue: {
+            /** Classificationavailable */
+            classificationAvailable: boolean;
+            /** Episodes */
+            episodes: components["schemas"]["GetPodcastEpisodeCatalogueResponseCatalogueEpisodesItem"][];
+            rhythm: components["schemas"]["GetPodcastEpisodeCatalogueResponseCatalogueRhythm"];
+            /** Truncated */
+            truncated: boolean;
+        };
+        /** GetPodcastEpisodeCatalogueResponseCatalogueEpisodesItem */
+        GetPodcastEpisodeCatalogueResponseCatalogueEpisodesItem: {
+            /** Applepodcastsurl */
+            applePodcastsUrl: string | null;
+            /** Durationseconds */
+            durationSeconds: number | null;
+            /** Hastranscript */
+            hasTranscript: boolean;
+            /** Id */
+            id: string;
+            /** Imageurl */
+            imageUrl: string | null;
+            /** People */
+            people: components["schemas"]["GetLatestEpisodesResponseLatestPodcastsItemEpisodesItemEpisodeGuestsAndHostsItem"][] | null;
+            /**
+             * Publishedat
+             * Format: date-time
+             */
+            publishedAt: string;
+            /** Releasetype */
+            releaseType: ("new" | "rerun") | null;
+            /** Slug */
+            slug: string;
+            /** Sponsors */
+            sponsors: string[] | null;
+            /** Spotifyurl */
+            spotifyUrl: string | null;
+            /** Title */
+            title: string;
+            /** Youtubeurl */
+            youtubeUrl: string | null;
+        };
+        /** GetPodcastEpisodeCatalogueResponseCatalogueRhythm */
+        GetPodcastEpisodeCatalogueResponseCatalogueRhythm: {
+            /** Days */
+            days: components["schemas"]["GetPodcastEpisodeCatalogueResponseCatalogueRhythmDaysItem"][];
+            /** Emptyweeks */
+            emptyWeeks: string[];
+            /**
+             * End
+             * Format: date-time
+             */
+            end: string;
+            /** Episodecount */
+            episodeCount: number;
+            /** Medianintervaldays */
+            medianIntervalDays: number | null;
+            /** Medianruntimeseconds */
+            medianRuntimeSeconds: number | null;
+            /**
+             * Start
+             * Format: date-time
+             */
+            start: string;
+            /** Truncated */
+            truncated: boolean;
+            weekdayShift: components["schemas"]["GetPodcastEpisodeCatalogueResponseCatalogueRhythmWeekdayShift"] | null;
+        };
+        /** GetPodcastEpisodeCatalogueResponseCatalogueRhythmDaysItem */
+        GetPodcastEpisodeCatalogueResponseCatalogueRhythmDaysItem: {
+            /** Count */
+            count: number;
+            /** Date */
+            date: string;
+            /** Future */
+            future: boolean;
+            /** Runtimeseconds */
+            runtimeSeconds: number | null;
+        };
+        /** GetPodcastEpisodeCatalogueResponseCatalogueRhythmWeekdayShift */
+        GetPodcastEpisodeCatalogueResponseCatalogueRhythmWeekdayShift: {
+            /** Fromday */
+            fromDay: number;
+            /** Since */
+            since: string;
+            /** Today */
+            toDay: number;
+        };
         /** GetPodcastEpisodesResponse */
         GetPodcastEpisodesResponse: {
             options: components["schemas"]["GetPodcastEpisodesResponseOptions"];
@@ -5765,6 +6078,24 @@ export interface components {
             tiktokData: components["schemas"]["GetPodcastAllDetailsResponsePodcastSocialMediaTiktokDataItem"][];
             /** Twitterdata */
             twitterData: components["schemas"]["GetPodcastAllDetailsResponsePodcastSocialMediaTwitterDataItem"][];
+        };
+        /** GetPodcastSponsorsResponse */
+        GetPodcastSponsorsResponse: {
+            podcast: components["schemas"]["GetLatestEpisodesResponseLatestPodcastsItemPodcast"];
+            sponsors: components["schemas"]["GetPodcastSponsorsResponseSponsors"];
+        };
+        /** GetPodcastSponsorsResponseSponsors */
+        GetPodcastSponsorsResponseSponsors: {
+            /** Episodescount */
+            episodesCount: number;
+            /** Episodeswithsponsorscount */
+            episodesWithSponsorsCount: number;
+            /** Mostrecentepisodedate */
+            mostRecentEpisodeDate: unknown | null;
+            /** Oldestepisodedate */
+            oldestEpisodeDate: unknown | null;
+            /** Sponsors */
+            sponsors: components["schemas"]["GetPodcastAllDetailsResponsePodcastSponsorsSponsorsItem"][];
         };
         /** GetPodcastYoutubeDetailsResponse */
         GetPodcastYoutubeDetailsResponse: {
@@ -6666,6 +6997,47 @@ export interface components {
         /** @description A link to redeem. */
         RedeemRequest: {
             key: string;
+        };
+        /** RefreshPodcastResponse */
+        RefreshPodcastResponse: components["schemas"]["RefreshPodcastResponseVariant1"] | components["schemas"]["RefreshPodcastResponseVariant2"];
+        /** RefreshPodcastResponseVariant1 */
+        RefreshPodcastResponseVariant1: {
+            podcast: components["schemas"]["GetMultiplePodcastsResponsePodcastsItemVariant2"];
+            /**
+             * Success
+             * @constant
+             */
+            success: true;
+        };
+        /** RefreshPodcastResponseVariant2 */
+        RefreshPodcastResponseVariant2: {
+            /**
+             * Errorcode
+             * @enum {string}
+             */
+            errorCode: "rss_not_found" | "rss_parse_error" | "rss_fetch_failed" | "update_failed" | "unknown_error";
+            /** @default null */
+            errorDetails: components["schemas"]["RefreshPodcastResponseVariant2ErrorDetails"] | null;
+            /** Errormessage */
+            errorMessage: string;
+            /**
+             * Success
+             * @constant
+             */
+            success: false;
+        };
+        /** RefreshPodcastResponseVariant2ErrorDetails */
+        RefreshPodcastResponseVariant2ErrorDetails: {
+            /**
+             * Attemptid
+             * @default null
+             */
+            attemptId: number | null;
+            /**
+             * Rssurl
+             * @default null
+             */
+            rssUrl: string | null;
         };
         /** RegenerateBioResponse */
         RegenerateBioResponse: {
@@ -11857,6 +12229,72 @@ export interface operations {
             };
         };
     };
+    getPodcastAllDetails: {
+        parameters: {
+            query?: {
+                /** @description Add monthly episode counts of the last 24 months */
+                includePublishingHistory?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Podcast id or slug */
+                podcastIdOrSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Everything about the podcast */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GetPodcastAllDetailsResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown podcast */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPodcastCharts: {
         parameters: {
             query?: {
@@ -12064,6 +12502,72 @@ export interface operations {
             };
         };
     };
+    getPodcastEpisodeCatalogue: {
+        parameters: {
+            query: {
+                /** @description summary (newest 50 episodes) or full (newest 1000) */
+                view: string;
+            };
+            header?: never;
+            path: {
+                /** @description Podcast id or slug */
+                podcastIdOrSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GetPodcastEpisodeCatalogueResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description Missing or unknown view */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown podcast */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPodcastEpisodes: {
         parameters: {
             query?: {
@@ -12188,6 +12692,81 @@ export interface operations {
             };
             /** @description No such resource (or not one of the caller's team) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refreshPodcast: {
+        parameters: {
+            query?: {
+                /** @description Also take the feed's image (default false) */
+                updatePodcastThumbnail?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Podcast id or slug */
+                podcastIdOrSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refreshed podcast, or success false with the reason */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RefreshPodcastResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown podcast */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refreshed less than a minute ago */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12348,6 +12927,72 @@ export interface operations {
                 };
             };
             /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown podcast */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPodcastSponsors: {
+        parameters: {
+            query?: {
+                /** @description Episodes of the last N days (1-3650) instead of the last 10 episodes */
+                sinceDays?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Podcast id or slug */
+                podcastIdOrSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sponsors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GetPodcastSponsorsResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description Bad sinceDays */
             400: {
                 headers: {
                     [name: string]: unknown;
