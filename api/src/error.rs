@@ -153,7 +153,12 @@ impl From<podlens_data::DataError> for ApiError {
 
 impl From<podlens_indexer::IndexError> for ApiError {
     fn from(error: podlens_indexer::IndexError) -> Self {
-        ApiError::Internal(format!("search index: {error}"))
+        match error {
+            podlens_indexer::IndexError::VectorsUnavailable => {
+                ApiError::Unavailable(error.to_string())
+            }
+            error => ApiError::Internal(format!("search index: {error}")),
+        }
     }
 }
 

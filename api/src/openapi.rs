@@ -32,6 +32,7 @@ use crate::state::AppState;
         routes::auth::sign_out,
         routes::search::search_podcasts,
         routes::search::search_episodes,
+        routes::search::semantic_search,
         routes::autocomplete::autocomplete,
         routes::podcasts::details,
         routes::podcasts::multiple,

@@ -16,6 +16,7 @@ use podlens_model::search::{
     SearchStatsTime, SearchStatsTotals, SearchTotal, TotalRelation, ValidatedSearch,
 };
 use podlens_model::{Plan, SearchError, parse_search_options, validate_search};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
@@ -23,7 +24,7 @@ use crate::accounts::{SearchRecord, UsageCounter};
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::RawJson;
+use crate::extract::{ApiJson, RawJson};
 use crate::metering::{self, Metered};
 use crate::search_plan::{decode_cursor, encode_cursor, engine_request};
 use crate::state::{AppState, blocking};
@@ -32,6 +33,128 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/search/podcasts", post(search_podcasts))
         .route("/api/v1/search/episodes", post(search_episodes))
+        .route("/api/v1/search/semantic", post(semantic_search))
+}
+
+/// The body of a semantic search (a Podlens extension; the public search request's
+/// `embeddings` term type stays rejected).
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SemanticSearchBody {
+    /// What to find, in plain words (at least 2 characters).
+    query: String,
+    /// `episodes` (default: the best episode description or transcript passage per
+    /// episode) or `podcasts` (podcast centroids).
+    mode: Option<String>,
+    /// Hits to return, 1-100 (default 10), capped by the plan's results per search.
+    limit: Option<u32>,
+    /// Only these podcasts.
+    podcast_ids: Option<Vec<Uuid>>,
+}
+
+/// What a semantic search returns.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SemanticSearchResponse {
+    query: String,
+    search_mode: &'static str,
+    search_id: String,
+    hits: Vec<Value>,
+    search_time_ms: f64,
+}
+
+/// Semantic search: episodes (best transcript passage or description per episode, with
+/// the passage's timestamps) or podcasts by meaning, with the index's 768-d static
+/// embeddings. 503 when the index was built without the embedding model.
+#[utoipa::path(post, path = "/api/v1/search/semantic", tag = "search",
+    request_body = SemanticSearchBody,
+    responses((status = 200, description = "query, searchMode, searchId, hits (as in the search endpoints, score = cosine), searchTimeMs"),
+              (status = 400, description = "Invalid body"),
+              (status = 429, description = "Search limit reached"),
+              (status = 503, description = "The index has no vectors (built without the static embedding model)")))]
+pub async fn semantic_search(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiJson(body): ApiJson<SemanticSearchBody>,
+) -> ApiResult<(Metered, Envelope<SemanticSearchResponse>)> {
+    let query = body.query.trim().to_owned();
+    if query.chars().count() < 2 {
+        return Err(ApiError::BadRequest(
+            "query must be at least 2 characters".into(),
+        ));
+    }
+    let (mode, mode_name) = match body.mode.as_deref().unwrap_or("episodes") {
+        "episodes" => (podlens_indexer::SearchMode::Episodes, "episodes"),
+        "podcasts" => (podlens_indexer::SearchMode::Podcasts, "podcasts"),
+        other => {
+            return Err(ApiError::BadRequest(format!(
+                "mode must be episodes or podcasts, got \"{other}\""
+            )));
+        }
+    };
+    let limit = body.limit.unwrap_or(10);
+    if !(1..=podlens_indexer::MAX_SEMANTIC_LIMIT as u32).contains(&limit) {
+        return Err(ApiError::BadRequest(format!(
+            "limit must be between 1 and {}",
+            podlens_indexer::MAX_SEMANTIC_LIMIT
+        )));
+    }
+    let limit = limit.min(caller.plan.limits().max_results_per_search);
+    let request = podlens_indexer::SemanticRequest {
+        query: query.clone(),
+        mode,
+        limit: limit as usize,
+        include_podcast_ids: body.podcast_ids.unwrap_or_default(),
+    };
+    let index_state = state.clone();
+    if !blocking(move || Ok(index_state.catalog.index()?.has_vectors())).await? {
+        return Err(podlens_indexer::IndexError::VectorsUnavailable.into());
+    }
+    let metered = metering::charge(&state, &caller, UsageCounter::Search).await?;
+    let run_state = state.clone();
+    let response = blocking(move || {
+        run_state
+            .catalog
+            .index()?
+            .semantic_search(&request)
+            .map_err(|error| match error {
+                podlens_indexer::IndexError::InvalidRequest(message) => {
+                    ApiError::BadRequest(message)
+                }
+                other => other.into(),
+            })
+    })
+    .await?;
+    let plan = caller.plan;
+    let hydrate_state = state.clone();
+    let found = response.hits.clone();
+    let mut hits = blocking(move || hydrate(&hydrate_state, &found, plan)).await?;
+    // the passage that matched, with its place in the audio
+    if let Hits::Episodes(found) = &response.hits {
+        for (value, hit) in hits.iter_mut().zip(found) {
+            if let (Some(fields), Some(passage)) = (value.as_object_mut(), hit.snippets.first()) {
+                fields.insert(
+                    "passage".into(),
+                    json!({
+                        "chunkId": passage.chunk_id,
+                        "text": passage.fragment,
+                        "startSecond": passage.start_second,
+                        "endSecond": passage.end_second,
+                    }),
+                );
+            }
+        }
+    }
+    Ok((
+        metered,
+        Envelope(SemanticSearchResponse {
+            query,
+            search_mode: mode_name,
+            search_id: Uuid::new_v4().to_string(),
+            hits,
+            search_time_ms: response.timings.total_ms,
+        }),
+    ))
 }
 
 /// Search podcasts.
