@@ -1557,6 +1557,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/search/semantic": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Semantic search: episodes (best transcript passage or description per episode, with
+         *     the passage's timestamps) or podcasts by meaning, with the index's 768-d static
+         *     embeddings. 503 when the index was built without the embedding model.
+         */
+        post: operations["semantic_search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/teams/podcasts": {
         parameters: {
             query?: never;
@@ -8830,6 +8851,26 @@ export interface components {
             /** Totalresultsavailable */
             totalResultsAvailable: number;
         };
+        /**
+         * @description The body of a semantic search (a Podlens extension; the public search request's
+         *     `embeddings` term type stays rejected).
+         */
+        SemanticSearchBody: {
+            /**
+             * Format: int32
+             * @description Hits to return, 1-100 (default 10), capped by the plan's results per search.
+             */
+            limit?: number | null;
+            /**
+             * @description `episodes` (default: the best episode description or transcript passage per
+             *     episode) or `podcasts` (podcast centroids).
+             */
+            mode?: string | null;
+            /** @description Only these podcasts. */
+            podcastIds?: string[] | null;
+            /** @description What to find, in plain words (at least 2 characters). */
+            query: string;
+        };
         /** @description Who is signed in. */
         SessionInfo: {
             displayName?: string | null;
@@ -14316,6 +14357,73 @@ export interface operations {
             };
             /** @description Search limit reached */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    semantic_search: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SemanticSearchBody"];
+            };
+        };
+        responses: {
+            /** @description query, searchMode, searchId, hits (as in the search endpoints, score = cosine), searchTimeMs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Search limit reached */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The index has no vectors (built without the static embedding model) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
