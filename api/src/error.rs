@@ -48,6 +48,9 @@ pub enum ApiError {
     /// A usage limit of the caller's plan is exhausted.
     #[error("{}", .0.message)]
     TooManyRequests(LimitExceeded),
+    /// The request body is larger than the route accepts.
+    #[error("request body over {limit} bytes")]
+    PayloadTooLarge { limit: usize },
     /// The catalog or the search index has not been built yet.
     #[error("{0}")]
     Unavailable(String),
@@ -96,6 +99,14 @@ impl ApiError {
                 "TOO_MANY_REQUESTS",
                 limit.message.clone(),
             ),
+            ApiError::PayloadTooLarge { limit } => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "PAYLOAD_TOO_LARGE",
+                format!(
+                    "Request body is too large; the limit is {} MiB ({limit} bytes)",
+                    limit / (1024 * 1024)
+                ),
+            ),
             ApiError::Unavailable(message) => (
                 StatusCode::SERVICE_UNAVAILABLE,
                 "SERVICE_UNAVAILABLE",
@@ -138,6 +149,46 @@ impl IntoResponse for ApiError {
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
+
+/// Under `/api/`, every failure is the error envelope: the rejections axum answers
+/// itself in plain text (a path parameter that is not UTF-8, a method the route does
+/// not have, a malformed header) are rewrapped, keeping their status, their words and
+/// their other headers (`Allow`). Answers that are already JSON pass untouched.
+pub async fn envelope_plain_failures(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let under_api = request.uri().path().starts_with("/api/");
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("application/json"));
+    if !under_api || is_json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 64 * 1024)
+        .await
+        .map(|bytes| String::from_utf8_lossy(&bytes).trim().to_owned())
+        .unwrap_or_default();
+    let reason = status.canonical_reason().unwrap_or("Error");
+    let message = if text.is_empty() || status.is_server_error() {
+        reason.to_owned()
+    } else {
+        text
+    };
+    let code = reason.to_ascii_uppercase().replace([' ', '-'], "_");
+    let body = json!({ "status": code, "data": { "message": message } }).to_string();
+    parts.headers.insert(
+        axum::http::header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+    Response::from_parts(parts, axum::body::Body::from(body))
+}
 
 impl From<podlens_model::ValidationError> for ApiError {
     fn from(error: podlens_model::ValidationError) -> Self {

@@ -1,14 +1,24 @@
 //! Extractors whose rejections become [`ApiError`]s, so a malformed body or query
 //! string is answered in the envelope with a clear message instead of axum's plain text.
 
-use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::rejection::{BytesRejection, JsonRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
 
-/// A JSON body. Rejections answer 400 with the parser's explanation.
+/// The largest request body of every route but uploads: 2 MiB (axum's default, set
+/// explicitly so the 413 message can name it).
+pub const BODY_LIMIT: usize = 2 * 1024 * 1024;
+
+/// 413 when a body went over the limit while it was read.
+fn over_limit(status: axum::http::StatusCode, limit: usize) -> Option<ApiError> {
+    (status == axum::http::StatusCode::PAYLOAD_TOO_LARGE)
+        .then_some(ApiError::PayloadTooLarge { limit })
+}
+
+/// A JSON body. Rejections answer 400 with the parser's explanation, 413 over the limit.
 #[derive(Debug, Clone)]
 pub struct ApiJson<T>(pub T);
 
@@ -28,6 +38,9 @@ where
 }
 
 fn json_rejection_error(rejection: &JsonRejection) -> ApiError {
+    if let Some(error) = over_limit(rejection.status(), BODY_LIMIT) {
+        return error;
+    }
     match rejection {
         JsonRejection::MissingJsonContentType(_) => {
             ApiError::BadRequest("Expected a JSON body with Content-Type: application/json".into())
@@ -52,7 +65,10 @@ impl<S: Send + Sync> FromRequest<S> for RawJson {
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
         let bytes = axum::body::Bytes::from_request(request, state)
             .await
-            .map_err(|rejection| ApiError::BadRequest(rejection.body_text()))?;
+            .map_err(|rejection: BytesRejection| {
+                over_limit(rejection.status(), BODY_LIMIT)
+                    .unwrap_or_else(|| ApiError::BadRequest(rejection.body_text()))
+            })?;
         if bytes.is_empty() {
             return Ok(RawJson(serde_json::Value::Object(Default::default())));
         }

@@ -59,9 +59,11 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::passages::router())
         .merge(openapi::router())
         .fallback(web::fallback)
+        .layer(axum::extract::DefaultBodyLimit::max(extract::BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             auth::authenticate,
         ))
+        .layer(axum::middleware::from_fn(error::envelope_plain_failures))
         .with_state(state)
 }

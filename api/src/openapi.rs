@@ -153,7 +153,8 @@ impl Modify for ApiKeyScheme {
 #[schema(as = Error)]
 pub struct ErrorBody {
     /// The stable code of the failure: `BAD_REQUEST`, `UNAUTHORIZED`, `FORBIDDEN`,
-    /// `NOT_FOUND`, `TOO_MANY_REQUESTS`, `SERVICE_UNAVAILABLE`, `INTERNAL_SERVER_ERROR`.
+    /// `NOT_FOUND`, `PAYLOAD_TOO_LARGE`, `TOO_MANY_REQUESTS`, `SERVICE_UNAVAILABLE`,
+    /// `INTERNAL_SERVER_ERROR`.
     #[allow(dead_code)]
     status: String,
     #[allow(dead_code)]

@@ -122,6 +122,17 @@ impl ChartQuery {
             .map(|limit| limit.clamp(0.0, f64::from(u32::MAX)) as u32)
     }
 
+    /// Refuses a `positionsLimit` that is not a number of at least 0 (NaN, infinite,
+    /// negative), which would otherwise read as no limit.
+    fn check_positions_limit(&self) -> ApiResult<()> {
+        match self.positions_limit {
+            Some(limit) if !limit.is_finite() || limit < 0.0 => Err(ApiError::BadRequest(format!(
+                "positionsLimit must be a number of at least 0, got {limit}"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// The chart named: chart type (default apple), country (default us) and category
     /// (default top podcasts), lower-cased as stored.
     fn key(&self) -> ApiResult<(ChartType, ChartKey)> {
@@ -412,6 +423,7 @@ async fn chart_response(
     query: ChartQuery,
     dated: bool,
 ) -> ApiResult<Envelope<ChartResponse>> {
+    query.check_positions_limit()?;
     let (chart_type, key) = query.key()?;
     let date = if dated {
         parse_date(query.date.as_deref(), "date")?

@@ -15,7 +15,7 @@ use podlens_model::kinds::SocialKind;
 use podlens_model::validate_social_url;
 use podlens_model::validation::{
     GuestFormField, PROJECT_NAME_CHARS, is_valid_email, optional_url, parse_user_file_field,
-    require_guest_field, validate_upload, validate_upload_count,
+    require_guest_field, validate_upload, validate_upload_content, validate_upload_count,
 };
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
@@ -77,6 +77,16 @@ pub fn router() -> Router<AppState> {
             "/api/v1/guest-profiles/{guestProfileId}/download",
             get(download),
         )
+}
+
+/// A multipart body that could not be read: 413 over the upload limit, else 400.
+fn multipart_error(error: axum::extract::multipart::MultipartError) -> ApiError {
+    if error.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+        return ApiError::PayloadTooLarge {
+            limit: UPLOAD_BODY_LIMIT,
+        };
+    }
+    ApiError::BadRequest(format!("Invalid multipart body: {error}"))
 }
 
 fn not_found(id: &str) -> ApiError {
@@ -734,11 +744,7 @@ pub async fn upload_documents(
 ) -> ApiResult<Envelope<Value>> {
     let account = caller.require_account()?.clone();
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
-    while let Some(field) = multipart
-        .next_field()
-        .await
-        .map_err(|error| ApiError::BadRequest(format!("Invalid multipart body: {error}")))?
-    {
+    while let Some(field) = multipart.next_field().await.map_err(multipart_error)? {
         let name = field.name().unwrap_or_default().to_owned();
         if name != "documents" {
             parse_user_file_field(&name)?;
@@ -748,11 +754,9 @@ pub async fn upload_documents(
             .map(str::to_owned)
             .filter(|n| !n.trim().is_empty())
             .ok_or_else(|| ApiError::BadRequest(format!("Field {name} carries no file name")))?;
-        let bytes = field
-            .bytes()
-            .await
-            .map_err(|error| ApiError::BadRequest(format!("Invalid multipart body: {error}")))?;
+        let bytes = field.bytes().await.map_err(multipart_error)?;
         validate_upload(&file_name, bytes.len() as u64)?;
+        validate_upload_content(&file_name, &bytes)?;
         files.push((file_name, bytes.to_vec()));
         validate_upload_count(files.len())?;
     }

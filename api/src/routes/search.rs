@@ -53,7 +53,7 @@ pub struct SemanticSearchBody {
 }
 
 /// What a semantic search returns.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SemanticSearchResponse {
     query: String,
@@ -68,7 +68,7 @@ pub struct SemanticSearchResponse {
 /// embeddings. 503 when the index was built without the embedding model.
 #[utoipa::path(post, path = "/api/v1/search/semantic", tag = "search",
     request_body = SemanticSearchBody,
-    responses((status = 200, description = "query, searchMode, searchId, hits (as in the search endpoints, score = cosine), searchTimeMs"),
+    responses((status = 200, body = SemanticSearchResponse, description = "The hits, as in the search endpoints, with the cosine similarity as score"),
               (status = 400, description = "Invalid body"),
               (status = 429, description = "Search limit reached"),
               (status = 503, description = "The index has no vectors (built without the static embedding model)")))]
