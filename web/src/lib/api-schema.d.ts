@@ -2893,7 +2893,8 @@ export interface components {
             data: components["schemas"]["ErrorMessage"];
             /**
              * @description The stable code of the failure: `BAD_REQUEST`, `UNAUTHORIZED`, `FORBIDDEN`,
-             *     `NOT_FOUND`, `TOO_MANY_REQUESTS`, `SERVICE_UNAVAILABLE`, `INTERNAL_SERVER_ERROR`.
+             *     `NOT_FOUND`, `PAYLOAD_TOO_LARGE`, `TOO_MANY_REQUESTS`, `SERVICE_UNAVAILABLE`,
+             *     `INTERNAL_SERVER_ERROR`.
              */
             status: string;
         };
@@ -8871,6 +8872,15 @@ export interface components {
             /** @description What to find, in plain words (at least 2 characters). */
             query: string;
         };
+        /** @description What a semantic search returns. */
+        SemanticSearchResponse: {
+            hits: unknown[];
+            query: string;
+            searchId: string;
+            searchMode: string;
+            /** Format: double */
+            searchTimeMs: number;
+        };
         /** @description Who is signed in. */
         SessionInfo: {
             displayName?: string | null;
@@ -14379,12 +14389,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description query, searchMode, searchId, hits (as in the search endpoints, score = cosine), searchTimeMs */
+            /** @description The hits, as in the search endpoints, with the cosine similarity as score */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SemanticSearchResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description Invalid body */
             400: {
