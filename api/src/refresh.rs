@@ -70,6 +70,20 @@ impl FeedRefresher {
         }
     }
 
+    /// Lets refreshes fetch from private, loopback and link-local addresses (`podlens
+    /// serve --allow-private`: the demo's local feed server, intranets). Refused by
+    /// default: a refresh fetches a URL that came from a feed.
+    pub fn allowing_private(mut self) -> FeedRefresher {
+        self.http.allow_private = true;
+        self
+    }
+
+    /// Lets refreshes fetch from these non-public addresses only (a test server).
+    pub fn allowing_addresses(mut self, addresses: Vec<std::net::IpAddr>) -> FeedRefresher {
+        self.http.allowed_addresses = addresses;
+        self
+    }
+
     /// Claims the podcast's refresh slot; `Err(wait)` when it was refreshed less than
     /// [`REFRESH_INTERVAL`] ago.
     pub fn claim(&self, podcast_id: Uuid) -> Result<(), Duration> {
@@ -204,7 +218,7 @@ fn fetch_failure(fetch: &FeedFetchRecord) -> RefreshFailure {
         }
         "io" => RefreshErrorCode::RssNotFound,
         "not-xml" | "not-a-feed" => RefreshErrorCode::RssParseError,
-        "network" | "http-status" | "too-large" => RefreshErrorCode::RssFetchFailed,
+        "network" | "http-status" | "too-large" | "refused" => RefreshErrorCode::RssFetchFailed,
         "blocked" | "store" => RefreshErrorCode::UpdateFailed,
         _ => RefreshErrorCode::UnknownError,
     };

@@ -20,6 +20,8 @@ pub struct ServeOptions {
     pub web_dir: Option<PathBuf>,
     /// Mail through this SMTP server; `None`: to the data directory's outbox.
     pub smtp: Option<crate::mail::SmtpSettings>,
+    /// Feed refreshes may fetch from private, loopback and link-local addresses.
+    pub allow_private_feeds: bool,
 }
 
 /// The state of a server over `data_dir`: the app database and the catalog there.
@@ -46,6 +48,10 @@ pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppS
 /// have been 0), and serves until Ctrl-C.
 pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr)) -> ApiResult<()> {
     let mut state = open_state(options.data_dir, options.web_dir)?;
+    if options.allow_private_feeds {
+        state.refresher =
+            Arc::new(crate::refresh::FeedRefresher::new(state.data_dir.clone()).allowing_private());
+    }
     if options.smtp.is_some() {
         state.mailer = crate::mail::mailer_for(&state.data_dir, options.smtp.as_ref())?;
     }

@@ -49,7 +49,9 @@ struct Setup {
 /// A catalog of four podcasts read from `feeds_base`: `shrunk.xml` (the corpus feed
 /// less its newest item, its image replaced in the catalog), `moved.xml` (404 by the
 /// time of the refresh), `page.html` (not a feed by then) and `whole.xml`.
-async fn setup() -> Setup {
+/// The catalog and server; refreshes may fetch from the loopback feed server when
+/// `allow_loopback`.
+async fn setup_with(allow_loopback: bool) -> Setup {
     let feeds_dir = tempfile::tempdir().unwrap();
     let feeds = feeds_dir.path().to_path_buf();
     let full = corpus_feed();
@@ -72,7 +74,15 @@ async fn setup() -> Setup {
     catalog.export_parquet().unwrap();
     drop(catalog);
 
-    let state = podlens_api::server::open_state(data_dir.path().to_path_buf(), None).unwrap();
+    let mut state = podlens_api::server::open_state(data_dir.path().to_path_buf(), None).unwrap();
+    // The feed server is on loopback: allowed by address, as `podlens serve
+    // --allow-private` would allow it; every other private address stays refused.
+    if allow_loopback {
+        state.refresher = std::sync::Arc::new(
+            podlens_api::refresh::FeedRefresher::new(data_dir.path().to_path_buf())
+                .allowing_addresses(vec![std::net::Ipv4Addr::LOCALHOST.into()]),
+        );
+    }
     let key = state
         .accounts
         .create_api_key("refresh@example.com", "business")
@@ -89,6 +99,10 @@ async fn setup() -> Setup {
         ids,
         _dirs: (feeds_dir, data_dir),
     }
+}
+
+async fn setup() -> Setup {
+    setup_with(true).await
 }
 
 async fn get(setup: &Setup, path: &str, key: Option<&str>) -> (u16, Value) {
@@ -242,4 +256,23 @@ async fn failed_refreshes_say_why_and_keep_the_podcast() {
         anonymous["data"]["message"],
         "This endpoint requires an API key in the Authorization header"
     );
+}
+
+#[tokio::test]
+async fn by_default_a_refresh_refuses_private_addresses() {
+    // The stored feed URL is on loopback; a server that was not told to allow it
+    // refuses the fetch (a feed URL must not reach into the server's own network).
+    let setup = setup_with(false).await;
+    let (status, refused) = get(
+        &setup,
+        &format!("/api/v1/podcasts/{}/refresh", setup.ids[0]),
+        Some(setup.key.as_str()),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let data = &refused["data"];
+    assert_eq!(data["success"], false, "{data}");
+    assert_eq!(data["errorCode"], "rss_fetch_failed", "{data}");
+    let message = data["errorMessage"].as_str().unwrap_or_default();
+    assert!(message.contains("loopback"), "{message}");
 }

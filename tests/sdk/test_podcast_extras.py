@@ -134,13 +134,14 @@ def test_refresh_reads_the_feed_again(external):
         data_dir = Path(scratch, "data")
         url = f"http://127.0.0.1:{http.server_address[1]}/feed.xml"
         try:
-            conftest._podlens("ingest", url, "--no-transcripts", data_dir=data_dir)
+            conftest._podlens("ingest", url, "--no-transcripts", "--allow-private", data_dir=data_dir)
             key = conftest._podlens(
                 "keys", "create", "--email", "refresh@example.com", "--plan", "business", data_dir=data_dir
             ).stdout.strip().splitlines()[-1]
             podlens = conftest._binary("PODLENS_BIN", conftest._target_dir() / "debug" / "podlens")
             server = subprocess.Popen(
-                [str(podlens), "serve", "--data-dir", str(data_dir), "--port", "0"],
+                # The feed server is on loopback, which refreshes refuse unless allowed.
+                [str(podlens), "serve", "--data-dir", str(data_dir), "--port", "0", "--allow-private"],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 text=True,

@@ -152,6 +152,8 @@ fn serve_args(port: u16) -> serve_cmd::ServeArgs {
         port,
         bind: std::net::IpAddr::V4(Ipv4Addr::LOCALHOST),
         web_dir: default_web_dir(),
+        // The demo's feeds are served on loopback.
+        allow_private: true,
     }
 }
 

@@ -22,6 +22,11 @@ pub struct ServeArgs {
     /// The web app's built bundle (default: ./web/dist when it exists).
     #[arg(long, env = "PODLENS_WEB_DIR", value_name = "DIR")]
     pub web_dir: Option<PathBuf>,
+
+    /// Let feed refreshes fetch from private, loopback and link-local addresses (a
+    /// local feed server, an intranet); refused by default.
+    #[arg(long)]
+    pub allow_private: bool,
 }
 
 /// Serves until Ctrl-C.
@@ -34,6 +39,7 @@ pub fn run(config: &Config, args: ServeArgs) -> anyhow::Result<()> {
         address: SocketAddr::new(args.bind, args.port),
         web_dir,
         smtp: config.smtp_settings()?,
+        allow_private_feeds: args.allow_private,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
