@@ -111,6 +111,7 @@ fn snapshot_files_are_published_without_leftovers() {
         [
             "authority_scores.parquet",
             "chart_positions.parquet",
+            "episode_sponsors.parquet",
             "episodes.parquet",
             "feed_fetches.parquet",
             "persons.parquet",

@@ -1,0 +1,72 @@
+# Shared setup of the API benchmarks (sourced by run.sh and mixed.sh, which set
+# `podcasts` first): the release binary, the catalog of `podlens demo --no-serve`, an
+# admin key, a running `podlens serve` ($server, $base) stopped on exit, and realistic
+# inputs from the catalog: $ids (50 podcast ids) and search bodies built from catalog
+# title words, one JSON body per line, in $bodies_podcasts and $bodies_episodes; $counts
+# says what the catalog holds.
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+target="${CARGO_TARGET_DIR:-$root/target}"
+if [[ -z "${PODLENS_BIN:-}" ]]; then
+  cargo build --release --locked -p podlens-tools --bin podlens --manifest-path "$root/Cargo.toml" >&2
+  PODLENS_BIN="$target/release/podlens"
+fi
+data="${BENCH_DATA_DIR:-/tmp/podlens-api-bench-$podcasts}"
+command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+export PODLENS_NO_PROGRESS=true
+
+if [[ ! -f "$data/parquet/podcasts.parquet" || ! -d "$data/index" ]]; then
+  rm -rf "$data"
+  "$PODLENS_BIN" demo --no-serve --podcasts "$podcasts" --data-dir "$data" >&2
+fi
+key="$("$PODLENS_BIN" keys create --data-dir "$data" --email "bench-$$@podlens.local" --plan admin | tail -n 1)"
+
+log="$(mktemp)"
+"$PODLENS_BIN" serve --data-dir "$data" --port 0 >"$log" 2>/dev/null &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log" "$bodies_podcasts" "$bodies_episodes"' EXIT
+for _ in $(seq 100); do grep -q "listening on" "$log" && break; sleep 0.1; done
+base="$(grep -o 'http://127.0.0.1:[0-9]*' "$log" | head -n 1)"
+
+# Realistic inputs from the catalog itself: podcast ids, and title words to search for.
+latest="$(curl -fsS -H "Authorization: $key" "$base/api/v1/podcasts/latest")"
+ids="$(python3 -c 'import json,sys; print(" ".join(p["id"] for p in json.load(sys.stdin)["data"]["podcasts"][:50]))' <<<"$latest")"
+words="$(python3 -c '
+import json, sys
+titles = [p["title"] for p in json.load(sys.stdin)["data"]["podcasts"]]
+words = sorted({w.strip(",.:!?").lower() for t in titles for w in t.split() if len(w) > 4})
+print(" ".join(words[:12]))' <<<"$latest")"
+bodies_podcasts="$(mktemp)"
+bodies_episodes="$(mktemp)"
+python3 - "$bodies_podcasts" "$bodies_episodes" $words <<'PY'
+import json, sys
+podcasts_file, episodes_file, words = sys.argv[1], sys.argv[2], sys.argv[3:]
+def term(text, targets, mode="must"):
+    return {"searchTerm": text, "searchType": "text", "searchTargets": targets,
+            "searchTermOptions": {"matchMode": mode}}
+with open(podcasts_file, "w") as out:
+    for i, word in enumerate(words):
+        body = {"searchTerms": [term(word, ["podcast-title", "podcast-description"])]}
+        if i % 3 == 1:
+            body["languages"] = ["en"]
+        if i % 3 == 2:
+            body["searchTerms"].append(term(words[(i + 1) % len(words)], ["podcast-description"], "optional"))
+        out.write(json.dumps(body) + "\n")
+with open(episodes_file, "w") as out:
+    for i, word in enumerate(words):
+        body = {"searchTerms": [term(word, ["episode-title", "episode-description"])]}
+        if i % 2:
+            body["sortOrder"] = [{"field": "recentActivity", "direction": "desc"}]
+        out.write(json.dumps(body) + "\n")
+PY
+
+counts="$(curl -fsS "$base/api/v1/rss/stats/public/podcast2" >/dev/null && python3 - "$data" <<'PY'
+import sys, duckdb
+parquet = sys.argv[1] + "/parquet"
+con = duckdb.connect()
+podcasts = con.execute(f"select count(*) from '{parquet}/podcasts.parquet'").fetchone()[0]
+episodes = con.execute(f"select count(*) from '{parquet}/episodes.parquet'").fetchone()[0]
+transcripts = con.execute(f"select count(*) from '{parquet}/transcripts.parquet'").fetchone()[0]
+print(f"{podcasts} podcasts, {episodes} episodes, {transcripts} transcripts")
+PY
+)"

@@ -1,0 +1,43 @@
+-- wrk script for the mixed API load: each thread rotates over the requests of the file
+-- in REQUESTS (one per line: METHOD PATH [JSON body]); "{n}" in a body becomes a number
+-- unique to the thread and request, so writes create new rows. Sends the API key
+-- (PODLENS_KEY) and prints one JSON line with throughput, latency percentiles and every
+-- kind of error.
+local key = os.getenv("PODLENS_KEY")
+local requests = {}
+for line in io.lines(os.getenv("REQUESTS")) do
+  local method, path, body = string.match(line, "^(%S+)%s+(%S+)%s*(.*)$")
+  if method then
+    requests[#requests + 1] = { method = method, path = path, body = body ~= "" and body or nil }
+  end
+end
+
+local threads = {}
+local thread_id = 0
+function setup(thread)
+  thread_id = thread_id + 1
+  thread:set("id", thread_id)
+  threads[#threads + 1] = thread
+end
+
+local counter = 0
+function request()
+  counter = counter + 1
+  local r = requests[(counter % #requests) + 1]
+  local headers = { ["Authorization"] = key }
+  local body = nil
+  if r.body then
+    headers["Content-Type"] = "application/json"
+    body = string.gsub(r.body, "{n}", string.format("%d%07d", id, counter))
+  end
+  return wrk.format(r.method, r.path, headers, body)
+end
+
+function done(summary, latency, requests)
+  local errors = summary.errors
+  io.write(string.format(
+    '{"requests": %d, "seconds": %.2f, "rps": %.1f, "p50_ms": %.2f, "p90_ms": %.2f, "p99_ms": %.2f, "max_ms": %.2f, "non_2xx": %d, "connect": %d, "read": %d, "write": %d, "timeout": %d}\n',
+    summary.requests, summary.duration / 1e6, summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000,
+    latency.max / 1000, errors.status, errors.connect, errors.read, errors.write, errors.timeout))
+end
