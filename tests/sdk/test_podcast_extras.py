@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 import threading
 from collections import Counter
+from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -35,6 +36,8 @@ def sponsored_items(text: str) -> list[tuple]:
     items = []
     for body in re.findall(r"<item>(.*?)</item>", text, re.S):
         published = parsedate_to_datetime(re.search(r"<pubDate>(.*?)</pubDate>", body).group(1))
+        if published.tzinfo is None:  # "-0000": UTC, as RFC 5322 allows
+            published = published.replace(tzinfo=timezone.utc)
         notes = re.search(r"<description>(.*?)</description>", body, re.S)
         notes = (notes.group(1) if notes else "").replace("<![CDATA[", "").replace("]]>", "")
         plain = html.unescape(re.sub(r"<[^>]+>", " ", notes)).replace("\xa0", " ")
@@ -100,7 +103,9 @@ def test_all_details_composes_the_other_calls(client, sponsored):
     assert len(details.recent_episodes) == 10
     history = details.publishing_history
     assert len(history.monthly_episode_counts.counts) == 24
-    assert history.last_episode_at == sponsored_items(FEED_PATH.read_text())[0][0]
+    # The SDK types this field as a string: an RFC 3339 instant.
+    last = datetime.fromisoformat(history.last_episode_at.replace("Z", "+00:00"))
+    assert last == sponsored_items(FEED_PATH.read_text())[0][0]
 
 
 def test_refresh_of_an_unreachable_feed_says_why(client, sponsored):
