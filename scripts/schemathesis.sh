@@ -19,13 +19,16 @@ cargo build --locked -p podlens-tools --bin podlens -p podlens-api --example bui
 # reached with inputs it has to answer.
 start_fixture_server schemathesis schemathesis@example.com admin
 
-# No operation is excluded: sign-up and sign-in mail goes to the data directory's outbox
-# (no SMTP server is configured here), and no route of the document revokes API keys, so
-# the key in use stays valid for the whole run.
+# Sign-up and sign-in mail goes to the data directory's outbox (no SMTP server is
+# configured here), and no route of the document revokes API keys, so the key in use
+# stays valid for the whole run. One operation is left out: the fixture index has no
+# vectors (no embedding model is built here), so semantic search answers its documented
+# 503 to every call; api/tests/semantic.rs covers it with and without vectors.
 status=0
 st run "$url/api/v1/openapi.json" \
   --url "$url" \
   --header "Authorization: $key" \
+  --exclude-path /api/v1/search/semantic \
   --checks not_a_server_error,response_schema_conformance,status_code_conformance \
   --phases examples,coverage,fuzzing \
   --max-examples "${ST_MAX_EXAMPLES:-5}" \
