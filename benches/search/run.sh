@@ -90,7 +90,7 @@ echo "building and running the benchmark (EPISODES=$EPISODES, ROUNDS=$ROUNDS) â€
 cd "$root"
 output="$data_dir/output.txt"
 started=$(date -u +%Y-%m-%dT%H:%MZ)
-cargo bench -p podlens-indexer --bench search_engines 2> >(grep -v '^\s*\(Compiling\|Finished\|Running\)' >&2) | tee "$output"
+cargo bench -p podlens-indexer --bench search_engines 2> >(grep --line-buffered -v '^\s*\(Compiling\|Finished\|Running\|Blocking\)' >&2) | tee "$output"
 
 {
   if [[ -f "$results" ]] && grep -qF "$marker" "$results"; then
