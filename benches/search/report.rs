@@ -1,0 +1,317 @@
+//! The one table: engines side by side, then the ratios the targets are stated in.
+
+use std::time::Duration;
+
+use crate::catalog::Catalog;
+use crate::queries::{BenchQuery, Kind};
+
+pub struct EngineResult {
+    name: &'static str,
+    build_seconds: f64,
+    bytes: u64,
+    counts: Vec<u64>,
+    /// Per query, one latency per timed round.
+    latencies: Vec<Vec<Duration>>,
+}
+
+impl EngineResult {
+    pub fn new(
+        name: &'static str,
+        build_seconds: f64,
+        bytes: u64,
+        counts: Vec<u64>,
+        latencies: Vec<Vec<Duration>>,
+    ) -> EngineResult {
+        EngineResult {
+            name,
+            build_seconds,
+            bytes,
+            counts,
+            latencies,
+        }
+    }
+
+    /// Milliseconds of every timed run of the queries `select` keeps, sorted.
+    fn samples(&self, queries: &[BenchQuery], select: impl Fn(&BenchQuery) -> bool) -> Vec<f64> {
+        let mut samples: Vec<f64> = queries
+            .iter()
+            .zip(&self.latencies)
+            .filter(|(query, _)| select(query))
+            .flat_map(|(_, runs)| runs.iter().map(|run| run.as_secs_f64() * 1e3))
+            .collect();
+        samples.sort_by(f64::total_cmp);
+        samples
+    }
+}
+
+/// Nearest-rank percentile of sorted samples.
+fn percentile(sorted: &[f64], fraction: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = (fraction * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+fn mean(samples: &[f64]) -> f64 {
+    samples.iter().sum::<f64>() / samples.len().max(1) as f64
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| {
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+fn ms(value: f64) -> String {
+    if value >= 100.0 {
+        format!("{value:.0}")
+    } else if value >= 10.0 {
+        format!("{value:.1}")
+    } else {
+        format!("{value:.2}")
+    }
+}
+
+fn ratio(value: f64) -> String {
+    if !value.is_finite() {
+        return "–".into();
+    }
+    if value >= 10.0 {
+        format!("{value:.0}×")
+    } else {
+        format!("{value:.2}×")
+    }
+}
+
+pub struct Report {
+    header: Vec<String>,
+    notes: Vec<String>,
+    queries: Vec<BenchQuery>,
+    engines: Vec<EngineResult>,
+    episode_count: usize,
+}
+
+impl Report {
+    pub fn new(catalog: &Catalog, queries: &[BenchQuery], rounds: usize) -> Report {
+        let words: usize = catalog
+            .transcripts
+            .iter()
+            .map(|t| t.transcript_text.split_whitespace().count())
+            .sum();
+        let header = vec![
+            format!(
+                "catalog: {} podcasts, {} episodes, {} with a transcript ({} words on average); \
+                 vocabulary {} words, Zipf",
+                catalog.podcasts.len(),
+                catalog.episodes.len(),
+                catalog.transcripts.len(),
+                words / catalog.transcripts.len().max(1),
+                catalog.vocabulary.words.len(),
+            ),
+            format!(
+                "queries: {} ({}), top {}, one warm-up pass then {rounds} timed passes, \
+                 one query at a time from one client thread",
+                queries.len(),
+                Kind::ALL
+                    .iter()
+                    .map(|kind| format!(
+                        "{} {}",
+                        queries.iter().filter(|q| q.kind == *kind).count(),
+                        kind.label()
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                crate::queries::PAGE_SIZE,
+            ),
+            format!(
+                "machine: {} cores, load average at start {}",
+                std::thread::available_parallelism()
+                    .map(|n| n.get())
+                    .unwrap_or(1),
+                load_average()
+            ),
+        ];
+        Report {
+            header,
+            notes: Vec::new(),
+            queries: queries.to_vec(),
+            engines: Vec::new(),
+            episode_count: catalog.episodes.len(),
+        }
+    }
+
+    pub fn add(&mut self, engine: EngineResult) {
+        self.engines.push(engine);
+    }
+
+    pub fn note(&mut self, note: &str) {
+        self.notes.push(note.to_owned());
+    }
+
+    fn engine(&self, name: &str) -> Option<&EngineResult> {
+        self.engines.iter().find(|engine| engine.name == name)
+    }
+
+    pub fn print(&self) {
+        for line in &self.header {
+            println!("{line}");
+        }
+        println!("load average at end {}", load_average());
+        for note in &self.notes {
+            println!("{note}");
+        }
+        println!();
+        let podlens = self.engine("podlens");
+        let tantivy = self.engine("tantivy");
+        let fts5 = self.engine("sqlite fts5");
+        let postgres = self.engine("postgres fts");
+        // Ratios: peer ÷ Podlens for the SQL engines (how many times faster Podlens is),
+        // Podlens ÷ tantivy for the baseline (how many times slower Podlens is).
+        let ratios = |value: &dyn Fn(&EngineResult) -> f64| -> Vec<String> {
+            let of = |peer: Option<&EngineResult>, inverse: bool| match (podlens, peer) {
+                (Some(podlens), Some(peer)) if inverse => ratio(value(podlens) / value(peer)),
+                (Some(podlens), Some(peer)) => ratio(value(peer) / value(podlens)),
+                _ => "–".into(),
+            };
+            vec![of(fts5, false), of(postgres, false), of(tantivy, true)]
+        };
+        let mut columns = vec!["measure".to_owned()];
+        columns.extend(self.engines.iter().map(|engine| engine.name.to_owned()));
+        columns.extend(
+            ["fts5 ÷ podlens", "postgres ÷ podlens", "podlens ÷ tantivy"].map(str::to_owned),
+        );
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        let mut row = |label: &str, cells: Vec<String>, ratios: Vec<String>| {
+            let mut line = vec![label.to_owned()];
+            line.extend(cells);
+            line.extend(ratios);
+            rows.push(line);
+        };
+        let cells = |format: &dyn Fn(&EngineResult) -> String| -> Vec<String> {
+            self.engines.iter().map(format).collect()
+        };
+        row(
+            "build, s",
+            cells(&|e| format!("{:.0}", e.build_seconds)),
+            ratios(&|e| e.build_seconds),
+        );
+        let documents = self.episode_count;
+        row(
+            "build, episodes/s",
+            cells(&|e| format!("{:.0}", documents as f64 / e.build_seconds)),
+            vec!["".into(); 3],
+        );
+        row(
+            "index on disk, MiB",
+            cells(&|e| format!("{:.0}", e.bytes as f64 / (1 << 20) as f64)),
+            ratios(&|e| e.bytes as f64),
+        );
+        let queries = &self.queries;
+        for kind in Kind::ALL {
+            let p50 =
+                move |e: &EngineResult| percentile(&e.samples(queries, |q| q.kind == kind), 0.5);
+            let p99 =
+                move |e: &EngineResult| percentile(&e.samples(queries, |q| q.kind == kind), 0.99);
+            let label = format!("{} p50 / p99, ms", kind.label());
+            let both = |e: &EngineResult| format!("{} / {}", ms(p50(e)), ms(p99(e)));
+            let r50 = ratios(&p50);
+            let r99 = ratios(&p99);
+            let joined = r50
+                .iter()
+                .zip(&r99)
+                .map(|(a, b)| format!("{a} / {b}"))
+                .collect();
+            row(&label, cells(&both), joined);
+        }
+        let all = |e: &EngineResult| e.samples(queries, |_| true);
+        let p50 = |e: &EngineResult| percentile(&all(e), 0.5);
+        let p99 = |e: &EngineResult| percentile(&all(e), 0.99);
+        let average = |e: &EngineResult| mean(&all(e));
+        row("all p50, ms", cells(&|e| ms(p50(e))), ratios(&p50));
+        row("all p99, ms", cells(&|e| ms(p99(e))), ratios(&p99));
+        row("all mean, ms", cells(&|e| ms(average(e))), ratios(&average));
+        let agree = |e: &EngineResult| match podlens {
+            Some(podlens) => e
+                .counts
+                .iter()
+                .zip(&podlens.counts)
+                .filter(|(a, b)| a == b)
+                .count(),
+            None => 0,
+        };
+        row(
+            "result counts equal to podlens's",
+            cells(&|e| format!("{}/{}", agree(e), self.queries.len())),
+            vec!["".into(); 3],
+        );
+
+        println!("| {} |", columns.join(" | "));
+        println!(
+            "|{}",
+            columns
+                .iter()
+                .enumerate()
+                .map(|(i, _)| if i == 0 { " --- |" } else { " ---: |" })
+                .collect::<String>()
+        );
+        for line in rows {
+            println!("| {} |", line.join(" | "));
+        }
+        self.print_agreement();
+    }
+
+    fn print_agreement(&self) {
+        let all_agree = (0..self.queries.len())
+            .filter(|&index| {
+                self.engines
+                    .windows(2)
+                    .all(|pair| pair[0].counts[index] == pair[1].counts[index])
+            })
+            .count();
+        println!();
+        println!(
+            "queries on which every engine returns the same total: {all_agree}/{}",
+            self.queries.len()
+        );
+        let mut shown = 0;
+        for (index, query) in self.queries.iter().enumerate() {
+            let counts: Vec<u64> = self.engines.iter().map(|e| e.counts[index]).collect();
+            if counts.windows(2).all(|pair| pair[0] == pair[1]) {
+                continue;
+            }
+            if shown == 10 {
+                println!("  …");
+                break;
+            }
+            shown += 1;
+            let listed: Vec<String> = self
+                .engines
+                .iter()
+                .map(|e| format!("{} {}", e.name, e.counts[index]))
+                .collect();
+            println!("  differs: {} — {}", query.describe(), listed.join(", "));
+        }
+        let totals: Vec<u64> = match self.engines.first() {
+            Some(engine) => {
+                let mut totals = engine.counts.clone();
+                totals.sort_unstable();
+                totals
+            }
+            None => Vec::new(),
+        };
+        if !totals.is_empty() {
+            println!(
+                "matches per query (first engine): min {}, median {}, max {}",
+                totals[0],
+                totals[totals.len() / 2],
+                totals[totals.len() - 1]
+            );
+        }
+    }
+}
