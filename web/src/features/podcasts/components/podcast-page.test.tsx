@@ -50,6 +50,8 @@ describe('the podcast page', () => {
     // Contacts are locked for signed-out visitors; endpoints the server lacks say so.
     expect(screen.getByText(/available from the individual plan/)).toBeInTheDocument();
     expect(await screen.findByText('Reviews is not available on this server yet')).toBeInTheDocument();
+    // Outreach is for signed-in users only.
+    expect(screen.queryByRole('link', { name: 'Outreach email' })).toBeNull();
   });
 
   it('refuses a reserved slug without calling the API', async () => {
@@ -72,5 +74,7 @@ describe('the podcast page', () => {
     expect(screen.queryByRole('heading', { name: 'About this podcast' })).toBeNull();
     expect(within(screen.getByRole('navigation', { name: 'Podcast' })).getByRole('link', { name: 'Charts' })).toHaveAttribute('aria-current', 'page');
     expect(calls.some((call) => call.url.pathname === '/api/v1/podcasts/climate-hour/episodes')).toBe(false);
+    // The outreach action names the podcast by its id.
+    expect(screen.getByRole('link', { name: 'Outreach email' })).toHaveAttribute('href', '/app/outreach/new?podcast-id=p1');
   });
 });

@@ -5,7 +5,7 @@ import { ServerSanitizedHtml } from '@/components/ui/sanitized-html';
 import { Section } from '@/components/ui/page-header';
 import { EmptyState, QueryState } from '@/components/ui/states';
 import { useAuth } from '@/features/auth/use-auth';
-import { isValidPodcastSlug, paths } from '@/config/paths';
+import { isValidPodcastSlug, links, paths } from '@/config/paths';
 
 import { usePodcast } from '../api/get-podcast';
 import { ChartHistorySection } from './chart-history';
@@ -40,15 +40,23 @@ export function PodcastPage({ slug, only }: { slug: string; only?: PodcastSubPag
 
 function PodcastDetails({ slug, only }: { slug: string; only?: PodcastSubPage }) {
   const query = usePodcast(slug);
-  const { tier } = useAuth();
+  const { tier, signedIn } = useAuth();
   usePageTitle(query.data?.podcast.title ?? 'Podcast');
   return (
     <QueryState query={query} feature="Podcast pages" loadingLabel="Loading podcast…">
       {({ podcast }) => {
+        const actions = signedIn ? (
+          <p className="toolbar">
+            <Link className="button button-secondary" to={links.outreach('new', { podcastId: podcast.id })}>
+              Outreach email
+            </Link>
+          </p>
+        ) : null;
         if (only) {
           return (
             <article className="podcast-page">
               <PodcastHeader podcast={podcast} />
+              {actions}
               {only === 'episodes' ? <PodcastEpisodes slug={slug} /> : null}
               {only === 'contacts' ? <ContactsSection slug={slug} podcast={podcast} tier={tier} /> : null}
               {only === 'reviews' ? <ReviewsSection slug={slug} /> : null}
@@ -61,6 +69,7 @@ function PodcastDetails({ slug, only }: { slug: string; only?: PodcastSubPage })
         return (
           <article className="podcast-page">
             <PodcastHeader podcast={podcast} />
+            {actions}
             <div className="podcast-columns">
               <div className="podcast-main">
                 <Section title="About this podcast">

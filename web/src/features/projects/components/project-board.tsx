@@ -48,7 +48,7 @@ export function describeActivity(entry: ActivityEntry, podcast: string): string 
   return `${who} ${action} ${podcast}${change}`;
 }
 
-function ListedPodcastCard({ listed, projectSlug }: { listed: ListedPodcast; projectSlug: string }) {
+function ListedPodcastCard({ listed, projectSlug, guestProfileId }: { listed: ListedPodcast; projectSlug: string; guestProfileId?: string }) {
   const update = useUpdateListedPodcast();
   const remove = useRemoveListedPodcast();
   const [showHistory, setShowHistory] = useState(false);
@@ -111,6 +111,13 @@ function ListedPodcastCard({ listed, projectSlug }: { listed: ListedPodcast; pro
             ))}
           </fieldset>
           <div className="board-actions">
+            <Link
+              className="button button-ghost button-small"
+              to={links.outreach('new', { podcastId: listed.podcast.podcastId, guestProfileId })}
+              aria-label={`Outreach email to ${title}`}
+            >
+              Outreach email
+            </Link>
             <button type="button" className="button button-ghost button-small" aria-expanded={showHistory} onClick={() => setShowHistory(!showHistory)}>
               History ({history.length})
             </button>
@@ -156,7 +163,7 @@ const PRIORITY_FILTERS: { value: string; label: string; priorities: PriorityFilt
 ];
 
 /** The board: one column per status, priorities ascending with none last (SPEC §4). */
-export function ProjectBoard({ slug }: { slug: string }) {
+export function ProjectBoard({ slug, guestProfileId }: { slug: string; guestProfileId?: string }) {
   const [priorityFilter, setPriorityFilter] = useState('');
   const priorities = PRIORITY_FILTERS.find((item) => item.value === priorityFilter)?.priorities ?? [];
   const query = useListedPodcasts(slug, priorities);
@@ -199,7 +206,7 @@ export function ProjectBoard({ slug }: { slug: string }) {
                   </h3>
                   <ul>
                     {column.map((listed) => (
-                      <ListedPodcastCard key={listed.listedPodcastId} listed={listed} projectSlug={slug} />
+                      <ListedPodcastCard key={listed.listedPodcastId} listed={listed} projectSlug={slug} guestProfileId={guestProfileId} />
                     ))}
                   </ul>
                 </section>

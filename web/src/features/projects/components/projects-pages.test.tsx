@@ -132,6 +132,18 @@ describe('a project board', () => {
     await waitFor(() => expect(calls.some((call) => call.init?.method === 'DELETE' && call.url.pathname === '/api/v1/projects/pr1/podcasts/l2')).toBe(true));
   });
 
+  it("links each listed podcast to an outreach email for it and the project's guest", async () => {
+    const guest = { id: 'g1', name: 'Sam Reed', slug: 'sam-reed', status: 'ACTIVE', imageUrl: null, linkedinUrl: null, companyName: null, appearancesCount: 0 };
+    stubApi((url) => {
+      if (url.pathname === '/api/v1/projects/pr1/details') return { body: { project: { ...projectItem('pr1', 'Spring pitch', 'ACTIVE', '2026-11-01'), linkedGuestProfile: guest } } };
+      if (url.pathname === '/api/v1/projects/pr1/podcasts/details') return { body: { listedPodcasts: podcasts } };
+      return undefined;
+    });
+    renderApp('/app/projects/pr1');
+    const link = await screen.findByRole('link', { name: 'Outreach email to Booked show' });
+    expect(link).toHaveAttribute('href', '/app/outreach/new?podcast-id=pod-l4&guest-profile-id=g1');
+  });
+
   it('filters the board by priority on the server', async () => {
     const calls = stubProject();
     renderApp('/app/projects/pr1');

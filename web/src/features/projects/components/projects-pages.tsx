@@ -198,7 +198,7 @@ export function ProjectPage({ slug, subPage }: { slug: string; subPage?: string 
               <ProjectExport projectId={project.projectId} projectSlug={slug} />
             </Section>
           ) : page === 'board' ? (
-            <ProjectBoard slug={slug} />
+            <ProjectBoard slug={slug} guestProfileId={project.linkedGuestProfile?.id} />
           ) : (
             <EmptyState title="No such section" />
           )}
