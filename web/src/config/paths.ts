@@ -145,6 +145,7 @@ export const links = {
   charts: (params: { chartType?: string; country?: string; category?: string; date?: string } = {}) =>
     `/app/charts${q(params)}`,
   alert: (alertId: string) => `/app/alerts/${enc(alertId)}`,
+  /** A stored email, or with the id `new` the generator for the podcast and guest given. */
   outreach: (id: string, params: { podcastId?: string; guestProfileId?: string } = {}) =>
     `/app/outreach/${enc(id)}${q({ 'podcast-id': params.podcastId, 'guest-profile-id': params.guestProfileId })}`,
   project: (slug: string, subPage?: string) =>

@@ -10,7 +10,7 @@ import { OutreachDetailPage } from '@/features/outreach/components/outreach-page
 import { AppPodcastPage } from '@/features/podcasts/components/app-podcast-pages';
 import { PodcastPage } from '@/features/podcasts/components/podcast-page';
 import { ProjectPage } from '@/features/projects/components/projects-pages';
-import { EmptyState } from '@/components/ui/states';
+import { ProjectGuestProfilePage } from '@/features/guests/components/guests-pages';
 import { TeamSettingsPage, UserSettingsPage } from '@/features/settings/components/settings-pages';
 
 export function PodcastRoute() {
@@ -70,11 +70,10 @@ export function ProjectRoute() {
 }
 
 export function ProjectGuestProfileRoute() {
+  const { slug = '' } = useParams();
   return (
     <RequireUser>
-      <EmptyState title="Guest profile">
-        <p>This project has no linked guest profile on this server yet.</p>
-      </EmptyState>
+      <ProjectGuestProfilePage key={slug} projectSlug={slug} />
     </RequireUser>
   );
 }

@@ -102,6 +102,48 @@ describe('the search body', () => {
     expect(paidBody.ok && (paidBody.body as { podcastCountries?: string[] }).podcastCountries).toEqual(['us']);
   });
 
+  it('sends the free plan its Castbox, rating-count, id and founded-date filters in the SDK shape', () => {
+    const filters = {
+      ...EMPTY_FILTERS,
+      minCastboxPlays: '1000',
+      minCastboxSubscribers: '50',
+      minItunesRatingCount: '20',
+      minSpotifyRatingCount: '5',
+      includePodcastIds: 'p1, p2',
+      excludePodcastIds: 'p3',
+      foundedSince: { unit: 'years' as const, value: 2 },
+      hasSocials: ['youtube' as const],
+      pageSize: '50',
+    };
+    const built = buildSearchBody(state({ filters }), 'free');
+    if (!built.ok) throw new Error(built.error);
+    expect(built.body).toMatchObject({
+      minCastboxPlays: 1000,
+      minCastboxSubscribers: 50,
+      minItunesRatingCount: 20,
+      minSpotifyRatingCount: 5,
+      includePodcastIds: ['p1', 'p2'],
+      excludePodcastIds: ['p3'],
+      foundedSince: { type: 'relative', unit: 'years', value: 2 },
+    });
+    // Socials are paid only and the page size admin only (SPEC §6).
+    expect(built.body).not.toHaveProperty('hasSocials');
+    expect(built.body).not.toHaveProperty('pageSize');
+    expect(conforms(built.body, PODCAST_BODY)).toEqual([]);
+    const paid = buildSearchBody(state({ filters }), 'agency');
+    expect(paid.ok && paid.body).toHaveProperty('hasSocials', ['youtube']);
+    expect(paid.ok && paid.body).not.toHaveProperty('pageSize');
+    const admin = buildSearchBody(state({ filters }), 'admin');
+    expect(admin.ok && admin.body).toHaveProperty('pageSize', 50);
+  });
+
+  it('sends a custom date as the custom date filter and drops an unfinished one', () => {
+    const custom = buildSearchBody(state({ filters: { ...EMPTY_FILTERS, lastEpisodeDateSince: { custom: '2024-01-01' } } }), 'public');
+    expect(custom.ok && custom.body).toHaveProperty('lastEpisodeDateSince', { type: 'custom', date: '2024-01-01' });
+    const unfinished = buildSearchBody(state({ filters: { ...EMPTY_FILTERS, lastEpisodeDateSince: { custom: '' } } }), 'public');
+    expect(unfinished.ok && unfinished.body).not.toHaveProperty('lastEpisodeDateSince');
+  });
+
   it('refuses an empty search with the message of SPEC §5', () => {
     expect(buildSearchBody(state({ terms: [newTerm('')] }), 'free')).toEqual({ ok: false, error: 'At least one search term or filter is required.' });
   });
@@ -115,5 +157,7 @@ describe('the search body', () => {
     expect(searchModeOf(state())).toBe('podcasts');
     expect(searchModeOf(state({ terms: [newTerm('x y', ['episode-description'])] }))).toBe('episodes');
     expect(searchModeOf(state({ filters: { ...EMPTY_FILTERS, hasTranscript: true } }))).toBe('episodes');
+    expect(searchModeOf(state({ filters: { ...EMPTY_FILTERS, includeEpisodeIds: 'e1' } }))).toBe('episodes');
+    expect(searchModeOf(state({ filters: { ...EMPTY_FILTERS, foundedSince: { unit: 'years', value: 1 } } }))).toBe('podcasts');
   });
 });

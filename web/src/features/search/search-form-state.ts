@@ -46,22 +46,43 @@ export type TermInput = {
 
 export type RelativeDateInput = { unit: 'hours' | 'days' | 'months' | 'years'; value: number };
 
+/** A date filter: relative to now, or a custom day (`YYYY-MM-DD`), as §5 allows. */
+export type DateFilterInput = RelativeDateInput | { custom: string };
+
+/** The social platforms the `hasSocials` filter takes (the SDK's enumeration). */
+export type SocialKind = NonNullable<EpisodeSearchOptions['hasSocials']>[number];
+export const SOCIAL_KINDS: readonly SocialKind[] = [
+  'beehiiv', 'behance', 'bluesky', 'discord', 'facebook', 'github', 'instagram', 'linkedin', 'linktree',
+  'mastodon', 'medium', 'patreon', 'pinterest', 'reddit', 'snapchat', 'soundcloud', 'substack', 'threads',
+  'tiktok', 'tumblr', 'twitch', 'twitter', 'vimeo', 'whatsapp', 'youtube',
+];
+
 /** Filter values as the form holds them; empty values are left out of the body. */
 export type FilterInputs = {
   languages: string;
   includeItunesGenres: string;
   excludeItunesGenres: string;
   explicit: '' | 'clean' | 'explicit';
-  lastEpisodeDateSince: RelativeDateInput | null;
-  publishedSince: RelativeDateInput | null;
+  foundedSince: DateFilterInput | null;
+  lastEpisodeDateSince: DateFilterInput | null;
+  publishedSince: DateFilterInput | null;
   hasTranscript: boolean;
+  includePodcastIds: string;
+  excludePodcastIds: string;
+  includeEpisodeIds: string;
   minTotalEpisodes: string;
   maxTotalEpisodes: string;
   minItunesRating: string;
+  minItunesRatingCount: string;
   minSpotifyRating: string;
+  minSpotifyRatingCount: string;
+  minCastboxPlays: string;
+  minCastboxSubscribers: string;
   podcastCountries: string;
   hasPrimaryContact: boolean;
+  hasSocials: SocialKind[];
   podcastHasGuests: boolean;
+  pageSize: string;
 };
 
 export const EMPTY_FILTERS: FilterInputs = {
@@ -69,16 +90,26 @@ export const EMPTY_FILTERS: FilterInputs = {
   includeItunesGenres: '',
   excludeItunesGenres: '',
   explicit: '',
+  foundedSince: null,
   lastEpisodeDateSince: null,
   publishedSince: null,
   hasTranscript: false,
+  includePodcastIds: '',
+  excludePodcastIds: '',
+  includeEpisodeIds: '',
   minTotalEpisodes: '',
   maxTotalEpisodes: '',
   minItunesRating: '',
+  minItunesRatingCount: '',
   minSpotifyRating: '',
+  minSpotifyRatingCount: '',
+  minCastboxPlays: '',
+  minCastboxSubscribers: '',
   podcastCountries: '',
   hasPrimaryContact: false,
+  hasSocials: [],
   podcastHasGuests: false,
+  pageSize: '',
 };
 
 export type SearchFormState = {
@@ -100,7 +131,9 @@ export function searchModeOf(state: SearchFormState): SearchMode {
   const episodeTerm = state.terms.some(
     (term) => term.term.trim() !== '' && term.targets.some((target) => EPISODE_TARGETS.includes(target)),
   );
-  return episodeTerm || state.filters.hasTranscript || state.filters.publishedSince ? 'episodes' : 'podcasts';
+  const episodeFilter =
+    state.filters.hasTranscript || state.filters.publishedSince !== null || list(state.filters.includeEpisodeIds).length > 0;
+  return episodeTerm || episodeFilter ? 'episodes' : 'podcasts';
 }
 
 const list = (text: string, lower = false) =>
@@ -121,8 +154,12 @@ const decimal = (text: string): number | undefined => {
   return Number.isFinite(value) ? value : undefined;
 };
 
-const relative = (input: RelativeDateInput | null) =>
-  input && input.value > 0 ? { type: 'relative', unit: input.unit, value: input.value } : undefined;
+/** The wire form of a date filter (§5): relative with a positive value, or a custom day. */
+const dateFilter = (input: DateFilterInput | null) => {
+  if (!input) return undefined;
+  if ('custom' in input) return /^\d{4}-\d{2}-\d{2}$/.test(input.custom) ? { type: 'custom', date: input.custom } : undefined;
+  return input.value > 0 ? { type: 'relative', unit: input.unit, value: input.value } : undefined;
+};
 
 export type BuiltSearch =
   | { ok: true; mode: 'podcasts'; body: PodcastSearchOptions }
@@ -147,18 +184,28 @@ export function activeFilters(filters: FilterInputs, mode: SearchMode): Partial<
     includeItunesGenres: list(filters.includeItunesGenres, true),
     excludeItunesGenres: list(filters.excludeItunesGenres, true),
     explicit: filters.explicit || undefined,
-    lastEpisodeDateSince: relative(filters.lastEpisodeDateSince),
+    foundedSince: dateFilter(filters.foundedSince),
+    lastEpisodeDateSince: dateFilter(filters.lastEpisodeDateSince),
+    includePodcastIds: list(filters.includePodcastIds),
+    excludePodcastIds: list(filters.excludePodcastIds),
     minTotalEpisodes: integer(filters.minTotalEpisodes),
     maxTotalEpisodes: integer(filters.maxTotalEpisodes),
     minItunesRating: decimal(filters.minItunesRating),
+    minItunesRatingCount: integer(filters.minItunesRatingCount),
     minSpotifyRating: decimal(filters.minSpotifyRating),
+    minSpotifyRatingCount: integer(filters.minSpotifyRatingCount),
+    minCastboxPlays: integer(filters.minCastboxPlays),
+    minCastboxSubscribers: integer(filters.minCastboxSubscribers),
     podcastCountries: list(filters.podcastCountries, true),
     hasPrimaryContact: filters.hasPrimaryContact || undefined,
+    hasSocials: filters.hasSocials,
     podcastHasGuests: filters.podcastHasGuests || undefined,
+    pageSize: integer(filters.pageSize),
   };
   if (mode === 'episodes') {
     values.hasTranscript = filters.hasTranscript || undefined;
-    values.publishedSince = relative(filters.publishedSince);
+    values.publishedSince = dateFilter(filters.publishedSince);
+    values.includeEpisodeIds = list(filters.includeEpisodeIds);
   }
   return Object.fromEntries(
     Object.entries(values).filter(([, value]) => value !== undefined && !(Array.isArray(value) && value.length === 0)),

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { call } from '@/lib/api-client';
+import { apiRequest, call, type ResponseData } from '@/lib/api-client';
 
 /** GET /alerts/alert-configs */
 export const getAlertConfigs = (signal?: AbortSignal) => call('get', '/alerts/alert-configs', { signal });
@@ -8,3 +8,10 @@ export const getAlertConfigs = (signal?: AbortSignal) => call('get', '/alerts/al
 export const alertConfigsQueryOptions = () => queryOptions({ queryKey: ['alerts'], queryFn: ({ signal }) => getAlertConfigs(signal), retry: false });
 
 export const useAlertConfigs = () => useQuery(alertConfigsQueryOptions());
+
+/** GET /alerts/matches?alertConfigId: the episodes an alert matched, newest first. */
+export const getAlertMatches = (alertConfigId: string, signal?: AbortSignal) =>
+  apiRequest<ResponseData<'get', '/alerts/matches'>>('/alerts/matches', { query: { alertConfigId }, signal });
+
+export const useAlertMatches = (alertConfigId: string) =>
+  useQuery({ queryKey: ['alerts', alertConfigId, 'matches'], queryFn: ({ signal }) => getAlertMatches(alertConfigId, signal), retry: false });

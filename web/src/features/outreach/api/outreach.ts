@@ -1,30 +1,95 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { apiRequest } from '@/lib/api-client';
 
-/** One generated outreach email (SPEC §3 "Outreach history"). */
-export type OutreachItem = {
+// The OpenAPI document names these operations without body or answer schemas, so
+// the shapes are written out here from the server's outreach routes.
+
+/** The generation options of an outreach email; the server's wire names and values. */
+export const PERSPECTIVES = ['first', 'third'] as const;
+export const EMAIL_LENGTHS = ['short', 'medium', 'long'] as const;
+export const CALL_TO_ACTION_STYLES = ['light', 'medium', 'heavy'] as const;
+export const PERSONALIZATION_LEVELS = ['light', 'medium', 'heavy'] as const;
+
+export type Perspective = (typeof PERSPECTIVES)[number];
+export type EmailLength = (typeof EMAIL_LENGTHS)[number];
+export type CallToActionStyle = (typeof CALL_TO_ACTION_STYLES)[number];
+export type PersonalizationLevel = (typeof PERSONALIZATION_LEVELS)[number];
+
+export type OutreachOptions = {
+  perspective: Perspective;
+  emailLength: EmailLength;
+  callToActionStyle: CallToActionStyle;
+  personalizationLevel: PersonalizationLevel;
+  generationMode?: 'basic' | 'advanced';
+  outreachTemplateId?: string;
+};
+
+/** One generated outreach email (SPEC §3 "Outreach history"); `body` only in details. */
+export type OutreachItem = Partial<OutreachOptions> & {
   id: string;
   createdAt: string;
-  podcast?: { podcastId?: string; title?: string; slug?: string } | null;
-  project?: { projectId?: string; slug?: string; name?: string } | null;
+  podcast?: { podcastId?: string; title?: string; slug?: string; imageUrl?: string | null } | null;
+  project?: { projectId?: string; slug?: string; name?: string; guest?: { id: string; name: string; slug: string } | null } | null;
   subject: string;
   body?: string;
 };
 
+/** The guest the email pitches; without one the server pitches the signed-in user. */
+export type OutreachGuest = {
+  name?: string;
+  companyName?: string;
+  shortBio?: string;
+  expertise?: string;
+  topicsToDiscuss?: string[];
+};
+
+export type GenerateOutreachInput = OutreachOptions & {
+  /** A podcast id or slug. */
+  podcastId: string;
+  projectId?: string;
+  guestProfileId?: string;
+  guest?: OutreachGuest;
+};
+
+export type OutreachTemplate = { id: string; template: string };
+
+export type OutreachFilters = { podcastId?: string; guestProfileId?: string };
+
 /** GET /outreach/history?podcastId&guestProfileId */
-export const getOutreachHistory = (filters: { podcastId?: string; guestProfileId?: string }, signal?: AbortSignal) =>
-  apiRequest<{ outreachHistory: OutreachItem[] }>('/outreach/history', { query: filters, signal });
+export const getOutreachHistory = (filters: OutreachFilters, signal?: AbortSignal) =>
+  apiRequest<{ total?: number; outreachHistory: OutreachItem[] }>('/outreach/history', { query: filters, signal });
 
 /** GET /outreach/{id}/details */
 export const getOutreachDetails = (id: string, signal?: AbortSignal) =>
   apiRequest<{ outreach: OutreachItem }>(`/outreach/${encodeURIComponent(id)}/details`, { signal });
 
-export const outreachHistoryQueryOptions = (filters: { podcastId?: string; guestProfileId?: string } = {}) =>
-  queryOptions({ queryKey: ['outreach', filters], queryFn: ({ signal }) => getOutreachHistory(filters, signal), retry: false });
+/** GET /outreach/templates: the built-in templates with their placeholders. */
+export const getOutreachTemplates = (signal?: AbortSignal) =>
+  apiRequest<{ templates: OutreachTemplate[] }>('/outreach/templates', { signal });
+
+/** POST /outreach/generate: writes, stores and returns one email (one AI assist). */
+export const generateOutreach = (input: GenerateOutreachInput) =>
+  apiRequest<{ outreach: OutreachItem & { body: string } }>('/outreach/generate', { method: 'POST', body: input });
+
+export const outreachHistoryQueryOptions = (filters: OutreachFilters = {}) =>
+  queryOptions({ queryKey: ['outreach', 'history', filters], queryFn: ({ signal }) => getOutreachHistory(filters, signal), retry: false });
 
 export const outreachDetailsQueryOptions = (id: string) =>
-  queryOptions({ queryKey: ['outreach', id], queryFn: ({ signal }) => getOutreachDetails(id, signal), retry: false });
+  queryOptions({ queryKey: ['outreach', 'details', id], queryFn: ({ signal }) => getOutreachDetails(id, signal), retry: false });
 
-export const useOutreachHistory = (filters: { podcastId?: string; guestProfileId?: string } = {}) => useQuery(outreachHistoryQueryOptions(filters));
+export const outreachTemplatesQueryOptions = () =>
+  queryOptions({ queryKey: ['outreach', 'templates'], queryFn: ({ signal }) => getOutreachTemplates(signal), retry: false, staleTime: Infinity });
+
+export const useOutreachHistory = (filters: OutreachFilters = {}) => useQuery(outreachHistoryQueryOptions(filters));
 export const useOutreachDetails = (id: string) => useQuery(outreachDetailsQueryOptions(id));
+export const useOutreachTemplates = () => useQuery(outreachTemplatesQueryOptions());
+
+export function useGenerateOutreach() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: generateOutreach,
+    // The new email joins the history lists (all filters).
+    onSuccess: () => client.invalidateQueries({ queryKey: ['outreach', 'history'] }),
+  });
+}

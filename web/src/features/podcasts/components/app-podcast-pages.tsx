@@ -6,11 +6,8 @@ import { useTeamPodcasts } from '@/features/settings/api/team';
 import { links } from '@/config/paths';
 
 import { PodcastGrid } from './podcasts-landing';
-import { PodcastPage } from './podcast-page';
+import { PODCAST_SUB_PAGES, PodcastPage } from './podcast-page';
 import { EpisodePage } from './episode-page';
-
-/** Sub-pages of a podcast in the app; any other segment is an episode slug. */
-export const PODCAST_SUB_PAGES = ['episodes', 'contacts', 'reviews', 'charts', 'socials', 'related'] as const;
 
 export function AppPodcastsPage() {
   const query = useTeamPodcasts();
@@ -24,21 +21,25 @@ export function AppPodcastsPage() {
   );
 }
 
+/** /app/podcasts/{slug}[/{subPage}]: the overview or one section; any other segment is an episode slug. */
 export function AppPodcastPage({ slug, subPage }: { slug: string; subPage?: string }) {
-  if (subPage && !(PODCAST_SUB_PAGES as readonly string[]).includes(subPage)) {
+  const section = PODCAST_SUB_PAGES.find((page) => page.slug === subPage);
+  if (subPage && !section) {
     return <EpisodePage podcastSlug={slug} episodeSlug={subPage} />;
   }
   return (
     <div>
       <nav className="tabs" aria-label="Podcast">
-        <Link to={links.appPodcast(slug)}>Overview</Link>
+        <Link to={links.appPodcast(slug)} aria-current={section ? undefined : 'page'}>
+          Overview
+        </Link>
         {PODCAST_SUB_PAGES.map((page) => (
-          <Link key={page} to={`${links.appPodcast(slug)}#section-${page}`}>
-            {page}
+          <Link key={page.slug} to={links.appPodcast(slug, page.slug)} aria-current={section?.slug === page.slug ? 'page' : undefined}>
+            {page.label}
           </Link>
         ))}
       </nav>
-      <PodcastPage slug={slug} />
+      <PodcastPage slug={slug} only={section?.slug} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { setApiKey } from '@/lib/auth-storage';
 import { renderApp, stubApi } from '@/test/render';
 
 const summary = { id: 'p1', slug: 'climate-hour', title: 'Climate Hour', author: 'Ana', genres: ['science'], imageUrl: null, language: 'en', lastEpisodePublishedAt: '2024-05-01', titleLatest: 'Climate Hour', authorityScore: null };
@@ -49,6 +50,8 @@ describe('the podcast page', () => {
     // Contacts are locked for signed-out visitors; endpoints the server lacks say so.
     expect(screen.getByText(/available from the individual plan/)).toBeInTheDocument();
     expect(await screen.findByText('Reviews is not available on this server yet')).toBeInTheDocument();
+    // Outreach is for signed-in users only.
+    expect(screen.queryByRole('link', { name: 'Outreach email' })).toBeNull();
   });
 
   it('refuses a reserved slug without calling the API', async () => {
@@ -56,5 +59,22 @@ describe('the podcast page', () => {
     renderApp('/podcasts/latest_episodes');
     expect(await screen.findByText('Podcast not found')).toBeInTheDocument();
     expect(calls.filter((call) => call.url.pathname.startsWith('/api/v1/podcasts/'))).toHaveLength(0);
+  });
+
+  it('shows only the chosen section on an app sub-page', async () => {
+    setApiKey('pl_key');
+    const calls = stubApi((url) => {
+      if (url.pathname === '/api/v1/podcasts/climate-hour') return { body: { podcast } };
+      if (url.pathname === '/api/v1/podcasts/climate-hour/charts/presence')
+        return { body: { presence: { window: { startDate: '2026-01-01', endDate: '2026-01-01', weeks: [] }, latestChartDate: null, homeCountry: null, summary: { onNow: 0, markets: 0, onNowByPlatform: { apple: 0, spotify: 0 }, droppedOff30d: 0, older: 0, top10Now: 0 }, charts: [] } } };
+      return undefined;
+    });
+    renderApp('/app/podcasts/climate-hour/charts');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Chart history' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'About this podcast' })).toBeNull();
+    expect(within(screen.getByRole('navigation', { name: 'Podcast' })).getByRole('link', { name: 'Charts' })).toHaveAttribute('aria-current', 'page');
+    expect(calls.some((call) => call.url.pathname === '/api/v1/podcasts/climate-hour/episodes')).toBe(false);
+    // The outreach action names the podcast by its id.
+    expect(screen.getByRole('link', { name: 'Outreach email' })).toHaveAttribute('href', '/app/outreach/new?podcast-id=p1');
   });
 });

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 
-import { BarChart, LineChart } from '@/components/charts/charts';
+import { BarChart } from '@/components/charts/charts';
 import { Artwork } from '@/components/ui/artwork';
 import { Section } from '@/components/ui/page-header';
 import { EmptyState, QueryState } from '@/components/ui/states';
@@ -10,7 +10,6 @@ import type { PlanTier } from '@/config/plans';
 import type { AuthorityScore, Podcast } from '@/lib/api-types';
 
 import {
-  usePodcastCharts,
   usePodcastContacts,
   usePodcastReviews,
   usePodcastSocialMedia,
@@ -48,42 +47,6 @@ export function AuthorityScoreSection({ score }: { score: AuthorityScore | null 
       ) : (
         <EmptyState title="Not scored yet">The authority score is computed by the scoring job.</EmptyState>
       )}
-    </Section>
-  );
-}
-
-export function ChartHistorySection({ slug }: { slug: string }) {
-  const query = usePodcastCharts(slug);
-  return (
-    <Section title="Chart history">
-      <QueryState
-        query={query}
-        feature="Chart history"
-        isEmpty={(data) => data.positions.length === 0}
-        empty={<EmptyState title="Not on any chart">This podcast has not appeared on the Apple or Spotify charts we track.</EmptyState>}
-      >
-        {(data) => {
-          const seriesKeys = [...new Set(data.positions.map((p) => `${p.chartType} · ${p.country.toUpperCase()} · ${p.category}`))].slice(0, 5);
-          const byDate = new Map<string, Record<string, string | number | null>>();
-          for (const position of data.positions) {
-            const key = `${position.chartType} · ${position.country.toUpperCase()} · ${position.category}`;
-            if (!seriesKeys.includes(key)) continue;
-            const row = byDate.get(position.chartDate) ?? { date: position.chartDate };
-            row[key] = position.position;
-            byDate.set(position.chartDate, row);
-          }
-          const rows = [...byDate.values()].sort((a, b) => String(a.date).localeCompare(String(b.date)));
-          return (
-            <LineChart
-              label="Chart positions over time (1 is the top)"
-              data={rows}
-              xKey="date"
-              reversed
-              series={seriesKeys.map((key) => ({ key, label: key }))}
-            />
-          );
-        }}
-      </QueryState>
     </Section>
   );
 }

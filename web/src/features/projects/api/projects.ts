@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
-import { apiRequest, call } from '@/lib/api-client';
+import { apiRequest, call, downloadRequest, type ResponseData } from '@/lib/api-client';
 
 export const LISTED_PODCAST_STATES = ['prospect', 'qualified', 'pitched', 'lost', 'booked', 'ignored'] as const;
 export type ListedPodcastState = (typeof LISTED_PODCAST_STATES)[number];
@@ -21,14 +21,35 @@ export const PROJECT_TYPES = [
 ] as const;
 export type ProjectType = (typeof PROJECT_TYPES)[number];
 
-/** GET /projects */
-export const getProjects = (signal?: AbortSignal) => call('get', '/projects', { signal });
+/** GET /projects; `pinnedIds` come first in the server's order (SPEC §4). */
+export const getProjects = (pinnedIds: readonly string[] = [], signal?: AbortSignal) =>
+  apiRequest<ResponseData<'get', '/projects'>>('/projects', { query: { pinnedIds: pinnedIds.length > 0 ? pinnedIds.join(',') : undefined }, signal });
 
-export const projectsQueryOptions = (enabled = true) =>
-  queryOptions({ queryKey: ['projects'], queryFn: ({ signal }) => getProjects(signal), enabled, retry: false });
+export const projectsQueryOptions = (enabled = true, pinnedIds: readonly string[] = []) =>
+  queryOptions({ queryKey: ['projects', { pinnedIds }], queryFn: ({ signal }) => getProjects(pinnedIds, signal), enabled, retry: false });
 
-export function useProjects(enabled = true) {
-  return useQuery(projectsQueryOptions(enabled));
+export function useProjects(enabled = true, pinnedIds: readonly string[] = []) {
+  return useQuery(projectsQueryOptions(enabled, pinnedIds));
+}
+
+// Pinned projects are kept in this browser: the server has no preferences endpoint yet.
+const PINNED_STORAGE = 'podlens.pinnedProjects';
+
+export function readPinnedProjects(): string[] {
+  try {
+    const value: unknown = JSON.parse(window.localStorage.getItem(PINNED_STORAGE) ?? '[]');
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function writePinnedProjects(ids: string[]): void {
+  try {
+    window.localStorage.setItem(PINNED_STORAGE, JSON.stringify(ids));
+  } catch {
+    // Storage unavailable: pins last for this page only.
+  }
 }
 
 /** GET /projects/{slug}/details */
@@ -64,7 +85,18 @@ export function useAddPodcastToProject() {
   return useMutation({ mutationFn: addPodcastToProject, onSuccess: () => client.invalidateQueries({ queryKey: ['projects'] }) });
 }
 
-export type UpdateListedPodcastInput = { projectSlug: string; listedPodcastId: string; state?: ListedPodcastState; priority?: Priority | null };
+/** Labels a listed podcast can carry (the server's enumeration). */
+export const LISTED_PODCAST_LABELS = ['automated', 'guest-appearance', 'mcp'] as const;
+export type ListedPodcastLabel = (typeof LISTED_PODCAST_LABELS)[number];
+
+export type UpdateListedPodcastInput = {
+  projectSlug: string;
+  listedPodcastId: string;
+  state?: ListedPodcastState;
+  priority?: Priority | null;
+  /** Replaces the labels. */
+  labels?: string[];
+};
 
 /** PATCH /projects/{slug}/podcasts/{listedPodcastId} */
 export const updateListedPodcast = ({ projectSlug, listedPodcastId, ...body }: UpdateListedPodcastInput) =>
@@ -93,6 +125,16 @@ export function sortProjects<T extends { projectId: string; status: string; last
   });
 }
 
+/** One change to a listed podcast (SPEC §3 activityHistory). */
+export type ActivityEntry = {
+  actionType: 'added-to-list' | 'update-labels' | 'update-priority' | 'update-state' | string;
+  activityDate: string;
+  fromValue: string | null;
+  toValue: string | null;
+  userId?: string | null;
+  userDisplayName?: string | null;
+};
+
 /** A podcast on a project (SPEC §3 "Listed podcast"). */
 export type ListedPodcast = {
   listedPodcastId: string;
@@ -103,22 +145,70 @@ export type ListedPodcast = {
   labels: string[];
   addedAt: string;
   updatedAt: string;
-  activityHistory?: { actionType: string; activityDate: string; fromValue: string | null; toValue: string | null; userDisplayName?: string | null }[];
+  activityHistory?: ActivityEntry[];
 };
 
 /** The title a listed podcast is shown under: the feed's latest, else the one it was added with. */
 export const listedTitle = (listed: ListedPodcast): string => listed.podcast.titleLatest ?? listed.podcast.titleOriginal ?? listed.podcast.slug;
 
-/** GET /projects/{slug}/podcasts/details */
-export const getListedPodcasts = (slug: string, signal?: AbortSignal) =>
-  apiRequest<{ listedPodcasts: ListedPodcast[] }>(`/projects/${encodeURIComponent(slug)}/podcasts/details`, { signal });
+/** Which priorities a board shows: `none` is the podcasts without one; empty means all. */
+export type PriorityFilter = (Priority | 'none')[];
 
-export const listedPodcastsQueryOptions = (slug: string) =>
-  queryOptions({ queryKey: ['projects', slug, 'podcasts'], queryFn: ({ signal }) => getListedPodcasts(slug, signal), retry: false });
+/** GET /projects/{slug}/podcasts/details, with `priorities` left out when all are chosen (SPEC §7). */
+export const getListedPodcasts = (slug: string, priorities: PriorityFilter = [], signal?: AbortSignal) =>
+  apiRequest<{ listedPodcasts: ListedPodcast[]; total?: number }>(`/projects/${encodeURIComponent(slug)}/podcasts/details`, {
+    query: { priorities: priorities.length > 0 && priorities.length < PRIORITIES.length + 1 ? priorities.join(',') : undefined },
+    signal,
+  });
 
-export function useListedPodcasts(slug: string) {
-  return useQuery(listedPodcastsQueryOptions(slug));
+export const listedPodcastsQueryOptions = (slug: string, priorities: PriorityFilter = []) =>
+  queryOptions({
+    queryKey: ['projects', slug, 'podcasts', { priorities }],
+    queryFn: ({ signal }) => getListedPodcasts(slug, priorities, signal),
+    retry: false,
+  });
+
+export function useListedPodcasts(slug: string, priorities: PriorityFilter = []) {
+  return useQuery(listedPodcastsQueryOptions(slug, priorities));
 }
+
+/** DELETE /projects/{slug}/podcasts/{listedPodcastId} */
+export const removeListedPodcast = ({ projectSlug, listedPodcastId }: { projectSlug: string; listedPodcastId: string }) =>
+  call('delete', '/projects/{projectSlug}/podcasts/{listedPodcastId}', { path: { projectSlug, listedPodcastId } });
+
+export function useRemoveListedPodcast() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: removeListedPodcast, onSuccess: () => client.invalidateQueries({ queryKey: ['projects'] }) });
+}
+
+/** The export column groups of SPEC §7, in the server's wire names. */
+export const EXPORT_COLUMNS = [
+  { value: 'basicInfo', label: 'Basic info' },
+  { value: 'description', label: 'Description' },
+  { value: 'location', label: 'Location' },
+  { value: 'website', label: 'Website' },
+  { value: 'contactDetails', label: 'Contact details' },
+  { value: 'socials', label: 'Socials' },
+  { value: 'appleReviews', label: 'Apple reviews' },
+  { value: 'spotifyReviews', label: 'Spotify reviews' },
+  { value: 'castboxListens', label: 'Castbox listens' },
+  { value: 'authorityScore', label: 'Authority score' },
+] as const;
+export type ExportColumn = (typeof EXPORT_COLUMNS)[number]['value'];
+export type ExportFormat = 'csv' | 'json';
+
+export type ExportListedInput = { projectId: string; columns: ExportColumn[]; format: ExportFormat; states: ListedPodcastState[] };
+
+/** POST /export/project/{projectId}/listed-podcasts: the file, states filter left out when all are chosen. */
+export const exportListedPodcasts = ({ projectId, columns, format, states }: ExportListedInput) =>
+  downloadRequest(`/export/project/${encodeURIComponent(projectId)}/listed-podcasts`, {
+    method: 'POST',
+    body: {
+      columns,
+      format,
+      ...(states.length > 0 && states.length < LISTED_PODCAST_STATES.length ? { listedPodcastStatesFilter: states } : {}),
+    },
+  });
 
 /** Priority order ascending with a missing priority last (SPEC §4). */
 export function comparePriority(a: Priority | null, b: Priority | null): number {

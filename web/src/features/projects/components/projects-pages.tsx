@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 
-import { Artwork } from '@/components/ui/artwork';
 import { PageHeader, Section } from '@/components/ui/page-header';
 import { EmptyState, QueryState } from '@/components/ui/states';
 import { ApiClientError } from '@/lib/api-client';
@@ -9,25 +8,27 @@ import { formatDate } from '@/lib/format';
 import { links, paths } from '@/config/paths';
 
 import {
-  comparePriority,
-  listedTitle,
   LISTED_PODCAST_STATES,
-  PRIORITIES,
   PROJECT_TYPES,
+  readPinnedProjects,
   sortProjects,
   useCreateProject,
-  useListedPodcasts,
   useProjectDetails,
   useProjects,
-  useUpdateListedPodcast,
-  type ListedPodcast,
-  type ListedPodcastState,
-  type Priority,
+  writePinnedProjects,
   type ProjectType,
 } from '../api/projects';
+import { ActivityHistory, ProjectBoard } from './project-board';
+import { ProjectExport } from './project-export';
 
 export function ProjectsPage() {
-  const query = useProjects();
+  const [pinned, setPinned] = useState<string[]>(readPinnedProjects);
+  const query = useProjects(true, pinned);
+  const togglePin = (projectId: string) => {
+    const next = pinned.includes(projectId) ? pinned.filter((id) => id !== projectId) : [...pinned, projectId];
+    writePinnedProjects(next);
+    setPinned(next);
+  };
   return (
     <div>
       <PageHeader
@@ -50,25 +51,39 @@ export function ProjectsPage() {
         }
       >
         {(data) => (
-          <ul className="project-list">
-            {sortProjects(data.projects).map((project) => (
-              <li key={project.projectId} className="card">
-                <h2>
-                  <Link to={links.project(project.slug)}>{project.name}</Link>
-                </h2>
-                <p className="meta">
-                  <span className={`status status-${project.status.toLowerCase()}`}>{project.status}</span> · {project.listedPodcastsCount} podcasts ·
-                  updated {formatDate(project.lastUpdated)}
-                </p>
-                <ul className="state-counts">
-                  {LISTED_PODCAST_STATES.map((state) => (
-                    <li key={state}>
-                      {state} <strong>{project.stateCounts[state]}</strong>
-                    </li>
-                  ))}
-                </ul>
-              </li>
-            ))}
+          <ul className="project-list" aria-label="Projects">
+            {sortProjects(data.projects, pinned).map((project) => {
+              const isPinned = pinned.includes(project.projectId);
+              return (
+                <li key={project.projectId} className="card" data-testid="project-card">
+                  <div className="card-title-row">
+                    <h2>
+                      <Link to={links.project(project.slug)}>{project.name}</Link>
+                    </h2>
+                    <button
+                      type="button"
+                      className="button button-ghost button-small"
+                      aria-pressed={isPinned}
+                      aria-label={`${isPinned ? 'Unpin' : 'Pin'} ${project.name}`}
+                      onClick={() => togglePin(project.projectId)}
+                    >
+                      {isPinned ? '★ Pinned' : '☆ Pin'}
+                    </button>
+                  </div>
+                  <p className="meta">
+                    <span className={`status status-${project.status.toLowerCase()}`}>{project.status}</span> · {project.listedPodcastsCount} podcasts ·
+                    updated {formatDate(project.lastUpdated)}
+                  </p>
+                  <ul className="state-counts">
+                    {LISTED_PODCAST_STATES.map((state) => (
+                      <li key={state}>
+                        {state} <strong>{project.stateCounts[state]}</strong>
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              );
+            })}
           </ul>
         )}
       </QueryState>
@@ -144,117 +159,7 @@ export function NewProjectPage() {
   );
 }
 
-function ListedPodcastCard({ listed, projectSlug }: { listed: ListedPodcast; projectSlug: string }) {
-  const update = useUpdateListedPodcast();
-  return (
-    <li className="board-card">
-      <Artwork src={listed.podcast.imageUrl} title={listedTitle(listed)} size={40} />
-      <div className="grow">
-        <Link to={links.podcast(listed.podcast.slug)}>{listedTitle(listed)}</Link>
-        <div className="board-controls">
-          <select
-            aria-label={`Status of ${listedTitle(listed)}`}
-            value={listed.status}
-            onChange={(event) => update.mutate({ projectSlug, listedPodcastId: listed.listedPodcastId, state: event.target.value as ListedPodcastState })}
-          >
-            {LISTED_PODCAST_STATES.map((state) => (
-              <option key={state} value={state}>
-                {state}
-              </option>
-            ))}
-          </select>
-          <select
-            aria-label={`Priority of ${listedTitle(listed)}`}
-            value={listed.priority ?? ''}
-            onChange={(event) =>
-              update.mutate({ projectSlug, listedPodcastId: listed.listedPodcastId, priority: (event.target.value || null) as Priority | null })
-            }
-          >
-            <option value="">No priority</option>
-            {PRIORITIES.map((priority) => (
-              <option key={priority} value={priority}>
-                {priority}
-              </option>
-            ))}
-          </select>
-        </div>
-        {listed.labels.length > 0 ? (
-          <ul className="tags">
-            {listed.labels.map((label) => (
-              <li key={label} className="tag">
-                {label}
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        {update.isError ? <p className="form-error">{update.error.message}</p> : null}
-      </div>
-    </li>
-  );
-}
-
-/** The board: one column per status, priorities ascending with none last. */
-function ProjectBoard({ slug }: { slug: string }) {
-  const query = useListedPodcasts(slug);
-  return (
-    <QueryState
-      query={query}
-      feature="Project boards"
-      isEmpty={(data) => data.listedPodcasts.length === 0}
-      empty={
-        <EmptyState title="No podcasts on this project yet">
-          <Link to={links.search({ selectedProjectSlug: slug })}>Search for podcasts to add</Link>
-        </EmptyState>
-      }
-    >
-      {(data) => (
-        <div className="board">
-          {LISTED_PODCAST_STATES.map((state) => {
-            const column = data.listedPodcasts.filter((p) => p.status === state).sort((a, b) => comparePriority(a.priority, b.priority));
-            return (
-              <section key={state} className="board-column" aria-label={state}>
-                <h3>
-                  {state} <span className="muted">{column.length}</span>
-                </h3>
-                <ul>
-                  {column.map((listed) => (
-                    <ListedPodcastCard key={listed.listedPodcastId} listed={listed} projectSlug={slug} />
-                  ))}
-                </ul>
-              </section>
-            );
-          })}
-        </div>
-      )}
-    </QueryState>
-  );
-}
-
-function ActivityHistory({ slug }: { slug: string }) {
-  const query = useListedPodcasts(slug);
-  return (
-    <QueryState query={query} feature="Activity history">
-      {(data) => {
-        const events = data.listedPodcasts
-          .flatMap((listed) => (listed.activityHistory ?? []).map((event) => ({ ...event, podcast: listedTitle(listed) })))
-          .sort((a, b) => Date.parse(b.activityDate) - Date.parse(a.activityDate));
-        if (events.length === 0) return <EmptyState title="No activity yet" />;
-        return (
-          <ol className="activity">
-            {events.map((event, index) => (
-              <li key={index}>
-                <time>{formatDate(event.activityDate)}</time> {event.userDisplayName ?? 'Someone'} · {event.actionType} · {event.podcast}
-                {event.toValue ? ` → ${event.toValue}` : ''}
-              </li>
-            ))}
-          </ol>
-        );
-      }}
-    </QueryState>
-  );
-}
-
-export const PROJECT_SUB_PAGES = ['board', 'activity'] as const;
+export const PROJECT_SUB_PAGES = ['board', 'activity', 'export'] as const;
 
 export function ProjectPage({ slug, subPage }: { slug: string; subPage?: string }) {
   const query = useProjectDetails(slug);
@@ -279,14 +184,21 @@ export function ProjectPage({ slug, subPage }: { slug: string; subPage?: string 
             <Link to={links.project(slug, 'activity')} aria-current={page === 'activity' ? 'page' : undefined}>
               Activity
             </Link>
+            <Link to={links.project(slug, 'export')} aria-current={page === 'export' ? 'page' : undefined}>
+              Export
+            </Link>
             <Link to={links.project(slug, 'guest-profile')}>Guest profile</Link>
           </nav>
           {page === 'activity' ? (
             <Section title="Activity history">
               <ActivityHistory slug={slug} />
             </Section>
+          ) : page === 'export' ? (
+            <Section title="Export">
+              <ProjectExport projectId={project.projectId} projectSlug={slug} />
+            </Section>
           ) : page === 'board' ? (
-            <ProjectBoard slug={slug} />
+            <ProjectBoard slug={slug} guestProfileId={project.linkedGuestProfile?.id} />
           ) : (
             <EmptyState title="No such section" />
           )}

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { setApiKey } from '@/lib/auth-storage';
 import { renderApp, stubApi } from '@/test/render';
 
 const hit = {
@@ -61,8 +62,49 @@ describe('the search screen', () => {
     stubApi(() => undefined);
     renderApp('/app/search');
     fireEvent.click(screen.getByRole('button', { name: 'Filters' }));
-    expect(screen.getByLabelText('podcastCountries')).toBeDisabled();
-    expect(screen.getByLabelText('languages')).toBeEnabled();
+    expect(screen.getByRole('textbox', { name: 'Countries' })).toBeDisabled();
+    expect(screen.getByRole('textbox', { name: 'Languages' })).toBeEnabled();
     expect(document.querySelector('[data-filter="podcastCountries"] .upgrade-hint')).not.toBeNull();
+  });
+
+  it('offers every filter of the free plan, locks the paid-only ones with a hint, and sends what is set', async () => {
+    setApiKey('pl_free');
+    const calls = stubApi((url) => {
+      if (url.pathname === '/api/v1/teams/usage/current') return { body: { plan: 'free', aliases: [], featureFlags: {}, periodStart: '2026-11-01', periodEnd: '2026-11-30', totalUsed: 0 } };
+      if (url.pathname === '/api/v1/search/podcasts')
+        return { body: { searchMode: 'podcasts', searchId: 's1', searchOptions: {}, result: { total: { value: 0, relation: 'eq' }, maxScore: 0, hitsReturned: 0, hits: [] }, cursor: null } };
+      return undefined;
+    });
+    renderApp('/app/search');
+    await waitFor(() => expect(calls.some((call) => call.url.pathname === '/api/v1/teams/usage/current')).toBe(true));
+    fireEvent.click(screen.getByRole('button', { name: 'Filters' }));
+    // SPEC §6: free adds Castbox and the rating filters to the public ones (founded since among them).
+    const castboxPlays = await screen.findByRole('spinbutton', { name: 'Min Castbox plays' });
+    await waitFor(() => expect(castboxPlays).toBeEnabled());
+    for (const name of ['Min Castbox subscribers', 'Min Apple ratings count', 'Min Spotify ratings count', 'Min episodes']) {
+      expect(screen.getByRole('spinbutton', { name })).toBeEnabled();
+    }
+    expect(screen.getByRole('combobox', { name: 'Founded' })).toBeEnabled();
+    // SPEC §6: contacts, countries, primary contact, socials and guests are paid only.
+    const paidOnly = ['podcastCountries', 'hasPrimaryContact', 'hasSocials', 'podcastHasGuests'];
+    for (const name of paidOnly) {
+      const hint = document.querySelector(`[data-filter="${name}"] .upgrade-hint`);
+      expect(hint, name).not.toBeNull();
+      expect(hint).toHaveTextContent(/Upgrade/);
+      expect(hint!.querySelector('a')).toHaveAttribute('href', '/pricing');
+    }
+    expect(screen.getByRole('button', { name: /Social profiles/ })).toBeDisabled();
+    // SPEC §6: only admin may set the page size.
+    expect(screen.queryByRole('spinbutton', { name: 'Page size' })).toBeNull();
+    fireEvent.change(screen.getByLabelText('Search term 1'), { target: { value: 'gardening' } });
+    fireEvent.change(castboxPlays, { target: { value: '500' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Founded' }), { target: { value: 'custom' } });
+    fireEvent.change(screen.getByLabelText('Founded: date'), { target: { value: '2020-01-01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(calls.some((call) => call.url.pathname === '/api/v1/search/podcasts')).toBe(true));
+    const body = JSON.parse(String(calls.find((call) => call.url.pathname === '/api/v1/search/podcasts')!.init?.body)) as Record<string, unknown>;
+    expect(body.minCastboxPlays).toBe(500);
+    expect(body.foundedSince).toEqual({ type: 'custom', date: '2020-01-01' });
+    expect(await screen.findByText('No results')).toBeInTheDocument();
   });
 });

@@ -1,6 +1,7 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { apiRequest, call } from '@/lib/api-client';
+import type { GetMembersUsageResponse, GetRequestHistoryResponse, SessionInfo } from '@/lib/api-types';
 
 export type TeamUser = { id: string; email: string; firstName?: string | null; lastName?: string | null; avatarSeed?: string | null; displayName?: string | null };
 
@@ -19,3 +20,49 @@ export const teamPodcastsQueryOptions = (blacklist?: boolean) =>
   queryOptions({ queryKey: ['team', 'podcasts', blacklist ?? null], queryFn: ({ signal }) => getTeamPodcasts(blacklist, signal), retry: false });
 
 export const useTeamPodcasts = (blacklist?: boolean) => useQuery(teamPodcastsQueryOptions(blacklist));
+
+/** PUT /teams/podcasts/{podcastId}: sets the sync and blacklist flags. */
+export const updateTeamPodcast = ({ podcastId, sync, blacklist }: { podcastId: string; sync: boolean; blacklist: boolean }) =>
+  call('put', '/teams/podcasts/{podcastId}', { path: { podcastId }, body: { sync, blacklist } });
+
+/** DELETE /teams/podcasts/{podcastId} */
+export const removeTeamPodcast = (podcastId: string) => call('delete', '/teams/podcasts/{podcastId}', { path: { podcastId } });
+
+export function useUpdateTeamPodcast() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: updateTeamPodcast, onSuccess: () => client.invalidateQueries({ queryKey: ['team', 'podcasts'] }) });
+}
+
+export function useRemoveTeamPodcast() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: removeTeamPodcast, onSuccess: () => client.invalidateQueries({ queryKey: ['team', 'podcasts'] }) });
+}
+
+/** GET /teams/usage/members: each member's usage over the last `window` days. */
+export const getMembersUsage = (window: number, signal?: AbortSignal) =>
+  apiRequest<GetMembersUsageResponse>('/teams/usage/members', { query: { window }, signal });
+
+export const useMembersUsage = (window = 30) =>
+  useQuery({ queryKey: ['team', 'usage', 'members', window], queryFn: ({ signal }) => getMembersUsage(window, signal), retry: false });
+
+export const REQUEST_HISTORY_PAGE = 25;
+
+/** GET /teams/request-history: the team's transcription and analysis requests, newest first. */
+export const getRequestHistory = (params: { skip: number; requestType?: string }, signal?: AbortSignal) =>
+  apiRequest<GetRequestHistoryResponse>('/teams/request-history', { query: { limit: REQUEST_HISTORY_PAGE, ...params }, signal });
+
+export const useRequestHistory = (params: { skip: number; requestType?: string }) =>
+  useQuery({ queryKey: ['team', 'request-history', params], queryFn: ({ signal }) => getRequestHistory(params, signal), retry: false });
+
+/** GET /auth/session: who is signed in. */
+export const getSession = (signal?: AbortSignal) => apiRequest<SessionInfo>('/auth/session', { signal });
+
+export const useSession = () => useQuery({ queryKey: ['auth', 'session'], queryFn: ({ signal }) => getSession(signal), retry: false });
+
+export type OutreachTemplate = { id: string; template: string };
+
+/** GET /outreach/templates: the built-in outreach email templates. */
+export const getOutreachTemplates = (signal?: AbortSignal) => apiRequest<{ templates: OutreachTemplate[] }>('/outreach/templates', { signal });
+
+export const useOutreachTemplates = () =>
+  useQuery({ queryKey: ['outreach', 'templates'], queryFn: ({ signal }) => getOutreachTemplates(signal), retry: false, staleTime: Infinity });

@@ -1,44 +1,15 @@
 import { Link, NavLink } from 'react-router';
 
-import { Artwork } from '@/components/ui/artwork';
 import { PageHeader, Section } from '@/components/ui/page-header';
 import { EmptyState, NotAvailable, QueryState } from '@/components/ui/states';
 import { DailyUsageChart, UsageSummary } from '@/features/dashboard/components/dashboard-page';
 import { useAuth } from '@/features/auth/use-auth';
-import { formatDate } from '@/lib/format';
 import { links, paths, TEAM_SETTINGS_SECTIONS, USER_SETTINGS_SECTIONS } from '@/config/paths';
 
-import { useTeamPodcasts, useTeamUsers } from '../api/team';
+import { useOutreachTemplates, useSession, useTeamUsers } from '../api/team';
+import { MembersUsage, RequestHistory, TeamPodcastList } from './team-sections';
 
 const label = (section: string) => section.charAt(0).toUpperCase() + section.slice(1).replace(/-/g, ' ');
-
-function TeamPodcastList({ blacklist }: { blacklist?: boolean }) {
-  const query = useTeamPodcasts(blacklist);
-  return (
-    <QueryState
-      query={query}
-      feature="Team podcasts"
-      isEmpty={(data) => data.teamPodcasts.length === 0}
-      empty={<EmptyState title={blacklist ? 'No blacklisted podcasts' : 'No team podcasts yet'} />}
-    >
-      {(data) => (
-        <ul className="directory-list">
-          {data.teamPodcasts.map((item) => (
-            <li key={item.podcastId}>
-              <Artwork src={item.podcast.imageUrl} title={item.podcast.title} size={40} />
-              <Link to={links.podcast(item.podcast.slug)}>{item.podcast.title}</Link>
-              <span className="muted">
-                {' '}
-                · added {formatDate(item.createdAt)} · {item.addedReason}
-                {item.sync ? ' · synced' : ''}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </QueryState>
-  );
-}
 
 function TeamMembers() {
   const query = useTeamUsers();
@@ -84,6 +55,8 @@ function TeamSection({ section }: { section: string }) {
         <>
           <UsageSummary />
           <DailyUsageChart />
+          <h3>By member</h3>
+          <MembersUsage />
         </>
       );
     case 'team-podcasts':
@@ -100,6 +73,7 @@ function TeamSection({ section }: { section: string }) {
         </p>
       );
     case 'activity-history':
+      return <RequestHistory />;
     case 'custom-prompts':
     case 'integrations':
       return <NotAvailable feature={label(section)} />;
@@ -126,8 +100,64 @@ export function TeamSettingsPage({ section = 'team', subSection }: { section?: s
   );
 }
 
-export function UserSettingsPage({ section = 'profile' }: { section?: string; slug?: string; subSection?: string }) {
+function Profile() {
   const { tier, apiKey } = useAuth();
+  const session = useSession();
+  return (
+    <QueryState query={session} feature="Profile">
+      {(info) => (
+        <dl className="facts">
+          <div>
+            <dt>Name</dt>
+            <dd>{info.displayName ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Email</dt>
+            <dd>{info.email}</dd>
+          </div>
+          <div>
+            <dt>Plan</dt>
+            <dd>{info.plan.toLowerCase() || tier}</dd>
+          </div>
+          <div>
+            <dt>Signed in with</dt>
+            <dd>{apiKey ? `API key ending …${apiKey.slice(-4)}` : 'Email link'}</dd>
+          </div>
+        </dl>
+      )}
+    </QueryState>
+  );
+}
+
+/** The built-in outreach templates, with their bracketed placeholders. */
+function OutreachTemplates({ slug }: { slug?: string }) {
+  const query = useOutreachTemplates();
+  return (
+    <>
+      <p className="muted">Custom templates cannot be saved on this server yet; these are the built-in ones outreach emails are written from.</p>
+      <QueryState query={query} feature="Outreach templates" isEmpty={(data) => data.templates.length === 0} empty={<EmptyState title="No templates" />}>
+        {(data) => {
+          const shown = slug ? data.templates.filter((template) => template.id === slug) : data.templates;
+          if (shown.length === 0) return <EmptyState title="Template not found" />;
+          return (
+            <ul className="project-list" aria-label="Outreach templates">
+              {shown.map((template) => (
+                <li key={template.id} className="card">
+                  <h3>
+                    <Link to={links.userSettings('outreach-templates', template.id)}>{template.id}</Link>
+                  </h3>
+                  <pre className="email-body">{template.template}</pre>
+                </li>
+              ))}
+            </ul>
+          );
+        }}
+      </QueryState>
+    </>
+  );
+}
+
+export function UserSettingsPage({ section = 'profile', slug }: { section?: string; slug?: string; subSection?: string }) {
   return (
     <div>
       <PageHeader title="User settings" />
@@ -140,18 +170,9 @@ export function UserSettingsPage({ section = 'profile' }: { section?: string; sl
       </nav>
       <Section title={label(section)}>
         {section === 'profile' ? (
-          <dl className="facts">
-            <div>
-              <dt>Plan</dt>
-              <dd>{tier}</dd>
-            </div>
-            <div>
-              <dt>Signed in with</dt>
-              <dd>API key ending …{apiKey?.slice(-4)}</dd>
-            </div>
-          </dl>
+          <Profile />
         ) : section === 'outreach-templates' ? (
-          <NotAvailable feature="Outreach templates" />
+          <OutreachTemplates slug={slug} />
         ) : (
           <EmptyState title="No such section" />
         )}
