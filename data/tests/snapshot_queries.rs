@@ -581,3 +581,59 @@ fn a_snapshot_serves_queries_from_many_threads() {
     let found: Vec<Option<Uuid>> = handles.into_iter().map(|h| h.join().unwrap()).collect();
     assert_eq!(found, ids.into_iter().map(Some).collect::<Vec<_>>());
 }
+
+#[test]
+fn in_memory_tables_answer_as_the_views_over_the_files_do() {
+    // The default snapshot loads these small files into memory; the other reads every
+    // file through views. Both must answer every query alike.
+    let fixture = fixture();
+    let views = Snapshot::open_materializing(&fixture.catalog.parquet_dir(), 0).unwrap();
+    let both = [&fixture.snapshot, &views];
+    let answers = |snapshot: &Snapshot| -> Vec<String> {
+        let mut out = vec![format!(
+            "{:?}",
+            snapshot.latest_podcasts(None, 100).unwrap()
+        )];
+        for batch in &fixture.feeds {
+            let id = batch.podcast.podcast_id;
+            out.push(format!("{:?}", snapshot.podcast_by_id(id).unwrap()));
+            out.push(format!(
+                "{:?}",
+                snapshot
+                    .podcast_by_slug(&batch.podcast.podcast_slug)
+                    .unwrap()
+            ));
+            let page = EpisodesQuery {
+                has_transcript: None,
+                skip: 0,
+                limit: 100,
+            };
+            out.push(format!(
+                "{:?}",
+                snapshot.podcast_episodes(id, &page).unwrap()
+            ));
+            out.push(format!(
+                "{:?}",
+                snapshot
+                    .podcast_persons(id, &PersonsQuery::default())
+                    .unwrap()
+            ));
+        }
+        for letter in ["a", "z", "#"] {
+            out.push(format!(
+                "{:?}",
+                snapshot
+                    .directory(&DirectoryQuery {
+                        letter: letter.to_owned(),
+                        skip: 0,
+                        limit: None,
+                    })
+                    .unwrap()
+            ));
+        }
+        out
+    };
+    let [in_memory, over_files] = both.map(answers);
+    assert!(in_memory.len() > 20);
+    assert_eq!(in_memory, over_files);
+}

@@ -1,10 +1,10 @@
 //! The read side: the Parquet snapshots written by [`crate::Catalog::export_parquet`].
 //!
-//! [`Snapshot`] is what the server holds: an in-memory DuckDB database whose views read
-//! the Parquet files, so the server never opens the catalog file that the batch jobs
-//! write. Files are replaced by rename, so a query sees either the previous snapshot or
-//! the new one; [`Snapshot::refresh`] re-creates the views (needed when files appear
-//! for the first time). The free functions ([`read_podcasts`],
+//! [`Snapshot`] is what the server holds: an in-memory DuckDB database with the small
+//! snapshot files loaded as tables and views over the large ones, so the server never
+//! opens the catalog file that the batch jobs write. Files are replaced by rename, so a
+//! view sees either the previous snapshot or the new one; [`Snapshot::refresh`]
+//! re-creates the tables and views (the server does when a file changed). The free functions ([`read_podcasts`],
 //! [`for_each_episode_batch`], …) are the indexer's bulk readers.
 
 mod enrichment;
@@ -41,6 +41,7 @@ type FileStamps = Vec<Option<SystemTime>>;
 /// call them from `spawn_blocking` in async code.
 pub struct Snapshot {
     parquet_dir: PathBuf,
+    materialize_max_bytes: u64,
     base: Mutex<Connection>,
     idle: Mutex<Vec<Connection>>,
     stamps: Mutex<FileStamps>,
@@ -66,9 +67,38 @@ fn file_stamps(parquet_dir: &Path) -> FileStamps {
         .collect()
 }
 
-/// Creates (or re-creates) one view per snapshot file. A missing file reads as an empty
+/// Snapshot files up to this size are loaded into memory when the snapshot is opened or
+/// refreshed: every query on them would otherwise decompress their row groups again (a
+/// podcast page reads a dozen of them). Larger files, and the transcripts, stay views
+/// over the Parquet files.
+pub const MATERIALIZE_MAX_BYTES: u64 = 32 * 1024 * 1024;
+
+/// Tables never loaded into memory, whatever their size: read one transcript at a time.
+const NEVER_MATERIALIZED: &[&str] = &["transcripts", "transcript_segments"];
+
+/// Whether `name` exists in `main` as a base table (rather than a view, or not at all).
+fn is_base_table(connection: &Connection, name: &str) -> Result<bool, DataError> {
+    let kind: Option<String> = connection
+        .query_row(
+            "SELECT table_type FROM information_schema.tables \
+             WHERE table_schema = 'main' AND table_name = ?",
+            [name],
+            |row| row.get(0),
+        )
+        .ok();
+    Ok(kind.as_deref() == Some("BASE TABLE"))
+}
+
+/// Creates (or re-creates) one relation per snapshot file: a table in memory for small
+/// files (see [`MATERIALIZE_MAX_BYTES`]), else a view. A missing file reads as an empty
 /// relation with the snapshot's columns, so a server can start before the first export.
-fn create_views(connection: &Connection, parquet_dir: &Path) -> Result<(), DataError> {
+/// Each relation is replaced in a transaction of its own, so a query sees the previous
+/// or the new one.
+fn create_views(
+    connection: &Connection,
+    parquet_dir: &Path,
+    materialize_max_bytes: u64,
+) -> Result<(), DataError> {
     connection.execute_batch(
         "CREATE SCHEMA IF NOT EXISTS empty_catalog; SET schema = 'empty_catalog';",
     )?;
@@ -77,15 +107,24 @@ fn create_views(connection: &Connection, parquet_dir: &Path) -> Result<(), DataE
     connection.execute_batch("SET schema = 'main';")?;
     for table in SNAPSHOT_TABLES {
         let path = parquet_dir.join(table.file_name());
-        let source = if path.is_file() {
-            format!("SELECT * FROM read_parquet({})", sql_path(&path)?)
-        } else {
-            table.select_from(&format!("empty_catalog.{}", table.name))
+        let size = std::fs::metadata(&path).ok().map(|metadata| metadata.len());
+        let source = match size {
+            Some(_) => format!("SELECT * FROM read_parquet({})", sql_path(&path)?),
+            None => table.select_from(&format!("empty_catalog.{}", table.name)),
         };
-        connection.execute_batch(&format!(
-            "CREATE OR REPLACE VIEW main.{} AS {source}",
-            table.name
-        ))?;
+        let in_memory = size.is_some_and(|size| size <= materialize_max_bytes)
+            && !NEVER_MATERIALIZED.contains(&table.name);
+        let drop = if is_base_table(connection, table.name)? {
+            format!("DROP TABLE IF EXISTS main.{}", table.name)
+        } else {
+            format!("DROP VIEW IF EXISTS main.{}", table.name)
+        };
+        let create = if in_memory {
+            format!("CREATE TABLE main.{} AS {source}", table.name)
+        } else {
+            format!("CREATE VIEW main.{} AS {source}", table.name)
+        };
+        connection.execute_batch(&format!("BEGIN; {drop}; {create}; COMMIT;"))?;
     }
     Ok(())
 }
@@ -93,11 +132,17 @@ fn create_views(connection: &Connection, parquet_dir: &Path) -> Result<(), DataE
 impl Snapshot {
     /// Opens the snapshots in `parquet_dir` (usually `<data-dir>/parquet`).
     pub fn open(parquet_dir: &Path) -> Result<Snapshot, DataError> {
+        Snapshot::open_materializing(parquet_dir, MATERIALIZE_MAX_BYTES)
+    }
+
+    /// Opens the snapshots, loading files of at most `max_bytes` into memory (0: none).
+    pub fn open_materializing(parquet_dir: &Path, max_bytes: u64) -> Result<Snapshot, DataError> {
         let connection = Connection::open_in_memory()?;
         connection.execute_batch("SET TimeZone = 'UTC'")?;
-        create_views(&connection, parquet_dir)?;
+        create_views(&connection, parquet_dir, max_bytes)?;
         Ok(Snapshot {
             parquet_dir: parquet_dir.to_path_buf(),
+            materialize_max_bytes: max_bytes,
             base: Mutex::new(connection),
             idle: Mutex::new(Vec::new()),
             stamps: Mutex::new(file_stamps(parquet_dir)),
@@ -115,7 +160,7 @@ impl Snapshot {
             .base
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        create_views(&base, &self.parquet_dir)?;
+        create_views(&base, &self.parquet_dir, self.materialize_max_bytes)?;
         *self
             .stamps
             .lock()
