@@ -1,6 +1,6 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
-import { apiRequest, call, type ResponseData } from '@/lib/api-client';
+import { apiRequest, call, type RequestBody, type ResponseData } from '@/lib/api-client';
 
 /** GET /alerts/alert-configs */
 export const getAlertConfigs = (signal?: AbortSignal) => call('get', '/alerts/alert-configs', { signal });
@@ -15,3 +15,49 @@ export const getAlertMatches = (alertConfigId: string, signal?: AbortSignal) =>
 
 export const useAlertMatches = (alertConfigId: string) =>
   useQuery({ queryKey: ['alerts', alertConfigId, 'matches'], queryFn: ({ signal }) => getAlertMatches(alertConfigId, signal), retry: false });
+
+export const ALERT_TYPES = ['person', 'company', 'custom-keyword'] as const;
+export type AlertType = (typeof ALERT_TYPES)[number];
+export const EMAIL_FREQUENCIES = ['hourly', 'daily', 'weekly'] as const;
+export type EmailFrequency = (typeof EMAIL_FREQUENCIES)[number];
+
+export type AlertConfig = ResponseData<'get', '/alerts/alert-config/{alertConfigId}'>['alertConfig'];
+export type CreateAlertInput = RequestBody<'post', '/alerts/alert-config'>;
+
+/** What the edit form may change: PATCH takes `{updates: {...}}`. */
+export type AlertUpdates = {
+  alertName?: string;
+  enabled?: boolean;
+  emailSettings?: { frequency: EmailFrequency };
+  /** Replaces the stored settings whole: send the ones to keep too. */
+  alertSettings?: Record<string, unknown>;
+};
+
+/** GET /alerts/alert-config/{id} */
+export const getAlertConfig = (alertConfigId: string, signal?: AbortSignal) =>
+  call('get', '/alerts/alert-config/{alertConfigId}', { path: { alertConfigId }, signal });
+
+export const alertConfigQueryOptions = (alertConfigId: string) =>
+  queryOptions({ queryKey: ['alerts', alertConfigId, 'config'], queryFn: ({ signal }) => getAlertConfig(alertConfigId, signal), retry: false });
+
+export const useAlertConfig = (alertConfigId: string, enabled = true) => useQuery({ ...alertConfigQueryOptions(alertConfigId), enabled });
+
+/** POST /alerts/alert-config: refused with 403 once the plan's alert count is reached. */
+export const createAlertConfig = (body: CreateAlertInput) => call('post', '/alerts/alert-config', { body });
+
+/** PATCH /alerts/alert-config/{id} */
+export const updateAlertConfig = ({ alertConfigId, updates }: { alertConfigId: string; updates: AlertUpdates }) =>
+  apiRequest<{ updatedAlertConfig: AlertConfig }>(`/alerts/alert-config/${encodeURIComponent(alertConfigId)}`, {
+    method: 'PATCH',
+    body: { updates },
+  });
+
+export function useCreateAlertConfig() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: createAlertConfig, onSuccess: () => client.invalidateQueries({ queryKey: ['alerts'] }) });
+}
+
+export function useUpdateAlertConfig() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: updateAlertConfig, onSuccess: () => client.invalidateQueries({ queryKey: ['alerts'] }) });
+}

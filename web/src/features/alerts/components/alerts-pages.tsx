@@ -1,17 +1,128 @@
-import { Link } from 'react-router';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 
 import { PageHeader, Section } from '@/components/ui/page-header';
-import { EmptyState, QueryState } from '@/components/ui/states';
+import { EmptyState, ErrorState, QueryState, Spinner } from '@/components/ui/states';
 import { formatDate, formatDuration } from '@/lib/format';
 import { links } from '@/config/paths';
 
-import { useAlertConfigs, useAlertMatches } from '../api/alerts';
+import {
+  ALERT_TYPES,
+  EMAIL_FREQUENCIES,
+  useAlertConfig,
+  useAlertConfigs,
+  useAlertMatches,
+  useCreateAlertConfig,
+  useUpdateAlertConfig,
+  type AlertConfig,
+  type AlertType,
+  type EmailFrequency,
+} from '../api/alerts';
+import { AlertForm, EMPTY_ALERT, settingsOf, type AlertFormValues } from './alert-form';
+
+/** POSTs the form as a new alert and opens it. */
+function NewAlert({ onCancel }: { onCancel: () => void }) {
+  const create = useCreateAlertConfig();
+  const navigate = useNavigate();
+  const submit = (values: AlertFormValues) =>
+    create.mutate(
+      {
+        alertName: values.alertName,
+        alertType: values.alertType,
+        value: values.value,
+        enabled: values.enabled,
+        emailSettings: { frequency: values.frequency },
+        additionalAlertSettings: settingsOf(values),
+        generateAlternativeSpellings: values.generateAlternativeSpellings,
+      },
+      { onSuccess: (data) => void navigate(links.alert(data.createdAlertConfig.id)) },
+    );
+  return <AlertForm mode="create" initial={EMPTY_ALERT} pending={create.isPending} error={create.error} onSubmit={submit} onCancel={onCancel} />;
+}
+
+const stringsOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+
+/** The form's values from a stored alert. */
+function valuesOf(config: AlertConfig): AlertFormValues {
+  const settings = config.alertSettings as Record<string, unknown>;
+  const filters = (settings.filters ?? {}) as { excludeAds?: boolean | null; requireSubject?: boolean | null };
+  return {
+    alertName: config.alertName,
+    alertType: (ALERT_TYPES as readonly string[]).includes(config.alertType) ? (config.alertType as AlertType) : 'custom-keyword',
+    value: typeof settings.value === 'string' ? settings.value : '',
+    otherSpellings: stringsOf(settings.otherSpellings).join('\n'),
+    excludeAds: filters.excludeAds ?? false,
+    requireSubject: filters.requireSubject ?? false,
+    genresToInclude: stringsOf(settings.genresToInclude).join(', '),
+    genresToSkip: stringsOf(settings.genresToSkip).join(', '),
+    subjectNote: typeof settings.subjectNote === 'string' ? settings.subjectNote : '',
+    frequency: (EMAIL_FREQUENCIES as readonly string[]).includes(config.emailSettings.frequency)
+      ? (config.emailSettings.frequency as EmailFrequency)
+      : 'daily',
+    otherEmails: stringsOf(settings.otherEmails).join('\n'),
+    enabled: config.enabled,
+    generateAlternativeSpellings: false,
+  };
+}
+
+/** Loads the alert and PATCHes the edited fields; the settings keep what the form does not show. */
+function EditAlert({ alertId, onDone }: { alertId: string; onDone: (saved: boolean) => void }) {
+  const query = useAlertConfig(alertId);
+  const update = useUpdateAlertConfig();
+  if (query.isPending) return <Spinner label="Loading the alert…" />;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  const config = query.data.alertConfig;
+  const submit = (values: AlertFormValues) =>
+    update.mutate(
+      {
+        alertConfigId: alertId,
+        updates: {
+          alertName: values.alertName,
+          enabled: values.enabled,
+          emailSettings: { frequency: values.frequency },
+          alertSettings: { ...(config.alertSettings as Record<string, unknown>), value: values.value, ...settingsOf(values) },
+        },
+      },
+      { onSuccess: () => onDone(true) },
+    );
+  return <AlertForm mode="edit" initial={valuesOf(config)} pending={update.isPending} error={update.error} onSubmit={submit} onCancel={() => onDone(false)} />;
+}
 
 export function AlertsPage({ alertId }: { alertId?: string }) {
   const query = useAlertConfigs();
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const action = alertId ? (
+    <button type="button" className="button" aria-expanded={editing} onClick={() => { setEditing(!editing); setSaved(false); }}>
+      Edit alert
+    </button>
+  ) : (
+    <button type="button" className="button" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+      New alert
+    </button>
+  );
   return (
     <div>
-      <PageHeader title={alertId ? 'Alert' : 'Alerts'} lead="Searches that run against new episodes and tell you what matched." />
+      <PageHeader title={alertId ? 'Alert' : 'Alerts'} lead="Searches that run against new episodes and tell you what matched." actions={action} />
+      {editing ? (
+        alertId ? (
+          <EditAlert
+            key={alertId}
+            alertId={alertId}
+            onDone={(done) => {
+              setEditing(false);
+              setSaved(done);
+            }}
+          />
+        ) : (
+          <NewAlert onCancel={() => setEditing(false)} />
+        )
+      ) : null}
+      {saved ? (
+        <p role="status" className="muted">
+          Alert saved.
+        </p>
+      ) : null}
       <QueryState
         query={query}
         feature="Alerts"

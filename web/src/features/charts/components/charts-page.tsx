@@ -8,11 +8,23 @@ import { links } from '@/config/paths';
 
 import { CHART_TYPES, useChart, useChartCategories, useChartCountries, type ChartType } from '../api/charts';
 
-function Movement({ change }: { change: number | null }) {
-  if (change === null) return <span className="movement movement-new">new</span>;
-  if (change > 0) return <span className="movement movement-up">▲ {change}</span>;
-  if (change < 0) return <span className="movement movement-down">▼ {-change}</span>;
-  return <span className="movement">=</span>;
+type ChartMovement = 'up' | 'down' | 'unchanged' | 'entered' | 'unknown';
+
+/** The change since the compared chart; `unknown` when there is no chart to compare with. */
+function Movement({ movement, change }: { movement: ChartMovement; change: number | null }) {
+  const places = Math.abs(change ?? 0);
+  switch (movement) {
+    case 'up':
+      return <span className="movement movement-up" title={`Up ${places}`}>▲ {places}<span className="visually-hidden"> up</span></span>;
+    case 'down':
+      return <span className="movement movement-down" title={`Down ${places}`}>▼ {places}<span className="visually-hidden"> down</span></span>;
+    case 'entered':
+      return <span className="movement movement-new">new</span>;
+    case 'unchanged':
+      return <span className="movement" title="Same position">=<span className="visually-hidden"> same</span></span>;
+    default:
+      return <span className="movement muted" title="No earlier chart to compare with">–</span>;
+  }
 }
 
 /** /app/charts?chartType&country&category&date */
@@ -109,7 +121,7 @@ export function ChartsPage() {
                       )}
                       {position.podcastOnChart.creator ? <span className="muted"> · {position.podcastOnChart.creator}</span> : null}
                     </span>
-                    <Movement change={position.previousPosition === null ? null : position.positionChange} />
+                    <Movement movement={position.movement} change={position.positionChange} />
                   </li>
                 ))}
               </ol>

@@ -15,13 +15,15 @@ export const getDirectory = (letter: string, skip: number, signal?: AbortSignal)
     signal,
   });
 
-export const directoryQueryOptions = (letter: string, skip = 0) =>
+export const directoryQueryOptions = (letter: string, skip = 0, enabled = true) =>
   queryOptions({
     queryKey: ['directory', letter, skip],
     queryFn: ({ signal }) => getDirectory(letter, skip, signal),
+    enabled,
     retry: false,
   });
 
-export function useDirectory(letter: string, skip = 0) {
-  return useQuery(directoryQueryOptions(letter, skip));
+/** Disabled for anything but a directory letter: no call is made for it. */
+export function useDirectory(letter: string, skip = 0, enabled = true) {
+  return useQuery(directoryQueryOptions(letter, skip, enabled));
 }

@@ -32,7 +32,7 @@ export function DirectoryIndexPage() {
 export function DirectoryLetterPage({ letter }: { letter: string }) {
   const [skip, setSkip] = useState(0);
   const valid = isDirectoryLetter(letter);
-  const query = useDirectory(valid ? letter : 'a', skip);
+  const query = useDirectory(letter, skip, valid);
   const label = letter === '0' ? '#' : letter.toUpperCase();
   return (
     <div>
