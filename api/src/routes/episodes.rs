@@ -316,7 +316,9 @@ pub struct DownloadParams {
 /// download counts against the plan's monthly transcript downloads.
 #[utoipa::path(get, path = "/api/v1/episodes/{episodeId}/download/transcript", tag = "episodes",
     params(("episodeId" = String, Path), ("format" = Option<String>, Query, description = "txt (default) or vtt")),
-    responses((status = 200, description = "The transcript file"), (status = 403, description = "Format not on the plan"),
+    responses((status = 200, description = "The transcript file",
+               content((String = "text/plain"), (String = "text/vtt"))),
+              (status = 403, description = "Format not on the plan"),
               (status = 429, description = "Monthly downloads used up")))]
 pub async fn download_transcript(
     State(state): State<AppState>,

@@ -873,7 +873,8 @@ pub async fn regenerate_bio(
 /// `GET /api/v1/guest-profiles/{id}/download?format=html|pdf|markdown`.
 #[utoipa::path(get, path = "/api/v1/guest-profiles/{guestProfileId}/download", tag = "guest-profiles",
     params(("guestProfileId" = String, Path)),
-    responses((status = 200, description = "OK: the answer in the envelope")))]
+    responses((status = 200, description = "The profile as a file: Markdown (default), HTML or PDF",
+               content((String = "text/markdown"), (String = "text/html"), (String = "application/pdf")))))]
 pub async fn download(
     State(state): State<AppState>,
     caller: Caller,

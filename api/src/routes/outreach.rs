@@ -190,14 +190,15 @@ fn project_of(state: &AppState, row: &OutreachRow) -> ApiResult<Option<OutreachP
 }
 
 /// `data.outreach` of a generation or a details call.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct OutreachResponse {
     pub outreach: OutreachDetails,
 }
 
 /// `POST /api/v1/outreach/generate`: writes and stores an outreach email to a podcast.
 #[utoipa::path(post, path = "/api/v1/outreach/generate", tag = "outreach", operation_id = "generateOutreach",
-    responses((status = 200, description = "OK: the answer in the envelope")))]
+    responses((status = 200, body = OutreachResponse, description = "The generated email, stored in the history"),
+              (status = 429, description = "The plan's AI assists are used up")))]
 pub async fn generate(
     State(state): State<AppState>,
     caller: Caller,
@@ -289,21 +290,21 @@ pub async fn generate(
 }
 
 /// One built-in template.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct BuiltInTemplate {
     pub id: &'static str,
     pub template: &'static str,
 }
 
 /// `data.templates`: the five built-in templates with their placeholders.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct TemplatesResponse {
     pub templates: Vec<BuiltInTemplate>,
 }
 
 /// `GET /api/v1/outreach/templates`.
 #[utoipa::path(get, path = "/api/v1/outreach/templates", tag = "outreach",
-    responses((status = 200, description = "OK: the answer in the envelope")))]
+    responses((status = 200, body = TemplatesResponse, description = "The built-in templates")))]
 pub async fn templates(caller: Caller) -> ApiResult<Envelope<TemplatesResponse>> {
     caller.require_account()?;
     Ok(Envelope(TemplatesResponse {
@@ -318,7 +319,7 @@ pub async fn templates(caller: Caller) -> ApiResult<Envelope<TemplatesResponse>>
 }
 
 /// `data` of the history: newest first.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HistoryResponse {
     pub total: u64,
@@ -327,7 +328,7 @@ pub struct HistoryResponse {
 
 /// `GET /api/v1/outreach/history?podcastId=&guestProfileId=`.
 #[utoipa::path(get, path = "/api/v1/outreach/history", tag = "outreach",
-    responses((status = 200, description = "OK: the answer in the envelope")))]
+    responses((status = 200, body = HistoryResponse, description = "The team's outreach emails, newest first")))]
 pub async fn history(
     State(state): State<AppState>,
     caller: Caller,
@@ -357,7 +358,7 @@ pub async fn history(
 /// `GET /api/v1/outreach/{id}/details`: the email with its body.
 #[utoipa::path(get, path = "/api/v1/outreach/{id}/details", tag = "outreach",
     params(("id" = String, Path)),
-    responses((status = 200, description = "OK: the answer in the envelope")))]
+    responses((status = 200, body = OutreachResponse, description = "The email with its body")))]
 pub async fn details(
     State(state): State<AppState>,
     caller: Caller,

@@ -10,6 +10,7 @@ use crate::enums::{
 
 /// How an outreach email is generated. `generationMode` defaults to basic.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OutreachOptions {
     pub perspective: OutreachPerspective,
@@ -24,6 +25,7 @@ pub struct OutreachOptions {
 
 /// The podcast an outreach email went to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OutreachPodcast {
     pub podcast_id: String,
@@ -34,6 +36,7 @@ pub struct OutreachPodcast {
 
 /// The guest of an outreach project.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OutreachGuest {
     pub id: String,
@@ -43,6 +46,7 @@ pub struct OutreachGuest {
 
 /// The project an outreach email belongs to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OutreachProject {
     pub project_id: String,
@@ -53,9 +57,11 @@ pub struct OutreachProject {
 
 /// One generated outreach email (`GET /api/v1/outreach/history`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OutreachHistoryEntry {
     pub id: String,
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub created_at: Timestamp,
     pub team_id: String,
     pub user_id: String,
@@ -68,6 +74,7 @@ pub struct OutreachHistoryEntry {
 
 /// An outreach email with its body (`GET /api/v1/outreach/{id}/details`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OutreachDetails {
     #[serde(flatten)]

@@ -2544,6 +2544,13 @@ export interface components {
         AuthMessage: {
             message: string;
         };
+        /** @description One built-in template. */
+        BuiltInTemplate: {
+            id: string;
+            template: string;
+        };
+        /** @enum {string} */
+        CallToActionStyle: "light" | "medium" | "heavy";
         /** CreateAlertConfigAdditionalAlertSettings */
         CreateAlertConfigAdditionalAlertSettings: {
             /** @default null */
@@ -2888,6 +2895,8 @@ export interface components {
             /** Deletedalertconfigid */
             deletedAlertConfigId: string;
         };
+        /** @enum {string} */
+        EmailLength: "short" | "medium" | "long";
         /** @description Every failure's body: `{"status": CODE, "data": {"message": …}}`. */
         Error: {
             data: components["schemas"]["ErrorMessage"];
@@ -2902,6 +2911,8 @@ export interface components {
         ErrorMessage: {
             message: string;
         };
+        /** @enum {string} */
+        GenerationMode: "basic" | "advanced";
         /** GetAlertConfigResponse */
         GetAlertConfigResponse: {
             alertConfig: components["schemas"]["CreateAlertConfigResponseCreatedAlertConfig"];
@@ -7010,12 +7021,70 @@ export interface components {
             status: string;
             version: string;
         };
+        /** @description `data` of the history: newest first. */
+        HistoryResponse: {
+            outreachHistory: components["schemas"]["OutreachHistoryEntry"][];
+            /** Format: int64 */
+            total: number;
+        };
         /** @description A request for a link. */
         LinkRequest: {
             email: string;
             /** @description Where the visitor came from (kept in the link so the app can return there). */
             source?: string | null;
         };
+        /** @description An outreach email with its body (`GET /api/v1/outreach/{id}/details`). */
+        OutreachDetails: components["schemas"]["OutreachHistoryEntry"] & {
+            body: string;
+        };
+        /** @description The guest of an outreach project. */
+        OutreachGuest: {
+            id: string;
+            name: string;
+            slug: string;
+        };
+        /** @description One generated outreach email (`GET /api/v1/outreach/history`). */
+        OutreachHistoryEntry: components["schemas"]["OutreachOptions"] & {
+            /** Format: date-time */
+            createdAt: string;
+            id: string;
+            podcast: components["schemas"]["OutreachPodcast"];
+            project?: null | components["schemas"]["OutreachProject"];
+            subject: string;
+            teamId: string;
+            userId: string;
+        };
+        /** @description How an outreach email is generated. `generationMode` defaults to basic. */
+        OutreachOptions: {
+            callToActionStyle: components["schemas"]["CallToActionStyle"];
+            emailLength: components["schemas"]["EmailLength"];
+            generationMode?: components["schemas"]["GenerationMode"];
+            outreachTemplateId?: string | null;
+            personalizationLevel: components["schemas"]["PersonalizationLevel"];
+            perspective: components["schemas"]["OutreachPerspective"];
+        };
+        /** @enum {string} */
+        OutreachPerspective: "first" | "third";
+        /** @description The podcast an outreach email went to. */
+        OutreachPodcast: {
+            imageUrl?: string | null;
+            podcastId: string;
+            slug: string;
+            title: string;
+        };
+        /** @description The project an outreach email belongs to. */
+        OutreachProject: {
+            guest?: null | components["schemas"]["OutreachGuest"];
+            name: string;
+            projectId: string;
+            slug: string;
+        };
+        /** @description `data.outreach` of a generation or a details call. */
+        OutreachResponse: {
+            outreach: components["schemas"]["OutreachDetails"];
+        };
+        /** @enum {string} */
+        PersonalizationLevel: "light" | "medium" | "heavy";
         /** @description A link to redeem. */
         RedeemRequest: {
             key: string;
@@ -8889,6 +8958,10 @@ export interface components {
             teamId: string;
             userId: string;
         };
+        /** @description `data.templates`: the five built-in templates with their placeholders. */
+        TemplatesResponse: {
+            templates: components["schemas"]["BuiltInTemplate"][];
+        };
         /** UpdateAlertConfigRequest */
         UpdateAlertConfigRequest: {
             updates: components["schemas"]["UpdateAlertConfigUpdates"];
@@ -10639,7 +10712,10 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/plain": string;
+                    "text/vtt": string;
+                };
             };
             /** @description A parameter or the body is malformed or invalid */
             400: {
@@ -11168,7 +11244,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreateGuestProfileResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description A parameter or the body is malformed or invalid */
             400: {
@@ -11528,12 +11610,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: the answer in the envelope */
+            /** @description The profile as a file: Markdown (default), HTML or PDF */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/pdf": string;
+                    "text/html": string;
+                    "text/markdown": string;
+                };
             };
             /** @description A parameter or the body is malformed or invalid */
             400: {
@@ -11710,12 +11796,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: the answer in the envelope */
+            /** @description The generated email, stored in the history */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OutreachResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description A parameter or the body is malformed or invalid */
             400: {
@@ -11744,6 +11836,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The plan's AI assists are used up */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     history: {
@@ -11755,12 +11856,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: the answer in the envelope */
+            /** @description The team's outreach emails, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HistoryResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description The API key is missing where required, invalid or revoked */
             401: {
@@ -11791,12 +11898,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: the answer in the envelope */
+            /** @description The built-in templates */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TemplatesResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description The API key is missing where required, invalid or revoked */
             401: {
@@ -11829,12 +11942,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: the answer in the envelope */
+            /** @description The email with its body */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OutreachResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description A parameter or the body is malformed or invalid */
             400: {
@@ -13304,7 +13423,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GetProjectDetailsResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description A parameter or the body is malformed or invalid */
             400: {
