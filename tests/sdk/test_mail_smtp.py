@@ -3,7 +3,8 @@
 `podlens serve` runs with `PODLENS_SMTP_URL` pointing at an aiosmtpd server started
 here (with AUTH, so the URL's user and password are used); a sign-up request must
 deliver one message to the address asked for, whose link validates the address and
-opens a session. The password must appear in none of the server's output.
+opens a session. The SMTP password, API keys (right and wrong), the link's key and the
+session cookie must appear in none of the server's output at debug level.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from email import policy
 
@@ -79,6 +81,11 @@ def test_sign_up_link_is_delivered_through_smtp(external):
     podlens = conftest._binary("PODLENS_BIN", conftest._target_dir() / "debug" / "podlens")
     with tempfile.TemporaryDirectory(prefix="podlens-smtp-") as data_dir, tempfile.TemporaryFile("w+") as log:
         url = f"smtp://{USER.replace('@', '%40')}:{PASSWORD}@127.0.0.1:{port}?tls=none&from=Podlens%20%3Cno-reply%40podlens.test%3E"
+        api_key = conftest._podlens(
+            "keys", "create", "--email", "keyholder@example.com", "--plan", "business", data_dir=data_dir
+        ).stdout.strip().splitlines()[-1]
+        wrong_key = api_key[:-6] + ("000000" if not api_key.endswith("000000") else "111111")
+        secrets = {"the SMTP password": PASSWORD, "the API key": api_key, "a wrong API key": wrong_key}
         server = subprocess.Popen(
             [str(podlens), "serve", "--data-dir", data_dir, "--port", "0"],
             stdout=subprocess.PIPE,
@@ -107,7 +114,19 @@ def test_sign_up_link_is_delivered_through_smtp(external):
             assert link.group(1) == base
             status, headers, validated = _post(f"{base}/api/v1/auth/validate", {"key": link.group(2)})
             assert status == 200, validated
-            assert "HttpOnly" in headers.get("set-cookie", headers.get("Set-Cookie", ""))
+            cookie = headers.get("set-cookie", headers.get("Set-Cookie", ""))
+            assert "HttpOnly" in cookie
+            secrets["the sign-up link's key"] = link.group(2)
+            secrets["the session cookie"] = cookie.split(";")[0].split("=", 1)[1]
+            # Calls with the API key and with a wrong one, logged at debug level.
+            for key, expected in ((api_key, 200), (wrong_key, 401)):
+                request = urllib.request.Request(f"{base}/api/v1/teams/usage/current", headers={"Authorization": f"Bearer {key}"})
+                try:
+                    with urllib.request.urlopen(request, timeout=30) as response:
+                        status = response.status
+                except urllib.error.HTTPError as error:
+                    status = error.code
+                assert status == expected, (key == api_key, status)
             # Nothing lands in the outbox when SMTP is configured.
             assert not os.path.exists(os.path.join(data_dir, "outbox"))
         finally:
@@ -116,5 +135,6 @@ def test_sign_up_link_is_delivered_through_smtp(external):
             smtp.stop()
         log.seek(0)
         output = log.read()
-        assert PASSWORD not in output, "the SMTP password must never be logged"
+        for what, secret in secrets.items():
+            assert secret and secret not in output, f"{what} must never be logged"
         assert "mail sent" in output
