@@ -47,6 +47,7 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::stats::router())
         .merge(routes::usage::router())
         .merge(routes::teams::router())
+        .merge(routes::api_keys::router())
         .merge(routes::projects::router())
         .merge(routes::exports::router())
         .merge(routes::outreach::router())

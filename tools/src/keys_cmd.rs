@@ -1,4 +1,5 @@
-//! `podlens keys create`: an API key for a user, created with their team when new.
+//! `podlens keys create`: an API key for a user, created with their team when new;
+//! `podlens keys revoke`: stops a key at once, by the id its team's key list shows.
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
@@ -24,11 +25,35 @@ pub enum KeysCommand {
         #[arg(long)]
         plan: String,
     },
+    /// Revoke a key by its id (`keyId` of `GET /api/v1/teams/api-keys`, or the first 16
+    /// hex digits of the key's SHA-256).
+    Revoke {
+        /// The key's id.
+        #[arg(long)]
+        key_id: String,
+    },
 }
 
 pub fn run(config: &Config, args: KeysArgs) -> anyhow::Result<()> {
     match args.command {
         KeysCommand::Create { email, plan } => create(config, &email, &plan),
+        KeysCommand::Revoke { key_id } => revoke(config, &key_id),
+    }
+}
+
+fn revoke(config: &Config, key_id: &str) -> anyhow::Result<()> {
+    let data_dir = config.data_dir();
+    let store = DuckDbAccountStore::open_in(&data_dir)
+        .with_context(|| format!("cannot open the app database in {}", data_dir.display()))?;
+    match store
+        .revoke_key(None, key_id)
+        .context("cannot revoke the key")?
+    {
+        Some(at) => {
+            println!("API key {key_id} is revoked (since {})", at.to_rfc3339());
+            Ok(())
+        }
+        None => anyhow::bail!("no API key with id {key_id}"),
     }
 }
 

@@ -5,15 +5,15 @@
 use std::path::Path;
 use std::sync::Mutex;
 
-use chrono::{NaiveDate, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use duckdb::{Connection, OptionalExt, params};
 use uuid::Uuid;
 
-use super::keys::{generate_api_key, hash_api_key};
+use super::keys::{KEY_ID_DIGITS, generate_api_key, hash_api_key, key_id_of};
 use super::usage::{UsageCounter, UsageWindow};
 use super::{
-    Account, AccountStore, Consumption, NewApiKey, SearchRecord, TeamPodcastRow, TeamUser,
-    UsageRow, UsageSubject,
+    Account, AccountStore, ApiKeyRow, Consumption, NewApiKey, SearchRecord, TeamPodcastRow,
+    TeamUser, UsageRow, UsageSubject,
 };
 use crate::error::{ApiError, ApiResult};
 
@@ -314,6 +314,77 @@ impl AccountStore for DuckDbAccountStore {
                         plan: row.get(4)?,
                     })
                 },
+            )
+            .optional()
+            .map_err(db_error)
+    }
+
+    fn create_team_key(&self, account: &Account) -> ApiResult<NewApiKey> {
+        let connection = self.lock()?;
+        let api_key = generate_api_key();
+        connection
+            .execute(
+                "INSERT INTO api_keys (key_hash, key_prefix, user_id, team_id, created_at)
+                 VALUES (?, ?, ?, ?, ?)",
+                params![
+                    hash_api_key(&api_key),
+                    api_key.chars().take(8).collect::<String>(),
+                    account.user_id,
+                    account.team_id,
+                    Utc::now()
+                ],
+            )
+            .map_err(db_error)?;
+        Ok(NewApiKey {
+            account: account.clone(),
+            api_key,
+        })
+    }
+
+    fn team_keys(&self, team_id: &str) -> ApiResult<Vec<ApiKeyRow>> {
+        let connection = self.lock()?;
+        let mut statement = connection
+            .prepare(
+                "SELECT k.key_hash, k.key_prefix, k.created_at, u.email, k.revoked_at
+                 FROM api_keys k JOIN users u ON u.user_id = k.user_id
+                 WHERE k.team_id = ? ORDER BY k.created_at DESC, k.key_hash",
+            )
+            .map_err(db_error)?;
+        let rows = statement
+            .query_map(params![team_id], |row| {
+                let hash: String = row.get(0)?;
+                Ok(ApiKeyRow {
+                    key_id: key_id_of(&hash),
+                    prefix: row.get(1)?,
+                    created_at: row.get(2)?,
+                    created_by: row.get(3)?,
+                    revoked_at: row.get(4)?,
+                })
+            })
+            .map_err(db_error)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(db_error)
+    }
+
+    fn revoke_key(&self, team_id: Option<&str>, key_id: &str) -> ApiResult<Option<DateTime<Utc>>> {
+        let valid = key_id.len() == KEY_ID_DIGITS && key_id.bytes().all(|b| b.is_ascii_hexdigit());
+        if !valid {
+            return Ok(None);
+        }
+        let connection = self.lock()?;
+        connection
+            .execute(
+                "UPDATE api_keys SET revoked_at = ?
+                 WHERE starts_with(key_hash, ?) AND revoked_at IS NULL
+                   AND (? IS NULL OR team_id = ?)",
+                params![Utc::now(), key_id.to_ascii_lowercase(), team_id, team_id],
+            )
+            .map_err(db_error)?;
+        connection
+            .query_row(
+                "SELECT revoked_at FROM api_keys
+                 WHERE starts_with(key_hash, ?) AND (? IS NULL OR team_id = ?)",
+                params![key_id.to_ascii_lowercase(), team_id, team_id],
+                |row| row.get(0),
             )
             .optional()
             .map_err(db_error)

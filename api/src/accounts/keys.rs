@@ -18,6 +18,14 @@ pub fn random_token() -> String {
     hex(&bytes)
 }
 
+/// Hex digits of a key's stored hash that name it in lists and revocations.
+pub const KEY_ID_DIGITS: usize = 16;
+
+/// The public id of a key from its stored hash.
+pub fn key_id_of(key_hash: &str) -> String {
+    key_hash.chars().take(KEY_ID_DIGITS).collect()
+}
+
 /// The stored form of a key: lowercase hex SHA-256 of its text.
 pub fn hash_api_key(api_key: &str) -> String {
     hex(&Sha256::digest(api_key.as_bytes()))

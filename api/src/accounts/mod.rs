@@ -2,7 +2,7 @@
 //! [`AccountStore`] trait so a server database can replace the embedded DuckDB file.
 
 mod duckdb_store;
-mod keys;
+pub mod keys;
 pub mod sessions;
 pub mod usage;
 
@@ -32,6 +32,23 @@ pub struct Account {
 pub struct NewApiKey {
     pub account: Account,
     pub api_key: String,
+}
+
+impl NewApiKey {
+    /// The key's public id: the first 16 hex digits of its stored hash.
+    pub fn key_id(&self) -> String {
+        keys::key_id_of(&keys::hash_api_key(&self.api_key))
+    }
+}
+
+/// One stored key as its team sees it: never the key itself.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiKeyRow {
+    pub key_id: String,
+    pub prefix: String,
+    pub created_at: DateTime<Utc>,
+    pub created_by: String,
+    pub revoked_at: Option<DateTime<Utc>>,
 }
 
 /// Whose usage a counter belongs to: a signed-in user, or a signed-out client address.
@@ -104,6 +121,17 @@ pub trait AccountStore: Send + Sync + 'static {
 
     /// The account owning a live key, if any.
     fn account_for_key(&self, api_key: &str) -> ApiResult<Option<Account>>;
+
+    /// A new API key for a signed-in user of their team (the plan is left as it is).
+    fn create_team_key(&self, account: &Account) -> ApiResult<NewApiKey>;
+
+    /// The keys of a team, revoked ones included, newest first.
+    fn team_keys(&self, team_id: &str) -> ApiResult<Vec<ApiKeyRow>>;
+
+    /// Revokes the key `key_id` of the team (`None`: revoke it whatever its team, for
+    /// operators). Returns the revocation time, or `None` when no such live or revoked
+    /// key exists there; revoking twice keeps the first time.
+    fn revoke_key(&self, team_id: Option<&str>, key_id: &str) -> ApiResult<Option<DateTime<Utc>>>;
 
     /// The account of `email`, created with the free plan (and a team of its own) when
     /// new: what validating a sign-up link does.

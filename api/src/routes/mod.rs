@@ -2,6 +2,7 @@
 
 pub mod agent;
 pub mod alerts;
+pub mod api_keys;
 pub mod auth;
 pub mod autocomplete;
 pub mod charts;
