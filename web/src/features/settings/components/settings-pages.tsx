@@ -7,6 +7,7 @@ import { useAuth } from '@/features/auth/use-auth';
 import { links, paths, TEAM_SETTINGS_SECTIONS, USER_SETTINGS_SECTIONS } from '@/config/paths';
 
 import { useOutreachTemplates, useSession, useTeamUsers } from '../api/team';
+import { ApiKeys } from './api-keys';
 import { MembersUsage, RequestHistory, TeamPodcastList } from './team-sections';
 
 const label = (section: string) => section.charAt(0).toUpperCase() + section.slice(1).replace(/-/g, ' ');
@@ -35,12 +36,14 @@ function Developers() {
   return (
     <>
       <p>
-        API keys are created by the server operator with <code>podlens keys create --data-dir DIR --email E --plan P</code>; the
-        key is printed once and stored hashed.
-      </p>
-      <p>
+        API keys let your team’s own tools call the Podlens API.{' '}
         {hasApi ? 'Your plan includes API access.' : 'API access is part of the business, agency and admin plans.'} See the{' '}
         <Link to={paths.apiDocs.pattern}>API documentation</Link>.
+      </p>
+      <ApiKeys />
+      <p className="muted">
+        The server operator can also create keys with <code>podlens keys create --data-dir DIR --email E --plan P</code>; the
+        key is printed once and stored hashed.
       </p>
     </>
   );

@@ -1,0 +1,65 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+
+import { apiRequest } from '@/lib/api-client';
+
+// The team's API keys. These routes are not in the OpenAPI document yet, so their
+// answers are written out here from the server's contract. Once `npm run gen:api`
+// describes them, each type below becomes its generated name in lib/api-types.ts and
+// each fetcher a `call('get' | 'post' | 'delete', '/teams/api-keys…')`; the hooks and
+// screens keep these names and do not change.
+
+/** One key of the team, revoked ones included. The key itself is never listed. */
+export type ApiKeySummary = {
+  keyId: string;
+  /** The key's first characters (`pl_` and a few more), enough to recognise it. */
+  prefix: string;
+  /** RFC 3339. */
+  createdAt: string;
+  /** The email of the member who created it. */
+  createdBy: string;
+  /** RFC 3339, or null while the key works. */
+  revokedAt: string | null;
+};
+
+/** GET /teams/api-keys: newest first. */
+export type ListApiKeysResponse = { apiKeys: ApiKeySummary[] };
+
+/** POST /teams/api-keys: the only answer that ever carries the whole key. */
+export type CreateApiKeyResponse = { apiKey: string; keyId: string; prefix: string; createdAt: string };
+
+/** DELETE /teams/api-keys/{keyId} */
+export type RevokeApiKeyResponse = { keyId: string; revokedAt: string };
+
+const API_KEYS_ROUTE = '/teams/api-keys';
+
+export const apiKeysQueryKey = ['team', 'api-keys'] as const;
+
+/** GET /teams/api-keys */
+export const getApiKeys = (signal?: AbortSignal) => apiRequest<ListApiKeysResponse>(API_KEYS_ROUTE, { signal });
+
+/** POST /teams/api-keys (no body): 403 with the server's message when the plan has no API access. */
+export const createApiKey = () => apiRequest<CreateApiKeyResponse>(API_KEYS_ROUTE, { method: 'POST' });
+
+/** DELETE /teams/api-keys/{keyId}: 404 `API key not found: {keyId}` for an unknown key. */
+export const revokeApiKey = (keyId: string) =>
+  apiRequest<RevokeApiKeyResponse>(`${API_KEYS_ROUTE}/${encodeURIComponent(keyId)}`, { method: 'DELETE' });
+
+export const apiKeysQueryOptions = () =>
+  queryOptions({ queryKey: apiKeysQueryKey, queryFn: ({ signal }) => getApiKeys(signal), retry: false });
+
+export const useApiKeys = () => useQuery(apiKeysQueryOptions());
+
+export function useCreateApiKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: createApiKey,
+    // The answer holds the whole key: drop it from the mutation cache as soon as the screen lets go.
+    gcTime: 0,
+    onSuccess: () => client.invalidateQueries({ queryKey: apiKeysQueryKey }),
+  });
+}
+
+export function useRevokeApiKey() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: revokeApiKey, onSuccess: () => client.invalidateQueries({ queryKey: apiKeysQueryKey }) });
+}
