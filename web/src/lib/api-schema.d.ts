@@ -1578,6 +1578,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/teams/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's keys, revoked ones included, newest first. */
+        get: operations["list"];
+        put?: never;
+        /** A new key for the caller's team; only plans with API access may create one. */
+        post: operations["create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/api-keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revokes a key of the caller's team. */
+        delete: operations["revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/teams/podcasts": {
         parameters: {
             query?: never;
@@ -1874,6 +1909,23 @@ export interface components {
         /** AddPodcastToTeamResponse */
         AddPodcastToTeamResponse: {
             teamPodcast: components["schemas"]["GetTeamPodcastsResponseTeamPodcastsItem"];
+        };
+        /** @description One key of the team. */
+        ApiKeyInfo: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @description E-mail of the member who created it. */
+            createdBy: string;
+            /** @description Names the key in a revocation. */
+            keyId: string;
+            /** @description The key's first characters, to recognise it. */
+            prefix: string;
+            /** Format: date-time */
+            revokedAt?: string | null;
+        };
+        /** @description `data` of the list. */
+        ApiKeysResponse: {
+            apiKeys: components["schemas"]["ApiKeyInfo"][];
         };
         /** AskAgentProjectPodcastRelevancyRequest */
         AskAgentProjectPodcastRelevancyRequest: {
@@ -2889,6 +2941,14 @@ export interface components {
             projectId: string;
             /** Projectslug */
             projectSlug: string;
+        };
+        /** @description `data` of a creation: the only answer that holds the key. */
+        CreatedApiKey: {
+            apiKey: string;
+            /** Format: date-time */
+            createdAt: string;
+            keyId: string;
+            prefix: string;
         };
         /** DeleteAlertConfigResponse */
         DeleteAlertConfigResponse: {
@@ -7199,6 +7259,12 @@ export interface components {
             episodeIds: string[];
             /** Message */
             message: string;
+        };
+        /** @description `data` of a revocation. */
+        RevokedApiKey: {
+            keyId: string;
+            /** Format: date-time */
+            revokedAt: string;
         };
         /** SearchAutocompletePodcastsResponse */
         SearchAutocompletePodcastsResponse: {
@@ -14565,6 +14631,162 @@ export interface operations {
             };
             /** @description The index has no vectors (built without the static embedding model) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's API keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKeysResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new key, shown this once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedApiKey"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The key's id from the list */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RevokedApiKey"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such key in the team */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
