@@ -119,9 +119,7 @@ fn podcasts_for(
         )),
     ));
     let query = BooleanQuery::new(clauses);
-    let statistics = GlobalStatistics {
-        searchers: generation.shards.iter().map(|s| &s.podcasts).collect(),
-    };
+    let statistics = GlobalStatistics::new(generation.shards.iter().map(|s| &s.podcasts).collect());
     let per_shard: Vec<Result<Vec<(f32, TantivyDocument)>>> = generation
         .shards
         .par_iter()

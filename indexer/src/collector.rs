@@ -1,12 +1,17 @@
 //! The paging collector: counts every match and keeps the first `limit` hits strictly
 //! after the cursor, in the request's order, for one shard.
+//!
+//! Every match is counted, but a match is only kept when it can still make the page:
+//! once `limit` hits are known, a match whose sort value is worse than the last of them
+//! cannot, and neither can one whose value comes before the cursor's. Those are
+//! dismissed on their value alone, without reading the id fast fields of the tie-break.
 
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
 use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader};
 
 use crate::request::SortOrder;
-use crate::sort_key::{SortKey, compare, f64_key, i64_key};
+use crate::sort_key::{SortKey, compare, compare_values, f64_key, i64_key};
 
 /// Where a sort value comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,6 +67,9 @@ pub struct PageSegmentCollector {
     id_lo: Column<u64>,
     values: Values,
     page: Page,
+    /// The value of the last hit of a full page, once known: matches with a worse value
+    /// cannot make the page.
+    worst_kept: Option<Option<(u64, u64)>>,
 }
 
 impl Collector for PageCollector {
@@ -90,6 +98,7 @@ impl Collector for PageCollector {
             id_lo: fast.u64("id_lo")?,
             values,
             page: Page::default(),
+            worst_kept: None,
         })
     }
 
@@ -136,8 +145,20 @@ impl SegmentCollector for PageSegmentCollector {
 
     fn collect(&mut self, doc: DocId, score: Score) {
         self.page.total += 1;
+        let order = self.config.order;
+        let value = self.value(doc, score);
+        if let Some(worst) = self.worst_kept
+            && compare_values(&order, value, worst) == std::cmp::Ordering::Greater
+        {
+            return;
+        }
+        if let Some(after) = &self.config.after
+            && compare_values(&order, value, after.value) == std::cmp::Ordering::Less
+        {
+            return;
+        }
         let key = SortKey {
-            value: self.value(doc, score),
+            value,
             id: (
                 self.id_hi.first(doc).unwrap_or_default(),
                 self.id_lo.first(doc).unwrap_or_default(),
@@ -156,11 +177,11 @@ impl SegmentCollector for PageSegmentCollector {
         });
         let limit = self.config.limit.max(1);
         if self.page.hits.len() >= limit * 2 + 64 {
-            let order = self.config.order;
             self.page
                 .hits
                 .select_nth_unstable_by(limit - 1, |a, b| compare(&order, &a.key, &b.key));
             self.page.hits.truncate(limit);
+            self.worst_kept = Some(self.page.hits[limit - 1].key.value);
         }
     }
 

@@ -18,6 +18,7 @@ pub mod cursor;
 mod documents;
 pub mod embedding;
 mod error;
+mod filter_cache;
 pub mod generation;
 mod query_build;
 mod reader;

@@ -13,8 +13,8 @@ use std::ops::Bound;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
 use tantivy::query::{
-    AllQuery, BooleanQuery, ConstScoreQuery, DisjunctionMaxQuery, FuzzyTermQuery, Occur,
-    PhraseQuery, Query, RangeQuery, TermQuery, TermSetQuery,
+    AllQuery, BooleanQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, FuzzyTermQuery,
+    Occur, PhraseQuery, Query, RangeQuery, TermQuery, TermSetQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
@@ -23,9 +23,10 @@ use uuid::Uuid;
 use crate::analysis::{LanguageFamily, analyze};
 use crate::build::Schemas;
 use crate::error::Result;
+use crate::filter_cache::{ResolvedFilter, ResolvedFilterQuery};
 use crate::request::{MatchMode, SearchFilters, SearchTerm, Target};
 use crate::schema::{FamilyFields, id_from_halves};
-use crate::shard::OpenShard;
+use crate::shard::{NonEmptyFields, OpenShard};
 
 /// The language families a request searches: those of its language filter, or all.
 pub fn families_for(filters: &SearchFilters) -> Vec<LanguageFamily> {
@@ -87,48 +88,88 @@ pub fn field_query(
     Some(Box::new(BooleanQuery::new(clauses)))
 }
 
-fn family_queries(
-    fields: &FamilyFields,
-    families: &[LanguageFamily],
-    term: &SearchTerm,
-    out: &mut Vec<Box<dyn Query>>,
-) {
-    for family in families {
-        if let Some(query) = field_query(fields.field(*family), *family, term) {
-            out.push(query);
+/// Whether `text` has a word to search once analyzed by `family`.
+fn has_tokens(family: LanguageFamily, text: &str) -> bool {
+    !analyze(&mut family.analyzer(), text).is_empty()
+}
+
+/// The per-field queries of one term, leaving out fields that are empty in the shard,
+/// and how many there would be without leaving any out: the query keeps the shape it
+/// has when every field holds text, so scores and explanations do not depend on which
+/// languages a shard happens to hold.
+#[derive(Default)]
+struct FieldQueries {
+    queries: Vec<Box<dyn Query>>,
+    candidates: usize,
+}
+
+impl FieldQueries {
+    fn add_families(
+        &mut self,
+        fields: &FamilyFields,
+        families: &[LanguageFamily],
+        term: &SearchTerm,
+        non_empty: &NonEmptyFields,
+    ) {
+        for family in families {
+            let field = fields.field(*family);
+            if !non_empty.contains(field) {
+                if has_tokens(*family, &term.text) {
+                    self.candidates += 1;
+                }
+                continue;
+            }
+            if let Some(query) = field_query(field, *family, term) {
+                self.candidates += 1;
+                self.queries.push(query);
+            }
+        }
+    }
+
+    fn push(&mut self, query: Box<dyn Query>) {
+        self.candidates += 1;
+        self.queries.push(query);
+    }
+
+    /// Any of the queries, `None` when the term has no word to search.
+    fn any_of(self) -> Option<Box<dyn Query>> {
+        let FieldQueries {
+            mut queries,
+            candidates,
+        } = self;
+        match (candidates, queries.len()) {
+            (0, _) => None,
+            // Every field the term could match is empty in this shard.
+            (_, 0) => Some(Box::new(EmptyQuery)),
+            (1, _) => queries.pop(),
+            _ => Some(Box::new(DisjunctionMaxQuery::with_tie_breaker(
+                queries, 0.3,
+            ))),
         }
     }
 }
 
-fn any_of(mut queries: Vec<Box<dyn Query>>) -> Option<Box<dyn Query>> {
-    match queries.len() {
-        0 => None,
-        1 => queries.pop(),
-        _ => Some(Box::new(DisjunctionMaxQuery::with_tie_breaker(
-            queries, 0.3,
-        ))),
-    }
-}
-
-/// A term's query on the podcasts index (podcast targets only).
+/// A term's query on the podcasts index of `shard` (podcast targets only).
 pub fn podcast_term_query(
+    shard: &OpenShard,
     schemas: &Schemas,
     families: &[LanguageFamily],
     term: &SearchTerm,
 ) -> Option<Box<dyn Query>> {
-    let mut queries = Vec::new();
+    let non_empty = &shard.podcast_fields;
+    let mut queries = FieldQueries::default();
     for target in &term.targets {
         match target {
             Target::PodcastTitle => {
-                family_queries(&schemas.podcasts.title, families, term, &mut queries)
+                queries.add_families(&schemas.podcasts.title, families, term, non_empty)
             }
             Target::PodcastDescription => {
-                family_queries(&schemas.podcasts.description, families, term, &mut queries)
+                queries.add_families(&schemas.podcasts.description, families, term, non_empty)
             }
             _ => {}
         }
     }
-    any_of(queries)
+    queries.any_of()
 }
 
 /// A term's query on the episodes index of `shard`.
@@ -138,17 +179,18 @@ pub fn episode_term_query(
     families: &[LanguageFamily],
     term: &SearchTerm,
 ) -> Result<Option<Box<dyn Query>>> {
-    let mut queries = Vec::new();
+    let non_empty = &shard.episode_fields;
+    let mut queries = FieldQueries::default();
     for target in &term.targets {
         match target {
             Target::EpisodeTitle => {
-                family_queries(&schemas.episodes.title, families, term, &mut queries)
+                queries.add_families(&schemas.episodes.title, families, term, non_empty)
             }
             Target::EpisodeDescription => {
-                family_queries(&schemas.episodes.description, families, term, &mut queries)
+                queries.add_families(&schemas.episodes.description, families, term, non_empty)
             }
             Target::Transcript => {
-                family_queries(&schemas.episodes.transcript, families, term, &mut queries)
+                queries.add_families(&schemas.episodes.transcript, families, term, non_empty)
             }
             Target::PodcastTitle | Target::PodcastDescription => {}
         }
@@ -162,14 +204,14 @@ pub fn episode_term_query(
             .collect(),
         ..term.clone()
     };
-    if let Some(podcast_query) = podcast_term_query(schemas, families, &podcast_term) {
+    if let Some(podcast_query) = podcast_term_query(shard, schemas, families, &podcast_term) {
         let ids = matching_podcast_ids(shard, podcast_query.as_ref())?;
         queries.push(Box::new(ConstScoreQuery::new(
             podcast_id_set(schemas.episodes.podcast_id, &ids),
             1.0,
         )));
     }
-    Ok(any_of(queries))
+    Ok(queries.any_of())
 }
 
 /// The boolean query of all terms, `None` when there are no searchable terms.
@@ -371,10 +413,20 @@ pub fn episode_filter_clauses(
     let fields = &schemas.episodes;
     let mut clauses = Vec::new();
     if filters.has_podcast_level() {
-        let mut podcast_clauses = podcast_filter_clauses(schemas, filters, false);
-        podcast_clauses.push((Occur::Must, Box::new(AllQuery)));
-        let ids = matching_podcast_ids(shard, &BooleanQuery::new(podcast_clauses))?;
-        clauses.push(filter(podcast_id_set(fields.podcast_id, &ids)));
+        let resolved =
+            shard
+                .podcast_filters
+                .get_or_resolve(&filters.podcast_level_key(), || {
+                    let mut podcast_clauses = podcast_filter_clauses(schemas, filters, false);
+                    podcast_clauses.push((Occur::Must, Box::new(AllQuery)));
+                    let ids = matching_podcast_ids(shard, &BooleanQuery::new(podcast_clauses))?;
+                    Ok(ResolvedFilter::resolve(
+                        &shard.episodes,
+                        fields.podcast_id,
+                        ids,
+                    )?)
+                })?;
+        clauses.push(filter(Box::new(ResolvedFilterQuery::new(resolved))));
     }
     if !filters.include_podcast_ids.is_empty() {
         clauses.push(filter(id_set(

@@ -150,9 +150,7 @@ pub fn related_by_text(
         ),
     ]);
     let limit = limit.clamp(1, 100);
-    let statistics = GlobalStatistics {
-        searchers: generation.shards.iter().map(|s| &s.podcasts).collect(),
-    };
+    let statistics = GlobalStatistics::new(generation.shards.iter().map(|s| &s.podcasts).collect());
     let per_shard: Vec<Result<Vec<PodcastHit>>> = generation
         .shards
         .par_iter()

@@ -97,6 +97,27 @@ impl SearchFilters {
             || self.min_spotify_ratings_count.is_some()
             || self.min_authority_score.is_some()
     }
+
+    /// A key naming the podcast-level filters alone (equal keys, equal filters).
+    pub(crate) fn podcast_level_key(&self) -> String {
+        let podcast_level = SearchFilters {
+            languages: self.languages.clone(),
+            include_genres: self.include_genres.clone(),
+            exclude_genres: self.exclude_genres.clone(),
+            countries: self.countries.clone(),
+            founded_since: self.founded_since,
+            last_episode_since: self.last_episode_since,
+            min_total_episodes: self.min_total_episodes,
+            max_total_episodes: self.max_total_episodes,
+            min_apple_rating: self.min_apple_rating,
+            min_apple_ratings_count: self.min_apple_ratings_count,
+            min_spotify_rating: self.min_spotify_rating,
+            min_spotify_ratings_count: self.min_spotify_ratings_count,
+            min_authority_score: self.min_authority_score,
+            ..SearchFilters::default()
+        };
+        format!("{podcast_level:?}")
+    }
 }
 
 /// What results are ordered by.

@@ -2,6 +2,7 @@
 //! statistics), gather the global top of the page by (sort key, id), load stored fields,
 //! and add transcript snippets and explanations.
 
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -105,7 +106,7 @@ fn shard_query(
     let mut clauses = Vec::new();
     for term in &request.terms {
         let query = match mode {
-            SearchMode::Podcasts => podcast_term_query(schemas, families, term),
+            SearchMode::Podcasts => podcast_term_query(shard, schemas, families, term),
             SearchMode::Episodes => episode_term_query(shard, schemas, families, term)?,
         };
         match query {
@@ -143,13 +144,13 @@ pub fn search(generation: &OpenGeneration, request: &SearchRequest) -> Result<Se
         None => None,
     };
     let families = families_for(&request.filters);
-    let statistics = GlobalStatistics {
-        searchers: generation
+    let statistics = GlobalStatistics::new(
+        generation
             .shards
             .iter()
             .map(|shard| index_searcher(shard, mode))
             .collect(),
-    };
+    );
     let collector = PageCollector {
         order: request.sort,
         source,
@@ -220,10 +221,17 @@ pub fn search(generation: &OpenGeneration, request: &SearchRequest) -> Result<Se
                 .collect::<Result<Vec<_>>>()?,
         ),
         SearchMode::Episodes => {
-            let snippet_query = if request.snippets {
-                transcript_text_query(generation, request, &families)
+            let snippet_sources: Vec<Option<SnippetSource>> = if request.snippets {
+                generation
+                    .shards
+                    .iter()
+                    .map(|shard| {
+                        transcript_text_query(generation, shard, request, &families)
+                            .map(|query| SnippetSource::new(&shard.chunks, query))
+                    })
+                    .collect()
             } else {
-                None
+                Vec::new()
             };
             Hits::Episodes(
                 located
@@ -232,9 +240,8 @@ pub fn search(generation: &OpenGeneration, request: &SearchRequest) -> Result<Se
                         let shard_ref = &generation.shards[*shard];
                         let mut hit =
                             episode_hit(generation, shard_ref.episodes.doc(*address)?, *score);
-                        if let Some(query) = &snippet_query {
-                            hit.snippets =
-                                snippets(generation, shard_ref, hit.episode_id, query.as_ref())?;
+                        if let Some(Some(source)) = snippet_sources.get(*shard) {
+                            hit.snippets = snippets(generation, shard_ref, hit.episode_id, source)?;
                         }
                         hit.explanation = explain(*shard, *address)?;
                         Ok(hit)
@@ -398,9 +405,11 @@ pub(crate) fn episode_hit(
     }
 }
 
-/// The transcript terms of a request (not `Not`) as a query over the chunk text fields.
+/// The transcript terms of a request (not `Not`) as a query over the chunk text fields
+/// of `shard` that hold text.
 fn transcript_text_query(
     generation: &OpenGeneration,
+    shard: &OpenShard,
     request: &SearchRequest,
     families: &[LanguageFamily],
 ) -> Option<Box<dyn Query>> {
@@ -411,7 +420,12 @@ fn transcript_text_query(
             continue;
         }
         for family in families {
-            if let Some(query) = field_query(chunk_text.field(*family), *family, term) {
+            let field = chunk_text.field(*family);
+            // A field without text has no chunk to match and no term to highlight.
+            if !shard.chunk_fields.contains(field) {
+                continue;
+            }
+            if let Some(query) = field_query(field, *family, term) {
                 clauses.push((Occur::Should, query));
             }
         }
@@ -423,11 +437,46 @@ fn transcript_text_query(
     }
 }
 
+/// The transcript query of one shard, the shard's chunk statistics of its terms, and
+/// its snippet generators, one per language family: each made on first use and shared
+/// by the page's hits.
+struct SnippetSource<'a> {
+    text_query: Box<dyn Query>,
+    statistics: GlobalStatistics<'a>,
+    generators: [OnceLock<SnippetGenerator>; LanguageFamily::ALL.len()],
+}
+
+impl<'a> SnippetSource<'a> {
+    fn new(chunks: &'a Searcher, text_query: Box<dyn Query>) -> SnippetSource<'a> {
+        SnippetSource {
+            text_query,
+            statistics: GlobalStatistics::new(vec![chunks]),
+            generators: std::array::from_fn(|_| OnceLock::new()),
+        }
+    }
+
+    fn generator(
+        &self,
+        generation: &OpenGeneration,
+        searcher: &Searcher,
+        family: LanguageFamily,
+    ) -> Result<&SnippetGenerator> {
+        let slot = &self.generators[family.index()];
+        if let Some(generator) = slot.get() {
+            return Ok(generator);
+        }
+        let field = generation.schemas.chunks.text.field(family);
+        let mut generator = SnippetGenerator::create(searcher, self.text_query.as_ref(), field)?;
+        generator.set_max_num_chars(SNIPPET_CHARS);
+        Ok(slot.get_or_init(|| generator))
+    }
+}
+
 fn snippets(
     generation: &OpenGeneration,
     shard: &OpenShard,
     episode_id: Uuid,
-    text_query: &dyn Query,
+    source: &SnippetSource<'_>,
 ) -> Result<Vec<TranscriptSnippet>> {
     let fields = &generation.schemas.chunks;
     let query = BooleanQuery::new(vec![
@@ -438,12 +487,13 @@ fn snippets(
                 IndexRecordOption::Basic,
             )) as Box<dyn Query>,
         ),
-        (Occur::Must, text_query.box_clone()),
+        (Occur::Must, source.text_query.box_clone()),
     ]);
     let searcher = &shard.chunks;
-    let top = searcher.search(
+    let top = searcher.search_with_statistics_provider(
         &query,
         &TopDocs::with_limit(SNIPPETS_PER_HIT).order_by_score(),
+        &source.statistics,
     )?;
     let mut snippets = Vec::with_capacity(top.len());
     for (_, address) in top {
@@ -457,10 +507,9 @@ fn snippets(
             .copied()
             .unwrap_or(LanguageFamily::Other);
         let chunk_text = text(&doc, fields.text_stored).unwrap_or_default();
-        let mut generator =
-            SnippetGenerator::create(searcher, text_query, fields.text.field(family))?;
-        generator.set_max_num_chars(SNIPPET_CHARS);
-        let snippet = generator.snippet(&chunk_text);
+        let snippet = source
+            .generator(generation, searcher, family)?
+            .snippet(&chunk_text);
         snippets.push(TranscriptSnippet {
             chunk_id: text(&doc, fields.chunk_id).unwrap_or_default(),
             fragment: snippet.fragment().to_owned(),

@@ -1,7 +1,9 @@
 //! An opened generation: a searcher per index per shard, and BM25 statistics summed
 //! over all shards so scores from different shards are comparable.
 
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::{Mutex, OnceLock};
 
 use tantivy::query::Bm25StatisticsProvider;
 use tantivy::schema::Field;
@@ -13,6 +15,7 @@ use std::sync::Arc;
 
 use crate::embedding::StaticModel;
 use crate::error::{IndexError, Result};
+use crate::filter_cache::FilterCache;
 use crate::generation::{Manifest, generation_dir, shard_dir, shard_index_dir};
 use crate::vectors::{ShardVectors, VECTORS_FILE, load_index_model};
 
@@ -24,6 +27,61 @@ pub struct OpenShard {
     pub chunks: Searcher,
     /// The shard's vectors, when the generation has them.
     pub vectors: Option<ShardVectors>,
+    /// The indexed fields of each index that hold at least one term in this shard.
+    pub(crate) podcast_fields: NonEmptyFields,
+    pub(crate) episode_fields: NonEmptyFields,
+    pub(crate) chunk_fields: NonEmptyFields,
+    /// Podcast-level filters of episode searches, resolved to episode documents.
+    pub(crate) podcast_filters: FilterCache,
+}
+
+impl OpenShard {
+    fn open(dir: &Path, shard: u32, vectors: Option<ShardVectors>) -> Result<OpenShard> {
+        let podcasts = open_searcher(&shard_index_dir(dir, shard, PODCASTS))?;
+        let episodes = open_searcher(&shard_index_dir(dir, shard, EPISODES))?;
+        let chunks = open_searcher(&shard_index_dir(dir, shard, CHUNKS))?;
+        Ok(OpenShard {
+            podcast_fields: NonEmptyFields::of(&podcasts)?,
+            episode_fields: NonEmptyFields::of(&episodes)?,
+            chunk_fields: NonEmptyFields::of(&chunks)?,
+            podcast_filters: FilterCache::default(),
+            podcasts,
+            episodes,
+            chunks,
+            vectors,
+        })
+    }
+}
+
+/// The indexed fields of one index of a shard that hold at least one term. A query on a
+/// field outside the set can match nothing in the shard, so it is left out (the
+/// language-family fields of languages the shard has no text in).
+#[derive(Debug, Default)]
+pub(crate) struct NonEmptyFields {
+    fields: HashSet<Field>,
+}
+
+impl NonEmptyFields {
+    fn of(searcher: &Searcher) -> Result<NonEmptyFields> {
+        let mut fields = HashSet::new();
+        for (field, entry) in searcher.schema().fields() {
+            if !entry.is_indexed() {
+                continue;
+            }
+            for reader in searcher.segment_readers() {
+                if reader.inverted_index(field)?.terms().num_terms() > 0 {
+                    fields.insert(field);
+                    break;
+                }
+            }
+        }
+        Ok(NonEmptyFields { fields })
+    }
+
+    /// Whether `field` holds a term in the shard.
+    pub(crate) fn contains(&self, field: Field) -> bool {
+        self.fields.contains(&field)
+    }
 }
 
 fn open_searcher(dir: &Path) -> Result<Searcher> {
@@ -71,12 +129,7 @@ impl OpenGeneration {
                 } else {
                     None
                 };
-                Ok(OpenShard {
-                    podcasts: open_searcher(&shard_index_dir(&dir, shard, PODCASTS))?,
-                    episodes: open_searcher(&shard_index_dir(&dir, shard, EPISODES))?,
-                    chunks: open_searcher(&shard_index_dir(&dir, shard, CHUNKS))?,
-                    vectors,
-                })
+                OpenShard::open(&dir, shard, vectors)
             })
             .collect::<Result<Vec<_>>>()?;
         let model = match &manifest.vectors {
@@ -92,33 +145,72 @@ impl OpenGeneration {
     }
 }
 
-/// BM25 statistics over the same index of every shard.
+/// BM25 statistics over the same index of every shard. Each value is summed over the
+/// shards once and remembered, as every shard's weights ask for the same terms; make
+/// one per query (or other search), since it never forgets.
 pub struct GlobalStatistics<'a> {
-    pub searchers: Vec<&'a Searcher>,
+    searchers: Vec<&'a Searcher>,
+    total_num_docs: OnceLock<u64>,
+    total_num_tokens: Mutex<HashMap<Field, u64>>,
+    doc_freqs: Mutex<HashMap<Term, u64>>,
+}
+
+impl<'a> GlobalStatistics<'a> {
+    pub fn new(searchers: Vec<&'a Searcher>) -> GlobalStatistics<'a> {
+        GlobalStatistics {
+            searchers,
+            total_num_docs: OnceLock::new(),
+            total_num_tokens: Mutex::new(HashMap::new()),
+            doc_freqs: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+fn remembered<K: std::hash::Hash + Eq + Clone>(
+    memory: &Mutex<HashMap<K, u64>>,
+    key: &K,
+    compute: impl FnOnce() -> tantivy::Result<u64>,
+) -> tantivy::Result<u64> {
+    if let Some(value) = memory.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
+        return Ok(*value);
+    }
+    let value = compute()?;
+    memory
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key.clone(), value);
+    Ok(value)
 }
 
 impl Bm25StatisticsProvider for GlobalStatistics<'_> {
     fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
-        let mut total = 0;
-        for searcher in &self.searchers {
-            total += Bm25StatisticsProvider::total_num_tokens(*searcher, field)?;
-        }
-        Ok(total)
+        remembered(&self.total_num_tokens, &field, || {
+            let mut total = 0;
+            for searcher in &self.searchers {
+                total += Bm25StatisticsProvider::total_num_tokens(*searcher, field)?;
+            }
+            Ok(total)
+        })
     }
 
     fn total_num_docs(&self) -> tantivy::Result<u64> {
+        if let Some(total) = self.total_num_docs.get() {
+            return Ok(*total);
+        }
         let mut total = 0;
         for searcher in &self.searchers {
             total += Bm25StatisticsProvider::total_num_docs(*searcher)?;
         }
-        Ok(total)
+        Ok(*self.total_num_docs.get_or_init(|| total))
     }
 
     fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
-        let mut total = 0;
-        for searcher in &self.searchers {
-            total += searcher.doc_freq(term)?;
-        }
-        Ok(total)
+        remembered(&self.doc_freqs, term, || {
+            let mut total = 0;
+            for searcher in &self.searchers {
+                total += searcher.doc_freq(term)?;
+            }
+            Ok(total)
+        })
     }
 }

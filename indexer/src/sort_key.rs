@@ -45,7 +45,16 @@ pub fn i64_from_key(key: u64) -> i64 {
 
 /// Compares two keys in result order (`Less` = earlier in the results).
 pub fn compare(order: &SortOrder, left: &SortKey, right: &SortKey) -> Ordering {
-    let by_value = match (left.value, right.value) {
+    compare_values(order, left.value, right.value).then(left.id.cmp(&right.id))
+}
+
+/// Compares two sort values in result order, ignoring the id tie-break.
+pub fn compare_values(
+    order: &SortOrder,
+    left: Option<(u64, u64)>,
+    right: Option<(u64, u64)>,
+) -> Ordering {
+    match (left, right) {
         (Some(a), Some(b)) => match order.direction {
             SortDirection::Asc => a.cmp(&b),
             SortDirection::Desc => b.cmp(&a),
@@ -59,8 +68,7 @@ pub fn compare(order: &SortOrder, left: &SortKey, right: &SortKey) -> Ordering {
             NullOrder::Last => Ordering::Less,
         },
         (None, None) => Ordering::Equal,
-    };
-    by_value.then(left.id.cmp(&right.id))
+    }
 }
 
 #[cfg(test)]

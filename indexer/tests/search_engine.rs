@@ -561,3 +561,203 @@ fn bad_requests_are_errors_not_panics() {
     };
     assert!(f.handle.search(&episode_sort).is_err());
 }
+
+/// The episodes of podcasts whose language tag starts with `language`.
+fn episodes_in_language(catalog: &Catalog, language: &str) -> BTreeSet<Uuid> {
+    let podcasts: BTreeSet<Uuid> = catalog
+        .podcasts
+        .iter()
+        .filter(|p| {
+            p.rss_language
+                .as_deref()
+                .is_some_and(|l| l.starts_with(language))
+        })
+        .map(|p| p.podcast_id)
+        .collect();
+    catalog
+        .episodes
+        .iter()
+        .filter(|e| podcasts.contains(&e.podcast_id))
+        .map(|e| e.episode_id)
+        .collect()
+}
+
+#[test]
+fn language_filtered_episode_searches_match_a_scan_when_resolved_and_when_reused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = catalog(40, 5);
+    build(dir.path(), &catalog, 2);
+    let handle = open(dir.path());
+    let german = |terms: Vec<SearchTerm>, language: &str| SearchRequest {
+        mode: Some(SearchMode::Episodes),
+        terms,
+        filters: SearchFilters {
+            languages: vec![language.into()],
+            ..SearchFilters::default()
+        },
+        page_size: 7,
+        ..SearchRequest::default()
+    };
+    let expected = episodes_in_language(&catalog, "de");
+    assert!(!expected.is_empty());
+    // The first search resolves the filter, the later ones (any spelling) reuse it.
+    for language in ["de", "de", "DE"] {
+        let request = german(Vec::new(), language);
+        assert_eq!(
+            handle.search(&request).unwrap().total,
+            expected.len() as u64
+        );
+        assert_eq!(set(all_ids(&handle, &request)), expected, "{language}");
+    }
+    let word = "music";
+    let with_word: BTreeSet<Uuid> = catalog
+        .episodes
+        .iter()
+        .filter(|e| expected.contains(&e.episode_id) && has_word(&e.episode_rss_title, word))
+        .map(|e| e.episode_id)
+        .collect();
+    assert!(!with_word.is_empty());
+    let request = german(
+        vec![term(word, &[Target::EpisodeTitle], MatchMode::Must)],
+        "de",
+    );
+    assert_eq!(set(all_ids(&handle, &request)), with_word);
+    let excluded = SearchRequest {
+        filters: SearchFilters {
+            exclude_genres: vec!["arts".into()],
+            ..request.filters.clone()
+        },
+        ..request.clone()
+    };
+    let arts: BTreeSet<Uuid> = catalog
+        .podcasts
+        .iter()
+        .filter(|p| p.podcast_podlens_genres.iter().any(|g| g == "arts"))
+        .map(|p| p.podcast_id)
+        .collect();
+    let expected_excluded: BTreeSet<Uuid> = catalog
+        .episodes
+        .iter()
+        .filter(|e| with_word.contains(&e.episode_id) && !arts.contains(&e.podcast_id))
+        .map(|e| e.episode_id)
+        .collect();
+    assert_eq!(set(all_ids(&handle, &excluded)), expected_excluded);
+
+    // A new generation does not answer from the previous generation's filters.
+    let german_podcast = catalog
+        .podcasts
+        .iter()
+        .find(|p| p.rss_language.as_deref() == Some("de"))
+        .unwrap()
+        .podcast_id;
+    let mut added = catalog
+        .episodes
+        .iter()
+        .find(|e| e.podcast_id == german_podcast)
+        .unwrap()
+        .clone();
+    added.episode_id = Uuid::from_u128(7);
+    added.episode_has_transcript = false;
+    added.transcript_id = None;
+    catalog.episodes.push(added.clone());
+    let changes = IndexChanges {
+        episodes: &[added.clone()],
+        ..IndexChanges::default()
+    };
+    update_generation(dir.path(), changes, &BuildOptions::default()).unwrap();
+    let request = german(Vec::new(), "de");
+    let ids = set(all_ids(&handle, &request));
+    assert!(ids.contains(&added.episode_id));
+    assert_eq!(ids, episodes_in_language(&catalog, "de"));
+}
+
+#[test]
+fn a_word_is_found_in_a_feed_whose_language_only_one_shard_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = catalog(30, 3);
+    // One French and one Japanese (unstemmed) podcast: the other shards hold no text in
+    // those languages' fields.
+    for podcast in &mut catalog.podcasts {
+        podcast.rss_language = Some("en".into());
+    }
+    catalog.podcasts[4].rss_language = Some("fr".into());
+    catalog.podcasts[9].rss_language = Some("ja".into());
+    build(dir.path(), &catalog, 3);
+    let handle = open(dir.path());
+    let transcripts: HashMap<Uuid, &str> = catalog
+        .transcripts
+        .iter()
+        .map(|t| (t.episode_id, t.transcript_text.as_str()))
+        .collect();
+    let targets = [
+        Target::EpisodeTitle,
+        Target::EpisodeDescription,
+        Target::Transcript,
+    ];
+    let special = [
+        catalog.podcasts[4].podcast_id,
+        catalog.podcasts[9].podcast_id,
+    ];
+    for word in ["garden", "ocean", "poetry"] {
+        let expected: BTreeSet<Uuid> = catalog
+            .episodes
+            .iter()
+            .filter(|e| {
+                has_word(&e.episode_rss_title, word)
+                    || has_word(
+                        e.episode_rss_description_no_html.as_deref().unwrap_or(""),
+                        word,
+                    )
+                    || transcripts
+                        .get(&e.episode_id)
+                        .is_some_and(|text| has_word(text, word))
+            })
+            .map(|e| e.episode_id)
+            .collect();
+        let in_special: Vec<Uuid> = catalog
+            .episodes
+            .iter()
+            .filter(|e| special.contains(&e.podcast_id) && expected.contains(&e.episode_id))
+            .map(|e| e.episode_id)
+            .collect();
+        assert!(!in_special.is_empty(), "{word}");
+        let request = SearchRequest {
+            mode: Some(SearchMode::Episodes),
+            terms: vec![term(word, &targets, MatchMode::Must)],
+            page_size: 5,
+            snippets: true,
+            ..SearchRequest::default()
+        };
+        assert_eq!(set(all_ids(&handle, &request)), expected, "{word}");
+        // An optional word that no shard's fields can match must not widen the results.
+        let with_optional = SearchRequest {
+            terms: vec![
+                term(word, &targets, MatchMode::Must),
+                term("zebra", &targets, MatchMode::Optional),
+            ],
+            ..request.clone()
+        };
+        assert_eq!(set(all_ids(&handle, &with_optional)), expected, "{word}");
+    }
+    // Filtered to French, a shard without French text has no field to search at all.
+    let french = catalog.podcasts[4].podcast_id;
+    let expected: BTreeSet<Uuid> = catalog
+        .episodes
+        .iter()
+        .filter(|e| e.podcast_id == french && has_word(&e.episode_rss_title, "garden"))
+        .map(|e| e.episode_id)
+        .collect();
+    for mode in [MatchMode::Must, MatchMode::Optional] {
+        let request = SearchRequest {
+            mode: Some(SearchMode::Episodes),
+            terms: vec![term("garden", &[Target::EpisodeTitle], mode)],
+            filters: SearchFilters {
+                languages: vec!["fr".into()],
+                ..SearchFilters::default()
+            },
+            page_size: 1000,
+            ..SearchRequest::default()
+        };
+        assert_eq!(set(all_ids(&handle, &request)), expected, "{mode:?}");
+    }
+}
