@@ -261,6 +261,25 @@ fn ensure_account(
     })
 }
 
+/// Stores a new key of `user_id` in `team_id` (its hash and display prefix) and returns it.
+fn insert_new_key(connection: &Connection, user_id: &str, team_id: &str) -> ApiResult<String> {
+    let api_key = generate_api_key();
+    connection
+        .execute(
+            "INSERT INTO api_keys (key_hash, key_prefix, user_id, team_id, created_at)
+             VALUES (?, ?, ?, ?, ?)",
+            params![
+                hash_api_key(&api_key),
+                api_key.chars().take(8).collect::<String>(),
+                user_id,
+                team_id,
+                Utc::now()
+            ],
+        )
+        .map_err(db_error)?;
+    Ok(api_key)
+}
+
 impl AccountStore for DuckDbAccountStore {
     fn create_api_key(&self, email: &str, plan: &str) -> ApiResult<NewApiKey> {
         let email = normalized_email(email)?;
@@ -269,20 +288,7 @@ impl AccountStore for DuckDbAccountStore {
         let account = ensure_account(&connection, &email, Some(plan), now)?;
         let (user_id, display_name, team_id) =
             (account.user_id, account.display_name, account.team_id);
-        let api_key = generate_api_key();
-        connection
-            .execute(
-                "INSERT INTO api_keys (key_hash, key_prefix, user_id, team_id, created_at)
-                 VALUES (?, ?, ?, ?, ?)",
-                params![
-                    hash_api_key(&api_key),
-                    api_key.chars().take(8).collect::<String>(),
-                    user_id,
-                    team_id,
-                    now
-                ],
-            )
-            .map_err(db_error)?;
+        let api_key = insert_new_key(&connection, &user_id, &team_id)?;
         Ok(NewApiKey {
             account: Account {
                 user_id,
@@ -321,20 +327,7 @@ impl AccountStore for DuckDbAccountStore {
 
     fn create_team_key(&self, account: &Account) -> ApiResult<NewApiKey> {
         let connection = self.lock()?;
-        let api_key = generate_api_key();
-        connection
-            .execute(
-                "INSERT INTO api_keys (key_hash, key_prefix, user_id, team_id, created_at)
-                 VALUES (?, ?, ?, ?, ?)",
-                params![
-                    hash_api_key(&api_key),
-                    api_key.chars().take(8).collect::<String>(),
-                    account.user_id,
-                    account.team_id,
-                    Utc::now()
-                ],
-            )
-            .map_err(db_error)?;
+        let api_key = insert_new_key(&connection, &account.user_id, &account.team_id)?;
         Ok(NewApiKey {
             account: account.clone(),
             api_key,
