@@ -33,11 +33,4 @@ function request()
   return wrk.format(r.method, r.path, headers, body)
 end
 
-function done(summary, latency, requests)
-  local errors = summary.errors
-  io.write(string.format(
-    '{"requests": %d, "seconds": %.2f, "rps": %.1f, "p50_ms": %.2f, "p90_ms": %.2f, "p99_ms": %.2f, "max_ms": %.2f, "non_2xx": %d, "connect": %d, "read": %d, "write": %d, "timeout": %d}\n',
-    summary.requests, summary.duration / 1e6, summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000,
-    latency.max / 1000, errors.status, errors.connect, errors.read, errors.write, errors.timeout))
-end
+dofile(os.getenv("BENCH_LUA_DIR") .. "/report.lua")

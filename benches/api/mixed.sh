@@ -53,7 +53,7 @@ phase() {
   : >"$rss_log"
   (while kill -0 "$server" 2>/dev/null; do rss_kb >>"$rss_log"; sleep 1; done) &
   local sampler=$!
-  line="$(PODLENS_KEY="$key" REQUESTS="$requests" \
+  line="$(PODLENS_KEY="$key" REQUESTS="$requests" BENCH_LUA_DIR="$here" \
     wrk -t2 -c"$connections" -d"${seconds}s" --timeout 10s --latency -s "$here/mixed.lua" "$base" | tail -n 1)"
   kill "$sampler" 2>/dev/null || true
   wait "$sampler" 2>/dev/null || true

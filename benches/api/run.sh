@@ -17,7 +17,7 @@ source "$(cd "$(dirname "$0")" && pwd)/common.sh"
 run() {
   local name="$1" paths="$2" bodies="$3"
   local line
-  line="$(PODLENS_KEY="$key" PATHS="$paths" BODIES="$bodies" \
+  line="$(PODLENS_KEY="$key" PATHS="$paths" BODIES="$bodies" BENCH_LUA_DIR="$here" \
     wrk -t2 -c"$connections" -d"${seconds}s" --timeout 10s --latency -s "$here/load.lua" "$base" | tail -n 1)"
   python3 - "$name" "$line" <<'PY'
 import json, sys
