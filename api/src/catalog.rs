@@ -1,10 +1,12 @@
 //! The read side the handlers query: the Parquet snapshot (through
 //! `podlens_data::Snapshot`) and the published search index generation (through
 //! `podlens_indexer::IndexReaderHandle`). Both follow new publications without a
-//! restart: the snapshot re-creates its views when a file changed, and the index
-//! handle switches generations between queries, so requests in flight keep theirs.
+//! restart: the snapshot re-creates its tables and views when a file changed (on a
+//! thread of its own, so no request waits for it), and the index handle switches
+//! generations between queries, so requests in flight keep theirs.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -18,7 +20,9 @@ const CHECK_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Shared, reloading access to the catalog snapshot and the search index.
 pub struct CatalogReader {
-    snapshot: Snapshot,
+    snapshot: Arc<Snapshot>,
+    /// A refresh of the snapshot is running.
+    refreshing: Arc<AtomicBool>,
     index_dir: PathBuf,
     index: Mutex<Option<Arc<IndexReaderHandle>>>,
     last_snapshot_check: Mutex<Instant>,
@@ -40,7 +44,8 @@ impl CatalogReader {
         let snapshot = Snapshot::open(&data_dir.join(podlens_data::PARQUET_DIR))
             .map_err(|error| ApiError::Internal(format!("cannot open the snapshot: {error}")))?;
         let reader = CatalogReader {
-            snapshot,
+            snapshot: Arc::new(snapshot),
+            refreshing: Arc::new(AtomicBool::new(false)),
             index_dir: data_dir.join("index"),
             index: Mutex::new(None),
             last_snapshot_check: Mutex::new(Instant::now()),
@@ -49,7 +54,10 @@ impl CatalogReader {
         Ok(reader)
     }
 
-    /// The snapshot, refreshed first when its files changed (checked once a second).
+    /// The snapshot. Once a second, a look at its files: when one changed, the snapshot
+    /// is refreshed on a thread of its own (loading a changed small file into memory
+    /// takes a moment that no request should wait for) while queries go on with the
+    /// previous tables.
     pub fn snapshot(&self) -> ApiResult<&Snapshot> {
         let due = {
             let mut last = self
@@ -62,8 +70,15 @@ impl CatalogReader {
             }
             due
         };
-        if due && let Err(error) = self.snapshot.refresh_if_changed() {
-            tracing::warn!(%error, "keeping the current catalog snapshot");
+        if due && !self.refreshing.swap(true, Ordering::AcqRel) {
+            let snapshot = self.snapshot.clone();
+            let refreshing = self.refreshing.clone();
+            std::thread::spawn(move || {
+                if let Err(error) = snapshot.refresh_if_changed() {
+                    tracing::warn!(%error, "keeping the current catalog snapshot");
+                }
+                refreshing.store(false, Ordering::Release);
+            });
         }
         Ok(&self.snapshot)
     }

@@ -7,14 +7,11 @@
 mod common;
 mod workflows_http;
 
-use std::net::SocketAddr;
-
 use chrono::Utc;
 use podlens_data::Catalog;
-use podlens_data::snapshot::{read_episodes, read_podcasts, read_transcripts};
-use podlens_indexer::{BuildOptions, IndexSource, build_generation};
+use podlens_indexer::BuildOptions;
 use serde_json::{Value, json};
-use workflows_http::{Answer, Http, start, start_with};
+use workflows_http::{Answer, Http, serve, start, start_with};
 
 /// The body limit of every JSON route, as the message states it.
 const BODY_LIMIT: usize = 2 * 1024 * 1024;
@@ -609,85 +606,53 @@ async fn owasp_xss_vectors_in_a_feed_never_reach_the_browser() {
         catalog.upsert_feeds(&[batch]).expect("stored");
         catalog.export_parquet().expect("snapshot");
     }
-    let parquet = dir.path().join(podlens_data::PARQUET_DIR);
-    let podcasts = read_podcasts(&parquet).expect("podcasts");
-    let episodes = read_episodes(&parquet).expect("episodes");
-    let transcripts = read_transcripts(&parquet).expect("transcripts");
-    build_generation(
-        &dir.path().join("index"),
-        IndexSource {
-            podcasts: &podcasts,
-            episodes: &episodes,
-            transcripts: &transcripts,
-            signals: None,
-        },
-        &BuildOptions::default(),
-    )
-    .expect("index");
+    common::fixture::index_snapshot(dir.path(), &BuildOptions::default());
     let state = podlens_api::server::open_state(dir.path().to_path_buf(), None).expect("state");
-    let key = state
-        .accounts
-        .create_api_key("xss@example.com", "business")
-        .expect("key")
-        .api_key;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let base = format!("http://{}", listener.local_addr().expect("address"));
-    let app = podlens_api::app(state).into_make_service_with_connect_info::<SocketAddr>();
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    let client = reqwest::Client::new();
-    let fetch = |method: reqwest::Method, path: String, body: Option<Value>| {
-        let mut request = client
-            .request(method, format!("{base}{path}"))
-            .header("authorization", &key);
-        if let Some(body) = body {
-            request = request
-                .header("content-type", "application/json")
-                .body(body.to_string());
-        }
-        async move {
-            let response = request.send().await.expect("response");
-            assert_eq!(response.status(), 200, "{path}");
-            let bytes = response.bytes().await.expect("body");
-            serde_json::from_slice::<Value>(&bytes).expect("json")
-        }
+    let http = serve(state, dir).await;
+    let key = http.key("xss@example.com", "business");
+    let fetch = |answer: Answer| {
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        answer.body
     };
-    let get = reqwest::Method::GET;
     let answers = vec![
-        fetch(get.clone(), format!("/api/v1/podcasts/{podcast_id}"), None).await,
         fetch(
-            get.clone(),
-            format!("/api/v1/podcasts/{podcast_id}/episodes"),
-            None,
-        )
-        .await,
+            http.get(&format!("/api/v1/podcasts/{podcast_id}"), &key)
+                .await,
+        ),
         fetch(
-            get.clone(),
-            format!("/api/v1/episodes/{}/details", episode_ids[0]),
-            None,
-        )
-        .await,
+            http.get(&format!("/api/v1/podcasts/{podcast_id}/episodes"), &key)
+                .await,
+        ),
         fetch(
-            get.clone(),
-            format!("/api/v1/episodes/{}/details", episode_ids[1]),
-            None,
-        )
-        .await,
+            http.get(
+                &format!("/api/v1/episodes/{}/details", episode_ids[0]),
+                &key,
+            )
+            .await,
+        ),
         fetch(
-            reqwest::Method::POST,
-            "/api/v1/search/episodes".into(),
-            Some(search_body("vector", "episode")),
-        )
-        .await,
+            http.get(
+                &format!("/api/v1/episodes/{}/details", episode_ids[1]),
+                &key,
+            )
+            .await,
+        ),
         fetch(
-            reqwest::Method::POST,
-            "/api/v1/search/podcasts".into(),
-            Some(search_body("vector", "podcast")),
-        )
-        .await,
+            http.post(
+                "/api/v1/search/episodes",
+                &key,
+                search_body("vector", "episode"),
+            )
+            .await,
+        ),
+        fetch(
+            http.post(
+                "/api/v1/search/podcasts",
+                &key,
+                search_body("vector", "podcast"),
+            )
+            .await,
+        ),
     ];
     let mut checked = 0;
     let mut markers = 0;

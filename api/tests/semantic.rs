@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 
 use axum::http::StatusCode;
 use common::*;
-use podlens_data::snapshot::{read_episodes, read_podcasts, read_transcripts};
+use podlens_data::snapshot::{read_podcasts, read_transcripts};
 use podlens_indexer::chunking::chunk_transcript;
 use podlens_indexer::embedding::build_vocabulary_model;
-use podlens_indexer::{BuildOptions, IndexSource, VectorModel, build_generation};
+use podlens_indexer::{BuildOptions, VectorModel};
 use serde_json::json;
 
 fn mpnet_dir() -> PathBuf {
@@ -91,7 +91,6 @@ async fn semantic_search_finds_a_transcript_passage_with_its_timestamps() {
     // re-index the same snapshot with vectors
     let parquet = dir.path().join(podlens_data::PARQUET_DIR);
     let podcasts = read_podcasts(&parquet).unwrap();
-    let episodes = read_episodes(&parquet).unwrap();
     let transcripts = read_transcripts(&parquet).unwrap();
     let chunks = chunk_transcript(&transcripts[0]);
     let mut texts: Vec<String> = chunks.iter().map(|c| c.text.clone()).collect();
@@ -105,13 +104,7 @@ async fn semantic_search_finds_a_transcript_passage_with_its_timestamps() {
         vectors: Some(VectorModel::load(&model_dir).unwrap()),
         ..BuildOptions::default()
     };
-    let source = IndexSource {
-        podcasts: &podcasts,
-        episodes: &episodes,
-        transcripts: &transcripts,
-        signals: None,
-    };
-    let manifest = build_generation(&dir.path().join("index"), source, &options).unwrap();
+    let manifest = fixture::index_snapshot(dir.path(), &options);
     assert!(manifest.vectors.is_some());
 
     let state = podlens_api::server::open_state(dir.path().to_path_buf(), None).unwrap();

@@ -99,18 +99,7 @@ impl Engine for Sqlite {
              FROM (SELECT rowid AS id, rank FROM episode_fts WHERE episode_fts MATCH ?1) f
              JOIN episode e ON e.id = f.id WHERE 1",
         );
-        let mut values: Vec<Value> = vec![Value::Text(match_expression(query))];
-        if let Some(since) = query.filters.published_since {
-            values.push(Value::Integer(since));
-            sql.push_str(&format!(" AND e.published_at >= ?{}", values.len()));
-        }
-        if query.filters.has_transcript {
-            sql.push_str(" AND e.has_transcript = 1");
-        }
-        if let Some(language) = query.filters.language {
-            values.push(Value::Text(language.into()));
-            sql.push_str(&format!(" AND e.language = ?{}", values.len()));
-        }
+        let values = add_filters(query, &mut sql);
         sql.push_str(if query.by_date {
             " ORDER BY e.published_at DESC, e.id"
         } else {
@@ -133,24 +122,31 @@ impl Engine for Sqlite {
     }
 }
 
+/// Appends the query's filters to `sql` (whose `?1` is the match expression) and
+/// returns the bound values.
+fn add_filters(query: &BenchQuery, sql: &mut String) -> Vec<Value> {
+    let mut values: Vec<Value> = vec![Value::Text(match_expression(query))];
+    if let Some(since) = query.filters.published_since {
+        values.push(Value::Integer(since));
+        sql.push_str(&format!(" AND e.published_at >= ?{}", values.len()));
+    }
+    if query.filters.has_transcript {
+        sql.push_str(" AND e.has_transcript = 1");
+    }
+    if let Some(language) = query.filters.language {
+        values.push(Value::Text(language.into()));
+        sql.push_str(&format!(" AND e.language = ?{}", values.len()));
+    }
+    values
+}
+
 impl Sqlite {
     fn count(&self, query: &BenchQuery) -> Result<u64> {
         let mut sql = String::from(
             "SELECT count(*) FROM episode_fts JOIN episode e ON e.id = episode_fts.rowid
              WHERE episode_fts MATCH ?1",
         );
-        let mut values: Vec<Value> = vec![Value::Text(match_expression(query))];
-        if let Some(since) = query.filters.published_since {
-            values.push(Value::Integer(since));
-            sql.push_str(&format!(" AND e.published_at >= ?{}", values.len()));
-        }
-        if query.filters.has_transcript {
-            sql.push_str(" AND e.has_transcript = 1");
-        }
-        if let Some(language) = query.filters.language {
-            values.push(Value::Text(language.into()));
-            sql.push_str(&format!(" AND e.language = ?{}", values.len()));
-        }
+        let values = add_filters(query, &mut sql);
         let total: i64 =
             self.connection
                 .query_row(&sql, rusqlite::params_from_iter(values), |row| row.get(0))?;

@@ -6,16 +6,20 @@
 //! 20,000 for an English filter at a million episodes) whose automaton is built and
 //! whose postings are unioned on every search. A generation never changes once open, so
 //! the episodes a filter keeps are the same on every query: the first search resolves
-//! them into one bit set per segment, later ones reuse it. The cache is bounded (least
+//! them into one bit set per segment (tantivy's `BitSet`, iterated by its
+//! `BitSetDocSet`), later ones reuse it. The cache is bounded (least
 //! recently used out) and belongs to the open shard, so a new generation starts empty.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use tantivy::index::SegmentId;
-use tantivy::query::{ConstScorer, EmptyScorer, EnableScoring, Explanation, Query, Scorer, Weight};
+use tantivy::query::{
+    BitSetDocSet, ConstScorer, EmptyScorer, EnableScoring, Explanation, Query, Scorer, Weight,
+};
 use tantivy::schema::Field;
 use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED, Term};
+use tantivy_common::BitSet;
 use uuid::Uuid;
 
 use crate::query_build::podcast_id_set;
@@ -23,43 +27,14 @@ use crate::query_build::podcast_id_set;
 /// Resolved filters kept per shard.
 const CAPACITY: usize = 32;
 
-/// The episode documents of one segment that a filter keeps.
-#[derive(Debug)]
-struct SegmentDocs {
-    words: Vec<u64>,
-    max_doc: DocId,
-    count: u32,
-}
-
-impl SegmentDocs {
-    /// The first kept document at or after `from`.
-    fn next_from(&self, from: DocId) -> DocId {
-        if from >= self.max_doc {
-            return TERMINATED;
-        }
-        let mut index = (from / 64) as usize;
-        let mut word = self.words[index] & (u64::MAX << (from % 64));
-        loop {
-            if word != 0 {
-                let doc = index as DocId * 64 + word.trailing_zeros();
-                return if doc < self.max_doc { doc } else { TERMINATED };
-            }
-            index += 1;
-            match self.words.get(index) {
-                Some(next) => word = *next,
-                None => return TERMINATED,
-            }
-        }
-    }
-}
-
 /// A podcast-level filter resolved on one shard's episodes index: the podcast ids it
 /// matched and, per segment, the episodes of those podcasts.
 #[derive(Debug)]
 pub(crate) struct ResolvedFilter {
     podcast_id_field: Field,
     podcast_ids: Vec<Uuid>,
-    segments: HashMap<SegmentId, Arc<SegmentDocs>>,
+    /// The kept episodes of each segment.
+    segments: HashMap<SegmentId, BitSet>,
 }
 
 impl ResolvedFilter {
@@ -74,24 +49,14 @@ impl ResolvedFilter {
         let weight = query.weight(EnableScoring::disabled_from_searcher(searcher))?;
         let mut segments = HashMap::new();
         for reader in searcher.segment_readers() {
-            let max_doc = reader.max_doc();
-            let mut words = vec![0u64; (max_doc as usize).div_ceil(64)];
-            let mut count = 0;
+            let mut docs = BitSet::with_max_value(reader.max_doc());
             let mut scorer = weight.scorer(reader, 1.0)?;
             let mut doc = scorer.doc();
             while doc != TERMINATED {
-                words[(doc / 64) as usize] |= 1 << (doc % 64);
-                count += 1;
+                docs.insert(doc);
                 doc = scorer.advance();
             }
-            segments.insert(
-                reader.segment_id(),
-                Arc::new(SegmentDocs {
-                    words,
-                    max_doc,
-                    count,
-                }),
-            );
+            segments.insert(reader.segment_id(), docs);
         }
         Ok(ResolvedFilter {
             podcast_id_field,
@@ -138,7 +103,7 @@ struct ResolvedFilterWeight {
 impl Weight for ResolvedFilterWeight {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
         Ok(match self.filter.segments.get(&reader.segment_id()) {
-            Some(docs) => Box::new(ConstScorer::new(SegmentDocSet::new(docs.clone()), boost)),
+            Some(docs) => Box::new(ConstScorer::new(BitSetDocSet::from(docs.clone()), boost)),
             None => Box::new(EmptyScorer),
         })
     }
@@ -149,43 +114,6 @@ impl Weight for ResolvedFilterWeight {
         query
             .weight(EnableScoring::disabled_from_schema(reader.schema()))?
             .explain(reader, doc)
-    }
-}
-
-/// Iterates the kept documents of one segment.
-struct SegmentDocSet {
-    docs: Arc<SegmentDocs>,
-    doc: DocId,
-}
-
-impl SegmentDocSet {
-    fn new(docs: Arc<SegmentDocs>) -> SegmentDocSet {
-        let doc = docs.next_from(0);
-        SegmentDocSet { docs, doc }
-    }
-}
-
-impl DocSet for SegmentDocSet {
-    fn advance(&mut self) -> DocId {
-        if self.doc != TERMINATED {
-            self.doc = self.docs.next_from(self.doc + 1);
-        }
-        self.doc
-    }
-
-    fn seek(&mut self, target: DocId) -> DocId {
-        if self.doc < target {
-            self.doc = self.docs.next_from(target);
-        }
-        self.doc
-    }
-
-    fn doc(&self) -> DocId {
-        self.doc
-    }
-
-    fn size_hint(&self) -> u32 {
-        self.docs.count
     }
 }
 
@@ -235,40 +163,6 @@ impl FilterCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn docs(kept: &[DocId], max_doc: DocId) -> SegmentDocs {
-        let mut words = vec![0u64; (max_doc as usize).div_ceil(64)];
-        for doc in kept {
-            words[(*doc / 64) as usize] |= 1 << (doc % 64);
-        }
-        SegmentDocs {
-            words,
-            max_doc,
-            count: kept.len() as u32,
-        }
-    }
-
-    #[test]
-    fn the_doc_set_visits_and_seeks_the_kept_documents() {
-        let kept = [0, 3, 63, 64, 65, 190, 199];
-        let mut set = SegmentDocSet::new(Arc::new(docs(&kept, 200)));
-        let mut visited = Vec::new();
-        while set.doc() != TERMINATED {
-            visited.push(set.doc());
-            set.advance();
-        }
-        assert_eq!(visited, kept);
-        assert_eq!(set.advance(), TERMINATED);
-
-        let mut set = SegmentDocSet::new(Arc::new(docs(&kept, 200)));
-        assert_eq!(set.seek(4), 63);
-        assert_eq!(set.seek(63), 63);
-        assert_eq!(set.seek(66), 190);
-        assert_eq!(set.seek(200), TERMINATED);
-        let empty = SegmentDocSet::new(Arc::new(docs(&[], 0)));
-        assert_eq!(empty.doc(), TERMINATED);
-        assert_eq!(empty.size_hint(), 0);
-    }
 
     #[test]
     fn the_cache_keeps_the_most_recently_used_filters() {

@@ -80,27 +80,10 @@ pub struct SearchFilters {
 }
 
 impl SearchFilters {
-    /// Whether any filter that applies to podcasts (and to episodes through their
-    /// podcast) is set.
-    pub(crate) fn has_podcast_level(&self) -> bool {
-        !self.languages.is_empty()
-            || !self.include_genres.is_empty()
-            || !self.exclude_genres.is_empty()
-            || !self.countries.is_empty()
-            || self.founded_since.is_some()
-            || self.last_episode_since.is_some()
-            || self.min_total_episodes.is_some()
-            || self.max_total_episodes.is_some()
-            || self.min_apple_rating.is_some()
-            || self.min_apple_ratings_count.is_some()
-            || self.min_spotify_rating.is_some()
-            || self.min_spotify_ratings_count.is_some()
-            || self.min_authority_score.is_some()
-    }
-
-    /// A key naming the podcast-level filters alone (equal keys, equal filters).
-    pub(crate) fn podcast_level_key(&self) -> String {
-        let podcast_level = SearchFilters {
+    /// The filters that apply to podcasts (and to episodes through their podcast), the
+    /// others left unset.
+    fn podcast_level(&self) -> SearchFilters {
+        SearchFilters {
             languages: self.languages.clone(),
             include_genres: self.include_genres.clone(),
             exclude_genres: self.exclude_genres.clone(),
@@ -115,8 +98,17 @@ impl SearchFilters {
             min_spotify_ratings_count: self.min_spotify_ratings_count,
             min_authority_score: self.min_authority_score,
             ..SearchFilters::default()
-        };
-        format!("{podcast_level:?}")
+        }
+    }
+
+    /// Whether any podcast-level filter is set.
+    pub(crate) fn has_podcast_level(&self) -> bool {
+        self.podcast_level() != SearchFilters::default()
+    }
+
+    /// A key naming the podcast-level filters alone (equal keys, equal filters).
+    pub(crate) fn podcast_level_key(&self) -> String {
+        format!("{:?}", self.podcast_level())
     }
 }
 

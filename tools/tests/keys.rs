@@ -23,21 +23,17 @@ fn key_id(key: &str) -> String {
 #[test]
 fn a_created_key_works_until_revoked_by_its_id() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let created = podlens(
-        dir.path(),
-        &["create", "--email", "ops@example.com", "--plan", "agency"],
-    );
-    assert!(created.status.success());
-    let stdout = String::from_utf8(created.stdout).expect("utf-8");
-    let key = stdout.lines().last().expect("the key line").to_owned();
-    let other = {
+    let create = || {
         let created = podlens(
             dir.path(),
             &["create", "--email", "ops@example.com", "--plan", "agency"],
         );
+        assert!(created.status.success());
         let stdout = String::from_utf8(created.stdout).expect("utf-8");
         stdout.lines().last().expect("the key line").to_owned()
     };
+    let key = create();
+    let other = create();
     {
         let store = DuckDbAccountStore::open_in(dir.path()).expect("store");
         assert!(store.account_for_key(&key).expect("lookup").is_some());

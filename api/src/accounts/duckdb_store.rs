@@ -9,7 +9,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use duckdb::{Connection, OptionalExt, params};
 use uuid::Uuid;
 
-use super::keys::{KEY_ID_DIGITS, generate_api_key, hash_api_key, key_id_of};
+use super::keys::{KEY_ID_DIGITS, display_prefix, generate_api_key, hash_api_key, key_id_of};
 use super::usage::{UsageCounter, UsageWindow};
 use super::{
     Account, AccountStore, ApiKeyRow, Consumption, NewApiKey, SearchRecord, TeamPodcastRow,
@@ -261,8 +261,14 @@ fn ensure_account(
     })
 }
 
-/// Stores a new key of `user_id` in `team_id` (its hash and display prefix) and returns it.
-fn insert_new_key(connection: &Connection, user_id: &str, team_id: &str) -> ApiResult<String> {
+/// Stores a new key of `user_id` in `team_id` (its hash and display prefix), created
+/// `now`, and returns it.
+fn insert_new_key(
+    connection: &Connection,
+    user_id: &str,
+    team_id: &str,
+    now: DateTime<Utc>,
+) -> ApiResult<String> {
     let api_key = generate_api_key();
     connection
         .execute(
@@ -270,10 +276,10 @@ fn insert_new_key(connection: &Connection, user_id: &str, team_id: &str) -> ApiR
              VALUES (?, ?, ?, ?, ?)",
             params![
                 hash_api_key(&api_key),
-                api_key.chars().take(8).collect::<String>(),
+                display_prefix(&api_key),
                 user_id,
                 team_id,
-                Utc::now()
+                now
             ],
         )
         .map_err(db_error)?;
@@ -288,7 +294,7 @@ impl AccountStore for DuckDbAccountStore {
         let account = ensure_account(&connection, &email, Some(plan), now)?;
         let (user_id, display_name, team_id) =
             (account.user_id, account.display_name, account.team_id);
-        let api_key = insert_new_key(&connection, &user_id, &team_id)?;
+        let api_key = insert_new_key(&connection, &user_id, &team_id, now)?;
         Ok(NewApiKey {
             account: Account {
                 user_id,
@@ -298,6 +304,7 @@ impl AccountStore for DuckDbAccountStore {
                 plan: plan.to_owned(),
             },
             api_key,
+            created_at: now,
         })
     }
 
@@ -327,10 +334,12 @@ impl AccountStore for DuckDbAccountStore {
 
     fn create_team_key(&self, account: &Account) -> ApiResult<NewApiKey> {
         let connection = self.lock()?;
-        let api_key = insert_new_key(&connection, &account.user_id, &account.team_id)?;
+        let now = Utc::now();
+        let api_key = insert_new_key(&connection, &account.user_id, &account.team_id, now)?;
         Ok(NewApiKey {
             account: account.clone(),
             api_key,
+            created_at: now,
         })
     }
 

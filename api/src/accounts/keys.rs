@@ -18,6 +18,14 @@ pub fn random_token() -> String {
     hex(&bytes)
 }
 
+/// Characters of a key kept in clear to recognise it (`pl_` and 5 hex digits).
+pub const DISPLAY_PREFIX_CHARS: usize = 8;
+
+/// The part of a key stored and shown in clear.
+pub fn display_prefix(api_key: &str) -> String {
+    api_key.chars().take(DISPLAY_PREFIX_CHARS).collect()
+}
+
 /// Hex digits of a key's stored hash that name it in lists and revocations.
 pub const KEY_ID_DIGITS: usize = 16;
 

@@ -32,6 +32,7 @@ pub struct Account {
 pub struct NewApiKey {
     pub account: Account,
     pub api_key: String,
+    pub created_at: DateTime<Utc>,
 }
 
 impl NewApiKey {

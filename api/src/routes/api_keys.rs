@@ -8,6 +8,7 @@ use axum::routing::{delete, get};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use crate::accounts::keys::display_prefix;
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
@@ -101,9 +102,9 @@ pub async fn create(
         let created = state.accounts.create_team_key(&account)?;
         Ok(Envelope(CreatedApiKey {
             key_id: created.key_id(),
-            prefix: created.api_key.chars().take(8).collect(),
+            prefix: display_prefix(&created.api_key),
+            created_at: created.created_at,
             api_key: created.api_key,
-            created_at: Utc::now(),
         }))
     })
     .await

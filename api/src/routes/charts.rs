@@ -115,21 +115,14 @@ fn parse_compare(value: Option<&str>) -> ApiResult<ChartCompare> {
 }
 
 impl ChartQuery {
-    /// `positionsLimit` (the SDK sends a number, possibly with a fraction).
-    fn positions_limit(&self) -> Option<u32> {
-        self.positions_limit
-            .filter(|limit| limit.is_finite())
-            .map(|limit| limit.clamp(0.0, f64::from(u32::MAX)) as u32)
-    }
-
-    /// Refuses a `positionsLimit` that is not a number of at least 0 (NaN, infinite,
-    /// negative), which would otherwise read as no limit.
-    fn check_positions_limit(&self) -> ApiResult<()> {
+    /// `positionsLimit` (the SDK sends a number, possibly with a fraction); NaN,
+    /// infinite and negative values are refused rather than read as no limit.
+    fn positions_limit(&self) -> ApiResult<Option<u32>> {
         match self.positions_limit {
             Some(limit) if !limit.is_finite() || limit < 0.0 => Err(ApiError::BadRequest(format!(
                 "positionsLimit must be a number of at least 0, got {limit}"
             ))),
-            _ => Ok(()),
+            limit => Ok(limit.map(|limit| limit.min(f64::from(u32::MAX)) as u32)),
         }
     }
 
@@ -155,12 +148,17 @@ impl ChartQuery {
         Ok((chart_type, key))
     }
 
-    fn options(&self, chart_type: ChartType, date: Option<NaiveDate>) -> ChartOptions {
+    fn options(
+        &self,
+        chart_type: ChartType,
+        date: Option<NaiveDate>,
+        positions_limit: Option<u32>,
+    ) -> ChartOptions {
         ChartOptions {
             chart_type: Some(chart_type),
             category: self.category.clone(),
             country: self.country.clone(),
-            positions_limit: self.positions_limit(),
+            positions_limit,
             compare: self.compare.as_deref().and_then(ChartCompare::parse),
             limit: None,
             date,
@@ -423,7 +421,7 @@ async fn chart_response(
     query: ChartQuery,
     dated: bool,
 ) -> ApiResult<Envelope<ChartResponse>> {
-    query.check_positions_limit()?;
+    let positions_limit = query.positions_limit()?;
     let (chart_type, key) = query.key()?;
     let date = if dated {
         parse_date(query.date.as_deref(), "date")?
@@ -432,16 +430,9 @@ async fn chart_response(
     };
     let compare = parse_compare(query.compare.as_deref())?;
     blocking(move || {
-        let chart = chart_on(
-            &state,
-            chart_type,
-            &key,
-            date,
-            compare,
-            query.positions_limit(),
-        )?;
+        let chart = chart_on(&state, chart_type, &key, date, compare, positions_limit)?;
         Ok(Envelope(ChartResponse {
-            options: query.options(chart_type, date),
+            options: query.options(chart_type, date, positions_limit),
             chart,
         }))
     })
@@ -1067,6 +1058,7 @@ pub async fn podcast_charts(
         .transpose()?;
     let date = parse_date(query.date.as_deref(), "date")?;
     let limit = query.limit.unwrap_or(100).clamp(1, 1000);
+    let positions_limit = query.positions_limit()?;
     blocking(move || {
         let record = lookup::podcast_by_id_or_slug(&state, &id_or_slug)?;
         let filter = PodcastChartFilter {
@@ -1082,7 +1074,7 @@ pub async fn podcast_charts(
                 chart_type,
                 category: query.category.clone(),
                 country: query.country.clone(),
-                positions_limit: query.positions_limit(),
+                positions_limit,
                 compare: None,
                 limit: query.limit.map(|l| l as u32),
                 date,

@@ -87,6 +87,24 @@ pub fn build_fixture(data_dir: &Path) -> Fixture {
     let enrichment = enrichment::add_enrichment(&mut catalog, data_dir, &batches);
     catalog.export_parquet().expect("parquet exported");
 
+    index_snapshot(
+        data_dir,
+        &BuildOptions {
+            shards: Some(2),
+            ..BuildOptions::default()
+        },
+    );
+    Fixture {
+        transcript_episode_id: episode.episode_id,
+        transcript_podcast_id: first.podcast.podcast_id,
+        enrichment,
+        batches,
+    }
+}
+
+/// Builds and publishes an index generation in `data_dir/index` from the data
+/// directory's Parquet snapshot, as `podlens index` does.
+pub fn index_snapshot(data_dir: &Path, options: &BuildOptions) -> podlens_indexer::Manifest {
     let parquet = data_dir.join(podlens_data::PARQUET_DIR);
     let podcasts = read_podcasts(&parquet).expect("podcasts read back");
     let episodes = read_episodes(&parquet).expect("episodes read back");
@@ -97,15 +115,5 @@ pub fn build_fixture(data_dir: &Path) -> Fixture {
         transcripts: &transcripts,
         signals: None,
     };
-    let options = BuildOptions {
-        shards: Some(2),
-        ..BuildOptions::default()
-    };
-    build_generation(&data_dir.join("index"), source, &options).expect("index built");
-    Fixture {
-        transcript_episode_id: episode.episode_id,
-        transcript_podcast_id: first.podcast.podcast_id,
-        enrichment,
-        batches,
-    }
+    build_generation(&data_dir.join("index"), source, options).expect("index built")
 }

@@ -50,6 +50,12 @@ impl Answer {
 pub async fn start_with(adjust: impl FnOnce(&mut AppState)) -> Http {
     let (mut state, dir) = common::state();
     adjust(&mut state);
+    serve(state, dir).await
+}
+
+/// Serves `state` on a loopback port; `dir` (its data directory) lives as long as the
+/// returned client.
+pub async fn serve(state: AppState, dir: tempfile::TempDir) -> Http {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::SystemTime;
 
-use duckdb::Connection;
+use duckdb::{Connection, OptionalExt};
 
 pub use enrichment::{AuthorityScoreRow, ChartKey, ContactRow, EnrichmentSignals, SocialLinkRow};
 pub use lookups::{
@@ -85,7 +85,7 @@ fn is_base_table(connection: &Connection, name: &str) -> Result<bool, DataError>
             [name],
             |row| row.get(0),
         )
-        .ok();
+        .optional()?;
     Ok(kind.as_deref() == Some("BASE TABLE"))
 }
 
@@ -94,7 +94,7 @@ fn is_base_table(connection: &Connection, name: &str) -> Result<bool, DataError>
 /// relation with the snapshot's columns, so a server can start before the first export.
 /// Each relation is replaced in a transaction of its own, so a query sees the previous
 /// or the new one.
-fn create_views(
+fn create_relations(
     connection: &Connection,
     parquet_dir: &Path,
     materialize_max_bytes: u64,
@@ -139,7 +139,7 @@ impl Snapshot {
     pub fn open_materializing(parquet_dir: &Path, max_bytes: u64) -> Result<Snapshot, DataError> {
         let connection = Connection::open_in_memory()?;
         connection.execute_batch("SET TimeZone = 'UTC'")?;
-        create_views(&connection, parquet_dir, max_bytes)?;
+        create_relations(&connection, parquet_dir, max_bytes)?;
         Ok(Snapshot {
             parquet_dir: parquet_dir.to_path_buf(),
             materialize_max_bytes: max_bytes,
@@ -154,13 +154,13 @@ impl Snapshot {
         &self.parquet_dir
     }
 
-    /// Re-creates the views over the current files.
+    /// Re-creates the tables and views over the current files.
     pub fn refresh(&self) -> Result<(), DataError> {
         let base = self
             .base
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        create_views(&base, &self.parquet_dir, self.materialize_max_bytes)?;
+        create_relations(&base, &self.parquet_dir, self.materialize_max_bytes)?;
         *self
             .stamps
             .lock()
@@ -168,7 +168,7 @@ impl Snapshot {
         Ok(())
     }
 
-    /// Re-creates the views when a snapshot file changed since the last refresh;
+    /// Re-creates the tables and views when a snapshot file changed since the last refresh;
     /// returns whether it did.
     pub fn refresh_if_changed(&self) -> Result<bool, DataError> {
         let current = file_stamps(&self.parquet_dir);

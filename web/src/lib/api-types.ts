@@ -62,3 +62,15 @@ export type GetRequestHistoryResponse = S['GetTranscriptionRequestsResponse'];
 export type GetMembersUsageResponse = S['GetMembersResponse'];
 export type TeamPodcast = S['GetTeamPodcastsResponseTeamPodcastsItem'];
 export type SessionInfo = S['SessionInfo'];
+
+// Podlens routes outside the SDK, described by the server's own types.
+export type OutreachOptions = S['OutreachOptions'];
+export type OutreachHistoryEntry = S['OutreachHistoryEntry'];
+export type OutreachDetails = S['OutreachDetails'];
+export type OutreachHistoryResponse = S['HistoryResponse'];
+export type OutreachResponse = S['OutreachResponse'];
+export type OutreachTemplatesResponse = S['TemplatesResponse'];
+export type ApiKeyInfo = S['ApiKeyInfo'];
+export type ApiKeysResponse = S['ApiKeysResponse'];
+export type CreatedApiKey = S['CreatedApiKey'];
+export type RevokedApiKey = S['RevokedApiKey'];

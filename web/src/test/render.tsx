@@ -50,3 +50,10 @@ export function stubApi(handler: Handler) {
   vi.stubGlobal('fetch', fetchMock);
   return calls;
 }
+
+/** Replaces the browser clipboard with a spy; returns its `writeText`. */
+export function stubClipboard() {
+  const writeText = vi.fn(async () => undefined);
+  Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  return writeText;
+}

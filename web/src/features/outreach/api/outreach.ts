@@ -1,9 +1,16 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { apiRequest } from '@/lib/api-client';
+import type {
+  OutreachHistoryEntry,
+  OutreachHistoryResponse,
+  OutreachOptions as GeneratedOutreachOptions,
+  OutreachResponse,
+  OutreachTemplatesResponse,
+} from '@/lib/api-types';
 
-// The OpenAPI document names these operations without body or answer schemas, so
-// the shapes are written out here from the server's outreach routes.
+// The answers' types are generated from the server's OpenAPI document; the generation
+// request's body (read by the server as free JSON) is written out here.
 
 /** The generation options of an outreach email; the server's wire names and values. */
 export const PERSPECTIVES = ['first', 'third'] as const;
@@ -16,24 +23,10 @@ export type EmailLength = (typeof EMAIL_LENGTHS)[number];
 export type CallToActionStyle = (typeof CALL_TO_ACTION_STYLES)[number];
 export type PersonalizationLevel = (typeof PERSONALIZATION_LEVELS)[number];
 
-export type OutreachOptions = {
-  perspective: Perspective;
-  emailLength: EmailLength;
-  callToActionStyle: CallToActionStyle;
-  personalizationLevel: PersonalizationLevel;
-  generationMode?: 'basic' | 'advanced';
-  outreachTemplateId?: string;
-};
+export type OutreachOptions = GeneratedOutreachOptions;
 
 /** One generated outreach email (SPEC §3 "Outreach history"); `body` only in details. */
-export type OutreachItem = Partial<OutreachOptions> & {
-  id: string;
-  createdAt: string;
-  podcast?: { podcastId?: string; title?: string; slug?: string; imageUrl?: string | null } | null;
-  project?: { projectId?: string; slug?: string; name?: string; guest?: { id: string; name: string; slug: string } | null } | null;
-  subject: string;
-  body?: string;
-};
+export type OutreachItem = OutreachHistoryEntry & { body?: string };
 
 /** The guest the email pitches; without one the server pitches the signed-in user. */
 export type OutreachGuest = {
@@ -52,25 +45,25 @@ export type GenerateOutreachInput = OutreachOptions & {
   guest?: OutreachGuest;
 };
 
-export type OutreachTemplate = { id: string; template: string };
+export type OutreachTemplate = OutreachTemplatesResponse['templates'][number];
 
 export type OutreachFilters = { podcastId?: string; guestProfileId?: string };
 
 /** GET /outreach/history?podcastId&guestProfileId */
 export const getOutreachHistory = (filters: OutreachFilters, signal?: AbortSignal) =>
-  apiRequest<{ total?: number; outreachHistory: OutreachItem[] }>('/outreach/history', { query: filters, signal });
+  apiRequest<OutreachHistoryResponse>('/outreach/history', { query: filters, signal });
 
 /** GET /outreach/{id}/details */
 export const getOutreachDetails = (id: string, signal?: AbortSignal) =>
-  apiRequest<{ outreach: OutreachItem }>(`/outreach/${encodeURIComponent(id)}/details`, { signal });
+  apiRequest<OutreachResponse>(`/outreach/${encodeURIComponent(id)}/details`, { signal });
 
 /** GET /outreach/templates: the built-in templates with their placeholders. */
 export const getOutreachTemplates = (signal?: AbortSignal) =>
-  apiRequest<{ templates: OutreachTemplate[] }>('/outreach/templates', { signal });
+  apiRequest<OutreachTemplatesResponse>('/outreach/templates', { signal });
 
 /** POST /outreach/generate: writes, stores and returns one email (one AI assist). */
 export const generateOutreach = (input: GenerateOutreachInput) =>
-  apiRequest<{ outreach: OutreachItem & { body: string } }>('/outreach/generate', { method: 'POST', body: input });
+  apiRequest<OutreachResponse>('/outreach/generate', { method: 'POST', body: input });
 
 export const outreachHistoryQueryOptions = (filters: OutreachFilters = {}) =>
   queryOptions({ queryKey: ['outreach', 'history', filters], queryFn: ({ signal }) => getOutreachHistory(filters, signal), retry: false });

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { setApiKey } from '@/lib/auth-storage';
-import { renderApp, stubApi } from '@/test/render';
+import { renderApp, stubApi, stubClipboard } from '@/test/render';
 import { specLimitsTable } from '@/test/spec';
 
 // The five built-in templates, in the server's order.
@@ -61,8 +61,7 @@ const type = (name: string, value: string) => fireEvent.change(screen.getByRole(
 let writeText: ReturnType<typeof vi.fn>;
 beforeEach(() => {
   setApiKey('pl_key');
-  writeText = vi.fn(async () => undefined);
-  Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  writeText = stubClipboard();
 });
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,34 +1,18 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { apiRequest } from '@/lib/api-client';
+import type { ApiKeyInfo, ApiKeysResponse, CreatedApiKey, RevokedApiKey } from '@/lib/api-types';
 
-// The team's API keys. These routes are not in the OpenAPI document yet, so their
-// answers are written out here from the server's contract. Once `npm run gen:api`
-// describes them, each type below becomes its generated name in lib/api-types.ts and
-// each fetcher a `call('get' | 'post' | 'delete', '/teams/api-keys…')`; the hooks and
-// screens keep these names and do not change.
+// The team's API keys; the answers' types are generated from the server's OpenAPI document.
 
 /** One key of the team, revoked ones included. The key itself is never listed. */
-export type ApiKeySummary = {
-  keyId: string;
-  /** The key's first characters (`pl_` and a few more), enough to recognise it. */
-  prefix: string;
-  /** RFC 3339. */
-  createdAt: string;
-  /** The email of the member who created it. */
-  createdBy: string;
-  /** RFC 3339, or null while the key works. */
-  revokedAt: string | null;
-};
-
+export type ApiKeySummary = ApiKeyInfo;
 /** GET /teams/api-keys: newest first. */
-export type ListApiKeysResponse = { apiKeys: ApiKeySummary[] };
-
+export type ListApiKeysResponse = ApiKeysResponse;
 /** POST /teams/api-keys: the only answer that ever carries the whole key. */
-export type CreateApiKeyResponse = { apiKey: string; keyId: string; prefix: string; createdAt: string };
-
+export type CreateApiKeyResponse = CreatedApiKey;
 /** DELETE /teams/api-keys/{keyId} */
-export type RevokeApiKeyResponse = { keyId: string; revokedAt: string };
+export type RevokeApiKeyResponse = RevokedApiKey;
 
 const API_KEYS_ROUTE = '/teams/api-keys';
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { setApiKey } from '@/lib/auth-storage';
 import { formatDate } from '@/lib/format';
-import { renderApp, stubApi } from '@/test/render';
+import { renderApp, stubApi, stubClipboard } from '@/test/render';
 
 import type { ApiKeySummary } from '../api/api-keys';
 
@@ -49,8 +49,7 @@ const rowOf = (prefix: string) => screen.getByRole('row', { name: new RegExp(pre
 let writeText: ReturnType<typeof vi.fn>;
 beforeEach(() => {
   setApiKey('pl_key');
-  writeText = vi.fn(async () => undefined);
-  Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+  writeText = stubClipboard();
 });
 afterEach(() => vi.unstubAllGlobals());
 
