@@ -4,9 +4,12 @@ import { Artwork } from '@/components/ui/artwork';
 import { PageHeader, Section } from '@/components/ui/page-header';
 import { ServerSanitizedHtml } from '@/components/ui/sanitized-html';
 import { EmptyState, ErrorState, QueryState, Spinner } from '@/components/ui/states';
+import { useAuth } from '@/features/auth/use-auth';
 import { useEpisode, useTranscriptText } from '@/features/episodes/api/get-episode';
+import { useRequestEpisodeTranscription } from '@/features/transcriptions/api/transcriptions';
+import { ApiClientError } from '@/lib/api-client';
 import { formatDate, formatDuration } from '@/lib/format';
-import { links } from '@/config/paths';
+import { links, paths } from '@/config/paths';
 
 import { usePodcastEpisodes } from '../api/get-podcast-episodes';
 
@@ -43,7 +46,9 @@ function EpisodeDetails({ episodeId, podcastSlug }: { episodeId: string; podcast
           <Section title="Show notes">{episode.description ? <ServerSanitizedHtml html={episode.description} /> : <p className="muted">No show notes.</p>}</Section>
           <Section title="Transcript">
             {!episode.hasTranscript ? (
-              <EmptyState title="No transcript for this episode" />
+              <EmptyState title="No transcript for this episode">
+                <RequestTranscript episodeId={episodeId} />
+              </EmptyState>
             ) : (
               <QueryState query={transcript} feature="Transcripts">
                 {(data) => <div className="transcript">{data.episodeTranscriptText.text}</div>}
@@ -53,5 +58,31 @@ function EpisodeDetails({ episodeId, podcastSlug }: { episodeId: string; podcast
         </article>
       )}
     </QueryState>
+  );
+}
+
+/** Asks the server to transcribe the episode (counted against the plan); shows its answer. */
+function RequestTranscript({ episodeId }: { episodeId: string }) {
+  const { signedIn } = useAuth();
+  const request = useRequestEpisodeTranscription();
+  if (!signedIn) return null;
+  if (request.isSuccess) {
+    return (
+      <p role="status">
+        {request.data.message} · <Link to={paths.transcriptions.pattern}>Transcriptions</Link>
+      </p>
+    );
+  }
+  return (
+    <>
+      <button type="button" className="button button-secondary" disabled={request.isPending} onClick={() => request.mutate(episodeId)}>
+        {request.isPending ? 'Requesting…' : 'Request a transcript'}
+      </button>
+      {request.isError ? (
+        <p className="form-error" role="alert">
+          {request.error instanceof ApiClientError ? request.error.displayMessage : request.error.message}
+        </p>
+      ) : null}
+    </>
   );
 }

@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { setApiKey } from '@/lib/auth-storage';
@@ -76,5 +77,40 @@ describe('the podcast page', () => {
     expect(calls.some((call) => call.url.pathname === '/api/v1/podcasts/climate-hour/episodes')).toBe(false);
     // The outreach action names the podcast by its id.
     expect(screen.getByRole('link', { name: 'Outreach email' })).toHaveAttribute('href', '/app/outreach/new?podcast-id=p1');
+  });
+
+  describe('an episode without a transcript', () => {
+    const details = { ...episode('e1', 'First'), podcastTitle: 'Climate Hour' };
+    const stub = (request: () => { status?: number; body: unknown }) =>
+      stubApi((url) => {
+        if (url.pathname === '/api/v1/podcasts/climate-hour/episodes')
+          return { body: { options: {}, totalEpisodes: 1, totalTranscripts: 0, podcastWithEpisodes: { podcast: summary, episodes: [episode('e1', 'First')] } } };
+        if (url.pathname === '/api/v1/episodes/e1/details') return { body: { episode: details } };
+        if (url.pathname === '/api/v1/episodes/e1/transcription-request') return request();
+        return undefined;
+      });
+
+    it('asks the server for a transcript and shows its answer', async () => {
+      setApiKey('pl_key');
+      const calls = stub(() => ({ body: { message: 'Transcription requested for "First"' } }));
+      renderApp('/app/podcasts/climate-hour/e1');
+      const button = await screen.findByRole('button', { name: 'Request a transcript' });
+      expect(calls.some((call) => call.url.pathname.endsWith('/transcription-request'))).toBe(false);
+      await userEvent.click(button);
+      const status = await screen.findByRole('status');
+      expect(status).toHaveTextContent('Transcription requested for "First"');
+      expect(calls.filter((call) => call.url.pathname === '/api/v1/episodes/e1/transcription-request')).toHaveLength(1);
+      expect(within(status).getByRole('link', { name: 'Transcriptions' })).toHaveAttribute('href', '/app/transcriptions');
+      expect(screen.queryByRole('button', { name: 'Request a transcript' })).toBeNull();
+    });
+
+    it("shows the server's refusal", async () => {
+      setApiKey('pl_key');
+      stub(() => ({ status: 429, body: { status: 'TOO_MANY_REQUESTS', data: { message: 'Transcription request limit reached' } } }));
+      renderApp('/app/podcasts/climate-hour/e1');
+      await userEvent.click(await screen.findByRole('button', { name: 'Request a transcript' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent('Transcription request limit reached');
+      expect(screen.getByRole('button', { name: 'Request a transcript' })).toBeEnabled();
+    });
   });
 });
