@@ -194,18 +194,85 @@ pub fn document() -> &'static Value {
     })
 }
 
-/// Podlens routes outside the SDK whose answer is exactly an SDK model (the handler
-/// builds the same type as the SDK route named beside it).
-const ANSWERS_AS_SDK_MODELS: &[(&str, &str, &str)] = &[
-    // Creating a project answers with the project's details (GET …/details).
-    ("put", "/api/v1/projects", "GetProjectDetailsResponse"),
-    // The onboarding form creates a guest profile as POST /api/v1/guest-profiles does.
-    (
-        "post",
-        "/api/v1/guest-profiles/onboarding-form",
-        "CreateGuestProfileResponse",
-    ),
-];
+/// Podlens routes outside the SDK whose answer is an SDK model, or an object made of SDK
+/// models (the handler builds the same types as the SDK routes named beside them).
+fn answers_from_sdk_models() -> [(&'static str, &'static str, Value); 7] {
+    let object = |properties: Value| {
+        let required: Vec<&String> = properties
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, _)| k)
+            .collect();
+        json!({"type": "object", "required": required, "properties": properties})
+    };
+    let strategy = schema_ref("GetProjectStrategiesResponseStrategiesItem");
+    [
+        // Creating a project answers with the project's details (GET …/details).
+        (
+            "put",
+            "/api/v1/projects",
+            schema_ref("GetProjectDetailsResponse"),
+        ),
+        // The onboarding form creates a guest profile as POST /api/v1/guest-profiles does.
+        (
+            "post",
+            "/api/v1/guest-profiles/onboarding-form",
+            schema_ref("CreateGuestProfileResponse"),
+        ),
+        // Generated strategies are listed as GET …/strategies lists them.
+        (
+            "post",
+            "/api/v1/projects/{projectSlug}/strategies/generate",
+            schema_ref("GetProjectStrategiesResponse"),
+        ),
+        // An updated strategy is one item of that list.
+        (
+            "put",
+            "/api/v1/projects/{projectSlug}/strategies/{strategyId}",
+            object(json!({"strategy": strategy})),
+        ),
+        (
+            "delete",
+            "/api/v1/projects/{projectSlug}/strategies/{strategyId}",
+            object(json!({"message": {"type": "string"}})),
+        ),
+        // The listed podcasts' recent episodes, each as GET /api/v1/episodes/latest has it.
+        (
+            "get",
+            "/api/v1/projects/{projectSlug}/podcasts/recent-episodes",
+            object(json!({
+                "days": {"type": "integer", "minimum": 1},
+                "since": {"type": "string", "format": "date-time"},
+                "total": {"type": "integer", "minimum": 0},
+                "podcasts": {"type": "array", "items": object(json!({
+                    "listedPodcastId": {"type": "string"},
+                    "podcastId": {"type": "string"},
+                    "podcastSlug": {"type": "string"},
+                    "podcastTitle": {"type": "string"},
+                    "episodes": {
+                        "type": "array",
+                        "items": schema_ref("GetLatestEpisodesResponseLatestPodcastsItemEpisodesItem"),
+                    },
+                }))},
+            })),
+        ),
+        // The listed podcasts are those POST …/podcasts answers with, one at a time.
+        (
+            "get",
+            "/api/v1/projects/{projectSlug}/podcasts/details",
+            object(json!({
+                "projectId": {"type": "string"},
+                "projectSlug": {"type": "string"},
+                "total": {"type": "integer", "minimum": 0},
+                "listedPodcasts": {
+                    "type": "array",
+                    "items": schema_ref("AddPodcastToProjectResponseListedPodcast"),
+                },
+            })),
+        ),
+    ]
+}
 
 fn build(mut document: Value, sdk: &Value) -> Value {
     if let Some(operations) = sdk["x-sdk-operations"].as_object() {
@@ -213,13 +280,13 @@ fn build(mut document: Value, sdk: &Value) -> Value {
             apply_sdk_operation(&mut document, operation_id, sdk_operation);
         }
     }
-    for (method, path, model) in ANSWERS_AS_SDK_MODELS {
+    for (method, path, schema) in answers_from_sdk_models() {
         if let Some(operation) = document["paths"]
-            .get_mut(*path)
-            .and_then(|item| item.get_mut(*method))
+            .get_mut(path)
+            .and_then(|item| item.get_mut(method))
         {
             operation["responses"]["200"]["content"] =
-                json!({"application/json": {"schema": schema_ref(model)}});
+                json!({"application/json": {"schema": schema}});
         }
     }
     if let Some(paths) = document["paths"].as_object_mut() {
@@ -418,16 +485,7 @@ mod tests {
     const NOT_DESCRIBED_YET: &[&str] = &[
         "POST /api/v1/export/podcasts",
         "POST /api/v1/export/project/{projectId}/listed-podcasts",
-        "GET /api/v1/podcasts/authority-score/{podcastId}",
-        "GET /api/v1/podcasts/authority-score/{podcastId}/details",
-        "DELETE /api/v1/projects/{projectSlug}",
-        "GET /api/v1/projects/{projectSlug}/podcasts/details",
-        "GET /api/v1/projects/{projectSlug}/podcasts/recent-episodes",
         "GET /api/v1/projects/{projectSlug}/podcasts/{listedPodcastId}/relevancy",
-        "POST /api/v1/projects/{projectSlug}/strategies/generate",
-        "DELETE /api/v1/projects/{projectSlug}/strategies/{strategyId}",
-        "PUT /api/v1/projects/{projectSlug}/strategies/{strategyId}",
-        "GET /api/v1/teams/users",
     ];
 
     #[test]

@@ -400,7 +400,7 @@ pub async fn youtube(
     .await
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AuthorityScoreResponse {
     podcast_id: String,
@@ -415,7 +415,7 @@ fn no_score(id: &str) -> ApiError {
 /// A podcast's authority score (0–100) and its four sub-scores.
 #[utoipa::path(get, path = "/api/v1/podcasts/authority-score/{podcastId}", tag = "podcasts",
     params(("podcastId" = String, Path, description = "Podcast id or slug")),
-    responses((status = 200, description = "The score"), (status = 404, description = "Unknown podcast or no score")))]
+    responses((status = 200, body = AuthorityScoreResponse, description = "The score"), (status = 404, description = "Unknown podcast or no score")))]
 pub async fn authority_score(
     State(state): State<AppState>,
     Path(id): Path<String>,
@@ -442,7 +442,7 @@ pub async fn authority_score(
 /// up to 1) and every input, null when unknown.
 #[utoipa::path(get, path = "/api/v1/podcasts/authority-score/{podcastId}/details", tag = "podcasts",
     params(("podcastId" = String, Path, description = "Podcast id or slug")),
-    responses((status = 200, description = "The score details"), (status = 404, description = "Unknown podcast or no score")))]
+    responses((status = 200, body = AuthorityScoreDetails, description = "The score details"), (status = 404, description = "Unknown podcast or no score")))]
 pub async fn authority_score_details(
     State(state): State<AppState>,
     Path(id): Path<String>,

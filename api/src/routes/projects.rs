@@ -522,7 +522,7 @@ pub async fn update_project(
 }
 
 /// The answer of a deletion.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectDeleted {
     pub project_id: String,
@@ -532,7 +532,7 @@ pub struct ProjectDeleted {
 /// `DELETE /api/v1/projects/{id}`: removes the project and its listed podcasts.
 #[utoipa::path(delete, path = "/api/v1/projects/{projectSlug}", tag = "projects",
     params(("projectSlug" = String, Path)),
-    responses((status = 200, description = "OK: the answer in the envelope")))]
+    responses((status = 200, body = ProjectDeleted, description = "The project is deleted")))]
 pub async fn delete_project(
     State(state): State<AppState>,
     caller: Caller,

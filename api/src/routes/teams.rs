@@ -277,7 +277,7 @@ pub async fn remove_many(
 
 /// The team's members.
 #[utoipa::path(get, path = "/api/v1/teams/users", tag = "teams",
-    responses((status = 200, description = "users")))]
+    responses((status = 200, body = TeamUsersResponse, description = "The team's members")))]
 pub async fn users(
     State(state): State<AppState>,
     caller: Caller,

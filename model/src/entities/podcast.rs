@@ -12,8 +12,10 @@ use crate::kinds::{DirectoryKind, SocialKind};
 /// The compact authority score carried by every podcast summary.
 /// SDK: `GetChartResponseChartPositionsItemPodenginePodcastAuthorityScore`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AuthorityScoreSummary {
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub calculated_at: Timestamp,
     pub authority_score: f64,
     pub quality_score: f64,

@@ -90,6 +90,7 @@ pub struct RssPublicStatsResponse {
 
 /// One weighted part of the authority score.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct WeightedScore {
     /// 0 to 100.
     pub score: f64,
@@ -99,6 +100,7 @@ pub struct WeightedScore {
 
 /// The four sub-scores of the authority score.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AuthoritySubScores {
     pub quality: WeightedScore,
     pub social: WeightedScore,
@@ -118,6 +120,7 @@ impl AuthoritySubScores {
 
 /// What the authority score was computed from; a missing input is null.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AuthorityInputs {
     pub guest_acceptance: Option<bool>,
@@ -142,9 +145,11 @@ pub struct AuthorityInputs {
 /// `GET /api/v1/podcasts/authority-score/{id}/details`: the final score, its
 /// weighted sub-scores and the inputs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AuthorityScoreDetails {
     pub podcast_id: String,
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
     pub calculated_at: Timestamp,
     pub final_score: f64,
     pub sub_scores: AuthoritySubScores,

@@ -73,6 +73,7 @@ impl TeamPodcastFlagsUpdate {
 
 /// A member of a team.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TeamUser {
     pub id: String,
@@ -85,12 +86,14 @@ pub struct TeamUser {
 
 /// `GET /api/v1/teams/users`: `data.users`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TeamUsersResponse {
     pub users: Vec<TeamUser>,
 }
 
 /// Feature switches of a team.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TeamSettingsFlags {
     pub automated_search_enabled: bool,
@@ -100,6 +103,7 @@ pub struct TeamSettingsFlags {
 
 /// Project preferences of a user.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProjectPreferences {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -110,6 +114,7 @@ pub struct ProjectPreferences {
 
 /// Export preferences of a user.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ExportPreferences {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -119,9 +124,11 @@ pub struct ExportPreferences {
 /// Search preferences of a user. `defaultSearchFilters` holds saved search
 /// filters, checked by the search rules when used.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SearchPreferences {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub default_search_filters: Option<serde_json::Map<String, serde_json::Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_results_view: Option<ResultsView>,
@@ -131,6 +138,7 @@ pub struct SearchPreferences {
 
 /// A user's preferences. Strict: unknown keys at any level are rejected.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UserPreferences {
     #[serde(default, skip_serializing_if = "Option::is_none")]
