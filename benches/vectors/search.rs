@@ -1,27 +1,34 @@
-//! Vector top-10 over 1M transcript-like chunks (768-d), side by side in one run:
+//! Vector top-10 over real-derived transcript-like chunks (768-d), side by side in one run:
 //! brute-force f32 (the ground truth), brute-force int8 as the index stores it
-//! (`podlens_indexer::vectors`, one store per shard searched in parallel), and an HNSW
-//! graph (hnsw_rs) at several search widths. Reports recall@10 against f32 brute force,
-//! p50/p99 latency, build time and memory, and writes benches/vectors/RESULTS.md.
+//! (`podlens_indexer::vectors`, one store per shard searched in parallel), the index's
+//! search (`ShardVectors::nearest`: Hamming scan over sign codes, the nearest R rows per
+//! shard re-scored with int8) at several R, and an HNSW graph (hnsw_rs) at several search
+//! widths. Reports recall@10 against f32 brute force, p50/p99 latency, build time and
+//! memory, and writes benches/vectors/RESULTS.md.
 //!
 //! The vectors are real-derived: passages of 40–160 consecutive words cut at random
 //! places from the real transcripts and feed texts of ../shared/corpus, embedded with
 //! the static model (`podlens model build`); queries are 12-word windows cut the same way.
 //!
-//! Run: benches/vectors/run.sh (PODLENS_VECTORS=N to change the count).
+//! Run: benches/vectors/run.sh (PODLENS_VECTORS=N to change the count,
+//! PODLENS_SKIP_HNSW=1 to leave out the HNSW graph, whose build takes ~12 min at 1M).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use hnsw_rs::prelude::{Distance, Hnsw};
 use podlens_indexer::embedding::{StaticModel, markup_to_text};
-use podlens_indexer::vectors::{QueryVector, ShardVectors, VectorKey, VectorKind, top_k};
+use podlens_indexer::vectors::{
+    DEFAULT_RESCORE, QueryVector, RowSet, ShardVectors, VectorKey, VectorKind, top_k,
+};
 use rayon::prelude::*;
 use uuid::Uuid;
 
 const DIM: usize = 768;
 const K: usize = 10;
 const QUERIES: usize = 200;
+/// Rows per shard the sign-code scan keeps for int8 re-scoring, measured side by side.
+const RESCORE: &[usize] = &[10, 200, 500, 1000, 2000, 4000];
 
 fn cache_root() -> PathBuf {
     std::env::var_os("HOME")
@@ -266,14 +273,53 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .collect()
     };
     let quantized: Vec<QueryVector> = queries.iter().map(|q| QueryVector::new(q)).collect();
+    let int8_memory = (count * (DIM + 4 + 61)) as f64 / 1e6;
     rows.push(measure(
         &format!("brute force int8 ({shards} shards in parallel)"),
         &truth,
         int8_build,
-        (count * (DIM + 4 + 61)) as f64 / 1e6,
+        int8_memory,
         |q| int8_search(&quantized[q]),
     ));
+
+    // the index's search: sign codes (built as writing a shard builds them), a Hamming
+    // scan keeping the nearest R rows per shard, those re-scored with int8
+    let mut stores = stores;
+    let started = Instant::now();
+    stores.par_iter_mut().for_each(ShardVectors::build_codes);
+    let codes_build = int8_build + started.elapsed().as_secs_f64();
+    let codes_memory = int8_memory + (count * DIM / 8) as f64 / 1e6;
+    for &rescore in RESCORE {
+        let name = if rescore == DEFAULT_RESCORE {
+            format!("sign codes + int8 re-score R={rescore} per shard (index default)")
+        } else {
+            format!("sign codes + int8 re-score R={rescore} per shard")
+        };
+        rows.push(measure(&name, &truth, codes_build, codes_memory, |q| {
+            let query = &quantized[q];
+            let per_shard: Vec<Vec<(f32, usize)>> = stores
+                .par_iter()
+                .enumerate()
+                .map(|(s, store)| {
+                    let base = s * count / shards;
+                    let found = store.nearest(query, RowSet::All, rescore, |_| true);
+                    top_k(
+                        found.rows.into_iter().map(|(score, r)| (score, base + r)),
+                        K,
+                    )
+                })
+                .collect();
+            top_k(per_shard.into_iter().flatten(), K)
+                .into_iter()
+                .map(|(_, i)| i)
+                .collect()
+        }));
+    }
     drop(stores);
+    if std::env::var_os("PODLENS_SKIP_HNSW").is_some() {
+        eprintln!("PODLENS_SKIP_HNSW set: no HNSW graph");
+        return write_report(&repo, count, threads, &words, embed_s, &rows, false);
+    }
 
     // HNSW (hnsw_rs) over the f32 vectors
     let (connections, ef_construction) = (16, 100);
@@ -305,9 +351,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ));
     }
 
+    write_report(&repo, count, threads, &words, embed_s, &rows, true)
+}
+
+fn write_report(
+    repo: &Path,
+    count: usize,
+    threads: usize,
+    words: &[String],
+    embed_s: f64,
+    rows: &[Row],
+    with_hnsw: bool,
+) -> Result<(), Box<dyn std::error::Error>> {
     let mut report = String::new();
     report.push_str(&format!(
-        "# Vector search: top-10 over {count} chunks, brute force and HNSW\n\n"
+        "# Vector search: top-10 over {count} chunks, brute force, sign codes{}\n\n",
+        if with_hnsw { " and HNSW" } else { "" }
     ));
     report.push_str(&format!(
         "Written by `benches/vectors/run.sh` (`cargo bench -p podlens-indexer --bench vector_search`, release) on {threads} threads of a 2-core machine shared with concurrent compiles.\n\n"
@@ -318,13 +377,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         peak_rss_mb()
     ));
     report.push_str("| method | recall@10 | p50 ms | p99 ms | build s | memory MB |\n|---|---:|---:|---:|---:|---:|\n");
-    for r in &rows {
+    for r in rows {
         report.push_str(&format!(
             "| {} | {:.3} | {:.2} | {:.2} | {:.0} | {:.0} |\n",
             r.method, r.recall, r.p50, r.p99, r.build_s, r.memory_mb
         ));
     }
-    report.push_str("\nMemory: vectors (f32: 4 bytes per dimension; int8: 1 byte plus a 4-byte scale and a 61-byte key per row, as in `vectors.bin`) plus, for HNSW, an estimate of its links (2M per node on layer 0, 8 bytes each).\n");
+    report.push_str("\nMemory: vectors (f32: 4 bytes per dimension; int8: 1 byte plus a 4-byte scale and a 61-byte key per row, as in `vectors.bin`; sign codes: 1 bit per dimension more, as in `codes.bin`) plus, for HNSW, an estimate of its links (2M per node on layer 0, 8 bytes each). Sign codes' build time is the int8 stores' plus computing the shard means and codes.\n");
     print!("{report}");
     let out = repo.join("benches/vectors/RESULTS.md");
     std::fs::write(&out, &report)?;

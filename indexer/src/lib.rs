@@ -49,6 +49,9 @@ pub use request::{
 };
 pub use results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
 pub use search::{MAX_PAGE_SIZE, search};
-pub use semantic::{MAX_SEMANTIC_LIMIT, SemanticRequest, related_by_vectors, semantic_search};
+pub use semantic::{
+    MAX_SEMANTIC_LIMIT, SemanticRequest, related_by_vectors, related_by_vectors_with,
+    semantic_search, semantic_search_with,
+};
 pub use shard::OpenGeneration;
-pub use vectors::VectorModel;
+pub use vectors::{DEFAULT_RESCORE, VectorModel, VectorSearchOptions};

@@ -1,7 +1,9 @@
 //! What the vectors are used for: semantic search (a query embedded with the index's
 //! static model against every episode description and transcript chunk, or every
 //! podcast centroid), related podcasts by centroid similarity, and semantic re-ranking
-//! of keyword hits. Search is exact over the int8 vectors of every shard, in parallel.
+//! of keyword hits. Every shard is searched in parallel by [`ShardVectors::nearest`]:
+//! a Hamming scan over the rows' sign codes, then exact int8 scores for the nearest
+//! [`VectorSearchOptions::rescore`] rows. Re-ranking scores the hits' own rows exactly.
 //!
 //! A generation built without the static model has no vectors: these functions then
 //! return [`IndexError::VectorsUnavailable`] rather than an imitation.
@@ -24,7 +26,9 @@ use crate::request::SearchMode;
 use crate::results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
 use crate::search::{episode_hit, podcast_hit, text};
 use crate::shard::OpenGeneration;
-use crate::vectors::{QueryVector, ShardVectors, VectorKind, top_k};
+use crate::vectors::{
+    QueryVector, RowSet, ShardVectors, VectorKey, VectorKind, VectorSearchOptions, top_k,
+};
 
 /// Most hits a semantic search returns.
 pub const MAX_SEMANTIC_LIMIT: usize = 100;
@@ -68,38 +72,62 @@ pub(crate) fn embed_query(generation: &OpenGeneration, query: &str) -> Result<Op
     Ok((!vector.is_zero()).then_some(vector))
 }
 
-/// The best-scoring row of each episode of one shard, as (score, (episode, row)).
-fn episode_scores<'a>(
-    vectors: &'a ShardVectors,
-    query: &'a QueryVector,
-    podcasts: &'a HashSet<Uuid>,
-) -> impl Iterator<Item = (f32, (Uuid, usize))> + 'a {
+/// The best-scoring row of each of the best `limit` episodes of one shard, as
+/// (score, (episode, row)), from the rows the sign-code scan keeps (widened while they
+/// hold fewer than `limit` episodes and more rows remain).
+fn best_episodes(
+    vectors: &ShardVectors,
+    query: &QueryVector,
+    podcasts: &HashSet<Uuid>,
+    limit: usize,
+    rescore: usize,
+) -> Vec<(f32, (Uuid, usize))> {
+    let accept = |key: &VectorKey| {
+        matches!(key.kind, VectorKind::Description | VectorKind::Chunk)
+            && (podcasts.is_empty() || podcasts.contains(&key.podcast_id))
+    };
     let keys = vectors.keys();
-    let mut row = 0;
-    std::iter::from_fn(move || {
-        while row < keys.len() {
-            let key = keys[row];
-            if !matches!(key.kind, VectorKind::Description | VectorKind::Chunk)
-                || (!podcasts.is_empty() && !podcasts.contains(&key.podcast_id))
-            {
-                row += 1;
-                continue;
-            }
-            let mut best = (f32::NEG_INFINITY, row);
-            while row < keys.len()
-                && keys[row].episode_id == key.episode_id
-                && matches!(keys[row].kind, VectorKind::Description | VectorKind::Chunk)
-            {
-                let score = query.score(vectors, row);
-                if score > best.0 {
-                    best = (score, row);
-                }
-                row += 1;
-            }
-            return Some((best.0, (key.episode_id, best.1)));
+    let mut rescore = rescore.max(limit);
+    loop {
+        let found = vectors.nearest(query, RowSet::All, rescore, accept);
+        // rows come best first: an episode's first row is its best
+        let mut seen = HashSet::new();
+        let best: Vec<(f32, (Uuid, usize))> = found
+            .rows
+            .iter()
+            .filter(|(_, row)| seen.insert(keys[*row].episode_id))
+            .map(|(score, row)| (*score, (keys[*row].episode_id, *row)))
+            .collect();
+        if best.len() >= limit || found.complete {
+            return top_k(best.into_iter(), limit);
         }
-        None
-    })
+        rescore = rescore.saturating_mul(4);
+    }
+}
+
+/// The best `limit` centroids of one shard that `accept` admits, as (score, (podcast, row)).
+fn best_centroids(
+    vectors: &ShardVectors,
+    query: &QueryVector,
+    limit: usize,
+    rescore: usize,
+    accept: impl Fn(&VectorKey) -> bool + Copy,
+) -> Vec<(f32, (Uuid, usize))> {
+    let keys = vectors.keys();
+    let mut rescore = rescore.max(limit);
+    loop {
+        let found = vectors.nearest(query, RowSet::Centroids, rescore, accept);
+        if found.rows.len() >= limit || found.complete {
+            return top_k(
+                found
+                    .rows
+                    .iter()
+                    .map(|(score, row)| (*score, (keys[*row].podcast_id, *row))),
+                limit,
+            );
+        }
+        rescore = rescore.saturating_mul(4);
+    }
 }
 
 fn find_doc(searcher: &Searcher, field: Field, id: &str) -> Result<Option<TantivyDocument>> {
@@ -129,10 +157,19 @@ fn escape_html(text: &str) -> String {
 /// A scored row: (cosine, (shard, episode or podcast id, row)).
 type ScoredRow = (f32, (usize, Uuid, usize));
 
-/// Runs a semantic search on `generation`.
+/// Runs a semantic search on `generation` with the default [`VectorSearchOptions`].
 pub fn semantic_search(
     generation: &OpenGeneration,
     request: &SemanticRequest,
+) -> Result<SearchResponse> {
+    semantic_search_with(generation, request, VectorSearchOptions::default())
+}
+
+/// Runs a semantic search on `generation` with `options`.
+pub fn semantic_search_with(
+    generation: &OpenGeneration,
+    request: &SemanticRequest,
+    options: VectorSearchOptions,
 ) -> Result<SearchResponse> {
     let started = Instant::now();
     if request.query.trim().is_empty() {
@@ -157,19 +194,14 @@ pub fn semantic_search(
                 return Vec::new();
             };
             let found: Vec<(f32, (Uuid, usize))> = match request.mode {
-                SearchMode::Episodes => top_k(episode_scores(vectors, &query, &podcasts), limit),
-                SearchMode::Podcasts => top_k(
-                    vectors
-                        .keys()
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, key)| {
-                            key.kind == VectorKind::Centroid
-                                && (podcasts.is_empty() || podcasts.contains(&key.podcast_id))
-                        })
-                        .map(|(row, key)| (query.score(vectors, row), (key.podcast_id, row))),
-                    limit,
-                ),
+                SearchMode::Episodes => {
+                    best_episodes(vectors, &query, &podcasts, limit, options.rescore)
+                }
+                SearchMode::Podcasts => {
+                    best_centroids(vectors, &query, limit, options.rescore, |key| {
+                        podcasts.is_empty() || podcasts.contains(&key.podcast_id)
+                    })
+                }
             };
             found
                 .into_iter()
@@ -265,6 +297,21 @@ pub fn related_by_vectors(
     podcast_id: Uuid,
     limit: usize,
 ) -> Result<Option<Vec<PodcastHit>>> {
+    related_by_vectors_with(
+        generation,
+        podcast_id,
+        limit,
+        VectorSearchOptions::default(),
+    )
+}
+
+/// [`related_by_vectors`] with `options`.
+pub fn related_by_vectors_with(
+    generation: &OpenGeneration,
+    podcast_id: Uuid,
+    limit: usize,
+    options: VectorSearchOptions,
+) -> Result<Option<Vec<PodcastHit>>> {
     if generation.model.is_none() {
         return Ok(None);
     }
@@ -287,17 +334,12 @@ pub fn related_by_vectors(
             let Some(vectors) = &open.vectors else {
                 return Vec::new();
             };
-            top_k(
-                vectors
-                    .keys()
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, key)| {
-                        key.kind == VectorKind::Centroid && key.podcast_id != podcast_id
-                    })
-                    .map(|(row, key)| (query.score(vectors, row), (shard, key.podcast_id))),
-                limit,
-            )
+            best_centroids(vectors, &query, limit, options.rescore, |key| {
+                key.podcast_id != podcast_id
+            })
+            .into_iter()
+            .map(|(score, (id, _))| (score, (shard, id)))
+            .collect()
         })
         .collect();
     let best = top_k(per_shard.into_iter().flatten(), limit);

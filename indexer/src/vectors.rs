@@ -4,6 +4,7 @@
 //!
 //! ```text
 //! <index>/gen-<n>/shard-<i>/vectors.bin    this shard's vectors (written before publishing)
+//! <index>/gen-<n>/shard-<i>/codes.bin      their sign codes (see `codes`), written with them
 //! <index>/models/<table sha256>/           the static model the vectors were made with
 //! ```
 //!
@@ -13,8 +14,11 @@
 //! directory embeds queries with exactly the table its vectors came from.
 //!
 //! Rows of one episode (its description, then its chunks in order) are contiguous, so
-//! per-episode maxima are one linear pass. Search is exact (brute force) over int8: the
-//! query is quantised too and compared by integer dot products.
+//! per-episode maxima are one linear pass. Search ([`ShardVectors::nearest`]) scans the
+//! rows' sign codes (one bit per dimension, 96 bytes a row) by Hamming distance, keeps the
+//! nearest [`VectorSearchOptions::rescore`] rows and scores those exactly with int8 dot
+//! products (the query is quantised too); a set of rows no larger than that is scored
+//! exactly in full. benches/vectors/RESULTS.md measures both against f32 brute force.
 
 use std::collections::HashMap;
 use std::fs;
@@ -26,6 +30,10 @@ use uuid::Uuid;
 
 use crate::embedding::{EmbeddingError, StaticModel, l2_normalize, quantize_i8};
 use crate::error::{IndexError, Result};
+
+mod codes;
+
+pub use codes::{CODES_FILE, SignCodes};
 
 /// File of a shard's vectors inside its shard directory.
 pub const VECTORS_FILE: &str = "vectors.bin";
@@ -222,6 +230,50 @@ pub struct ShardVectors {
     /// Row ranges of each episode, and the centroid row of each podcast.
     episodes: HashMap<Uuid, (usize, usize)>,
     centroids: HashMap<Uuid, usize>,
+    /// The centroid rows, ascending.
+    centroid_rows: Vec<usize>,
+    /// The rows' sign codes; `None` while rows are added or removed (until
+    /// [`ShardVectors::build_codes`], which writing does).
+    codes: Option<SignCodes>,
+}
+
+/// How many rows per shard the sign-code scan keeps for exact int8 scoring: the
+/// measured trade of recall for time (benches/vectors/RESULTS.md).
+pub const DEFAULT_RESCORE: usize = 1000;
+
+/// Options of a vector search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VectorSearchOptions {
+    /// Rows per shard kept by the Hamming scan over sign codes and scored exactly with
+    /// int8 (at least the number of hits asked for). A shard with no more candidate
+    /// rows than this is scored exactly in full.
+    pub rescore: usize,
+}
+
+impl Default for VectorSearchOptions {
+    fn default() -> VectorSearchOptions {
+        VectorSearchOptions {
+            rescore: DEFAULT_RESCORE,
+        }
+    }
+}
+
+/// Which rows of a shard a search looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowSet {
+    /// Every row (the caller's filter picks kinds).
+    All,
+    /// Only the podcast centroids.
+    Centroids,
+}
+
+/// Rows found by [`ShardVectors::nearest`], with their int8 cosine.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Candidates {
+    /// (score, row), best first; ties by row.
+    pub rows: Vec<(f32, usize)>,
+    /// Whether every accepted row of the set is among them (nothing more to find).
+    pub complete: bool,
 }
 
 /// The text a podcast row embeds.
@@ -277,11 +329,13 @@ impl ShardVectors {
         self.keys.push(key);
         self.scales.push(scale);
         self.values.extend(values);
+        self.codes = None;
     }
 
     /// Keeps the rows `keep` accepts, in order.
     pub(crate) fn retain(&mut self, keep: impl Fn(&VectorKey) -> bool) {
         let dim = self.dim;
+        let before = self.keys.len();
         let mut write = 0;
         for read in 0..self.keys.len() {
             if !keep(&self.keys[read]) {
@@ -298,6 +352,9 @@ impl ShardVectors {
         self.keys.truncate(write);
         self.scales.truncate(write);
         self.values.truncate(write * dim);
+        if write != before {
+            self.codes = None;
+        }
     }
 
     /// Appends an episode's description and chunk rows (contiguous).
@@ -390,9 +447,79 @@ impl ShardVectors {
         self.reindex();
     }
 
+    /// Computes the sign codes of every row around the mean of the podcast, description
+    /// and chunk rows (see `codes`). Writing the store does it when rows changed.
+    pub fn build_codes(&mut self) {
+        let keys = &self.keys;
+        self.codes = Some(SignCodes::build(
+            self.dim,
+            &self.values,
+            &self.scales,
+            |row| keys[row].kind != VectorKind::Centroid,
+        ));
+    }
+
+    /// The rows' sign codes, when built.
+    pub fn codes(&self) -> Option<&SignCodes> {
+        self.codes.as_ref()
+    }
+
+    /// The rows of `rows` that `accept` admits nearest to `query`: when the set has more
+    /// rows than `rescore` (at least 1) and the codes are built, the `rescore` accepted
+    /// rows of smallest Hamming distance (all rows at the cut-off distance included),
+    /// otherwise every accepted row; each scored exactly with the int8 dot product.
+    pub fn nearest(
+        &self,
+        query: &QueryVector,
+        rows: RowSet,
+        rescore: usize,
+        accept: impl Fn(&VectorKey) -> bool,
+    ) -> Candidates {
+        let rescore = rescore.max(1);
+        let set_len = match rows {
+            RowSet::All => self.len(),
+            RowSet::Centroids => self.centroid_rows.len(),
+        };
+        let row_at = |position: usize| match rows {
+            RowSet::All => position,
+            RowSet::Centroids => self.centroid_rows[position],
+        };
+        let (positions, complete) = match &self.codes {
+            Some(codes) if set_len > rescore => {
+                let code = codes.encode(&query.vector);
+                let distances = match rows {
+                    RowSet::All => codes.distances(&code),
+                    RowSet::Centroids => codes.distances_of(&self.centroid_rows, &code),
+                };
+                codes::nearest_positions(&distances, rescore, |position| {
+                    accept(&self.keys[row_at(position)])
+                })
+            }
+            _ => (
+                (0..set_len)
+                    .filter(|position| accept(&self.keys[row_at(*position)]))
+                    .collect(),
+                true,
+            ),
+        };
+        let mut scored: Vec<(f32, usize)> = positions
+            .into_iter()
+            .map(|position| {
+                let row = row_at(position);
+                (query.score(self, row), row)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        Candidates {
+            rows: scored,
+            complete,
+        }
+    }
+
     fn reindex(&mut self) {
         self.episodes.clear();
         self.centroids.clear();
+        self.centroid_rows.clear();
         for (row, key) in self.keys.iter().enumerate() {
             match key.kind {
                 VectorKind::Description | VectorKind::Chunk => {
@@ -404,6 +531,7 @@ impl ShardVectors {
                 }
                 VectorKind::Centroid => {
                     self.centroids.insert(key.podcast_id, row);
+                    self.centroid_rows.push(row);
                 }
                 VectorKind::Podcast => {}
             }
@@ -420,8 +548,15 @@ impl ShardVectors {
         self.centroids.get(&podcast_id).copied()
     }
 
-    /// Writes the store (synced) to `dir/vectors.bin`.
-    pub(crate) fn write(&self, dir: &Path) -> Result<()> {
+    /// Writes the store (synced) to `dir/vectors.bin` and its sign codes (built first
+    /// when rows changed) to `dir/codes.bin`.
+    pub(crate) fn write(&mut self, dir: &Path) -> Result<()> {
+        if self.codes.is_none() {
+            self.build_codes();
+        }
+        if let Some(codes) = &self.codes {
+            codes.write(dir)?;
+        }
         let path = dir.join(VECTORS_FILE);
         let file = fs::File::create(&path).map_err(|e| IndexError::io(&path, e))?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
@@ -442,7 +577,8 @@ impl ShardVectors {
         write(&mut out).map_err(|e| IndexError::io(&path, e))
     }
 
-    /// Reads `dir/vectors.bin`; `None` when the shard has none.
+    /// Reads `dir/vectors.bin` and `dir/codes.bin` (codes are computed when a generation
+    /// written before them has none); `None` when the shard has no vectors.
     pub(crate) fn read(dir: &Path) -> Result<Option<ShardVectors>> {
         let path = dir.join(VECTORS_FILE);
         let file = match fs::File::open(&path) {
@@ -493,6 +629,10 @@ impl ShardVectors {
             store.values.extend(row.iter().map(|b| *b as i8));
         }
         store.reindex();
+        match SignCodes::read(dir, dim, count)? {
+            Some(codes) => store.codes = Some(codes),
+            None => store.build_codes(),
+        }
         Ok(Some(store))
     }
 }
@@ -502,13 +642,19 @@ impl ShardVectors {
 pub struct QueryVector {
     values: Vec<i8>,
     scale: f32,
+    /// The unit vector itself, which each shard turns into a sign code.
+    vector: Vec<f32>,
 }
 
 impl QueryVector {
     /// Quantises a unit query vector.
     pub fn new(vector: &[f32]) -> QueryVector {
         let (values, scale) = quantize_i8(vector);
-        QueryVector { values, scale }
+        QueryVector {
+            values,
+            scale,
+            vector: vector.to_vec(),
+        }
     }
 
     /// The approximate cosine with row `row` of `store` (both sides are unit vectors).
@@ -624,6 +770,147 @@ mod tests {
         assert!(top_k(items.into_iter(), 0).is_empty());
     }
 
+    fn chunk_key(n: u128) -> VectorKey {
+        let mut key = VectorKey::podcast(VectorKind::Chunk, Uuid::from_u128(1));
+        key.episode_id = Uuid::from_u128(n);
+        key
+    }
+
+    /// Every row's exact int8 score, best first (the expectation of `nearest`).
+    fn exact(store: &ShardVectors, query: &QueryVector) -> Vec<(f32, usize)> {
+        let mut all: Vec<(f32, usize)> = (0..store.len())
+            .map(|row| (query.score(store, row), row))
+            .collect();
+        all.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        all
+    }
+
+    #[test]
+    fn nearest_scans_codes_then_scores_the_kept_rows_exactly() {
+        let dim = 64;
+        let mut store = ShardVectors::new(dim);
+        for n in 0..300 {
+            store.push(chunk_key(n), &unit(n as u32, dim));
+        }
+        // codes are built on demand; without them the search is exact
+        assert!(store.codes().is_none());
+        let query = QueryVector::new(&unit(7, dim));
+        let unbuilt = store.nearest(&query, RowSet::All, 20, |_| true);
+        assert_eq!(unbuilt.rows, exact(&store, &query));
+        assert!(unbuilt.complete);
+        store.build_codes();
+        let found = store.nearest(&query, RowSet::All, 20, |_| true);
+        assert!(!found.complete);
+        assert!(found.rows.len() >= 20 && found.rows.len() < 300);
+        // the query is row 7 itself: its code is at distance 0 and its score the best
+        assert_eq!(found.rows[0].1, 7);
+        // every kept row carries its exact int8 score, best first
+        for pair in found.rows.windows(2) {
+            assert!(pair[0].0 >= pair[1].0);
+        }
+        for (score, row) in &found.rows {
+            assert_eq!(*score, query.score(&store, *row));
+        }
+        // a filter refusing the nearest rows widens the scan rather than returning fewer
+        let odd = store.nearest(&query, RowSet::All, 20, |key| {
+            key.episode_id.as_u128() % 2 == 1
+        });
+        assert!(odd.rows.len() >= 20);
+        assert!(odd.rows.iter().all(|(_, row)| row % 2 == 1));
+        // as many rows as the set holds: exact over all of them
+        let all = store.nearest(&query, RowSet::All, 300, |_| true);
+        assert_eq!(all.rows, exact(&store, &query));
+        assert!(all.complete);
+        // adding a row makes the codes stale until built again
+        store.push(chunk_key(300), &unit(300, dim));
+        assert!(store.codes().is_none());
+    }
+
+    #[test]
+    fn centroid_searches_scan_only_centroid_rows() {
+        let dim = 64;
+        let mut store = ShardVectors::new(dim);
+        for n in 0..200 {
+            store.push(chunk_key(n), &unit(n as u32, dim));
+            let podcast = Uuid::from_u128(1000 + n);
+            store.push(
+                VectorKey::podcast(VectorKind::Centroid, podcast),
+                &unit(n as u32 + 500, dim),
+            );
+        }
+        store.reindex();
+        store.build_codes();
+        let query = QueryVector::new(&unit(510, dim));
+        let found = store.nearest(&query, RowSet::Centroids, 10, |_| true);
+        assert!(!found.complete && found.rows.len() < 200);
+        assert!(
+            found
+                .rows
+                .iter()
+                .all(|(_, row)| store.keys()[*row].kind == VectorKind::Centroid)
+        );
+        assert_eq!(
+            store.keys()[found.rows[0].1].podcast_id,
+            Uuid::from_u128(1010)
+        );
+        let excluded = store.nearest(&query, RowSet::Centroids, 10, |key| {
+            key.podcast_id != Uuid::from_u128(1010)
+        });
+        assert!(excluded.rows.len() >= 10);
+        assert!(
+            excluded
+                .rows
+                .iter()
+                .all(|(_, row)| store.keys()[*row].podcast_id != Uuid::from_u128(1010))
+        );
+    }
+
+    #[test]
+    fn empty_zero_and_tiny_stores_answer_without_panicking() {
+        let dim = 768;
+        let query = QueryVector::new(&unit(1, dim));
+        let mut empty = ShardVectors::new(dim);
+        empty.build_codes();
+        assert_eq!(empty.codes().unwrap().rows(), 0);
+        for rows in [RowSet::All, RowSet::Centroids] {
+            let found = empty.nearest(&query, rows, 10, |_| true);
+            assert!(found.rows.is_empty() && found.complete);
+        }
+        // zero vectors quantise to zero: scored 0, never NaN, whatever their code
+        let mut zeros = ShardVectors::new(dim);
+        for n in 0..5 {
+            zeros.push(chunk_key(n), &vec![0.0; dim]);
+        }
+        zeros.push(chunk_key(5), &unit(1, dim));
+        zeros.build_codes();
+        assert!(zeros.codes().unwrap().mean().iter().all(|m| m.is_finite()));
+        for rescore in [0, 1, 3, 100] {
+            let found = zeros.nearest(&query, RowSet::All, rescore, |_| true);
+            assert!(!found.rows.is_empty());
+            assert!(found.rows.iter().all(|(score, _)| score.is_finite()));
+        }
+        assert_eq!(
+            zeros.nearest(&query, RowSet::All, 100, |_| true).rows[0].1,
+            5
+        );
+        // a zero query scores every row 0
+        let zero_query = QueryVector::new(&vec![0.0; dim]);
+        assert!(zero_query.is_zero());
+        let found = zeros.nearest(&zero_query, RowSet::All, 2, |_| true);
+        assert!(found.rows.iter().all(|(score, _)| *score == 0.0));
+        // a one-row shard
+        let mut one = ShardVectors::new(dim);
+        one.push(chunk_key(9), &unit(9, dim));
+        one.build_codes();
+        let found = one.nearest(&query, RowSet::All, 1000, |_| true);
+        assert_eq!(found.rows.len(), 1);
+        assert!(
+            one.nearest(&query, RowSet::Centroids, 10, |_| true)
+                .rows
+                .is_empty()
+        );
+    }
+
     #[test]
     fn store_round_trips_retains_and_indexes_rows() {
         let dir = tempfile::tempdir().unwrap();
@@ -652,13 +939,23 @@ mod tests {
         // keys hold NaN seconds, which never compare equal: compare their text
         assert_eq!(format!("{:?}", read.keys()), format!("{:?}", store.keys()));
         assert_eq!(read.values, store.values);
+        assert_eq!(read.codes, store.codes);
+        assert!(read.codes.is_some());
         assert_eq!(read.centroid_row(podcast), Some(5));
+        assert_eq!(read.centroid_rows, vec![5]);
         let mut trimmed = read.clone();
         trimmed.retain(|key| key.episode_id != episodes[0]);
         trimmed.rebuild_centroids();
         assert_eq!(trimmed.len(), 4);
         assert_eq!(trimmed.episode_rows(episodes[1]), Some(1..3));
         assert_eq!(trimmed.dequantized(1), read.dequantized(3));
+        // a shard written before codes existed gets them computed on reading
+        fs::remove_file(dir.path().join(CODES_FILE)).unwrap();
+        assert_eq!(
+            ShardVectors::read(dir.path()).unwrap().unwrap().codes,
+            store.codes
+        );
+        store.write(dir.path()).unwrap();
         // a truncated file is an error, not a panic
         let bytes = fs::read(dir.path().join(VECTORS_FILE)).unwrap();
         fs::write(dir.path().join(VECTORS_FILE), &bytes[..bytes.len() - 3]).unwrap();
