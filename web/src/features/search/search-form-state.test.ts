@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { buildSearchBody, EMPTY_FILTERS, newTerm, searchModeOf, type SearchFormState } from './search-form-state';
+import { activeFilters, buildSearchBody, EMPTY_FILTERS, filtersFromWire, newTerm, searchModeOf, type SearchFormState } from './search-form-state';
 
 // The request bodies of POST /search/podcasts and /search/episodes in the server's
 // OpenAPI document (web/openapi.json), which are the SDK's request models.
@@ -159,5 +159,39 @@ describe('the search body', () => {
     expect(searchModeOf(state({ filters: { ...EMPTY_FILTERS, hasTranscript: true } }))).toBe('episodes');
     expect(searchModeOf(state({ filters: { ...EMPTY_FILTERS, includeEpisodeIds: 'e1' } }))).toBe('episodes');
     expect(searchModeOf(state({ filters: { ...EMPTY_FILTERS, foundedSince: { unit: 'years', value: 1 } } }))).toBe('podcasts');
+  });
+});
+
+describe('saved filters read back into the form', () => {
+  // Written by hand in the wire names of the SDK's search options.
+  const saved = {
+    languages: ['en', 'fr'],
+    includeItunesGenres: ['technology'],
+    explicit: 'clean',
+    foundedSince: { type: 'relative', unit: 'years', value: 2 },
+    publishedSince: { type: 'custom', date: '2024-03-01' },
+    hasTranscript: true,
+    minItunesRating: 4.5,
+    minTotalEpisodes: 10,
+    podcastCountries: ['us'],
+    hasSocials: ['youtube', 'bluesky'],
+    podcastHasGuests: true,
+  };
+
+  it('gives back the same filters when written again', () => {
+    expect(activeFilters(filtersFromWire(saved), 'episodes')).toEqual(saved);
+  });
+
+  it('shows lists and numbers as the form types them', () => {
+    const inputs = filtersFromWire(saved);
+    expect(inputs.languages).toBe('en, fr');
+    expect(inputs.minItunesRating).toBe('4.5');
+    expect(inputs.foundedSince).toEqual({ unit: 'years', value: 2 });
+    expect(inputs.publishedSince).toEqual({ custom: '2024-03-01' });
+  });
+
+  it('ignores unknown names and malformed values', () => {
+    expect(filtersFromWire({ nonsense: 1, languages: 'en', explicit: 'maybe', foundedSince: { type: 'relative', unit: 'weeks', value: 1 }, hasSocials: ['myspace'] })).toEqual(EMPTY_FILTERS);
+    expect(filtersFromWire(null)).toEqual(EMPTY_FILTERS);
   });
 });

@@ -250,3 +250,52 @@ export function buildSearchBody(state: SearchFormState, tier: PlanTier, cursor?:
   }
   return { ok: true, mode, body: body as PodcastSearchOptions };
 }
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+const numberText = (value: unknown): string => (typeof value === 'number' && Number.isFinite(value) ? String(value) : '');
+
+/** A date filter read back from its wire form; anything else is no filter. */
+function dateInput(value: unknown): DateFilterInput | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const item = value as { type?: unknown; unit?: unknown; value?: unknown; date?: unknown };
+  if (item.type === 'custom' && typeof item.date === 'string') return { custom: item.date };
+  if (item.type === 'relative' && typeof item.value === 'number' && ['hours', 'days', 'months', 'years'].includes(String(item.unit))) {
+    return { unit: item.unit as RelativeDateInput['unit'], value: item.value };
+  }
+  return null;
+}
+
+/**
+ * The form's filter inputs from filters in their wire form (as `activeFilters` writes them
+ * and a user's saved default search filters hold them); unknown names are ignored.
+ */
+export function filtersFromWire(wire: Record<string, unknown> | null | undefined): FilterInputs {
+  if (!wire) return EMPTY_FILTERS;
+  const explicit = wire.explicit === 'clean' || wire.explicit === 'explicit' ? wire.explicit : '';
+  return {
+    languages: strings(wire.languages).join(', '),
+    includeItunesGenres: strings(wire.includeItunesGenres).join(', '),
+    excludeItunesGenres: strings(wire.excludeItunesGenres).join(', '),
+    explicit,
+    foundedSince: dateInput(wire.foundedSince),
+    lastEpisodeDateSince: dateInput(wire.lastEpisodeDateSince),
+    publishedSince: dateInput(wire.publishedSince),
+    hasTranscript: wire.hasTranscript === true,
+    includePodcastIds: strings(wire.includePodcastIds).join(', '),
+    excludePodcastIds: strings(wire.excludePodcastIds).join(', '),
+    includeEpisodeIds: strings(wire.includeEpisodeIds).join(', '),
+    minTotalEpisodes: numberText(wire.minTotalEpisodes),
+    maxTotalEpisodes: numberText(wire.maxTotalEpisodes),
+    minItunesRating: numberText(wire.minItunesRating),
+    minItunesRatingCount: numberText(wire.minItunesRatingCount),
+    minSpotifyRating: numberText(wire.minSpotifyRating),
+    minSpotifyRatingCount: numberText(wire.minSpotifyRatingCount),
+    minCastboxPlays: numberText(wire.minCastboxPlays),
+    minCastboxSubscribers: numberText(wire.minCastboxSubscribers),
+    podcastCountries: strings(wire.podcastCountries).join(', '),
+    hasPrimaryContact: wire.hasPrimaryContact === true,
+    hasSocials: strings(wire.hasSocials).filter((kind): kind is SocialKind => (SOCIAL_KINDS as readonly string[]).includes(kind)),
+    podcastHasGuests: wire.podcastHasGuests === true,
+    pageSize: numberText(wire.pageSize),
+  };
+}

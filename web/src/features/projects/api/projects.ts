@@ -1,5 +1,7 @@
+import { useState } from 'react';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
+import { usePreferences, useSavePreferences, withFavoriteProjects } from '@/features/settings/api/preferences';
 import { apiRequest, call, downloadRequest, type ResponseData } from '@/lib/api-client';
 
 export const LISTED_PODCAST_STATES = ['prospect', 'qualified', 'pitched', 'lost', 'booked', 'ignored'] as const;
@@ -32,7 +34,8 @@ export function useProjects(enabled = true, pinnedIds: readonly string[] = []) {
   return useQuery(projectsQueryOptions(enabled, pinnedIds));
 }
 
-// Pinned projects are kept in this browser: the server has no preferences endpoint yet.
+// Pinned projects are the user's favourite projects in their server preferences; a server
+// without the preferences route keeps them in this browser instead.
 const PINNED_STORAGE = 'podlens.pinnedProjects';
 
 export function readPinnedProjects(): string[] {
@@ -50,6 +53,37 @@ export function writePinnedProjects(ids: string[]): void {
   } catch {
     // Storage unavailable: pins last for this page only.
   }
+}
+
+export type PinnedProjects = {
+  /** Ids of the pinned projects, in pinning order. */
+  pinned: string[];
+  /** False until the preferences have been read (or found missing). */
+  ready: boolean;
+  /** Where pins are kept: the user's server preferences or this browser. */
+  storedIn: 'server' | 'browser';
+  toggle: (projectId: string) => void;
+  /** The last save's failure, if any. */
+  error: unknown;
+};
+
+/** The pinned projects: the server's favoriteProjectIds when it has preferences, else this browser's list. */
+export function usePinnedProjects(): PinnedProjects {
+  const preferences = usePreferences();
+  const save = useSavePreferences();
+  const [local, setLocal] = useState<string[]>(readPinnedProjects);
+  const onServer = preferences.isSuccess;
+  const pinned = onServer ? (preferences.data.projects?.favoriteProjectIds ?? []) : local;
+  const toggle = (projectId: string) => {
+    const next = pinned.includes(projectId) ? pinned.filter((id) => id !== projectId) : [...pinned, projectId];
+    if (onServer) {
+      save.mutate(withFavoriteProjects(preferences.data, next));
+    } else {
+      writePinnedProjects(next);
+      setLocal(next);
+    }
+  };
+  return { pinned, ready: onServer || preferences.isError, storedIn: onServer ? 'server' : 'browser', toggle, error: save.error };
 }
 
 /** GET /projects/{slug}/details */

@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 
+import { Spinner } from '@/components/ui/states';
+import { usePreferences } from '@/features/settings/api/preferences';
 import { ApiClientError } from '@/lib/api-client';
 
 import {
@@ -24,8 +26,20 @@ function saveFile(blob: Blob, name: string) {
 }
 
 /** Exports the project's podcasts as CSV or JSON: column groups and statuses to include. */
+/** The columns ticked at first: all but the user's columns not to export, else a short default. */
+export function initialExportColumns(columnsToNotExport: readonly string[] | undefined): ExportColumn[] {
+  if (!columnsToNotExport) return ['basicInfo', 'website', 'contactDetails'];
+  return EXPORT_COLUMNS.map((column) => column.value).filter((column) => !columnsToNotExport.includes(column));
+}
+
 export function ProjectExport({ projectId, projectSlug }: { projectId: string; projectSlug: string }) {
-  const [columns, setColumns] = useState<ExportColumn[]>(['basicInfo', 'website', 'contactDetails']);
+  const preferences = usePreferences();
+  if (preferences.isPending) return <Spinner label="Loading your export preferences…" />;
+  return <ExportForm projectId={projectId} projectSlug={projectSlug} columnsToNotExport={preferences.data?.search?.export?.columnsToNotExport} />;
+}
+
+function ExportForm({ projectId, projectSlug, columnsToNotExport }: { projectId: string; projectSlug: string; columnsToNotExport?: string[] }) {
+  const [columns, setColumns] = useState<ExportColumn[]>(() => initialExportColumns(columnsToNotExport));
   const [format, setFormat] = useState<ExportFormat>('csv');
   const [states, setStates] = useState<ListedPodcastState[]>([...LISTED_PODCAST_STATES]);
   const [error, setError] = useState<string | null>(null);

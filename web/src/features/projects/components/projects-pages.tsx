@@ -10,25 +10,20 @@ import { links, paths } from '@/config/paths';
 import {
   LISTED_PODCAST_STATES,
   PROJECT_TYPES,
-  readPinnedProjects,
   sortProjects,
   useCreateProject,
   useProjectDetails,
+  usePinnedProjects,
   useProjects,
-  writePinnedProjects,
   type ProjectType,
 } from '../api/projects';
 import { ActivityHistory, ProjectBoard } from './project-board';
 import { ProjectExport } from './project-export';
 
 export function ProjectsPage() {
-  const [pinned, setPinned] = useState<string[]>(readPinnedProjects);
-  const query = useProjects(true, pinned);
-  const togglePin = (projectId: string) => {
-    const next = pinned.includes(projectId) ? pinned.filter((id) => id !== projectId) : [...pinned, projectId];
-    writePinnedProjects(next);
-    setPinned(next);
-  };
+  const { pinned, ready, toggle: togglePin, error: pinError } = usePinnedProjects();
+  // The list waits for the pins so that the server orders it once.
+  const query = useProjects(ready, pinned);
   return (
     <div>
       <PageHeader
@@ -40,6 +35,11 @@ export function ProjectsPage() {
           </Link>
         }
       />
+      {pinError ? (
+        <p className="form-error" role="alert">
+          The pin was not saved: {pinError instanceof ApiClientError ? pinError.displayMessage : pinError instanceof Error ? pinError.message : 'unknown error'}
+        </p>
+      ) : null}
       <QueryState
         query={query}
         feature="Projects"

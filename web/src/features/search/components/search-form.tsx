@@ -18,13 +18,15 @@ type Props = {
   initial: SearchFormState;
   tier: PlanTier;
   onSearch: (search: Extract<BuiltSearch, { ok: true }>, state: SearchFormState) => void;
+  /** Opens the filters at first (when saved default filters are applied). */
+  filtersOpen?: boolean;
 };
 
 /** Terms with targets and match modes, the plan's filters, and the sort. */
-export function SearchForm({ initial, tier, onSearch }: Props) {
+export function SearchForm({ initial, tier, onSearch, filtersOpen = false }: Props) {
   const [state, setState] = useState<SearchFormState>(initial);
   const [error, setError] = useState<string | null>(null);
-  const [showFilters, setShowFilters] = useState(false);
+  const [showFilters, setShowFilters] = useState(filtersOpen);
   const mode = searchModeOf(state);
 
   function submit(event: FormEvent) {

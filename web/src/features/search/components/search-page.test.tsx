@@ -77,7 +77,8 @@ describe('the search screen', () => {
     });
     renderApp('/app/search');
     await waitFor(() => expect(calls.some((call) => call.url.pathname === '/api/v1/teams/usage/current')).toBe(true));
-    fireEvent.click(screen.getByRole('button', { name: 'Filters' }));
+    // Signed in, the page reads the user's preferences first (this server has none).
+    fireEvent.click(await screen.findByRole('button', { name: 'Filters' }));
     // SPEC §6: free adds Castbox and the rating filters to the public ones (founded since among them).
     const castboxPlays = await screen.findByRole('spinbutton', { name: 'Min Castbox plays' });
     await waitFor(() => expect(castboxPlays).toBeEnabled());

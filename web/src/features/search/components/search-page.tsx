@@ -4,18 +4,20 @@ import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/ui/page-header';
 import { EmptyState, ErrorState, Spinner } from '@/components/ui/states';
 import { useAuth } from '@/features/auth/use-auth';
+import { usePreferences, type UserPreferences } from '@/features/settings/api/preferences';
 import { MAX_RESULTS_PER_SEARCH } from '@/config/plans';
 import { paths } from '@/config/paths';
 import { formatNumber } from '@/lib/format';
 import type { EpisodeHit, PodcastHit } from '@/lib/api-types';
 
 import { useSearch, type SearchRequest } from '../api/search';
-import { buildSearchBody, EMPTY_FILTERS, newTerm, type SearchFormState } from '../search-form-state';
+import { buildSearchBody, EMPTY_FILTERS, filtersFromWire, newTerm, type SearchFormState } from '../search-form-state';
 import { SearchForm } from './search-form';
 import { SearchResults, type ResultsView } from './search-results';
 
-function initialState(q: string | null): SearchFormState {
-  return { terms: [newTerm(q ?? '')], filters: EMPTY_FILTERS, sortField: 'relevance', sortDirection: 'desc' };
+function initialState(q: string | null, preferences: UserPreferences | undefined): SearchFormState {
+  const filters = preferences?.search?.defaultSearchFilters ? filtersFromWire(preferences.search.defaultSearchFilters) : EMPTY_FILTERS;
+  return { terms: [newTerm(q ?? '')], filters, sortField: 'relevance', sortDirection: 'desc' };
 }
 
 /** Calls `onVisible` when the sentinel scrolls into view: infinite scroll on the cursor. */
@@ -33,18 +35,26 @@ function useInfiniteScroll(onVisible: () => void, enabled: boolean) {
   return ref;
 }
 
+/** The search screen; a signed-in user's saved preferences (results view, default filters) are read first. */
 export function SearchPage() {
+  const { signedIn } = useAuth();
+  const preferences = usePreferences(signedIn);
+  if (signedIn && preferences.isPending) return <Spinner label="Loading your search preferences…" />;
+  return <SearchScreen preferences={preferences.data} />;
+}
+
+function SearchScreen({ preferences }: { preferences: UserPreferences | undefined }) {
   const [params] = useSearchParams();
   const { tier, signedIn } = useAuth();
   const q = params.get('q');
   const selectedProjectSlug = params.get('selected-project-slug') ?? undefined;
-  const [initial] = useState(() => initialState(q));
+  const [initial] = useState(() => initialState(q, preferences));
   const [request, setRequest] = useState<SearchRequest | null>(() => {
     if (!q) return null;
     const built = buildSearchBody(initial, tier);
     return built.ok ? ({ mode: built.mode, body: built.body } as SearchRequest) : null;
   });
-  const [view, setView] = useState<ResultsView>('list');
+  const [view, setView] = useState<ResultsView>(preferences?.search?.defaultResultsView ?? 'list');
   const search = useSearch(request);
   const pages = search.data?.pages ?? [];
   const hits = pages.flatMap((page) => page.result.hits as (PodcastHit | EpisodeHit)[]);
@@ -69,7 +79,7 @@ export function SearchPage() {
           )
         }
       />
-      <SearchForm initial={initial} tier={tier} onSearch={(built) => setRequest({ mode: built.mode, body: built.body } as SearchRequest)} />
+      <SearchForm initial={initial} tier={tier} filtersOpen={initial.filters !== EMPTY_FILTERS} onSearch={(built) => setRequest({ mode: built.mode, body: built.body } as SearchRequest)} />
       <div className="toolbar results-toolbar">
         {total ? (
           <span aria-live="polite">

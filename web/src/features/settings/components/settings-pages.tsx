@@ -1,13 +1,16 @@
 import { Link, NavLink } from 'react-router';
 
 import { PageHeader, Section } from '@/components/ui/page-header';
-import { EmptyState, NotAvailable, QueryState } from '@/components/ui/states';
+import { EmptyState, QueryState } from '@/components/ui/states';
 import { DailyUsageChart, UsageSummary } from '@/features/dashboard/components/dashboard-page';
 import { useAuth } from '@/features/auth/use-auth';
 import { links, paths, TEAM_SETTINGS_SECTIONS, USER_SETTINGS_SECTIONS } from '@/config/paths';
 
 import { useOutreachTemplates, useSession, useTeamUsers } from '../api/team';
 import { ApiKeys } from './api-keys';
+import { CustomPrompts } from './custom-prompts';
+import { Integrations } from './integrations';
+import { PreferencesSection } from './preferences';
 import { MembersUsage, RequestHistory, TeamPodcastList } from './team-sections';
 
 const label = (section: string) => section.charAt(0).toUpperCase() + section.slice(1).replace(/-/g, ' ');
@@ -78,8 +81,9 @@ function TeamSection({ section }: { section: string }) {
     case 'activity-history':
       return <RequestHistory />;
     case 'custom-prompts':
+      return <CustomPrompts />;
     case 'integrations':
-      return <NotAvailable feature={label(section)} />;
+      return <Integrations />;
     default:
       return <EmptyState title="No such section" />;
   }
@@ -173,7 +177,11 @@ export function UserSettingsPage({ section = 'profile', slug }: { section?: stri
       </nav>
       <Section title={label(section)}>
         {section === 'profile' ? (
-          <Profile />
+          <>
+            <Profile />
+            <h3>Preferences</h3>
+            <PreferencesSection />
+          </>
         ) : section === 'outreach-templates' ? (
           <OutreachTemplates slug={slug} />
         ) : (
