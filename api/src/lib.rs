@@ -48,6 +48,7 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::usage::router())
         .merge(routes::teams::router())
         .merge(routes::api_keys::router())
+        .merge(routes::webhooks::router())
         .merge(routes::projects::router())
         .merge(routes::exports::router())
         .merge(routes::outreach::router())

@@ -24,9 +24,34 @@ pub struct Mail {
     pub text: String,
 }
 
+/// The stable identity of one message that may be sent more than once (an alert
+/// delivery retried after a failure or a crash): the same id on every attempt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MessageIdentity {
+    /// The delivery id; sent as `Message-ID: <id@podlens.local>` and `X-Podlens-Delivery`.
+    pub id: String,
+    /// When the delivery was created: the message's `Date` and, in the outbox, the start
+    /// of its file name (so the outbox stays in creation order).
+    pub created_at: chrono::DateTime<Utc>,
+}
+
+impl MessageIdentity {
+    /// The `Message-ID` header value.
+    pub fn message_id(&self) -> String {
+        format!("<{}@podlens.local>", header_value(&self.id))
+    }
+}
+
 /// Somewhere mail goes.
 pub trait Mailer: Send + Sync + 'static {
     fn send(&self, mail: &Mail) -> ApiResult<()>;
+
+    /// Sends a message that carries a stable identity, so a repeat is recognisable by
+    /// the receiver (`Message-ID`). The outbox goes further and writes it at most once.
+    fn send_identified(&self, mail: &Mail, identity: &MessageIdentity) -> ApiResult<()> {
+        let _ = identity;
+        self.send(mail)
+    }
 }
 
 /// The SMTP server of `smtp` when given, else the data directory's outbox.
@@ -123,6 +148,57 @@ impl Mailer for Outbox {
         }
         Err(ApiError::Internal("outbox: no free file name".into()))
     }
+
+    /// Writes the message as `<created-at-nanos>-<id>.eml`, exactly once: when the file
+    /// exists the message is already in the outbox and nothing is written. The file
+    /// appears whole (written under a temporary name, synced, then renamed), so a crash
+    /// leaves either no message or the complete one, and the retry after the crash
+    /// finds it.
+    fn send_identified(&self, mail: &Mail, identity: &MessageIdentity) -> ApiResult<()> {
+        use std::io::Write;
+        let id: String = identity
+            .id
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if id.is_empty() {
+            return Err(ApiError::Internal("outbox: empty message id".into()));
+        }
+        std::fs::create_dir_all(&self.dir).map_err(|error| {
+            ApiError::Internal(format!("cannot create {}: {error}", self.dir.display()))
+        })?;
+        let stamp = identity
+            .created_at
+            .timestamp_nanos_opt()
+            .unwrap_or_default();
+        let path = self.dir.join(format!("{stamp:020}-{id}.eml"));
+        if path.exists() {
+            tracing::info!(delivery = %id, "message already in the outbox");
+            return Ok(());
+        }
+        let text = format!(
+            "Date: {}\r\nFrom: Podlens <no-reply@podlens.local>\r\nTo: {}\r\nSubject: {}\r\nMessage-ID: {}\r\nX-Podlens-Delivery: {id}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n",
+            identity.created_at.to_rfc2822(),
+            header_value(&mail.to),
+            header_value(&mail.subject),
+            identity.message_id(),
+            mail.text
+        );
+        let temporary = self.dir.join(format!(".{id}.tmp"));
+        let write = || -> std::io::Result<()> {
+            let mut file = std::fs::File::create(&temporary)?;
+            file.write_all(text.as_bytes())?;
+            file.sync_all()?;
+            std::fs::rename(&temporary, &path)?;
+            // The rename is durable once the folder is synced.
+            std::fs::File::open(&self.dir)?.sync_all()
+        };
+        write().map_err(|error| {
+            ApiError::Internal(format!("cannot write {}: {error}", path.display()))
+        })?;
+        tracing::info!(to = %mail.to, path = %path.display(), "mail written to the outbox");
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -152,5 +228,39 @@ mod tests {
             !first.contains("\nBcc:"),
             "line breaks in headers are removed"
         );
+    }
+
+    #[test]
+    fn an_identified_message_is_written_once_however_often_it_is_sent() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let outbox = Outbox::in_data_dir(dir.path());
+        let identity = MessageIdentity {
+            id: "0b7c1e9e-5d2f-4c1a-9a57-2f0e8d1b6c3a".into(),
+            created_at: Utc::now(),
+        };
+        let mail = Mail {
+            to: "ann@example.com".into(),
+            subject: "Alert".into(),
+            text: "one match".into(),
+        };
+        outbox.send_identified(&mail, &identity).expect("sent");
+        let first = std::fs::read_to_string(&outbox.messages().unwrap()[0]).unwrap();
+        outbox
+            .send_identified(&mail, &identity)
+            .expect("sent again");
+        let messages = outbox.messages().expect("listed");
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(
+            messages[0]
+                .to_string_lossy()
+                .ends_with("-0b7c1e9e-5d2f-4c1a-9a57-2f0e8d1b6c3a.eml")
+        );
+        assert_eq!(std::fs::read_to_string(&messages[0]).unwrap(), first);
+        assert!(
+            first.contains("Message-ID: <0b7c1e9e-5d2f-4c1a-9a57-2f0e8d1b6c3a@podlens.local>\r\n")
+        );
+        assert!(first.contains("X-Podlens-Delivery: 0b7c1e9e-5d2f-4c1a-9a57-2f0e8d1b6c3a\r\n"));
+        // No temporary file is left beside it.
+        assert_eq!(std::fs::read_dir(outbox.dir()).unwrap().count(), 1);
     }
 }

@@ -20,7 +20,8 @@ pub struct ServeOptions {
     pub web_dir: Option<PathBuf>,
     /// Mail through this SMTP server; `None`: to the data directory's outbox.
     pub smtp: Option<crate::mail::SmtpSettings>,
-    /// Feed refreshes may fetch from private, loopback and link-local addresses.
+    /// Feed refreshes may fetch from, and team webhooks may be delivered to, private,
+    /// loopback and link-local addresses.
     pub allow_private_feeds: bool,
 }
 
@@ -37,6 +38,9 @@ pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppS
         )?),
         mailer: Arc::new(crate::mail::Outbox::in_data_dir(&data_dir)),
         refresher: Arc::new(crate::refresh::FeedRefresher::new(data_dir.clone())),
+        deliveries: Arc::new(crate::workflows::delivery::DeliveryWorker::new(
+            podlens_netguard::AddressPolicy::public_only(),
+        )?),
         accounts: Arc::new(accounts),
         catalog: Arc::new(catalog),
         data_dir,
@@ -51,6 +55,9 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
     if options.allow_private_feeds {
         state.refresher =
             Arc::new(crate::refresh::FeedRefresher::new(state.data_dir.clone()).allowing_private());
+        state.deliveries = Arc::new(crate::workflows::delivery::DeliveryWorker::new(
+            podlens_netguard::AddressPolicy::allow_private(),
+        )?);
     }
     if options.smtp.is_some() {
         state.mailer = crate::mail::mailer_for(&state.data_dir, options.smtp.as_ref())?;

@@ -21,6 +21,8 @@ pub struct AppState {
     pub mailer: Arc<dyn crate::mail::Mailer>,
     /// Re-reads one podcast's feed on request (`/podcasts/{id}/refresh`).
     pub refresher: Arc<crate::refresh::FeedRefresher>,
+    /// Sends alert deliveries (e-mail and team webhooks) from the ledger.
+    pub deliveries: Arc<crate::workflows::delivery::DeliveryWorker>,
     pub data_dir: PathBuf,
     /// The web app's built bundle, served outside `/api` when present.
     pub web_dir: Option<PathBuf>,

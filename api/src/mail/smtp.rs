@@ -194,11 +194,24 @@ impl SmtpMailer {
 
 impl Mailer for SmtpMailer {
     fn send(&self, mail: &Mail) -> ApiResult<()> {
+        self.send_with_id(mail, None)
+    }
+
+    /// Sends with the delivery's `Message-ID`, so a repeat after a crash is recognisable
+    /// (an SMTP server cannot be asked whether it already accepted a message).
+    fn send_identified(&self, mail: &Mail, identity: &super::MessageIdentity) -> ApiResult<()> {
+        self.send_with_id(mail, Some(identity.message_id()))
+    }
+}
+
+impl SmtpMailer {
+    fn send_with_id(&self, mail: &Mail, message_id: Option<String>) -> ApiResult<()> {
         let to: Mailbox = mail
             .to
             .parse()
             .map_err(|error| ApiError::BadRequest(format!("not a mail address: {error}")))?;
         let message = Message::builder()
+            .message_id(message_id)
             .from(self.from.clone())
             .to(to)
             .subject(mail.subject.replace(['\r', '\n'], " "))

@@ -17,7 +17,7 @@ use crate::state::{AppState, blocking};
 use crate::workflows::CapCheck;
 use crate::workflows::agent;
 use crate::workflows::alerts::{
-    ALERT_TYPES, AlertConfig, AlertMatch, EMAIL_FREQUENCIES, EmailSettings,
+    ALERT_TYPES, AlertConfig, AlertMatch, EMAIL_FREQUENCIES, EmailSettings, match_wire,
 };
 use crate::workflows::documents::{DocFilter, DocKind, Stored};
 use crate::workflows::fields::{object, optional_string, optional_strings, query_value};
@@ -256,6 +256,10 @@ fn spawn_first_run(state: &AppState, config: AlertConfig) {
     tokio::task::spawn_blocking(move || {
         if let Err(error) = crate::workflows::alerts::run_alert(&state, &config) {
             tracing::debug!(alert = %config.id, %error, "first alert run skipped");
+            return;
+        }
+        if let Err(error) = crate::workflows::delivery::deliver_pending_blocking(&state) {
+            tracing::warn!(alert = %config.id, %error, "alert delivery pass failed");
         }
     });
 }
@@ -556,45 +560,6 @@ pub async fn matches(
         ))
     })
     .await
-}
-
-fn match_wire(m: &AlertMatch, show_filtered: bool) -> Value {
-    let mentions: Vec<Value> = m
-        .mentions
-        .iter()
-        .filter(|mention| show_filtered || mention.passes_filters)
-        .map(|mention| {
-            json!({
-                "id": mention.id,
-                "startSecond": mention.start_second,
-                "snippet": mention.snippet,
-                "passesFilters": mention.passes_filters,
-                "filterReasons": mention.filter_reasons,
-                "labels": mention.labels,
-                "playUrl": mention.play_url,
-            })
-        })
-        .collect();
-    json!({
-        "id": m.id,
-        "alertConfig": {"id": m.alert_config.id, "name": m.alert_config.name, "type": m.alert_config.alert_type},
-        "status": m.status,
-        "filterReasons": m.filter_reasons,
-        "episode": {
-            "id": m.episode.id,
-            "slug": m.episode.slug,
-            "title": m.episode.title,
-            "publishedAt": m.episode.published_at,
-            "imageUrl": m.episode.image_url,
-        },
-        "podcast": m.podcast,
-        "appearance": m.appearance,
-        "mentionCount": m.mentions.len(),
-        "keptMentionCount": m.mentions.iter().filter(|mention| mention.passes_filters).count(),
-        "syndicatedEpisodeIds": Vec::<String>::new(),
-        "firstMatchedAt": m.first_matched_at,
-        "mentions": mentions,
-    })
 }
 
 /// `GET /api/v1/alerts/history`: one item per mention, 50 per page.

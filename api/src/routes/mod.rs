@@ -27,3 +27,4 @@ pub mod strategies;
 pub mod teams;
 pub mod transcriptions;
 pub mod usage;
+pub mod webhooks;

@@ -192,6 +192,7 @@ impl AlertMatch {
 pub struct AlertRunReport {
     pub alerts_run: u64,
     pub new_matches: u64,
+    pub deliveries: super::delivery::DeliveryReport,
 }
 
 const AD_MARKERS: &[&str] = &[
@@ -462,7 +463,9 @@ fn request_for(config: &AlertConfig, cursor: Option<String>) -> SearchRequest {
 }
 
 /// Runs one alert: records a match for every episode that mentions it and has none
-/// yet. Returns the new matches.
+/// yet, with the deliveries that report the kept ones (see [`super::delivery`]), and
+/// returns the new matches. Nothing is sent here: call
+/// [`super::delivery::deliver_pending`] (or the blocking variant) after.
 pub fn run_alert(state: &AppState, config: &AlertConfig) -> ApiResult<Vec<AlertMatch>> {
     let now = Utc::now();
     if config.search_terms().is_empty() {
@@ -492,32 +495,24 @@ pub fn run_alert(state: &AppState, config: &AlertConfig) -> ApiResult<Vec<AlertM
                 matched.podcast.slug = podcast.podcast_slug;
                 matched.podcast.title = podcast.podcast_rss_title;
             }
-            let doc = Stored {
-                id: matched.id.clone(),
-                team_id: config.team_id.clone(),
-                parent_id: Some(config.id.clone()),
-                created_at: now,
-                updated_at: now,
-                deleted: false,
-                value: matched.clone(),
-            };
-            if state
-                .workflows
-                .insert_doc_if_absent(DocKind::AlertMatch, &doc)?
-            {
-                found.push(matched);
-            }
+            found.push(matched);
         }
         cursor = response.next_cursor;
         if cursor.is_none() || hits.is_empty() || seen >= MAX_MATCHES_PER_RUN {
             break;
         }
     }
-    if !found.is_empty()
-        && let Err(error) = deliver(state, config, &found)
-    {
-        tracing::warn!(alert = %config.id, %error, "alert e-mail not delivered");
-    }
+    // The new matches and their pending deliveries commit together: a crash after
+    // this line loses no delivery, one before it leaves the episodes unmatched for
+    // the next run. The deliveries are sent by the delivery worker.
+    let recipients = if found.is_empty() {
+        Vec::new()
+    } else {
+        mail_recipients(state, config)?
+    };
+    let found = state
+        .workflows
+        .record_alert_matches(config, found, &recipients, now)?;
     // Only the run date is written, in place: an update or delete made meanwhile is kept.
     state.workflows.merge_into_doc(
         DocKind::AlertConfig,
@@ -525,6 +520,15 @@ pub fn run_alert(state: &AppState, config: &AlertConfig) -> ApiResult<Vec<AlertM
         &serde_json::json!({ "lastRunDate": now }),
     )?;
     Ok(found)
+}
+
+/// The subject of the e-mail that reports `count` new matches.
+pub fn match_mail_subject(config: &AlertConfig, count: usize) -> String {
+    format!(
+        "Alert \"{}\": {count} new episode{}",
+        config.alert_name,
+        if count == 1 { "" } else { "s" }
+    )
 }
 
 /// The text of the e-mail that reports new matches.
@@ -548,12 +552,8 @@ pub fn match_mail_text(config: &AlertConfig, matches: &[&AlertMatch]) -> String 
     text
 }
 
-/// Mails the kept new matches to the alert's creator and its other e-mail addresses.
-fn deliver(state: &AppState, config: &AlertConfig, found: &[AlertMatch]) -> ApiResult<()> {
-    let kept: Vec<&AlertMatch> = found.iter().filter(|m| m.status == "kept").collect();
-    if kept.is_empty() {
-        return Ok(());
-    }
+/// Who is mailed an alert's new matches: its creator and its other e-mail addresses.
+fn mail_recipients(state: &AppState, config: &AlertConfig) -> ApiResult<Vec<String>> {
     let mut recipients: Vec<String> = state
         .accounts
         .team_users(&config.team_id)?
@@ -573,24 +573,53 @@ fn deliver(state: &AppState, config: &AlertConfig, found: &[AlertMatch]) -> ApiR
             recipients.push(email.to_owned());
         }
     }
-    let subject = format!(
-        "Alert \"{}\": {} new episode{}",
-        config.alert_name,
-        kept.len(),
-        if kept.len() == 1 { "" } else { "s" }
-    );
-    let text = match_mail_text(config, &kept);
-    for to in recipients {
-        state.mailer.send(&crate::mail::Mail {
-            to,
-            subject: subject.clone(),
-            text: text.clone(),
-        })?;
-    }
-    Ok(())
+    Ok(recipients)
 }
 
-/// The alerts job: runs every enabled alert of every team.
+/// A match in the shape of `/alerts/matches` (and of webhook deliveries); mentions
+/// that did not pass the alert's filters only with `show_filtered`.
+pub fn match_wire(m: &AlertMatch, show_filtered: bool) -> Value {
+    let mentions: Vec<Value> = m
+        .mentions
+        .iter()
+        .filter(|mention| show_filtered || mention.passes_filters)
+        .map(|mention| {
+            serde_json::json!({
+                "id": mention.id,
+                "startSecond": mention.start_second,
+                "snippet": mention.snippet,
+                "passesFilters": mention.passes_filters,
+                "filterReasons": mention.filter_reasons,
+                "labels": mention.labels,
+                "playUrl": mention.play_url,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "id": m.id,
+        "alertConfig": {"id": m.alert_config.id, "name": m.alert_config.name, "type": m.alert_config.alert_type},
+        "status": m.status,
+        "filterReasons": m.filter_reasons,
+        "episode": {
+            "id": m.episode.id,
+            "slug": m.episode.slug,
+            "title": m.episode.title,
+            "publishedAt": m.episode.published_at,
+            "imageUrl": m.episode.image_url,
+        },
+        "podcast": m.podcast,
+        "appearance": m.appearance,
+        "mentionCount": m.mentions.len(),
+        "keptMentionCount": m.mentions.iter().filter(|mention| mention.passes_filters).count(),
+        "syndicatedEpisodeIds": Vec::<String>::new(),
+        "firstMatchedAt": m.first_matched_at,
+        "mentions": mentions,
+    })
+}
+
+/// The alerts job: runs every enabled alert of every team, then a pass of the
+/// delivery worker (the new matches' deliveries and any retry that is due). Call it
+/// from blocking code (it waits for the pass).
 pub fn run_alerts(state: &AppState) -> ApiResult<AlertRunReport> {
     let mut report = AlertRunReport::default();
     let configs: Vec<Stored<AlertConfig>> = state
@@ -604,6 +633,7 @@ pub fn run_alerts(state: &AppState) -> ApiResult<AlertRunReport> {
             tracing::info!(alert = %config.id, matches = found.len(), "alert matched new episodes");
         }
     }
+    report.deliveries = super::delivery::deliver_pending_blocking(state)?;
     Ok(report)
 }
 

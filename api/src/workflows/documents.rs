@@ -113,7 +113,7 @@ fn insert_sql(conflict: &str) -> String {
 }
 
 /// Inserts `doc` with `conflict` as the statement's conflict clause; the rows written.
-fn insert_doc<T: Serialize>(
+pub(super) fn insert_doc<T: Serialize>(
     connection: &Connection,
     conflict: &str,
     kind: DocKind,

@@ -1,6 +1,7 @@
 //! The background jobs `podlens serve` runs on an interval: matching alerts against
 //! the catalog (new episodes and transcripts included as soon as the snapshot and the
-//! index are republished) and working through transcription requests.
+//! index are republished), sending alert deliveries (at once at start, which resumes
+//! those a crash interrupted) and working through transcription requests.
 
 use serde::Serialize;
 
@@ -38,6 +39,12 @@ pub fn spawn_background_jobs(state: AppState, interval: std::time::Duration) {
                 Ok(Ok(report)) => tracing::debug!(?report, "background jobs ran"),
                 Ok(Err(error)) => tracing::debug!(%error, "background jobs skipped"),
                 Err(error) => tracing::warn!(%error, "background jobs failed"),
+            }
+            // Alert deliveries are sent even when a job above failed: the first pass
+            // after a start resumes the deliveries a crash interrupted.
+            match super::delivery::deliver_pending(&state).await {
+                Ok(report) => tracing::debug!(?report, "alert deliveries ran"),
+                Err(error) => tracing::warn!(%error, "alert deliveries failed"),
             }
         }
     });

@@ -8,6 +8,7 @@ pub mod agent;
 pub mod alerts;
 pub mod briefs;
 pub mod compose;
+pub mod delivery;
 pub mod documents;
 mod export;
 pub mod fields;
@@ -19,6 +20,7 @@ mod schema;
 mod slug;
 mod store;
 pub mod transcriptions;
+pub mod webhooks;
 mod wire;
 
 pub use compose::{OutreachContext, OutreachGuestInfo, compose_outreach, host_first_name};

@@ -70,4 +70,28 @@ CREATE TABLE IF NOT EXISTS workflow_documents (
     doc VARCHAR NOT NULL,
     PRIMARY KEY (kind, doc_id)
 );
+CREATE TABLE IF NOT EXISTS team_webhooks (
+    webhook_id VARCHAR PRIMARY KEY,
+    team_id VARCHAR NOT NULL,
+    url VARCHAR NOT NULL,
+    events VARCHAR NOT NULL,
+    secret VARCHAR NOT NULL,
+    created_by_user_id VARCHAR NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE IF NOT EXISTS alert_deliveries (
+    delivery_id VARCHAR PRIMARY KEY,
+    team_id VARCHAR NOT NULL,
+    alert_config_id VARCHAR NOT NULL,
+    channel VARCHAR NOT NULL,
+    target VARCHAR NOT NULL,
+    event VARCHAR NOT NULL,
+    payload VARCHAR NOT NULL,
+    status VARCHAR NOT NULL,
+    attempts INTEGER NOT NULL,
+    next_attempt_at TIMESTAMPTZ NOT NULL,
+    last_error VARCHAR,
+    created_at TIMESTAMPTZ NOT NULL,
+    sent_at TIMESTAMPTZ
+);
 ";
