@@ -25,7 +25,8 @@ fn windows_1252_c1(value: u32) -> Option<char> {
     text.chars().next()
 }
 
-fn named(name: &str) -> Option<char> {
+/// The character of an HTML 4 named reference (`eacute` → `é`).
+pub(crate) fn named(name: &str) -> Option<char> {
     NAMED
         .binary_search_by(|(candidate, _)| candidate.cmp(&name))
         .ok()
@@ -65,7 +66,7 @@ pub fn unescape(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Sorted by name (byte order) for binary search.
-const NAMED: &[(&str, char)] = &[
+pub(crate) const NAMED: &[(&str, char)] = &[
     ("AElig", 'Æ'),
     ("Aacute", 'Á'),
     ("Acirc", 'Â'),

@@ -19,6 +19,7 @@ mod handlers;
 mod namespaces;
 mod normalize;
 mod parser;
+mod simple_html;
 pub mod sponsors;
 pub mod text;
 pub mod transcript;

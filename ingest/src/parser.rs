@@ -58,6 +58,29 @@ fn describe_start(text: &str) -> String {
     format!("the document does not start with markup: {head:?}")
 }
 
+/// Text of a slice of the document; the reader works on `&str`, so slices are UTF-8
+/// and the lossy conversion is a fallback that is not expected to run.
+fn utf8(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
+/// The text of `bytes` when they are a part of `document` (the reader's events
+/// borrow from it): found by their offset, so not validated as UTF-8 a second time.
+/// Anything else is converted as [`utf8`] converts it.
+fn slice_of<'a>(document: &'a str, bytes: &'a [u8]) -> std::borrow::Cow<'a, str> {
+    let offset = (bytes.as_ptr() as usize).wrapping_sub(document.as_ptr() as usize);
+    match offset
+        .checked_add(bytes.len())
+        .and_then(|end| document.get(offset..end))
+    {
+        Some(part) if part.as_ptr() == bytes.as_ptr() => std::borrow::Cow::Borrowed(part),
+        _ => utf8(bytes),
+    }
+}
+
 /// The elements whose attributes the handlers read.
 fn wants_attributes(name: &str) -> bool {
     name.contains(':')
@@ -117,20 +140,20 @@ fn parse_text(text: &str) -> Result<ParsedFeed, IngestError> {
         match reader.read_event() {
             Ok(Event::Start(start)) => state.start(&start),
             Ok(Event::End(end)) => {
-                let raw = String::from_utf8_lossy(end.name().as_ref()).into_owned();
+                let raw = utf8(end.name().into_inner());
                 let name = state.bindings.canonical(raw.trim());
                 state.end(&name);
             }
-            Ok(Event::Text(text)) => {
-                let raw = String::from_utf8_lossy(text.as_ref());
+            Ok(Event::Text(content)) => {
+                let raw = slice_of(text, content.as_ref());
                 state.push_text(&entities::unescape(&raw));
             }
             Ok(Event::CData(data)) => {
-                let raw = String::from_utf8_lossy(data.as_ref());
+                let raw = slice_of(text, data.as_ref());
                 state.push_text(&raw);
             }
             Ok(Event::GeneralRef(reference)) => {
-                let name = String::from_utf8_lossy(reference.as_ref());
+                let name = utf8(reference.as_ref());
                 match entities::resolve(&name) {
                     Some(character) => state.push_char(character),
                     None => state.push_text(&format!("&{name};")),
@@ -162,26 +185,26 @@ fn parse_text(text: &str) -> Result<ParsedFeed, IngestError> {
 
 impl ParserState {
     fn start(&mut self, start: &BytesStart<'_>) {
-        let raw_name = String::from_utf8_lossy(start.name().as_ref()).into_owned();
-        let mut attributes = Vec::new();
+        let raw_name = utf8(start.name().into_inner());
+        // Namespace declarations first: they decide the element's canonical name.
         for attribute in start.attributes().with_checks(false).flatten() {
-            let key = String::from_utf8_lossy(attribute.key.as_ref()).into_owned();
-            let value = entities::unescape(&String::from_utf8_lossy(&attribute.value)).into_owned();
-            if key == "xmlns" {
-                continue;
+            if let Some(prefix) = attribute.key.as_ref().strip_prefix(b"xmlns:") {
+                let value = entities::unescape(&utf8(&attribute.value)).into_owned();
+                self.bindings.bind(&utf8(prefix), &value);
             }
-            if let Some(prefix) = key.strip_prefix("xmlns:") {
-                self.bindings.bind(prefix, &value);
-                continue;
-            }
-            attributes.push((key, value));
         }
         let name = self.bindings.canonical(&raw_name);
-        if !wants_attributes(&name) {
-            attributes.clear();
-        } else {
-            for (key, _) in &mut attributes {
+        let mut attributes = Vec::new();
+        if wants_attributes(&name) {
+            for attribute in start.attributes().with_checks(false).flatten() {
+                let key = attribute.key.as_ref();
+                if key == b"xmlns" || key.starts_with(b"xmlns:") {
+                    continue;
+                }
+                let mut key = utf8(key).into_owned();
                 key.make_ascii_lowercase();
+                let value = entities::unescape(&utf8(&attribute.value)).into_owned();
+                attributes.push((key, value));
             }
         }
         if self.root.is_none() {

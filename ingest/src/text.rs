@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use uuid::Uuid;
 
 use crate::entities;
+use crate::simple_html;
 
 /// Slugs the product reserves for its own pages.
 pub const RESERVED_SLUGS: [&str; 4] = ["directory", "id", "latest_episodes", "search"];
@@ -16,10 +17,97 @@ static SANITIZER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
     builder
 });
 
+/// What [`simple_html`] needs of [`SANITIZER`] (`None`: always use ammonia).
+static SIMPLE_RULES: LazyLock<Option<simple_html::Rules>> =
+    LazyLock::new(|| simple_html::Rules::of(&SANITIZER));
+
 /// HTML safe to render: scripts, styles, event handlers and unknown tags removed.
 /// Plain text (no markup) is escaped so that it renders as written.
+///
+/// Text that the HTML parser would read as nothing but characters (no `<`, no
+/// character reference, no carriage return, NUL or byte order mark) is escaped
+/// directly, the way ammonia's serializer escapes a text node; simple, properly
+/// nested show notes (paragraphs, lists, emphasis, links) are written out directly
+/// as ammonia would ([`simple_html`]); everything else goes through ammonia. Every
+/// path gives the same bytes ([`sanitize_html_full`] is the ammonia-only path, kept
+/// for the tests that check this).
 pub fn sanitize_html(html: &str) -> String {
-    SANITIZER.clean(html).to_string().trim().to_owned()
+    sanitize_html_fast(html).unwrap_or_else(|| sanitize_html_full(html))
+}
+
+/// The fast paths of [`sanitize_html`] alone: `None` when the text needs ammonia.
+pub fn sanitize_html_fast(html: &str) -> Option<String> {
+    if let Some(escaped) = escape_plain_text(html) {
+        return Some(trimmed(escaped));
+    }
+    let rules = SIMPLE_RULES.as_ref()?;
+    simple_html::sanitize_simple(html, rules).map(trimmed)
+}
+
+/// [`sanitize_html`] always through ammonia (parse, clean, serialize).
+pub fn sanitize_html_full(html: &str) -> String {
+    let document = SANITIZER.clean(html);
+    // Serialized straight into one buffer (`to_string` would serialize, then copy).
+    let mut bytes = Vec::with_capacity(html.len() + html.len() / 8 + 16);
+    let serialized = match document.write_to(&mut bytes) {
+        Ok(()) => String::from_utf8(bytes).ok(),
+        Err(_) => None,
+    };
+    trimmed(serialized.unwrap_or_else(|| document.to_string()))
+}
+
+/// `text` without leading and trailing whitespace, reusing its buffer when possible.
+fn trimmed(mut text: String) -> String {
+    let end = text.trim_end().len();
+    text.truncate(end);
+    let start = text.len() - text.trim_start().len();
+    if start > 0 {
+        text.drain(..start);
+    }
+    text
+}
+
+/// The serialized form of `text` when the HTML fragment parser reads it as a single
+/// text node: `&`, `>` and no-break spaces escaped as html5ever's serializer escapes
+/// text. `None` when the parser could read it otherwise: a `<` (tags, comments), an
+/// `&` that may start a character reference (followed by a letter, digit or `#`), a
+/// carriage return (line ends are normalised), NUL (dropped) or a byte order mark.
+fn escape_plain_text(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut index = 0;
+    while index < bytes.len() {
+        let (replacement, width) = match bytes[index] {
+            b'<' | b'\r' | 0 => return None,
+            b'&' => match bytes.get(index + 1) {
+                Some(next) if next.is_ascii_alphanumeric() || *next == b'#' => return None,
+                _ => ("&amp;", 1),
+            },
+            b'>' => ("&gt;", 1),
+            0xC2 if bytes.get(index + 1) == Some(&0xA0) => ("&nbsp;", 2),
+            // U+FEFF, the byte order mark.
+            0xEF if bytes.get(index + 1) == Some(&0xBB) && bytes.get(index + 2) == Some(&0xBF) => {
+                return None;
+            }
+            _ => {
+                index += 1;
+                continue;
+            }
+        };
+        let out = out.get_or_insert_with(|| String::with_capacity(text.len() + 32));
+        out.push_str(&text[copied..index]);
+        out.push_str(replacement);
+        index += width;
+        copied = index;
+    }
+    match out {
+        Some(mut out) => {
+            out.push_str(&text[copied..]);
+            Some(out)
+        }
+        None => Some(text.to_owned()),
+    }
 }
 
 /// The text of an HTML fragment: tags removed (block elements and `<br>` become line
@@ -49,21 +137,24 @@ pub fn html_to_text(html: &str) -> String {
             rest = tag;
             continue;
         };
-        let name: String = tag[..close]
-            .trim_start_matches('/')
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .collect::<String>()
-            .to_ascii_lowercase();
+        let raw_name = tag[..close].trim_start_matches('/');
+        let name = &raw_name[..raw_name
+            .bytes()
+            .take_while(u8::is_ascii_alphanumeric)
+            .count()];
         rest = &tag[close + 1..];
-        if (name == "script" || name == "style") && !tag.starts_with('/') {
-            let closing = format!("</{name}");
-            rest = find_ignore_case(rest, &closing)
+        let skipped = ["script", "style"]
+            .into_iter()
+            .find(|skipped| name.eq_ignore_ascii_case(skipped));
+        if let Some(skipped) = skipped
+            && !tag.starts_with('/')
+        {
+            rest = find_closing_tag(rest, skipped)
                 .and_then(|at| rest[at..].find('>').map(|end| &rest[at + end + 1..]))
                 .unwrap_or("");
             continue;
         }
-        if is_block(&name) {
+        if is_block(name) {
             out.push('\n');
         } else {
             out.push(' ');
@@ -73,53 +164,70 @@ pub fn html_to_text(html: &str) -> String {
     collapse_whitespace(&entities::unescape(&out))
 }
 
-fn find_ignore_case(haystack: &str, needle: &str) -> Option<usize> {
-    haystack
-        .to_ascii_lowercase()
-        .find(&needle.to_ascii_lowercase())
+/// Where `</name` (any case) starts in `haystack`.
+fn find_closing_tag(haystack: &str, name: &str) -> Option<usize> {
+    let bytes = haystack.as_bytes();
+    let wanted = name.len() + 2;
+    (0..bytes.len().saturating_sub(wanted - 1)).find(|&at| {
+        bytes[at] == b'<'
+            && bytes[at + 1] == b'/'
+            && bytes[at + 2..at + wanted].eq_ignore_ascii_case(name.as_bytes())
+    })
 }
+
+/// Elements whose tags become line breaks (names compared in any case).
+const BLOCKS: [&str; 19] = [
+    "br",
+    "p",
+    "div",
+    "li",
+    "ul",
+    "ol",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "tr",
+    "table",
+    "blockquote",
+    "pre",
+    "hr",
+    "section",
+    "article",
+];
 
 fn is_block(name: &str) -> bool {
-    matches!(
-        name,
-        "br" | "p"
-            | "div"
-            | "li"
-            | "ul"
-            | "ol"
-            | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "tr"
-            | "table"
-            | "blockquote"
-            | "pre"
-            | "hr"
-            | "section"
-            | "article"
-    )
+    BLOCKS.iter().any(|block| block.eq_ignore_ascii_case(name))
 }
 
-/// Collapses spaces within lines and blank lines between them; trims the ends.
+/// Collapses spaces within lines and blank lines between them; trims the ends:
+/// the words of each line joined by one space, lines without words dropped except
+/// that one empty line stays between two lines that were separated by blank ones.
 fn collapse_whitespace(text: &str) -> String {
-    let mut lines: Vec<String> = Vec::new();
+    let mut out = String::with_capacity(text.len());
+    let mut blank_since_last = false;
     for line in text.split('\n') {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if words.is_empty() {
-            if lines.last().is_some_and(|last| !last.is_empty()) {
-                lines.push(String::new());
-            }
+        let mut words = line.split_whitespace();
+        let Some(first) = words.next() else {
+            blank_since_last = !out.is_empty();
             continue;
+        };
+        if !out.is_empty() {
+            out.push('\n');
+            if blank_since_last {
+                out.push('\n');
+            }
         }
-        lines.push(words.join(" "));
+        blank_since_last = false;
+        out.push_str(first);
+        for word in words {
+            out.push(' ');
+            out.push_str(word);
+        }
     }
-    while lines.last().is_some_and(String::is_empty) {
-        lines.pop();
-    }
-    lines.join("\n")
+    out
 }
 
 /// True when the text contains markup worth sanitizing rather than escaping.
