@@ -19,6 +19,7 @@ pub mod refresh;
 pub mod routes;
 mod search_plan;
 pub mod server;
+pub mod speech;
 pub mod state;
 mod transcripts;
 mod web;

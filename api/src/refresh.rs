@@ -84,6 +84,12 @@ impl FeedRefresher {
         self
     }
 
+    /// Holds the catalog for a write outside a refresh (a speech-to-text transcript):
+    /// refreshes wait meanwhile. Blocking: call it off the async runtime.
+    pub fn catalog_turn(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.one_at_a_time.blocking_lock()
+    }
+
     /// Claims the podcast's refresh slot; `Err(wait)` when it was refreshed less than
     /// [`REFRESH_INTERVAL`] ago.
     pub fn claim(&self, podcast_id: Uuid) -> Result<(), Duration> {

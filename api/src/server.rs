@@ -23,6 +23,9 @@ pub struct ServeOptions {
     /// Feed refreshes may fetch from, and team webhooks may be delivered to, private,
     /// loopback and link-local addresses.
     pub allow_private_feeds: bool,
+    /// Speech to text for transcription requests with faster-whisper and the Whisper
+    /// model in this folder; `None`: requests without a publisher transcript fail.
+    pub whisper_model: Option<PathBuf>,
 }
 
 /// The state of a server over `data_dir`: the app database and the catalog there.
@@ -38,6 +41,7 @@ pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppS
         )?),
         mailer: Arc::new(crate::mail::Outbox::in_data_dir(&data_dir)),
         refresher: Arc::new(crate::refresh::FeedRefresher::new(data_dir.clone())),
+        speech: Arc::new(crate::workflows::speech_worker::SpeechWorker::disabled()),
         deliveries: Arc::new(crate::workflows::delivery::DeliveryWorker::new(
             podlens_netguard::AddressPolicy::public_only(),
         )?),
@@ -58,6 +62,17 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
         state.deliveries = Arc::new(crate::workflows::delivery::DeliveryWorker::new(
             podlens_netguard::AddressPolicy::allow_private(),
         )?);
+    }
+    if let Some(model_dir) = &options.whisper_model {
+        if !model_dir.join("model.bin").is_file() {
+            tracing::warn!(dir = %model_dir.display(), "no Whisper model.bin there: speech-to-text requests will fail until it is installed (scripts/install-whisper.sh)");
+        }
+        let engine = crate::speech::FasterWhisper::new(model_dir.clone());
+        let mut worker = crate::workflows::speech_worker::SpeechWorker::new(Arc::new(engine));
+        if options.allow_private_feeds {
+            worker = worker.allowing_private();
+        }
+        state.speech = Arc::new(worker);
     }
     if options.smtp.is_some() {
         state.mailer = crate::mail::mailer_for(&state.data_dir, options.smtp.as_ref())?;

@@ -21,6 +21,9 @@ pub struct AppState {
     pub mailer: Arc<dyn crate::mail::Mailer>,
     /// Re-reads one podcast's feed on request (`/podcasts/{id}/refresh`).
     pub refresher: Arc<crate::refresh::FeedRefresher>,
+    /// Speech to text for transcription requests without a publisher transcript
+    /// (disabled unless `podlens serve --whisper-model` names a model).
+    pub speech: Arc<crate::workflows::speech_worker::SpeechWorker>,
     /// Sends alert deliveries (e-mail and team webhooks) from the ledger.
     pub deliveries: Arc<crate::workflows::delivery::DeliveryWorker>,
     pub data_dir: PathBuf,

@@ -49,6 +49,11 @@ pub struct Config {
     /// The `[smtp]` table of the file: host, port, tls, user, password, from.
     #[arg(skip)]
     pub smtp: Option<podlens_api::mail::SmtpSettings>,
+
+    /// The file's `whisper-model`: the Whisper model folder `podlens serve` transcribes
+    /// with (`--whisper-model` / `PODLENS_WHISPER_MODEL` win over it).
+    #[arg(skip)]
+    pub whisper_model: Option<PathBuf>,
 }
 
 /// An SMTP URL, which may hold a password: never shown by `Debug`.
@@ -126,6 +131,7 @@ impl Config {
             threads: self.threads.or(file.threads),
             smtp_url: self.smtp_url,
             smtp: self.smtp.or(file.smtp),
+            whisper_model: self.whisper_model.or(file.whisper_model),
         }
     }
 
@@ -211,6 +217,16 @@ mod tests {
             "{shown}"
         );
         assert!(Config::from_toml("[smtp]\nhost = \"h\"\nport = 1\ncolour = \"red\"\n").is_err());
+    }
+
+    #[test]
+    fn the_whisper_model_comes_from_the_file() {
+        let file = Config::from_toml("whisper-model = \"/models/whisper-base\"\n").unwrap();
+        let merged = Config::default().or_file(file);
+        assert_eq!(
+            merged.whisper_model,
+            Some(PathBuf::from("/models/whisper-base"))
+        );
     }
 
     #[test]

@@ -154,6 +154,7 @@ fn serve_args(port: u16) -> serve_cmd::ServeArgs {
         web_dir: default_web_dir(),
         // The demo's feeds are served on loopback.
         allow_private: true,
+        whisper_model: None,
     }
 }
 

@@ -23,10 +23,18 @@ pub struct ServeArgs {
     #[arg(long, env = "PODLENS_WEB_DIR", value_name = "DIR")]
     pub web_dir: Option<PathBuf>,
 
-    /// Let feed refreshes fetch from private, loopback and link-local addresses (a
-    /// local feed server, an intranet); refused by default.
+    /// Let feed refreshes and the enclosure downloads of transcription requests fetch
+    /// from private, loopback and link-local addresses (a local feed server, an
+    /// intranet); refused by default.
     #[arg(long)]
     pub allow_private: bool,
+
+    /// Speech to text for transcription requests: the Whisper model folder in
+    /// CTranslate2 format (scripts/install-whisper.sh installs Whisper base in
+    /// ~/.cache/podlens-models/whisper-base). Also `whisper-model` in podlens.toml.
+    /// Without it, requests for episodes without a publisher transcript fail.
+    #[arg(long, env = "PODLENS_WHISPER_MODEL", value_name = "DIR")]
+    pub whisper_model: Option<PathBuf>,
 }
 
 /// Serves until Ctrl-C.
@@ -40,6 +48,7 @@ pub fn run(config: &Config, args: ServeArgs) -> anyhow::Result<()> {
         web_dir,
         smtp: config.smtp_settings()?,
         allow_private_feeds: args.allow_private,
+        whisper_model: args.whisper_model.or_else(|| config.whisper_model.clone()),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -18,6 +18,7 @@ mod projects;
 pub mod render;
 mod schema;
 mod slug;
+pub mod speech_worker;
 mod store;
 pub mod transcriptions;
 pub mod webhooks;

@@ -1,7 +1,8 @@
 //! Transcription requests: queued durably per episode, processed by a worker that
-//! completes a request from the publisher's transcript when the catalog holds one and
-//! otherwise fails it with the reason. Podcasts can be followed so that requests are
-//! made for their future episodes.
+//! completes a request from the publisher's transcript when the catalog holds one,
+//! otherwise hands it to the speech-to-text worker ([`super::speech_worker`]) when a
+//! model is configured, and otherwise fails it with the reason. Podcasts can be
+//! followed so that requests are made for their future episodes.
 
 use chrono::{DateTime, NaiveDate, Utc};
 use podlens_data::snapshot::EpisodesQuery;
@@ -136,7 +137,8 @@ pub fn save_request(
     )
 }
 
-/// Completes or fails one queued request.
+/// Completes or fails one queued request, or hands it to the speech-to-text worker
+/// (where it stays `not_started` until the audio is transcribed).
 pub fn process_request(state: &AppState, team_id: &str, request_id: &str) -> ApiResult<()> {
     let Some(mut doc) = state.workflows.get_doc::<TranscriptionRequest>(
         DocKind::TranscriptionRequest,
@@ -153,6 +155,10 @@ pub fn process_request(state: &AppState, team_id: &str, request_id: &str) -> Api
         Ok(id) => state.catalog.snapshot()?.transcript_by_episode(id)?,
         Err(_) => None,
     };
+    if transcript.is_none() && state.speech.has_engine() {
+        state.speech.enqueue(state, team_id, request_id);
+        return Ok(());
+    }
     let now = Utc::now();
     match transcript {
         Some(_) => {
