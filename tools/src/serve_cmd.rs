@@ -24,8 +24,8 @@ pub struct ServeArgs {
     pub web_dir: Option<PathBuf>,
 
     /// Let feed refreshes and the enclosure downloads of transcription requests fetch
-    /// from private, loopback and link-local addresses (a local feed server, an
-    /// intranet); refused by default.
+    /// from, and team webhooks deliver to, private, loopback and link-local addresses
+    /// (a local feed server, an intranet); refused by default.
     #[arg(long)]
     pub allow_private: bool,
 
