@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod backup;
 pub mod catalog;
 mod convert;
 pub mod envelope;
@@ -60,6 +61,7 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::polling::router())
         .merge(routes::strategies::router())
         .merge(routes::passages::router())
+        .merge(routes::operator::router())
         .merge(openapi::router())
         .fallback(web::fallback)
         .layer(axum::extract::DefaultBodyLimit::max(extract::BODY_LIMIT))

@@ -129,6 +129,7 @@ use crate::state::AppState;
         routes::api_keys::list,
         routes::api_keys::create,
         routes::api_keys::revoke,
+        routes::operator::backup,
         routes::webhooks::list,
         routes::webhooks::create,
         routes::webhooks::delete_one,

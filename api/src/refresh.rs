@@ -109,6 +109,11 @@ impl FeedRefresher {
         Ok(())
     }
 
+    /// Holds refreshes off until the guard is dropped (a backup copying the catalog).
+    pub async fn hold_off(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.one_at_a_time.lock().await
+    }
+
     /// Re-reads `podcast`'s feed into the catalog and publishes a new snapshot. The
     /// stored image is kept unless `update_thumbnail`.
     pub async fn refresh(

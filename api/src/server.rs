@@ -83,6 +83,9 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
             ApiError::Internal(format!("cannot listen on {}: {error}", options.address))
         })?;
     let local = listener.local_addr().map_err(ApiError::internal)?;
+    // Operators' commands (`podlens backup`, `podlens restore`) find the server here;
+    // removed when serving stops.
+    let _control_file = crate::backup::write_control_file(&state.data_dir, &local.to_string())?;
     on_listening(local);
     crate::workflows::jobs::spawn_background_jobs(state.clone(), JOBS_INTERVAL);
     crate::workflows::guest_profiles::resume_pipelines(&state);

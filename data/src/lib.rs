@@ -5,6 +5,7 @@
 //! [`snapshot`], and the server queries them through [`Snapshot`], so only one process
 //! ever writes the DuckDB file.
 
+pub mod backup;
 mod catalog;
 mod error;
 mod records;

@@ -2,6 +2,7 @@
 //! the synthetic corpus generator. The binary (`main.rs`) only parses flags and
 //! calls into this crate and the pipeline crates.
 
+pub mod backup_cmd;
 pub mod config;
 pub mod crawl_cmd;
 pub mod demo_cmd;

@@ -51,6 +51,12 @@ enum Command {
     Crawl(podlens_tools::crawl_cmd::CrawlArgs),
     /// Chart movements, rating and follower lookups and authority scores into the catalog.
     Score(podlens_tools::score_cmd::ScoreArgs),
+    /// Copy the data directory into a new directory with a manifest of checksums,
+    /// consistent while `podlens serve` runs over it.
+    Backup(podlens_tools::backup_cmd::BackupArgs),
+    /// Restore a backup into the data directory after checking every file's checksum
+    /// (refused while a server uses it, or when it is not empty unless --force).
+    Restore(podlens_tools::backup_cmd::RestoreArgs),
     /// Print the server's OpenAPI document (what `GET /api/v1/openapi.json` answers).
     Openapi,
 }
@@ -99,6 +105,8 @@ fn main() -> anyhow::Result<()> {
         Command::Model(args) => podlens_tools::model_cmd::run(&config, args),
         Command::Crawl(args) => podlens_tools::crawl_cmd::run(&config, args),
         Command::Score(args) => podlens_tools::score_cmd::run(&config, args),
+        Command::Backup(args) => podlens_tools::backup_cmd::run_backup(&config, args),
+        Command::Restore(args) => podlens_tools::backup_cmd::run_restore(&config, args),
         Command::Openapi => {
             let document = serde_json::to_string_pretty(podlens_api::openapi::document())?;
             println!("{document}");

@@ -11,6 +11,7 @@ pub mod exports;
 pub mod guest_profiles;
 pub mod health;
 mod lookup;
+pub mod operator;
 pub mod outreach;
 pub mod passages;
 pub mod podcast_all_details;

@@ -321,6 +321,12 @@ impl WorkflowStore {
         })
     }
 
+    /// Another connection to the app database (for `podlens backup`'s copy, which
+    /// must not hold this store's mutex while it runs).
+    pub fn connection_clone(&self) -> ApiResult<Connection> {
+        self.lock()?.try_clone().map_err(db_error)
+    }
+
     pub(super) fn lock(&self) -> ApiResult<MutexGuard<'_, Connection>> {
         self.connection
             .lock()
