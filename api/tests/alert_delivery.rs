@@ -512,6 +512,13 @@ async fn webhooks_belong_to_their_team() {
         .await;
     assert_eq!(stolen.status, 404, "{}", stolen.body);
     assert_eq!(stolen.message(), format!("Webhook not found: {hook_a}"));
+    let peek = http
+        .get(
+            &format!("/api/v1/teams/webhooks/{hook_a}/deliveries"),
+            &key_b,
+        )
+        .await;
+    assert_eq!(peek.status, 404, "another team's deliveries are not shown");
 
     // Team B's alert is delivered to team B's webhook only.
     let (_, secret_b) = register(&http, &key_b, &receiver_b.url()).await;
@@ -610,4 +617,64 @@ async fn bad_registrations_get_clear_messages() {
         .await;
     assert_eq!(over.status, 403, "{}", over.body);
     assert!(over.message().starts_with("Webhook limit reached"));
+}
+
+#[tokio::test]
+async fn deleting_a_webhook_fails_its_pending_deliveries_without_another_request() {
+    // A long first backoff: the webhook is deleted well before the retry is due.
+    let http = start_with(|state: &mut AppState| {
+        state.deliveries = Arc::new(
+            DeliveryWorker::new(AddressPolicy::allow_private())
+                .unwrap()
+                .with_retry(RetryPolicy {
+                    max_attempts: 3,
+                    first_backoff: Duration::from_secs(2),
+                    max_backoff: Duration::from_secs(2),
+                }),
+        );
+    })
+    .await;
+    let receiver = Receiver::start(vec![503]).await;
+    let key = http.key("deliver-deleted@example.com", "business");
+    let (webhook_id, _) = register(&http, &key, &receiver.url()).await;
+    let alert_id = create_alert(&http, &key, "Linux").await;
+    receiver.wait_for(1).await;
+    let listed = http
+        .get(
+            &format!("/api/v1/teams/webhooks/{webhook_id}/deliveries"),
+            &key,
+        )
+        .await;
+    let listed = listed.data()["deliveries"].as_array().unwrap().clone();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["attempts"], 1);
+    assert!(listed[0]["lastError"].as_str().unwrap().contains("503"));
+    let deleted = http
+        .call(
+            "DELETE",
+            &format!("/api/v1/teams/webhooks/{webhook_id}"),
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(deleted.status, 200, "{}", deleted.body);
+
+    let delivered = settled_webhook_deliveries(&http, &alert_id).await;
+    assert_eq!(delivered[0].status, "failed");
+    assert_eq!(
+        delivered[0].last_error.as_deref(),
+        Some("the webhook was deleted")
+    );
+    assert_eq!(
+        receiver.received().len(),
+        1,
+        "no request after the deletion"
+    );
+    let gone = http
+        .get(
+            &format!("/api/v1/teams/webhooks/{webhook_id}/deliveries"),
+            &key,
+        )
+        .await;
+    assert_eq!(gone.status, 404);
 }
