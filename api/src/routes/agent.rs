@@ -1,5 +1,7 @@
-//! AI assist calls: the relevancy review of a podcast for a project and alternative
-//! spellings of a name. Each generation is charged to the plan's AI assist quota.
+//! AI assist calls: the relevancy review of a podcast for a project, alternative
+//! spellings of a name, and `POST /api/v1/agent/`, which runs one kind of assist
+//! (a custom prompt, a summary of a podcast, an episode or a transcript, a guest prep,
+//! a relevancy review). Each generation is charged to the plan's AI assist quota.
 
 use axum::Router;
 use axum::extract::Path;
@@ -15,10 +17,20 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
 use crate::metering::{self, Metered};
 use crate::state::{AppState, blocking};
-use crate::workflows::agent::{self, PodcastBrief, ProjectBrief, RelevancyAnswer};
-use crate::workflows::briefs::{podcast_brief, project_brief};
+use crate::workflows::agent::{
+    self, ContextKind, PodcastBrief, ProjectBrief, RelevancyAnswer, ShowMaterial, insight,
+};
+use crate::workflows::briefs::{
+    CONTEXT_TRANSCRIPT_CHARS, SHOW_EPISODES, podcast_brief, project_brief, recent_show_material,
+    show_material,
+};
 use crate::workflows::documents::{DocKind, Stored};
-use crate::workflows::fields::{object, optional_string};
+use crate::workflows::fields::{enum_value, object, optional_string};
+use podlens_model::enums::CustomPromptContextType;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::{custom_prompts, guest_prep, lookup};
 
 /// The longest value alternative spellings are made for.
 pub const MAX_SPELLING_VALUE_CHARS: usize = 200;
@@ -34,6 +46,7 @@ pub fn router() -> Router<AppState> {
             "/api/v1/projects/{projectSlug}/podcasts/{listedPodcastId}/relevancy",
             get(listed_relevancy),
         )
+        .route("/api/v1/agent/", post(run_kind))
 }
 
 fn required(body: &serde_json::Map<String, Value>, name: &str) -> ApiResult<String> {
@@ -238,4 +251,211 @@ pub async fn listed_relevancy(
     .await?;
     let (answer, metered) = review(&state, &caller, project_id, podcast_id, force).await?;
     Ok((metered, Envelope(json!({"result": {"answer": answer}}))))
+}
+
+/// The kinds `POST /api/v1/agent/` runs.
+pub const AGENT_KINDS: [&str; 6] = [
+    "custom",
+    "episode",
+    "guest",
+    "podcast",
+    "project/relevancy",
+    "transcript",
+];
+
+/// `data` of `POST /api/v1/agent/`: the kind run and its answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AgentRunResponse {
+    pub kind: String,
+    /// `custom`: a [`PromptAnswer`]; `podcast`, `episode`, `transcript`: a
+    /// [`ContextSummary`]; `guest`: a `GuestPrepResponse`; `project/relevancy`:
+    /// `{answer: RelevancyAnswer}`.
+    #[schema(value_type = Object)]
+    pub result: Value,
+}
+
+/// The context a prompt or summary names, loaded from the catalog.
+fn load_context(
+    state: &AppState,
+    kind: ContextKind,
+    body: &serde_json::Map<String, Value>,
+) -> ApiResult<ShowMaterial> {
+    let snapshot = state.catalog.snapshot()?;
+    match kind {
+        ContextKind::Podcast => {
+            let key = required(body, "podcastId").map_err(|_| {
+                ApiError::BadRequest("podcastId is required for a podcast context".into())
+            })?;
+            let podcast = lookup::podcast_by_id_or_slug(state, &key)?;
+            recent_show_material(snapshot, &podcast, SHOW_EPISODES, 0)
+        }
+        ContextKind::Episode | ContextKind::Transcript => {
+            let key = required(body, "episodeId").map_err(|_| {
+                ApiError::BadRequest(format!(
+                    "episodeId is required for {} context",
+                    if kind == ContextKind::Episode {
+                        "an episode"
+                    } else {
+                        "a transcript"
+                    }
+                ))
+            })?;
+            let episode = lookup::episode_by_id(state, &key)?;
+            let podcast = snapshot
+                .podcast_by_id(episode.podcast_id)?
+                .ok_or_else(|| lookup::podcast_not_found(&episode.podcast_id.to_string()))?;
+            let transcript_chars = if kind == ContextKind::Transcript {
+                CONTEXT_TRANSCRIPT_CHARS
+            } else {
+                0
+            };
+            let show = show_material(
+                snapshot,
+                &podcast,
+                std::slice::from_ref(&episode),
+                transcript_chars,
+            )?;
+            if kind == ContextKind::Transcript
+                && show
+                    .episodes
+                    .iter()
+                    .all(|episode| episode.transcript.is_empty())
+            {
+                return Err(ApiError::NotFound(format!(
+                    "Episode {key} has no transcript"
+                )));
+            }
+            Ok(show)
+        }
+    }
+}
+
+fn context_kind(value: CustomPromptContextType) -> ContextKind {
+    match value {
+        CustomPromptContextType::Podcast => ContextKind::Podcast,
+        CustomPromptContextType::Episode => ContextKind::Episode,
+        CustomPromptContextType::Transcript => ContextKind::Transcript,
+    }
+}
+
+/// The prompt and context type of a `custom` run: a stored prompt of the team, or a
+/// prompt text with a `contextType` (default: podcast when `podcastId` is given,
+/// else episode).
+fn custom_prompt(
+    state: &AppState,
+    team_id: &str,
+    body: &serde_json::Map<String, Value>,
+) -> ApiResult<(String, ContextKind)> {
+    let stored_id = optional_string(body, "customPromptId")?.filter(|id| !id.trim().is_empty());
+    let text = optional_string(body, "prompt")?;
+    match (stored_id, text) {
+        (Some(_), Some(_)) => Err(ApiError::BadRequest(
+            "Only one of customPromptId or prompt can be given".into(),
+        )),
+        (None, None) => Err(ApiError::BadRequest(
+            "Either customPromptId or prompt is required".into(),
+        )),
+        (Some(id), None) => {
+            let prompt = custom_prompts::find(state, team_id, id.trim())?;
+            Ok((prompt.prompt, context_kind(prompt.context_type)))
+        }
+        (None, Some(text)) => {
+            let prompt = custom_prompts::checked_prompt(&text)?;
+            let kind = match optional_string(body, "contextType")? {
+                Some(value) => context_kind(enum_value(
+                    value.trim(),
+                    "contextType",
+                    CustomPromptContextType::parse,
+                    CustomPromptContextType::ALL,
+                    CustomPromptContextType::as_str,
+                )?),
+                None if body.get("podcastId").is_some_and(|v| !v.is_null()) => ContextKind::Podcast,
+                None => ContextKind::Episode,
+            };
+            Ok((prompt, kind))
+        }
+    }
+}
+
+/// `POST /api/v1/agent/`: body `kind` and the kind's inputs:
+/// `custom` (customPromptId or prompt [+ contextType], and podcastId or episodeId),
+/// `podcast` (podcastId), `episode` and `transcript` (episodeId), `guest`
+/// (podcastSlug), `project/relevancy` (projectId, podcastId, forceRegenerate).
+#[utoipa::path(post, path = "/api/v1/agent/", tag = "agent", operation_id = "runAgent",
+    responses((status = 200, body = AgentRunResponse, description = "The kind run and its answer"),
+              (status = 404, description = "Unknown prompt, podcast, episode, transcript or project"),
+              (status = 429, description = "The plan's AI assists are used up")))]
+pub async fn run_kind(
+    State(state): State<AppState>,
+    caller: Caller,
+    RawJson(body): RawJson,
+) -> ApiResult<(Option<Metered>, Envelope<AgentRunResponse>)> {
+    let account = caller.require_account()?.clone();
+    let body = object(body)?;
+    let kind = required(&body, "kind")?;
+    if !AGENT_KINDS.contains(&kind.as_str()) {
+        return Err(ApiError::BadRequest(format!(
+            "Invalid kind \"{kind}\"; expected one of {}",
+            AGENT_KINDS.join(", ")
+        )));
+    }
+    let (metered, result) = match kind.as_str() {
+        "project/relevancy" => {
+            let project = required(&body, "projectId")?;
+            let podcast = required(&body, "podcastId")?;
+            let force = match body.get("forceRegenerate") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(flag)) => *flag,
+                Some(_) => {
+                    return Err(ApiError::BadRequest(
+                        "forceRegenerate must be a boolean".into(),
+                    ));
+                }
+            };
+            let (answer, metered) = review(&state, &caller, project, podcast, force).await?;
+            (metered, json!({"answer": answer}))
+        }
+        "guest" => {
+            let slug = required(&body, "podcastSlug")?;
+            guest_prep::checked_request(&slug, None)?;
+            let (prep, metered) = guest_prep::prepare(&state, &caller, slug).await?;
+            (
+                Some(metered),
+                serde_json::to_value(prep).map_err(ApiError::internal)?,
+            )
+        }
+        "custom" => {
+            let load = state.clone();
+            let (prompt, context_kind, context) = blocking(move || {
+                let (prompt, context_kind) = custom_prompt(&load, &account.team_id, &body)?;
+                let context = load_context(&load, context_kind, &body)?;
+                Ok((prompt, context_kind, context))
+            })
+            .await?;
+            let metered = metering::charge(&state, &caller, UsageCounter::AiAssist).await?;
+            let answer =
+                insight::answer_prompt(state.assist.as_ref(), prompt, context_kind, context)
+                    .await?;
+            (
+                Some(metered),
+                serde_json::to_value(answer).map_err(ApiError::internal)?,
+            )
+        }
+        other => {
+            let context_kind = match other {
+                "podcast" => ContextKind::Podcast,
+                "episode" => ContextKind::Episode,
+                _ => ContextKind::Transcript,
+            };
+            let load = state.clone();
+            let context = blocking(move || load_context(&load, context_kind, &body)).await?;
+            let metered = metering::charge(&state, &caller, UsageCounter::AiAssist).await?;
+            let answer = insight::summarize(state.assist.as_ref(), context_kind, context).await?;
+            (
+                Some(metered),
+                serde_json::to_value(answer).map_err(ApiError::internal)?,
+            )
+        }
+    };
+    Ok((metered, Envelope(AgentRunResponse { kind, result })))
 }

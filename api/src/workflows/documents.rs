@@ -1,5 +1,6 @@
 //! Stored workflow documents: alert configs and matches, guest profiles and their
-//! uploads, transcription requests, search strategies and relevancy answers. Each is a
+//! uploads, transcription requests, search strategies, relevancy answers, custom
+//! prompts, episode deep analyses, user preferences and team settings. Each is a
 //! JSON document in `workflow_documents`, keyed by kind and id, with the team, an
 //! optional parent (project, guest profile, alert config) and timestamps as columns so
 //! lists and plan caps are plain queries.
@@ -25,6 +26,10 @@ pub enum DocKind {
     TranscriptionFollow,
     Strategy,
     Relevancy,
+    CustomPrompt,
+    DeepAnalysis,
+    UserPreferences,
+    TeamSettings,
 }
 
 impl DocKind {
@@ -38,6 +43,10 @@ impl DocKind {
             DocKind::TranscriptionFollow => "transcription_follow",
             DocKind::Strategy => "strategy",
             DocKind::Relevancy => "relevancy",
+            DocKind::CustomPrompt => "custom_prompt",
+            DocKind::DeepAnalysis => "deep_analysis",
+            DocKind::UserPreferences => "user_preferences",
+            DocKind::TeamSettings => "team_settings",
         }
     }
 }

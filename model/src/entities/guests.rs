@@ -129,8 +129,9 @@ pub struct CreateGuestProfileResponse {
     pub project_slug: String,
 }
 
-/// Questions a host will likely ask, grouped.
+/// Questions a host will likely ask about one theme.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LikelyQuestions {
     pub description: String,
@@ -140,11 +141,13 @@ pub struct LikelyQuestions {
 
 /// `POST /api/v1/guest-prep/generate`: preparation for appearing on a podcast.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct GuestPrepResponse {
     pub podcast_slug: String,
     pub episode_slugs: Vec<String>,
-    pub grouped_likely_questions: LikelyQuestions,
+    /// One group per theme.
+    pub grouped_likely_questions: Vec<LikelyQuestions>,
     pub critical_actions: Vec<String>,
     /// Markdown.
     pub summary: String,

@@ -105,6 +105,7 @@ impl Template {
 
 /// A team's custom AI prompt.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CustomPrompt {
     pub name: String,

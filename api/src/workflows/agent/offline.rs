@@ -3,6 +3,7 @@
 use chrono::Utc;
 use serde_json::{Value, json};
 
+use super::offline_insight;
 use super::text::{
     cosine, extractive_summary, keywords, list_items, spelling_variants, term_vector,
 };
@@ -27,6 +28,14 @@ impl AiProvider for OfflineProvider {
             }
             AssistTask::GuestBio(source) => bio(source),
             AssistTask::Strategies { project, count } => strategies(project, *count),
+            AssistTask::GuestPrep(show) => offline_insight::guest_prep(show),
+            AssistTask::CustomPrompt {
+                prompt,
+                kind,
+                context,
+            } => offline_insight::prompt_answer(prompt, *kind, context),
+            AssistTask::Summary { kind, context } => offline_insight::summary(*kind, context),
+            AssistTask::DeepAnalysis(show) => offline_insight::deep_analysis(show),
         };
         Box::pin(async move {
             Ok(Completion {
