@@ -71,26 +71,44 @@ impl Bindings {
 
     /// The canonical name of a raw qualified name (`itunes:Image` → `itunes:image`).
     pub fn canonical(&self, qname: &str) -> String {
+        let mut name = String::with_capacity(qname.len() + 4);
+        self.canonical_into(qname, &mut name);
+        name
+    }
+
+    /// [`Bindings::canonical`] written into `name` (cleared first), so that a caller
+    /// can reuse one buffer.
+    pub fn canonical_into(&self, qname: &str, name: &mut String) {
+        name.clear();
         let Some((prefix, local)) = qname.split_once(':') else {
-            return qname.to_ascii_lowercase();
+            name.push_str(qname);
+            name.make_ascii_lowercase();
+            return;
         };
         let canonical_prefix = self
             .prefixes
             .iter()
             .find(|(bound, _)| bound == prefix)
             .map(|(_, canonical)| canonical.as_str());
-        let mut name = String::with_capacity(qname.len() + 4);
         match canonical_prefix {
             Some(canonical) => name.push_str(canonical),
             None => {
-                let lowered = prefix.to_ascii_lowercase();
-                let conventional = CONVENTIONAL.iter().find(|known| **known == lowered);
-                name.push_str(conventional.copied().unwrap_or(lowered.as_str()));
+                let conventional = CONVENTIONAL
+                    .iter()
+                    .find(|known| known.eq_ignore_ascii_case(prefix));
+                match conventional {
+                    Some(known) => name.push_str(known),
+                    None => {
+                        name.push_str(prefix);
+                        name.make_ascii_lowercase();
+                    }
+                }
             }
         }
         name.push(':');
-        name.push_str(&local.to_ascii_lowercase());
-        name
+        let start = name.len();
+        name.push_str(local);
+        name[start..].make_ascii_lowercase();
     }
 }
 

@@ -135,14 +135,15 @@ fn parse_text(text: &str) -> Result<ParsedFeed, IngestError> {
         saw_feed_element: false,
     };
     let mut last_error_position = None;
+    let mut end_name = String::new();
     loop {
         let position_before = reader.buffer_position();
         match reader.read_event() {
             Ok(Event::Start(start)) => state.start(&start),
             Ok(Event::End(end)) => {
                 let raw = utf8(end.name().into_inner());
-                let name = state.bindings.canonical(raw.trim());
-                state.end(&name);
+                state.bindings.canonical_into(raw.trim(), &mut end_name);
+                state.end(&end_name);
             }
             Ok(Event::Text(content)) => {
                 let raw = slice_of(text, content.as_ref());
@@ -216,10 +217,14 @@ impl ParserState {
             self.root = Some(name.clone());
         }
         if name.contains(':') {
-            if let Some(item) = self.item.as_mut() {
+            if let Some(item) = self.item.as_mut()
+                && !item.tags.contains(&name)
+            {
                 item.tags.insert(name.clone());
             }
-            self.feed.channel.tags.insert(name.clone());
+            if !self.feed.channel.tags.contains(&name) {
+                self.feed.channel.tags.insert(name.clone());
+            }
         }
         if matches!(name.as_str(), "rss" | "channel" | "feed" | "rdf:rdf") {
             self.saw_feed_element = true;

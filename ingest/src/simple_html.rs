@@ -141,6 +141,10 @@ impl Rules {
 
 /// The sanitized, serialized form of `html` (not trimmed), when it is in the subset.
 pub(crate) fn sanitize_simple(html: &str, rules: &Rules) -> Option<String> {
+    // The parser drops a byte order mark at the very start (elsewhere it is text).
+    if html.starts_with('\u{feff}') {
+        return None;
+    }
     let bytes = html.as_bytes();
     let mut out = String::with_capacity(html.len() + 64);
     let mut open: Vec<&'static str> = Vec::with_capacity(8);
@@ -155,7 +159,7 @@ pub(crate) fn sanitize_simple(html: &str, rules: &Rules) -> Option<String> {
                     .iter()
                     .position(|byte| *byte == b'<')
                     .map_or(bytes.len(), |offset| at + offset);
-                let text = unescape(&html[at..end])?;
+                let text = unescape(&html[at..end], false)?;
                 escape_into(&mut out, &text, false);
                 at = end;
             }
@@ -169,8 +173,35 @@ pub(crate) fn sanitize_simple(html: &str, rules: &Rules) -> Option<String> {
     Some(out)
 }
 
+/// Whitespace between attributes (a carriage return is read as a line feed).
 fn is_space(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\n' | b'\x0c')
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+}
+
+/// Bytes of an unquoted attribute value read as written (no references, none of
+/// the characters the tokenizer objects to).
+fn is_plain_unquoted(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric()
+        || matches!(
+            byte,
+            b'-' | b'.'
+                | b'_'
+                | b':'
+                | b'/'
+                | b'#'
+                | b'%'
+                | b'?'
+                | b'+'
+                | b','
+                | b';'
+                | b'!'
+                | b'~'
+                | b'*'
+                | b'@'
+                | b'$'
+                | b'('
+                | b')'
+        )
 }
 
 /// Reads the tag at `start` (a `<`), checks it against the open elements, writes it;
@@ -251,18 +282,47 @@ fn tag(
                     at += 1;
                 }
                 let name = &html[name_start..at];
-                if bytes.get(at) != Some(&b'=') || bytes.get(at + 1) != Some(&b'"') {
+                // `name = "value"`, `name='value'` or `name=value`; spaces around `=`.
+                while bytes.get(at).copied().is_some_and(is_space) {
+                    at += 1;
+                }
+                if bytes.get(at) != Some(&b'=') {
                     return None;
                 }
-                let value_start = at + 2;
-                let value_end =
-                    value_start + bytes[value_start..].iter().position(|byte| *byte == b'"')?;
-                at = value_end + 1;
+                at += 1;
+                while bytes.get(at).copied().is_some_and(is_space) {
+                    at += 1;
+                }
+                let (value_start, value_end) = match bytes.get(at)? {
+                    quote @ (b'"' | b'\'') => {
+                        let value_start = at + 1;
+                        let value_end = value_start
+                            + bytes[value_start..].iter().position(|byte| byte == quote)?;
+                        at = value_end + 1;
+                        (value_start, value_end)
+                    }
+                    _ => {
+                        let value_start = at;
+                        while bytes
+                            .get(at)
+                            .is_some_and(|byte| !is_space(*byte) && *byte != b'>')
+                        {
+                            if !is_plain_unquoted(bytes[at]) {
+                                return None;
+                            }
+                            at += 1;
+                        }
+                        if at == value_start {
+                            return None;
+                        }
+                        (value_start, at)
+                    }
+                };
                 if seen.iter().any(|other| other.eq_ignore_ascii_case(name)) {
                     return None;
                 }
                 seen.push(name);
-                let value = unescape(&html[value_start..value_end])?;
+                let value = unescape(&html[value_start..value_end], true)?;
                 let lowered = name.to_ascii_lowercase();
                 let keep = allowed.contains(&lowered)
                     && (!is_url_attribute(&lowered) || rules.keeps_url(&value));
@@ -306,18 +366,20 @@ fn is_url_attribute(name: &str) -> bool {
     matches!(name, "href" | "src" | "xlink:href")
 }
 
-/// Text or an attribute value with its character references resolved, when every
-/// reference is one the HTML parser reads the same way: `&name;` with a name of the
-/// HTML 4 set (all in HTML5, same characters), `&#N;` / `&#xH;` of a printable
-/// character outside the ranges HTML5 remaps (NUL, C1 controls, surrogates,
-/// noncharacters), and an `&` that starts no reference (not followed by a letter,
-/// digit or `#`) as written. `None` for any other reference and for characters the
-/// parser would change (CR, NUL, BOM).
-fn unescape(text: &str) -> Option<std::borrow::Cow<'_, str>> {
+/// Text or an attribute value (`attribute`) as the HTML parser reads it, when it can
+/// be read without its full reference table: `&name;` with a name of the HTML 4 set
+/// (all in HTML5, same characters), `&#N;` / `&#xH;` of a printable character outside
+/// the ranges HTML5 remaps (NUL, C1 controls, surrogates, noncharacters), and an `&`
+/// that the parser keeps as written: one not followed by a letter, digit or `#`, one
+/// followed by letters and digits that no legacy (semicolon-less) name begins, and in
+/// an attribute value one whose letters and digits are longer than such a name or
+/// followed by `=`. Carriage returns become line feeds (CR LF one line feed). `None`
+/// for other references and for NUL.
+fn unescape(text: &str, attribute: bool) -> Option<std::borrow::Cow<'_, str>> {
     let bytes = text.as_bytes();
     let Some(first) = bytes
         .iter()
-        .position(|byte| matches!(byte, b'\r' | 0 | 0xEF | b'&'))
+        .position(|byte| matches!(byte, b'\r' | 0 | b'&'))
     else {
         return Some(std::borrow::Cow::Borrowed(text));
     };
@@ -326,12 +388,19 @@ fn unescape(text: &str) -> Option<std::borrow::Cow<'_, str>> {
     let mut at = first;
     while at < bytes.len() {
         match bytes[at] {
-            b'\r' | 0 => return None,
-            0xEF if bytes.get(at + 1) == Some(&0xBB) && bytes.get(at + 2) == Some(&0xBF) => {
-                return None;
+            0 => return None,
+            b'\r' => {
+                out.push_str(&text[copied..at]);
+                out.push('\n');
+                at += if bytes.get(at + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                copied = at;
             }
             b'&' => match bytes.get(at + 1) {
-                Some(next) if next.is_ascii_alphanumeric() || *next == b'#' => {
+                Some(b'#') => {
                     let rest = &text[at + 1..];
                     let end = rest.bytes().take(34).position(|byte| byte == b';')?;
                     let character = reference(&rest[..end])?;
@@ -339,6 +408,31 @@ fn unescape(text: &str) -> Option<std::borrow::Cow<'_, str>> {
                     out.push(character);
                     at += end + 2;
                     copied = at;
+                }
+                Some(next) if next.is_ascii_alphanumeric() => {
+                    let run = bytes[at + 1..]
+                        .iter()
+                        .take_while(|byte| byte.is_ascii_alphanumeric())
+                        .count();
+                    let name = &text[at + 1..at + 1 + run];
+                    let after = bytes.get(at + 1 + run).copied();
+                    if after == Some(b';') {
+                        let character = reference(name)?;
+                        out.push_str(&text[copied..at]);
+                        out.push(character);
+                        at += run + 2;
+                        copied = at;
+                        continue;
+                    }
+                    let literal = if attribute {
+                        !LEGACY_NAMES.contains(&name) || after == Some(b'=')
+                    } else {
+                        !LEGACY_NAMES.iter().any(|legacy| name.starts_with(legacy))
+                    };
+                    if !literal {
+                        return None;
+                    }
+                    at += 1 + run;
                 }
                 _ => at += 1,
             },
@@ -348,6 +442,21 @@ fn unescape(text: &str) -> Option<std::borrow::Cow<'_, str>> {
     out.push_str(&text[copied..]);
     Some(std::borrow::Cow::Owned(out))
 }
+
+/// The references HTML5 also resolves without a semicolon (legacy names).
+const LEGACY_NAMES: [&str; 106] = [
+    "AElig", "AMP", "Aacute", "Acirc", "Agrave", "Aring", "Atilde", "Auml", "COPY", "Ccedil",
+    "ETH", "Eacute", "Ecirc", "Egrave", "Euml", "GT", "Iacute", "Icirc", "Igrave", "Iuml", "LT",
+    "Ntilde", "Oacute", "Ocirc", "Ograve", "Oslash", "Otilde", "Ouml", "QUOT", "REG", "THORN",
+    "Uacute", "Ucirc", "Ugrave", "Uuml", "Yacute", "aacute", "acirc", "acute", "aelig", "agrave",
+    "amp", "aring", "atilde", "auml", "brvbar", "ccedil", "cedil", "cent", "copy", "curren", "deg",
+    "divide", "eacute", "ecirc", "egrave", "eth", "euml", "frac12", "frac14", "frac34", "gt",
+    "iacute", "icirc", "iexcl", "igrave", "iquest", "iuml", "laquo", "lt", "macr", "micro",
+    "middot", "nbsp", "not", "ntilde", "oacute", "ocirc", "ograve", "ordf", "ordm", "oslash",
+    "otilde", "ouml", "para", "plusmn", "pound", "quot", "raquo", "reg", "sect", "shy", "sup1",
+    "sup2", "sup3", "szlig", "thorn", "times", "uacute", "ucirc", "ugrave", "uml", "uuml",
+    "yacute", "yen", "yuml",
+];
 
 /// The character of a reference written `&name;` (without `&` and `;`), when the HTML
 /// parser gives that same character.
@@ -420,6 +529,22 @@ mod tests {
                 format!("x{}y", escaped(*character)),
                 "&{name};"
             );
+        }
+    }
+
+    #[test]
+    fn legacy_names_are_the_ones_the_html_parser_reads_without_semicolon() {
+        let uppercase = ["AMP", "COPY", "GT", "LT", "QUOT", "REG"];
+        let names = crate::entities::NAMED
+            .iter()
+            .map(|(name, _)| *name)
+            .chain(uppercase);
+        for name in names {
+            let decoded = sanitize_html_full(&format!("x&{name} y")) != format!("x&amp;{name} y");
+            let legacy_prefix = super::LEGACY_NAMES
+                .iter()
+                .any(|legacy| name.starts_with(legacy));
+            assert_eq!(legacy_prefix, decoded, "&{name}");
         }
     }
 

@@ -225,6 +225,12 @@ fn markup(next: &mut impl FnMut() -> u64, depth: usize, out: &mut String) {
         " href=\"https://example.com/?q=caf&eacute;&#38;x=&#x2F;\"",
         " title=\"&bogus; &amp\"",
         " cite=\"https://example.com/\" src=\"javascript:x\"",
+        " href='https://example.com/?a=1&utm_source=x&amp=2&copy=3&ampx&not' title='it\"s'",
+        " href = \"https://example.com/&copy-x&notit\"",
+        " width=10 border=0 href=https://example.com/a/b?c=d",
+        " href=https://example.com/&amp",
+        " title=\"a\r\nb\rc\"\r\nlang=\"en\"",
+        " title=\"x\u{feff}y\" href=\"\u{2060}https://example.com\"",
     ];
     const TEXTS: &[&str] = &[
         "text",
@@ -254,6 +260,14 @@ fn markup(next: &mut impl FnMut() -> u64, depth: usize, out: &mut String) {
         "&AMP;",
         "&#39",
         "&apos;",
+        "&utm_source=x",
+        "&notit",
+        "&copy=1",
+        "&ampx",
+        "&nbsp x",
+        "&Eacute",
+        "\r\n",
+        "\u{feff}",
     ];
     let children = next() % 4;
     for _ in 0..children {
