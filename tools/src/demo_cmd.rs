@@ -127,6 +127,8 @@ fn ingest_args(opml: &Path) -> ingest_cmd::IngestArgs {
         no_export: false,
         // The corpus is served on loopback.
         allow_private: true,
+        memory_limit_mb: ingest_cmd::DEFAULT_MEMORY_LIMIT_MB,
+        checkpoint_mb: ingest_cmd::DEFAULT_CHECKPOINT_MB,
     }
 }
 

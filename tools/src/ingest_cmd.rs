@@ -48,7 +48,21 @@ pub struct IngestArgs {
     /// (local test servers, intranets); refused by default.
     #[arg(long)]
     pub allow_private: bool,
+    /// Memory the catalog database may use, in megabytes (beyond it, it spills to a
+    /// temporary directory beside the catalog).
+    #[arg(long, default_value_t = DEFAULT_MEMORY_LIMIT_MB)]
+    pub memory_limit_mb: u64,
+    /// Write-ahead log, in megabytes, that the catalog accumulates before folding it
+    /// into the database file (once more at the end of the run).
+    #[arg(long, default_value_t = DEFAULT_CHECKPOINT_MB)]
+    pub checkpoint_mb: u64,
 }
+
+/// Default of `--memory-limit-mb`.
+pub const DEFAULT_MEMORY_LIMIT_MB: u64 = 1024;
+
+/// Default of `--checkpoint-mb`.
+pub const DEFAULT_CHECKPOINT_MB: u64 = 256;
 
 /// Feed batches written to DuckDB in groups (one transaction per group).
 const WRITE_BATCH: usize = 256;
@@ -94,7 +108,11 @@ fn store_error(error: podlens_data::DataError) -> IngestError {
 
 impl FeedStore for CatalogStore {
     fn upsert_feed(&mut self, batch: &FeedBatch) -> Result<(), IngestError> {
-        self.pending.push(batch.clone());
+        self.upsert_feed_owned(batch.clone())
+    }
+
+    fn upsert_feed_owned(&mut self, batch: FeedBatch) -> Result<(), IngestError> {
+        self.pending.push(batch);
         if self.pending.len() >= WRITE_BATCH {
             self.flush()?;
         }
@@ -102,7 +120,11 @@ impl FeedStore for CatalogStore {
     }
 
     fn upsert_transcript(&mut self, transcript: &TranscriptRecord) -> Result<(), IngestError> {
-        self.transcripts.push(transcript.clone());
+        self.upsert_transcript_owned(transcript.clone())
+    }
+
+    fn upsert_transcript_owned(&mut self, transcript: TranscriptRecord) -> Result<(), IngestError> {
+        self.transcripts.push(transcript);
         if self.transcripts.len() >= TRANSCRIPT_BATCH {
             self.flush()?;
         }
@@ -130,6 +152,11 @@ pub fn run(config: &Config, args: IngestArgs) -> anyhow::Result<()> {
     let data_dir = config.data_dir();
     let catalog = Catalog::open(&data_dir)
         .with_context(|| format!("cannot open the catalog in {}", data_dir.display()))?;
+    let threads = std::thread::available_parallelism().map_or(2, usize::from);
+    catalog
+        .set_resource_limits(args.memory_limit_mb, threads)
+        .and_then(|()| catalog.set_checkpoint_threshold(args.checkpoint_mb))
+        .context("cannot configure the catalog")?;
     let sources = if args.sources.is_empty() {
         catalog_sources(&catalog)?
     } else {
@@ -173,6 +200,10 @@ pub fn run(config: &Config, args: IngestArgs) -> anyhow::Result<()> {
     store
         .flush()
         .context("cannot write the last feeds to the catalog")?;
+    store
+        .catalog
+        .checkpoint()
+        .context("cannot checkpoint the catalog")?;
     bar.finish_and_clear();
     println!("{summary}");
     if !args.no_export {

@@ -1,11 +1,15 @@
 //! The feed fetch log and per-feed polling state (conditional GET validators).
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use duckdb::{Connection, OptionalExt, params};
 use podlens_model::catalog::FeedFetchRecord;
 use uuid::Uuid;
 
-use super::staging::{micros, optional_micros};
+use super::staging::{
+    FEED_STATE_STAGE, FETCH_STAGE, column_list, converted_columns, micros, optional_micros,
+};
 use crate::DataError;
 use crate::records::{optional_time_at, optional_uuid_at, time_at};
 
@@ -138,6 +142,11 @@ impl super::Catalog {
     }
 }
 
+/// Records `fetches` in one transaction, set at a time: the fetches are appended to a
+/// staging table and copied into the log with one statement, the stored states of
+/// their feeds are read with one query, the next states are computed in order (a feed
+/// fetched twice in the batch sees its first fetch), and written back with one
+/// statement. Per-fetch statements made a re-poll of 10,000 feeds take half a minute.
 pub(crate) fn record_fetches(
     connection: &mut Connection,
     fetches: &[FeedFetchRecord],
@@ -146,35 +155,94 @@ pub(crate) fn record_fetches(
         return Ok(());
     }
     let transaction = connection.transaction()?;
-    for fetch in fetches {
-        log_fetch(&transaction, fetch)?;
+    transaction.execute_batch("DELETE FROM stage_fetches; DELETE FROM stage_feed_states")?;
+    {
+        let mut appender =
+            transaction.appender_to_catalog_and_db("stage_fetches", "temp", "main")?;
+        for (order, fetch) in fetches.iter().enumerate() {
+            appender.append_row(params![
+                fetch.feed_url,
+                fetch.podcast_id.map(|id| id.to_string()),
+                micros(&fetch.fetched_at),
+                fetch.outcome,
+                fetch.http_status,
+                fetch.error,
+                fetch.etag,
+                fetch.last_modified,
+                fetch.bytes,
+                fetch.episodes,
+                order as i64,
+            ])?;
+        }
+        appender.flush()?;
     }
+    transaction.execute(
+        &format!(
+            r#"INSERT INTO feed_fetches ({}) SELECT {} FROM stage_fetches s ORDER BY s."stageOrder""#,
+            column_list(FETCH_STAGE),
+            converted_columns(FETCH_STAGE, "s", &[])
+        ),
+        [],
+    )?;
+    let mut states = load_states(&transaction)?;
+    for fetch in fetches {
+        let previous = states.remove(fetch.feed_url.as_str());
+        states.insert(fetch.feed_url.clone(), next_state(previous, fetch));
+    }
+    {
+        let mut appender =
+            transaction.appender_to_catalog_and_db("stage_feed_states", "temp", "main")?;
+        for (order, (feed_url, state)) in states.iter().enumerate() {
+            appender.append_row(params![
+                feed_url,
+                state.podcast_id.map(|id| id.to_string()),
+                state.etag,
+                state.last_modified,
+                state.last_outcome,
+                micros(&state.last_fetched_at),
+                optional_micros(&state.last_success_at),
+                state.consecutive_failures,
+                order as i64,
+            ])?;
+        }
+        appender.flush()?;
+    }
+    transaction.execute(
+        &format!(
+            "INSERT OR REPLACE INTO feed_states ({}) SELECT {} FROM stage_feed_states s",
+            column_list(FEED_STATE_STAGE),
+            converted_columns(FEED_STATE_STAGE, "s", &[])
+        ),
+        [],
+    )?;
     transaction.commit()?;
     Ok(())
 }
 
-fn log_fetch(transaction: &Connection, fetch: &FeedFetchRecord) -> Result<(), DataError> {
-    transaction.execute(
-        r#"INSERT INTO feed_fetches
-           ("feedUrl", "podcastId", "fetchedAt", "outcome", "httpStatus", "error", "etag",
-            "lastModified", "bytes", "episodes")
-           VALUES (?, CAST(? AS UUID), make_timestamptz(?), ?, ?, ?, ?, ?, ?, ?)"#,
-        params![
-            fetch.feed_url,
-            fetch.podcast_id.map(|id| id.to_string()),
-            micros(&fetch.fetched_at),
-            fetch.outcome,
-            fetch.http_status,
-            fetch.error,
-            fetch.etag,
-            fetch.last_modified,
-            fetch.bytes,
-            fetch.episodes,
-        ],
+/// The stored states of the feeds in `stage_fetches`, by feed URL.
+fn load_states(connection: &Connection) -> Result<HashMap<String, StoredState>, DataError> {
+    let mut statement = connection.prepare(
+        r#"SELECT "feedUrl", "podcastId"::VARCHAR, "etag", "lastModified", "lastOutcome",
+                  epoch_us("lastFetchedAt"), epoch_us("lastSuccessAt"), "consecutiveFailures"
+           FROM feed_states WHERE "feedUrl" IN (SELECT "feedUrl" FROM stage_fetches)"#,
     )?;
-    let previous = load_state(transaction, &fetch.feed_url)?;
-    store_state(transaction, &fetch.feed_url, &next_state(previous, fetch))?;
-    Ok(())
+    let states = statement
+        .query_map([], |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                StoredState {
+                    podcast_id: optional_uuid_at(row, 1)?,
+                    etag: row.get(2)?,
+                    last_modified: row.get(3)?,
+                    last_outcome: row.get(4)?,
+                    last_fetched_at: time_at(row, 5)?,
+                    last_success_at: optional_time_at(row, 6)?,
+                    consecutive_failures: row.get(7)?,
+                },
+            ))
+        })?
+        .collect::<Result<HashMap<_, _>, _>>()?;
+    Ok(states)
 }
 
 /// Every feed of the catalog (podcasts' feed URLs, and feeds that were fetched but

@@ -150,6 +150,30 @@ pub(crate) const TRANSCRIPT_STAGE: &[(&str, Kind)] = &[
     ("transcriptText", Text),
 ];
 
+pub(crate) const FETCH_STAGE: &[(&str, Kind)] = &[
+    ("feedUrl", Text),
+    ("podcastId", Uuid),
+    ("fetchedAt", Time),
+    ("outcome", Text),
+    ("httpStatus", Int),
+    ("error", Text),
+    ("etag", Text),
+    ("lastModified", Text),
+    ("bytes", Int),
+    ("episodes", Int),
+];
+
+pub(crate) const FEED_STATE_STAGE: &[(&str, Kind)] = &[
+    ("feedUrl", Text),
+    ("podcastId", Uuid),
+    ("etag", Text),
+    ("lastModified", Text),
+    ("lastOutcome", Text),
+    ("lastFetchedAt", Time),
+    ("lastSuccessAt", Time),
+    ("consecutiveFailures", Int),
+];
+
 /// Names of the staging tables, each with its columns.
 pub(crate) const STAGES: &[(&str, &[(&str, Kind)])] = &[
     ("stage_podcasts", PODCAST_STAGE),
@@ -157,6 +181,8 @@ pub(crate) const STAGES: &[(&str, &[(&str, Kind)])] = &[
     ("stage_persons", PERSON_STAGE),
     ("stage_segments", SEGMENT_STAGE),
     ("stage_transcripts", TRANSCRIPT_STAGE),
+    ("stage_fetches", FETCH_STAGE),
+    ("stage_feed_states", FEED_STATE_STAGE),
 ];
 
 /// Creates the (connection-local, temporary) staging tables. Each has a trailing

@@ -236,3 +236,42 @@ fn stage_batches(connection: &Connection, batches: &[FeedBatch]) -> Result<(), D
     persons.flush()?;
     Ok(())
 }
+
+impl super::Catalog {
+    /// Bounds DuckDB's memory and threads for a long write such as a bulk ingest: at
+    /// most `memory_limit_mb` megabytes of buffers (beyond that DuckDB spills to a
+    /// temporary directory beside the catalog file; its default is 80% of the
+    /// machine's memory) and `threads` worker threads.
+    pub fn set_resource_limits(
+        &self,
+        memory_limit_mb: u64,
+        threads: usize,
+    ) -> Result<(), DataError> {
+        self.connection.execute_batch(&format!(
+            "SET memory_limit = '{}MB'; SET threads = {}",
+            memory_limit_mb.max(64),
+            threads.max(1)
+        ))?;
+        Ok(())
+    }
+
+    /// Lets the write-ahead log grow to `megabytes` before DuckDB checkpoints it into
+    /// the catalog file (DuckDB's default is 16 MB). A checkpoint compresses and
+    /// rewrites every row group that changed and writes the indexes out whole, so a
+    /// bulk ingest that checkpoints after every group of feeds recompresses the same
+    /// growing row groups again and again; with a large threshold it happens about
+    /// once. Call [`super::Catalog::checkpoint`] at the end of the write.
+    pub fn set_checkpoint_threshold(&self, megabytes: u64) -> Result<(), DataError> {
+        self.connection.execute_batch(&format!(
+            "SET checkpoint_threshold = '{}MB'",
+            megabytes.max(1)
+        ))?;
+        Ok(())
+    }
+
+    /// Writes the write-ahead log into the catalog file now.
+    pub fn checkpoint(&self) -> Result<(), DataError> {
+        self.connection.execute_batch("CHECKPOINT")?;
+        Ok(())
+    }
+}

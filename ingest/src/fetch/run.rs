@@ -23,6 +23,17 @@ pub trait FeedStore: Send + 'static {
     fn upsert_transcript(&mut self, transcript: &TranscriptRecord) -> Result<(), IngestError>;
     fn record_fetch(&mut self, fetch: &FeedFetchRecord) -> Result<(), IngestError>;
     fn update_feed_url(&mut self, podcast_id: Uuid, new_url: &str) -> Result<(), IngestError>;
+
+    /// [`FeedStore::upsert_feed`] given the batch itself: a store that buffers
+    /// batches keeps it instead of copying it (the run calls this one).
+    fn upsert_feed_owned(&mut self, batch: FeedBatch) -> Result<(), IngestError> {
+        self.upsert_feed(&batch)
+    }
+
+    /// [`FeedStore::upsert_transcript`] given the record itself (the run calls this one).
+    fn upsert_transcript_owned(&mut self, transcript: TranscriptRecord) -> Result<(), IngestError> {
+        self.upsert_transcript(&transcript)
+    }
 }
 
 /// Limits of a run.
@@ -520,10 +531,10 @@ fn write_all<S: FeedStore>(
     let mut summary = IngestSummary::default();
     while let Some(message) = receiver.blocking_recv() {
         let result = match message {
-            StoreMessage::Feed(batch) => store.upsert_feed(&batch),
+            StoreMessage::Feed(batch) => store.upsert_feed_owned(*batch),
             StoreMessage::Transcript(transcript) => {
                 summary.transcripts += 1;
-                store.upsert_transcript(&transcript)
+                store.upsert_transcript_owned(*transcript)
             }
             StoreMessage::TranscriptFailed => {
                 summary.transcript_failures += 1;
