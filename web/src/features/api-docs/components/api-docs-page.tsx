@@ -52,28 +52,30 @@ export function ApiDocsPage() {
                         </summary>
                         {row.operation.description ? <p>{row.operation.description}</p> : null}
                         {row.operation.parameters && row.operation.parameters.length > 0 ? (
-                          <table className="table">
-                            <thead>
-                              <tr>
-                                <th scope="col">Parameter</th>
-                                <th scope="col">In</th>
-                                <th scope="col">Required</th>
-                                <th scope="col">Description</th>
-                              </tr>
-                            </thead>
-                            <tbody>
-                              {row.operation.parameters.map((parameter) => (
-                                <tr key={`${parameter.in}-${parameter.name}`}>
-                                  <td>
-                                    <code>{parameter.name}</code>
-                                  </td>
-                                  <td>{parameter.in}</td>
-                                  <td>{parameter.required ? 'yes' : 'no'}</td>
-                                  <td>{parameter.description ?? ''}</td>
+                          <div className="table-wrap">
+                            <table className="table">
+                              <thead>
+                                <tr>
+                                  <th scope="col">Parameter</th>
+                                  <th scope="col">In</th>
+                                  <th scope="col">Required</th>
+                                  <th scope="col">Description</th>
                                 </tr>
-                              ))}
-                            </tbody>
-                          </table>
+                              </thead>
+                              <tbody>
+                                {row.operation.parameters.map((parameter) => (
+                                  <tr key={`${parameter.in}-${parameter.name}`}>
+                                    <td>
+                                      <code>{parameter.name}</code>
+                                    </td>
+                                    <td>{parameter.in}</td>
+                                    <td>{parameter.required ? 'yes' : 'no'}</td>
+                                    <td>{parameter.description ?? ''}</td>
+                                  </tr>
+                                ))}
+                              </tbody>
+                            </table>
+                          </div>
                         ) : null}
                       </details>
                     </li>

@@ -14,7 +14,7 @@ export function AppPodcastsPage() {
   return (
     <div>
       <PageHeader title="Podcasts" lead="Podcasts your team has saved." />
-      <QueryState query={query} feature="Team podcasts" isEmpty={(data) => data.teamPodcasts.length === 0} empty={<EmptyState title="No saved podcasts yet" />}>
+      <QueryState query={query} feature="Team podcasts" isEmpty={(data) => data.teamPodcasts.length === 0} empty={<EmptyState title="No saved podcasts yet">Save podcasts to your team from their pages.</EmptyState>}>
         {(data) => <PodcastGrid podcasts={data.teamPodcasts.map((item) => item.podcast)} />}
       </QueryState>
     </div>

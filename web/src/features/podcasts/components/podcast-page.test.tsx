@@ -113,4 +113,28 @@ describe('the podcast page', () => {
       expect(screen.getByRole('button', { name: 'Request a transcript' })).toBeEnabled();
     });
   });
+
+  it("saves a podcast to the team's podcasts, and says so when it already is", async () => {
+    setApiKey('pl_key');
+    let team: unknown[] = [];
+    const calls = stubApi((url, init) => {
+      if (url.pathname === '/api/v1/podcasts/climate-hour') return { body: { podcast } };
+      if (url.pathname === '/api/v1/teams/podcasts') return { body: { teamPodcasts: team, total: team.length, totalFiltered: team.length } };
+      if (url.pathname === '/api/v1/teams/podcasts/p1' && init?.method === 'PUT') {
+        team = [{ podcastId: 'p1' }];
+        return { body: { teamPodcast: { podcastId: 'p1' } } };
+      }
+      return undefined;
+    });
+    const view = renderApp('/app/podcasts/climate-hour/reviews');
+    await userEvent.click(await screen.findByRole('button', { name: 'Save to team podcasts' }));
+    expect(await screen.findByText('Saved to team podcasts')).toBeInTheDocument();
+    const put = calls.find((call) => call.init?.method === 'PUT')!;
+    expect(put.url.pathname).toBe('/api/v1/teams/podcasts/p1');
+    expect(JSON.parse(String(put.init?.body))).toEqual({});
+    view.unmount();
+    renderApp('/app/podcasts/climate-hour/reviews');
+    expect(await screen.findByText('Saved to team podcasts')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save to team podcasts' })).toBeNull();
+  });
 });

@@ -11,6 +11,7 @@ import { usePodcast } from '../api/get-podcast';
 import { ChartHistorySection } from './chart-history';
 import { PodcastEpisodes } from './podcast-episodes';
 import { PodcastHeader } from './podcast-header';
+import { SaveToTeam } from './save-to-team';
 import {
   AuthorityScoreSection,
   ContactsSection,
@@ -50,6 +51,7 @@ function PodcastDetails({ slug, only }: { slug: string; only?: PodcastSubPage })
             <Link className="button button-secondary" to={links.outreach('new', { podcastId: podcast.id })}>
               Outreach email
             </Link>
+            <SaveToTeam podcastId={podcast.id} />
           </p>
         ) : null;
         if (only) {

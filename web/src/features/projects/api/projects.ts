@@ -139,9 +139,36 @@ export const updateListedPodcast = ({ projectSlug, listedPodcastId, ...body }: U
     body,
   });
 
+type ListedPodcastsData = { listedPodcasts: ListedPodcast[]; total?: number };
+
+/** A listed podcast with the update applied, as the board shows it before the server answers. */
+export function applyListedUpdate(listed: ListedPodcast, update: UpdateListedPodcastInput): ListedPodcast {
+  if (listed.listedPodcastId !== update.listedPodcastId) return listed;
+  return {
+    ...listed,
+    ...(update.state !== undefined ? { status: update.state } : {}),
+    ...(update.priority !== undefined ? { priority: update.priority } : {}),
+    ...(update.labels !== undefined ? { labels: update.labels } : {}),
+  };
+}
+
+/** Updates a listed podcast: the board shows the change at once, and goes back if the server refuses it. */
 export function useUpdateListedPodcast() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: updateListedPodcast, onSuccess: () => client.invalidateQueries({ queryKey: ['projects'] }) });
+  return useMutation({
+    mutationFn: updateListedPodcast,
+    onMutate: async (update) => {
+      const queryKey = ['projects', update.projectSlug, 'podcasts'];
+      await client.cancelQueries({ queryKey });
+      const previous = client.getQueriesData<ListedPodcastsData>({ queryKey });
+      client.setQueriesData<ListedPodcastsData>({ queryKey }, (data) =>
+        data ? { ...data, listedPodcasts: data.listedPodcasts.map((listed) => applyListedUpdate(listed, update)) } : data,
+      );
+      return { previous };
+    },
+    onError: (_error, _update, context) => context?.previous.forEach(([key, data]) => client.setQueryData(key, data)),
+    onSettled: () => client.invalidateQueries({ queryKey: ['projects'] }),
+  });
 }
 
 /** The project list order of SPEC §4: pinned first, then ACTIVE, then newest lastUpdated. */

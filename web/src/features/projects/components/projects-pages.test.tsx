@@ -132,6 +132,35 @@ describe('a project board', () => {
     await waitFor(() => expect(calls.some((call) => call.init?.method === 'DELETE' && call.url.pathname === '/api/v1/projects/pr1/podcasts/l2')).toBe(true));
   });
 
+  it('shows a change at once and puts it back when the server refuses it', async () => {
+    let answer: { status?: number; body: unknown } = { body: { projectSlug: 'pr1', listedPodcastId: 'l3' } };
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((done) => (release = done));
+    const calls: string[] = [];
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), 'http://localhost');
+      calls.push(`${init?.method ?? 'GET'} ${url.pathname}`);
+      const reply = (status: number, body: unknown) => new Response(JSON.stringify(status < 400 ? { status: 'OK', data: body } : body), { status });
+      if (url.pathname === '/api/v1/projects/pr1/details') return reply(200, { project: projectItem('pr1', 'Spring pitch', 'ACTIVE', '2026-11-01') });
+      if (url.pathname === '/api/v1/projects/pr1/podcasts/details') return reply(200, { listedPodcasts: podcasts });
+      if (init?.method === 'PATCH') {
+        await gate;
+        return reply(answer.status ?? 200, answer.body);
+      }
+      return reply(404, { status: 'NOT_FOUND', data: { message: 'Route not found' } });
+    });
+    renderApp('/app/projects/pr1');
+    const label = await screen.findByRole('checkbox', { name: 'Label mcp on Low show' });
+    answer = { status: 400, body: { status: 'BAD_REQUEST', data: { message: 'Invalid label' } } };
+    fireEvent.click(label);
+    // Checked before the server has answered (its answer waits for the gate).
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Label mcp on Low show' })).toBeChecked());
+    expect(calls).toContain('PATCH /api/v1/projects/pr1/podcasts/l3');
+    release();
+    expect(await screen.findByText('Invalid label')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Label mcp on Low show' })).not.toBeChecked());
+  });
+
   it("links each listed podcast to an outreach email for it and the project's guest", async () => {
     const guest = { id: 'g1', name: 'Sam Reed', slug: 'sam-reed', status: 'ACTIVE', imageUrl: null, linkedinUrl: null, companyName: null, appearancesCount: 0 };
     stubApi((url) => {

@@ -25,6 +25,16 @@ export const useTeamPodcasts = (blacklist?: boolean) => useQuery(teamPodcastsQue
 export const updateTeamPodcast = ({ podcastId, sync, blacklist }: { podcastId: string; sync: boolean; blacklist: boolean }) =>
   call('put', '/teams/podcasts/{podcastId}', { path: { podcastId }, body: { sync, blacklist } });
 
+/** PUT /teams/podcasts/{podcastId} with no flags: saves the podcast to the team (or keeps it as it is). */
+// Sent without the generated client: its body type makes both flags required, the server does not.
+export const saveTeamPodcast = (podcastId: string) =>
+  apiRequest<unknown>(`/teams/podcasts/${encodeURIComponent(podcastId)}`, { method: 'PUT', body: {} });
+
+export function useSaveTeamPodcast() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: saveTeamPodcast, onSuccess: () => client.invalidateQueries({ queryKey: ['team', 'podcasts'] }) });
+}
+
 /** DELETE /teams/podcasts/{podcastId} */
 export const removeTeamPodcast = (podcastId: string) => call('delete', '/teams/podcasts/{podcastId}', { path: { podcastId } });
 
@@ -48,10 +58,10 @@ export const useMembersUsage = (window = 30) =>
 export const REQUEST_HISTORY_PAGE = 25;
 
 /** GET /teams/request-history: the team's transcription and analysis requests, newest first. */
-export const getRequestHistory = (params: { skip: number; requestType?: string }, signal?: AbortSignal) =>
+export const getRequestHistory = (params: { skip: number; requestType: string }, signal?: AbortSignal) =>
   apiRequest<GetRequestHistoryResponse>('/teams/request-history', { query: { limit: REQUEST_HISTORY_PAGE, ...params }, signal });
 
-export const useRequestHistory = (params: { skip: number; requestType?: string }) =>
+export const useRequestHistory = (params: { skip: number; requestType: string }) =>
   useQuery({ queryKey: ['team', 'request-history', params], queryFn: ({ signal }) => getRequestHistory(params, signal), retry: false });
 
 /** GET /auth/session: who is signed in. */

@@ -99,6 +99,9 @@ describe('team settings', () => {
     const last = calls.at(-1)!.url.searchParams;
     expect(last.get('skip')).toBe('25');
     expect(last.get('limit')).toBe('25');
+    // The server lists one kind at a time: transcriptions first.
+    const history = calls.filter((call) => call.url.pathname === '/api/v1/teams/request-history');
+    expect(history.every((call) => call.url.searchParams.get('requestType') === 'transcription')).toBe(true);
   });
 
   it('says plainly that custom prompts and integrations are not available on this server', async () => {

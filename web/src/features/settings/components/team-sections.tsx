@@ -90,7 +90,7 @@ export function TeamPodcastList({ blacklist }: { blacklist?: boolean }) {
       isEmpty={(data) => data.teamPodcasts.length === 0}
       empty={
         <EmptyState title={blacklist ? 'No blacklisted podcasts' : 'No team podcasts yet'}>
-          {blacklist ? 'Blacklisted podcasts are left out of your team’s automated searches.' : 'Podcasts listed on your projects appear here.'}
+          {blacklist ? 'Blacklisted podcasts are left out of your team’s automated searches.' : 'Save podcasts to your team from their pages (“Save to team podcasts”).'}
         </EmptyState>
       }
     >
@@ -165,8 +165,8 @@ export function MembersUsage() {
   );
 }
 
+// The server lists one kind of request at a time (requestType is required).
 const REQUEST_TYPES = [
-  { value: '', label: 'All requests' },
   { value: 'transcription', label: 'Transcriptions' },
   { value: 'deepAnalysis', label: 'Deep analyses' },
   { value: 'diarization', label: 'Speaker detection' },
@@ -176,9 +176,9 @@ const REQUEST_TYPES = [
 
 /** The team's requests (transcriptions, analyses, guest preparation), newest first, a page at a time. */
 export function RequestHistory() {
-  const [requestType, setRequestType] = useState('');
+  const [requestType, setRequestType] = useState(REQUEST_TYPES[0].value);
   const [skip, setSkip] = useState(0);
-  const query = useRequestHistory({ skip, requestType: requestType || undefined });
+  const query = useRequestHistory({ skip, requestType });
   return (
     <>
       <label className="field inline">
@@ -197,7 +197,7 @@ export function RequestHistory() {
           ))}
         </select>
       </label>
-      <QueryState query={query} feature="Activity history" isEmpty={(data) => data.requests.length === 0} empty={<EmptyState title="No requests yet" />}>
+      <QueryState query={query} feature="Activity history" isEmpty={(data) => data.requests.length === 0} empty={<EmptyState title="No requests of this kind yet" />}>
         {(data) => (
           <>
             <ol className="activity" aria-label="Team requests">
