@@ -67,11 +67,18 @@ pub struct WebhooksResponse {
 #[serde(rename_all = "camelCase")]
 pub struct CreateWebhookRequest {
     /// Where deliveries are posted: an http or https URL on a public address.
-    #[schema(example = "https://hooks.example.com/podlens")]
+    #[schema(example = "https://hooks.example.com/podlens", pattern = "^https?://")]
     pub url: String,
-    /// The events to deliver; the only one so far is `alert_match`.
-    #[schema(example = json!(["alert_match"]))]
+    /// The events to deliver.
+    #[schema(value_type = Vec<WebhookEvent>, min_items = 1)]
     pub events: Vec<String>,
+}
+
+/// An event a webhook can subscribe to (the polling event of the same name).
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WebhookEvent {
+    AlertMatch,
 }
 
 /// `data` of a registration: the only answer that holds the signing secret.
