@@ -60,7 +60,9 @@ pub enum SpeechError {
 
 fn time_limit(limit: Duration) -> String {
     match limit.as_secs() {
-        seconds if seconds < 120 => format!("{} seconds", seconds.max(1)),
+        0 => format!("{} milliseconds", limit.as_millis()),
+        1 => "1 second".to_owned(),
+        seconds if seconds < 120 => format!("{seconds} seconds"),
         seconds => format!("{} minutes", seconds / 60),
     }
 }
@@ -250,7 +252,7 @@ mod tests {
         assert!(started.elapsed() < Duration::from_secs(5));
         assert_eq!(
             error.to_string(),
-            "speech to text did not finish within 1 seconds"
+            "speech to text did not finish within 300 milliseconds"
         );
         assert_eq!(
             SpeechError::Timeout(DEFAULT_TIMEOUT).to_string(),

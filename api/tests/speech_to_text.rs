@@ -248,6 +248,15 @@ impl Setup {
 /// A media server on loopback holding `files`, a feed of `items` ingested into a
 /// fresh data directory, and the server over it with `engine` as its speech to text.
 async fn setup(files: &[(&str, Vec<u8>)], items: &[(&str, &str, &str)], model: &Path) -> Setup {
+    setup_with_limit(files, items, model, Duration::from_secs(300)).await
+}
+
+async fn setup_with_limit(
+    files: &[(&str, Vec<u8>)],
+    items: &[(&str, &str, &str)],
+    model: &Path,
+    time_limit: Duration,
+) -> Setup {
     let media = tempfile::tempdir().unwrap();
     for (name, bytes) in files {
         std::fs::write(media.path().join(name), bytes).unwrap();
@@ -286,7 +295,7 @@ async fn setup(files: &[(&str, Vec<u8>)], items: &[(&str, &str, &str)], model: &
     let mut state = podlens_api::server::open_state(data_dir.path().to_path_buf(), None).unwrap();
     // The media server is on loopback: allowed by address, as `podlens serve
     // --allow-private` would allow it; every other private address stays refused.
-    let engine = FasterWhisper::new(model.to_path_buf()).with_timeout(Duration::from_secs(300));
+    let engine = FasterWhisper::new(model.to_path_buf()).with_timeout(time_limit);
     state.speech = Arc::new(
         SpeechWorker::new(Arc::new(engine))
             .allowing_addresses(vec![std::net::Ipv4Addr::LOCALHOST.into()]),
@@ -568,4 +577,35 @@ async fn a_missing_model_fails_the_request_with_the_reason() {
         .find(|alias| alias["alias"] == "transcriptionRequests")
         .map(|alias| alias["used"].clone());
     assert_eq!(used, Some(json!(2)), "{usage}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_transcription_past_its_time_limit_fails_with_the_reason() {
+    if !whisper_installed() {
+        return;
+    }
+    let setup = setup_with_limit(
+        &[("tone.wav", tone_wav())],
+        &[("tone", "A tone", "tone.wav")],
+        &whisper_dir(),
+        Duration::from_millis(200),
+    )
+    .await;
+    let episode = setup.episode("tone").to_owned();
+    let (status, body, _) = setup
+        .get(&format!("/api/v1/episodes/{episode}/transcription-request"))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let requests = setup.settled_requests(1, Duration::from_secs(60)).await;
+    let request = request_of(&requests, &episode);
+    assert_eq!(request["status"], "failed");
+    assert_eq!(
+        request["failureReason"],
+        "speech to text did not finish within 200 milliseconds"
+    );
+    // Nothing was stored: the episode still has no transcript.
+    let (status, _, _) = setup
+        .get(&format!("/api/v1/episodes/{episode}/transcript-text"))
+        .await;
+    assert_eq!(status, 404);
 }
