@@ -43,6 +43,13 @@ export async function apiStatus(path, key) {
 
 export class Skip extends Error {}
 
+/** Skips the scenario when this server does not have the route (404 "Route not found"). */
+export async function requireRoute(path, feature) {
+  const response = await fetch(`${baseUrl}/api/v1${path}`, { headers: apiKey ? { Authorization: apiKey } : {} });
+  const body = await response.json().catch(() => null);
+  if (response.status === 404 && body?.data?.message === 'Route not found') throw new Skip(`this server has no ${feature} (${path})`);
+}
+
 export function assert(condition, message) {
   if (!condition) throw new Error(message);
 }

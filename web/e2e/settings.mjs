@@ -10,6 +10,7 @@ import {
   baseUrl,
   eventually,
   latestPodcasts,
+  requireRoute,
   searchableWord,
   shot,
   signIn,
@@ -222,6 +223,7 @@ test('podcast sub-pages: episodes, contacts, reviews, charts, socials and relate
 });
 
 test('custom prompts: create, refuse a short name, edit and delete', async (page) => {
+  await requireRoute('/teams/custom-prompts', 'custom prompts');
   await signIn(page);
   await page.goto(`${baseUrl}/app/team-settings/custom-prompts`);
   await page.getByRole('button', { name: 'New custom prompt' }).click();
@@ -260,6 +262,7 @@ test('custom prompts: create, refuse a short name, edit and delete', async (page
 });
 
 test('integrations: a webhook is added with its secret shown once, and deleted', async (page) => {
+  await requireRoute('/teams/webhooks', 'webhooks');
   await signIn(page);
   await page.goto(`${baseUrl}/app/team-settings/integrations`);
   const form = page.getByRole('form', { name: 'Add a webhook' });
@@ -294,6 +297,7 @@ test('integrations: a webhook is added with its secret shown once, and deleted',
 });
 
 test('preferences: saved on the server, and the search page opens with them', async (page) => {
+  await requireRoute('/users/preferences', 'user preferences');
   const before = (await api('/users/preferences')).preferences;
   try {
     await preferencesScenario(page, before);

@@ -56,7 +56,7 @@ function PreferencesForm({ stored }: { stored: UserPreferences }) {
 
   return (
     <form className="stack" onSubmit={submit} aria-label="Preferences">
-      <fieldset className="field card">
+      <fieldset className="prefs-group">
         <legend>Search results</legend>
         <p className="muted">How the search page shows results when it opens.</p>
         <div className="toolbar" role="radiogroup" aria-label="Default results view">
@@ -69,7 +69,7 @@ function PreferencesForm({ stored }: { stored: UserPreferences }) {
         </div>
       </fieldset>
 
-      <fieldset className="field card">
+      <fieldset className="prefs-group">
         <legend>Default search filters</legend>
         <p className="muted">Filters the search page starts with; you can still change them for one search.</p>
         <button type="button" className="button button-ghost button-small" aria-expanded={showFilters} onClick={() => setShowFilters(!showFilters)}>
@@ -78,7 +78,7 @@ function PreferencesForm({ stored }: { stored: UserPreferences }) {
         {showFilters ? <FiltersPanel filters={filters} onChange={setFilters} tier={tier} /> : null}
       </fieldset>
 
-      <fieldset className="field card">
+      <fieldset className="prefs-group">
         <legend>Columns to leave out of exports</legend>
         <p className="muted">Unticked by default when you export a project&apos;s podcasts.</p>
         <div className="checkbox-grid">
@@ -95,7 +95,7 @@ function PreferencesForm({ stored }: { stored: UserPreferences }) {
         </div>
       </fieldset>
 
-      <fieldset className="field card">
+      <fieldset className="prefs-group">
         <legend>Favourite projects</legend>
         <p className="muted">Listed first on the projects page (the same as pinning them there).</p>
         {projects.isPending ? (
