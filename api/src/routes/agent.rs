@@ -263,6 +263,31 @@ pub const AGENT_KINDS: [&str; 6] = [
     "transcript",
 ];
 
+/// The body of `POST /api/v1/agent/` (for the OpenAPI document; read field by field).
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct AgentRunRequest {
+    /// custom, episode, guest, podcast, project/relevancy or transcript.
+    kind: String,
+    /// `custom`: a stored prompt of the team (or give `prompt`).
+    custom_prompt_id: Option<String>,
+    /// `custom`: a prompt text (or give `customPromptId`).
+    prompt: Option<String>,
+    /// `custom` with `prompt`: podcast, episode or transcript.
+    context_type: Option<CustomPromptContextType>,
+    /// `podcast`, `custom` over a podcast, `project/relevancy`: id or slug.
+    podcast_id: Option<String>,
+    /// `episode`, `transcript`, `custom` over an episode or transcript.
+    episode_id: Option<String>,
+    /// `guest`.
+    podcast_slug: Option<String>,
+    /// `project/relevancy`.
+    project_id: Option<String>,
+    /// `project/relevancy`.
+    force_regenerate: Option<bool>,
+}
+
 /// `data` of `POST /api/v1/agent/`: the kind run and its answer.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AgentRunResponse {
@@ -381,7 +406,7 @@ fn custom_prompt(
 /// `custom` (customPromptId or prompt [+ contextType], and podcastId or episodeId),
 /// `podcast` (podcastId), `episode` and `transcript` (episodeId), `guest`
 /// (podcastSlug), `project/relevancy` (projectId, podcastId, forceRegenerate).
-#[utoipa::path(post, path = "/api/v1/agent/", tag = "agent", operation_id = "runAgent",
+#[utoipa::path(post, path = "/api/v1/agent/", tag = "agent", operation_id = "runAgent", request_body = AgentRunRequest,
     responses((status = 200, body = AgentRunResponse, description = "The kind run and its answer"),
               (status = 404, description = "Unknown prompt, podcast, episode, transcript or project"),
               (status = 429, description = "The plan's AI assists are used up")))]

@@ -54,6 +54,31 @@ pub struct CustomPromptItem {
     pub updated_at: DateTime<Utc>,
 }
 
+/// The body of a new custom prompt (for the OpenAPI document; read field by field).
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct NewCustomPrompt {
+    /// 3-100 characters after trimming.
+    name: String,
+    /// Empty or null means none; at most 500 characters.
+    description: Option<String>,
+    context_type: CustomPromptContextType,
+    /// At most 10000 characters.
+    prompt: String,
+}
+
+/// The body of a custom prompt update: at least one field.
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct CustomPromptChanges {
+    name: Option<String>,
+    description: Option<String>,
+    context_type: Option<CustomPromptContextType>,
+    prompt: Option<String>,
+}
+
 /// `data` of the list.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -179,7 +204,7 @@ pub async fn list(
 }
 
 /// `POST /api/v1/teams/custom-prompts`: body name, description, contextType, prompt.
-#[utoipa::path(post, path = "/api/v1/teams/custom-prompts", tag = "custom-prompts", operation_id = "createCustomPrompt",
+#[utoipa::path(post, path = "/api/v1/teams/custom-prompts", tag = "custom-prompts", operation_id = "createCustomPrompt", request_body = NewCustomPrompt,
     responses((status = 200, body = CustomPromptResponse, description = "The new prompt")))]
 pub async fn create(
     State(state): State<AppState>,
@@ -252,7 +277,7 @@ pub async fn get_one(
 
 /// `PATCH /api/v1/teams/custom-prompts/{customPromptId}`: any of name, description
 /// (null or empty clears it), contextType, prompt.
-#[utoipa::path(patch, path = "/api/v1/teams/custom-prompts/{customPromptId}", tag = "custom-prompts", operation_id = "updateCustomPrompt",
+#[utoipa::path(patch, path = "/api/v1/teams/custom-prompts/{customPromptId}", tag = "custom-prompts", operation_id = "updateCustomPrompt", request_body = CustomPromptChanges,
     params(("customPromptId" = String, Path)),
     responses((status = 200, body = CustomPromptResponse, description = "The updated prompt")))]
 pub async fn update(

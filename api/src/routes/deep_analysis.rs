@@ -59,6 +59,22 @@ pub struct EpisodeDeepAnalysis {
     pub analysis: DeepAnalysis,
 }
 
+/// The body of a podcast's deep analysis request (for the OpenAPI document; read field
+/// by field).
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct PodcastDeepAnalysisRequest {
+    /// The podcast's id or slug.
+    podcast_id: String,
+    /// 1 to 10 episodes of the podcast; without them the newest `limit` are analysed.
+    episode_ids: Option<Vec<String>>,
+    /// 1 to 10 (default 3).
+    #[schema(minimum = 1, maximum = 10)]
+    limit: Option<u8>,
+    force_regenerate: Option<bool>,
+}
+
 /// `data` of one episode's analysis.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -256,7 +272,7 @@ fn requested_episodes(
 /// `episodeIds` (at most 10) or `limit` (the newest 1-10 episodes, default 3), and
 /// `forceRegenerate`. Episodes already analysed for the team are reused unless forced;
 /// each new analysis is one AI assist.
-#[utoipa::path(post, path = "/api/v1/podcasts/deep-analysis", tag = "agent", operation_id = "requestPodcastDeepAnalysis",
+#[utoipa::path(post, path = "/api/v1/podcasts/deep-analysis", tag = "agent", operation_id = "requestPodcastDeepAnalysis", request_body = PodcastDeepAnalysisRequest,
     responses((status = 200, body = DeepAnalysesResponse, description = "The analyses of the requested episodes"),
               (status = 404, description = "Unknown podcast or episode"),
               (status = 429, description = "The plan's AI assists are used up")))]

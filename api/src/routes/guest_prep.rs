@@ -37,6 +37,19 @@ pub struct GuestPrepResult {
     pub emailed_to: Option<String>,
 }
 
+/// The body of a guest prep request (for the OpenAPI document; read field by field).
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct GuestPrepRequest {
+    /// Lowercase letters, digits and hyphens.
+    #[schema(pattern = "^[a-z0-9-]+$")]
+    podcast_slug: String,
+    /// Where to mail the prep.
+    #[schema(format = Email)]
+    email: Option<String>,
+}
+
 /// Checks a podcast slug (and the email, when one is given) as §5 says.
 pub fn checked_request(slug: &str, email: Option<&str>) -> ApiResult<()> {
     match email {
@@ -110,7 +123,7 @@ fn prep_mail(to: &str, prep: &GuestPrepResponse) -> Mail {
 
 /// `POST /api/v1/guest-prep/generate`: body `podcastSlug` and an optional `email` to
 /// mail the prep to.
-#[utoipa::path(post, path = "/api/v1/guest-prep/generate", tag = "agent", operation_id = "generateGuestPrep",
+#[utoipa::path(post, path = "/api/v1/guest-prep/generate", tag = "agent", operation_id = "generateGuestPrep", request_body = GuestPrepRequest,
     responses((status = 200, body = GuestPrepResult, description = "The guest prep"),
               (status = 404, description = "No podcast has this slug"),
               (status = 429, description = "The plan's AI assists are used up")))]
