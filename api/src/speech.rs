@@ -19,6 +19,21 @@ const EXIT_MODEL: i32 = 4;
 /// How long one transcription may take by default (Whisper base runs several times
 /// faster than real time on two cores, so this covers episodes of many hours).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(3 * 60 * 60);
+/// The only environment variables the worker inherits: what finding and running
+/// Python needs. The server's own settings (an SMTP URL with its password, API
+/// endpoints) stay out of the child that decodes untrusted audio.
+const INHERITED_ENV: [&str; 10] = [
+    "PATH",
+    "HOME",
+    "LANG",
+    "LC_ALL",
+    "TMPDIR",
+    "PYENV_ROOT",
+    "PYENV_VERSION",
+    "PYTHONPATH",
+    "VIRTUAL_ENV",
+    "LD_LIBRARY_PATH",
+];
 /// Where `scripts/install-whisper.sh` puts the model, under the cache directory.
 pub const DEFAULT_MODEL_SUBDIR: &str = "podlens-models/whisper-base";
 
@@ -142,7 +157,8 @@ impl SpeechToText for FasterWhisper {
             .arg("--threads")
             .arg(self.threads.to_string())
             .arg("--")
-            .arg(audio)
+            .arg(audio);
+        with_python_environment_only(&mut command)
             // the model is read from its folder only: nothing is fetched from a hub
             .env("HF_HUB_OFFLINE", "1")
             .stdin(Stdio::null());
@@ -160,6 +176,15 @@ impl SpeechToText for FasterWhisper {
             ))),
         }
     }
+}
+
+/// Clears the child's environment but for [`INHERITED_ENV`].
+fn with_python_environment_only(command: &mut Command) -> &mut Command {
+    command.env_clear().envs(
+        INHERITED_ENV
+            .iter()
+            .filter_map(|name| std::env::var_os(name).map(|value| (name, value))),
+    )
 }
 
 struct ChildOutput {
@@ -278,6 +303,21 @@ mod tests {
             .transcribe(Path::new("/nonexistent.wav"))
             .unwrap_err();
         assert!(matches!(error, SpeechError::Model(_)), "{error}");
+    }
+
+    #[test]
+    fn the_worker_sees_none_of_the_servers_settings() {
+        // cargo sets CARGO_* for the test process; the child must not see them
+        assert!(std::env::var_os("CARGO_PKG_NAME").is_some());
+        let mut command = Command::new("env");
+        with_python_environment_only(&mut command);
+        let output = run_with_timeout(command, Duration::from_secs(10)).expect("ran");
+        let shown = String::from_utf8_lossy(&output.stdout);
+        assert!(!shown.contains("CARGO_"), "{shown}");
+        assert!(
+            shown.lines().any(|line| line.starts_with("PATH=")),
+            "{shown}"
+        );
     }
 
     #[test]
