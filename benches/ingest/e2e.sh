@@ -25,6 +25,7 @@ if [ ! -f "$corpus/feeds.opml" ] || ! grep -q "$base_url/" "$corpus/feeds.opml";
 fi
 echo "corpus: $(grep -c '<outline.*xmlUrl' "$corpus/feeds.opml") feeds in $corpus/feeds.opml," \
   "$(du -sh "$corpus/feeds" | cut -f1) of feeds"
+echo "machine before the run: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 transcripts=(--no-transcripts)
 [ "${TRANSCRIPTS:-0}" = 1 ] && transcripts=()
 
