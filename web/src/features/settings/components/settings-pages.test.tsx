@@ -119,6 +119,9 @@ describe('user settings', () => {
     stubApi((url) => (url.pathname === '/api/v1/auth/session' ? { body: { userId: 'u1', email: 'ana@example.com', teamId: 't1', plan: 'BUSINESS', displayName: 'Ana Lopez' } } : undefined));
     renderApp('/app/user-settings');
     expect(await screen.findByText('ana@example.com')).toBeInTheDocument();
+    // The default section is the current tab, though the address does not name it.
+    expect(within(screen.getByRole('navigation', { name: 'User settings' })).getByRole('link', { name: 'Profile' })).toHaveAttribute('aria-current', 'page');
+    expect(within(screen.getByRole('navigation', { name: 'User settings' })).getByRole('link', { name: 'Outreach templates' })).not.toHaveAttribute('aria-current');
     expect(screen.getByText('Ana Lopez')).toBeInTheDocument();
     expect(screen.getByText('business')).toBeInTheDocument();
   });

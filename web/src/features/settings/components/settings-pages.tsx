@@ -1,4 +1,4 @@
-import { Link, NavLink } from 'react-router';
+import { Link } from 'react-router';
 
 import { PageHeader, Section } from '@/components/ui/page-header';
 import { EmptyState, QueryState } from '@/components/ui/states';
@@ -95,9 +95,9 @@ export function TeamSettingsPage({ section = 'team', subSection }: { section?: s
       <PageHeader title="Team settings" />
       <nav className="tabs" aria-label="Team settings">
         {TEAM_SETTINGS_SECTIONS.map((name) => (
-          <NavLink key={name} to={links.teamSettings(name)}>
+          <Link key={name} to={links.teamSettings(name)} aria-current={name === section ? 'page' : undefined}>
             {label(name)}
-          </NavLink>
+          </Link>
         ))}
       </nav>
       <Section title={label(subSection ? `${section} · ${subSection}` : section)}>
@@ -170,9 +170,9 @@ export function UserSettingsPage({ section = 'profile', slug }: { section?: stri
       <PageHeader title="User settings" />
       <nav className="tabs" aria-label="User settings">
         {USER_SETTINGS_SECTIONS.map((name) => (
-          <NavLink key={name} to={links.userSettings(name)}>
+          <Link key={name} to={links.userSettings(name)} aria-current={name === section ? 'page' : undefined}>
             {label(name)}
-          </NavLink>
+          </Link>
         ))}
       </nav>
       <Section title={label(section)}>
