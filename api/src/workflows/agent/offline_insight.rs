@@ -312,9 +312,18 @@ fn critical_actions(
         .filter(|episode| !episode.transcript.is_empty())
         .count();
     if transcribed < show.episodes.len() {
+        let coverage = match transcribed {
+            0 => format!(
+                "None of the {} recent episodes has a transcript",
+                show.episodes.len()
+            ),
+            n => format!(
+                "Only {n} of the {} recent episodes have a transcript",
+                show.episodes.len()
+            ),
+        };
         actions.push(format!(
-            "Only {transcribed} of the {} recent episodes have a transcript: skim the others' audio for the host's interview style.",
-            show.episodes.len()
+            "{coverage}: listen to one to learn the host's interview style."
         ));
     }
     actions
@@ -344,8 +353,12 @@ fn prep_summary(show: &ShowMaterial, themes: &[String], question_count: usize) -
             out.push_str(&format!("- {when}{}\n", episode.title));
         }
     }
+    let found = match question_count {
+        1 => "1 question was".to_owned(),
+        n => format!("{n} questions were"),
+    };
     out.push_str(&format!(
-        "\n{question_count} questions were found in the titles, show notes and transcripts of the last {} episodes.\n",
+        "\n{found} found in the titles, show notes and transcripts of the last {} episodes.\n",
         show.episodes.len()
     ));
     out
