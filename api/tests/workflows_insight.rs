@@ -445,6 +445,14 @@ async fn custom_prompts_are_a_team_resource_with_the_spec_rules() {
             "contextType is required",
         ),
         (
+            json!({"name": "Valid", "contextType": "podcast", "prompt": "p".repeat(10_001)}),
+            "prompt must be at most 10000 characters",
+        ),
+        (
+            json!({"name": "Valid", "contextType": "podcast", "prompt": "p", "description": "d".repeat(501)}),
+            "description must be at most 500 characters",
+        ),
+        (
             json!({"name": "Valid", "contextType": "podcast", "prompt": "   "}),
             "prompt is required",
         ),
@@ -847,6 +855,16 @@ async fn deep_analyses_time_what_was_said_and_are_kept_per_team() {
             400,
             "forceRegenerate must be a boolean".to_owned(),
         ),
+        (
+            json!({"podcastId": podcast_id, "episodeIds": [1]}),
+            400,
+            "episodeIds must be a list of strings".to_owned(),
+        ),
+        (
+            json!({"podcastId": podcast_id, "episodeIds": ["nope"]}),
+            400,
+            "episodeId must be a UUID, got \"nope\"".to_owned(),
+        ),
     ] {
         let refused = http
             .post("/api/v1/podcasts/deep-analysis", &key, body.clone())
@@ -908,6 +926,10 @@ async fn preferences_are_strict_and_per_user_and_settings_per_team() {
             "Invalid preferences: unknown field `favourites`, expected `favoriteProjectIds` or `lastSelectedProjectSlug`",
         ),
         (json!("dark"), "The request body must be a JSON object"),
+        (
+            json!({"projects": {"favoriteProjectIds": vec!["p"; 101]}}),
+            "Invalid preferences: favoriteProjectIds may hold at most 100 projects",
+        ),
     ] {
         let refused = http
             .call("PUT", "/api/v1/users/preferences", &key, Some(body.clone()))
