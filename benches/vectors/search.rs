@@ -28,7 +28,7 @@ const DIM: usize = 768;
 const K: usize = 10;
 const QUERIES: usize = 200;
 /// Rows per shard the sign-code scan keeps for int8 re-scoring, measured side by side.
-const RESCORE: &[usize] = &[10, 200, 500, 1000, 2000, 4000];
+const RESCORE: &[usize] = &[10, 500, 1000, 2500, 5000, 10_000, 20_000];
 
 fn cache_root() -> PathBuf {
     std::env::var_os("HOME")
