@@ -137,7 +137,7 @@ test('a project gets a podcast from search and moves it to pitched', async (page
   await page.waitForURL(/\/app\/projects\/[^/]+/, { timeout: TIMEOUT });
   const slug = decodeURIComponent(new URL(page.url()).pathname.split('/')[3]);
 
-  await page.goto(`${baseUrl}/app/search?selectedProjectSlug=${encodeURIComponent(slug)}`);
+  await page.goto(`${baseUrl}/app/search?selected-project-slug=${encodeURIComponent(slug)}`);
   await page.getByLabel('Search term 1').fill(searchableWord(podcast.title));
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   const first = page.locator('[data-testid="search-results"] > li').first();
