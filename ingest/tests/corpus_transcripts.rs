@@ -122,6 +122,8 @@ fn every_corpus_transcript_parses() {
             .find(|line| {
                 line.split_whitespace().count() >= 6
                     && !line.contains("-->")
+                    // A WebVTT comment block is not speech.
+                    && !line.starts_with("NOTE ")
                     && !line.contains('<')
                     && !line.contains('"')
             })
@@ -166,4 +168,42 @@ fn spec_examples_agree_across_formats() {
     let json = parse_transcript(&json, TranscriptFormat::Json).unwrap();
     assert_eq!(json.segments[0].speaker.as_deref(), Some("Speaker 1"));
     assert_eq!(json.segments[1].start_second, Some(5.5));
+}
+
+/// The W3C test file's cues, as read from the file: a NOTE block between two cues is a
+/// comment, not caption text of the cue before it.
+#[test]
+fn a_note_block_between_cues_is_not_caption_text() {
+    let dir = transcripts_dir();
+    let vtt = std::fs::read_to_string(dir.join("podcast_search_test_transcript.vtt")).unwrap();
+    let parsed = parse_transcript(&vtt, TranscriptFormat::Vtt).unwrap();
+    assert!(
+        !parsed.text.contains("ignored") && !parsed.text.contains("NOTE"),
+        "{:?}",
+        parsed.text
+    );
+    let texts: Vec<&str> = parsed.segments.iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(
+        &texts[..5],
+        [
+            "Text line 1",
+            "Text line 2",
+            "Text line 3",
+            "Text line 4",
+            "Text line 5"
+        ]
+    );
+    let starts: Vec<Option<f64>> = parsed.segments.iter().map(|s| s.start_second).collect();
+    assert_eq!(
+        starts,
+        [
+            Some(0.0),
+            Some(2.0),
+            Some(3.0),
+            Some(65.0),
+            Some(67.0),
+            Some(3729.001)
+        ]
+    );
+    assert!(texts[5].contains("Multi Line 1") && texts[5].contains("Multi Line 2"));
 }

@@ -17,34 +17,43 @@ pub(super) fn looks_like_srt(head: &str) -> bool {
 /// speaker; `- ` at the start of a line marks a change of speaker within a cue; a cue
 /// without a speaker keeps the previous one. Blank lines inside and around cues are
 /// tolerated; NOTE, STYLE and REGION blocks are skipped.
+/// A WebVTT comment, style or region block: the keyword alone or followed by a space or
+/// tab (so a caption line such as "NOTED." is text).
+fn is_vtt_block_keyword(line: &str) -> bool {
+    ["NOTE", "STYLE", "REGION"].iter().any(|word| {
+        line.strip_prefix(word)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+    })
+}
+
 pub(super) fn parse_cues(text: &str) -> Vec<TranscriptSegment> {
     let normalized = text.replace("\r\n", "\n").replace('\r', "\n");
     let mut segments: Vec<TranscriptSegment> = Vec::new();
     let mut current: Option<TranscriptSegment> = None;
     let mut last_speaker: Option<String> = None;
     let mut skipping_block = false;
+    // A blank line ends a block; NOTE, STYLE and REGION blocks may follow any cue.
+    let mut at_block_start = true;
     let lines: Vec<&str> = normalized.lines().collect();
     for (index, line) in lines.iter().enumerate() {
         let trimmed = line.trim();
         let next_is_timing = lines
             .get(index + 1)
             .is_some_and(|next| next.contains("-->"));
-        if next_is_timing && !trimmed.contains("-->") {
-            // A cue identifier (SRT number, VTT id) before its timing line.
-            continue;
-        }
         if trimmed.is_empty() {
             skipping_block = false;
+            at_block_start = true;
+            continue;
+        }
+        if next_is_timing && !trimmed.contains("-->") {
+            // A cue identifier (SRT number, VTT id) before its timing line.
             continue;
         }
         if skipping_block {
             continue;
         }
-        if current.is_none()
-            && ["NOTE", "STYLE", "REGION"]
-                .iter()
-                .any(|word| trimmed.starts_with(word))
-        {
+        let starts_block = std::mem::replace(&mut at_block_start, false);
+        if (current.is_none() || starts_block) && is_vtt_block_keyword(trimmed) {
             skipping_block = true;
             continue;
         }
@@ -172,6 +181,13 @@ mod tests {
         );
         assert_eq!(segments[3].start_second, Some(4.0));
         assert_eq!(segments[3].end_second, Some(5.5));
+    }
+
+    #[test]
+    fn block_keywords_stand_alone_and_may_follow_any_cue() {
+        let vtt = "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nNOTED, thanks.\n\nNOTE\ncomment\n\nSTYLE\n::cue { color: red }\n\n00:00:01.000 --> 00:00:02.000\nREGIONAL news\n";
+        let texts: Vec<String> = parse_cues(vtt).into_iter().map(|s| s.text).collect();
+        assert_eq!(texts, ["NOTED, thanks.", "REGIONAL news"]);
     }
 
     #[test]
