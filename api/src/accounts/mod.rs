@@ -6,8 +6,8 @@ pub mod keys;
 pub mod sessions;
 pub mod usage;
 
-pub use duckdb_store::{APP_DATABASE_FILE, DuckDbAccountStore};
 pub(crate) use duckdb_store::normalized_email;
+pub use duckdb_store::{APP_DATABASE_FILE, DuckDbAccountStore};
 pub use keys::{generate_api_key, hash_api_key};
 pub use usage::{UsageCounter, UsageWindow};
 
