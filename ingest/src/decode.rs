@@ -1,6 +1,8 @@
 //! Bytes to text: byte-order marks, the XML declaration's encoding, the HTTP charset,
 //! legacy single-byte encodings through `encoding_rs`, and junk before the document.
 
+use std::borrow::Cow;
+
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
 
 /// How the bytes were decoded.
@@ -18,6 +20,21 @@ pub struct Decoded {
 /// back to windows-1252 (the usual truth behind a wrong label). ISO-8859-1 is read as
 /// windows-1252, as browsers do.
 pub fn decode_document(bytes: &[u8], http_charset: Option<&str>) -> Decoded {
+    let (text, encoding, skipped_bytes) = decode_borrowed(bytes, http_charset);
+    Decoded {
+        text: text.into_owned(),
+        encoding,
+        skipped_bytes,
+    }
+}
+
+/// [`decode_document`] without the copy: the text borrows from `bytes` when they are
+/// already valid UTF-8 (or ASCII in a single-byte encoding). Returns the text, the
+/// encoding's name and the bytes skipped before the document.
+pub(crate) fn decode_borrowed<'a>(
+    bytes: &'a [u8],
+    http_charset: Option<&str>,
+) -> (Cow<'a, str>, &'static str, usize) {
     let (encoding, bom_length) = match Encoding::for_bom(bytes) {
         Some((encoding, length)) => (encoding, length),
         None => (sniff_encoding(bytes, http_charset), 0),
@@ -30,39 +47,35 @@ pub fn decode_document(bytes: &[u8], http_charset: Option<&str>) -> Decoded {
     } else {
         bom_length + skipped_chars
     };
-    let text = if start == 0 {
-        text
-    } else {
-        text[start..].to_owned()
+    let text = match text {
+        text if start == 0 => text,
+        Cow::Borrowed(text) => Cow::Borrowed(&text[start..]),
+        Cow::Owned(text) => Cow::Owned(text[start..].to_owned()),
     };
-    Decoded {
-        text,
-        encoding: encoding.name(),
-        skipped_bytes,
-    }
+    (text, encoding.name(), skipped_bytes)
 }
 
-fn decode_with(body: &[u8], encoding: &'static Encoding) -> (String, &'static Encoding) {
+fn decode_with<'a>(
+    body: &'a [u8],
+    encoding: &'static Encoding,
+) -> (Cow<'a, str>, &'static Encoding) {
     if encoding == UTF_8 {
         return match std::str::from_utf8(body) {
-            Ok(text) => (text.to_owned(), UTF_8),
+            Ok(text) => (Cow::Borrowed(text), UTF_8),
             Err(error) if error.valid_up_to() + 4 > body.len() && error.error_len().is_none() => {
                 // A multi-byte character cut off by truncation: keep the valid part.
                 let valid = &body[..error.valid_up_to()];
-                (String::from_utf8_lossy(valid).into_owned(), UTF_8)
+                (String::from_utf8_lossy(valid), UTF_8)
             }
-            Err(_) if mostly_utf8(body) => (String::from_utf8_lossy(body).into_owned(), UTF_8),
+            Err(_) if mostly_utf8(body) => (String::from_utf8_lossy(body), UTF_8),
             Err(_) => (
-                WINDOWS_1252
-                    .decode_without_bom_handling(body)
-                    .0
-                    .into_owned(),
+                WINDOWS_1252.decode_without_bom_handling(body).0,
                 WINDOWS_1252,
             ),
         };
     }
     let (text, _) = encoding.decode_without_bom_handling(body);
-    (text.into_owned(), encoding)
+    (text, encoding)
 }
 
 /// True when invalid sequences are rare: a few broken characters in a UTF-8 feed are

@@ -6,7 +6,7 @@
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
-use crate::decode::decode_document;
+use crate::decode::decode_borrowed;
 use crate::entities;
 use crate::error::IngestError;
 use crate::feed::{FeedFormat, Item, ParsedFeed};
@@ -40,13 +40,13 @@ impl Frame {
 
 /// Parses feed bytes; `http_charset` is the `charset` of the HTTP `Content-Type`.
 pub fn parse_feed(bytes: &[u8], http_charset: Option<&str>) -> Result<ParsedFeed, IngestError> {
-    let decoded = decode_document(bytes, http_charset);
-    let text = decoded.text.trim_start();
+    let (decoded, encoding, _) = decode_borrowed(bytes, http_charset);
+    let text = decoded.trim_start();
     if !text.starts_with('<') {
         return Err(IngestError::NotXml(describe_start(text)));
     }
     let mut feed = parse_text(text)?;
-    feed.encoding = decoded.encoding;
+    feed.encoding = encoding;
     Ok(feed)
 }
 
