@@ -148,6 +148,25 @@ async fn a_profile_is_built_in_the_background_with_its_project() {
     assert_eq!(by_slug.data()["guestProfileId"], id.as_str());
     let projects = http.get("/api/v1/projects", &key).await;
     assert!(projects.body.to_string().contains("Guest: Ada Lovelace"));
+    // The project carries the profile it was made for, in the SDK's shape.
+    let listed = projects.data()["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|project| project["slug"] == project_slug.as_str())
+        .cloned()
+        .unwrap();
+    let linked = &listed["linkedGuestProfile"];
+    assert_eq!(linked["id"], id.as_str(), "{listed}");
+    assert_eq!(linked["name"], "Ada Lovelace");
+    // The linked slug names the same profile.
+    let linked_slug = linked["slug"].as_str().unwrap();
+    let by_linked_slug = http
+        .get(&format!("/api/v1/guest-profiles/{linked_slug}"), &key)
+        .await;
+    assert_eq!(by_linked_slug.data()["guestProfileId"], id.as_str());
+    assert_eq!(linked["status"], "ACTIVE");
+    assert_eq!(linked["appearancesCount"], 0);
 
     // Another team cannot see it.
     let other = http.key("guests-other@example.com", "business");

@@ -10,8 +10,8 @@ use axum::routing::{get, patch, post, put};
 use chrono::{Duration, Utc};
 use podlens_data::snapshot::EpisodesQuery;
 use podlens_model::entities::{
-    ActivityEntry, AddPodcastToProjectResponse, Episode, ListedPodcast, ListedPodcastUpdate,
-    ProjectDetails, ProjectDetailsResponse, ProjectsOptions, ProjectsResponse,
+    ActivityEntry, AddPodcastToProjectResponse, Episode, LinkedGuestProfile, ListedPodcast,
+    ListedPodcastUpdate, ProjectDetails, ProjectDetailsResponse, ProjectsOptions, ProjectsResponse,
     RemoveListedPodcastResponse, UpdateListedPodcastResponse, UpdateProjectResponse,
     sort_project_list,
 };
@@ -39,7 +39,7 @@ use crate::workflows::fields::{
 };
 use crate::workflows::{
     ActivityRow, CapCheck, ListedPodcastRow, NewListedPodcast, ProjectRow, UserDirectory,
-    history_of, listed_podcast_wire, project_wire, slugify,
+    guest_profiles, history_of, listed_podcast_wire, project_wire, slugify,
 };
 
 /// Days of recent episodes when the query gives none (SPEC.md §7, §9).
@@ -101,15 +101,23 @@ struct Loaded {
     project: ProjectRow,
     listed: Vec<ListedPodcastRow>,
     activity: Vec<ActivityRow>,
+    guest_profile: Option<LinkedGuestProfile>,
 }
 
 fn load(state: &AppState, project: ProjectRow) -> ApiResult<Loaded> {
     let listed = state.workflows.listed_podcasts(&project.project_id)?;
     let activity = state.workflows.project_activity(&project.project_id)?;
+    let booked = listed
+        .iter()
+        .filter(|row| row.status == ListedPodcastStatus::Booked)
+        .count() as u64;
+    let guest_profile =
+        guest_profiles::linked_profile(state, &project.team_id, &project.project_id, booked)?;
     Ok(Loaded {
         project,
         listed,
         activity,
+        guest_profile,
     })
 }
 
@@ -120,7 +128,13 @@ fn details_wire(
 ) -> ProjectDetails {
     let project = &loaded.project;
     ProjectDetails {
-        project: project_wire(project, &loaded.listed, &loaded.activity, users),
+        project: project_wire(
+            project,
+            &loaded.listed,
+            &loaded.activity,
+            users,
+            loaded.guest_profile.clone(),
+        ),
         project_type_other_reason: project.project_type_other_reason.clone(),
         project_purpose: project.project_purpose.clone(),
         project_keywords: project.project_keywords.clone(),
@@ -375,6 +389,7 @@ pub async fn list_projects(
                 &loaded.listed,
                 &loaded.activity,
                 &users,
+                loaded.guest_profile.clone(),
             ));
         }
         match sort_by {
@@ -515,7 +530,13 @@ pub async fn update_project(
         let users = users_of(&state, &account)?;
         let loaded = load(&state, project)?;
         Ok(Envelope(UpdateProjectResponse {
-            project: project_wire(&loaded.project, &loaded.listed, &loaded.activity, &users),
+            project: project_wire(
+                &loaded.project,
+                &loaded.listed,
+                &loaded.activity,
+                &users,
+                loaded.guest_profile.clone(),
+            ),
         }))
     })
     .await

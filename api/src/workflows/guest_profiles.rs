@@ -4,8 +4,10 @@
 //! profile downloads as.
 
 use chrono::Utc;
-use podlens_model::entities::{GuestBio, GuestDocument, GuestSocialLink, Timestamp};
-use podlens_model::enums::GuestProfileStatus;
+use podlens_model::entities::{
+    GuestBio, GuestDocument, GuestSocialLink, LinkedGuestProfile, Timestamp,
+};
+use podlens_model::enums::{GuestProfileStatus, ProjectStatus};
 use serde::{Deserialize, Serialize};
 
 use super::agent::{self, BioAnswer, BioSource};
@@ -125,6 +127,50 @@ pub fn find_profile(
     Ok(all.into_iter().find(|doc| {
         doc.value.slug == key || doc.value.project_id == key || doc.value.project_slug == key
     }))
+}
+
+/// The guest profile a project carries, as project lists show it: the newest profile
+/// made for the project that is not archived. Its status is said in the project's
+/// words (a profile being built is PENDING, a finished one ACTIVE); its appearances are
+/// the project's listed podcasts booked so far.
+pub fn linked_profile(
+    state: &AppState,
+    team_id: &str,
+    project_id: &str,
+    booked: u64,
+) -> ApiResult<Option<LinkedGuestProfile>> {
+    let profiles: Vec<Stored<GuestProfileDoc>> = state.workflows.list_docs(
+        DocKind::GuestProfile,
+        &DocFilter {
+            team_id: Some(team_id),
+            parent_id: Some(project_id),
+            ..DocFilter::default()
+        },
+    )?;
+    Ok(profiles
+        .into_iter()
+        .filter(|doc| !doc.value.archived)
+        .max_by_key(|doc| doc.created_at)
+        .map(|doc| {
+            let profile = doc.value;
+            LinkedGuestProfile {
+                id: profile.guest_profile_id,
+                name: profile.name,
+                slug: profile.slug,
+                status: match profile.processing_status {
+                    GuestProfileStatus::Draft => ProjectStatus::Draft,
+                    GuestProfileStatus::Done => ProjectStatus::Active,
+                    GuestProfileStatus::Error => ProjectStatus::Error,
+                    GuestProfileStatus::CreatingDocumentFromForm
+                    | GuestProfileStatus::ProcessingDocuments
+                    | GuestProfileStatus::GeneratingProfile => ProjectStatus::Pending,
+                },
+                image_url: profile.image_url,
+                linkedin_url: profile.linked_in,
+                company_name: profile.company_name,
+                appearances_count: booked,
+            }
+        }))
 }
 
 /// A profile's documents, oldest first.

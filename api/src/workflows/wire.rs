@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 
 use podlens_model::entities::{
-    ActivityEntry, AddedByUser, DocumentsCount, ListedPodcast, ListedPodcastAnalysis,
-    ListedPodcastPodcast, Project, ProjectUser, RecentActivity, StateCounts,
+    ActivityEntry, AddedByUser, DocumentsCount, LinkedGuestProfile, ListedPodcast,
+    ListedPodcastAnalysis, ListedPodcastPodcast, Project, ProjectUser, RecentActivity, StateCounts,
 };
 
 use super::projects::{ActivityRow, ListedPodcastRow, ProjectRow};
@@ -134,6 +134,7 @@ pub fn project_wire(
     listed: &[ListedPodcastRow],
     activity: &[ActivityRow],
     users: &UserDirectory,
+    linked_guest_profile: Option<LinkedGuestProfile>,
 ) -> Project {
     Project {
         project_id: project.project_id.clone(),
@@ -146,7 +147,7 @@ pub fn project_wire(
         project_types: project.project_types.clone(),
         status: project.status,
         listed_podcasts_count: listed.len() as u64,
-        linked_guest_profile: None,
+        linked_guest_profile,
         state_counts: StateCounts::tally(listed.iter().map(|row| row.status)),
         documents_count: DocumentsCount::default(),
         recent_activities: recent_activities(activity, listed, users),
