@@ -8,10 +8,13 @@ mutates small inputs best). transcript_parsers: every transcript. html_contacts:
 web page. social_urls: the http(s) links found in the pages and feeds that name a
 social or directory platform (2,000 at most) and 300 others. search_options:
 search bodies built from the feeds' titles and languages, one per option family.
+sanitizer_differential: the feeds' descriptions, summaries and show notes (as the parser
+hands them to the sanitizer: CDATA as written, otherwise entity-decoded), 3,000 at most.
 """
 
 import argparse
 import hashlib
+import html
 import json
 import re
 from pathlib import Path
@@ -27,6 +30,10 @@ PLATFORM = re.compile(
     rb"vimeo|tumblr|behance|beehiiv|linktr|whatsapp|apple\.com|spotify|castbox|overcast|pocketcasts|"
     rb"podchaser|iheart|stitcher|deezer|amazon|castro|podbean|tunein|pandora|player\.fm",
     re.I,
+)
+DESCRIPTION = re.compile(
+    rb"<(description|content:encoded|itunes:summary)>\s*(?:<!\[CDATA\[(.*?)\]\]>|([^<]*))\s*</\1>",
+    re.I | re.S,
 )
 LANGUAGE = re.compile(rb"<language>\s*([A-Za-z-]{2,8})\s*</language>", re.I)
 
@@ -72,12 +79,17 @@ def main() -> None:
     links: set[bytes] = set()
     titles: list[str] = []
     languages: list[str] = []
+    descriptions: set[bytes] = set()
     counts = {}
     for path in files(corpus / "feeds"):
         data = path.read_bytes()
         links.update(LINK.findall(data[: 4 * BIG]))
         titles += [m.decode("utf-8", "replace").strip() for m in TITLE.findall(data[:CUT])[:2]]
         languages += [m.decode() for m in LANGUAGE.findall(data[:CUT])[:1]]
+        for _, cdata, escaped in DESCRIPTION.findall(data[: 4 * BIG]):
+            text = cdata or html.unescape(escaped.decode("utf-8", "replace")).encode()
+            if 0 < len(text) <= 16 * 1024:
+                descriptions.add(text)
         write("feed_parser", data if len(data) <= BIG else data[:CUT])
         counts["feed_parser"] = counts.get("feed_parser", 0) + 1
     for path in files(corpus / "transcripts"):
@@ -99,6 +111,10 @@ def main() -> None:
     for body in bodies:
         write("search_options", json.dumps(body).encode())
     counts["search_options"] = len(bodies)
+    chosen = sorted(descriptions, key=lambda text: hashlib.sha1(text).digest())[:3000]
+    for text in chosen:
+        write("sanitizer_differential", text)
+    counts["sanitizer_differential"] = len(chosen)
     for target, count in sorted(counts.items()):
         print(f"{target}: {count} seeds")
 
