@@ -239,11 +239,11 @@ pub struct ShardVectors {
 
 /// How many rows per shard the sign-code scan keeps for exact int8 scoring: the
 /// measured trade of recall for time (benches/vectors/RESULTS.md). Over 1M real-derived
-/// chunks in two shards, recall@10 against f32 brute force was 0.963 at 500, 0.974 at
-/// 1000 and 0.984 at 2500 (int8 brute force: 0.992), each at a p50 near 13 ms, where
-/// the Hamming scan of 500k codes per shard dominates; from 5000 rows on, the random
-/// reads of the kept int8 rows take over (p50 25 ms at 5000, 42 ms at 10000). 2500
-/// keeps a margin over 0.95 at the scan's cost.
+/// chunks in two shards, recall@10 against f32 brute force was 0.963 at 500 rows
+/// (p50 13.1 ms), 0.974 at 1000 (13.8 ms) and 0.984 at 2500 (16.8 ms, p99 23.1 ms);
+/// int8 brute force: 0.992 at 91.5 ms. The Hamming scan of 500k codes per shard is
+/// most of the time up to 1000 rows; beyond, the random reads of the kept int8 rows
+/// add up (22.0 ms at 5000, 25.0 ms at 10000). 2500 keeps a margin over 0.95 under 30 ms.
 pub const DEFAULT_RESCORE: usize = 2500;
 
 /// Options of a vector search.
