@@ -308,7 +308,7 @@ pub async fn list_transcriptions(
 #[utoipa::path(get, path = "/api/v1/teams/request-history", tag = "transcriptions",
     params(("limit" = usize, Query, description = "How many requests (1 to the maximum)"),
            ("skip" = Option<usize>, Query), ("filterCompleted" = Option<bool>, Query),
-           ("requestType" = Option<String>, Query)),
+           ("requestType" = String, Query, description = "Required: autoOutreach, deepAnalysis, diarization, guestPrep or transcription")),
     responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn request_history(
     State(state): State<AppState>,

@@ -4,6 +4,28 @@
  */
 
 export interface paths {
+    "/api/v1/agent/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/v1/agent/`: body `kind` and the kind's inputs:
+         *     `custom` (customPromptId or prompt [+ contextType], and podcastId or episodeId),
+         *     `podcast` (podcastId), `episode` and `transcript` (episodeId), `guest`
+         *     (podcastSlug), `project/relevancy` (projectId, podcastId, forceRegenerate).
+         */
+        post: operations["runAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/agent/alternative-spellings": {
         parameters: {
             query?: never;
@@ -15,6 +37,27 @@ export interface paths {
         put?: never;
         /** `POST /api/v1/agent/alternative-spellings`: body value. */
         post: operations["getAlternativeSpellings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/episode/{episodeId}/deep-analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `GET /api/v1/agent/episode/{episodeId}/deep-analysis`: the team's analysis of the
+         *     episode, made on first request (one AI assist) and then reused;
+         *     `?forceRegenerate=true` makes a new one.
+         */
+        get: operations["getEpisodeDeepAnalysis"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -583,6 +626,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/guest-prep/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/v1/guest-prep/generate`: body `podcastSlug` and an optional `email` to
+         *     mail the prep to.
+         */
+        post: operations["generateGuestPrep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/guest-profiles": {
         parameters: {
             query?: never;
@@ -770,6 +833,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operator/backup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A consistent copy of the app database, the catalog, the Parquet snapshot and the
+         *     published index generation, staged inside the data directory for `podlens backup`
+         *     to move out. Feed refreshes wait meanwhile; a batch job writing the catalog makes it
+         *     answer 503 (retry when it finishes).
+         */
+        post: operations["stageBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/outreach/generate": {
         parameters: {
             query?: never;
@@ -886,6 +971,28 @@ export interface paths {
         get: operations["getPodcastByFeedUrl"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/podcasts/deep-analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `POST /api/v1/podcasts/deep-analysis`: body `podcastId` (id or slug), and either
+         *     `episodeIds` (at most 10) or `limit` (the newest 1-10 episodes, default 3), and
+         *     `forceRegenerate`. Episodes already analysed for the team are reused unless forced;
+         *     each new analysis is one AI assist.
+         */
+        post: operations["requestPodcastDeepAnalysis"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1075,6 +1182,26 @@ export interface paths {
         };
         /** A page of a podcast's episodes, newest first. */
         get: operations["getPodcastEpisodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/podcasts/{podcastIdOrSlug}/episodes/deep-analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * `GET /api/v1/podcasts/{podcastIdOrSlug}/episodes/deep-analysis`: the team's stored
+         *     analyses of the podcast's episodes, newest episode first.
+         */
+        get: operations["listPodcastDeepAnalyses"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1613,6 +1740,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/teams/custom-prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/v1/teams/custom-prompts`: the team's prompts, oldest first. */
+        get: operations["listCustomPrompts"];
+        put?: never;
+        /** `POST /api/v1/teams/custom-prompts`: body name, description, contextType, prompt. */
+        post: operations["createCustomPrompt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/custom-prompts/{customPromptId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/v1/teams/custom-prompts/{customPromptId}`. */
+        get: operations["getCustomPrompt"];
+        put?: never;
+        post?: never;
+        /** `DELETE /api/v1/teams/custom-prompts/{customPromptId}`. */
+        delete: operations["deleteCustomPrompt"];
+        options?: never;
+        head?: never;
+        /**
+         * `PATCH /api/v1/teams/custom-prompts/{customPromptId}`: any of name, description
+         *     (null or empty clears it), contextType, prompt.
+         */
+        patch: operations["updateCustomPrompt"];
+        trace?: never;
+    };
     "/api/v1/teams/podcasts": {
         parameters: {
             query?: never;
@@ -1680,6 +1847,27 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/v1/teams/settings`: the caller's team's flags (all off until set). */
+        get: operations["getTeamSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * `PATCH /api/v1/teams/settings`: sets any of the flags; the others keep their value.
+         *     Automated search can only be switched on where the plan includes it.
+         */
+        patch: operations["patchTeamSettings"];
         trace?: never;
     };
     "/api/v1/teams/transcriptions": {
@@ -1780,6 +1968,76 @@ export interface paths {
         /** The team's members. */
         get: operations["users"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's webhooks, oldest first. */
+        get: operations["listTeamWebhooks"];
+        put?: never;
+        /** Registers a webhook for the caller's team; the answer holds its signing secret. */
+        post: operations["createTeamWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a webhook of the caller's team; deliveries still pending for it fail. */
+        delete: operations["deleteTeamWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest deliveries to a webhook of the caller's team, newest first (at most 100). */
+        get: operations["listTeamWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/v1/users/preferences`: the caller's preferences (`{}` until saved). */
+        get: operations["getUserPreferences"];
+        /** `PUT /api/v1/users/preferences`: replaces the caller's preferences with the body. */
+        put: operations["putUserPreferences"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1909,6 +2167,36 @@ export interface components {
         /** AddPodcastToTeamResponse */
         AddPodcastToTeamResponse: {
             teamPodcast: components["schemas"]["GetTeamPodcastsResponseTeamPodcastsItem"];
+        };
+        /** @description The body of `POST /api/v1/agent/` (for the OpenAPI document; read field by field). */
+        AgentRunRequest: {
+            contextType?: null | components["schemas"]["CustomPromptContextType"];
+            /** @description `custom`: a stored prompt of the team (or give `prompt`). */
+            customPromptId?: string | null;
+            /** @description `episode`, `transcript`, `custom` over an episode or transcript. */
+            episodeId?: string | null;
+            /** @description `project/relevancy`. */
+            forceRegenerate?: boolean | null;
+            /** @description custom, episode, guest, podcast, project/relevancy or transcript. */
+            kind: string;
+            /** @description `podcast`, `custom` over a podcast, `project/relevancy`: id or slug. */
+            podcastId?: string | null;
+            /** @description `guest`. */
+            podcastSlug?: string | null;
+            /** @description `project/relevancy`. */
+            projectId?: string | null;
+            /** @description `custom`: a prompt text (or give `customPromptId`). */
+            prompt?: string | null;
+        };
+        /** @description `data` of `POST /api/v1/agent/`: the kind run and its answer. */
+        AgentRunResponse: {
+            kind: string;
+            /**
+             * @description `custom`: a [`PromptAnswer`]; `podcast`, `episode`, `transcript`: a
+             *     [`ContextSummary`]; `guest`: a `GuestPrepResponse`; `project/relevancy`:
+             *     `{answer: RelevancyAnswer}`.
+             */
+            result: Record<string, never>;
         };
         /** @description One key of the team. */
         ApiKeyInfo: {
@@ -2596,6 +2884,85 @@ export interface components {
         AuthMessage: {
             message: string;
         };
+        /** @description What the authority score was computed from; a missing input is null. */
+        AuthorityInputs: {
+            /** Format: int64 */
+            ageDays?: number | null;
+            /** Format: double */
+            averageEpisodeLengthSeconds?: number | null;
+            /** Format: int32 */
+            bestChartPosition?: number | null;
+            /** Format: int64 */
+            castboxPlays?: number | null;
+            /** Format: int64 */
+            castboxSubscribers?: number | null;
+            /** Format: int64 */
+            episodeCount?: number | null;
+            /** Format: int64 */
+            feedSocialLinks?: number | null;
+            /** Format: int64 */
+            followerCount?: number | null;
+            guestAcceptance?: boolean | null;
+            hasThumbnails?: boolean | null;
+            /** Format: double */
+            postingIntervalDays?: number | null;
+            /** Format: double */
+            rating?: number | null;
+            /** Format: int64 */
+            reviewCount?: number | null;
+            /** Format: double */
+            showNotesQuality?: number | null;
+            /** Format: int64 */
+            websiteLinks?: number | null;
+            /** Format: int64 */
+            youtubeSubscribers?: number | null;
+            /** Format: int64 */
+            youtubeViews?: number | null;
+        };
+        /**
+         * @description `GET /api/v1/podcasts/authority-score/{id}/details`: the final score, its
+         *     weighted sub-scores and the inputs.
+         */
+        AuthorityScoreDetails: {
+            /** Format: date-time */
+            calculatedAt: string;
+            /** Format: double */
+            finalScore: number;
+            inputs: components["schemas"]["AuthorityInputs"];
+            podcastId: string;
+            subScores: components["schemas"]["AuthoritySubScores"];
+        };
+        AuthorityScoreResponse: {
+            authorityScore: components["schemas"]["AuthorityScoreSummary"];
+            /** Format: double */
+            podcastAuthorityScore: number;
+            podcastId: string;
+        };
+        /**
+         * @description The compact authority score carried by every podcast summary.
+         *     SDK: `GetChartResponseChartPositionsItemPodenginePodcastAuthorityScore`.
+         */
+        AuthorityScoreSummary: {
+            /** Format: double */
+            authorityScore: number;
+            /** Format: date-time */
+            calculatedAt: string;
+            /** Format: double */
+            engagementScore: number;
+            /** Format: double */
+            qualityScore: number;
+            /** Format: double */
+            socialScore: number;
+            /** Format: double */
+            youtubeScore: number;
+        };
+        /** @description The four sub-scores of the authority score. */
+        AuthoritySubScores: {
+            engagement: components["schemas"]["WeightedScore"];
+            quality: components["schemas"]["WeightedScore"];
+            social: components["schemas"]["WeightedScore"];
+            youtube: components["schemas"]["WeightedScore"];
+        };
         /** @description One built-in template. */
         BuiltInTemplate: {
             id: string;
@@ -2942,6 +3309,16 @@ export interface components {
             /** Projectslug */
             projectSlug: string;
         };
+        /** @description The body of a registration. */
+        CreateWebhookRequest: {
+            /** @description The events to deliver. */
+            events: components["schemas"]["WebhookEvent"][];
+            /**
+             * @description Where deliveries are posted: an http or https URL on a public address.
+             * @example https://hooks.example.com/podlens
+             */
+            url: string;
+        };
         /** @description `data` of a creation: the only answer that holds the key. */
         CreatedApiKey: {
             apiKey: string;
@@ -2950,13 +3327,93 @@ export interface components {
             keyId: string;
             prefix: string;
         };
+        /** @description `data` of a registration: the only answer that holds the signing secret. */
+        CreatedWebhook: {
+            /** @description The HMAC-SHA256 key of `X-Podlens-Signature`, shown this once. */
+            secret: string;
+            webhook: components["schemas"]["WebhookInfo"];
+        };
+        /** @description The body of a custom prompt update: at least one field. */
+        CustomPromptChanges: {
+            contextType?: null | components["schemas"]["CustomPromptContextType"];
+            description?: string | null;
+            name?: string | null;
+            prompt?: string | null;
+        };
+        /** @enum {string} */
+        CustomPromptContextType: "podcast" | "episode" | "transcript";
+        /** @description A stored custom prompt. */
+        CustomPromptItem: {
+            contextType: components["schemas"]["CustomPromptContextType"];
+            /** Format: date-time */
+            createdAt: string;
+            createdByUserId: string;
+            description?: string | null;
+            id: string;
+            name: string;
+            prompt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description `data` of a create, read or update. */
+        CustomPromptResponse: {
+            customPrompt: components["schemas"]["CustomPromptItem"];
+        };
+        /** @description `data` of the list. */
+        CustomPromptsResponse: {
+            customPrompts: components["schemas"]["CustomPromptItem"][];
+        };
+        /** @description `data` of a podcast's analyses: newest episode first. */
+        DeepAnalysesResponse: {
+            deepAnalyses: components["schemas"]["EpisodeDeepAnalysis"][];
+            /** @description How many of `deepAnalyses` this request made (and charged). */
+            generated: number;
+            podcastId: string;
+            podcastSlug: string;
+        };
+        /** @description The deep analysis of one episode. */
+        DeepAnalysis: {
+            people?: components["schemas"]["PersonMention"][];
+            /** @description Questions asked in the episode (timed when from the transcript). */
+            questions?: components["schemas"]["Passage"][];
+            /** @description Notable lines of the transcript with their times. */
+            quotes?: components["schemas"]["Passage"][];
+            sponsors?: components["schemas"]["SponsorMention"][];
+            summary: string;
+            topics?: string[];
+        };
+        /** @description `data` of one episode's analysis. */
+        DeepAnalysisResponse: {
+            deepAnalysis: components["schemas"]["EpisodeDeepAnalysis"];
+        };
         /** DeleteAlertConfigResponse */
         DeleteAlertConfigResponse: {
             /** Deletedalertconfigid */
             deletedAlertConfigId: string;
         };
+        /** @description `data` of a deletion. */
+        DeletedWebhook: {
+            webhookId: string;
+        };
         /** @enum {string} */
         EmailLength: "short" | "medium" | "long";
+        /** @description A stored deep analysis of an episode. */
+        EpisodeDeepAnalysis: {
+            analysis: components["schemas"]["DeepAnalysis"];
+            /** Format: date-time */
+            completedAt: string;
+            /** Format: date-time */
+            deepAnalysisRequestedAt: string;
+            episodeId: string;
+            /** Format: date-time */
+            episodePublishedAt?: string | null;
+            episodeSlug: string;
+            episodeTitle: string;
+            /** @description Whether a transcript was read (times are given only then). */
+            hasTranscript: boolean;
+            podcastId: string;
+            podcastSlug: string;
+        };
         /** @description Every failure's body: `{"status": CODE, "data": {"message": …}}`. */
         Error: {
             data: components["schemas"]["ErrorMessage"];
@@ -2970,6 +3427,12 @@ export interface components {
         /** @description What went wrong, in words meant for the caller. */
         ErrorMessage: {
             message: string;
+        };
+        /** @enum {string} */
+        ExportColumn: "basicInfo" | "description" | "location" | "website" | "contactDetails" | "socials" | "appleReviews" | "spotifyReviews" | "castboxListens" | "authorityScore";
+        /** @description Export preferences of a user. */
+        ExportPreferences: {
+            columnsToNotExport?: components["schemas"]["ExportColumn"][] | null;
         };
         /** @enum {string} */
         GenerationMode: "basic" | "advanced";
@@ -7075,6 +7538,32 @@ export interface components {
             /** Podcastid */
             podcastId: string;
         };
+        /** @description The body of a guest prep request (for the OpenAPI document; read field by field). */
+        GuestPrepRequest: {
+            /**
+             * Format: email
+             * @description Where to mail the prep.
+             */
+            email?: string | null;
+            /** @description Lowercase letters, digits and hyphens. */
+            podcastSlug: string;
+        };
+        /** @description `POST /api/v1/guest-prep/generate`: preparation for appearing on a podcast. */
+        GuestPrepResponse: {
+            criticalActions: string[];
+            episodeSlugs: string[];
+            /** @description One group per theme. */
+            groupedLikelyQuestions: components["schemas"]["LikelyQuestions"][];
+            podcastSlug: string;
+            /** @description Markdown. */
+            summary: string;
+        };
+        /** @description `data` of a guest prep. */
+        GuestPrepResult: {
+            /** @description Where the prep was mailed, when an email was given. */
+            emailedTo?: string | null;
+            guestPrep: components["schemas"]["GuestPrepResponse"];
+        };
         /** @description Health of the server. */
         Health: {
             /** @description Always `ok` when the server answers. */
@@ -7087,11 +7576,31 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
+        /** @description Questions a host will likely ask about one theme. */
+        LikelyQuestions: {
+            curveballs: string[];
+            description: string;
+            veryLikely: string[];
+        };
         /** @description A request for a link. */
         LinkRequest: {
             email: string;
             /** @description Where the visitor came from (kept in the link so the app can return there). */
             source?: string | null;
+        };
+        /** @description `data` of a delete. */
+        MessageResponse: {
+            message: string;
+        };
+        /** @description The body of a new custom prompt (for the OpenAPI document; read field by field). */
+        NewCustomPrompt: {
+            contextType: components["schemas"]["CustomPromptContextType"];
+            /** @description Empty or null means none; at most 500 characters. */
+            description?: string | null;
+            /** @description 3-100 characters after trimming. */
+            name: string;
+            /** @description At most 10000 characters. */
+            prompt: string;
         };
         /** @description An outreach email with its body (`GET /api/v1/outreach/{id}/details`). */
         OutreachDetails: components["schemas"]["OutreachHistoryEntry"] & {
@@ -7143,8 +7652,58 @@ export interface components {
         OutreachResponse: {
             outreach: components["schemas"]["OutreachDetails"];
         };
+        /**
+         * @description A piece of text with where it was said: a transcript cue has its start second,
+         *     show notes have none.
+         */
+        Passage: {
+            speaker?: string | null;
+            /** Format: double */
+            startSecond?: number | null;
+            text: string;
+        };
+        /** @description A person named in an episode. */
+        PersonMention: {
+            /**
+             * Format: double
+             * @description The first transcript second where the name is said, when it is.
+             */
+            mentionedAtSecond?: number | null;
+            name: string;
+            role: string;
+        };
         /** @enum {string} */
         PersonalizationLevel: "light" | "medium" | "heavy";
+        /**
+         * @description The body of a podcast's deep analysis request (for the OpenAPI document; read field
+         *     by field).
+         */
+        PodcastDeepAnalysisRequest: {
+            /** @description 1 to 10 episodes of the podcast; without them the newest `limit` are analysed. */
+            episodeIds?: string[] | null;
+            forceRegenerate?: boolean | null;
+            /**
+             * Format: int32
+             * @description 1 to 10 (default 3).
+             */
+            limit?: number | null;
+            /** @description The podcast's id or slug. */
+            podcastId: string;
+        };
+        /** @description `data` of the preference calls. */
+        PreferencesResponse: {
+            preferences: components["schemas"]["UserPreferences"];
+        };
+        /** @description The answer of a deletion. */
+        ProjectDeleted: {
+            message: string;
+            projectId: string;
+        };
+        /** @description Project preferences of a user. */
+        ProjectPreferences: {
+            favoriteProjectIds?: string[] | null;
+            lastSelectedProjectSlug?: string | null;
+        };
         /** @description A link to redeem. */
         RedeemRequest: {
             key: string;
@@ -7260,6 +7819,8 @@ export interface components {
             /** Message */
             message: string;
         };
+        /** @enum {string} */
+        ResultsView: "list" | "table";
         /** @description `data` of a revocation. */
         RevokedApiKey: {
             keyId: string;
@@ -8988,6 +9549,15 @@ export interface components {
             totalResultsAvailable: number;
         };
         /**
+         * @description Search preferences of a user. `defaultSearchFilters` holds saved search
+         *     filters, checked by the search rules when used.
+         */
+        SearchPreferences: {
+            defaultResultsView?: null | components["schemas"]["ResultsView"];
+            defaultSearchFilters?: Record<string, never> | null;
+            export?: null | components["schemas"]["ExportPreferences"];
+        };
+        /**
          * @description The body of a semantic search (a Podlens extension; the public search request's
          *     `embeddings` term type stays rejected).
          */
@@ -9023,6 +9593,52 @@ export interface components {
             plan: string;
             teamId: string;
             userId: string;
+        };
+        /** @description A sponsor or ad read in an episode. */
+        SponsorMention: {
+            name: string;
+            /** @description The sentence that names it. */
+            snippet?: string | null;
+            /**
+             * Format: double
+             * @description Where in the transcript, when it is read on air.
+             */
+            startSecond?: number | null;
+        };
+        /** @description What a staged copy holds. */
+        StagedCopy: {
+            /** @description Every file of it, relative to the staging directory, `/`-separated. */
+            files: string[];
+            /**
+             * Format: int64
+             * @description The published index generation copied, if any.
+             */
+            indexGeneration?: number | null;
+            /** @description The staging directory, relative to the data directory. */
+            stagingDir: string;
+        };
+        /** @description Feature switches of a team. */
+        TeamSettingsFlags: {
+            autoQuickDecisionEnabled: boolean;
+            automatedSearchEnabled: boolean;
+            podcastListValidationPageEnabled: boolean;
+        };
+        /** @description `data` of the team settings calls. */
+        TeamSettingsResponse: {
+            settings: components["schemas"]["TeamSettingsFlags"];
+        };
+        /** @description A member of a team. */
+        TeamUser: {
+            avatarSeed?: string | null;
+            displayName?: string | null;
+            email: string;
+            firstName?: string | null;
+            id: string;
+            lastName?: string | null;
+        };
+        /** @description `GET /api/v1/teams/users`: `data.users`. */
+        TeamUsersResponse: {
+            users: components["schemas"]["TeamUser"][];
         };
         /** @description `data.templates`: the five built-in templates with their placeholders. */
         TemplatesResponse: {
@@ -9196,6 +9812,66 @@ export interface components {
             /** Id */
             id: string;
         };
+        /** @description A user's preferences. Strict: unknown keys at any level are rejected. */
+        UserPreferences: {
+            projects?: null | components["schemas"]["ProjectPreferences"];
+            search?: null | components["schemas"]["SearchPreferences"];
+            showAdditionalPodcastDirectories?: boolean | null;
+        };
+        /** @description `data` of a webhook's deliveries. */
+        WebhookDeliveriesResponse: {
+            deliveries: components["schemas"]["WebhookDeliveryInfo"][];
+        };
+        /** @description One delivery to a webhook (its latest state in the delivery ledger). */
+        WebhookDeliveryInfo: {
+            alertConfigId: string;
+            /** Format: int32 */
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The id sent in `X-Podlens-Delivery` and the body's `id`, the same on every attempt. */
+            deliveryId: string;
+            event: string;
+            lastError?: string | null;
+            /** Format: date-time */
+            nextAttemptAt: string;
+            /** Format: date-time */
+            sentAt?: string | null;
+            /** @description `pending`, `sending`, `sent` or `failed`. */
+            status: string;
+        };
+        /**
+         * @description An event a webhook can subscribe to (the polling event of the same name).
+         * @enum {string}
+         */
+        WebhookEvent: "alert_match";
+        /** @description One webhook of the team (never its secret). */
+        WebhookInfo: {
+            /** Format: date-time */
+            createdAt: string;
+            createdByUserId: string;
+            /** @description The events delivered to it: `alert_match`. */
+            events: string[];
+            url: string;
+            webhookId: string;
+        };
+        /** @description `data` of the list. */
+        WebhooksResponse: {
+            webhooks: components["schemas"]["WebhookInfo"][];
+        };
+        /** @description One weighted part of the authority score. */
+        WeightedScore: {
+            /**
+             * Format: double
+             * @description 0 to 100.
+             */
+            score: number;
+            /**
+             * Format: double
+             * @description Share of the final score, 0 to 1; the weights of a score add up to 1.
+             */
+            weight: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -9205,6 +9881,79 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    runAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentRunRequest"];
+            };
+        };
+        responses: {
+            /** @description The kind run and its answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AgentRunResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown prompt, podcast, episode, transcript or project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan's AI assists are used up */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAlternativeSpellings: {
         parameters: {
             query?: never;
@@ -9251,6 +10000,79 @@ export interface operations {
             };
             /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEpisodeDeepAnalysis: {
+        parameters: {
+            query?: {
+                forceRegenerate?: boolean;
+            };
+            header?: never;
+            path: {
+                episodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The episode's deep analysis */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeepAnalysisResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource (or not one of the caller's team) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan's AI assists are used up */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11241,6 +12063,79 @@ export interface operations {
             };
         };
     };
+    generateGuestPrep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GuestPrepRequest"];
+            };
+        };
+        responses: {
+            /** @description The guest prep */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GuestPrepResult"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No podcast has this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan's AI assists are used up */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createGuestProfile: {
         parameters: {
             query?: never;
@@ -11853,6 +12748,69 @@ export interface operations {
             };
         };
     };
+    stageBackup: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The token of the data directory's serve.json */
+                "x-podlens-operator-token": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The staged copy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StagedCopy"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No or a wrong operator token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A batch job is writing the catalog */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     generateOutreach: {
         parameters: {
             query?: never;
@@ -12076,7 +13034,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuthorityScoreResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description A parameter or the body is malformed or invalid */
             400: {
@@ -12133,7 +13097,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuthorityScoreDetails"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description A parameter or the body is malformed or invalid */
             400: {
@@ -12227,6 +13197,79 @@ export interface operations {
             };
             /** @description Unknown feed */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestPodcastDeepAnalysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PodcastDeepAnalysisRequest"];
+            };
+        };
+        responses: {
+            /** @description The analyses of the requested episodes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeepAnalysesResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown podcast or episode */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan's AI assists are used up */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12828,6 +13871,68 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["GetPodcastEpisodesResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource (or not one of the caller's team) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPodcastDeepAnalyses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                podcastIdOrSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's analyses of the podcast's episodes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeepAnalysesResponse"];
                         /** @constant */
                         status: "OK";
                     };
@@ -13537,12 +14642,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: the answer in the envelope */
+            /** @description The project is deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ProjectDeleted"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description A parameter or the body is malformed or invalid */
             400: {
@@ -13792,7 +14903,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            listedPodcasts: components["schemas"]["AddPodcastToProjectResponseListedPodcast"][];
+                            projectId: string;
+                            projectSlug: string;
+                            total: number;
+                        };
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description A parameter or the body is malformed or invalid */
             400: {
@@ -13848,7 +14970,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            days: number;
+                            podcasts: {
+                                episodes: components["schemas"]["GetLatestEpisodesResponseLatestPodcastsItemEpisodesItem"][];
+                                listedPodcastId: string;
+                                podcastId: string;
+                                podcastSlug: string;
+                                podcastTitle: string;
+                            }[];
+                            /** Format: date-time */
+                            since: string;
+                            total: number;
+                        };
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description A parameter or the body is malformed or invalid */
             400: {
@@ -14153,7 +15293,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GetProjectStrategiesResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description A parameter or the body is malformed or invalid */
             400: {
@@ -14210,7 +15356,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            strategy: components["schemas"]["GetProjectStrategiesResponseStrategiesItem"];
+                        };
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description A parameter or the body is malformed or invalid */
             400: {
@@ -14267,7 +15421,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            message: string;
+                        };
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
             };
             /** @description A parameter or the body is malformed or invalid */
             400: {
@@ -14796,6 +15958,293 @@ export interface operations {
             };
         };
     };
+    listCustomPrompts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's custom prompts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomPromptsResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCustomPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewCustomPrompt"];
+            };
+        };
+        responses: {
+            /** @description The new prompt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomPromptResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCustomPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customPromptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The prompt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomPromptResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource (or not one of the caller's team) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCustomPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customPromptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The prompt is deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MessageResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource (or not one of the caller's team) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCustomPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customPromptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomPromptChanges"];
+            };
+        };
+        responses: {
+            /** @description The updated prompt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CustomPromptResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource (or not one of the caller's team) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getTeamPodcasts: {
         parameters: {
             query?: {
@@ -15061,6 +16510,103 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["GetTranscriptionRequestsResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTeamSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's settings flags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TeamSettingsResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchTeamSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamSettingsFlags"];
+            };
+        };
+        responses: {
+            /** @description The team's settings flags */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TeamSettingsResponse"];
                         /** @constant */
                         status: "OK";
                     };
@@ -15364,12 +16910,338 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description users */
+            /** @description The team's members */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TeamUsersResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTeamWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's webhooks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhooksResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTeamWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The new webhook and its secret, shown this once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedWebhook"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTeamWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id from the list */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook is deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DeletedWebhook"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook in the team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTeamWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's id from the list */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook's latest deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveriesResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such webhook in the team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUserPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's preferences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PreferencesResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putUserPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserPreferences"];
+            };
+        };
+        responses: {
+            /** @description The stored preferences */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PreferencesResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description The API key is missing where required, invalid or revoked */
             401: {
