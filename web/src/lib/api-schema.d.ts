@@ -16494,7 +16494,8 @@ export interface operations {
                 limit: number;
                 skip?: number;
                 filterCompleted?: boolean;
-                requestType?: string;
+                /** @description Required: autoOutreach, deepAnalysis, diarization, guestPrep or transcription */
+                requestType: string;
             };
             header?: never;
             path?: never;
