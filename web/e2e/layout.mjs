@@ -44,6 +44,12 @@ test('phone width: the public screens fit a 390px wide screen', async (page) => 
     await assertNoHorizontalOverflow(page, path);
     await shot(page, name);
   }
+  // The API reference (the server's own page), every operation opened as a reader trying calls.
+  await page.goto(`${baseUrl}/api-docs`);
+  await page.locator('details').first().waitFor({ timeout: TIMEOUT });
+  await page.evaluate(() => document.querySelectorAll('details').forEach((item) => { item.open = true; }));
+  await assertNoHorizontalOverflow(page, '/api-docs');
+  await shot(page, 'phone-api-docs');
   // The menu opens and its links fit too.
   await page.goto(`${baseUrl}/`);
   await page.getByRole('button', { name: 'Menu' }).click();
