@@ -56,6 +56,17 @@ fn required(body: &serde_json::Map<String, Value>, name: &str) -> ApiResult<Stri
         .ok_or_else(|| ApiError::BadRequest(format!("{name} is required")))
 }
 
+/// `forceRegenerate`: absent or null is false; anything but a boolean is refused.
+fn force_regenerate(body: &serde_json::Map<String, Value>) -> ApiResult<bool> {
+    match body.get("forceRegenerate") {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(flag)) => Ok(*flag),
+        Some(_) => Err(ApiError::BadRequest(
+            "forceRegenerate must be a boolean".into(),
+        )),
+    }
+}
+
 /// The project and podcast briefs and the stored key of a review.
 struct ReviewInput {
     project_id: String,
@@ -178,15 +189,7 @@ pub async fn project_relevancy(
     let body = object(body)?;
     let project = required(&body, "projectId")?;
     let podcast = required(&body, "podcastId")?;
-    let force = match body.get("forceRegenerate") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(flag)) => *flag,
-        Some(_) => {
-            return Err(ApiError::BadRequest(
-                "forceRegenerate must be a boolean".into(),
-            ));
-        }
-    };
+    let force = force_regenerate(&body)?;
     if let Some(options) = body.get("searchOptions")
         && !options.is_null()
         && !options.is_object()
@@ -428,15 +431,7 @@ pub async fn run_kind(
         "project/relevancy" => {
             let project = required(&body, "projectId")?;
             let podcast = required(&body, "podcastId")?;
-            let force = match body.get("forceRegenerate") {
-                None | Some(Value::Null) => false,
-                Some(Value::Bool(flag)) => *flag,
-                Some(_) => {
-                    return Err(ApiError::BadRequest(
-                        "forceRegenerate must be a boolean".into(),
-                    ));
-                }
-            };
+            let force = force_regenerate(&body)?;
             let (answer, metered) = review(&state, &caller, project, podcast, force).await?;
             (metered, json!({"answer": answer}))
         }

@@ -4,6 +4,8 @@
 //! on the number of projects and podcasts per project (SPEC.md §9). A project is
 //! addressed by its id or its slug, only within the caller's team.
 
+use std::collections::HashMap;
+
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::{get, patch, post, put};
@@ -37,6 +39,7 @@ use crate::state::{AppState, blocking};
 use crate::workflows::fields::{
     enum_value, nullable, object, optional_string, optional_strings, query_list, query_value,
 };
+use crate::workflows::guest_profiles::GuestProfileDoc;
 use crate::workflows::{
     ActivityRow, CapCheck, ListedPodcastRow, NewListedPodcast, ProjectRow, UserDirectory,
     guest_profiles, history_of, listed_podcast_wire, project_wire, slugify,
@@ -104,15 +107,22 @@ struct Loaded {
     guest_profile: Option<LinkedGuestProfile>,
 }
 
-fn load(state: &AppState, project: ProjectRow) -> ApiResult<Loaded> {
+/// A project with its listed podcasts, activity and guest profile (`profiles` from
+/// [`guest_profiles::profiles_by_project`] for the project's team).
+fn load(
+    state: &AppState,
+    project: ProjectRow,
+    profiles: &HashMap<String, GuestProfileDoc>,
+) -> ApiResult<Loaded> {
     let listed = state.workflows.listed_podcasts(&project.project_id)?;
     let activity = state.workflows.project_activity(&project.project_id)?;
     let booked = listed
         .iter()
         .filter(|row| row.status == ListedPodcastStatus::Booked)
         .count() as u64;
-    let guest_profile =
-        guest_profiles::linked_profile(state, &project.team_id, &project.project_id, booked)?;
+    let guest_profile = profiles
+        .get(&project.project_id)
+        .map(|profile| guest_profiles::linked_profile(profile, booked));
     Ok(Loaded {
         project,
         listed,
@@ -258,7 +268,8 @@ fn load_filtered(
 ) -> ApiResult<(Loaded, UserDirectory, Vec<ListedPodcast>)> {
     let project = find_project(state, account, id_or_slug)?;
     let users = users_of(state, account)?;
-    let loaded = load(state, project)?;
+    let profiles = guest_profiles::profiles_by_project(state, &account.team_id)?;
+    let loaded = load(state, project, &profiles)?;
     let listed = filtered_listed(&loaded, filter, &users);
     Ok((loaded, users, listed))
 }
@@ -340,7 +351,8 @@ pub async fn create_project(
             }
         };
         let users = users_of(&state, &account)?;
-        let loaded = load(&state, project)?;
+        let profiles = guest_profiles::profiles_by_project(&state, &account.team_id)?;
+        let loaded = load(&state, project, &profiles)?;
         Ok(Envelope(ProjectDetailsResponse {
             project: details_wire(&loaded, &users, Some(Vec::new())),
         }))
@@ -375,6 +387,7 @@ pub async fn list_projects(
     let pinned: Vec<String> = query_list(&pairs, "pinnedIds").unwrap_or_default();
     blocking(move || {
         let users = users_of(&state, &account)?;
+        let profiles = guest_profiles::profiles_by_project(&state, &account.team_id)?;
         let mut projects = Vec::new();
         for project in state.workflows.team_projects(&account.team_id)? {
             if states
@@ -383,7 +396,7 @@ pub async fn list_projects(
             {
                 continue;
             }
-            let loaded = load(&state, project)?;
+            let loaded = load(&state, project, &profiles)?;
             projects.push(project_wire(
                 &loaded.project,
                 &loaded.listed,
@@ -528,7 +541,8 @@ pub async fn update_project(
         changes.apply(&mut project);
         state.workflows.save_project(&project)?;
         let users = users_of(&state, &account)?;
-        let loaded = load(&state, project)?;
+        let profiles = guest_profiles::profiles_by_project(&state, &account.team_id)?;
+        let loaded = load(&state, project, &profiles)?;
         Ok(Envelope(UpdateProjectResponse {
             project: project_wire(
                 &loaded.project,

@@ -3,6 +3,8 @@
 //! DONE | ERROR (run by a background task, every step stored), and the renderings a
 //! profile downloads as.
 
+use std::collections::HashMap;
+
 use chrono::Utc;
 use podlens_model::entities::{
     GuestBio, GuestDocument, GuestSocialLink, LinkedGuestProfile, Timestamp,
@@ -129,48 +131,56 @@ pub fn find_profile(
     }))
 }
 
-/// The guest profile a project carries, as project lists show it: the newest profile
-/// made for the project that is not archived. Its status is said in the project's
-/// words (a profile being built is PENDING, a finished one ACTIVE); its appearances are
-/// the project's listed podcasts booked so far.
-pub fn linked_profile(
+/// The guest profile each project of a team carries, by project id: the newest profile
+/// made for the project that is not archived. One query for the whole team, so a
+/// project list does not ask once per project.
+pub fn profiles_by_project(
     state: &AppState,
     team_id: &str,
-    project_id: &str,
-    booked: u64,
-) -> ApiResult<Option<LinkedGuestProfile>> {
+) -> ApiResult<HashMap<String, GuestProfileDoc>> {
     let profiles: Vec<Stored<GuestProfileDoc>> = state.workflows.list_docs(
         DocKind::GuestProfile,
         &DocFilter {
             team_id: Some(team_id),
-            parent_id: Some(project_id),
             ..DocFilter::default()
         },
     )?;
-    Ok(profiles
-        .into_iter()
-        .filter(|doc| !doc.value.archived)
-        .max_by_key(|doc| doc.created_at)
-        .map(|doc| {
-            let profile = doc.value;
-            LinkedGuestProfile {
-                id: profile.guest_profile_id,
-                name: profile.name,
-                slug: profile.slug,
-                status: match profile.processing_status {
-                    GuestProfileStatus::Draft => ProjectStatus::Draft,
-                    GuestProfileStatus::Done => ProjectStatus::Active,
-                    GuestProfileStatus::Error => ProjectStatus::Error,
-                    GuestProfileStatus::CreatingDocumentFromForm
-                    | GuestProfileStatus::ProcessingDocuments
-                    | GuestProfileStatus::GeneratingProfile => ProjectStatus::Pending,
-                },
-                image_url: profile.image_url,
-                linkedin_url: profile.linked_in,
-                company_name: profile.company_name,
-                appearances_count: booked,
+    let mut newest: HashMap<String, Stored<GuestProfileDoc>> = HashMap::new();
+    for doc in profiles.into_iter().filter(|doc| !doc.value.archived) {
+        match newest.get(&doc.value.project_id) {
+            Some(kept) if kept.created_at > doc.created_at => {}
+            _ => {
+                newest.insert(doc.value.project_id.clone(), doc);
             }
-        }))
+        }
+    }
+    Ok(newest
+        .into_iter()
+        .map(|(project_id, doc)| (project_id, doc.value))
+        .collect())
+}
+
+/// A project's guest profile as project lists show it: its status in the project's
+/// words (a profile being built is PENDING, a finished one ACTIVE); its appearances are
+/// the project's listed podcasts booked so far.
+pub fn linked_profile(profile: &GuestProfileDoc, booked: u64) -> LinkedGuestProfile {
+    LinkedGuestProfile {
+        id: profile.guest_profile_id.clone(),
+        name: profile.name.clone(),
+        slug: profile.slug.clone(),
+        status: match profile.processing_status {
+            GuestProfileStatus::Draft => ProjectStatus::Draft,
+            GuestProfileStatus::Done => ProjectStatus::Active,
+            GuestProfileStatus::Error => ProjectStatus::Error,
+            GuestProfileStatus::CreatingDocumentFromForm
+            | GuestProfileStatus::ProcessingDocuments
+            | GuestProfileStatus::GeneratingProfile => ProjectStatus::Pending,
+        },
+        image_url: profile.image_url.clone(),
+        linkedin_url: profile.linked_in.clone(),
+        company_name: profile.company_name.clone(),
+        appearances_count: booked,
+    }
 }
 
 /// A profile's documents, oldest first.

@@ -166,7 +166,7 @@ fn empty_answer(provider: &dyn AiProvider, what: &str) -> ApiError {
 }
 
 /// Trimmed, non-empty, unique (ignoring case) lines.
-fn clean_lines(lines: Vec<String>) -> Vec<String> {
+pub(super) fn clean_lines(lines: Vec<String>) -> Vec<String> {
     let mut seen: Vec<String> = Vec::new();
     let mut out = Vec::new();
     for line in lines {

@@ -305,17 +305,9 @@ pub async fn alternative_spellings(
         value: value.to_owned(),
     };
     let answer: Answer = read(provider, run(provider, &task).await?)?;
-    let mut seen = vec![value.trim().to_lowercase()];
-    let mut spellings = Vec::new();
-    for spelling in answer.spellings {
-        let spelling = spelling.trim().to_owned();
-        let key = spelling.to_lowercase();
-        if spelling.is_empty() || seen.contains(&key) {
-            continue;
-        }
-        seen.push(key);
-        spellings.push(spelling);
-    }
+    let original = value.trim().to_lowercase();
+    let mut spellings = insight::clean_lines(answer.spellings);
+    spellings.retain(|spelling| spelling.to_lowercase() != original);
     spellings.truncate(10);
     Ok(spellings)
 }
