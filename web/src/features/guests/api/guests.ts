@@ -31,7 +31,20 @@ export function useCreateGuestProfile() {
 export const getGuestProfile = (key: string, signal?: AbortSignal) =>
   call('get', '/guest-profiles/{guestProfileIdOrProjectId}', { path: { guestProfileIdOrProjectId: key }, signal });
 
+/** Polls, a minute at most, while the background job has not yet written the profile's bio. */
+const BUILD_POLLS = 30;
+
 export const guestProfileQueryOptions = (key: string) =>
-  queryOptions({ queryKey: ['guest-profiles', key], queryFn: ({ signal }) => getGuestProfile(key, signal), retry: false });
+  queryOptions({
+    queryKey: ['guest-profiles', key],
+    queryFn: ({ signal }) => getGuestProfile(key, signal),
+    retry: false,
+    // The page follows the pipeline until the profile is written.
+    refetchInterval: (query) => {
+      const profile = query.state.data;
+      const building = profile && !profile.guestBio && profile.status !== 'ERROR' && profile.status !== 'ARCHIVED';
+      return building && query.state.dataUpdateCount < BUILD_POLLS ? 2000 : false;
+    },
+  });
 
 export const useGuestProfile = (key: string) => useQuery(guestProfileQueryOptions(key));
