@@ -155,7 +155,8 @@ def assign_podcasts(
 ) -> tuple[dict[str, str], set[str]]:
     """Maps each feed file to the podcast whose episodes share the most keys with it.
     Returns the mapping and the files that are ambiguous (a podcast claimed by two
-    files, e.g. two dated snapshots of one show) or unmatched."""
+    files, e.g. two dated snapshots of one show; or two podcasts tied for one file,
+    whichever the snapshot happened to list first) or unmatched."""
     index: dict[str, set[str]] = defaultdict(set)
     for podcast, items in grouped.items():
         for item in items:
@@ -168,9 +169,10 @@ def assign_podcasts(
         for item in items:
             for key in _keys(item.guid, item.enclosure, item.title)[:1]:
                 votes.update(index.get(key, ()))
-        if votes:
-            mapping[path] = votes.most_common(1)[0][0]
-        else:
+        ranked = votes.most_common(2)
+        if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
+            mapping[path] = ranked[0][0]
+        else:  # no podcast, or a tie (files whose items share titles): decided alone
             unsure.add(path)
     claims = Counter(mapping.values())
     unsure |= {path for path, podcast in mapping.items() if claims[podcast] > 1}
