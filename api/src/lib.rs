@@ -54,6 +54,7 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::projects::router())
         .merge(routes::exports::router())
         .merge(routes::outreach::router())
+        .merge(routes::outreach_templates::router())
         .merge(routes::alerts::router())
         .merge(routes::agent::router())
         .merge(routes::guest_prep::router())

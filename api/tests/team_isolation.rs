@@ -220,6 +220,26 @@ fn cases() -> BTreeMap<&'static str, (Expect, Option<Value>)> {
         Some(json!({"podcastId": "{podcastId}", "outreachTemplateId": "topicsIdeas"})),
     );
     add("GET /api/v1/outreach/templates", OwnOnly, None);
+    add(
+        "POST /api/v1/outreach/templates",
+        OwnOnly,
+        Some(json!({"name": "Beta own template", "template": "Hi [Host First Name]"})),
+    );
+    add(
+        "GET /api/v1/outreach/templates/{templateId}",
+        NotFound,
+        None,
+    );
+    add(
+        "PATCH /api/v1/outreach/templates/{templateId}",
+        NotFound,
+        Some(json!({"name": "Taken over"})),
+    );
+    add(
+        "DELETE /api/v1/outreach/templates/{templateId}",
+        NotFound,
+        None,
+    );
     add("GET /api/v1/outreach/history", OwnOnly, None);
     add("GET /api/v1/outreach/{id}/details", NotFound, None);
     // AI assist over a project.
@@ -426,6 +446,17 @@ async fn build_team_a(http: &Http, key: &str) -> TeamA {
         .as_str()
         .unwrap()
         .to_owned();
+    let template = http
+        .post(
+            "/api/v1/outreach/templates",
+            key,
+            json!({"name": "Alpha hidden template", "template": "Hi [Host First Name], alpha-hidden here."}),
+        )
+        .await;
+    let template_id = template.data()["template"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     http.get(
         &format!("/api/v1/episodes/{episode_id}/transcription-request"),
         key,
@@ -477,6 +508,7 @@ async fn build_team_a(http: &Http, key: &str) -> TeamA {
         ("podcastIdOrSlug", podcast_id.clone()),
         ("customPromptId", prompt_id.clone()),
         ("webhookId", webhook_id.clone()),
+        ("templateId", template_id.clone()),
     ]);
     let secrets = vec![
         slug.clone(),
@@ -490,6 +522,7 @@ async fn build_team_a(http: &Http, key: &str) -> TeamA {
         new_key,
         prompt_id.clone(),
         webhook_id.clone(),
+        template_id.clone(),
         "alpha-hidden".to_owned(),
         key.to_owned(),
         "Alpha hidden".to_owned(),
@@ -510,6 +543,7 @@ async fn build_team_a(http: &Http, key: &str) -> TeamA {
         format!("/api/v1/teams/custom-prompts/{prompt_id}"),
         "/api/v1/teams/webhooks".to_owned(),
         "/api/v1/teams/settings".to_owned(),
+        format!("/api/v1/outreach/templates/{template_id}"),
     ];
     TeamA {
         params,

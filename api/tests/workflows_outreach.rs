@@ -195,3 +195,200 @@ async fn bad_options_templates_and_podcasts_are_refused_clearly() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_team_template_is_kept_validated_and_used_to_write_an_email() {
+    let server = server(1);
+    let key = server.key("ada@example.com", "business");
+    let other_team = server.key("bob@example.com", "business");
+    let podcast = &server.podcasts[0];
+    let host_first_name = podcast.podcast_host_names[0]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned();
+
+    // SPEC.md §5: template name 3-100 characters; an empty description becomes null.
+    let refused: [(Value, &str); 5] = [
+        (
+            json!({"name": "ab", "template": "Hi"}),
+            "Template name must be between 3 and 100 characters",
+        ),
+        (
+            json!({"name": "x".repeat(101), "template": "Hi"}),
+            "Template name must be between 3 and 100 characters",
+        ),
+        (json!({"name": "Short pitch"}), "template is required"),
+        (
+            json!({"name": "Short pitch", "template": "Hi", "context": "sales"}),
+            "Invalid context \"sales\"; expected one of guest-booking",
+        ),
+        (
+            json!({"name": "Short pitch", "template": "Hi", "tone": "warm"}),
+            "Unknown template field \"tone\"; expected name, description, context or template",
+        ),
+    ];
+    for (body, expected) in refused {
+        let (status, answer) = server
+            .call(Method::POST, "/api/v1/outreach/templates", &key, Some(body))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+        assert_eq!(message(&answer), expected);
+    }
+
+    let text =
+        "Hello [Host First Name], [Guest Name] here about [Podcast Name].\n\n[Call To Action]";
+    let (status, created) = server
+        .call(
+            Method::POST,
+            "/api/v1/outreach/templates",
+            &key,
+            Some(json!({"name": "  Warm intro pitch ", "description": "", "template": text})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{created}");
+    let template = &created["data"]["template"];
+    let id = template["id"].as_str().unwrap().to_owned();
+    assert_eq!(template["name"], "Warm intro pitch");
+    assert_eq!(template["slug"], "warm-intro-pitch");
+    assert_eq!(template["description"], Value::Null);
+    assert_eq!(template["context"], "guest-booking");
+    assert_eq!(template["builtIn"], false);
+    assert!(
+        template["ownerUserId"]
+            .as_str()
+            .is_some_and(|id| !id.is_empty())
+    );
+
+    let (_, listed) = server
+        .call(Method::GET, "/api/v1/outreach/templates", &key, None)
+        .await;
+    let ids: Vec<&str> = listed["data"]["templates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 6, "five built-in and the team's: {ids:?}");
+    assert_eq!(ids[5], id);
+    let (_, elsewhere) = server
+        .call(Method::GET, "/api/v1/outreach/templates", &other_team, None)
+        .await;
+    assert_eq!(elsewhere["data"]["templates"].as_array().unwrap().len(), 5);
+
+    let (status, written) = server
+        .call(
+            Method::POST,
+            "/api/v1/outreach/generate",
+            &key,
+            Some(json!({
+                "podcastId": podcast.podcast_slug,
+                "outreachTemplateId": id,
+                "callToActionStyle": "light",
+                "guest": {"name": "Sam Reed", "topicsToDiscuss": ["moths"]}
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{written}");
+    let body = written["data"]["outreach"]["body"].as_str().unwrap();
+    assert!(
+        body.starts_with(&format!(
+            "Hello {host_first_name}, Sam Reed here about {}.",
+            podcast.podcast_rss_title
+        )),
+        "{body}"
+    );
+    assert!(!body.contains('['), "every placeholder is filled: {body}");
+    assert_eq!(
+        written["data"]["outreach"]["outreachTemplateId"],
+        id.as_str()
+    );
+
+    // Another team can neither read nor use it.
+    let (status, _) = server
+        .call(
+            Method::GET,
+            &format!("/api/v1/outreach/templates/{id}"),
+            &other_team,
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, answer) = server
+        .call(
+            Method::POST,
+            "/api/v1/outreach/generate",
+            &other_team,
+            Some(json!({
+                "podcastId": podcast.podcast_slug, "outreachTemplateId": id
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
+    assert_eq!(
+        message(&answer),
+        format!("Outreach template not found: {id}")
+    );
+
+    // Updates: at least one field; built-in templates stay as they are.
+    let path = format!("/api/v1/outreach/templates/{id}");
+    let (status, answer) = server
+        .call(Method::PATCH, &path, &key, Some(json!({})))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        message(&answer),
+        "At least one field must be provided to update a template"
+    );
+    let (status, _) = server
+        .call(
+            Method::PATCH,
+            "/api/v1/outreach/templates/default",
+            &key,
+            Some(json!({"name": "Mine now"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, updated) = server
+        .call(
+            Method::PATCH,
+            &path,
+            &key,
+            Some(json!({"name": "Cold pitch", "description": "For shows we never wrote to"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{updated}");
+    assert_eq!(updated["data"]["template"]["slug"], "cold-pitch");
+    assert_eq!(
+        updated["data"]["template"]["description"],
+        "For shows we never wrote to"
+    );
+    assert_eq!(updated["data"]["template"]["template"], text);
+    let (_, cleared) = server
+        .call(
+            Method::PATCH,
+            &path,
+            &key,
+            Some(json!({"description": "  "})),
+        )
+        .await;
+    assert_eq!(cleared["data"]["template"]["description"], Value::Null);
+    let (status, _) = server.call(Method::DELETE, &path, &other_team, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let (status, _) = server.call(Method::DELETE, &path, &key, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = server.call(Method::GET, &path, &key, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    // The email already written keeps its text.
+    let outreach_id = written["data"]["outreach"]["id"].as_str().unwrap();
+    let (_, details) = server
+        .call(
+            Method::GET,
+            &format!("/api/v1/outreach/{outreach_id}/details"),
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(details["data"]["outreach"]["body"].as_str(), Some(body));
+}

@@ -154,11 +154,31 @@ test('user settings: the profile is the signed-in account and the templates are 
   await page.getByRole('link', { name: 'Outreach templates' }).click();
   const list = page.getByRole('list', { name: 'Outreach templates' });
   await list.waitFor({ timeout: TIMEOUT });
-  const ids = await list.locator('h3').allTextContents();
-  assert(JSON.stringify(ids) === JSON.stringify(templates.map((item) => item.id)), `templates ${ids} differ from the server's ${templates.map((item) => item.id)}`);
-  await list.getByRole('link', { name: templates[0].id }).click();
+  const names = await list.locator('h3').allTextContents();
+  assert(JSON.stringify(names) === JSON.stringify(templates.map((item) => item.name)), `templates ${names} differ from the server's ${templates.map((item) => item.name)}`);
+
+  // A template of one's own: created in the form, kept by the server, used to write an email, deleted.
+  const name = `Pitch ${unique()}`;
+  await page.getByRole('button', { name: 'New template' }).click();
+  const form = page.getByRole('form', { name: 'New outreach template' });
+  await form.getByLabel('Name').fill(`  ${name}  `);
+  await form.getByLabel('Email text').fill('Hello [Host First Name], a guest idea for [Podcast Name].');
+  await form.getByRole('button', { name: 'Create template' }).click();
+  await list.getByRole('heading', { name }).waitFor({ timeout: TIMEOUT });
+  const stored = (await api('/outreach/templates')).templates.find((item) => item.name === name);
+  assert(stored && !stored.builtIn && stored.description === null && stored.ownerUserId === session.userId, `the server keeps ${JSON.stringify(stored)}`);
+  const podcast = (await latestPodcasts())[0].podcast;
+  const email = (await apiCall('POST', '/outreach/generate', { body: { podcastId: podcast.id, outreachTemplateId: stored.id } })).outreach;
+  assert(email.body.startsWith('Hello ') && email.body.includes('a guest idea for ') && !email.body.includes('['), `the email is not written from the template: ${email.body}`);
+  await shot(page, 'outreach-template-created');
+  await list.getByRole('button', { name: `Delete ${name}` }).click();
+  await page.getByRole('group', { name: `Confirm: delete ${name}` }).getByRole('button', { name: 'Delete template' }).click();
+  await list.getByRole('heading', { name }).waitFor({ state: 'detached', timeout: TIMEOUT });
+  assert(!(await api('/outreach/templates')).templates.some((item) => item.id === stored.id), 'the deleted template is still listed');
+
+  await list.getByRole('link', { name: templates[0].name }).click();
   await page.waitForURL(new RegExp(`/app/user-settings/outreach-templates/${templates[0].id}$`), { timeout: TIMEOUT });
-  assert((await list.locator(':scope > li').count()) === 1, 'one template page lists more than one');
+  assert(await eventually(async () => (await list.locator(':scope > li').count()) === 1), 'one template page lists more than one');
 });
 
 test('podcast sub-pages: episodes, contacts, reviews, charts, socials and related', async (page) => {

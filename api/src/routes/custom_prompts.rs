@@ -20,7 +20,7 @@ use crate::extract::RawJson;
 use crate::state::{AppState, blocking};
 use crate::workflows::CapCheck;
 use crate::workflows::documents::{DocFilter, DocKind, Stored};
-use crate::workflows::fields::{enum_value, object, optional_string};
+use crate::workflows::fields::{clearable_text, enum_value, object, optional_string};
 
 /// The longest prompt text, in characters.
 pub const MAX_PROMPT_CHARS: usize = 10_000;
@@ -130,20 +130,7 @@ fn name_of(body: &Map<String, Value>) -> ApiResult<Option<String>> {
 
 /// `Some(None)` when the description is cleared (absent stays `None`).
 fn description_of(body: &Map<String, Value>) -> ApiResult<Option<Option<String>>> {
-    if !body.contains_key("description") {
-        return Ok(None);
-    }
-    let description = optional_string(body, "description")?
-        .map(|text| text.trim().to_owned())
-        .filter(|text| !text.is_empty());
-    if let Some(text) = &description
-        && text.chars().count() > MAX_DESCRIPTION_CHARS
-    {
-        return Err(ApiError::BadRequest(format!(
-            "description must be at most {MAX_DESCRIPTION_CHARS} characters"
-        )));
-    }
-    Ok(Some(description))
+    clearable_text(body, "description", MAX_DESCRIPTION_CHARS)
 }
 
 fn context_type_of(body: &Map<String, Value>) -> ApiResult<Option<CustomPromptContextType>> {

@@ -16,6 +16,7 @@ pub mod health;
 mod lookup;
 pub mod operator;
 pub mod outreach;
+pub mod outreach_templates;
 pub mod passages;
 pub mod podcast_all_details;
 pub mod podcast_catalogue;

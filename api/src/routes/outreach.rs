@@ -26,9 +26,8 @@ use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiQuery, RawJson};
 use crate::metering::{self, Metered};
-use crate::routes::lookup;
+use crate::routes::{lookup, outreach_templates};
 use crate::state::{AppState, blocking};
-use crate::workflows::compose::template_text;
 use crate::workflows::fields::{
     enum_value, object, optional_string, optional_strings, query_value,
 };
@@ -39,7 +38,6 @@ use crate::workflows::{
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/v1/outreach/generate", post(generate))
-        .route("/api/v1/outreach/templates", get(templates))
         .route("/api/v1/outreach/history", get(history))
         .route("/api/v1/outreach/{id}/details", get(details))
 }
@@ -105,20 +103,14 @@ fn options_of(body: &Map<String, Value>) -> ApiResult<OutreachOptions> {
     })
 }
 
-/// The built-in template an `outreachTemplateId` (or `template`) names.
-fn template_kind(
-    body: &Map<String, Value>,
-    options: &OutreachOptions,
-) -> ApiResult<OutreachTemplateKind> {
-    let named = options
+/// The template an `outreachTemplateId` (or `template`) names: a built-in kind or one
+/// of the team's (looked up by the caller).
+fn template_id(body: &Map<String, Value>, options: &OutreachOptions) -> ApiResult<Option<String>> {
+    Ok(options
         .outreach_template_id
         .clone()
-        .or(optional_string(body, "template")?);
-    match named {
-        None => Ok(OutreachTemplateKind::Default),
-        Some(name) => OutreachTemplateKind::parse(&name)
-            .ok_or_else(|| ApiError::NotFound(format!("Outreach template not found: {name}"))),
-    }
+        .or(optional_string(body, "template")?)
+        .filter(|id| !id.trim().is_empty()))
 }
 
 fn display_name(account: &Account) -> String {
@@ -210,13 +202,16 @@ pub async fn generate(
         .filter(|id| !id.trim().is_empty())
         .ok_or_else(|| ApiError::BadRequest("podcastId is required".into()))?;
     let options = options_of(&body)?;
-    let kind = template_kind(&body, &options)?;
+    let template_ref = template_id(&body, &options)?;
     let guest = guest_of(&body, &account)?;
     let project_ref = optional_string(&body, "projectId")?;
     let guest_profile_id = optional_string(&body, "guestProfileId")?;
     let lookup_state = state.clone();
     let lookup_account = account.clone();
-    let (podcast, project) = blocking(move || {
+    let (template, podcast, project) = blocking(move || {
+        let template = template_ref
+            .map(|id| outreach_templates::resolve(&lookup_state, &lookup_account.team_id, &id))
+            .transpose()?;
         let podcast = lookup::podcast_by_id_or_slug(&lookup_state, &podcast_ref)?;
         let project = project_ref
             .map(|reference| {
@@ -226,7 +221,7 @@ pub async fn generate(
                     .ok_or_else(|| ApiError::NotFound(format!("Project not found: {reference}")))
             })
             .transpose()?;
-        Ok((podcast, project))
+        Ok((template, podcast, project))
     })
     .await?;
     let metered = metering::charge(&state, &caller, UsageCounter::AiAssist).await?;
@@ -252,7 +247,15 @@ pub async fn generate(
             guest,
             sender_name: display_name(&account),
         };
-        let (subject, body) = compose_outreach(kind, None, &context, &options);
+        let kind = template
+            .as_ref()
+            .and_then(|template| OutreachTemplateKind::parse(&template.id))
+            .unwrap_or(OutreachTemplateKind::Default);
+        let custom_text = template
+            .as_ref()
+            .filter(|template| !template.built_in)
+            .map(|template| template.template.as_str());
+        let (subject, body) = compose_outreach(kind, custom_text, &context, &options);
         let outreach_guest = guest_profile_id.as_ref().map(|id| OutreachGuest {
             id: id.clone(),
             name: context.guest.name.clone(),
@@ -287,35 +290,6 @@ pub async fn generate(
         ))
     })
     .await
-}
-
-/// One built-in template.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct BuiltInTemplate {
-    pub id: &'static str,
-    pub template: &'static str,
-}
-
-/// `data.templates`: the five built-in templates with their placeholders.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct TemplatesResponse {
-    pub templates: Vec<BuiltInTemplate>,
-}
-
-/// `GET /api/v1/outreach/templates`.
-#[utoipa::path(get, path = "/api/v1/outreach/templates", tag = "outreach",
-    responses((status = 200, body = TemplatesResponse, description = "The built-in templates")))]
-pub async fn templates(caller: Caller) -> ApiResult<Envelope<TemplatesResponse>> {
-    caller.require_account()?;
-    Ok(Envelope(TemplatesResponse {
-        templates: OutreachTemplateKind::ALL
-            .iter()
-            .map(|&kind| BuiltInTemplate {
-                id: kind.as_str(),
-                template: template_text(kind),
-            })
-            .collect(),
-    }))
 }
 
 /// `data` of the history: newest first.

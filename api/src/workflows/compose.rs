@@ -52,6 +52,32 @@ pub fn template_text(kind: OutreachTemplateKind) -> &'static str {
     }
 }
 
+/// The name and description a built-in template is listed with.
+pub fn template_title(kind: OutreachTemplateKind) -> (&'static str, &'static str) {
+    match kind {
+        OutreachTemplateKind::Default => (
+            "Default",
+            "A hook, who the guest is, the topics and the details, then the ask.",
+        ),
+        OutreachTemplateKind::Concise => (
+            "Concise",
+            "The same pitch in fewer lines: hook and introduction in one paragraph.",
+        ),
+        OutreachTemplateKind::TopicsIdeas => (
+            "Topics & ideas",
+            "Leads with a list of episode ideas for the show.",
+        ),
+        OutreachTemplateKind::Discussion => (
+            "Discussion",
+            "Opens a discussion on the topics and where the guest's view differs.",
+        ),
+        OutreachTemplateKind::UltraConcise => (
+            "Ultra concise",
+            "Two sentences: who, why this show, and the ask.",
+        ),
+    }
+}
+
 fn subject_text(kind: OutreachTemplateKind) -> &'static str {
     match kind {
         OutreachTemplateKind::Default => "Guest idea for [Podcast Name]: [Guest Name]",
@@ -217,6 +243,22 @@ fn topic_list(context: &OutreachContext) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// The placeholders a template may use; each is replaced when an email is written.
+pub const PLACEHOLDERS: [&str; 12] = [
+    "[Host First Name]",
+    "[Podcast Name]",
+    "[Recent Episode]",
+    "[Guest Name]",
+    "[Company Name]",
+    "[Sender Name]",
+    "[Topics]",
+    "[Topic List]",
+    "[Hook]",
+    "[Introduction]",
+    "[Details]",
+    "[Call To Action]",
+];
 
 /// Replaces every placeholder of `template` with its value for `context` and
 /// `options`; the host's first name falls back to "there".

@@ -30,6 +30,7 @@ pub enum DocKind {
     DeepAnalysis,
     UserPreferences,
     TeamSettings,
+    OutreachTemplate,
 }
 
 impl DocKind {
@@ -47,6 +48,7 @@ impl DocKind {
             DocKind::DeepAnalysis => "deep_analysis",
             DocKind::UserPreferences => "user_preferences",
             DocKind::TeamSettings => "team_settings",
+            DocKind::OutreachTemplate => "outreach_template",
         }
     }
 }

@@ -91,6 +91,29 @@ pub fn query_value<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a 
         .map(|(_, value)| value.as_str())
 }
 
+/// A text field an update may clear: `None` when absent, `Some(None)` when null, empty
+/// or blank (stored as null), else the trimmed text, refused past `max_chars`.
+pub fn clearable_text(
+    body: &Map<String, Value>,
+    name: &str,
+    max_chars: usize,
+) -> ApiResult<Option<Option<String>>> {
+    if !body.contains_key(name) {
+        return Ok(None);
+    }
+    let text = optional_string(body, name)?
+        .map(|text| text.trim().to_owned())
+        .filter(|text| !text.is_empty());
+    if let Some(text) = &text
+        && text.chars().count() > max_chars
+    {
+        return Err(ApiError::BadRequest(format!(
+            "{name} must be at most {max_chars} characters"
+        )));
+    }
+    Ok(Some(text))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -896,14 +896,40 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** `GET /api/v1/outreach/templates`. */
-        get: operations["templates"];
+        /** `GET /api/v1/outreach/templates`: the built-in templates and the team's. */
+        get: operations["listOutreachTemplates"];
         put?: never;
-        post?: never;
+        /** `POST /api/v1/outreach/templates`: body name, description, context, template. */
+        post: operations["createOutreachTemplate"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/outreach/templates/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** `GET /api/v1/outreach/templates/{templateId}`: a built-in kind or a team template. */
+        get: operations["getOutreachTemplate"];
+        put?: never;
+        post?: never;
+        /**
+         * `DELETE /api/v1/outreach/templates/{templateId}`: only by the template's owner.
+         *     Outreach already written from it keeps its text.
+         */
+        delete: operations["deleteOutreachTemplate"];
+        options?: never;
+        head?: never;
+        /**
+         * `PATCH /api/v1/outreach/templates/{templateId}`: any of name, description (null or
+         *     empty clears it), context, template; only by the template's owner.
+         */
+        patch: operations["updateOutreachTemplate"];
         trace?: never;
     };
     "/api/v1/outreach/{id}/details": {
@@ -2962,11 +2988,6 @@ export interface components {
             quality: components["schemas"]["WeightedScore"];
             social: components["schemas"]["WeightedScore"];
             youtube: components["schemas"]["WeightedScore"];
-        };
-        /** @description One built-in template. */
-        BuiltInTemplate: {
-            id: string;
-            template: string;
         };
         /** @enum {string} */
         CallToActionStyle: "light" | "medium" | "heavy";
@@ -7602,6 +7623,17 @@ export interface components {
             /** @description At most 10000 characters. */
             prompt: string;
         };
+        /** @description The body of a new template (for the OpenAPI document; read field by field). */
+        NewOutreachTemplate: {
+            /** @description `guest-booking` (the default). */
+            context?: string | null;
+            /** @description Empty or null means none; at most 500 characters. */
+            description?: string | null;
+            /** @description 3-100 characters after trimming. */
+            name: string;
+            /** @description The email text with bracketed placeholders; at most 10000 characters. */
+            template: string;
+        };
         /** @description An outreach email with its body (`GET /api/v1/outreach/{id}/details`). */
         OutreachDetails: components["schemas"]["OutreachHistoryEntry"] & {
             body: string;
@@ -7651,6 +7683,46 @@ export interface components {
         /** @description `data.outreach` of a generation or a details call. */
         OutreachResponse: {
             outreach: components["schemas"]["OutreachDetails"];
+        };
+        /** @description The body of a template update: at least one field. */
+        OutreachTemplateChanges: {
+            context?: string | null;
+            description?: string | null;
+            name?: string | null;
+            template?: string | null;
+        };
+        /**
+         * @description A template as listed: a built-in one (`builtIn`, no owner, never updated) or one of
+         *     the team's.
+         */
+        OutreachTemplateItem: {
+            builtIn: boolean;
+            /** @example guest-booking */
+            context: string;
+            description?: string | null;
+            /**
+             * @description The built-in kind (`default`, `concise`, `topicsIdeas`, `discussion`,
+             *     `ultraConcise`) or the id of a team template.
+             */
+            id: string;
+            name: string;
+            ownerUserId?: string | null;
+            slug: string;
+            template: string;
+            /** Format: date-time */
+            updatedAt?: string | null;
+        };
+        /** @description `data` of a create, read or update. */
+        OutreachTemplateResponse: {
+            template: components["schemas"]["OutreachTemplateItem"];
+        };
+        /**
+         * @description `data` of the list: the built-in templates first, then the team's, oldest first;
+         *     and the placeholders a template may use.
+         */
+        OutreachTemplatesResponse: {
+            placeholders: string[];
+            templates: components["schemas"]["OutreachTemplateItem"][];
         };
         /**
          * @description A piece of text with where it was said: a transcript cue has its start second,
@@ -9640,9 +9712,9 @@ export interface components {
         TeamUsersResponse: {
             users: components["schemas"]["TeamUser"][];
         };
-        /** @description `data.templates`: the five built-in templates with their placeholders. */
-        TemplatesResponse: {
-            templates: components["schemas"]["BuiltInTemplate"][];
+        /** @description `data` of a delete. */
+        TemplateDeleted: {
+            message: string;
         };
         /** UpdateAlertConfigRequest */
         UpdateAlertConfigRequest: {
@@ -12913,7 +12985,7 @@ export interface operations {
             };
         };
     };
-    templates: {
+    listOutreachTemplates: {
         parameters: {
             query?: never;
             header?: never;
@@ -12922,14 +12994,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The built-in templates */
+            /** @description The built-in templates, then the team's */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["TemplatesResponse"];
+                        data: components["schemas"]["OutreachTemplatesResponse"];
                         /** @constant */
                         status: "OK";
                     };
@@ -12946,6 +13018,251 @@ export interface operations {
             };
             /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createOutreachTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewOutreachTemplate"];
+            };
+        };
+        responses: {
+            /** @description The new template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OutreachTemplateResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A field is missing or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The team keeps the most templates it may */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOutreachTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OutreachTemplateResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such template in the team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOutreachTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template is deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TemplateDeleted"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A built-in template, or another member's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such template in the team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOutreachTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutreachTemplateChanges"];
+            };
+        };
+        responses: {
+            /** @description The updated template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OutreachTemplateResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description No field, or a field out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A built-in template, or another member's */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such template in the team */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

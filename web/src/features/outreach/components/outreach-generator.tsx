@@ -16,16 +16,6 @@ import {
 } from '../api/outreach';
 import { GeneratedEmail } from './generated-email';
 
-/** Readable names of the built-in templates; an unknown id is shown as it is. */
-const TEMPLATE_LABELS: Record<string, string> = {
-  default: 'Default',
-  concise: 'Concise',
-  topicsIdeas: 'Topic ideas',
-  discussion: 'Discussion',
-  ultraConcise: 'Ultra concise',
-};
-export const templateLabel = (id: string) => TEMPLATE_LABELS[id] ?? id;
-
 const PERSPECTIVE_LABELS: Record<string, string> = { first: 'First person (I)', third: 'Third person (on behalf of the guest)' };
 
 type GuestFields = { name: string; companyName: string; shortBio: string; expertise: string; topics: string };
@@ -140,7 +130,7 @@ function GeneratorForm({ podcastId, guestProfileId, initialGuest }: GeneratorPro
     generate.mutate(input);
   };
 
-  const templateIds = templates.data?.templates.map((template) => template.id) ?? [];
+  const templateChoices = templates.data?.templates.map(({ id, name }) => ({ id, name })) ?? [{ id: 'default', name: 'Default' }];
   const chosenTemplate = templates.data?.templates.find((template) => template.id === templateId);
   const failure = generate.error;
   const failureMessage = failure instanceof ApiClientError ? failure.displayMessage : failure instanceof Error ? failure.message : null;
@@ -167,9 +157,9 @@ function GeneratorForm({ podcastId, guestProfileId, initialGuest }: GeneratorPro
           <label className="field">
             <span>Template</span>
             <select value={templateId} onChange={(event) => setTemplateId(event.target.value)} disabled={templates.isPending}>
-              {(templateIds.length > 0 ? templateIds : ['default']).map((id) => (
+              {templateChoices.map(({ id, name }) => (
                 <option key={id} value={id}>
-                  {templateLabel(id)}
+                  {name}
                 </option>
               ))}
             </select>

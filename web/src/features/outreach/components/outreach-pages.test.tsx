@@ -6,12 +6,14 @@ import { renderApp, stubApi, stubClipboard } from '@/test/render';
 import { specLimitsTable } from '@/test/spec';
 
 // The five built-in templates, in the server's order.
+const builtIn = (id: string, name: string, template: string) =>
+  ({ id, slug: id, name, context: 'guest-booking', description: null, template, ownerUserId: null, updatedAt: null, builtIn: true });
 const templates = [
-  { id: 'default', template: 'Hi [Host First Name], I loved [Recent Episode]…' },
-  { id: 'concise', template: 'Hi [Host First Name], quick note…' },
-  { id: 'topicsIdeas', template: 'Hi [Host First Name], a few topic ideas: [Topics]' },
-  { id: 'discussion', template: 'Hi [Host First Name], let us discuss…' },
-  { id: 'ultraConcise', template: '[Guest Name] for [Podcast Name]?' },
+  builtIn('default', 'Default', 'Hi [Host First Name], I loved [Recent Episode]…'),
+  builtIn('concise', 'Concise', 'Hi [Host First Name], quick note…'),
+  builtIn('topicsIdeas', 'Topics & ideas', 'Hi [Host First Name], a few topic ideas: [Topics]'),
+  builtIn('discussion', 'Discussion', 'Hi [Host First Name], let us discuss…'),
+  builtIn('ultraConcise', 'Ultra concise', '[Guest Name] for [Podcast Name]?'),
 ];
 
 const generated = {

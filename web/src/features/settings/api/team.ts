@@ -69,10 +69,3 @@ export const getSession = (signal?: AbortSignal) => apiRequest<SessionInfo>('/au
 
 export const useSession = () => useQuery({ queryKey: ['auth', 'session'], queryFn: ({ signal }) => getSession(signal), retry: false });
 
-export type OutreachTemplate = { id: string; template: string };
-
-/** GET /outreach/templates: the built-in outreach email templates. */
-export const getOutreachTemplates = (signal?: AbortSignal) => apiRequest<{ templates: OutreachTemplate[] }>('/outreach/templates', { signal });
-
-export const useOutreachTemplates = () =>
-  useQuery({ queryKey: ['outreach', 'templates'], queryFn: ({ signal }) => getOutreachTemplates(signal), retry: false, staleTime: Infinity });

@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { setApiKey } from '@/lib/auth-storage';
@@ -129,14 +130,57 @@ describe('user settings', () => {
   it('lists the five built-in outreach templates of SPEC §3', async () => {
     const names = specSection(3).match(/provided: ([^,]+(?:, [a-zA-Z]+)+), with/)![1].split(', ');
     expect(names).toHaveLength(5);
+    const builtIn = names.map((id) => ({
+      id, slug: id, name: `The ${id} one`, context: 'guest-booking', description: null,
+      template: `Hi [Host first name], this is the ${id} template.`, ownerUserId: null, updatedAt: null, builtIn: true,
+    }));
     stubApi((url) =>
-      url.pathname === '/api/v1/outreach/templates'
-        ? { body: { templates: names.map((id) => ({ id, template: `Hi [Host first name], this is the ${id} template.` })) } }
-        : undefined,
+      url.pathname === '/api/v1/outreach/templates' ? { body: { templates: builtIn, placeholders: ['[Host First Name]'] } } : undefined,
     );
     renderApp('/app/user-settings/outreach-templates');
     const list = await screen.findByRole('list', { name: 'Outreach templates' });
-    expect(within(list).getAllByRole('heading').map((heading) => heading.textContent)).toEqual(names);
+    expect(within(list).getAllByRole('heading').map((heading) => heading.textContent)).toEqual(names.map((id) => `The ${id} one`));
     expect(within(list).getAllByText(/\[Host first name\]/)).toHaveLength(5);
+    expect(within(list).getAllByText('Built-in')).toHaveLength(5);
+    expect(within(list).queryByRole('button', { name: /^Edit/ })).toBeNull();
+  });
+
+  it("creates a template and lets its owner alone edit it (SPEC §5: an empty description becomes null)", async () => {
+    const [min, max] = specSection(5).match(/Template name (\d+)-(\d+) characters/)!.slice(1).map(Number);
+    const mine = { id: 't1', slug: 'warm-intro', name: 'Warm intro', context: 'guest-booking', description: null, template: 'Hello [Host First Name]', ownerUserId: 'u1', updatedAt: '2026-11-02T00:00:00Z', builtIn: false };
+    const theirs = { ...mine, id: 't2', slug: 'cold', name: 'Cold pitch', ownerUserId: 'u2' };
+    let templates: Record<string, unknown>[] = [mine, theirs];
+    const writes: { method: string; path: string; body: unknown }[] = [];
+    stubApi((url, init) => {
+      const method = init?.method ?? 'GET';
+      if (url.pathname === '/api/v1/auth/session') return { body: { userId: 'u1', email: 'ana@example.com', displayName: 'Ana', teamId: 't', plan: 'business' } };
+      if (!url.pathname.startsWith('/api/v1/outreach/templates')) return undefined;
+      if (method === 'GET') return { body: { templates, placeholders: ['[Host First Name]', '[Podcast Name]'] } };
+      const body = JSON.parse(String(init?.body ?? 'null'));
+      writes.push({ method, path: url.pathname, body });
+      const created = { ...mine, id: 't3', ...body };
+      templates = [...templates, created];
+      return { body: { template: created } };
+    });
+    renderApp('/app/user-settings/outreach-templates');
+    const list = await screen.findByRole('list', { name: 'Outreach templates' });
+    expect(await within(list).findByRole('button', { name: 'Edit Warm intro' })).toBeInTheDocument();
+    expect(within(list).queryByRole('button', { name: 'Edit Cold pitch' })).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'New template' }));
+    const form = screen.getByRole('form', { name: 'New outreach template' });
+    expect(within(form).getByText('Placeholders: [Host First Name] [Podcast Name]')).toBeInTheDocument();
+    await userEvent.type(within(form).getByLabelText('Name'), 'ab');
+    fireEvent.change(within(form).getByLabelText('Email text'), { target: { value: 'Hi [Host First Name]' } });
+    await userEvent.click(within(form).getByRole('button', { name: 'Create template' }));
+    expect(within(form).getByText(`Template name must be between ${min} and ${max} characters`)).toBeInTheDocument();
+    expect(writes).toHaveLength(0);
+    await userEvent.clear(within(form).getByLabelText('Name'));
+    await userEvent.type(within(form).getByLabelText('Name'), '  Follow-up  ');
+    await userEvent.type(within(form).getByLabelText('Description (optional)'), '   ');
+    await userEvent.click(within(form).getByRole('button', { name: 'Create template' }));
+    await waitFor(() => expect(writes).toHaveLength(1));
+    expect(writes[0]).toEqual({ method: 'POST', path: '/api/v1/outreach/templates', body: { name: 'Follow-up', description: null, template: 'Hi [Host First Name]' } });
+    expect(await within(list).findByRole('heading', { name: 'Follow-up' })).toBeInTheDocument();
   });
 });

@@ -6,12 +6,13 @@ import { DailyUsageChart, UsageSummary } from '@/features/dashboard/components/d
 import { useAuth } from '@/features/auth/use-auth';
 import { links, paths, TEAM_SETTINGS_SECTIONS, USER_SETTINGS_SECTIONS } from '@/config/paths';
 
-import { useOutreachTemplates, useSession, useTeamUsers } from '../api/team';
+import { useSession, useTeamUsers } from '../api/team';
 import { ApiKeys } from './api-keys';
 import { CustomPrompts } from './custom-prompts';
 import { Integrations } from './integrations';
 import { PreferencesSection } from './preferences';
 import { MembersUsage, RequestHistory, TeamPodcastList } from './team-sections';
+import { OutreachTemplates } from './outreach-templates';
 
 const label = (section: string) => section.charAt(0).toUpperCase() + section.slice(1).replace(/-/g, ' ');
 
@@ -133,34 +134,6 @@ function Profile() {
         </dl>
       )}
     </QueryState>
-  );
-}
-
-/** The built-in outreach templates, with their bracketed placeholders. */
-function OutreachTemplates({ slug }: { slug?: string }) {
-  const query = useOutreachTemplates();
-  return (
-    <>
-      <p className="muted">Custom templates cannot be saved on this server yet; these are the built-in ones outreach emails are written from.</p>
-      <QueryState query={query} feature="Outreach templates" isEmpty={(data) => data.templates.length === 0} empty={<EmptyState title="No templates" />}>
-        {(data) => {
-          const shown = slug ? data.templates.filter((template) => template.id === slug) : data.templates;
-          if (shown.length === 0) return <EmptyState title="Template not found" />;
-          return (
-            <ul className="project-list" aria-label="Outreach templates">
-              {shown.map((template) => (
-                <li key={template.id} className="card">
-                  <h3>
-                    <Link to={links.userSettings('outreach-templates', template.id)}>{template.id}</Link>
-                  </h3>
-                  <pre className="email-body">{template.template}</pre>
-                </li>
-              ))}
-            </ul>
-          );
-        }}
-      </QueryState>
-    </>
   );
 }
 
