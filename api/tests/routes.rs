@@ -477,3 +477,94 @@ async fn the_server_answers_over_a_real_socket() {
     let body: serde_json::Value = serde_json::from_slice(&bad.bytes().await.unwrap()).unwrap();
     assert_eq!(body["data"]["message"], "Invalid authorization token");
 }
+
+#[tokio::test]
+async fn a_blacklisted_podcast_is_left_out_of_the_teams_searches_only() {
+    let (state, _dir) = state();
+    let other = key(&state, "sees@example.com", "business");
+    let key = key(&state, "blocks@example.com", "business");
+    let app = podlens_api::app(state);
+    let batch = &shared().fixture.batches[0];
+    let podcast_id = batch.podcast.podcast_id.to_string();
+    let word = batch
+        .podcast
+        .podcast_rss_title
+        .split_whitespace()
+        .max_by_key(|word| word.len())
+        .unwrap()
+        .to_lowercase();
+    let episode_word = batch.episodes[0]
+        .episode_rss_title
+        .split_whitespace()
+        .max_by_key(|word| word.len())
+        .unwrap()
+        .to_lowercase();
+    let podcast_search = json!({"searchTerms": [{"searchTerm": word, "searchType": "text",
+        "searchTargets": ["podcast-title"], "searchTermOptions": {"matchMode": "must"}}]});
+    let episode_search = json!({"searchTerms": [{"searchTerm": episode_word, "searchType": "text",
+        "searchTargets": ["episode-title"], "searchTermOptions": {"matchMode": "must"}}],
+        "includePodcastIds": [podcast_id]});
+    let podcast_ids = |reply: &Reply| -> Vec<String> {
+        ok_data(reply)["result"]["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|hit| hit["podcastId"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let found = |key: &str, path: &'static str, body: &serde_json::Value| {
+        let (app, key, body) = (app.clone(), key.to_owned(), body.clone());
+        async move { post(&app, path, Some(&key), body).await }
+    };
+    let before = found(&key, "/api/v1/search/podcasts", &podcast_search).await;
+    assert!(
+        podcast_ids(&before).contains(&podcast_id),
+        "{}",
+        before.text
+    );
+    let before = found(&key, "/api/v1/search/episodes", &episode_search).await;
+    assert!(
+        podcast_ids(&before).contains(&podcast_id),
+        "{}",
+        before.text
+    );
+
+    let path = format!("/api/v1/teams/podcasts/{podcast_id}");
+    let flagged = call(
+        &app,
+        "PUT",
+        &path,
+        Some(&key),
+        Some(json!({"blacklist": true})),
+    )
+    .await;
+    ok_data(&flagged);
+    for (endpoint, body) in [
+        ("/api/v1/search/podcasts", &podcast_search),
+        ("/api/v1/search/episodes", &episode_search),
+    ] {
+        let hidden = found(&key, endpoint, body).await;
+        assert!(
+            !podcast_ids(&hidden).contains(&podcast_id),
+            "{endpoint}: {}",
+            hidden.text
+        );
+        let elsewhere = found(&other, endpoint, body).await;
+        assert!(
+            podcast_ids(&elsewhere).contains(&podcast_id),
+            "another team still finds it at {endpoint}"
+        );
+    }
+
+    let cleared = call(
+        &app,
+        "PUT",
+        &path,
+        Some(&key),
+        Some(json!({"blacklist": false})),
+    )
+    .await;
+    ok_data(&cleared);
+    let back = found(&key, "/api/v1/search/podcasts", &podcast_search).await;
+    assert!(podcast_ids(&back).contains(&podcast_id), "{}", back.text);
+}

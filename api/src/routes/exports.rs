@@ -22,11 +22,12 @@ use podlens_model::{parse_search_options, validate_search};
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
-use crate::accounts::UsageCounter;
+use crate::accounts::{Account, UsageCounter};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
 use crate::metering::{self, Metered};
+use crate::routes::teams;
 use crate::search_plan::engine_request;
 use crate::state::{AppState, blocking};
 use crate::workflows::fields::{enum_value, object, optional_string, optional_strings};
@@ -121,6 +122,7 @@ fn file_response(
 /// The podcasts of a remembered search, in result order, at most `limit`.
 fn search_podcasts(
     state: &AppState,
+    account: &Account,
     plan: Plan,
     mode: &str,
     options_json: &str,
@@ -141,7 +143,11 @@ fn search_podcasts(
         now: Utc::now(),
     };
     let search = validate_search(&options, &context)?;
-    let request = engine_request(&search, limit as usize, None)?;
+    let mut request = engine_request(&search, limit as usize, None)?;
+    request
+        .filters
+        .exclude_podcast_ids
+        .extend(teams::blacklisted_podcast_ids(state, Some(account))?);
     let response = state.catalog.index()?.search(&request)?;
     let mut seen = HashSet::new();
     let hit_ids: Vec<Uuid> = match &response.hits {
@@ -184,7 +190,8 @@ pub async fn export_search(
     let plan = caller.plan;
     let columns = request.columns.clone();
     let rows = blocking(move || {
-        let podcasts = search_podcasts(&state, plan, &mode, &options_json, request.limit)?;
+        let podcasts =
+            search_podcasts(&state, &account, plan, &mode, &options_json, request.limit)?;
         Ok(podcasts
             .iter()
             .map(|podcast| export_row(podcast, None, &columns, plan))

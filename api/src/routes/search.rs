@@ -26,6 +26,7 @@ use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, RawJson};
 use crate::metering::{self, Metered};
+use crate::routes::teams;
 use crate::search_plan::{decode_cursor, encode_cursor, engine_request};
 use crate::state::{AppState, blocking};
 
@@ -112,8 +113,10 @@ pub async fn semantic_search(
     }
     let metered = metering::charge(&state, &caller, UsageCounter::Search).await?;
     let run_state = state.clone();
+    let account = caller.account.clone();
     let response = blocking(move || {
-        run_state
+        let blacklisted = teams::blacklisted_podcast_ids(&run_state, account.as_ref())?;
+        let mut response = run_state
             .catalog
             .index()?
             .semantic_search(&request)
@@ -122,7 +125,13 @@ pub async fn semantic_search(
                     ApiError::BadRequest(message)
                 }
                 other => other.into(),
-            })
+            })?;
+        // the team's blacklist, after the fact: the vector search takes no exclusions
+        match &mut response.hits {
+            Hits::Podcasts(hits) => hits.retain(|hit| !blacklisted.contains(&hit.podcast_id)),
+            Hits::Episodes(hits) => hits.retain(|hit| !blacklisted.contains(&hit.podcast_id)),
+        }
+        Ok(response)
     })
     .await?;
     let plan = caller.plan;
@@ -218,7 +227,13 @@ async fn run(
         )));
     }
     let page_size = u64::from(search.page_size).min(remaining);
-    let request = engine_request(&search, page_size as usize, engine_cursor)?;
+    let mut request = engine_request(&search, page_size as usize, engine_cursor)?;
+    let blacklist_state = state.clone();
+    let account = caller.account.clone();
+    let blacklisted =
+        blocking(move || teams::blacklisted_podcast_ids(&blacklist_state, account.as_ref()))
+            .await?;
+    request.filters.exclude_podcast_ids.extend(blacklisted);
     let metered = metering::charge(&state, &caller, UsageCounter::Search).await?;
     let search_id = Uuid::new_v4().to_string();
     let plan = caller.plan;

@@ -301,3 +301,21 @@ pub async fn users(
     })
     .await
 }
+
+/// The podcasts the team of `account` has blacklisted (none for a signed-out caller):
+/// searches, semantic searches and search exports leave them out.
+pub fn blacklisted_podcast_ids(
+    state: &AppState,
+    account: Option<&crate::accounts::Account>,
+) -> ApiResult<Vec<uuid::Uuid>> {
+    let Some(account) = account else {
+        return Ok(Vec::new());
+    };
+    Ok(state
+        .accounts
+        .team_podcasts(&account.team_id)?
+        .into_iter()
+        .filter(|row| row.blacklist)
+        .filter_map(|row| uuid::Uuid::parse_str(&row.podcast_id).ok())
+        .collect())
+}
