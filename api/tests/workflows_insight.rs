@@ -643,7 +643,7 @@ async fn the_agent_runs_prompts_and_summaries_over_real_context() {
         (
             json!({"kind": "video"}),
             400,
-            "Invalid kind \"video\"; expected one of custom, episode, guest, podcast, project/relevancy, transcript".to_owned(),
+            "Invalid kind \"video\"; expected one of custom, episode, guest, podcast, project, project/relevancy, strategy, transcript".to_owned(),
         ),
         (json!({}), 400, "kind is required".to_owned()),
         (
@@ -1137,5 +1137,199 @@ async fn the_openai_compatible_provider_serves_guest_prep_and_custom_prompts() {
     assert_eq!(
         user["context"]["episodes"][0]["episodeId"],
         episode.as_str()
+    );
+}
+
+/// The fixture podcasts whose title or description holds a word starting with `stem`.
+fn podcasts_saying(stem: &str) -> Vec<String> {
+    common::shared()
+        .fixture
+        .batches
+        .iter()
+        .filter(|batch| {
+            let text = format!(
+                "{} {}",
+                batch.podcast.podcast_rss_title,
+                batch
+                    .podcast
+                    .podcast_rss_description_no_html
+                    .as_deref()
+                    .unwrap_or_default()
+            )
+            .to_lowercase();
+            text.split(|c: char| !c.is_alphanumeric())
+                .any(|word| word.starts_with(stem))
+        })
+        .map(|batch| batch.podcast.podcast_id.to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_project_kind_suggests_podcasts_not_listed_or_blacklisted_and_strategy_stores_strategies()
+ {
+    let http = start().await;
+    let key = http.key("suggest@example.com", "agency");
+    let show = batch("LINUX Unplugged");
+    let show_id = show.podcast.podcast_id.to_string();
+    let saying = podcasts_saying("unplug");
+    assert!(saying.contains(&show_id));
+    let created = http
+        .call(
+            "PUT",
+            "/api/v1/projects",
+            &key,
+            Some(
+                json!({"name": "Unplugged tour", "projectTypes": ["guest-booking"],
+                        "projectKeywords": ["unplugged"]}),
+            ),
+        )
+        .await;
+    let slug = created.data()["project"]["slug"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let run = |body: Value| {
+        let (http, key) = (&http, key.clone());
+        async move { http.post("/api/v1/agent/", &key, body).await }
+    };
+
+    let first = run(json!({"kind": "project", "projectId": slug})).await;
+    assert_eq!(first.usage_count(), Some(1), "{}", first.body);
+    let result = &first.data()["result"];
+    assert_eq!(result["searchTerms"][0], "unplugged");
+    let suggestions = result["suggestions"].as_array().unwrap();
+    let ids: Vec<&str> = suggestions
+        .iter()
+        .map(|s| s["podcastId"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&show_id.as_str()), "{}", first.body);
+    let top = &suggestions[0];
+    assert!(
+        top["matchedTerms"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("unplugged")),
+        "{top}"
+    );
+    // Only the keyword can bring a podcast in with it as a matched term.
+    for suggestion in suggestions {
+        if suggestion["matchedTerms"] == json!(["unplugged"]) {
+            assert!(
+                saying.contains(&suggestion["podcastId"].as_str().unwrap().to_owned()),
+                "{suggestion} does not say unplugged"
+            );
+        }
+    }
+    let pipeline = &result["pipeline"];
+    for status in [
+        "prospect",
+        "qualified",
+        "pitched",
+        "lost",
+        "booked",
+        "ignored",
+    ] {
+        assert_eq!(pipeline[status], 0, "{pipeline}");
+    }
+
+    // Listed and blacklisted podcasts are left out.
+    let added = http
+        .post(
+            &format!("/api/v1/projects/{slug}/podcasts"),
+            &key,
+            json!({"podcastId": show_id}),
+        )
+        .await;
+    added.data();
+    let other = ids
+        .iter()
+        .find(|id| **id != show_id)
+        .map(|id| (*id).to_owned());
+    if let Some(other) = &other {
+        http.call(
+            "PUT",
+            &format!("/api/v1/teams/podcasts/{other}"),
+            &key,
+            Some(json!({"blacklist": true})),
+        )
+        .await
+        .data();
+    }
+    let second = run(json!({"kind": "project", "projectId": slug, "limit": 25})).await;
+    let result = &second.data()["result"];
+    let ids: Vec<&str> = result["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["podcastId"].as_str().unwrap())
+        .collect();
+    assert!(
+        !ids.contains(&show_id.as_str()),
+        "a listed podcast is suggested again"
+    );
+    if let Some(other) = &other {
+        assert!(
+            !ids.contains(&other.as_str()),
+            "a blacklisted podcast is suggested"
+        );
+    }
+    assert_eq!(result["pipeline"]["prospect"], 1);
+    assert!(
+        result["nextSteps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|step| step
+                .as_str()
+                .unwrap()
+                .starts_with("1 prospect(s) have no priority")),
+        "{}",
+        result["nextSteps"]
+    );
+
+    // Refusals cost nothing.
+    let missing = run(json!({"kind": "project", "projectId": "no-such-project"})).await;
+    assert_eq!(missing.status, 404);
+    assert_eq!(missing.message(), "Project not found: no-such-project");
+    let bad = run(json!({"kind": "project", "projectId": slug, "limit": 0})).await;
+    assert_eq!(bad.status, 400);
+    assert_eq!(
+        bad.message(),
+        "limit must be a whole number between 1 and 25"
+    );
+
+    // `strategy` generates and stores the project's search strategies.
+    let strategies = run(json!({"kind": "strategy", "projectId": slug, "count": 2})).await;
+    assert_eq!(strategies.usage_count(), Some(3), "{}", strategies.body);
+    let made = strategies.data()["result"]["strategies"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(made.len(), 2);
+    let stored = http
+        .get(&format!("/api/v1/projects/{slug}/strategies"), &key)
+        .await;
+    let stored_ids: Vec<&Value> = stored.data()["strategies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["id"])
+        .collect();
+    for strategy in &made {
+        assert!(stored_ids.contains(&&strategy["id"]));
+    }
+    let free = free_session(&http, "suggest-free@example.com");
+    let refused = browser_call(
+        &http,
+        "POST",
+        "/api/v1/agent/",
+        &free,
+        Some(json!({"kind": "strategy", "projectId": slug})),
+    )
+    .await;
+    assert_eq!(refused.status, 403);
+    assert_eq!(
+        refused.message(),
+        "Automated search is not available on the free plan"
     );
 }

@@ -26,11 +26,12 @@ use crate::workflows::briefs::{
 };
 use crate::workflows::documents::{DocKind, Stored};
 use crate::workflows::fields::{enum_value, object, optional_string};
+use crate::workflows::suggest;
 use podlens_model::enums::CustomPromptContextType;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::{custom_prompts, guest_prep, lookup};
+use super::{custom_prompts, guest_prep, lookup, strategies};
 
 /// The longest value alternative spellings are made for.
 pub const MAX_SPELLING_VALUE_CHARS: usize = 200;
@@ -257,12 +258,14 @@ pub async fn listed_relevancy(
 }
 
 /// The kinds `POST /api/v1/agent/` runs.
-pub const AGENT_KINDS: [&str; 6] = [
+pub const AGENT_KINDS: [&str; 8] = [
     "custom",
     "episode",
     "guest",
     "podcast",
+    "project",
     "project/relevancy",
+    "strategy",
     "transcript",
 ];
 
@@ -271,7 +274,8 @@ pub const AGENT_KINDS: [&str; 6] = [
 #[schema(rename_all = "camelCase")]
 #[allow(dead_code)]
 pub struct AgentRunRequest {
-    /// custom, episode, guest, podcast, project/relevancy or transcript.
+    /// custom, episode, guest, podcast, project, project/relevancy, strategy or
+    /// transcript.
     kind: String,
     /// `custom`: a stored prompt of the team (or give `prompt`).
     custom_prompt_id: Option<String>,
@@ -285,8 +289,12 @@ pub struct AgentRunRequest {
     episode_id: Option<String>,
     /// `guest`.
     podcast_slug: Option<String>,
-    /// `project/relevancy`.
+    /// `project/relevancy`, `project`, `strategy`: id or slug.
     project_id: Option<String>,
+    /// `project`: how many podcasts to suggest, 1-25 (default 10).
+    limit: Option<u32>,
+    /// `strategy`: how many strategies to generate, 1-10 (default: the room left).
+    count: Option<u32>,
     /// `project/relevancy`.
     force_regenerate: Option<bool>,
 }
@@ -297,9 +305,24 @@ pub struct AgentRunResponse {
     pub kind: String,
     /// `custom`: a [`PromptAnswer`]; `podcast`, `episode`, `transcript`: a
     /// [`ContextSummary`]; `guest`: a `GuestPrepResponse`; `project/relevancy`:
-    /// `{answer: RelevancyAnswer}`.
+    /// `{answer: RelevancyAnswer}`; `project`: a [`suggest::ProjectAssist`]; `strategy`:
+    /// `{strategies: SearchStrategy[]}`.
     #[schema(value_type = Object)]
     pub result: Value,
+}
+
+/// The `limit` of the `project` kind: 1-25, default 10.
+fn suggestion_limit(body: &serde_json::Map<String, Value>) -> ApiResult<usize> {
+    match body.get("limit") {
+        None | Some(Value::Null) => Ok(suggest::DEFAULT_SUGGESTIONS),
+        Some(value) => match value.as_u64() {
+            Some(n) if (1..=suggest::MAX_SUGGESTIONS as u64).contains(&n) => Ok(n as usize),
+            _ => Err(ApiError::BadRequest(format!(
+                "limit must be a whole number between 1 and {}",
+                suggest::MAX_SUGGESTIONS
+            ))),
+        },
+    }
 }
 
 /// The context a prompt or summary names, loaded from the catalog.
@@ -408,9 +431,12 @@ fn custom_prompt(
 /// `POST /api/v1/agent/`: body `kind` and the kind's inputs:
 /// `custom` (customPromptId or prompt [+ contextType], and podcastId or episodeId),
 /// `podcast` (podcastId), `episode` and `transcript` (episodeId), `guest`
-/// (podcastSlug), `project/relevancy` (projectId, podcastId, forceRegenerate).
+/// (podcastSlug), `project/relevancy` (projectId, podcastId, forceRegenerate),
+/// `project` (projectId, limit: podcasts to add and next steps), `strategy`
+/// (projectId, count: search strategies generated and stored).
 #[utoipa::path(post, path = "/api/v1/agent/", tag = "agent", operation_id = "runAgent", request_body = AgentRunRequest,
     responses((status = 200, body = AgentRunResponse, description = "The kind run and its answer"),
+              (status = 403, description = "`strategy`: automated search is not in the plan, or the project has the most strategies it may"),
               (status = 404, description = "Unknown prompt, podcast, episode, transcript or project"),
               (status = 429, description = "The plan's AI assists are used up")))]
 pub async fn run_kind(
@@ -434,6 +460,32 @@ pub async fn run_kind(
             let force = force_regenerate(&body)?;
             let (answer, metered) = review(&state, &caller, project, podcast, force).await?;
             (metered, json!({"answer": answer}))
+        }
+        "strategy" => {
+            let project = required(&body, "projectId")?;
+            let asked = strategies::count_of(&body)?;
+            let (metered, list) = strategies::generate_for(&state, &caller, project, asked).await?;
+            (Some(metered), json!({"strategies": list}))
+        }
+        "project" => {
+            let reference = required(&body, "projectId")?;
+            let limit = suggestion_limit(&body)?;
+            let load = state.clone();
+            let team = account.team_id.clone();
+            let project = blocking(move || {
+                load.workflows
+                    .find_project(&team, &reference)?
+                    .ok_or_else(|| ApiError::NotFound(format!("Project not found: {reference}")))
+            })
+            .await?;
+            let metered = metering::charge(&state, &caller, UsageCounter::AiAssist).await?;
+            let run = state.clone();
+            let assist =
+                blocking(move || suggest::project_assist(&run, &account, &project, limit)).await?;
+            (
+                Some(metered),
+                serde_json::to_value(assist).map_err(ApiError::internal)?,
+            )
         }
         "guest" => {
             let slug = required(&body, "podcastSlug")?;

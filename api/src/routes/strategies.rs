@@ -153,6 +153,33 @@ pub async fn generate(
     Path(slug): Path<String>,
     RawJson(body): RawJson,
 ) -> ApiResult<(Metered, Envelope<Value>)> {
+    let asked = count_of(&object(body)?)?;
+    let (metered, strategies) = generate_for(&state, &caller, slug, asked).await?;
+    Ok((metered, Envelope(json!({"strategies": strategies}))))
+}
+
+/// The `count` of a generation body, 1-10; absent or null means the room left.
+pub fn count_of(body: &Map<String, Value>) -> ApiResult<Option<usize>> {
+    match body.get("count") {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => match value.as_u64() {
+            Some(n) if (1..=10).contains(&n) => Ok(Some(n as usize)),
+            _ => Err(ApiError::BadRequest(
+                "count must be a whole number between 1 and 10".into(),
+            )),
+        },
+    }
+}
+
+/// Generates `asked` strategies (default: the room left under the plan's strategies
+/// per list) for the team's project `reference` (id or slug), stores them and returns
+/// them; one AI assist.
+pub async fn generate_for(
+    state: &AppState,
+    caller: &Caller,
+    reference: String,
+    asked: Option<usize>,
+) -> ApiResult<(Metered, Vec<SearchStrategy>)> {
     let account = caller.require_account()?.clone();
     let plan = caller.plan;
     let Some(limits) = plan.limits().automated_search else {
@@ -161,22 +188,10 @@ pub async fn generate(
         )));
     };
     let per_list = limits.strategies_per_list as usize;
-    let body = object(body)?;
-    let asked = match body.get("count") {
-        None | Some(Value::Null) => None,
-        Some(value) => match value.as_u64() {
-            Some(n) if (1..=10).contains(&n) => Some(n as usize),
-            _ => {
-                return Err(ApiError::BadRequest(
-                    "count must be a whole number between 1 and 10".into(),
-                ));
-            }
-        },
-    };
     let load_state = state.clone();
     let load_account = account.clone();
     let (project, existing) = blocking(move || {
-        let project = project(&load_state, &load_account, &slug)?;
+        let project = project(&load_state, &load_account, &reference)?;
         let existing = strategies_of(&load_state, &load_account, &project.project_id)?.len();
         Ok((project, existing))
     })
@@ -188,7 +203,7 @@ pub async fn generate(
         )));
     }
     let count = asked.unwrap_or(room).min(room);
-    let metered = metering::charge(&state, &caller, UsageCounter::AiAssist).await?;
+    let metered = metering::charge(state, caller, UsageCounter::AiAssist).await?;
     let drafts =
         agent::generate_strategies(state.assist.as_ref(), project_brief(&project), count).await?;
     let strategies = drafts
@@ -207,7 +222,7 @@ pub async fn generate(
         Ok(())
     })
     .await?;
-    Ok((metered, Envelope(json!({"strategies": strategies}))))
+    Ok((metered, strategies))
 }
 
 fn apply_text(body: &Map<String, Value>, strategy: &mut SearchStrategy) -> ApiResult<()> {

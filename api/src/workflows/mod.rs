@@ -20,6 +20,7 @@ mod schema;
 mod slug;
 pub mod speech_worker;
 mod store;
+pub mod suggest;
 pub mod transcriptions;
 pub mod webhooks;
 mod wire;

@@ -17,7 +17,9 @@ export interface paths {
          * `POST /api/v1/agent/`: body `kind` and the kind's inputs:
          *     `custom` (customPromptId or prompt [+ contextType], and podcastId or episodeId),
          *     `podcast` (podcastId), `episode` and `transcript` (episodeId), `guest`
-         *     (podcastSlug), `project/relevancy` (projectId, podcastId, forceRegenerate).
+         *     (podcastSlug), `project/relevancy` (projectId, podcastId, forceRegenerate),
+         *     `project` (projectId, limit: podcasts to add and next steps), `strategy`
+         *     (projectId, count: search strategies generated and stored).
          */
         post: operations["runAgent"];
         delete?: never;
@@ -2197,19 +2199,32 @@ export interface components {
         /** @description The body of `POST /api/v1/agent/` (for the OpenAPI document; read field by field). */
         AgentRunRequest: {
             contextType?: null | components["schemas"]["CustomPromptContextType"];
+            /**
+             * Format: int32
+             * @description `strategy`: how many strategies to generate, 1-10 (default: the room left).
+             */
+            count?: number | null;
             /** @description `custom`: a stored prompt of the team (or give `prompt`). */
             customPromptId?: string | null;
             /** @description `episode`, `transcript`, `custom` over an episode or transcript. */
             episodeId?: string | null;
             /** @description `project/relevancy`. */
             forceRegenerate?: boolean | null;
-            /** @description custom, episode, guest, podcast, project/relevancy or transcript. */
+            /**
+             * @description custom, episode, guest, podcast, project, project/relevancy, strategy or
+             *     transcript.
+             */
             kind: string;
+            /**
+             * Format: int32
+             * @description `project`: how many podcasts to suggest, 1-25 (default 10).
+             */
+            limit?: number | null;
             /** @description `podcast`, `custom` over a podcast, `project/relevancy`: id or slug. */
             podcastId?: string | null;
             /** @description `guest`. */
             podcastSlug?: string | null;
-            /** @description `project/relevancy`. */
+            /** @description `project/relevancy`, `project`, `strategy`: id or slug. */
             projectId?: string | null;
             /** @description `custom`: a prompt text (or give `customPromptId`). */
             prompt?: string | null;
@@ -2220,7 +2235,8 @@ export interface components {
             /**
              * @description `custom`: a [`PromptAnswer`]; `podcast`, `episode`, `transcript`: a
              *     [`ContextSummary`]; `guest`: a `GuestPrepResponse`; `project/relevancy`:
-             *     `{answer: RelevancyAnswer}`.
+             *     `{answer: RelevancyAnswer}`; `project`: a [`suggest::ProjectAssist`]; `strategy`:
+             *     `{strategies: SearchStrategy[]}`.
              */
             result: Record<string, never>;
         };
@@ -9997,7 +10013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            /** @description `strategy`: automated search is not in the plan, or the project has the most strategies it may */
             403: {
                 headers: {
                     [name: string]: unknown;
