@@ -704,12 +704,38 @@ async fn deep_analyses_time_what_was_said_and_are_kept_per_team() {
     let cues = fixture_cues();
 
     let path = format!("/api/v1/agent/episode/{episode}/deep-analysis");
+    let details = format!("/api/v1/episodes/{episode}/details");
+    let requested_at = |answer: &workflows_http::Answer| {
+        answer.data()["episode"]["deepAnalysisRequestedAt"].clone()
+    };
+    assert_eq!(requested_at(&http.get(&details, &key).await), Value::Null);
     let first = http.get(&path, &key).await;
     assert_eq!(first.usage_count(), Some(1));
     let analysis = first.data()["deepAnalysis"].clone();
     assert_eq!(analysis["episodeId"], episode.to_string());
     assert_eq!(analysis["hasTranscript"], true);
     assert!(analysis["deepAnalysisRequestedAt"].is_string());
+    // The episode answers carry when this team asked; another team's show none.
+    assert_eq!(
+        requested_at(&http.get(&details, &key).await),
+        analysis["deepAnalysisRequestedAt"]
+    );
+    assert_eq!(requested_at(&http.get(&details, &other).await), Value::Null);
+    let podcast_of_episode = analysis["podcastId"].as_str().unwrap().to_owned();
+    let listing = http
+        .get(
+            &format!("/api/v1/podcasts/{podcast_of_episode}/episodes?limit=100"),
+            &key,
+        )
+        .await;
+    let listed: Vec<&Value> = listing.data()["podcastWithEpisodes"]["episodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|item| !item["deepAnalysisRequestedAt"].is_null())
+        .collect();
+    assert_eq!(listed.len(), 1, "only the analysed episode carries a time");
+    assert_eq!(listed[0]["episodeId"], episode.to_string());
     assert!(!analysis["analysis"]["summary"].as_str().unwrap().is_empty());
     for quote in analysis["analysis"]["quotes"].as_array().unwrap() {
         let at = quote["startSecond"].as_f64().unwrap();

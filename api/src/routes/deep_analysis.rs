@@ -93,6 +93,32 @@ pub struct DeepAnalysesResponse {
     pub deep_analyses: Vec<EpisodeDeepAnalysis>,
 }
 
+/// When the caller's team asked for a deep analysis of each of the podcast's episodes
+/// that has one (`deepAnalysisRequestedAt` of the episode answers); empty for a
+/// signed-out caller.
+pub fn requested_times(
+    state: &AppState,
+    account: Option<&crate::accounts::Account>,
+    podcast_id: &str,
+) -> ApiResult<std::collections::HashMap<String, DateTime<Utc>>> {
+    let Some(account) = account else {
+        return Ok(Default::default());
+    };
+    Ok(state
+        .workflows
+        .list_docs::<EpisodeDeepAnalysis>(
+            DocKind::DeepAnalysis,
+            &DocFilter {
+                team_id: Some(&account.team_id),
+                parent_id: Some(podcast_id),
+                ..DocFilter::default()
+            },
+        )?
+        .into_iter()
+        .map(|doc| (doc.value.episode_id, doc.value.deep_analysis_requested_at))
+        .collect())
+}
+
 fn doc_id(team_id: &str, episode_id: &str) -> String {
     format!("{team_id}:{episode_id}")
 }

@@ -23,7 +23,7 @@ use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
 use crate::metering;
-use crate::routes::lookup;
+use crate::routes::{deep_analysis, lookup};
 use crate::state::{AppState, blocking};
 use crate::transcripts::{self, PREVIEW_CHARACTERS, PREVIEW_SENTENCES};
 
@@ -59,14 +59,20 @@ pub fn router() -> Router<AppState> {
     responses((status = 200, description = "The episode"), (status = 404, description = "Unknown episode")))]
 pub async fn details(
     State(state): State<AppState>,
+    caller: Caller,
     Path(episode_id): Path<String>,
 ) -> ApiResult<Envelope<EpisodeDetailsResponse>> {
     blocking(move || {
         let record = lookup::episode_by_id(&state, &episode_id)?;
         let slug = lookup::podcast_slug(&state, record.podcast_id)?;
-        Ok(Envelope(EpisodeDetailsResponse {
-            episode: convert::episode(&record, &slug),
-        }))
+        let mut episode = convert::episode(&record, &slug);
+        episode.deep_analysis_requested_at = deep_analysis::requested_times(
+            &state,
+            caller.account.as_ref(),
+            &record.podcast_id.to_string(),
+        )?
+        .remove(&record.episode_id.to_string());
+        Ok(Envelope(EpisodeDetailsResponse { episode }))
     })
     .await
 }

@@ -20,6 +20,7 @@ use crate::convert;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
+use crate::routes::deep_analysis;
 use crate::routes::lookup::{self, parse_uuid};
 use crate::state::{AppState, blocking};
 
@@ -306,6 +307,7 @@ const DEFAULT_EPISODES_LIMIT: u32 = 20;
     responses((status = 200, description = "The episodes")))]
 pub async fn episodes(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id_or_slug): Path<String>,
     ApiQuery(params): ApiQuery<EpisodesParams>,
 ) -> ApiResult<Envelope<PodcastEpisodesResponse>> {
@@ -329,6 +331,11 @@ pub async fn episodes(
             .catalog
             .snapshot()?
             .podcast_episodes(record.podcast_id, &query)?;
+        let requested = deep_analysis::requested_times(
+            &state,
+            caller.account.as_ref(),
+            &record.podcast_id.to_string(),
+        )?;
         Ok(Envelope(PodcastEpisodesResponse {
             options: PodcastEpisodesOptions {
                 has_transcript: params.has_transcript,
@@ -342,7 +349,12 @@ pub async fn episodes(
                 episodes: page
                     .episodes
                     .iter()
-                    .map(|episode| convert::episode(episode, &record.podcast_slug))
+                    .map(|episode| {
+                        let mut wire = convert::episode(episode, &record.podcast_slug);
+                        wire.deep_analysis_requested_at =
+                            requested.get(&episode.episode_id.to_string()).copied();
+                        wire
+                    })
                     .collect(),
             },
         }))
