@@ -42,6 +42,9 @@ pub enum ApiError {
     /// The addressed resource does not exist (message is sent as is).
     #[error("{0}")]
     NotFound(String),
+    /// The request conflicts with the current state (message is sent as is).
+    #[error("{0}")]
+    Conflict(String),
     /// No route matches the path.
     #[error("route not found")]
     RouteNotFound,
@@ -89,6 +92,7 @@ impl ApiError {
                 (StatusCode::BAD_REQUEST, "BAD_REQUEST", message.clone())
             }
             ApiError::NotFound(message) => (StatusCode::NOT_FOUND, "NOT_FOUND", message.clone()),
+            ApiError::Conflict(message) => (StatusCode::CONFLICT, "CONFLICT", message.clone()),
             ApiError::RouteNotFound => (
                 StatusCode::NOT_FOUND,
                 "NOT_FOUND",

@@ -49,6 +49,7 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::stats::router())
         .merge(routes::usage::router())
         .merge(routes::teams::router())
+        .merge(routes::members::router())
         .merge(routes::api_keys::router())
         .merge(routes::webhooks::router())
         .merge(routes::projects::router())

@@ -63,6 +63,12 @@ use crate::state::AppState;
         routes::teams::remove_one,
         routes::teams::remove_many,
         routes::teams::users,
+        routes::members::invitations,
+        routes::members::invite,
+        routes::members::revoke,
+        routes::members::accept,
+        routes::members::change_role,
+        routes::members::remove,
         routes::podcast_details::contacts,
         routes::podcast_details::social_media,
         routes::podcast_details::reviews,
@@ -179,7 +185,7 @@ impl Modify for ApiKeyScheme {
 #[schema(as = Error)]
 pub struct ErrorBody {
     /// The stable code of the failure: `BAD_REQUEST`, `UNAUTHORIZED`, `FORBIDDEN`,
-    /// `NOT_FOUND`, `PAYLOAD_TOO_LARGE`, `TOO_MANY_REQUESTS`, `SERVICE_UNAVAILABLE`,
+    /// `NOT_FOUND`, `CONFLICT`, `PAYLOAD_TOO_LARGE`, `TOO_MANY_REQUESTS`, `SERVICE_UNAVAILABLE`,
     /// `INTERNAL_SERVER_ERROR`.
     #[allow(dead_code)]
     status: String,

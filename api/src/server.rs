@@ -8,6 +8,7 @@ use crate::accounts::DuckDbAccountStore;
 use crate::catalog::CatalogReader;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
+use axum::serve::ListenerExt;
 
 /// How often `podlens serve` matches alerts and works through transcription requests.
 const JOBS_INTERVAL: std::time::Duration = std::time::Duration::from_secs(300);
@@ -37,6 +38,9 @@ pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppS
         workflows: Arc::new(workflows),
         assist: crate::workflows::agent::provider_from_env()?,
         sessions: Arc::new(crate::accounts::sessions::SessionStore::open(
+            accounts.connection_clone()?,
+        )?),
+        members: Arc::new(crate::accounts::members::MemberStore::open(
             accounts.connection_clone()?,
         )?),
         mailer: Arc::new(crate::mail::Outbox::in_data_dir(&data_dir)),
@@ -83,6 +87,13 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
             ApiError::Internal(format!("cannot listen on {}: {error}", options.address))
         })?;
     let local = listener.local_addr().map_err(ApiError::internal)?;
+    // TCP_NODELAY: an answer's last small segment must not wait for the client's
+    // delayed ACK (up to 40 ms).
+    let listener = listener.tap_io(|stream| {
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!(%error, "cannot set TCP_NODELAY");
+        }
+    });
     // Operators' commands (`podlens backup`, `podlens restore`) find the server here;
     // removed when serving stops.
     let _control_file = crate::backup::write_control_file(&state.data_dir, &local.to_string())?;

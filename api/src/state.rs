@@ -17,6 +17,8 @@ pub struct AppState {
     pub assist: Arc<dyn crate::workflows::agent::AiProvider>,
     /// Sign-in links and browser sessions (tables of the app database).
     pub sessions: Arc<crate::accounts::sessions::SessionStore>,
+    /// Team members' roles and invitations (tables of the app database).
+    pub members: Arc<crate::accounts::members::MemberStore>,
     /// Where sign-in links and notifications are mailed.
     pub mailer: Arc<dyn crate::mail::Mailer>,
     /// Re-reads one podcast's feed on request (`/podcasts/{id}/refresh`).

@@ -267,6 +267,29 @@ fn cases() -> BTreeMap<&'static str, (Expect, Option<Value>)> {
         Some(json!({"podcastIds": ["{podcastId}"]})),
     );
     add("GET /api/v1/teams/users", OwnOnly, None);
+    add(
+        "PATCH /api/v1/teams/users/{userId}",
+        NotFound,
+        Some(json!({"role": "admin"})),
+    );
+    add("DELETE /api/v1/teams/users/{userId}", NotFound, None);
+    add("GET /api/v1/teams/invitations", OwnOnly, None);
+    add(
+        "POST /api/v1/teams/invitations",
+        OwnOnly,
+        Some(json!({"email": "beta-invitee@example.com"})),
+    );
+    add(
+        "DELETE /api/v1/teams/invitations/{invitationId}",
+        NotFound,
+        None,
+    );
+    // A key B does not hold cannot be guessed; B's own attempt joins nothing of A's.
+    add(
+        "POST /api/v1/teams/invitations/accept",
+        OwnOnly,
+        Some(json!({"key": "0000000000000000000000000000000000000000000000000000000000000000"})),
+    );
     add("GET /api/v1/teams/api-keys", OwnOnly, None);
     add("POST /api/v1/teams/api-keys", OwnOnly, Some(json!({})));
     add("DELETE /api/v1/teams/api-keys/{keyId}", NotFound, None);
@@ -489,6 +512,35 @@ async fn build_team_a(http: &Http, key: &str) -> TeamA {
         .await;
     let webhook_id = find_string(webhook.data(), &["webhookId", "id"])
         .unwrap_or_else(|| panic!("webhook id in {}", webhook.body));
+    // A member who joined by invitation, and an invitation still pending.
+    http.post(
+        "/api/v1/teams/invitations",
+        key,
+        json!({"email": "alpha-hidden-member@example.com"}),
+    )
+    .await
+    .data();
+    let member_key = newest_invite_key(http, "alpha-hidden-member@example.com");
+    let joined = http
+        .send(
+            reqwest::Client::new()
+                .post(format!("{}/api/v1/teams/invitations/accept", http.base))
+                .header("content-type", "application/json")
+                .body(json!({"key": member_key}).to_string()),
+        )
+        .await;
+    let user_id = joined.data()["userId"].as_str().unwrap().to_owned();
+    let invitation = http
+        .post(
+            "/api/v1/teams/invitations",
+            key,
+            json!({"email": "alpha-hidden-invitee@example.com", "role": "admin"}),
+        )
+        .await;
+    let invitation_id = invitation.data()["invitation"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let created_key = http.post("/api/v1/teams/api-keys", key, json!({})).await;
     let key_id = created_key.data()["keyId"].as_str().unwrap().to_owned();
     let new_key = created_key.data()["apiKey"].as_str().unwrap().to_owned();
@@ -509,6 +561,8 @@ async fn build_team_a(http: &Http, key: &str) -> TeamA {
         ("customPromptId", prompt_id.clone()),
         ("webhookId", webhook_id.clone()),
         ("templateId", template_id.clone()),
+        ("userId", user_id.clone()),
+        ("invitationId", invitation_id.clone()),
     ]);
     let secrets = vec![
         slug.clone(),
@@ -523,6 +577,8 @@ async fn build_team_a(http: &Http, key: &str) -> TeamA {
         prompt_id.clone(),
         webhook_id.clone(),
         template_id.clone(),
+        user_id,
+        invitation_id,
         "alpha-hidden".to_owned(),
         key.to_owned(),
         "Alpha hidden".to_owned(),
@@ -544,12 +600,24 @@ async fn build_team_a(http: &Http, key: &str) -> TeamA {
         "/api/v1/teams/webhooks".to_owned(),
         "/api/v1/teams/settings".to_owned(),
         format!("/api/v1/outreach/templates/{template_id}"),
+        "/api/v1/teams/users".to_owned(),
+        "/api/v1/teams/invitations".to_owned(),
     ];
     TeamA {
         params,
         secrets,
         reads,
     }
+}
+
+/// The key of the `/team-invite` link in the newest outbox message, mailed to `to`.
+fn newest_invite_key(http: &Http, to: &str) -> String {
+    let outbox = podlens_api::mail::Outbox::in_data_dir(&http.state.data_dir);
+    let messages = outbox.messages().expect("outbox readable");
+    let text = std::fs::read_to_string(messages.last().expect("a mail")).expect("readable");
+    assert!(text.contains(&format!("To: {to}\r\n")), "{text}");
+    let at = text.find("/team-invite?key=").expect("an invitation link") + 17;
+    text[at..at + 64].to_owned()
 }
 
 /// The first string found under one of `names`, searching the whole value.

@@ -6,11 +6,15 @@
 # (conditional GET). Prints wall time and peak RSS (/usr/bin/time -v) of each.
 # Feeds only by default (--no-transcripts); TRANSCRIPTS=1 also fetches and stores the
 # ~50k transcripts the feeds link to (1.4 GB of text; needs several GB of disk).
-# Usage: [TRANSCRIPTS=1] benches/ingest/e2e.sh [PODCASTS] [CORPUS_DIR]
+# Usage: [TRANSCRIPTS=1] [PER_HOST=4] benches/ingest/e2e.sh [PODCASTS] [CORPUS_DIR]
 set -euo pipefail
 podcasts="${1:-10000}"
 corpus="${2:-/tmp/gen10k}"
 port="${PORT:-8917}"
+# Requests to one host at once. Every generated feed is served by the one loopback
+# host, where real feeds come from thousands: PER_HOST=64 lets all 64 feeds in flight
+# go to it, as they would to 64 different hosts; the default is `podlens ingest`'s own.
+per_host="${PER_HOST:-4}"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 target="${CARGO_TARGET_DIR:-$HOME/.cache/podlens-target}"
 podlens="$target/release/podlens"
@@ -48,8 +52,8 @@ measure() {
   grep -E "Elapsed \(wall|Maximum resident|User time|System time|Percent of CPU" "$data/time.log" | sed 's/^\s*/  /'
 }
 
-measure "first ingest: every feed of the OPML" ingest --allow-private "${transcripts[@]}" "$corpus/feeds.opml"
-measure "re-poll: every feed of the catalog again (conditional GET)" ingest --allow-private "${transcripts[@]}"
+measure "first ingest: every feed of the OPML" ingest --allow-private --per-host "$per_host" "${transcripts[@]}" "$corpus/feeds.opml"
+measure "re-poll: every feed of the catalog again (conditional GET)" ingest --allow-private --per-host "$per_host" "${transcripts[@]}"
 echo
 echo "catalog: $(du -sh "$data/catalog.duckdb" 2>/dev/null | cut -f1) duckdb, $(du -sh "$data/parquet" | cut -f1) parquet"
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -7,6 +7,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 
 use axum::Router;
+use axum::serve::ListenerExt;
 use tower_http::services::ServeDir;
 
 fn main() {
@@ -35,8 +36,13 @@ fn main() {
         }
     };
     let served = runtime.block_on(async move {
-        let listener =
-            tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port))).await?;
+        // TCP_NODELAY: without it a response's last small segment can wait for the
+        // client's delayed ACK (40 ms on Linux), once per feed.
+        let listener = tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
+            .await?
+            .tap_io(|stream| {
+                let _ = stream.set_nodelay(true);
+            });
         let app = Router::new().fallback_service(ServeDir::new(root));
         axum::serve(listener, app).await
     });

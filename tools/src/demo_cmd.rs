@@ -12,6 +12,7 @@ use std::thread;
 
 use anyhow::Context;
 use axum::Router;
+use axum::serve::ListenerExt;
 use tower_http::services::ServeDir;
 
 use crate::config::Config;
@@ -186,6 +187,11 @@ fn serve_corpus_in_background(listener: TcpListener, root: PathBuf) -> anyhow::R
                         return;
                     }
                 };
+                // TCP_NODELAY: a response's last small segment must not wait for the
+                // ingest client's delayed ACK (40 ms), once per feed.
+                let listener = listener.tap_io(|stream| {
+                    let _ = stream.set_nodelay(true);
+                });
                 let app = Router::new().fallback_service(ServeDir::new(root));
                 if let Err(error) = axum::serve(listener, app).await {
                     tracing::error!(%error, "corpus server stopped");

@@ -316,6 +316,7 @@ impl AccountStore for DuckDbAccountStore {
                  FROM api_keys k
                  JOIN users u ON u.user_id = k.user_id
                  JOIN teams t ON t.team_id = k.team_id
+                 JOIN team_members m ON m.team_id = k.team_id AND m.user_id = k.user_id
                  WHERE k.key_hash = ? AND k.revoked_at IS NULL",
                 params![hash_api_key(api_key)],
                 |row| {
@@ -478,7 +479,8 @@ impl AccountStore for DuckDbAccountStore {
         let connection = self.lock()?;
         let mut statement = connection
             .prepare(
-                "SELECT u.user_id, u.email, u.first_name, u.last_name, u.avatar_seed, u.display_name
+                "SELECT u.user_id, u.email, u.first_name, u.last_name, u.avatar_seed, u.display_name,
+                        m.role, m.joined_at
                  FROM team_members m JOIN users u ON u.user_id = m.user_id
                  WHERE m.team_id = ? ORDER BY m.joined_at, u.email",
             )
@@ -492,6 +494,8 @@ impl AccountStore for DuckDbAccountStore {
                     last_name: row.get(3)?,
                     avatar_seed: row.get(4)?,
                     display_name: row.get(5)?,
+                    role: row.get(6)?,
+                    joined_at: row.get(7)?,
                 })
             })
             .map_err(db_error)?;

@@ -3,6 +3,7 @@
 
 mod duckdb_store;
 pub mod keys;
+pub mod members;
 pub mod sessions;
 pub mod usage;
 
@@ -78,6 +79,8 @@ pub struct TeamUser {
     pub last_name: Option<String>,
     pub avatar_seed: Option<String>,
     pub display_name: Option<String>,
+    pub role: String,
+    pub joined_at: DateTime<Utc>,
 }
 
 /// A search as remembered for exports and history.

@@ -74,7 +74,7 @@ pub struct SessionInfo {
 
 /// The origin links point to: `PODLENS_PUBLIC_URL` when set (a deployment behind a
 /// proxy), else the address the browser used to reach this server.
-fn public_origin(headers: &HeaderMap) -> String {
+pub(crate) fn public_origin(headers: &HeaderMap) -> String {
     if let Ok(url) = std::env::var("PODLENS_PUBLIC_URL")
         && !url.trim().is_empty()
     {
@@ -187,7 +187,7 @@ pub async fn sign_in(
     }))
 }
 
-fn session_cookie(token: &str, headers: &HeaderMap) -> HeaderValue {
+pub(crate) fn session_cookie(token: &str, headers: &HeaderMap) -> HeaderValue {
     let secure = headers
         .get("x-forwarded-proto")
         .and_then(|value| value.to_str().ok())
@@ -234,7 +234,7 @@ async fn redeem(
     Ok(response)
 }
 
-fn session_info(account: &crate::accounts::Account) -> SessionInfo {
+pub(crate) fn session_info(account: &crate::accounts::Account) -> SessionInfo {
     SessionInfo {
         user_id: account.user_id.clone(),
         email: account.email.clone(),

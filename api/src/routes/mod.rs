@@ -14,6 +14,7 @@ pub mod guest_prep;
 pub mod guest_profiles;
 pub mod health;
 mod lookup;
+pub mod members;
 pub mod operator;
 pub mod outreach;
 pub mod outreach_templates;

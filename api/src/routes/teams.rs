@@ -295,6 +295,8 @@ pub async fn users(
                 last_name: user.last_name,
                 avatar_seed: user.avatar_seed,
                 display_name: user.display_name,
+                role: user.role,
+                joined_at: user.joined_at,
             })
             .collect();
         Ok(Envelope(TeamUsersResponse { users }))

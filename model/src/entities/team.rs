@@ -82,6 +82,10 @@ pub struct TeamUser {
     pub last_name: Option<String>,
     pub avatar_seed: Option<String>,
     pub display_name: Option<String>,
+    /// `owner` (one per team, its creator), `admin` or `member`.
+    pub role: String,
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = DateTime))]
+    pub joined_at: Timestamp,
 }
 
 /// `GET /api/v1/teams/users`: `data.users`.
