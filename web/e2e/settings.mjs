@@ -8,12 +8,16 @@ import {
   apiStatus,
   assert,
   baseUrl,
+  createProject,
   eventually,
   latestPodcasts,
+  newestMailTo,
+  outbox,
   requireRoute,
   searchableWord,
   shot,
   signIn,
+  Skip,
   test,
   TIMEOUT,
   unique,
@@ -362,3 +366,52 @@ async function preferencesScenario(page, before) {
   assert(requests.length > 0 && JSON.stringify(requests[0].languages) === '["en"]', `the search did not send the saved filter: ${JSON.stringify(requests[0])}`);
   await shot(page, 'search-with-preferences');
 }
+
+test('team members: the owner invites by email, the link signs the new member into the team, the owner removes them', async (page) => {
+  await requireRoute('/teams/invitations', 'team invitations');
+  if (!outbox) throw new Skip('PODLENS_E2E_OUTBOX is not set: the invitation link is read from the server outbox');
+  const owner = await api('/auth/session');
+  const project = await createProject(`Members tour ${unique()}`);
+  const email = `member-${unique()}@example.com`;
+
+  await signIn(page);
+  await page.goto(`${baseUrl}/app/team-settings/team`);
+  const form = page.getByRole('form', { name: 'Invite a member' });
+  await form.waitFor({ timeout: TIMEOUT });
+  await form.getByLabel('Email address').fill(email);
+  await form.getByLabel('Role').selectOption('member');
+  await form.getByRole('button', { name: 'Send invitation' }).click();
+  await page.getByRole('status').filter({ hasText: `Invitation sent to ${email}` }).waitFor({ timeout: TIMEOUT });
+  await page.getByRole('list', { name: 'Pending invitations' }).getByText(email).first().waitFor({ timeout: TIMEOUT });
+  const pending = (await api('/teams/invitations')).invitations.find((item) => item.email === email);
+  assert(pending?.role === 'member', `the server does not list the invitation: ${JSON.stringify(pending)}`);
+  await shot(page, 'team-members-invited');
+
+  const mail = await newestMailTo(email);
+  const link = mail.match(/https?:\/\/\S+\/team-invite\?key=[0-9a-f]{64}/)?.[0];
+  assert(link, `no invitation link in the mail:\n${mail}`);
+  // Opened by the invited person: the browser is signed in as them, in the owner's team.
+  await page.goto(link.replace(/^https?:\/\/[^/]+/, baseUrl));
+  await page.waitForURL(`${baseUrl}/app`, { timeout: TIMEOUT });
+  const session = await page.evaluate(async () => (await fetch('/api/v1/auth/session')).json());
+  assert(session?.data?.email === email, `the session is not ${email}: ${JSON.stringify(session)}`);
+  assert(session.data.teamId === owner.teamId, `the member is in team ${session.data.teamId}, not ${owner.teamId}`);
+  await page.goto(`${baseUrl}/app/projects`);
+  await page.getByText(project.name).first().waitFor({ timeout: TIMEOUT });
+  await page.goto(`${baseUrl}/app/team-settings/team`);
+  await page.getByText('The team’s owner and admins invite and manage members.').waitFor({ timeout: TIMEOUT });
+  assert((await page.getByRole('form', { name: 'Invite a member' }).count()) === 0, 'a plain member sees the invite form');
+  await shot(page, 'team-members-as-member');
+  const member = (await api('/teams/users')).users.find((user) => user.email === email);
+  assert(member?.role === 'member', `the server does not list the member: ${JSON.stringify(member)}`);
+
+  // The owner removes them: gone from the list and from the server.
+  await signIn(page);
+  await page.goto(`${baseUrl}/app/team-settings/team`);
+  const row = page.getByTestId('team-member').filter({ hasText: email });
+  await row.waitFor({ timeout: TIMEOUT });
+  await row.getByRole('button', { name: /^Remove / }).click();
+  await row.getByRole('button', { name: 'Remove from the team' }).click();
+  await row.waitFor({ state: 'detached', timeout: TIMEOUT });
+  assert(!(await api('/teams/users')).users.some((user) => user.email === email), 'the server still lists the removed member');
+});

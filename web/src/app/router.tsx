@@ -11,6 +11,7 @@ import {
   SignInPage,
   SignOutPage,
   SignUpPage,
+  TeamInvitePage,
   ValidatePage,
   ValidationEmailSentPage,
 } from '@/features/auth/components/auth-pages';
@@ -94,6 +95,7 @@ export const ROUTE_ELEMENTS: Record<RouteName, ReactNode> = {
   signUpValidationEmailSent: <ValidationEmailSentPage />,
   signUpValidate: <ValidatePage />,
   signOut: <SignOutPage />,
+  teamInvite: <TeamInvitePage />,
   dashboard: user(<DashboardPage />),
   onboarding: user(<OnboardingPage />),
   upgrade: user(<UpgradePage />),

@@ -50,6 +50,7 @@ export const paths = {
   signUpValidationEmailSent: route('/sign-up/validation-email-sent', 'public', 'Check your email'),
   signUpValidate: route('/sign-up/validate', 'public', 'Validating your email'),
   signOut: route('/app/sign-out', 'public', 'Sign out'),
+  teamInvite: route('/team-invite', 'public', 'Joining a team'),
 
   dashboard: route('/app', 'user', 'Dashboard'),
   onboarding: route('/onboarding', 'user', 'Welcome'),

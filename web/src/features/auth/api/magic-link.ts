@@ -22,6 +22,10 @@ export const redeemSignInLink = (key: string) =>
 export const redeemSignUpLink = (key: string) =>
   apiRequest<SessionInfo>('/auth/validate', { method: 'POST', body: { key } });
 
+/** Accepts a team invitation (`/team-invite?key=`): joins the team and signs the browser in. */
+export const acceptTeamInvitation = (key: string) =>
+  apiRequest<SessionInfo>('/teams/invitations/accept', { method: 'POST', body: { key } });
+
 /** Ends the cookie session on the server. */
 export const signOutSession = () => apiRequest<{ message: string }>('/auth/sign-out', { method: 'POST' });
 

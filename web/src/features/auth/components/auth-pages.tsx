@@ -7,7 +7,7 @@ import { Spinner, ErrorState } from '@/components/ui/states';
 import { getSessionEmail, setApiKey, setSessionEmail } from '@/lib/auth-storage';
 import { links, paths, SIGNED_OUT_MESSAGE } from '@/config/paths';
 
-import { redeemSignInLink, redeemSignUpLink, signOutSession, type SessionInfo } from '../api/magic-link';
+import { acceptTeamInvitation, redeemSignInLink, redeemSignUpLink, signOutSession, type SessionInfo } from '../api/magic-link';
 import { ApiKeySignIn } from './api-key-sign-in';
 import { MagicLinkForm } from './magic-link-form';
 
@@ -118,6 +118,11 @@ function RedeemLink({ title, redeem, next }: { title: string; redeem: (key: stri
 
 export function EmailLinkPage() {
   return <RedeemLink title="Signing you in" redeem={redeemSignInLink} next={paths.dashboard.pattern} />;
+}
+
+/** A team invitation's link: joins the team, signs in and opens the app. */
+export function TeamInvitePage() {
+  return <RedeemLink title="Joining the team" redeem={acceptTeamInvitation} next={paths.dashboard.pattern} />;
 }
 
 export function ValidatePage() {

@@ -3,7 +3,21 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { apiRequest, call } from '@/lib/api-client';
 import type { GetMembersUsageResponse, GetRequestHistoryResponse, SessionInfo } from '@/lib/api-types';
 
-export type TeamUser = { id: string; email: string; firstName?: string | null; lastName?: string | null; avatarSeed?: string | null; displayName?: string | null };
+export type TeamRole = 'owner' | 'admin' | 'member';
+
+export type TeamUser = {
+  id: string;
+  email: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  avatarSeed?: string | null;
+  displayName?: string | null;
+  role: TeamRole;
+  joinedAt: string;
+};
+
+/** A pending invitation to the team (never its link). */
+export type TeamInvitation = { id: string; email: string; role: 'admin' | 'member'; invitedByUserId: string; createdAt: string; expiresAt: string };
 
 /** GET /teams/users */
 export const getTeamUsers = (signal?: AbortSignal) => apiRequest<{ users: TeamUser[] }>('/teams/users', { signal });
@@ -69,3 +83,39 @@ export const getSession = (signal?: AbortSignal) => apiRequest<SessionInfo>('/au
 
 export const useSession = () => useQuery({ queryKey: ['auth', 'session'], queryFn: ({ signal }) => getSession(signal), retry: false });
 
+
+/** GET /teams/invitations: the pending invitations, newest first. */
+export const getInvitations = (signal?: AbortSignal) => apiRequest<{ invitations: TeamInvitation[] }>('/teams/invitations', { signal });
+
+export const useInvitations = () => useQuery({ queryKey: ['team', 'invitations'], queryFn: ({ signal }) => getInvitations(signal), retry: false });
+
+/** POST /teams/invitations: mails a single-use link, valid 7 days. */
+export const inviteMember = (input: { email: string; role: 'admin' | 'member' }) =>
+  apiRequest<{ invitation: TeamInvitation }>('/teams/invitations', { method: 'POST', body: input });
+
+/** DELETE /teams/invitations/{invitationId} */
+export const revokeInvitation = (invitationId: string) =>
+  apiRequest<{ message: string }>(`/teams/invitations/${encodeURIComponent(invitationId)}`, { method: 'DELETE' });
+
+/** PATCH /teams/users/{userId}: admin or member (never the owner's). */
+export const changeMemberRole = ({ userId, role }: { userId: string; role: 'admin' | 'member' }) =>
+  apiRequest<{ message: string }>(`/teams/users/${encodeURIComponent(userId)}`, { method: 'PATCH', body: { role } });
+
+/** DELETE /teams/users/{userId}: removes a member, or the caller leaves. */
+export const removeMember = (userId: string) => apiRequest<{ message: string }>(`/teams/users/${encodeURIComponent(userId)}`, { method: 'DELETE' });
+
+function useTeamMutation<T, R>(mutationFn: (input: T) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: ['team', 'users'] });
+      await client.invalidateQueries({ queryKey: ['team', 'invitations'] });
+    },
+  });
+}
+
+export const useInviteMember = () => useTeamMutation(inviteMember);
+export const useRevokeInvitation = () => useTeamMutation(revokeInvitation);
+export const useChangeMemberRole = () => useTeamMutation(changeMemberRole);
+export const useRemoveMember = () => useTeamMutation(removeMember);

@@ -6,33 +6,16 @@ import { DailyUsageChart, UsageSummary } from '@/features/dashboard/components/d
 import { useAuth } from '@/features/auth/use-auth';
 import { links, paths, TEAM_SETTINGS_SECTIONS, USER_SETTINGS_SECTIONS } from '@/config/paths';
 
-import { useSession, useTeamUsers } from '../api/team';
+import { useSession } from '../api/team';
 import { ApiKeys } from './api-keys';
 import { CustomPrompts } from './custom-prompts';
 import { Integrations } from './integrations';
 import { PreferencesSection } from './preferences';
 import { MembersUsage, RequestHistory, TeamPodcastList } from './team-sections';
+import { TeamMembers } from './team-members';
 import { OutreachTemplates } from './outreach-templates';
 
 const label = (section: string) => section.charAt(0).toUpperCase() + section.slice(1).replace(/-/g, ' ');
-
-function TeamMembers() {
-  const query = useTeamUsers();
-  return (
-    <QueryState query={query} feature="Team members" isEmpty={(data) => data.users.length === 0}>
-      {(data) => (
-        <ul className="member-list">
-          {data.users.map((user) => (
-            <li key={user.id}>
-              <strong>{user.displayName ?? ([user.firstName, user.lastName].filter(Boolean).join(' ') || user.email)}</strong>{' '}
-              <span className="muted">{user.email}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </QueryState>
-  );
-}
 
 function Developers() {
   const { tier } = useAuth();
