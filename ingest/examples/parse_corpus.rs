@@ -12,6 +12,10 @@ use std::time::Instant;
 
 use chrono::{TimeZone, Utc};
 
+/// The allocator the `podlens` binary ships with, so the benchmark measures it.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let mut rounds = 5usize;
     let mut paths = Vec::new();

@@ -83,6 +83,11 @@ struct GenerateArgs {
     chart_days: u32,
 }
 
+/// mimalloc: the ingest and index paths allocate many small strings; it spends about
+/// half of the system allocator's time on them (benches/ingest/RESULTS.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let file = Config::load_file(cli.config.as_deref())?;
