@@ -228,8 +228,12 @@ fn busy(path: &Path, error: podlens_data::DataError) -> ApiError {
 
 /// The published generation, its manifest and the model its vectors were made with.
 /// A generation is removed two publications after it was replaced: if that happens
-/// during the copy, the copy is made again from the new manifest.
+/// during the copy, the copy is made again from the new manifest. The server's own
+/// index updates wait while the generation is linked.
 fn stage_index(data_dir: &Path, staging: &Path) -> ApiResult<Option<u64>> {
+    let _publishing = crate::workflows::index_updates::PUBLISH_LOCK
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let index = data_dir.join(INDEX_DIR);
     let manifest_path = index.join(podlens_indexer::generation::MANIFEST_FILE);
     let mut last_error = None;

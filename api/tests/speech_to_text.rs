@@ -3,7 +3,8 @@
 //! served on loopback as the enclosure of an episode of a feed ingested into a fixture
 //! data directory, and the request goes through the real routes on a real socket. The
 //! word error rate against the sentence is bounded, the timings checked against the
-//! WAV's own length, and the transcript is served and, once indexed, searchable.
+//! WAV's own length, and the transcript is served and, through the server's own index
+//! update (no `podlens index`), searchable with its timestamps.
 //! Failures: an enclosure that is 404, an HTML page instead of audio, a missing model.
 //!
 //! Without the model, faster-whisper or espeak-ng, the tests that need them print why
@@ -379,6 +380,18 @@ async fn speech_is_transcribed_with_whisper_served_with_timings_and_searchable()
     )
     .await;
 
+    // A published index from the feed alone, as `podlens index` made it before the
+    // transcription: the spoken words are in no episode yet.
+    let data_dir = setup.state.data_dir.clone();
+    tokio::task::spawn_blocking(move || index(&data_dir))
+        .await
+        .unwrap();
+    let search = json!({"searchTerms": [{"searchTerm": "mountains", "searchType": "text",
+        "searchTargets": ["transcript"], "searchTermOptions": {"matchMode": "must"}}]});
+    let (status, found) = setup.post("/api/v1/search/episodes", search.clone()).await;
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["data"]["result"]["hits"], json!([]), "{found}");
+
     for guid in ["speech", "gone", "page"] {
         let (status, body, _) = setup
             .get(&format!(
@@ -471,19 +484,29 @@ async fn speech_is_transcribed_with_whisper_served_with_timings_and_searchable()
     assert_eq!(status, 200);
     assert!(vtt.starts_with("WEBVTT") && vtt.contains(" --> "), "{vtt}");
 
-    // After indexing, a word of the sentence finds the episode by its transcript,
-    // with the passage's place in the audio.
-    let data_dir = setup.state.data_dir.clone();
-    tokio::task::spawn_blocking(move || index(&data_dir))
-        .await
-        .unwrap();
-    let search = json!({"searchTerms": [{"searchTerm": "mountains", "searchType": "text",
-        "searchTargets": ["transcript"], "searchTermOptions": {"matchMode": "must"}}]});
-    let (status, found) = setup.post("/api/v1/search/episodes", search).await;
-    assert_eq!(status, 200, "{found}");
-    let hits = found["data"]["result"]["hits"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{found}"));
+    // Without a `podlens index`, the server's own index update makes a word of the
+    // sentence find the episode by its transcript, with the passage's place in the audio.
+    let completed = std::time::Instant::now();
+    let found = loop {
+        let (status, found) = setup.post("/api/v1/search/episodes", search.clone()).await;
+        assert_eq!(status, 200, "{found}");
+        if found["data"]["result"]["hits"]
+            .as_array()
+            .is_some_and(|hits| !hits.is_empty())
+        {
+            break found;
+        }
+        assert!(
+            completed.elapsed() < Duration::from_secs(60),
+            "the transcript is not searchable a minute after its request completed: {found}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    eprintln!(
+        "the transcript was searchable {:.2}s after the requests settled",
+        completed.elapsed().as_secs_f64()
+    );
+    let hits = found["data"]["result"]["hits"].as_array().unwrap();
     assert_eq!(hits.len(), 1, "{found}");
     assert_eq!(hits[0]["episodeId"], speech_id.as_str());
     assert!(
@@ -522,6 +545,22 @@ async fn speech_is_transcribed_with_whisper_served_with_timings_and_searchable()
     assert!(
         0.0 <= start && start < end && end <= duration + 0.05,
         "{snippet:?}"
+    );
+    // The update published one generation over the full build's; older ones than the
+    // previous are removed, and nothing was recorded as failed.
+    let index_dir = setup.state.data_dir.join("index");
+    let manifest = podlens_indexer::read_manifest(&index_dir).unwrap().unwrap();
+    assert_eq!(manifest.generation, 2);
+    assert_eq!(manifest.episodes, 3);
+    let on_disk = podlens_indexer::generation::generations_on_disk(&index_dir).unwrap();
+    assert_eq!(on_disk, vec![1, 2]);
+    assert!(
+        !setup
+            .state
+            .data_dir
+            .join("transcriptions")
+            .join(podlens_api::workflows::index_updates::FAILURES_FILE)
+            .exists()
     );
 }
 

@@ -13,6 +13,7 @@ pub mod documents;
 mod export;
 pub mod fields;
 pub mod guest_profiles;
+pub mod index_updates;
 pub mod jobs;
 mod projects;
 pub mod render;

@@ -3,8 +3,9 @@
 //! netguard address guard, a size cap), transcribed by the configured
 //! [`SpeechToText`] engine on a thread of its own (one request at a time: the model
 //! takes every core), and stored in the catalog with its timed segments. A new Parquet
-//! snapshot is published at once, so the transcript routes serve it; the next
-//! `podlens index` makes it searchable with its timestamps.
+//! snapshot is published at once, so the transcript routes serve it, and the episode is
+//! queued for an incremental update of the search index ([`super::index_updates`]),
+//! which makes the transcript searchable with its timestamps a moment later.
 //!
 //! A request is completed or failed with the reason. When the catalog is busy (a batch
 //! job holds it), the request stays queued, the recognised text is kept in
@@ -23,6 +24,7 @@ use podlens_model::catalog::{EpisodeRecord, TranscriptRecord, TranscriptSegment,
 use uuid::Uuid;
 
 use super::documents::DocKind;
+use super::index_updates::IndexUpdater;
 use super::transcriptions::TranscriptionRequest;
 use crate::speech::{SpeechError, SpeechToText, SpeechTranscript};
 use crate::state::AppState;
@@ -42,6 +44,8 @@ pub struct SpeechWorker {
     /// Requests queued or running on the worker thread (by request id).
     claimed: Arc<Mutex<HashSet<String>>>,
     queue: Mutex<Option<Sender<Job>>>,
+    /// Publishes stored transcripts to the search index.
+    pub index_updates: IndexUpdater,
 }
 
 impl std::fmt::Debug for SpeechWorker {
@@ -72,6 +76,7 @@ impl SpeechWorker {
             },
             claimed: Arc::new(Mutex::new(HashSet::new())),
             queue: Mutex::new(None),
+            index_updates: IndexUpdater::default(),
         }
     }
 
@@ -247,6 +252,10 @@ fn transcribe_episode(
     match store(state, &record) {
         Ok(()) => {
             let _ = std::fs::remove_file(&kept);
+            state
+                .speech
+                .index_updates
+                .submit(&state.data_dir, &state.catalog, episode, record);
             Outcome::Completed
         }
         Err(error) => {
