@@ -1808,6 +1808,65 @@ export interface paths {
         patch: operations["updateCustomPrompt"];
         trace?: never;
     };
+    "/api/v1/teams/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's pending invitations. */
+        get: operations["listTeamInvitations"];
+        put?: never;
+        /**
+         * Invites an address to the team: mails it a single-use link to `/team-invite?key=`,
+         *     valid 7 days. A repeat invitation of the same address replaces the pending one.
+         */
+        post: operations["inviteTeamMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accepts an invitation: the invited address's account (created when new) joins the
+         *     team with the invited role, leaving its previous team (its keys there are revoked),
+         *     and is signed in (the session cookie is set).
+         */
+        post: operations["acceptTeamInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teams/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revokes a pending invitation: its link no longer works. */
+        delete: operations["revokeTeamInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/teams/podcasts": {
         parameters: {
             query?: never;
@@ -2003,6 +2062,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/teams/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Removes a member from the team (the owner and admins), or the caller themselves
+         *     (leaving). Their keys for the team are revoked and their sessions closed; the owner
+         *     cannot be removed.
+         */
+        delete: operations["removeTeamMember"];
+        options?: never;
+        head?: never;
+        /** Changes a member's role (admin or member); the owner's role stays. */
+        patch: operations["changeTeamMemberRole"];
+        trace?: never;
+    };
     "/api/v1/teams/webhooks": {
         parameters: {
             query?: never;
@@ -2077,6 +2158,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An invitation link's key. */
+        AcceptRequest: {
+            key: string;
+        };
         /** AddPodcastToProjectRequest */
         AddPodcastToProjectRequest: {
             /** Labels */
@@ -2922,6 +3007,11 @@ export interface components {
              */
             slop: number | null;
         };
+        /**
+         * @description A role an invitation or a role change gives.
+         * @enum {string}
+         */
+        AssignableRole: "admin" | "member";
         /** @description A message for the visitor. */
         AuthMessage: {
             message: string;
@@ -3456,7 +3546,7 @@ export interface components {
             data: components["schemas"]["ErrorMessage"];
             /**
              * @description The stable code of the failure: `BAD_REQUEST`, `UNAUTHORIZED`, `FORBIDDEN`,
-             *     `NOT_FOUND`, `PAYLOAD_TOO_LARGE`, `TOO_MANY_REQUESTS`, `SERVICE_UNAVAILABLE`,
+             *     `NOT_FOUND`, `CONFLICT`, `PAYLOAD_TOO_LARGE`, `TOO_MANY_REQUESTS`, `SERVICE_UNAVAILABLE`,
              *     `INTERNAL_SERVER_ERROR`.
              */
             status: string;
@@ -7613,6 +7703,35 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
+        /** @description A pending invitation (never its link). */
+        InvitationInfo: {
+            /** Format: date-time */
+            createdAt: string;
+            email: string;
+            /** Format: date-time */
+            expiresAt: string;
+            id: string;
+            invitedByUserId: string;
+            /** @description `admin` or `member`. */
+            role: string;
+        };
+        /** @description `data` of a new invitation. */
+        InvitationResponse: {
+            invitation: components["schemas"]["InvitationInfo"];
+        };
+        /** @description `data` of the list. */
+        InvitationsResponse: {
+            invitations: components["schemas"]["InvitationInfo"][];
+        };
+        /** @description The body of an invitation. */
+        InviteRequest: {
+            /**
+             * @description The address the link is mailed to.
+             * @example colleague@example.com
+             */
+            email: string;
+            role?: null | components["schemas"]["AssignableRole"];
+        };
         /** @description Questions a host will likely ask about one theme. */
         LikelyQuestions: {
             curveballs: string[];
@@ -7624,6 +7743,10 @@ export interface components {
             email: string;
             /** @description Where the visitor came from (kept in the link so the app can return there). */
             source?: string | null;
+        };
+        /** @description A confirmation. */
+        MemberMessage: {
+            message: string;
         };
         /** @description `data` of a delete. */
         MessageResponse: {
@@ -7914,6 +8037,10 @@ export interface components {
             keyId: string;
             /** Format: date-time */
             revokedAt: string;
+        };
+        /** @description The body of a role change. */
+        RoleRequest: {
+            role: components["schemas"]["AssignableRole"];
         };
         /** SearchAutocompletePodcastsResponse */
         SearchAutocompletePodcastsResponse: {
@@ -9722,7 +9849,11 @@ export interface components {
             email: string;
             firstName?: string | null;
             id: string;
+            /** Format: date-time */
+            joinedAt: string;
             lastName?: string | null;
+            /** @description `owner` (one per team, its creator), `admin` or `member`. */
+            role: string;
         };
         /** @description `GET /api/v1/teams/users`: `data.users`. */
         TeamUsersResponse: {
@@ -16578,6 +16709,248 @@ export interface operations {
             };
         };
     };
+    listTeamInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending invitations, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InvitationsResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    inviteTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation was mailed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InvitationResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description Not an email address, or not a role an invitation gives */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan has no team members, or the caller is a plain member */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The address is already a member of the team */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many invitations sent by the team in the last hour */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptTeamInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptRequest"];
+            };
+        };
+        responses: {
+            /** @description Joined and signed in; the session cookie is set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SessionInfo"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description The invitation link is invalid, used or expired */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The team's plan has no team members */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The invited person owns a team that still has other members */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeTeamInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's id from the list */
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation is revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemberMessage"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is a plain member */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such pending invitation in the team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getTeamPodcasts: {
         parameters: {
             query?: {
@@ -17268,6 +17641,136 @@ export interface operations {
             };
             /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's user id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member is removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemberMessage"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is a plain member removing someone else, or the member is the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such member in the team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeTeamMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member's user id */
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoleRequest"];
+            };
+        };
+        responses: {
+            /** @description The role is changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemberMessage"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description Not a role a member may be given */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller is a plain member, or the member is the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such member in the team */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
