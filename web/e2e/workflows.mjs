@@ -173,6 +173,38 @@ test('projects: priority, labels, the priority filter, per-podcast history and a
   await shot(page, 'project-export');
 });
 
+test('projects: the suggestions page finds a podcast by the project keyword and adds it to the list', async (page) => {
+  const group = (await latestPodcasts()).find((item) => searchableWord(item.podcast.title));
+  assert(group, 'no podcast with a searchable title');
+  const word = searchableWord(group.podcast.title).toLowerCase();
+  const created = await apiCall('PUT', '/projects', {
+    body: { name: `Suggest ${unique()}`, projectTypes: ['guest-booking'], projectKeywords: [word] },
+  });
+  const slug = created.project.slug;
+  await signIn(page);
+  await page.goto(`${baseUrl}/app/projects/${encodeURIComponent(slug)}/suggestions`);
+  await page.getByRole('button', { name: 'Suggest podcasts' }).click();
+  const list = page.getByRole('list', { name: 'Suggested podcasts' });
+  await list.waitFor({ timeout: TIMEOUT });
+  await page.getByText(`Searched for: ${word}`, { exact: false }).waitFor({ timeout: TIMEOUT });
+  const title = group.podcast.title.trim();
+  const button = list.getByRole('button', { name: `Add ${title} to the list` });
+  await button.waitFor({ timeout: TIMEOUT });
+  await shot(page, 'project-suggestions');
+  await button.click();
+  await list.getByText('Added', { exact: true }).waitFor({ timeout: TIMEOUT });
+  const onList = await eventually(async () => (await listed(slug)).find((item) => item.podcast.podcastId === group.podcast.id) ?? null);
+  assert(onList, 'the suggested podcast is not on the list');
+  assert(onList.labels.includes('automated'), `labels ${onList.labels}`);
+  // Asked again, a listed podcast is no longer suggested.
+  const again = page.waitForResponse((response) => response.url().endsWith('/api/v1/agent/') && response.request().method() === 'POST');
+  await page.getByRole('button', { name: 'Suggest again' }).click();
+  assert((await again).ok(), 'the second suggestion request failed');
+  await page.getByRole('button', { name: 'Suggest again' }).waitFor({ timeout: TIMEOUT });
+  const shown = await eventually(async () => (await list.getByRole('link', { name: title, exact: true }).count()) === 0);
+  assert(shown, 'a listed podcast is suggested again');
+});
+
 test('alerts: create one, edit it, and see its matches', async (page) => {
   const episodes = (await latestPodcasts()).flatMap((group) => group.episodes);
   const episode = episodes.find((item) => searchableWord(item.title));

@@ -218,3 +218,40 @@ describe('a project board', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('API request failed with error:');
   });
 });
+
+describe('project suggestions', () => {
+  it('asks the agent for podcasts to add, shows why each matched, and adds one with the automated label', async () => {
+    const assist = {
+      projectId: 'pr1',
+      slug: 'pr1',
+      name: 'Spring pitch',
+      pipeline: { ...stateCounts, prospect: 2, pitched: 1 },
+      searchTerms: ['gardening', 'moths'],
+      suggestions: [
+        { podcastId: 'p9', slug: 'night-garden', title: 'Night Garden', imageUrl: null, genres: [], matchedTerms: ['gardening', 'moths'], score: 1.8 },
+        { podcastId: 'p7', slug: 'moth-hour', title: 'Moth Hour', imageUrl: null, genres: [], matchedTerms: ['moths'], score: 0.9 },
+      ],
+      nextSteps: ['1 pitched podcast(s) are waiting for an answer: follow up a week after the pitch.'],
+    };
+    const calls = stubApi((url, init) => {
+      if (url.pathname === '/api/v1/projects/pr1/details') return { body: { project: projectItem('pr1', 'Spring pitch', 'ACTIVE', '2026-11-01') } };
+      if (url.pathname === '/api/v1/agent/' && init?.method === 'POST') return { body: { kind: 'project', result: assist } };
+      if (url.pathname === '/api/v1/projects/pr1/podcasts' && init?.method === 'POST') return { body: { listedPodcast: {} } };
+      return undefined;
+    });
+    renderApp('/app/projects/pr1/suggestions');
+    fireEvent.click(await screen.findByRole('button', { name: 'Suggest podcasts' }));
+    const list = await screen.findByRole('list', { name: 'Suggested podcasts' });
+    expect(within(list).getAllByRole('heading').map((heading) => heading.textContent)).toEqual(['Night Garden', 'Moth Hour']);
+    expect(within(list).getByText('Matches gardening, moths')).toBeInTheDocument();
+    expect(screen.getByText('Searched for: gardening, moths')).toBeInTheDocument();
+    const asked = calls.find((call) => call.url.pathname === '/api/v1/agent/');
+    expect(JSON.parse(String(asked?.init?.body))).toEqual({ kind: 'project', projectId: 'pr1', limit: 10 });
+
+    fireEvent.click(within(list).getByRole('button', { name: 'Add Moth Hour to the list' }));
+    await waitFor(() => expect(within(list).getByText('Added')).toBeInTheDocument());
+    const added = calls.find((call) => call.url.pathname === '/api/v1/projects/pr1/podcasts');
+    expect(JSON.parse(String(added?.init?.body))).toEqual({ podcastId: 'p7', labels: ['automated'] });
+    expect(screen.getByRole('list', { name: 'Next steps' })).toHaveTextContent('follow up a week after the pitch');
+  });
+});

@@ -19,6 +19,7 @@ import {
 } from '../api/projects';
 import { ActivityHistory, ProjectBoard } from './project-board';
 import { ProjectExport } from './project-export';
+import { ProjectSuggestions } from './project-suggestions';
 
 export function ProjectsPage() {
   const { pinned, ready, toggle: togglePin, error: pinError } = usePinnedProjects();
@@ -159,7 +160,7 @@ export function NewProjectPage() {
   );
 }
 
-export const PROJECT_SUB_PAGES = ['board', 'activity', 'export'] as const;
+export const PROJECT_SUB_PAGES = ['board', 'activity', 'suggestions', 'export'] as const;
 
 export function ProjectPage({ slug, subPage }: { slug: string; subPage?: string }) {
   const query = useProjectDetails(slug);
@@ -184,6 +185,9 @@ export function ProjectPage({ slug, subPage }: { slug: string; subPage?: string 
             <Link to={links.project(slug, 'activity')} aria-current={page === 'activity' ? 'page' : undefined}>
               Activity
             </Link>
+            <Link to={links.project(slug, 'suggestions')} aria-current={page === 'suggestions' ? 'page' : undefined}>
+              Suggestions
+            </Link>
             <Link to={links.project(slug, 'export')} aria-current={page === 'export' ? 'page' : undefined}>
               Export
             </Link>
@@ -192,6 +196,10 @@ export function ProjectPage({ slug, subPage }: { slug: string; subPage?: string 
           {page === 'activity' ? (
             <Section title="Activity history">
               <ActivityHistory slug={slug} />
+            </Section>
+          ) : page === 'suggestions' ? (
+            <Section title="Suggested podcasts">
+              <ProjectSuggestions slug={slug} />
             </Section>
           ) : page === 'export' ? (
             <Section title="Export">
