@@ -116,7 +116,12 @@ fn drain(queue: &Mutex<Queue>, data_dir: &Path, catalog: &CatalogReader) {
         let transcripts: Vec<TranscriptRecord> = batch.into_iter().map(|(_, t)| t).collect();
         let index_dir = data_dir.join("index");
         let started = Instant::now();
-        match update_index(&index_dir, &episodes, &transcripts) {
+        // A panic must not leave the queue marked running for good.
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            update_index(&index_dir, &episodes, &transcripts).map_err(|error| error.to_string())
+        }))
+        .unwrap_or_else(|_| Err("the index update panicked".to_owned()));
+        match result {
             Ok(UpdateOutcome::Published {
                 generation,
                 episodes,
@@ -142,7 +147,7 @@ fn drain(queue: &Mutex<Queue>, data_dir: &Path, catalog: &CatalogReader) {
             ),
             Err(error) => {
                 tracing::warn!(%error, episodes = episodes.len(), "the index update failed: the next `podlens index` indexes the transcripts");
-                record_failure(data_dir, &episodes, &error.to_string());
+                record_failure(data_dir, &episodes, &error);
             }
         }
     }
@@ -205,5 +210,80 @@ fn record_failure(data_dir: &Path, episodes: &[EpisodeRecord], error: &str) {
     });
     if let Err(error) = written {
         tracing::warn!(%error, path = %path.display(), "cannot record a failed index update");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn episode(n: u128) -> (EpisodeRecord, TranscriptRecord) {
+        let episode = EpisodeRecord {
+            episode_id: Uuid::from_u128(n),
+            podcast_id: Uuid::from_u128(1),
+            ..EpisodeRecord::default()
+        };
+        let transcript = TranscriptRecord {
+            episode_id: episode.episode_id,
+            podcast_id: episode.podcast_id,
+            transcript_text: "hello".into(),
+            ..TranscriptRecord::default()
+        };
+        (episode, transcript)
+    }
+
+    #[test]
+    fn without_a_published_index_nothing_is_built() {
+        let dir = tempfile::tempdir().unwrap();
+        let (episode, transcript) = episode(7);
+        let outcome = update_index(&dir.path().join("index"), &[episode], &[transcript]);
+        assert_eq!(outcome.unwrap(), UpdateOutcome::NoIndex);
+        assert!(!dir.path().join("index").exists());
+    }
+
+    #[test]
+    fn a_failed_update_is_an_error_and_is_recorded_line_by_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let index_dir = dir.path().join("index");
+        std::fs::create_dir_all(&index_dir).unwrap();
+        std::fs::write(index_dir.join("manifest.json"), b"{not json").unwrap();
+        let (first, first_transcript) = episode(7);
+        let (second, _) = episode(8);
+        let error = update_index(
+            &index_dir,
+            std::slice::from_ref(&first),
+            &[first_transcript],
+        )
+        .unwrap_err();
+        record_failure(
+            dir.path(),
+            &[first.clone(), second.clone()],
+            &error.to_string(),
+        );
+        record_failure(dir.path(), std::slice::from_ref(&second), "disk full");
+        let log = std::fs::read_to_string(
+            dir.path()
+                .join(super::super::speech_worker::WORK_DIR)
+                .join(FAILURES_FILE),
+        )
+        .unwrap();
+        let lines: Vec<serde_json::Value> = log
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(
+            lines[0]["episodeIds"],
+            serde_json::json!([first.episode_id.to_string(), second.episode_id.to_string()])
+        );
+        assert!(
+            lines[0]["error"]
+                .as_str()
+                .unwrap()
+                .contains("manifest.json"),
+            "{log}"
+        );
+        assert_eq!(lines[1]["error"], "disk full");
+        assert!(lines[1]["at"].is_string());
     }
 }
