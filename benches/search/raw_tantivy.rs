@@ -60,6 +60,12 @@ pub fn build(dir: &Path, catalog: &Catalog) -> Result<()> {
         writer.add_document(document)?;
     }
     writer.commit()?;
+    // One segment, as Podlens's full builds leave each index: the comparison is then of
+    // the query paths, not of segment layouts.
+    let segments = index.searchable_segment_ids()?;
+    if segments.len() > 1 {
+        writer.merge(&segments).wait()?;
+    }
     writer.wait_merging_threads()?;
     Ok(())
 }

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use podlens_model::catalog::{EpisodeRecord, PodcastRecord, TranscriptRecord};
 use rayon::prelude::*;
+use tantivy::indexer::NoMergePolicy;
 use tantivy::schema::Schema;
 use tantivy::{Index, IndexWriter, TantivyDocument, Term};
 use uuid::Uuid;
@@ -282,6 +283,9 @@ struct ShardWriters {
     dir: std::path::PathBuf,
     model: Option<std::sync::Arc<crate::embedding::StaticModel>>,
     vectors: Option<ShardVectors>,
+    /// A full build: no merges while indexing, every index merged into one segment at
+    /// the end (a query then does one term lookup and one scorer per field and shard).
+    merge_at_end: bool,
 }
 
 fn create_index(dir: &Path, schema: &Schema, memory: usize) -> Result<(Index, IndexWriter)> {
@@ -289,6 +293,7 @@ fn create_index(dir: &Path, schema: &Schema, memory: usize) -> Result<(Index, In
     let index = Index::create_in_dir(dir, schema.clone())?;
     register_analyzers(&index);
     let writer = index.writer_with_num_threads(1, memory)?;
+    writer.set_merge_policy(Box::new(NoMergePolicy));
     Ok((index, writer))
 }
 
@@ -312,6 +317,7 @@ impl ShardWriters {
             dir: shard_dir(gen_dir, shard),
             vectors: model.as_ref().map(|m| ShardVectors::new(m.dim())),
             model,
+            merge_at_end: true,
             podcasts: create_index(
                 &shard_index_dir(gen_dir, shard, PODCASTS),
                 &schemas.podcasts.schema,
@@ -336,6 +342,7 @@ impl ShardWriters {
             dir: shard_dir(gen_dir, shard),
             model: options.vectors.as_ref().map(|m| m.model.clone()),
             vectors: None,
+            merge_at_end: false,
             podcasts: open_index(&shard_index_dir(gen_dir, shard, PODCASTS), memory)?,
             episodes: open_index(&shard_index_dir(gen_dir, shard, EPISODES), memory)?,
             chunks: open_index(&shard_index_dir(gen_dir, shard, CHUNKS), memory)?,
@@ -486,6 +493,12 @@ impl ShardWriters {
                 .zip([self.podcasts, self.episodes, self.chunks])
         {
             writer.commit()?;
+            if self.merge_at_end {
+                let segments = index.searchable_segment_ids()?;
+                if segments.len() > 1 {
+                    writer.merge(&segments).wait()?;
+                }
+            }
             writer.wait_merging_threads()?;
             *slot = index.reader()?.searcher().num_docs();
         }
