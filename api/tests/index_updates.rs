@@ -8,24 +8,13 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use common::*;
 use podlens_api::workflows::index_updates::{UpdateOutcome, update_index};
 use podlens_data::snapshot::{read_episodes, read_podcasts, read_transcripts};
 use podlens_indexer::chunking::chunk_transcript;
-use podlens_indexer::embedding::build_vocabulary_model;
-use podlens_indexer::{BuildOptions, VectorModel, read_manifest};
+use podlens_indexer::read_manifest;
 use podlens_model::catalog::{TranscriptRecord, TranscriptSegment, transcript_id};
 use serde_json::json;
-
-fn mpnet_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("PODLENS_MODEL_DIR") {
-        return PathBuf::from(dir);
-    }
-    let home = std::env::var_os("HOME").unwrap_or_default();
-    Path::new(&home).join(".cache/podlens-models/all-mpnet-base-v2")
-}
 
 const SAID: [(f64, f64, &str); 3] = [
     (
@@ -47,7 +36,7 @@ const SAID: [(f64, f64, &str); 3] = [
 
 #[tokio::test]
 async fn an_update_keeps_the_vectors_and_embeds_the_new_transcript() {
-    if !mpnet_dir().join("model.safetensors").exists() {
+    if !fixture::mpnet_dir().join("model.safetensors").exists() {
         assert!(
             std::env::var_os("PODLENS_REQUIRE_MODEL").is_none(),
             "PODLENS_REQUIRE_MODEL is set: all-mpnet-base-v2 is not installed"
@@ -93,15 +82,7 @@ async fn an_update_keeps_the_vectors_and_embeds_the_new_transcript() {
         .collect();
     texts.extend(podcasts.iter().map(|p| p.podcast_rss_title.clone()));
     texts.extend(SAID.iter().map(|(_, _, text)| (*text).to_owned()));
-    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let home = std::env::var_os("HOME").unwrap_or_default();
-    let cache = Path::new(&home).join(".cache/podlens-models/test-tables");
-    let model_dir = build_vocabulary_model(&mpnet_dir(), &texts, &cache).unwrap();
-    let options = BuildOptions {
-        shards: Some(2),
-        vectors: Some(VectorModel::load(&model_dir).unwrap()),
-        ..BuildOptions::default()
-    };
+    let options = fixture::vector_build_options(&texts);
     let before = fixture::index_snapshot(dir.path(), &options);
     let before_vectors = before.vectors.clone().expect("built with vectors");
     let index_dir = dir.path().join("index");

@@ -530,15 +530,21 @@ async fn a_blacklisted_podcast_is_left_out_of_the_teams_searches_only() {
     );
 
     let path = format!("/api/v1/teams/podcasts/{podcast_id}");
-    let flagged = call(
-        &app,
-        "PUT",
-        &path,
-        Some(&key),
-        Some(json!({"blacklist": true})),
-    )
-    .await;
-    ok_data(&flagged);
+    let blacklist = |flag: bool| {
+        let (app, key, path) = (app.clone(), key.clone(), path.clone());
+        async move {
+            let reply = call(
+                &app,
+                "PUT",
+                &path,
+                Some(&key),
+                Some(json!({"blacklist": flag})),
+            )
+            .await;
+            ok_data(&reply);
+        }
+    };
+    blacklist(true).await;
     for (endpoint, body) in [
         ("/api/v1/search/podcasts", &podcast_search),
         ("/api/v1/search/episodes", &episode_search),
@@ -556,15 +562,7 @@ async fn a_blacklisted_podcast_is_left_out_of_the_teams_searches_only() {
         );
     }
 
-    let cleared = call(
-        &app,
-        "PUT",
-        &path,
-        Some(&key),
-        Some(json!({"blacklist": false})),
-    )
-    .await;
-    ok_data(&cleared);
+    blacklist(false).await;
     let back = found(&key, "/api/v1/search/podcasts", &podcast_search).await;
     assert!(podcast_ids(&back).contains(&podcast_id), "{}", back.text);
 }

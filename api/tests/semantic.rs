@@ -6,23 +6,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use axum::http::StatusCode;
 use common::*;
 use podlens_data::snapshot::{read_podcasts, read_transcripts};
 use podlens_indexer::chunking::chunk_transcript;
-use podlens_indexer::embedding::build_vocabulary_model;
-use podlens_indexer::{BuildOptions, VectorModel};
 use serde_json::json;
-
-fn mpnet_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("PODLENS_MODEL_DIR") {
-        return PathBuf::from(dir);
-    }
-    let home = std::env::var_os("HOME").unwrap_or_default();
-    Path::new(&home).join(".cache/podlens-models/all-mpnet-base-v2")
-}
 
 #[tokio::test]
 async fn without_vectors_semantic_search_is_unavailable_and_bad_bodies_are_refused() {
@@ -82,7 +70,7 @@ fn ok_or_raw(reply: &Reply) -> serde_json::Value {
 
 #[tokio::test]
 async fn semantic_search_finds_a_transcript_passage_with_its_timestamps() {
-    if !mpnet_dir().join("model.safetensors").exists() {
+    if !fixture::mpnet_dir().join("model.safetensors").exists() {
         eprintln!("skipping: all-mpnet-base-v2 is not installed (scripts/install-model.sh)");
         return;
     }
@@ -95,15 +83,7 @@ async fn semantic_search_finds_a_transcript_passage_with_its_timestamps() {
     let chunks = chunk_transcript(&transcripts[0]);
     let mut texts: Vec<String> = chunks.iter().map(|c| c.text.clone()).collect();
     texts.extend(podcasts.iter().map(|p| p.podcast_rss_title.clone()));
-    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let home = std::env::var_os("HOME").unwrap_or_default();
-    let cache = Path::new(&home).join(".cache/podlens-models/test-tables");
-    let model_dir = build_vocabulary_model(&mpnet_dir(), &texts, &cache).unwrap();
-    let options = BuildOptions {
-        shards: Some(2),
-        vectors: Some(VectorModel::load(&model_dir).unwrap()),
-        ..BuildOptions::default()
-    };
+    let options = fixture::vector_build_options(&texts);
     let manifest = fixture::index_snapshot(dir.path(), &options);
     assert!(manifest.vectors.is_some());
 

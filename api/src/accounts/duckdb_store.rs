@@ -181,6 +181,36 @@ pub(crate) fn normalized_email(email: &str) -> ApiResult<String> {
     Ok(email)
 }
 
+/// The user of `email` (id and display name), created with the address's local part as
+/// its display name when missing.
+pub(crate) fn user_for_email(
+    connection: &Connection,
+    email: &str,
+    now: chrono::DateTime<Utc>,
+) -> ApiResult<(String, Option<String>)> {
+    let existing: Option<(String, Option<String>)> = connection
+        .query_row(
+            "SELECT user_id, display_name FROM users WHERE email = ?",
+            params![email],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .optional()
+        .map_err(db_error)?;
+    if let Some(found) = existing {
+        return Ok(found);
+    }
+    let user_id = Uuid::new_v4().to_string();
+    let display_name = email.split('@').next().unwrap_or_default().to_owned();
+    connection
+        .execute(
+            "INSERT INTO users (user_id, email, display_name, avatar_seed, created_at)
+             VALUES (?, ?, ?, ?, ?)",
+            params![user_id, email, display_name, user_id, now],
+        )
+        .map_err(db_error)?;
+    Ok((user_id, Some(display_name)))
+}
+
 /// The account of `email`, creating the user and a team named after them when missing.
 /// `plan` sets the team's plan (operators' `keys create`); `None` keeps an existing
 /// team's plan and gives a new one the free plan (sign-up).
@@ -190,29 +220,7 @@ fn ensure_account(
     plan: Option<&str>,
     now: chrono::DateTime<Utc>,
 ) -> ApiResult<Account> {
-    let existing: Option<(String, Option<String>)> = connection
-        .query_row(
-            "SELECT user_id, display_name FROM users WHERE email = ?",
-            params![email],
-            |row| Ok((row.get(0)?, row.get(1)?)),
-        )
-        .optional()
-        .map_err(db_error)?;
-    let (user_id, display_name) = match existing {
-        Some(found) => found,
-        None => {
-            let user_id = Uuid::new_v4().to_string();
-            let display_name = email.split('@').next().unwrap_or_default().to_owned();
-            connection
-                .execute(
-                    "INSERT INTO users (user_id, email, display_name, avatar_seed, created_at)
-                     VALUES (?, ?, ?, ?, ?)",
-                    params![user_id, email, display_name, user_id, now],
-                )
-                .map_err(db_error)?;
-            (user_id, Some(display_name))
-        }
-    };
+    let (user_id, display_name) = user_for_email(connection, email, now)?;
     let team: Option<(String, String)> = connection
         .query_row(
             "SELECT m.team_id, t.plan FROM team_members m JOIN teams t ON t.team_id = m.team_id

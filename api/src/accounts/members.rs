@@ -15,8 +15,8 @@ use duckdb::{Connection, OptionalExt, params};
 use podlens_model::Plan;
 use uuid::Uuid;
 
-use super::Account;
 use super::keys::{hash_api_key, random_token};
+use super::{Account, user_for_email};
 use crate::error::{ApiError, ApiResult, LimitExceeded};
 
 /// How long an invitation link stays valid.
@@ -344,18 +344,9 @@ impl MemberStore {
             .ok_or_else(|| ApiError::BadRequest(BAD_INVITATION_MESSAGE.to_owned()))?;
         let plan = crate::plan::plan_of(&plan_name)?;
 
-        let existing: Option<(String, Option<String>)> = transaction
-            .query_row(
-                "SELECT user_id, display_name FROM users WHERE email = ?",
-                params![email],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )
-            .optional()
-            .map_err(db_error)?;
-        let already_member = match &existing {
-            Some((user_id, _)) => role_in(&transaction, &team_id, user_id)?.is_some(),
-            None => false,
-        };
+        // Created inside the transaction: a refusal below leaves no user behind.
+        let (user_id, display_name) = user_for_email(&transaction, &email, now)?;
+        let already_member = role_in(&transaction, &team_id, &user_id)?.is_some();
         if !already_member {
             let others = count(
                 &transaction,
@@ -366,21 +357,6 @@ impl MemberStore {
                 return Err(ApiError::Forbidden(no_members_message(plan)));
             }
         }
-        let (user_id, display_name) = match existing {
-            Some(found) => found,
-            None => {
-                let user_id = Uuid::new_v4().to_string();
-                let display_name = email.split('@').next().unwrap_or_default().to_owned();
-                transaction
-                    .execute(
-                        "INSERT INTO users (user_id, email, display_name, avatar_seed, created_at)
-                         VALUES (?, ?, ?, ?, ?)",
-                        params![user_id, email, display_name, user_id, now],
-                    )
-                    .map_err(db_error)?;
-                (user_id, Some(display_name))
-            }
-        };
         if !already_member {
             let previous: Vec<(String, String)> = {
                 let mut statement = transaction

@@ -7,8 +7,8 @@ pub mod members;
 pub mod sessions;
 pub mod usage;
 
-pub(crate) use duckdb_store::normalized_email;
 pub use duckdb_store::{APP_DATABASE_FILE, DuckDbAccountStore};
+pub(crate) use duckdb_store::{normalized_email, user_for_email};
 pub use keys::{generate_api_key, hash_api_key};
 pub use usage::{UsageCounter, UsageWindow};
 

@@ -209,17 +209,33 @@ async fn redeem(
     request: RedeemRequest,
     kind: LinkKind,
 ) -> ApiResult<Response> {
+    let sessions = state.sessions.clone();
+    let accounts = state.accounts.clone();
+    sign_in_as(&state, &headers, move |now| {
+        let email = sessions.redeem_link(&request.key, kind, now)?;
+        accounts.sign_up(&email)
+    })
+    .await
+}
+
+/// Signs the browser in as the account `resolve` gives (it runs off the runtime, at the
+/// time passed): closes the browser's previous session, if any, opens a new one and
+/// answers the session info with its cookie. Used by the sign-in links and by accepted
+/// team invitations.
+pub(crate) async fn sign_in_as(
+    state: &AppState,
+    headers: &HeaderMap,
+    resolve: impl FnOnce(chrono::DateTime<Utc>) -> ApiResult<crate::accounts::Account> + Send + 'static,
+) -> ApiResult<Response> {
     let previous = headers
         .get(COOKIE)
         .and_then(|value| value.to_str().ok())
         .and_then(session_from_cookies)
         .map(str::to_owned);
     let sessions = state.sessions.clone();
-    let accounts = state.accounts.clone();
     let (account, token) = blocking(move || {
         let now = Utc::now();
-        let email = sessions.redeem_link(&request.key, kind, now)?;
-        let account = accounts.sign_up(&email)?;
+        let account = resolve(now)?;
         if let Some(previous) = previous {
             sessions.close_session(&previous)?;
         }
@@ -230,7 +246,7 @@ async fn redeem(
     let mut response = Envelope(session_info(&account)).into_response();
     response
         .headers_mut()
-        .insert(SET_COOKIE, session_cookie(&token, &headers));
+        .insert(SET_COOKIE, session_cookie(&token, headers));
     Ok(response)
 }
 

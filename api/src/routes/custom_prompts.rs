@@ -20,7 +20,9 @@ use crate::extract::RawJson;
 use crate::state::{AppState, blocking};
 use crate::workflows::CapCheck;
 use crate::workflows::documents::{DocFilter, DocKind, Stored};
-use crate::workflows::fields::{clearable_text, enum_value, object, optional_string};
+use crate::workflows::fields::{
+    bounded_text, clearable_text, enum_value, object, only_fields, optional_string,
+};
 
 /// The longest prompt text, in characters.
 pub const MAX_PROMPT_CHARS: usize = 10_000;
@@ -114,12 +116,7 @@ pub fn find(state: &AppState, team_id: &str, id: &str) -> ApiResult<CustomPrompt
 }
 
 fn reject_unknown(body: &Map<String, Value>) -> ApiResult<()> {
-    match body.keys().find(|key| !FIELDS.contains(&key.as_str())) {
-        Some(unknown) => Err(ApiError::BadRequest(format!(
-            "Unknown custom prompt field \"{unknown}\"; expected name, description, contextType or prompt"
-        ))),
-        None => Ok(()),
-    }
+    only_fields(body, &FIELDS, "custom prompt")
 }
 
 fn name_of(body: &Map<String, Value>) -> ApiResult<Option<String>> {
@@ -149,16 +146,7 @@ fn context_type_of(body: &Map<String, Value>) -> ApiResult<Option<CustomPromptCo
 
 /// A prompt text: not blank, at most [`MAX_PROMPT_CHARS`].
 pub fn checked_prompt(text: &str) -> ApiResult<String> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Err(ApiError::BadRequest("prompt is required".into()));
-    }
-    if text.chars().count() > MAX_PROMPT_CHARS {
-        return Err(ApiError::BadRequest(format!(
-            "prompt must be at most {MAX_PROMPT_CHARS} characters"
-        )));
-    }
-    Ok(text.to_owned())
+    bounded_text(text, "prompt", MAX_PROMPT_CHARS)
 }
 
 fn prompt_of(body: &Map<String, Value>) -> ApiResult<Option<String>> {

@@ -119,6 +119,19 @@ pub fn requested_times(
         .collect())
 }
 
+/// When the caller's team asked for a deep analysis of the episode, if it did.
+pub fn requested_time(
+    state: &AppState,
+    account: Option<&crate::accounts::Account>,
+    episode_id: &str,
+) -> ApiResult<Option<DateTime<Utc>>> {
+    let Some(account) = account else {
+        return Ok(None);
+    };
+    Ok(stored(state, &account.team_id, episode_id)?
+        .map(|analysis| analysis.deep_analysis_requested_at))
+}
+
 fn doc_id(team_id: &str, episode_id: &str) -> String {
     format!("{team_id}:{episode_id}")
 }

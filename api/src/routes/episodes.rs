@@ -66,12 +66,11 @@ pub async fn details(
         let record = lookup::episode_by_id(&state, &episode_id)?;
         let slug = lookup::podcast_slug(&state, record.podcast_id)?;
         let mut episode = convert::episode(&record, &slug);
-        episode.deep_analysis_requested_at = deep_analysis::requested_times(
+        episode.deep_analysis_requested_at = deep_analysis::requested_time(
             &state,
             caller.account.as_ref(),
-            &record.podcast_id.to_string(),
-        )?
-        .remove(&record.episode_id.to_string());
+            &record.episode_id.to_string(),
+        )?;
         Ok(Envelope(EpisodeDetailsResponse { episode }))
     })
     .await

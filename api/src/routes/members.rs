@@ -5,21 +5,19 @@
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use axum::http::header::{COOKIE, SET_COOKIE};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::routing::{delete, get, patch, post};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::accounts::members::{INVITATION_LIFETIME_DAYS, Invitation, Role, no_members_message};
-use crate::accounts::sessions::session_from_cookies;
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::mail::Mail;
-use crate::routes::auth::{SessionInfo, public_origin, session_cookie, session_info};
+use crate::routes::auth::{SessionInfo, public_origin, sign_in_as};
 use crate::state::{AppState, blocking};
 
 pub fn router() -> Router<AppState> {
@@ -235,28 +233,11 @@ pub async fn accept(
     headers: HeaderMap,
     ApiJson(request): ApiJson<AcceptRequest>,
 ) -> ApiResult<Response> {
-    let previous = headers
-        .get(COOKIE)
-        .and_then(|value| value.to_str().ok())
-        .and_then(session_from_cookies)
-        .map(str::to_owned);
     let members = state.members.clone();
-    let sessions = state.sessions.clone();
-    let (account, token) = blocking(move || {
-        let now = Utc::now();
-        let account = members.accept(&request.key, now)?;
-        if let Some(previous) = previous {
-            sessions.close_session(&previous)?;
-        }
-        let token = sessions.open_session(&account.user_id, now)?;
-        Ok((account, token))
+    sign_in_as(&state, &headers, move |now| {
+        members.accept(&request.key, now)
     })
-    .await?;
-    let mut response = Envelope(session_info(&account)).into_response();
-    response
-        .headers_mut()
-        .insert(SET_COOKIE, session_cookie(&token, &headers));
-    Ok(response)
+    .await
 }
 
 /// Changes a member's role (admin or member); the owner's role stays.

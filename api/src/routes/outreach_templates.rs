@@ -23,7 +23,9 @@ use crate::extract::RawJson;
 use crate::state::{AppState, blocking};
 use crate::workflows::compose::{PLACEHOLDERS, template_text, template_title};
 use crate::workflows::documents::{DocFilter, DocKind, Stored};
-use crate::workflows::fields::{clearable_text, enum_value, object, optional_string};
+use crate::workflows::fields::{
+    bounded_text, clearable_text, enum_value, object, only_fields, optional_string,
+};
 use crate::workflows::{CapCheck, slugify};
 
 /// The longest template text, in characters.
@@ -179,12 +181,7 @@ fn owned_template(state: &AppState, account: &Account, id: &str) -> ApiResult<St
 }
 
 fn reject_unknown(body: &Map<String, Value>) -> ApiResult<()> {
-    match body.keys().find(|key| !FIELDS.contains(&key.as_str())) {
-        Some(unknown) => Err(ApiError::BadRequest(format!(
-            "Unknown template field \"{unknown}\"; expected name, description, context or template"
-        ))),
-        None => Ok(()),
-    }
+    only_fields(body, &FIELDS, "template")
 }
 
 fn name_of(body: &Map<String, Value>) -> ApiResult<Option<String>> {
@@ -208,19 +205,9 @@ fn context_of(body: &Map<String, Value>) -> ApiResult<Option<TemplateContext>> {
 }
 
 fn text_of(body: &Map<String, Value>) -> ApiResult<Option<String>> {
-    let Some(text) = optional_string(body, "template")? else {
-        return Ok(None);
-    };
-    let text = text.trim();
-    if text.is_empty() {
-        return Err(ApiError::BadRequest("template is required".into()));
-    }
-    if text.chars().count() > MAX_TEMPLATE_CHARS {
-        return Err(ApiError::BadRequest(format!(
-            "template must be at most {MAX_TEMPLATE_CHARS} characters"
-        )));
-    }
-    Ok(Some(text.to_owned()))
+    optional_string(body, "template")?
+        .map(|text| bounded_text(&text, "template", MAX_TEMPLATE_CHARS))
+        .transpose()
 }
 
 /// `GET /api/v1/outreach/templates`: the built-in templates and the team's.

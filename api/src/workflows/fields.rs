@@ -114,6 +114,39 @@ pub fn clearable_text(
     Ok(Some(text))
 }
 
+/// Refuses a body field not in `allowed`, naming it and the fields `what` takes
+/// ("Unknown template field \"x\"; expected name, description or template").
+pub fn only_fields(body: &Map<String, Value>, allowed: &[&str], what: &str) -> ApiResult<()> {
+    match body.keys().find(|key| !allowed.contains(&key.as_str())) {
+        Some(unknown) => {
+            let expected = match allowed.split_last() {
+                Some((last, [])) => (*last).to_owned(),
+                Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+                None => "no fields".to_owned(),
+            };
+            Err(ApiError::BadRequest(format!(
+                "Unknown {what} field \"{unknown}\"; expected {expected}"
+            )))
+        }
+        None => Ok(()),
+    }
+}
+
+/// A required text given: trimmed, not blank ("{name} is required"), at most
+/// `max_chars` characters.
+pub fn bounded_text(text: &str, name: &str, max_chars: usize) -> ApiResult<String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(ApiError::BadRequest(format!("{name} is required")));
+    }
+    if text.chars().count() > max_chars {
+        return Err(ApiError::BadRequest(format!(
+            "{name} must be at most {max_chars} characters"
+        )));
+    }
+    Ok(text.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

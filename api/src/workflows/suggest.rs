@@ -8,7 +8,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use podlens_indexer::{
-    Hits, IndexReaderHandle, MatchMode, SearchMode, SearchRequest, SearchTerm, Target,
+    Hits, IndexReaderHandle, MatchMode, SearchFilters, SearchMode, SearchRequest, SearchTerm,
+    Target,
 };
 use podlens_model::entities::SearchStrategy;
 use podlens_model::enums::ListedPodcastStatus;
@@ -94,11 +95,13 @@ pub fn suggest(
                 slop: 0,
                 fuzzy: false,
             }],
+            filters: SearchFilters {
+                exclude_podcast_ids: excluded.to_vec(),
+                ..SearchFilters::default()
+            },
             page_size: HITS_PER_TERM,
             ..SearchRequest::default()
         };
-        let mut request = request;
-        request.filters.exclude_podcast_ids = excluded.to_vec();
         let Hits::Podcasts(hits) = index.search(&request)?.hits else {
             continue;
         };

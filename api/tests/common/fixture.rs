@@ -117,3 +117,28 @@ pub fn index_snapshot(data_dir: &Path, options: &BuildOptions) -> podlens_indexe
     };
     build_generation(&data_dir.join("index"), source, options).expect("index built")
 }
+
+/// The all-mpnet-base-v2 directory: `PODLENS_MODEL_DIR`, else where
+/// `scripts/install-model.sh` puts it.
+pub fn mpnet_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("PODLENS_MODEL_DIR") {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME").unwrap_or_default();
+    Path::new(&home).join(".cache/podlens-models/all-mpnet-base-v2")
+}
+
+/// Index options with two shards and vectors from a static table distilled from MPNet
+/// over `texts` (cached under `~/.cache/podlens-models/test-tables`).
+pub fn vector_build_options(texts: &[String]) -> BuildOptions {
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let home = std::env::var_os("HOME").unwrap_or_default();
+    let cache = Path::new(&home).join(".cache/podlens-models/test-tables");
+    let model_dir =
+        podlens_indexer::embedding::build_vocabulary_model(&mpnet_dir(), &texts, &cache).unwrap();
+    BuildOptions {
+        shards: Some(2),
+        vectors: Some(podlens_indexer::VectorModel::load(&model_dir).unwrap()),
+        ..BuildOptions::default()
+    }
+}
