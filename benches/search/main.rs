@@ -26,6 +26,12 @@ use crate::catalog::Catalog;
 use crate::queries::BenchQuery;
 use crate::report::{EngineResult, Report};
 
+/// The allocator `podlens serve` runs with (tools/src/main.rs), so Podlens is measured as
+/// the server searches. The raw tantivy baseline shares it; SQLite and PostgreSQL
+/// allocate through their own.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
 
 /// Separates transcript chunks and fields in the SQL engines' single text values, so a
@@ -220,16 +226,12 @@ fn run_sqlite(
     let ((), seconds) = timed(|| sqlite::build(path, catalog))?;
     let bytes = directory_bytes(path);
     eprintln!("sqlite built in {seconds:.1} s");
-    let mut engine = sqlite::Sqlite::open(path)?;
-    let (counts, latencies) = measure(&mut engine, queries, rounds)?;
-    report.add(EngineResult::new(
-        "sqlite fts5",
-        seconds,
-        bytes,
-        counts,
-        latencies,
-    ));
-    drop(engine);
+    for (name, snippets) in [("sqlite fts5", false), ("sqlite fts5, snippets", true)] {
+        let mut engine = sqlite::Sqlite::open(path, snippets)?;
+        let (counts, latencies) = measure(&mut engine, queries, rounds)?;
+        report.add(EngineResult::new(name, seconds, bytes, counts, latencies));
+        eprintln!("{name} measured");
+    }
     discard(path);
     Ok(())
 }

@@ -263,7 +263,66 @@ impl Report {
         for line in rows {
             println!("| {} |", line.join(" | "));
         }
+        self.print_same_work();
         self.print_agreement();
+    }
+
+    /// Podlens against FTS5 doing the same work: the page's ids and the total, or those
+    /// and the hits' transcript snippets.
+    fn print_same_work(&self) {
+        let pairs = [
+            (
+                "sqlite fts5",
+                "podlens, no snippets",
+                "fts5 ÷ podlens, both without snippets",
+            ),
+            (
+                "sqlite fts5, snippets",
+                "podlens",
+                "fts5 ÷ podlens, both with snippets",
+            ),
+        ];
+        let pairs: Vec<(&EngineResult, &EngineResult, &str)> = pairs
+            .iter()
+            .filter_map(|(peer, ours, label)| {
+                Some((self.engine(peer)?, self.engine(ours)?, *label))
+            })
+            .collect();
+        if pairs.is_empty() {
+            return;
+        }
+        let queries = &self.queries;
+        println!();
+        println!("Same work on both sides:");
+        println!();
+        let mut header = vec!["measure".to_owned()];
+        header.extend(pairs.iter().map(|(_, _, label)| (*label).to_owned()));
+        println!("| {} |", header.join(" | "));
+        println!("| --- |{}", " ---: |".repeat(pairs.len()));
+        let line = |label: String, select: &dyn Fn(&BenchQuery) -> bool, at: Option<f64>| {
+            let value = |engine: &EngineResult| {
+                let samples = engine.samples(queries, select);
+                match at {
+                    Some(fraction) => percentile(&samples, fraction),
+                    None => mean(&samples),
+                }
+            };
+            let cells: Vec<String> = pairs
+                .iter()
+                .map(|(peer, ours, _)| ratio(value(peer) / value(ours)))
+                .collect();
+            println!("| {label} | {} |", cells.join(" | "));
+        };
+        for kind in Kind::ALL {
+            line(
+                format!("{} p50", kind.label()),
+                &|q| q.kind == kind,
+                Some(0.5),
+            );
+        }
+        line("all p50".into(), &|_| true, Some(0.5));
+        line("all p99".into(), &|_| true, Some(0.99));
+        line("all mean".into(), &|_| true, None);
     }
 
     fn print_agreement(&self) {

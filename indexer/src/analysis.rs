@@ -11,6 +11,8 @@
 //! a language filter narrows the fields searched. Languages without a stemmer use the
 //! `xx` family (lowercase and ASCII folding only).
 
+use std::cell::RefCell;
+
 use tantivy::Index;
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RawTokenizer, RemoveLongFilter, SimpleTokenizer,
@@ -176,6 +178,20 @@ pub fn analyze(analyzer: &mut TextAnalyzer, text: &str) -> Vec<String> {
         tokens.push(stream.token().text.clone());
     }
     tokens
+}
+
+/// The tokens of `text` under `family`'s analyzer; each thread builds a family's
+/// analyzer once (queries analyze every term once per family, field and shard).
+pub fn analyze_in(family: LanguageFamily, text: &str) -> Vec<String> {
+    thread_local! {
+        static ANALYZERS: RefCell<[Option<TextAnalyzer>; LanguageFamily::ALL.len()]> =
+            RefCell::new(std::array::from_fn(|_| None));
+    }
+    ANALYZERS.with(|analyzers| {
+        let mut analyzers = analyzers.borrow_mut();
+        let analyzer = analyzers[family.index()].get_or_insert_with(|| family.analyzer());
+        analyze(analyzer, text)
+    })
 }
 
 /// The sort form of a title: lowercased, ASCII-folded words joined by single spaces.

@@ -10,6 +10,7 @@
 //! re-ranking ([`SearchRequest::semantic_rerank`]).
 
 pub mod analysis;
+mod any_field;
 mod autocomplete;
 mod build;
 pub mod chunking;

@@ -13,14 +13,15 @@ use std::ops::Bound;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
 use tantivy::query::{
-    AllQuery, BooleanQuery, ConstScoreQuery, DisjunctionMaxQuery, EmptyQuery, FuzzyTermQuery,
-    Occur, PhraseQuery, Query, RangeQuery, TermQuery, TermSetQuery,
+    AllQuery, BooleanQuery, ConstScoreQuery, EmptyQuery, FuzzyTermQuery, Occur, PhraseQuery, Query,
+    RangeQuery, TermQuery, TermSetQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 use uuid::Uuid;
 
-use crate::analysis::{LanguageFamily, analyze};
+use crate::analysis::{LanguageFamily, analyze_in};
+use crate::any_field::AnyFieldQuery;
 use crate::build::Schemas;
 use crate::error::Result;
 use crate::filter_cache::{ResolvedFilter, ResolvedFilterQuery};
@@ -55,7 +56,7 @@ pub fn field_query(
     family: LanguageFamily,
     term: &SearchTerm,
 ) -> Option<Box<dyn Query>> {
-    let tokens = analyze(&mut family.analyzer(), &term.text);
+    let tokens = analyze_in(family, &term.text);
     if tokens.is_empty() {
         return None;
     }
@@ -90,7 +91,7 @@ pub fn field_query(
 
 /// Whether `text` has a word to search once analyzed by `family`.
 fn has_tokens(family: LanguageFamily, text: &str) -> bool {
-    !analyze(&mut family.analyzer(), text).is_empty()
+    !analyze_in(family, text).is_empty()
 }
 
 /// The per-field queries of one term, leaving out fields that are empty in the shard,
@@ -142,9 +143,7 @@ impl FieldQueries {
             // Every field the term could match is empty in this shard.
             (_, 0) => Some(Box::new(EmptyQuery)),
             (1, _) => queries.pop(),
-            _ => Some(Box::new(DisjunctionMaxQuery::with_tie_breaker(
-                queries, 0.3,
-            ))),
+            _ => Some(Box::new(AnyFieldQuery::new(queries, 0.3))),
         }
     }
 }

@@ -2,18 +2,22 @@
 //! statistics), gather the global top of the page by (sort key, id), load stored fields,
 //! and add transcript snippets and explanations.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, EnableScoring, Occur, Query, TermQuery};
+use tantivy::collector::{Collector, SegmentCollector};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::snippet::SnippetGenerator;
-use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
+use tantivy::{
+    DocAddress, DocId, DocSet, Score, Searcher, SegmentOrdinal, SegmentReader, TERMINATED,
+    TantivyDocument, Term,
+};
 use uuid::Uuid;
 
 use crate::analysis::LanguageFamily;
+use crate::any_field::AnyFieldQuery;
 use crate::collector::{Collected, Page, PageCollector, ValueSource, merge_pages};
 use crate::cursor;
 use crate::error::{IndexError, Result};
@@ -134,7 +138,20 @@ fn index_searcher(shard: &OpenShard, mode: SearchMode) -> &Searcher {
 }
 
 /// Runs `request` on `generation`.
+///
+/// The search runs on the rayon pool: called from outside it (a server or client
+/// thread), the whole request is handed over once, and its parallel steps (the shards'
+/// searches, loading the page, snippets) split work inside the pool instead of each
+/// handing work over and waiting for it.
 pub fn search(generation: &OpenGeneration, request: &SearchRequest) -> Result<SearchResponse> {
+    if rayon::current_thread_index().is_some() {
+        search_in_pool(generation, request)
+    } else {
+        rayon::scope(|_| search_in_pool(generation, request))
+    }
+}
+
+fn search_in_pool(generation: &OpenGeneration, request: &SearchRequest) -> Result<SearchResponse> {
     let started = Instant::now();
     let mode = request.effective_mode();
     validate(request, mode)?;
@@ -221,33 +238,19 @@ pub fn search(generation: &OpenGeneration, request: &SearchRequest) -> Result<Se
                 .collect::<Result<Vec<_>>>()?,
         ),
         SearchMode::Episodes => {
-            let snippet_sources: Vec<Option<SnippetSource>> = if request.snippets {
-                generation
-                    .shards
-                    .iter()
-                    .map(|shard| {
-                        transcript_text_query(generation, shard, request, &families)
-                            .map(|query| SnippetSource::new(&shard.chunks, query))
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            Hits::Episodes(
-                located
-                    .par_iter()
-                    .map(|(shard, address, score)| {
-                        let shard_ref = &generation.shards[*shard];
-                        let mut hit =
-                            episode_hit(generation, shard_ref.episodes.doc(*address)?, *score);
-                        if let Some(Some(source)) = snippet_sources.get(*shard) {
-                            hit.snippets = snippets(generation, shard_ref, hit.episode_id, source)?;
-                        }
-                        hit.explanation = explain(*shard, *address)?;
-                        Ok(hit)
-                    })
-                    .collect::<Result<Vec<_>>>()?,
-            )
+            let mut hits = located
+                .par_iter()
+                .map(|(shard, address, score)| {
+                    let searcher = &generation.shards[*shard].episodes;
+                    let mut hit = episode_hit(generation, searcher.doc(*address)?, *score);
+                    hit.explanation = explain(*shard, *address)?;
+                    Ok(hit)
+                })
+                .collect::<Result<Vec<_>>>()?;
+            if request.snippets {
+                add_snippets(generation, request, &families, &located, &mut hits)?;
+            }
+            Hits::Episodes(hits)
         }
     };
     let hits = match request.semantic_rerank {
@@ -414,7 +417,7 @@ fn transcript_text_query(
     families: &[LanguageFamily],
 ) -> Option<Box<dyn Query>> {
     let chunk_text = &generation.schemas.chunks.text;
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    let mut clauses: Vec<Box<dyn Query>> = Vec::new();
     for term in &request.terms {
         if term.match_mode == MatchMode::Not || !term.targets.contains(&Target::Transcript) {
             continue;
@@ -426,78 +429,113 @@ fn transcript_text_query(
                 continue;
             }
             if let Some(query) = field_query(field, *family, term) {
-                clauses.push((Occur::Should, query));
+                clauses.push(query);
             }
         }
     }
     if clauses.is_empty() {
         None
     } else {
-        Some(Box::new(BooleanQuery::new(clauses)))
+        // Scored as a boolean "should" query (the sum of the matching clauses).
+        Some(Box::new(AnyFieldQuery::new(clauses, 1.0)))
     }
 }
 
-/// The transcript query of one shard, the shard's chunk statistics of its terms, and
-/// its snippet generators, one per language family: each made on first use and shared
-/// by the page's hits.
-struct SnippetSource<'a> {
-    text_query: Box<dyn Query>,
-    statistics: GlobalStatistics<'a>,
-    generators: [OnceLock<SnippetGenerator>; LanguageFamily::ALL.len()],
-}
-
-impl<'a> SnippetSource<'a> {
-    fn new(chunks: &'a Searcher, text_query: Box<dyn Query>) -> SnippetSource<'a> {
-        SnippetSource {
-            text_query,
-            statistics: GlobalStatistics::new(vec![chunks]),
-            generators: std::array::from_fn(|_| OnceLock::new()),
+/// Adds transcript snippets to the page's `hits` (located at `located`, in the same
+/// order): one search per shard for the chunks of all of its page hits that match the
+/// transcript terms, then each hit's best chunks, highlighted.
+fn add_snippets(
+    generation: &OpenGeneration,
+    request: &SearchRequest,
+    families: &[LanguageFamily],
+    located: &[(usize, DocAddress, f32)],
+    hits: &mut [EpisodeHit],
+) -> Result<()> {
+    let per_shard: Vec<Result<HashMap<Uuid, Vec<TranscriptSnippet>>>> = generation
+        .shards
+        .par_iter()
+        .enumerate()
+        .map(|(shard_index, shard)| {
+            let episode_ids: Vec<Uuid> = located
+                .iter()
+                .zip(hits.iter())
+                .filter(|((shard, _, _), _)| *shard == shard_index)
+                .map(|(_, hit)| hit.episode_id)
+                .collect();
+            if episode_ids.is_empty() {
+                return Ok(HashMap::new());
+            }
+            match transcript_text_query(generation, shard, request, families) {
+                Some(text_query) => shard_snippets(generation, shard, &episode_ids, text_query),
+                None => Ok(HashMap::new()),
+            }
+        })
+        .collect();
+    for snippets in per_shard {
+        let mut snippets = snippets?;
+        for hit in hits.iter_mut() {
+            if let Some(found) = snippets.remove(&hit.episode_id) {
+                hit.snippets = found;
+            }
         }
     }
-
-    fn generator(
-        &self,
-        generation: &OpenGeneration,
-        searcher: &Searcher,
-        family: LanguageFamily,
-    ) -> Result<&SnippetGenerator> {
-        let slot = &self.generators[family.index()];
-        if let Some(generator) = slot.get() {
-            return Ok(generator);
-        }
-        let field = generation.schemas.chunks.text.field(family);
-        let mut generator = SnippetGenerator::create(searcher, self.text_query.as_ref(), field)?;
-        generator.set_max_num_chars(SNIPPET_CHARS);
-        Ok(slot.get_or_init(|| generator))
-    }
+    Ok(())
 }
 
-fn snippets(
+/// The snippets of `episode_ids` (page hits of `shard`): for each, its chunks matching
+/// `text_query`, best first by BM25 over the shard's chunks (ties in chunk order), at
+/// most [`SNIPPETS_PER_HIT`].
+fn shard_snippets(
     generation: &OpenGeneration,
     shard: &OpenShard,
-    episode_id: Uuid,
-    source: &SnippetSource<'_>,
-) -> Result<Vec<TranscriptSnippet>> {
+    episode_ids: &[Uuid],
+    text_query: Box<dyn Query>,
+) -> Result<HashMap<Uuid, Vec<TranscriptSnippet>>> {
     let fields = &generation.schemas.chunks;
+    let searcher = &shard.chunks;
+    // One term query per episode: a page's few posting lists, where a term set query
+    // would mark its matches in a bit set over the whole index.
+    let episodes: Vec<Box<dyn Query>> = episode_ids
+        .iter()
+        .map(|id| {
+            let term = Term::from_field_text(fields.episode_id, &id.to_string());
+            Box::new(TermQuery::new(term, IndexRecordOption::Basic)) as Box<dyn Query>
+        })
+        .collect();
     let query = BooleanQuery::new(vec![
         (
             Occur::Must,
-            Box::new(TermQuery::new(
-                Term::from_field_text(fields.episode_id, &episode_id.to_string()),
-                IndexRecordOption::Basic,
+            Box::new(ConstScoreQuery::new(
+                Box::new(AnyFieldQuery::new(episodes, 1.0)),
+                0.0,
             )) as Box<dyn Query>,
         ),
-        (Occur::Must, source.text_query.box_clone()),
+        (Occur::Must, text_query.box_clone()),
     ]);
-    let searcher = &shard.chunks;
-    let top = searcher.search_with_statistics_provider(
+    let statistics = GlobalStatistics::new(vec![searcher]);
+    let mut matches = searcher.search_with_statistics_provider(
         &query,
-        &TopDocs::with_limit(SNIPPETS_PER_HIT).order_by_score(),
-        &source.statistics,
+        &ChunkMatches {
+            episode_field: fields.episode_id,
+            episode_ids,
+        },
+        &statistics,
     )?;
-    let mut snippets = Vec::with_capacity(top.len());
-    for (_, address) in top {
-        let doc: TantivyDocument = searcher.doc(address)?;
+    matches.sort_by(|a, b| {
+        a.episode
+            .cmp(&b.episode)
+            .then(b.score.total_cmp(&a.score))
+            .then(a.address.cmp(&b.address))
+    });
+    let mut generators: [Option<SnippetGenerator>; LanguageFamily::ALL.len()] =
+        std::array::from_fn(|_| None);
+    let mut by_episode: HashMap<Uuid, Vec<TranscriptSnippet>> = HashMap::new();
+    for found in matches {
+        let snippets = by_episode.entry(episode_ids[found.episode]).or_default();
+        if snippets.len() == SNIPPETS_PER_HIT {
+            continue;
+        }
+        let doc: TantivyDocument = searcher.doc(found.address)?;
         let family_index = doc
             .get_first(fields.family)
             .and_then(|value| value.as_u64())
@@ -506,10 +544,17 @@ fn snippets(
             .get(family_index)
             .copied()
             .unwrap_or(LanguageFamily::Other);
+        let generator = match &mut generators[family.index()] {
+            Some(generator) => generator,
+            empty => {
+                let field = fields.text.field(family);
+                let mut generator = SnippetGenerator::create(searcher, text_query.as_ref(), field)?;
+                generator.set_max_num_chars(SNIPPET_CHARS);
+                empty.insert(generator)
+            }
+        };
         let chunk_text = text(&doc, fields.text_stored).unwrap_or_default();
-        let snippet = source
-            .generator(generation, searcher, family)?
-            .snippet(&chunk_text);
+        let snippet = generator.snippet(&chunk_text);
         snippets.push(TranscriptSnippet {
             chunk_id: text(&doc, fields.chunk_id).unwrap_or_default(),
             fragment: snippet.fragment().to_owned(),
@@ -523,5 +568,90 @@ fn snippets(
             end_second: doc.get_first(fields.end_second).and_then(|v| v.as_f64()),
         });
     }
-    Ok(snippets)
+    Ok(by_episode)
+}
+
+/// A chunk matching a snippet search.
+struct ChunkMatch {
+    /// Index of the episode in the snippet search's list.
+    episode: usize,
+    score: Score,
+    address: DocAddress,
+}
+
+/// Collects every match of a snippet search with its score and its episode, one of
+/// `episode_ids`: a segment's chunks of each are read from the postings of its id, a
+/// few per page hit.
+struct ChunkMatches<'a> {
+    episode_field: Field,
+    episode_ids: &'a [Uuid],
+}
+
+struct SegmentChunkMatches {
+    segment_ord: SegmentOrdinal,
+    /// The segment's chunks of the episodes: (document, index in `episode_ids`), by
+    /// document.
+    chunk_episodes: Vec<(DocId, usize)>,
+    found: Vec<ChunkMatch>,
+}
+
+impl<'a> Collector for ChunkMatches<'a> {
+    type Fruit = Vec<ChunkMatch>;
+    type Child = SegmentChunkMatches;
+
+    fn for_segment(
+        &self,
+        segment_ord: SegmentOrdinal,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<SegmentChunkMatches> {
+        let postings_of = reader.inverted_index(self.episode_field)?;
+        let mut chunk_episodes = Vec::new();
+        for (index, id) in self.episode_ids.iter().enumerate() {
+            let term = Term::from_field_text(self.episode_field, &id.to_string());
+            if let Some(mut postings) =
+                postings_of.read_postings(&term, IndexRecordOption::Basic)?
+            {
+                let mut doc = postings.doc();
+                while doc != TERMINATED {
+                    chunk_episodes.push((doc, index));
+                    doc = postings.advance();
+                }
+            }
+        }
+        chunk_episodes.sort_unstable();
+        Ok(SegmentChunkMatches {
+            segment_ord,
+            chunk_episodes,
+            found: Vec::new(),
+        })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        true
+    }
+
+    fn merge_fruits(&self, fruits: Vec<Vec<ChunkMatch>>) -> tantivy::Result<Vec<ChunkMatch>> {
+        Ok(fruits.into_iter().flatten().collect())
+    }
+}
+
+impl SegmentCollector for SegmentChunkMatches {
+    type Fruit = Vec<ChunkMatch>;
+
+    fn collect(&mut self, doc: DocId, score: Score) {
+        if let Ok(at) = self
+            .chunk_episodes
+            .binary_search_by_key(&doc, |(chunk, _)| *chunk)
+        {
+            self.found.push(ChunkMatch {
+                episode: self.chunk_episodes[at].1,
+                score,
+                address: DocAddress::new(self.segment_ord, doc),
+            });
+        }
+    }
+
+    fn harvest(self) -> Vec<ChunkMatch> {
+        self.found
+    }
 }

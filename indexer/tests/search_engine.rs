@@ -761,3 +761,56 @@ fn a_word_is_found_in_a_feed_whose_language_only_one_shard_holds() {
         assert_eq!(set(all_ids(&handle, &request)), expected, "{mode:?}");
     }
 }
+
+#[test]
+fn every_hit_gets_its_own_best_matching_chunks_as_snippets() {
+    let f = fixture();
+    let word = "mountain";
+    let request = SearchRequest {
+        terms: vec![term(word, &[Target::Transcript], MatchMode::Must)],
+        page_size: 1000,
+        snippets: true,
+        ..SearchRequest::default()
+    };
+    let Hits::Episodes(hits) = f.handle.search(&request).unwrap().hits else {
+        panic!("episode mode expected")
+    };
+    // Expected from the records: the hit's transcript's chunks that hold the word.
+    let mut checked = 0;
+    for hit in &hits {
+        let transcript = f
+            .catalog
+            .transcripts
+            .iter()
+            .find(|t| t.episode_id == hit.episode_id)
+            .expect("a transcript hit has a transcript");
+        let matching: HashMap<String, String> =
+            podlens_indexer::chunking::chunk_transcript(transcript)
+                .into_iter()
+                .filter(|chunk| has_word(&chunk.text, word))
+                .map(|chunk| {
+                    (
+                        format!("{}:{}", transcript.transcript_id, chunk.ordinal),
+                        chunk.text,
+                    )
+                })
+                .collect();
+        assert_eq!(
+            hit.snippets.len(),
+            matching.len().min(3),
+            "{}",
+            hit.episode_id
+        );
+        let mut seen = BTreeSet::new();
+        for snippet in &hit.snippets {
+            let text = matching.get(&snippet.chunk_id).unwrap_or_else(|| {
+                panic!("{} is not a matching chunk of the hit", snippet.chunk_id)
+            });
+            assert!(text.contains(&snippet.fragment));
+            assert!(seen.insert(snippet.chunk_id.clone()));
+        }
+        checked += 1;
+    }
+    assert!(checked > 3, "{checked}");
+    assert!(hits.iter().any(|hit| hit.snippets.len() > 1));
+}
