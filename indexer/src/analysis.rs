@@ -115,7 +115,7 @@ impl LanguageFamily {
         }
     }
 
-    fn stemmer_language(self) -> Option<Language> {
+    pub(crate) fn stemmer_language(self) -> Option<Language> {
         match self {
             LanguageFamily::English => Some(Language::English),
             LanguageFamily::German => Some(Language::German),

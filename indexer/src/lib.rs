@@ -21,6 +21,7 @@ pub mod embedding;
 mod error;
 mod filter_cache;
 pub mod generation;
+mod highlight;
 mod query_build;
 mod reader;
 mod related;

@@ -21,6 +21,7 @@ use crate::any_field::AnyFieldQuery;
 use crate::collector::{Collected, Page, PageCollector, ValueSource, merge_pages};
 use crate::cursor;
 use crate::error::{IndexError, Result};
+use crate::highlight::snippet_generator;
 use crate::query_build::{
     combine_terms, episode_filter_clauses, episode_term_query, families_for, field_query,
     final_query, podcast_filter_clauses, podcast_term_query,
@@ -238,19 +239,36 @@ fn search_in_pool(generation: &OpenGeneration, request: &SearchRequest) -> Resul
                 .collect::<Result<Vec<_>>>()?,
         ),
         SearchMode::Episodes => {
-            let mut hits = located
+            // One step per shard: its hits' stored fields, then their snippets.
+            let per_shard: Vec<Result<Vec<(usize, EpisodeHit)>>> = generation
+                .shards
                 .par_iter()
-                .map(|(shard, address, score)| {
-                    let searcher = &generation.shards[*shard].episodes;
-                    let mut hit = episode_hit(generation, searcher.doc(*address)?, *score);
-                    hit.explanation = explain(*shard, *address)?;
-                    Ok(hit)
+                .enumerate()
+                .map(|(shard_index, shard)| {
+                    let mut hits = located
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, (shard, _, _))| *shard == shard_index)
+                        .map(|(position, (_, address, score))| {
+                            let doc = shard.episodes.doc(*address)?;
+                            let mut hit = episode_hit(generation, doc, *score);
+                            hit.explanation = explain(shard_index, *address)?;
+                            Ok((position, hit))
+                        })
+                        .collect::<Result<Vec<_>>>()?;
+                    if request.snippets && !hits.is_empty() {
+                        add_snippets(generation, shard, request, &families, &mut hits)?;
+                    }
+                    Ok(hits)
                 })
-                .collect::<Result<Vec<_>>>()?;
-            if request.snippets {
-                add_snippets(generation, request, &families, &located, &mut hits)?;
+                .collect();
+            let mut page: Vec<Option<EpisodeHit>> = located.iter().map(|_| None).collect();
+            for hits in per_shard {
+                for (position, hit) in hits? {
+                    page[position] = Some(hit);
+                }
             }
-            Hits::Episodes(hits)
+            Hits::Episodes(page.into_iter().flatten().collect())
         }
     };
     let hits = match request.semantic_rerank {
@@ -441,42 +459,24 @@ fn transcript_text_query(
     }
 }
 
-/// Adds transcript snippets to the page's `hits` (located at `located`, in the same
-/// order): one search per shard for the chunks of all of its page hits that match the
-/// transcript terms, then each hit's best chunks, highlighted.
+/// Adds transcript snippets to `hits`, the page's hits in `shard`: one search for the
+/// chunks of all of them that match the transcript terms, then each hit's best chunks,
+/// highlighted.
 fn add_snippets(
     generation: &OpenGeneration,
+    shard: &OpenShard,
     request: &SearchRequest,
     families: &[LanguageFamily],
-    located: &[(usize, DocAddress, f32)],
-    hits: &mut [EpisodeHit],
+    hits: &mut [(usize, EpisodeHit)],
 ) -> Result<()> {
-    let per_shard: Vec<Result<HashMap<Uuid, Vec<TranscriptSnippet>>>> = generation
-        .shards
-        .par_iter()
-        .enumerate()
-        .map(|(shard_index, shard)| {
-            let episode_ids: Vec<Uuid> = located
-                .iter()
-                .zip(hits.iter())
-                .filter(|((shard, _, _), _)| *shard == shard_index)
-                .map(|(_, hit)| hit.episode_id)
-                .collect();
-            if episode_ids.is_empty() {
-                return Ok(HashMap::new());
-            }
-            match transcript_text_query(generation, shard, request, families) {
-                Some(text_query) => shard_snippets(generation, shard, &episode_ids, text_query),
-                None => Ok(HashMap::new()),
-            }
-        })
-        .collect();
-    for snippets in per_shard {
-        let mut snippets = snippets?;
-        for hit in hits.iter_mut() {
-            if let Some(found) = snippets.remove(&hit.episode_id) {
-                hit.snippets = found;
-            }
+    let Some(text_query) = transcript_text_query(generation, shard, request, families) else {
+        return Ok(());
+    };
+    let episode_ids: Vec<Uuid> = hits.iter().map(|(_, hit)| hit.episode_id).collect();
+    let mut snippets = shard_snippets(generation, shard, &episode_ids, text_query)?;
+    for (_, hit) in hits.iter_mut() {
+        if let Some(found) = snippets.remove(&hit.episode_id) {
+            hit.snippets = found;
         }
     }
     Ok(())
@@ -548,9 +548,13 @@ fn shard_snippets(
             Some(generator) => generator,
             empty => {
                 let field = fields.text.field(family);
-                let mut generator = SnippetGenerator::create(searcher, text_query.as_ref(), field)?;
-                generator.set_max_num_chars(SNIPPET_CHARS);
-                empty.insert(generator)
+                empty.insert(snippet_generator(
+                    searcher,
+                    text_query.as_ref(),
+                    field,
+                    family,
+                    SNIPPET_CHARS,
+                )?)
             }
         };
         let chunk_text = text(&doc, fields.text_stored).unwrap_or_default();
