@@ -236,12 +236,13 @@ const NEAR_MOVES_BEFORE_BUFFERING: u32 = 32;
 
 /// The union of its fields' scorers, in one of two modes:
 ///
-/// - lazy (the start, and after any seek past the window): each field's scorer stays on
-///   its own next document, a seek seeks each of them, and a score scores the fields on
-///   the current document;
-/// - buffered (after a run of advances, as when the union drives a scan): the fields'
-///   matches of the next `WINDOW` documents are scored in one pass per field into a bit
-///   set and a score buffer, which advances then read, as tantivy's union does.
+/// - lazy (the start, and after a seek far past the window): each field's scorer stays
+///   on its own next document, a seek seeks each of them, and a score scores the fields
+///   on the current document;
+/// - buffered (after a run of near moves, as when the union drives a scan or follows a
+///   dense term): the fields' matches of the next `WINDOW` documents are scored in one
+///   pass per field into a bit set and a score buffer, which moves then read, as
+///   tantivy's union does.
 pub struct AnyFieldScorer<S> {
     /// The fields' scorers that are not exhausted. Lazy: each on or after `doc`.
     /// Buffered: each at or past the window's end.
