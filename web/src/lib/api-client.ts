@@ -44,6 +44,10 @@ export class ApiClientError extends Error {
 
 type Query = Record<string, string | number | boolean | readonly (string | number)[] | null | undefined>;
 
+/** The message to show for a failed request or action. */
+export const errorText = (error: unknown): string =>
+  error instanceof ApiClientError ? error.displayMessage : error instanceof Error ? error.message : UNKNOWN_ERROR_MESSAGE;
+
 export type RequestOptions = {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Query;

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 
 import { Artwork } from '@/components/ui/artwork';
 import { EmptyState, QueryState } from '@/components/ui/states';
-import { ApiClientError } from '@/lib/api-client';
+import { errorText } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { links } from '@/config/paths';
 
@@ -22,9 +22,6 @@ import {
   type Priority,
   type PriorityFilter,
 } from '../api/projects';
-
-const errorText = (error: unknown) =>
-  error instanceof ApiClientError ? error.displayMessage : error instanceof Error ? error.message : 'Unknown error';
 
 const ACTION_LABELS: Record<string, string> = {
   'added-to-list': 'added',

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 
 import { EmptyState } from '@/components/ui/states';
 import { links } from '@/config/paths';
-import { apiRequest, ApiClientError } from '@/lib/api-client';
+import { apiRequest, errorText } from '@/lib/api-client';
 
 import { LISTED_PODCAST_STATES, useAddPodcastToProject } from '../api/projects';
 
@@ -31,9 +31,6 @@ export const suggestPodcasts = (projectSlug: string) =>
     method: 'POST',
     body: { kind: 'project', projectId: projectSlug, limit: 10 },
   }).then((answer) => answer.result);
-
-const errorText = (error: unknown) =>
-  error instanceof ApiClientError ? error.displayMessage : error instanceof Error ? error.message : 'Unknown error';
 
 function AddButton({ projectSlug, podcastId, title }: { projectSlug: string; podcastId: string; title: string }) {
   const add = useAddPodcastToProject();

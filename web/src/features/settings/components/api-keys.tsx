@@ -2,13 +2,10 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 
 import { CopyButton } from '@/components/ui/copy-button';
 import { EmptyState, QueryState } from '@/components/ui/states';
-import { ApiClientError } from '@/lib/api-client';
+import { errorText } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 
 import { useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKeySummary, type CreateApiKeyResponse } from '../api/api-keys';
-
-const errorText = (error: unknown) =>
-  error instanceof ApiClientError ? error.displayMessage : error instanceof Error ? error.message : 'Unknown error';
 
 /** How a key is named on screen: its prefix, never the key. */
 export const shownPrefix = (prefix: string) => `${prefix}…`;

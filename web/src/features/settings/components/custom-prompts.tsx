@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 
 import { EmptyState, QueryState } from '@/components/ui/states';
-import { ApiClientError } from '@/lib/api-client';
+import { errorText } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 
 import {
@@ -23,9 +23,6 @@ const CONTEXT_LABELS: Record<ContextType, string> = {
   episode: 'An episode',
   transcript: 'A transcript',
 };
-
-const errorText = (error: unknown) =>
-  error instanceof ApiClientError ? error.displayMessage : error instanceof Error ? error.message : 'Unknown error';
 
 const EMPTY: CustomPromptInput = { name: '', description: null, contextType: 'podcast', prompt: '' };
 

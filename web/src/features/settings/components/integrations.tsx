@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 
 import { CopyButton } from '@/components/ui/copy-button';
 import { EmptyState, QueryState } from '@/components/ui/states';
-import { ApiClientError } from '@/lib/api-client';
+import { errorText } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 
 import {
@@ -15,9 +15,6 @@ import {
   type Webhook,
 } from '../api/webhooks';
 import { ConfirmAction } from './confirm-action';
-
-const errorText = (error: unknown) =>
-  error instanceof ApiClientError ? error.displayMessage : error instanceof Error ? error.message : 'Unknown error';
 
 const eventLabel = (event: string) => WEBHOOK_EVENTS.find((item) => item.value === event)?.label ?? event;
 

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { EmptyState, QueryState } from '@/components/ui/states';
 import { links } from '@/config/paths';
 import { useOutreachTemplates } from '@/features/outreach/api/outreach';
-import { ApiClientError } from '@/lib/api-client';
+import { errorText } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 
 import { useSession } from '../api/team';
@@ -18,9 +18,6 @@ import {
   type TemplateInput,
 } from '../api/templates';
 import { ConfirmAction } from './confirm-action';
-
-const errorText = (error: unknown) =>
-  error instanceof ApiClientError ? error.displayMessage : error instanceof Error ? error.message : 'Unknown error';
 
 const EMPTY: TemplateInput = { name: '', description: null, template: '' };
 

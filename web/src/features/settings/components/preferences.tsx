@@ -6,12 +6,9 @@ import { EXPORT_COLUMNS, useProjects } from '@/features/projects/api/projects';
 import { FiltersPanel } from '@/features/search/components/filters-panel';
 import { activeFilters, filtersFromWire, type FilterInputs } from '@/features/search/search-form-state';
 import { planAllowsFilter, type SearchFilterName } from '@/config/plans';
-import { ApiClientError } from '@/lib/api-client';
+import { ApiClientError, errorText } from '@/lib/api-client';
 
 import { usePreferences, useSavePreferences, withFavoriteProjects, withSearch, type ResultsViewPreference, type UserPreferences } from '../api/preferences';
-
-const errorText = (error: unknown) =>
-  error instanceof ApiClientError ? error.displayMessage : error instanceof Error ? error.message : 'Unknown error';
 
 /** The saved filters the plan allows, in their wire form (an empty set is saved as none). */
 export function savedFilters(filters: FilterInputs, tier: Parameters<typeof planAllowsFilter>[0]): Record<string, unknown> {

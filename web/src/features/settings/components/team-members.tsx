@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router';
 
 import { EmptyState, QueryState } from '@/components/ui/states';
 import { useAuth } from '@/features/auth/use-auth';
-import { ApiClientError } from '@/lib/api-client';
+import { errorText } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { links, paths } from '@/config/paths';
 
@@ -19,9 +19,6 @@ import {
   type TeamUser,
 } from '../api/team';
 import { ConfirmAction } from './confirm-action';
-
-const errorText = (error: unknown) =>
-  error instanceof ApiClientError ? error.displayMessage : error instanceof Error ? error.message : 'Unknown error';
 
 const ROLE_LABELS: Record<string, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
 

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 
 import { Artwork } from '@/components/ui/artwork';
 import { EmptyState, QueryState } from '@/components/ui/states';
-import { ApiClientError } from '@/lib/api-client';
+import { errorText } from '@/lib/api-client';
 import { formatDate, formatNumber } from '@/lib/format';
 import { links } from '@/config/paths';
 import type { TeamPodcast } from '@/lib/api-types';
@@ -16,9 +16,6 @@ import {
   useTeamPodcasts,
   useUpdateTeamPodcast,
 } from '../api/team';
-
-const errorText = (error: unknown) =>
-  error instanceof ApiClientError ? error.displayMessage : error instanceof Error ? error.message : 'Unknown error';
 
 const ADDED_REASONS: Record<string, string> = {
   'add-to-team-podcasts-button': 'added by hand',
