@@ -36,12 +36,7 @@ const SAID: [(f64, f64, &str); 3] = [
 
 #[tokio::test]
 async fn an_update_keeps_the_vectors_and_embeds_the_new_transcript() {
-    if !fixture::mpnet_dir().join("model.safetensors").exists() {
-        assert!(
-            std::env::var_os("PODLENS_REQUIRE_MODEL").is_none(),
-            "PODLENS_REQUIRE_MODEL is set: all-mpnet-base-v2 is not installed"
-        );
-        eprintln!("skipping: all-mpnet-base-v2 is not installed (scripts/install-model.sh)");
+    if !fixture::mpnet_installed() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -169,19 +169,21 @@ fn urlencode(text: &str) -> String {
         .collect()
 }
 
+/// The longest word of `text`, lowercased: a word distinctive enough to search for.
+fn longest_word(text: &str) -> String {
+    text.split_whitespace()
+        .max_by_key(|word| word.len())
+        .unwrap()
+        .to_lowercase()
+}
+
 #[tokio::test]
 async fn search_finds_a_podcast_by_a_word_of_its_title() {
     let (state, _dir) = state();
     let key = key(&state, "s@example.com", "business");
     let app = podlens_api::app(state);
     let batch = &shared().fixture.batches[0];
-    let word = batch
-        .podcast
-        .podcast_rss_title
-        .split_whitespace()
-        .max_by_key(|word| word.len())
-        .unwrap()
-        .to_lowercase();
+    let word = longest_word(&batch.podcast.podcast_rss_title);
     let body = json!({"searchTerms": [{"searchTerm": word, "searchType": "text",
         "searchTargets": ["podcast-title"], "searchTermOptions": {"matchMode": "must"}}]});
     let reply = post(&app, "/api/v1/search/podcasts", Some(&key), body).await;
@@ -486,19 +488,8 @@ async fn a_blacklisted_podcast_is_left_out_of_the_teams_searches_only() {
     let app = podlens_api::app(state);
     let batch = &shared().fixture.batches[0];
     let podcast_id = batch.podcast.podcast_id.to_string();
-    let word = batch
-        .podcast
-        .podcast_rss_title
-        .split_whitespace()
-        .max_by_key(|word| word.len())
-        .unwrap()
-        .to_lowercase();
-    let episode_word = batch.episodes[0]
-        .episode_rss_title
-        .split_whitespace()
-        .max_by_key(|word| word.len())
-        .unwrap()
-        .to_lowercase();
+    let word = longest_word(&batch.podcast.podcast_rss_title);
+    let episode_word = longest_word(&batch.episodes[0].episode_rss_title);
     let podcast_search = json!({"searchTerms": [{"searchTerm": word, "searchType": "text",
         "searchTargets": ["podcast-title"], "searchTermOptions": {"matchMode": "must"}}]});
     let episode_search = json!({"searchTerms": [{"searchTerm": episode_word, "searchType": "text",

@@ -70,8 +70,7 @@ fn ok_or_raw(reply: &Reply) -> serde_json::Value {
 
 #[tokio::test]
 async fn semantic_search_finds_a_transcript_passage_with_its_timestamps() {
-    if !fixture::mpnet_dir().join("model.safetensors").exists() {
-        eprintln!("skipping: all-mpnet-base-v2 is not installed (scripts/install-model.sh)");
+    if !fixture::mpnet_installed() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

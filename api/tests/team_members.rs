@@ -14,6 +14,14 @@ use serde_json::{Value, json};
 use workflows_http::{Answer, Http, start};
 
 /// The key of the `/team-invite` link in the newest outbox message, mailed to `to`.
+/// The id of the invitation an invite call answered with.
+fn invitation_id(invited: &Answer) -> String {
+    invited.data()["invitation"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 fn newest_invite_key(http: &Http, to: &str) -> String {
     let outbox = Outbox::in_data_dir(&http.state.data_dir);
     let messages = outbox.messages().expect("outbox readable");
@@ -143,10 +151,7 @@ async fn invite_accept_see_the_team_change_role_and_remove() {
             json!({"email": "New.Member@Example.com"}),
         )
         .await;
-    let first_id = first.data()["invitation"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let first_id = invitation_id(&first);
     assert_eq!(first.data()["invitation"]["role"], "member");
     let first_key = newest_invite_key(&http, "new.member@example.com");
     let second = http
@@ -257,10 +262,7 @@ async fn invite_accept_see_the_team_change_role_and_remove() {
     .await;
     assert_eq!(invited.data()["invitation"]["role"], "admin");
     assert_eq!(invited.data()["invitation"]["invitedByUserId"], member_id);
-    let third_id = invited.data()["invitation"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let third_id = invitation_id(&invited);
     let third_key = newest_invite_key(&http, "third@example.com");
     // … and revoke: the link is dead.
     let revoked = as_browser(
@@ -429,10 +431,7 @@ async fn plans_without_members_other_teams_expired_links_and_team_moves() {
             json!({"email": "guest@example.com"}),
         )
         .await;
-    let id = invited.data()["invitation"]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let id = invitation_id(&invited);
     let key = newest_invite_key(&http, "guest@example.com");
     let stolen = http
         .call(

@@ -75,8 +75,8 @@ impl Query for AnyFieldQuery {
 /// frequencies when scoring), with a scorer the union calls without dynamic dispatch.
 struct FieldTermWeight {
     term: Term,
-    bm25: Bm25Weight,
-    scoring: bool,
+    /// `None` when scoring is off: every match then scores 1.
+    bm25: Option<Bm25Weight>,
 }
 
 impl FieldTermWeight {
@@ -85,14 +85,13 @@ impl FieldTermWeight {
             EnableScoring::Enabled {
                 statistics_provider,
                 ..
-            } => Bm25Weight::for_terms(statistics_provider, std::slice::from_ref(&term))?,
-            EnableScoring::Disabled { .. } => Bm25Weight::for_one_term_without_explain(1, 1, 1.0),
+            } => Some(Bm25Weight::for_terms(
+                statistics_provider,
+                std::slice::from_ref(&term),
+            )?),
+            EnableScoring::Disabled { .. } => None,
         };
-        Ok(FieldTermWeight {
-            term,
-            bm25,
-            scoring: enable_scoring.is_scoring_enabled(),
-        })
+        Ok(FieldTermWeight { term, bm25 })
     }
 
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Option<FieldTerm>> {
@@ -101,37 +100,41 @@ impl FieldTermWeight {
         let Some(info) = inverted_index.get_term_info(&self.term)? else {
             return Ok(None);
         };
-        let option = if self.scoring {
-            IndexRecordOption::WithFreqs
-        } else {
-            IndexRecordOption::Basic
+        let option = match self.bm25 {
+            Some(_) => IndexRecordOption::WithFreqs,
+            None => IndexRecordOption::Basic,
         };
         let postings = inverted_index.read_postings_from_terminfo(&info, option)?;
-        let fieldnorms = match reader.fieldnorms_readers().get_field(field)? {
-            Some(fieldnorms) if self.scoring => fieldnorms,
-            _ => FieldNormReader::constant(reader.max_doc(), 1),
+        let scoring = match &self.bm25 {
+            Some(bm25) => {
+                let fieldnorms = reader
+                    .fieldnorms_readers()
+                    .get_field(field)?
+                    .unwrap_or_else(|| FieldNormReader::constant(reader.max_doc(), 1));
+                Some((fieldnorms, bm25.boost_by(boost)))
+            }
+            None => None,
         };
-        Ok(Some(FieldTerm {
-            postings,
-            fieldnorms,
-            bm25: self.bm25.boost_by(boost),
-            scoring: self.scoring,
-        }))
+        Ok(Some(FieldTerm { postings, scoring }))
     }
 }
 
 /// The scorer of a [`FieldTermWeight`].
 pub struct FieldTerm {
     postings: SegmentPostings,
-    fieldnorms: FieldNormReader,
-    bm25: Bm25Weight,
-    scoring: bool,
+    /// The field's norms and the BM25 weight, when scoring.
+    scoring: Option<(FieldNormReader, Bm25Weight)>,
 }
 
 impl FieldTerm {
     fn explain(&self) -> Explanation {
-        let fieldnorm_id = self.fieldnorms.fieldnorm_id(self.postings.doc());
-        self.bm25.explain(fieldnorm_id, self.postings.term_freq())
+        match &self.scoring {
+            Some((fieldnorms, bm25)) => {
+                let fieldnorm_id = fieldnorms.fieldnorm_id(self.postings.doc());
+                bm25.explain(fieldnorm_id, self.postings.term_freq())
+            }
+            None => Explanation::new("<no score>", 1.0),
+        }
     }
 }
 
@@ -159,11 +162,13 @@ impl DocSet for FieldTerm {
 impl Scorer for FieldTerm {
     #[inline]
     fn score(&mut self) -> Score {
-        if !self.scoring {
-            return 1.0;
+        match &self.scoring {
+            Some((fieldnorms, bm25)) => {
+                let fieldnorm_id = fieldnorms.fieldnorm_id(self.postings.doc());
+                bm25.score(fieldnorm_id, self.postings.term_freq())
+            }
+            None => 1.0,
         }
-        let fieldnorm_id = self.fieldnorms.fieldnorm_id(self.postings.doc());
-        self.bm25.score(fieldnorm_id, self.postings.term_freq())
     }
 }
 

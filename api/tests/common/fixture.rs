@@ -128,6 +128,20 @@ pub fn mpnet_dir() -> PathBuf {
     Path::new(&home).join(".cache/podlens-models/all-mpnet-base-v2")
 }
 
+/// Whether all-mpnet-base-v2 is installed. A test that needs it prints why it skips and
+/// passes when it is not, or fails when `PODLENS_REQUIRE_MODEL` is set (CI).
+pub fn mpnet_installed() -> bool {
+    if mpnet_dir().join("model.safetensors").exists() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("PODLENS_REQUIRE_MODEL").is_none(),
+        "PODLENS_REQUIRE_MODEL is set: all-mpnet-base-v2 is not installed"
+    );
+    eprintln!("skipping: all-mpnet-base-v2 is not installed (scripts/install-model.sh)");
+    false
+}
+
 /// Index options with two shards and vectors from a static table distilled from MPNet
 /// over `texts` (cached under `~/.cache/podlens-models/test-tables`).
 pub fn vector_build_options(texts: &[String]) -> BuildOptions {
