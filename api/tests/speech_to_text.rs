@@ -336,6 +336,7 @@ fn index(data_dir: &Path) {
         podcasts: &podcasts,
         episodes: &episodes,
         transcripts: &transcripts,
+        persons: &[],
         signals: None,
     };
     podlens_indexer::build_generation(

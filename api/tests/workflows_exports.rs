@@ -212,6 +212,7 @@ async fn a_remembered_search_exports_its_podcasts() {
         podcasts: &server.podcasts,
         episodes: &server.episodes,
         transcripts: &[],
+        persons: &[],
         signals: None,
     };
     let options = podlens_indexer::BuildOptions {

@@ -97,13 +97,23 @@ pub fn load() -> Corpus {
                 .map(fold)
                 .unwrap_or_default(),
         );
-        let show = shows.entry(identity).or_insert_with(|| file.clone()).clone();
+        let show = shows
+            .entry(identity)
+            .or_insert_with(|| file.clone())
+            .clone();
         out.show_of.insert(file.clone(), show);
         if out.podcast_key.contains_key(&batch.podcast.podcast_id) {
             // The same podcast:guid as a feed already loaded: one podcast.
             continue;
         }
-        add_batch(&mut out, &file, batch.podcast, batch.episodes, batch.persons, now);
+        add_batch(
+            &mut out,
+            &file,
+            batch.podcast,
+            batch.episodes,
+            batch.persons,
+            now,
+        );
     }
     for (name, prefix, description) in [
         (
@@ -139,8 +149,7 @@ fn add_batch(
             ..PodcastSignals::default()
         },
     );
-    out.podcast_key
-        .insert(podcast.podcast_id, file.to_owned());
+    out.podcast_key.insert(podcast.podcast_id, file.to_owned());
     for episode in &episodes {
         out.episode_key
             .insert(episode.episode_id, episode_key(file, episode));
@@ -175,7 +184,8 @@ fn transcript_podcast(
         }
     }
     let file = format!("{prefix}.transcripts");
-    let podcast_id = podlens_model::catalog::podcast_id(None, &format!("https://feeds.example.test/{file}"));
+    let podcast_id =
+        podlens_model::catalog::podcast_id(None, &format!("https://feeds.example.test/{file}"));
     let mut episodes = Vec::new();
     let mut transcripts = Vec::new();
     for (number, (stem, path)) in by_stem.iter().enumerate() {
@@ -239,14 +249,23 @@ fn transcript_podcast(
 
 /// `talkpython_014_Converting_Patreon.com_to_Python_3` → "Converting Patreon.com to Python 3".
 fn episode_title(stem: &str, prefix: &str) -> String {
-    let rest = stem.strip_prefix(prefix).unwrap_or(stem).trim_start_matches('_');
+    let rest = stem
+        .strip_prefix(prefix)
+        .unwrap_or(stem)
+        .trim_start_matches('_');
     // changelog_<show>__<episode>: the episode part
     let rest = rest.split_once("__").map_or(rest, |(_, episode)| episode);
-    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('_');
+    let rest = rest
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start_matches('_');
     let title = rest
         .split(['_', '-'])
         .filter(|word| !word.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
-    if title.is_empty() { stem.to_owned() } else { title }
+    if title.is_empty() {
+        stem.to_owned()
+    } else {
+        title
+    }
 }

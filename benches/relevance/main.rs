@@ -154,6 +154,7 @@ impl Systems {
             podcasts: &corpus.podcasts,
             episodes: &corpus.episodes,
             transcripts: &corpus.transcripts,
+            persons: &corpus.persons,
             signals: Some(&corpus.signals),
         };
         let index_dir = dir.join("index");
@@ -295,7 +296,11 @@ fn write_pool(corpus: &Corpus, systems: &Systems, queries: &[Query], out: &Path)
     for query in queries {
         let mut keys: Vec<String> = Vec::new();
         for system in SYSTEMS {
-            for key in systems.run(corpus, system, query).into_iter().take(POOL_DEPTH) {
+            for key in systems
+                .run(corpus, system, query)
+                .into_iter()
+                .take(POOL_DEPTH)
+            {
                 if !keys.contains(&key) {
                     keys.push(key);
                 }
@@ -320,7 +325,11 @@ fn write_pool(corpus: &Corpus, systems: &Systems, queries: &[Query], out: &Path)
         .iter()
         .map(|pool| pool["toJudge"].as_array().map_or(0, Vec::len))
         .sum();
-    println!("{count} documents to judge for {} queries -> {}", pools.len(), out.display());
+    println!(
+        "{count} documents to judge for {} queries -> {}",
+        pools.len(),
+        out.display()
+    );
 }
 
 /// Per-query figures of one system.
@@ -339,17 +348,19 @@ fn figures(corpus: &Corpus, query: &Query, ranked: &[String], grades: &Grades) -
     // judgments are keyed by feed file, so a copy takes its show's grade.
     let identity = |key: &str| -> String {
         match query.mode {
-            SearchMode::Podcasts => corpus.show_of.get(key).cloned().unwrap_or_else(|| key.to_owned()),
+            SearchMode::Podcasts => corpus
+                .show_of
+                .get(key)
+                .cloned()
+                .unwrap_or_else(|| key.to_owned()),
             SearchMode::Episodes => key.to_owned(),
         }
     };
-    let show_grades: Grades = grades
-        .iter()
-        .fold(Grades::new(), |mut out, (key, grade)| {
-            let slot = out.entry(identity(key)).or_insert(0);
-            *slot = (*slot).max(*grade);
-            out
-        });
+    let show_grades: Grades = grades.iter().fold(Grades::new(), |mut out, (key, grade)| {
+        let slot = out.entry(identity(key)).or_insert(0);
+        *slot = (*slot).max(*grade);
+        out
+    });
     let gained = metrics::gains(ranked, &show_grades, &identity);
     let top = ranked.iter().take(10).count();
     let judged = ranked
@@ -362,16 +373,24 @@ fn figures(corpus: &Corpus, query: &Query, ranked: &[String], grades: &Grades) -
         reciprocal_rank: metrics::reciprocal_rank(&gained),
         recall: metrics::recall(&gained, &show_grades, DEPTH),
         zero: ranked.is_empty(),
-        judged_top10: if top == 0 { 1.0 } else { judged as f64 / top as f64 },
+        judged_top10: if top == 0 {
+            1.0
+        } else {
+            judged as f64 / top as f64
+        },
     }
 }
 
 fn evaluate(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> String {
     let judgments = read_judgments(&bench_dir().join("judgments.tsv"));
-    let judged: Vec<&Query> = queries
-        .iter()
-        .filter(|query| judgments.contains_key(&query.id))
-        .collect();
+    // Queries without a relevant document in the catalog have no nDCG: counted apart.
+    let relevant = |query: &Query| {
+        judgments
+            .get(&query.id)
+            .is_some_and(|grades| grades.values().any(|grade| *grade > 0))
+    };
+    let judged: Vec<&Query> = queries.iter().filter(|query| relevant(query)).collect();
+    let without: Vec<&Query> = queries.iter().filter(|query| !relevant(query)).collect();
     // system → query id → figures
     let mut results: BTreeMap<&str, HashMap<String, Figures>> = BTreeMap::new();
     let mut timings: Vec<f64> = Vec::new();
@@ -382,10 +401,10 @@ fn evaluate(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> String {
             if system == "podlens" {
                 timings.push(started.elapsed().as_secs_f64() * 1e3);
             }
-            results
-                .entry(system)
-                .or_default()
-                .insert(query.id.clone(), figures(corpus, query, &ranked, &judgments[&query.id]));
+            results.entry(system).or_default().insert(
+                query.id.clone(),
+                figures(corpus, query, &ranked, &judgments[&query.id]),
+            );
         }
     }
     let mut out = String::new();
@@ -401,8 +420,24 @@ fn evaluate(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> String {
         corpus.episodes.len(),
         corpus.transcripts.len(),
         judged.len(),
-        judged.iter().filter(|q| q.mode == SearchMode::Podcasts).count(),
-        judged.iter().filter(|q| q.mode == SearchMode::Episodes).count(),
+        judged
+            .iter()
+            .filter(|q| q.mode == SearchMode::Podcasts)
+            .count(),
+        judged
+            .iter()
+            .filter(|q| q.mode == SearchMode::Episodes)
+            .count(),
+    );
+    let _ = writeln!(
+        out,
+        "{} more queries have no relevant document in the catalog ({}); they are left out of the figures below.\n",
+        without.len(),
+        without
+            .iter()
+            .map(|q| format!("\"{}\"", q.text))
+            .collect::<Vec<_>>()
+            .join(", "),
     );
     for (mode, mode_name) in [
         (SearchMode::Podcasts, "Podcast search"),
@@ -416,7 +451,11 @@ fn evaluate(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> String {
             if subset.is_empty() {
                 continue;
             }
-            let _ = writeln!(out, "### {mode_name}, {split_name} ({} queries)\n", subset.len());
+            let _ = writeln!(
+                out,
+                "### {mode_name}, {split_name} ({} queries)\n",
+                subset.len()
+            );
             let _ = writeln!(
                 out,
                 "| system | nDCG@10 [95% CI] | MRR | recall@100 | zero results | top-10 judged |"
@@ -437,11 +476,19 @@ fn evaluate(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> String {
                     "| {} | {:.3} [{low:.3}, {high:.3}] | {:.3} | {:.3} | {} of {} | {:.0}% |",
                     system_name(system),
                     metrics::mean(&ndcg),
-                    metrics::mean(&figures.iter().map(|f| f.reciprocal_rank).collect::<Vec<_>>()),
+                    metrics::mean(
+                        &figures
+                            .iter()
+                            .map(|f| f.reciprocal_rank)
+                            .collect::<Vec<_>>()
+                    ),
                     metrics::mean(&figures.iter().map(|f| f.recall).collect::<Vec<_>>()),
                     figures.iter().filter(|f| f.zero).count(),
                     figures.len(),
-                    100.0 * metrics::mean(&figures.iter().map(|f| f.judged_top10).collect::<Vec<_>>()),
+                    100.0
+                        * metrics::mean(
+                            &figures.iter().map(|f| f.judged_top10).collect::<Vec<_>>()
+                        ),
                 );
             }
             let ours: Vec<f64> = per_system("podlens").iter().map(|f| f.ndcg).collect();
@@ -465,11 +512,18 @@ fn evaluate(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> String {
     }
     // by kind
     let _ = writeln!(out, "### nDCG@10 by kind of query (both splits)\n");
-    let _ = writeln!(out, "| mode | kind | queries | Podlens | FTS5 BM25 | QueryParser |");
+    let _ = writeln!(
+        out,
+        "| mode | kind | queries | Podlens | FTS5 BM25 | QueryParser |"
+    );
     let _ = writeln!(out, "|---|---|---:|---:|---:|---:|");
     let mut kinds: BTreeMap<(String, String), Vec<&Query>> = BTreeMap::new();
     for query in &judged {
-        let mode = if query.mode == SearchMode::Podcasts { "podcasts" } else { "episodes" };
+        let mode = if query.mode == SearchMode::Podcasts {
+            "podcasts"
+        } else {
+            "episodes"
+        };
         kinds
             .entry((mode.to_owned(), query.kind.clone()))
             .or_default()
@@ -505,6 +559,54 @@ fn evaluate(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> String {
     out
 }
 
+/// Per query: each system's nDCG@10 and Podlens's top 10 with their grades (for tuning).
+fn write_details(corpus: &Corpus, systems: &Systems, queries: &[Query], out: &Path) {
+    let judgments = read_judgments(&bench_dir().join("judgments.tsv"));
+    let mut text = String::new();
+    for query in queries {
+        let Some(grades) = judgments.get(&query.id) else {
+            continue;
+        };
+        if !grades.values().any(|grade| *grade > 0) {
+            continue;
+        }
+        let mut line = format!(
+            "{} [{}{}] {:?}",
+            query.id,
+            query.kind,
+            if query.held_back() { ", held back" } else { "" },
+            query.text
+        );
+        let mut podlens = Vec::new();
+        for system in SYSTEMS {
+            let ranked = systems.run(corpus, system, query);
+            let figures = figures(corpus, query, &ranked, grades);
+            let _ = write!(line, "  {system} {:.3}", figures.ndcg);
+            if system == "podlens" {
+                podlens = ranked;
+            }
+        }
+        let _ = writeln!(text, "{line}");
+        for key in podlens.iter().take(10) {
+            let grade = grades.get(key).map_or("?".to_owned(), |g| g.to_string());
+            let _ = writeln!(text, "    {grade} {key}");
+        }
+        let mut missing: Vec<(&String, &u8)> = grades
+            .iter()
+            .filter(|(key, grade)| **grade > 0 && !podlens.iter().take(10).any(|k| k == *key))
+            .collect();
+        missing.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        for (key, grade) in missing.iter().take(6) {
+            let rank = podlens
+                .iter()
+                .position(|k| k == *key)
+                .map_or("-".to_owned(), |r| (r + 1).to_string());
+            let _ = writeln!(text, "    missing {grade} {key} (rank {rank})");
+        }
+    }
+    std::fs::write(out, text).expect("details written");
+}
+
 fn system_name(system: &str) -> &'static str {
     match system {
         "podlens" => "Podlens",
@@ -514,14 +616,27 @@ fn system_name(system: &str) -> &'static str {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let queries = read_queries(&bench_dir().join("queries.tsv"));
     let corpus = corpus::load();
     let dir = tempfile::tempdir().expect("temporary directory");
     let systems = Systems::build(&corpus, dir.path());
     match args.first().map(String::as_str) {
+        Some("details") => {
+            let out = args
+                .get(1)
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from("details.txt"));
+            write_details(&corpus, &systems, &queries, &out);
+        }
         Some("pool") => {
-            let out = args.get(1).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("pool.json"));
+            let out = args
+                .get(1)
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from("pool.json"));
             write_pool(&corpus, &systems, &queries, &out);
         }
         _ => {
@@ -530,8 +645,14 @@ fn main() {
             let results = bench_dir().join("RESULTS.md");
             let head = std::fs::read_to_string(&results).unwrap_or_default();
             let marker = "<!-- search_relevance writes everything below this line -->";
-            let head = head.split(marker).next().unwrap_or_default().trim_end().to_owned();
-            std::fs::write(&results, format!("{head}\n\n{marker}\n\n{report}")).expect("RESULTS.md");
+            let head = head
+                .split(marker)
+                .next()
+                .unwrap_or_default()
+                .trim_end()
+                .to_owned();
+            std::fs::write(&results, format!("{head}\n\n{marker}\n\n{report}"))
+                .expect("RESULTS.md");
         }
     }
 }

@@ -24,6 +24,7 @@ pub fn build(dir: &Path, catalog: &Catalog) -> Result<()> {
         podcasts: &catalog.podcasts,
         episodes: &catalog.episodes,
         transcripts: &catalog.transcripts,
+        persons: &[],
         signals: None,
     };
     build_generation(dir, source, &BuildOptions::default())?;

@@ -96,6 +96,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         podcasts: &podcasts,
         episodes: &episodes,
         transcripts: &[],
+        persons: &[],
         signals: None,
     };
     build_generation(&dir.path().join("index"), source, &options)?;

@@ -22,6 +22,7 @@ fn source(catalog: &common::Catalog) -> IndexSource<'_> {
         podcasts: &catalog.podcasts,
         episodes: &catalog.episodes,
         transcripts: &catalog.transcripts,
+        persons: &[],
         signals: None,
     }
 }

@@ -1,10 +1,10 @@
 //! Building generations: a full build from the catalog, sharded by podcast and built in
 //! parallel, and incremental updates applied to a copy of the current generation.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use podlens_model::catalog::{EpisodeRecord, PodcastRecord, TranscriptRecord};
+use podlens_model::catalog::{EpisodeRecord, PersonRecord, PodcastRecord, TranscriptRecord};
 use rayon::prelude::*;
 use tantivy::indexer::NoMergePolicy;
 use tantivy::schema::Schema;
@@ -14,8 +14,8 @@ use uuid::Uuid;
 use crate::analysis::register_analyzers;
 use crate::chunking::chunk_transcript;
 use crate::documents::{
-    IndexSource, PodcastSignals, chunk_documents, episode_document, podcast_document,
-    transcript_family,
+    EpisodeText, IndexSource, PodcastSignals, StoredPodcast, chunk_documents, episode_document,
+    episodes_text, podcast_document, podcast_people, transcript_family,
 };
 use crate::embedding::EMBEDDING_DIM;
 use crate::error::{IndexError, Result};
@@ -72,6 +72,46 @@ struct ShardInput<'a> {
     episodes: Vec<&'a EpisodeRecord>,
 }
 
+/// The feeds' people by podcast (channel level) and by episode.
+#[derive(Default)]
+struct People<'a> {
+    by_podcast: HashMap<Uuid, Vec<&'a PersonRecord>>,
+    by_episode: HashMap<Uuid, Vec<&'a PersonRecord>>,
+}
+
+impl<'a> People<'a> {
+    fn of(persons: &'a [PersonRecord]) -> People<'a> {
+        let mut people = People::default();
+        for person in persons {
+            match person.episode_id {
+                Some(episode) => people.by_episode.entry(episode).or_default().push(person),
+                None => people
+                    .by_podcast
+                    .entry(person.podcast_id)
+                    .or_default()
+                    .push(person),
+            }
+        }
+        people
+    }
+
+    fn of_podcast(&self, podcast_id: Uuid) -> &[&'a PersonRecord] {
+        self.by_podcast.get(&podcast_id).map_or(&[], Vec::as_slice)
+    }
+
+    /// An episode's people's names, each once.
+    fn of_episode(&self, episode_id: Uuid) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        for person in self.by_episode.get(&episode_id).into_iter().flatten() {
+            let name = person.name.trim();
+            if !name.is_empty() && !names.iter().any(|seen| seen == name) {
+                names.push(name.to_owned());
+            }
+        }
+        names
+    }
+}
+
 /// Builds a complete new generation from `source` under `index_dir` and publishes it.
 pub fn build_generation(
     index_dir: &Path,
@@ -94,13 +134,31 @@ pub fn build_generation(
         .iter()
         .map(|t| (t.episode_id, t))
         .collect();
+    let people = People::of(source.persons);
+    let copies = crate::dedup::copies(source.podcasts);
+    let copied_episodes = crate::dedup::copied_episodes(source.episodes, &copies);
+    if !copies.is_empty() {
+        tracing::info!(
+            podcasts = copies.len(),
+            episodes = copied_episodes.len(),
+            "copies of podcasts left out of the index"
+        );
+    }
     let mut inputs: Vec<ShardInput<'_>> = (0..shards).map(|_| ShardInput::default()).collect();
-    for podcast in source.podcasts {
+    for podcast in source
+        .podcasts
+        .iter()
+        .filter(|p| !copies.contains_key(&p.podcast_id))
+    {
         inputs[shard_of(podcast.podcast_id, shards) as usize]
             .podcasts
             .push(podcast);
     }
-    for episode in source.episodes {
+    for episode in source
+        .episodes
+        .iter()
+        .filter(|e| !copied_episodes.contains(&e.episode_id))
+    {
         inputs[shard_of(episode.podcast_id, shards) as usize]
             .episodes
             .push(episode);
@@ -121,16 +179,39 @@ pub fn build_generation(
         .enumerate()
         .map(|(shard, input)| {
             let mut writers = ShardWriters::create(&gen_dir, shard as u32, &schemas, options)?;
+            let mut texts: HashMap<Uuid, Vec<EpisodeText>> = HashMap::new();
+            for episode in &input.episodes {
+                texts
+                    .entry(episode.podcast_id)
+                    .or_default()
+                    .push(EpisodeText::of(
+                        episode,
+                        people.of_episode(episode.episode_id),
+                    ));
+            }
             for podcast in &input.podcasts {
-                let signals = source.signals.and_then(|all| all.get(&podcast.podcast_id));
-                writers.add_podcast(&schemas, podcast, signals)?;
+                let stored = StoredPodcast {
+                    podcast: (*podcast).clone(),
+                    signals: source
+                        .signals
+                        .and_then(|all| all.get(&podcast.podcast_id))
+                        .cloned(),
+                    people: podcast_people(podcast, people.of_podcast(podcast.podcast_id)),
+                };
+                let text = episodes_text(
+                    texts
+                        .get_mut(&podcast.podcast_id)
+                        .map_or(&mut [][..], |texts| texts.as_mut_slice()),
+                );
+                writers.add_podcast(&schemas, &stored, &text)?;
             }
             for episode in &input.episodes {
                 let podcast = podcasts_by_id.get(&episode.podcast_id).copied();
                 let language = podcast.and_then(|p| p.rss_language.as_deref());
                 let explicit = podcast.is_some_and(|p| p.explicit_rss);
                 let transcript = transcripts_by_episode.get(&episode.episode_id).copied();
-                writers.add_episode(&schemas, episode, language, explicit, transcript)?;
+                let names = people.of_episode(episode.episode_id);
+                writers.add_episode(&schemas, episode, &names, language, explicit, transcript)?;
             }
             writers.commit()
         })
@@ -178,6 +259,9 @@ pub struct IndexChanges<'a> {
     pub episodes: &'a [EpisodeRecord],
     pub transcripts: &'a [TranscriptRecord],
     pub signals: Option<&'a HashMap<Uuid, PodcastSignals>>,
+    /// The people of the upserted podcasts and episodes. A podcast upserted without any
+    /// keeps the names its document had.
+    pub persons: &'a [PersonRecord],
     /// Podcasts to remove with all their episodes and chunks.
     pub deleted_podcasts: &'a [Uuid],
     /// Episodes to remove with their chunks.
@@ -204,6 +288,7 @@ pub fn update_generation(
         .iter()
         .map(|t| (t.episode_id, t))
         .collect();
+    let people = People::of(changes.persons);
 
     // Vectors carry over only when the published generation has them from the same
     // model; otherwise the new generation has none (a full build makes them).
@@ -235,19 +320,18 @@ pub fn update_generation(
                 let old = ShardVectors::read(&shard_dir(&old_dir, shard))?;
                 writers.vectors = Some(old.unwrap_or_else(|| ShardVectors::new(EMBEDDING_DIM)));
             }
+            let rebuilt = rebuilt_podcasts(&writers, &schemas, &changes, &people, shard, shards)?;
             for id in changes.deleted_podcasts {
                 writers.delete_podcast(&schemas, *id);
             }
             for id in changes.deleted_episodes {
                 writers.delete_episode(&schemas, *id);
             }
-            for podcast in changes.podcasts {
-                if shard_of(podcast.podcast_id, shards) == shard {
-                    writers.forget_podcast_text(podcast.podcast_id);
-                    writers.delete_term(PODCASTS, schemas.podcasts.ids.id, podcast.podcast_id);
-                    let signals = changes.signals.and_then(|all| all.get(&podcast.podcast_id));
-                    writers.add_podcast(&schemas, podcast, signals)?;
-                }
+            for (stored, text) in &rebuilt {
+                let id = stored.podcast.podcast_id;
+                writers.forget_podcast_text(id);
+                writers.delete_term(PODCASTS, schemas.podcasts.ids.id, id);
+                writers.add_podcast(&schemas, stored, text)?;
             }
             for episode in changes.episodes {
                 if shard_of(episode.podcast_id, shards) != shard {
@@ -259,9 +343,11 @@ pub fn update_generation(
                     None => writers.stored_podcast_language(&schemas, episode.podcast_id)?,
                 };
                 let transcript = transcripts_by_episode.get(&episode.episode_id).copied();
+                let names = people.of_episode(episode.episode_id);
                 writers.add_episode(
                     &schemas,
                     episode,
+                    &names,
                     language.as_deref(),
                     explicit,
                     transcript,
@@ -273,6 +359,81 @@ pub fn update_generation(
     let manifest = summarise(generation, shards, options, counts)?;
     publish(index_dir, &manifest)?;
     Ok(manifest)
+}
+
+/// The podcasts of `shard` whose documents an update rewrites (the upserted ones, and
+/// those whose episodes change), each with its record and its episodes' text after the
+/// update. Read before anything is deleted.
+fn rebuilt_podcasts(
+    writers: &ShardWriters,
+    schemas: &Schemas,
+    changes: &IndexChanges<'_>,
+    people: &People<'_>,
+    shard: u32,
+    shards: u32,
+) -> Result<Vec<(StoredPodcast, String)>> {
+    let in_shard = |id: &Uuid| shard_of(*id, shards) == shard;
+    let deleted_podcasts: HashSet<Uuid> = changes.deleted_podcasts.iter().copied().collect();
+    let mut replaced: HashSet<Uuid> = changes.deleted_episodes.iter().copied().collect();
+    replaced.extend(changes.episodes.iter().map(|e| e.episode_id));
+    let mut affected: Vec<Uuid> = Vec::new();
+    let mut add = |id: Uuid| {
+        if in_shard(&id) && !deleted_podcasts.contains(&id) && !affected.contains(&id) {
+            affected.push(id);
+        }
+    };
+    changes.podcasts.iter().for_each(|p| add(p.podcast_id));
+    changes.episodes.iter().for_each(|e| add(e.podcast_id));
+    for id in changes.deleted_episodes {
+        if let Some(podcast_id) = writers.stored_episode_podcast(schemas, *id)? {
+            add(podcast_id);
+        }
+    }
+    let mut rebuilt = Vec::with_capacity(affected.len());
+    for podcast_id in affected {
+        let old = writers.stored_podcast(schemas, podcast_id)?;
+        let stored = match changes.podcasts.iter().find(|p| p.podcast_id == podcast_id) {
+            Some(podcast) => {
+                let declared = people.of_podcast(podcast_id);
+                StoredPodcast {
+                    podcast: podcast.clone(),
+                    signals: changes
+                        .signals
+                        .and_then(|all| all.get(&podcast_id))
+                        .cloned()
+                        .or_else(|| old.as_ref().and_then(|old| old.signals.clone())),
+                    people: if declared.is_empty()
+                        && let Some(old) = &old
+                    {
+                        old.people.clone()
+                    } else {
+                        podcast_people(podcast, declared)
+                    },
+                }
+            }
+            // Episodes of a podcast the index does not hold: nothing to rewrite.
+            None => match old {
+                Some(old) => old,
+                None => continue,
+            },
+        };
+        let mut texts: Vec<EpisodeText> = writers
+            .stored_episode_texts(schemas, podcast_id)?
+            .into_iter()
+            .filter(|(id, _)| !replaced.contains(id))
+            .map(|(_, text)| text)
+            .collect();
+        texts.extend(
+            changes
+                .episodes
+                .iter()
+                .filter(|e| e.podcast_id == podcast_id)
+                .map(|e| EpisodeText::of(e, people.of_episode(e.episode_id))),
+        );
+        let text = episodes_text(&mut texts);
+        rebuilt.push((stored, text));
+    }
+    Ok(rebuilt)
 }
 
 struct ShardWriters {
@@ -389,10 +550,11 @@ impl ShardWriters {
     fn add_podcast(
         &mut self,
         schemas: &Schemas,
-        podcast: &PodcastRecord,
-        signals: Option<&PodcastSignals>,
+        stored: &StoredPodcast,
+        episodes_text: &str,
     ) -> Result<()> {
-        let doc = podcast_document(&schemas.podcasts, podcast, signals);
+        let podcast = &stored.podcast;
+        let doc = podcast_document(&schemas.podcasts, stored, episodes_text);
         self.podcasts.1.add_document(doc)?;
         if let (Some(model), Some(vectors)) = (&self.model, &mut self.vectors) {
             let text = podcast_text(
@@ -408,6 +570,7 @@ impl ShardWriters {
         &mut self,
         schemas: &Schemas,
         episode: &EpisodeRecord,
+        people: &[String],
         language: Option<&str>,
         explicit_podcast: bool,
         transcript: Option<&TranscriptRecord>,
@@ -417,6 +580,7 @@ impl ShardWriters {
         let doc = episode_document(
             &schemas.episodes,
             episode,
+            people,
             language,
             explicit_podcast,
             with_chunks,
@@ -477,6 +641,75 @@ impl ShardWriters {
         Ok((language, explicit))
     }
 
+    /// The stored record of a podcast already in this shard.
+    fn stored_podcast(&self, schemas: &Schemas, podcast_id: Uuid) -> Result<Option<StoredPodcast>> {
+        use tantivy::schema::Value;
+        let searcher = self.podcasts.0.reader()?.searcher();
+        let Some(doc) = first_doc(&searcher, schemas.podcasts.ids.id, podcast_id)? else {
+            return Ok(None);
+        };
+        Ok(doc
+            .get_first(schemas.podcasts.record)
+            .and_then(|value| value.as_str())
+            .and_then(|json| serde_json::from_str(json).ok()))
+    }
+
+    /// The podcast of an episode already in this shard.
+    fn stored_episode_podcast(&self, schemas: &Schemas, episode_id: Uuid) -> Result<Option<Uuid>> {
+        use tantivy::schema::Value;
+        let searcher = self.episodes.0.reader()?.searcher();
+        let Some(doc) = first_doc(&searcher, schemas.episodes.ids.id, episode_id)? else {
+            return Ok(None);
+        };
+        Ok(doc
+            .get_first(schemas.episodes.podcast_id)
+            .and_then(|value| value.as_str())
+            .and_then(|id| Uuid::parse_str(id).ok()))
+    }
+
+    /// What the stored episodes of a podcast in this shard add to its document.
+    fn stored_episode_texts(
+        &self,
+        schemas: &Schemas,
+        podcast_id: Uuid,
+    ) -> Result<Vec<(Uuid, EpisodeText)>> {
+        use tantivy::schema::Value;
+        let fields = &schemas.episodes;
+        let searcher = self.episodes.0.reader()?.searcher();
+        let query = tantivy::query::TermQuery::new(
+            Term::from_field_text(fields.podcast_id, &podcast_id.to_string()),
+            tantivy::schema::IndexRecordOption::Basic,
+        );
+        let addresses = searcher.search(&query, &tantivy::collector::DocSetCollector)?;
+        let mut texts = Vec::with_capacity(addresses.len());
+        for address in addresses {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let text = |field| {
+                doc.get_first(field)
+                    .and_then(|value| value.as_str())
+                    .map(str::to_owned)
+            };
+            let Some(id) = text(fields.ids.id).and_then(|id| Uuid::parse_str(&id).ok()) else {
+                continue;
+            };
+            texts.push((
+                id,
+                EpisodeText {
+                    title: text(fields.title_stored).unwrap_or_default(),
+                    description: text(fields.description_stored),
+                    keywords: Vec::new(),
+                    people: doc
+                        .get_all(fields.people)
+                        .filter_map(|value| value.as_str())
+                        .map(str::to_owned)
+                        .collect(),
+                    published: doc.get_first(fields.published_at).and_then(|v| v.as_i64()),
+                },
+            ));
+        }
+        Ok(texts)
+    }
+
     fn commit(self) -> Result<ShardCounts> {
         let vector_count = match self.vectors {
             Some(mut vectors) => {
@@ -503,6 +736,26 @@ impl ShardWriters {
             *slot = index.reader()?.searcher().num_docs();
         }
         Ok((counts[0], counts[1], counts[2], vector_count))
+    }
+}
+
+/// The first document whose `field` is `id`.
+fn first_doc(
+    searcher: &tantivy::Searcher,
+    field: tantivy::schema::Field,
+    id: Uuid,
+) -> Result<Option<TantivyDocument>> {
+    let query = tantivy::query::TermQuery::new(
+        Term::from_field_text(field, &id.to_string()),
+        tantivy::schema::IndexRecordOption::Basic,
+    );
+    let top = searcher.search(
+        &query,
+        &tantivy::collector::TopDocs::with_limit(1).order_by_score(),
+    )?;
+    match top.first() {
+        Some((_, address)) => Ok(Some(searcher.doc(*address)?)),
+        None => Ok(None),
     }
 }
 

@@ -2,7 +2,8 @@
 
 use std::collections::HashMap;
 
-use podlens_model::catalog::{EpisodeRecord, PodcastRecord, TranscriptRecord};
+use podlens_model::catalog::{EpisodeRecord, PersonRecord, PodcastRecord, TranscriptRecord};
+use serde::{Deserialize, Serialize};
 use tantivy::TantivyDocument;
 use uuid::Uuid;
 
@@ -13,7 +14,7 @@ use crate::schema::{ChunkSchema, EpisodeSchema, PodcastSchema, id_halves, title_
 /// Podcast signals that come from outside the feed (charts, reviews, scoring). Absent
 /// values leave the fast field empty, so filters on them do not match and sorts put
 /// them with the nulls.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PodcastSignals {
     pub apple_rating: Option<f64>,
     pub apple_ratings_count: Option<u64>,
@@ -25,12 +26,104 @@ pub struct PodcastSignals {
 }
 
 /// Everything an index build reads: the catalog's records (and optional signals).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct IndexSource<'a> {
     pub podcasts: &'a [PodcastRecord],
     pub episodes: &'a [EpisodeRecord],
     pub transcripts: &'a [TranscriptRecord],
+    /// The feeds' people (`podcast:person`, by podcast and episode): searchable names.
+    pub persons: &'a [PersonRecord],
     pub signals: Option<&'a HashMap<Uuid, PodcastSignals>>,
+}
+
+/// Episodes a podcast's document describes, newest first.
+pub const EPISODES_IN_PODCAST_TEXT: usize = 300;
+/// Characters of each episode's description in its podcast's document.
+pub const EPISODE_DESCRIPTION_CHARS: usize = 300;
+
+/// What an episode adds to its podcast's document.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EpisodeText {
+    pub title: String,
+    pub description: Option<String>,
+    pub keywords: Vec<String>,
+    pub people: Vec<String>,
+    /// Seconds since the epoch, for newest first.
+    pub published: Option<i64>,
+}
+
+impl EpisodeText {
+    pub fn of(episode: &EpisodeRecord, people: Vec<String>) -> EpisodeText {
+        EpisodeText {
+            title: episode.episode_rss_title.clone(),
+            description: episode.episode_rss_description_no_html.clone(),
+            keywords: episode.episode_keywords.clone(),
+            people,
+            published: episode
+                .episode_rss_published_at
+                .map(|date| date.timestamp()),
+        }
+    }
+}
+
+/// A podcast's document beyond its catalog record: the names its feed declares and its
+/// episodes' text. Kept in the document (as JSON, with the record and signals) so an
+/// update rebuilds it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StoredPodcast {
+    pub podcast: PodcastRecord,
+    pub signals: Option<PodcastSignals>,
+    /// Names of the show (not of single episodes).
+    pub people: Vec<String>,
+}
+
+/// The show's names: author, owner, hosts and channel-level people, each once.
+pub fn podcast_people(podcast: &PodcastRecord, persons: &[&PersonRecord]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let candidates = podcast
+        .podcast_rss_author
+        .iter()
+        .chain(podcast.podcast_owner_name.iter())
+        .chain(podcast.podcast_host_names.iter())
+        .chain(
+            persons
+                .iter()
+                .filter(|person| person.episode_id.is_none())
+                .map(|person| &person.name),
+        );
+    for name in candidates {
+        let name = name.trim();
+        if !name.is_empty() && !names.iter().any(|seen| seen.eq_ignore_ascii_case(name)) {
+            names.push(name.to_owned());
+        }
+    }
+    names
+}
+
+/// The text of a podcast's episodes, newest first, at most [`EPISODES_IN_PODCAST_TEXT`]
+/// of them: each title, the first [`EPISODE_DESCRIPTION_CHARS`] characters of its
+/// description, its keywords and its people.
+pub fn episodes_text(episodes: &mut [EpisodeText]) -> String {
+    episodes.sort_by(|a, b| b.published.cmp(&a.published).then(a.title.cmp(&b.title)));
+    let mut text = String::new();
+    for episode in episodes.iter().take(EPISODES_IN_PODCAST_TEXT) {
+        text.push_str(&episode.title);
+        text.push_str(".\n");
+        if let Some(description) = &episode.description {
+            let end = description
+                .char_indices()
+                .nth(EPISODE_DESCRIPTION_CHARS)
+                .map_or(description.len(), |(at, _)| at);
+            text.push_str(&description[..end]);
+            text.push('\n');
+        }
+        for word in episode.keywords.iter().chain(&episode.people) {
+            text.push_str(word);
+            text.push_str(", ");
+        }
+        text.push('\n');
+    }
+    text
 }
 
 /// The primary subtag of a language tag, lowercased (`en-US` → `en`).
@@ -48,12 +141,14 @@ fn add_opt_text(doc: &mut TantivyDocument, field: tantivy::schema::Field, value:
     }
 }
 
-/// The podcast's document.
+/// The podcast's document: its record, signals and names, and the text of its episodes.
 pub fn podcast_document(
     schema: &PodcastSchema,
-    podcast: &PodcastRecord,
-    signals: Option<&PodcastSignals>,
+    stored: &StoredPodcast,
+    episodes_text: &str,
 ) -> TantivyDocument {
+    let podcast = &stored.podcast;
+    let signals = stored.signals.as_ref();
     let mut doc = TantivyDocument::default();
     let (hi, lo) = id_halves(podcast.podcast_id);
     doc.add_text(schema.ids.id, podcast.podcast_id.to_string());
@@ -75,9 +170,24 @@ pub fn podcast_document(
     for name in &podcast.podcast_host_names {
         add_opt_text(&mut doc, schema.host_names, Some(name));
     }
+    for name in &stored.people {
+        add_opt_text(&mut doc, schema.people, Some(name));
+    }
     for keyword in &podcast.podcast_keywords {
         add_opt_text(&mut doc, schema.keywords, Some(keyword));
     }
+    for category in &podcast.rss_categories {
+        add_opt_text(&mut doc, schema.categories, Some(category));
+    }
+    add_opt_text(
+        &mut doc,
+        schema.episodes_text.field(family),
+        Some(episodes_text),
+    );
+    if let Ok(record) = serde_json::to_string(stored) {
+        doc.add_text(schema.record, record);
+    }
+    doc.add_f64(schema.text_quality, crate::quality::text_quality(podcast));
     doc.add_text(schema.slug, &podcast.podcast_slug);
     add_opt_text(
         &mut doc,
@@ -139,6 +249,7 @@ pub fn podcast_document(
 pub fn episode_document(
     schema: &EpisodeSchema,
     episode: &EpisodeRecord,
+    people: &[String],
     language: Option<&str>,
     explicit_podcast: bool,
     transcript: Option<(&TranscriptRecord, &[TranscriptChunk])>,
@@ -157,6 +268,9 @@ pub fn episode_document(
     add_opt_text(&mut doc, schema.description_stored, description);
     for keyword in &episode.episode_keywords {
         add_opt_text(&mut doc, schema.keywords, Some(keyword));
+    }
+    for name in people {
+        add_opt_text(&mut doc, schema.people, Some(name));
     }
     doc.add_text(schema.slug, &episode.episode_slug);
     add_opt_text(

@@ -24,7 +24,9 @@ use crate::error::{IndexError, Result};
 
 /// The manifest's file name inside the index directory.
 pub const MANIFEST_FILE: &str = "manifest.json";
-const FORMAT_VERSION: u32 = 1;
+/// 2: podcasts carry their people, their episodes' text, their stored record and a text
+/// quality; episodes their people.
+const FORMAT_VERSION: u32 = 2;
 
 /// What `manifest.json` says.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,13 +104,19 @@ pub fn read_manifest(index_dir: &Path) -> Result<Option<Manifest>> {
             path: path.clone(),
             reason: error.to_string(),
         })?;
-    if manifest.format != FORMAT_VERSION || manifest.shards == 0 {
+    if manifest.format != FORMAT_VERSION {
         return Err(IndexError::BadManifest {
             path,
             reason: format!(
-                "unsupported format {} with {} shards",
-                manifest.format, manifest.shards
+                "the index was built by another version of podlens (format {}, this one reads {FORMAT_VERSION}); run `podlens index` to rebuild it",
+                manifest.format
             ),
+        });
+    }
+    if manifest.shards == 0 {
+        return Err(IndexError::BadManifest {
+            path,
+            reason: "the manifest has no shards".into(),
         });
     }
     Ok(Some(manifest))
@@ -170,7 +178,15 @@ pub fn generations_on_disk(index_dir: &Path) -> Result<Vec<u64>> {
 /// directory from a crash is never reused.
 pub fn next_generation(index_dir: &Path) -> Result<u64> {
     let on_disk = generations_on_disk(index_dir)?;
-    let published = read_manifest(index_dir)?.map(|m| m.generation);
+    // Any format: a full build replaces a generation of an older format.
+    #[derive(Deserialize)]
+    struct Published {
+        generation: u64,
+    }
+    let published = fs::read(index_dir.join(MANIFEST_FILE))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<Published>(&bytes).ok())
+        .map(|published| published.generation);
     Ok(on_disk
         .last()
         .copied()

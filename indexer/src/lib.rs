@@ -12,19 +12,24 @@
 pub mod analysis;
 mod any_field;
 mod autocomplete;
+mod bm25f;
 mod build;
 pub mod chunking;
 mod collector;
+mod coverage;
 pub mod cursor;
+mod dedup;
 mod documents;
 pub mod embedding;
 mod error;
 mod filter_cache;
 pub mod generation;
 mod highlight;
+mod quality;
 mod query_build;
 mod reader;
 mod related;
+mod relevance;
 mod request;
 mod results;
 pub mod schema;
@@ -33,6 +38,7 @@ mod semantic;
 mod shard;
 pub mod sort_key;
 pub mod vectors;
+pub mod words;
 
 pub use autocomplete::{Autocomplete, autocomplete};
 pub use build::{
@@ -45,6 +51,7 @@ pub use reader::IndexReaderHandle;
 pub use related::{
     DEFAULT_RELATED_METHOD, RelatedMethod, related_by_text, related_podcasts, related_podcasts_with,
 };
+pub use relevance::{WEIGHTS, Weights};
 pub use request::{
     MatchMode, NullOrder, SearchFilters, SearchMode, SearchRequest, SearchTerm, SortDirection,
     SortField, SortOrder, Target,

@@ -13,21 +13,22 @@ use std::ops::Bound;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
 use tantivy::query::{
-    AllQuery, BooleanQuery, ConstScoreQuery, EmptyQuery, FuzzyTermQuery, Occur, PhraseQuery, Query,
-    RangeQuery, TermQuery, TermSetQuery,
+    AllQuery, BooleanQuery, ConstScoreQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery,
+    TermSetQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 use uuid::Uuid;
 
-use crate::analysis::{LanguageFamily, analyze_in};
-use crate::any_field::AnyFieldQuery;
+use crate::analysis::LanguageFamily;
 use crate::build::Schemas;
 use crate::error::Result;
 use crate::filter_cache::{ResolvedFilter, ResolvedFilterQuery};
-use crate::request::{MatchMode, SearchFilters, SearchTerm, Target};
-use crate::schema::{FamilyFields, id_from_halves};
-use crate::shard::{NonEmptyFields, OpenShard};
+use crate::relevance::{TermBuilder, TermPlan, TermQueries, WEIGHTS};
+use crate::request::{MatchMode, SearchFilters, SearchMode, Target};
+use crate::schema::id_from_halves;
+use crate::shard::{IndexKind, OpenGeneration, OpenShard};
+use crate::words::{Word, language_codes, phrase_tokens};
 
 /// The language families a request searches: those of its language filter, or all.
 pub fn families_for(filters: &SearchFilters) -> Vec<LanguageFamily> {
@@ -42,175 +43,177 @@ pub fn families_for(filters: &SearchFilters) -> Vec<LanguageFamily> {
     set.into_iter().collect()
 }
 
-fn fuzzy_distance(token: &str) -> u8 {
-    match token.chars().count() {
-        0..=3 => 0,
-        4..=7 => 1,
-        _ => 2,
-    }
-}
-
-/// The query of one term in one field analyzed by `family`.
-pub fn field_query(
+/// The query of one term in one field analyzed by `family`, for transcript snippets:
+/// any of the term's content words (a phrase term's words in order).
+pub fn snippet_field_query(
     field: Field,
     family: LanguageFamily,
-    term: &SearchTerm,
+    plan: &TermPlan,
 ) -> Option<Box<dyn Query>> {
-    let tokens = analyze_in(family, &term.text);
-    if tokens.is_empty() {
-        return None;
+    let words = &plan.words;
+    if (plan.term.phrase && words.all.len() > 1) || words.only_stopwords() {
+        let tokens = phrase_tokens(&words.all, family);
+        return match tokens.len() {
+            0 => None,
+            1 => Some(Box::new(TermQuery::new(
+                Term::from_field_text(field, &tokens[0]),
+                IndexRecordOption::WithFreqs,
+            ))),
+            _ => Some(Box::new(PhraseQuery::new_with_offset_and_slop(
+                tokens
+                    .iter()
+                    .enumerate()
+                    .map(|(offset, token)| (offset, Term::from_field_text(field, token)))
+                    .collect(),
+                if plan.term.phrase { plan.term.slop } else { 0 },
+            ))),
+        };
     }
-    if term.phrase && tokens.len() > 1 {
-        let terms = tokens
-            .iter()
-            .enumerate()
-            .map(|(offset, token)| (offset, Term::from_field_text(field, token)))
-            .collect();
-        return Some(Box::new(PhraseQuery::new_with_offset_and_slop(
-            terms, term.slop,
-        )));
-    }
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> = tokens
+    let clauses: Vec<(Occur, Box<dyn Query>)> = words
+        .content
         .iter()
+        .filter(|word| word.is_content_in(family))
+        .filter_map(|word| word.token_in(family))
         .map(|token| {
-            let term_value = Term::from_field_text(field, token);
-            let distance = if term.fuzzy { fuzzy_distance(token) } else { 0 };
-            let query: Box<dyn Query> = if distance > 0 {
-                Box::new(FuzzyTermQuery::new(term_value, distance, true))
-            } else {
-                Box::new(TermQuery::new(term_value, IndexRecordOption::WithFreqs))
-            };
-            (Occur::Must, query)
+            (
+                Occur::Should,
+                Box::new(TermQuery::new(
+                    Term::from_field_text(field, &token),
+                    IndexRecordOption::WithFreqs,
+                )) as Box<dyn Query>,
+            )
         })
         .collect();
-    if clauses.len() == 1 {
-        return clauses.pop().map(|(_, query)| query);
-    }
-    Some(Box::new(BooleanQuery::new(clauses)))
-}
-
-/// Whether `text` has a word to search once analyzed by `family`.
-fn has_tokens(family: LanguageFamily, text: &str) -> bool {
-    !analyze_in(family, text).is_empty()
-}
-
-/// The per-field queries of one term, leaving out fields that are empty in the shard,
-/// and how many there would be without leaving any out: the query keeps the shape it
-/// has when every field holds text, so scores and explanations do not depend on which
-/// languages a shard happens to hold.
-#[derive(Default)]
-struct FieldQueries {
-    queries: Vec<Box<dyn Query>>,
-    candidates: usize,
-}
-
-impl FieldQueries {
-    fn add_families(
-        &mut self,
-        fields: &FamilyFields,
-        families: &[LanguageFamily],
-        term: &SearchTerm,
-        non_empty: &NonEmptyFields,
-    ) {
-        for family in families {
-            let field = fields.field(*family);
-            if !non_empty.contains(field) {
-                if has_tokens(*family, &term.text) {
-                    self.candidates += 1;
-                }
-                continue;
-            }
-            if let Some(query) = field_query(field, *family, term) {
-                self.candidates += 1;
-                self.queries.push(query);
-            }
-        }
-    }
-
-    fn push(&mut self, query: Box<dyn Query>) {
-        self.candidates += 1;
-        self.queries.push(query);
-    }
-
-    /// Any of the queries, `None` when the term has no word to search.
-    fn any_of(self) -> Option<Box<dyn Query>> {
-        let FieldQueries {
-            mut queries,
-            candidates,
-        } = self;
-        match (candidates, queries.len()) {
-            (0, _) => None,
-            // Every field the term could match is empty in this shard.
-            (_, 0) => Some(Box::new(EmptyQuery)),
-            (1, _) => queries.pop(),
-            _ => Some(Box::new(AnyFieldQuery::new(queries, 0.3))),
-        }
+    match clauses.len() {
+        0 => None,
+        1 => clauses.into_iter().next().map(|(_, query)| query),
+        _ => Some(Box::new(BooleanQuery::new(clauses))),
     }
 }
 
-/// A term's query on the podcasts index of `shard` (podcast targets only).
-pub fn podcast_term_query(
+/// The queries of one term in one shard, `None` when the term has no word to search.
+pub fn term_queries(
+    generation: &OpenGeneration,
     shard: &OpenShard,
-    schemas: &Schemas,
     families: &[LanguageFamily],
-    term: &SearchTerm,
-) -> Option<Box<dyn Query>> {
-    let non_empty = &shard.podcast_fields;
-    let mut queries = FieldQueries::default();
-    for target in &term.targets {
-        match target {
-            Target::PodcastTitle => {
-                queries.add_families(&schemas.podcasts.title, families, term, non_empty)
-            }
-            Target::PodcastDescription => {
-                queries.add_families(&schemas.podcasts.description, families, term, non_empty)
-            }
-            _ => {}
-        }
-    }
-    queries.any_of()
-}
-
-/// A term's query on the episodes index of `shard`.
-pub fn episode_term_query(
-    shard: &OpenShard,
-    schemas: &Schemas,
-    families: &[LanguageFamily],
-    term: &SearchTerm,
-) -> Result<Option<Box<dyn Query>>> {
-    let non_empty = &shard.episode_fields;
-    let mut queries = FieldQueries::default();
-    for target in &term.targets {
-        match target {
-            Target::EpisodeTitle => {
-                queries.add_families(&schemas.episodes.title, families, term, non_empty)
-            }
-            Target::EpisodeDescription => {
-                queries.add_families(&schemas.episodes.description, families, term, non_empty)
-            }
-            Target::Transcript => {
-                queries.add_families(&schemas.episodes.transcript, families, term, non_empty)
-            }
-            Target::PodcastTitle | Target::PodcastDescription => {}
-        }
-    }
-    let podcast_term = SearchTerm {
-        targets: term
-            .targets
-            .iter()
-            .copied()
-            .filter(|target| !target.is_episode_target())
-            .collect(),
-        ..term.clone()
+    mode: SearchMode,
+    plan: &TermPlan,
+) -> Result<Option<TermQueries>> {
+    let kind = match mode {
+        SearchMode::Podcasts => IndexKind::Podcasts,
+        SearchMode::Episodes => IndexKind::Episodes,
     };
-    if let Some(podcast_query) = podcast_term_query(shard, schemas, families, &podcast_term) {
-        let ids = matching_podcast_ids(shard, podcast_query.as_ref())?;
-        queries.push(Box::new(ConstScoreQuery::new(
-            podcast_id_set(schemas.episodes.podcast_id, &ids),
-            1.0,
-        )));
+    let builder = TermBuilder {
+        generation,
+        shard,
+        families,
+        kind,
+        weights: &WEIGHTS,
+    };
+    let podcast_targets: Vec<Target> = plan
+        .term
+        .targets
+        .iter()
+        .copied()
+        .filter(|target| !target.is_episode_target())
+        .collect();
+    let error = std::cell::RefCell::new(None);
+    let remember = |failure| *error.borrow_mut() = Some(failure);
+    let podcasts = TermBuilder {
+        kind: IndexKind::Podcasts,
+        ..builder
+    };
+    let extras = |word: &Word| -> Vec<Box<dyn Query>> {
+        let mut extras: Vec<Box<dyn Query>> = Vec::new();
+        let languages = language_codes(&word.folded);
+        if !languages.is_empty() {
+            match language_match(generation, shard, mode, languages) {
+                Ok(query) => extras.push(query),
+                Err(failure) => remember(failure),
+            }
+        }
+        // Episode searches: an episode matches a word its podcast's title or
+        // description holds (resolved on the shard's podcasts, which hold every podcast
+        // of its episodes).
+        if mode == SearchMode::Episodes && !podcast_targets.is_empty() {
+            let query = podcasts.word_only(&podcast_targets, word, plan);
+            match matching_podcast_ids(shard, &query) {
+                Ok(ids) if ids.is_empty() => {}
+                Ok(ids) => extras.push(Box::new(ConstScoreQuery::new(
+                    podcast_id_set(generation.schemas.episodes.podcast_id, &ids),
+                    WEIGHTS.podcast_join,
+                ))),
+                Err(failure) => remember(failure),
+            }
+        }
+        extras
+    };
+    let queries = builder.term(plan, &extras);
+    match error.into_inner() {
+        Some(failure) => Err(failure),
+        None => Ok(queries),
     }
-    Ok(queries.any_of())
+}
+
+/// Podcasts (or episodes of podcasts) in one of `languages`.
+fn language_match(
+    generation: &OpenGeneration,
+    shard: &OpenShard,
+    mode: SearchMode,
+    languages: &[&str],
+) -> Result<Box<dyn Query>> {
+    let schemas = &generation.schemas;
+    let query: Box<dyn Query> = match mode {
+        SearchMode::Podcasts => {
+            Box::new(TermSetQuery::new(languages.iter().map(|code| {
+                Term::from_field_text(schemas.podcasts.language, code)
+            })))
+        }
+        SearchMode::Episodes => {
+            let filters = SearchFilters {
+                languages: languages.iter().map(|code| (*code).to_owned()).collect(),
+                ..SearchFilters::default()
+            };
+            Box::new(ResolvedFilterQuery::new(resolved_podcast_filter(
+                shard, schemas, &filters,
+            )?))
+        }
+    };
+    Ok(Box::new(ConstScoreQuery::new(
+        query,
+        WEIGHTS.language_match,
+    )))
+}
+
+/// The podcast-level filters of `filters` resolved to the shard's episodes (cached).
+fn resolved_podcast_filter(
+    shard: &OpenShard,
+    schemas: &Schemas,
+    filters: &SearchFilters,
+) -> Result<std::sync::Arc<ResolvedFilter>> {
+    shard
+        .podcast_filters
+        .get_or_resolve(&filters.podcast_level_key(), || {
+            let mut podcast_clauses = podcast_filter_clauses(schemas, filters, false);
+            podcast_clauses.push((Occur::Must, Box::new(AllQuery)));
+            let ids = matching_podcast_ids(shard, &BooleanQuery::new(podcast_clauses))?;
+            Ok(ResolvedFilter::resolve(
+                &shard.episodes,
+                schemas.episodes.podcast_id,
+                ids,
+            )?)
+        })
+}
+
+/// One term's query: what it must match, with its bonus as an optional clause.
+pub fn term_clause(queries: TermQueries) -> Box<dyn Query> {
+    match queries.bonus {
+        Some(bonus) => Box::new(BooleanQuery::new(vec![
+            (Occur::Must, queries.matching),
+            (Occur::Should, bonus),
+        ])),
+        None => queries.matching,
+    }
 }
 
 /// The boolean query of all terms, `None` when there are no searchable terms.
@@ -412,19 +415,7 @@ pub fn episode_filter_clauses(
     let fields = &schemas.episodes;
     let mut clauses = Vec::new();
     if filters.has_podcast_level() {
-        let resolved =
-            shard
-                .podcast_filters
-                .get_or_resolve(&filters.podcast_level_key(), || {
-                    let mut podcast_clauses = podcast_filter_clauses(schemas, filters, false);
-                    podcast_clauses.push((Occur::Must, Box::new(AllQuery)));
-                    let ids = matching_podcast_ids(shard, &BooleanQuery::new(podcast_clauses))?;
-                    Ok(ResolvedFilter::resolve(
-                        &shard.episodes,
-                        fields.podcast_id,
-                        ids,
-                    )?)
-                })?;
+        let resolved = resolved_podcast_filter(shard, schemas, filters)?;
         clauses.push(filter(Box::new(ResolvedFilterQuery::new(resolved))));
     }
     if !filters.include_podcast_ids.is_empty() {

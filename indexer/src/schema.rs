@@ -20,10 +20,18 @@ pub struct FamilyFields {
 
 impl FamilyFields {
     fn add(builder: &mut SchemaBuilder, base: &str) -> FamilyFields {
+        FamilyFields::add_with(builder, base, text_with_positions)
+    }
+
+    fn add_with(
+        builder: &mut SchemaBuilder,
+        base: &str,
+        options: fn(&str) -> TextOptions,
+    ) -> FamilyFields {
         let fields = LanguageFamily::ALL.map(|family| {
             builder.add_text_field(
                 &format!("{base}__{}", family.code()),
-                text_with_positions(family.analyzer_name()),
+                options(family.analyzer_name()),
             )
         });
         FamilyFields { fields }
@@ -45,6 +53,15 @@ fn text_with_positions(analyzer: &str) -> TextOptions {
         TextFieldIndexing::default()
             .set_tokenizer(analyzer)
             .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    )
+}
+
+/// Frequencies without positions: long aggregated text that phrases never search.
+fn text_with_frequencies(analyzer: &str) -> TextOptions {
+    TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(analyzer)
+            .set_index_option(IndexRecordOption::WithFreqs),
     )
 }
 
@@ -87,10 +104,21 @@ pub struct PodcastSchema {
     pub title_exact: Field,
     pub author: Field,
     pub host_names: Field,
+    /// Every name the feed declares for the show: author, owner, hosts and the
+    /// channel's `podcast:person`s (unstemmed).
+    pub people: Field,
     pub keywords: Field,
+    /// The feed's iTunes categories (English words, whatever the feed's language).
+    pub categories: Field,
+    /// What the show's episodes are about: their titles, the start of their
+    /// descriptions, their keywords and their people (see `documents::EpisodeText`).
+    pub episodes_text: FamilyFields,
     pub slug: Field,
     pub title_stored: Field,
     pub description_stored: Field,
+    /// The podcast's catalog record and signals as JSON, so an incremental update can
+    /// rebuild the document when its episodes change.
+    pub record: Field,
     pub image_url: Field,
     pub language: Field,
     pub language_tag: Field,
@@ -109,6 +137,9 @@ pub struct PodcastSchema {
     pub spotify_rating: Field,
     pub spotify_ratings_count: Field,
     pub authority_score: Field,
+    /// How much the feed's own text looks like a real show's rather than a list of
+    /// search words (1 real, down to 0.2 keyword-stuffed), see `quality`.
+    pub text_quality: Field,
 }
 
 impl PodcastSchema {
@@ -118,6 +149,8 @@ impl PodcastSchema {
         let ids = IdFields::add(&mut b, "podcast_id");
         let title = FamilyFields::add(&mut b, "podcast_title");
         let description = FamilyFields::add(&mut b, "podcast_description");
+        let episodes_text =
+            FamilyFields::add_with(&mut b, "podcast_episodes", text_with_frequencies);
         PodcastSchema {
             ids,
             title,
@@ -129,10 +162,17 @@ impl PodcastSchema {
                 "host_names",
                 text_with_positions(PLAIN_ANALYZER).set_stored(),
             ),
+            people: b.add_text_field("people", text_with_positions(PLAIN_ANALYZER)),
             keywords: b.add_text_field("keywords", text_with_positions(PLAIN_ANALYZER)),
+            categories: b.add_text_field(
+                "categories",
+                text_with_positions(LanguageFamily::English.analyzer_name()),
+            ),
+            episodes_text,
             slug: b.add_text_field("slug", STORED),
             title_stored: b.add_text_field("title", STORED),
             description_stored: b.add_text_field("description", STORED),
+            record: b.add_text_field("record", STORED),
             image_url: b.add_text_field("image_url", STORED),
             language: b.add_text_field("language", STRING | FAST),
             language_tag: b.add_text_field("language_tag", STORED),
@@ -151,6 +191,7 @@ impl PodcastSchema {
             spotify_rating: b.add_f64_field("spotify_rating", FAST),
             spotify_ratings_count: b.add_u64_field("spotify_ratings_count", FAST),
             authority_score: b.add_f64_field("authority_score", FAST),
+            text_quality: b.add_f64_field("text_quality", FAST),
             schema: b.build(),
         }
     }
@@ -174,6 +215,8 @@ pub struct EpisodeSchema {
     pub description: FamilyFields,
     pub transcript: FamilyFields,
     pub keywords: Field,
+    /// The episode's `podcast:person`s (guests, hosts), unstemmed and stored.
+    pub people: Field,
     pub slug: Field,
     pub title_stored: Field,
     pub description_stored: Field,
@@ -206,6 +249,7 @@ impl EpisodeSchema {
             description,
             transcript,
             keywords: b.add_text_field("keywords", text_with_positions(PLAIN_ANALYZER)),
+            people: b.add_text_field("people", text_with_positions(PLAIN_ANALYZER).set_stored()),
             slug: b.add_text_field("slug", STORED),
             title_stored: b.add_text_field("title", STORED),
             description_stored: b.add_text_field("description", STORED),

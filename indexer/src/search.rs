@@ -23,10 +23,11 @@ use crate::cursor;
 use crate::error::{IndexError, Result};
 use crate::highlight::snippet_generator;
 use crate::query_build::{
-    combine_terms, episode_filter_clauses, episode_term_query, families_for, field_query,
-    final_query, podcast_filter_clauses, podcast_term_query,
+    combine_terms, episode_filter_clauses, families_for, final_query, podcast_filter_clauses,
+    snippet_field_query, term_clause, term_queries,
 };
 use crate::reader::IndexReaderHandle;
+use crate::relevance::TermPlan;
 use crate::request::{MatchMode, SearchMode, SearchRequest, SortField, Target};
 use crate::results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
 use crate::semantic::{embed_query, hit_similarities};
@@ -106,24 +107,22 @@ fn shard_query(
     request: &SearchRequest,
     mode: SearchMode,
     families: &[LanguageFamily],
+    plans: &[TermPlan],
 ) -> Result<Box<dyn Query>> {
     let schemas = &generation.schemas;
     let mut clauses = Vec::new();
-    for term in &request.terms {
-        let query = match mode {
-            SearchMode::Podcasts => podcast_term_query(shard, schemas, families, term),
-            SearchMode::Episodes => episode_term_query(shard, schemas, families, term)?,
-        };
-        match query {
-            Some(query) => clauses.push((term.match_mode, query)),
-            // A required term with no indexable word can match nothing.
-            None if term.match_mode == MatchMode::Must => {
-                clauses.push((term.match_mode, Box::new(tantivy::query::EmptyQuery)))
-            }
-            None => {}
+    for plan in plans {
+        // A term without a word (punctuation, symbols) is left out.
+        if let Some(queries) = term_queries(generation, shard, families, mode, plan)? {
+            clauses.push((plan.term.match_mode, term_clause(queries)));
         }
     }
-    let text = combine_terms(clauses);
+    // Terms were given but none has a word to search: nothing matches.
+    let text = if clauses.is_empty() && !plans.is_empty() {
+        Some(Box::new(tantivy::query::EmptyQuery) as Box<dyn Query>)
+    } else {
+        combine_terms(clauses)
+    };
     let filters = match mode {
         SearchMode::Podcasts => podcast_filter_clauses(schemas, &request.filters, true),
         SearchMode::Episodes => episode_filter_clauses(shard, schemas, &request.filters)?,
@@ -162,6 +161,11 @@ fn search_in_pool(generation: &OpenGeneration, request: &SearchRequest) -> Resul
         None => None,
     };
     let families = families_for(&request.filters);
+    let plans: Vec<TermPlan> = request
+        .terms
+        .iter()
+        .map(|term| TermPlan::new(generation, &families, term))
+        .collect();
     let statistics = GlobalStatistics::new(
         generation
             .shards
@@ -180,7 +184,7 @@ fn search_in_pool(generation: &OpenGeneration, request: &SearchRequest) -> Resul
         .shards
         .par_iter()
         .map(|shard| {
-            let query = shard_query(generation, shard, request, mode, &families)?;
+            let query = shard_query(generation, shard, request, mode, &families, &plans)?;
             let searcher = index_searcher(shard, mode);
             let page = searcher.search_with_statistics_provider(
                 query.as_ref(),
@@ -257,7 +261,7 @@ fn search_in_pool(generation: &OpenGeneration, request: &SearchRequest) -> Resul
                         })
                         .collect::<Result<Vec<_>>>()?;
                     if request.snippets && !hits.is_empty() {
-                        add_snippets(generation, shard, request, &families, &mut hits)?;
+                        add_snippets(generation, shard, &plans, &families, &mut hits)?;
                     }
                     Ok(hits)
                 })
@@ -427,16 +431,17 @@ pub(crate) fn episode_hit(
 }
 
 /// The transcript terms of a request (not `Not`) as a query over the chunk text fields
-/// of `shard` that hold text.
+/// of `shard` that hold text: a chunk matches any of their content words.
 fn transcript_text_query(
     generation: &OpenGeneration,
     shard: &OpenShard,
-    request: &SearchRequest,
+    plans: &[TermPlan],
     families: &[LanguageFamily],
 ) -> Option<Box<dyn Query>> {
     let chunk_text = &generation.schemas.chunks.text;
     let mut clauses: Vec<Box<dyn Query>> = Vec::new();
-    for term in &request.terms {
+    for plan in plans {
+        let term = &plan.term;
         if term.match_mode == MatchMode::Not || !term.targets.contains(&Target::Transcript) {
             continue;
         }
@@ -446,7 +451,7 @@ fn transcript_text_query(
             if !shard.chunk_fields.contains(field) {
                 continue;
             }
-            if let Some(query) = field_query(field, *family, term) {
+            if let Some(query) = snippet_field_query(field, *family, plan) {
                 clauses.push(query);
             }
         }
@@ -465,11 +470,11 @@ fn transcript_text_query(
 fn add_snippets(
     generation: &OpenGeneration,
     shard: &OpenShard,
-    request: &SearchRequest,
+    plans: &[TermPlan],
     families: &[LanguageFamily],
     hits: &mut [(usize, EpisodeHit)],
 ) -> Result<()> {
-    let Some(text_query) = transcript_text_query(generation, shard, request, families) else {
+    let Some(text_query) = transcript_text_query(generation, shard, plans, families) else {
         return Ok(());
     };
     let episode_ids: Vec<Uuid> = hits.iter().map(|(_, hit)| hit.episode_id).collect();

@@ -31,6 +31,9 @@ pub struct OpenShard {
     pub(crate) podcast_fields: NonEmptyFields,
     pub(crate) episode_fields: NonEmptyFields,
     pub(crate) chunk_fields: NonEmptyFields,
+    /// Tokens and documents with the field, per text field of each index.
+    podcast_lengths: FieldLengths,
+    episode_lengths: FieldLengths,
     /// Podcast-level filters of episode searches, resolved to episode documents.
     pub(crate) podcast_filters: FilterCache,
 }
@@ -44,6 +47,8 @@ impl OpenShard {
             podcast_fields: NonEmptyFields::of(&podcasts)?,
             episode_fields: NonEmptyFields::of(&episodes)?,
             chunk_fields: NonEmptyFields::of(&chunks)?,
+            podcast_lengths: FieldLengths::of(&podcasts)?,
+            episode_lengths: FieldLengths::of(&episodes)?,
             podcast_filters: FilterCache::default(),
             podcasts,
             episodes,
@@ -84,6 +89,87 @@ impl NonEmptyFields {
     }
 }
 
+/// Per text field: the tokens it holds and the documents that have it.
+#[derive(Debug, Default)]
+struct FieldLengths {
+    fields: HashMap<Field, (u64, u64)>,
+}
+
+impl FieldLengths {
+    fn of(searcher: &Searcher) -> Result<FieldLengths> {
+        let mut fields = HashMap::new();
+        for (field, entry) in searcher.schema().fields() {
+            if !entry.is_indexed()
+                || !matches!(entry.field_type(), tantivy::schema::FieldType::Str(_))
+            {
+                continue;
+            }
+            let (mut tokens, mut documents) = (0u64, 0u64);
+            for reader in searcher.segment_readers() {
+                tokens += reader.inverted_index(field)?.total_num_tokens();
+                let Some(norms) = reader.fieldnorms_readers().get_field(field)? else {
+                    continue;
+                };
+                documents += (0..reader.max_doc())
+                    .filter(|doc| norms.fieldnorm_id(*doc) != 0)
+                    .count() as u64;
+            }
+            if documents > 0 {
+                fields.insert(field, (tokens, documents));
+            }
+        }
+        Ok(FieldLengths { fields })
+    }
+}
+
+/// Which index of a shard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IndexKind {
+    Podcasts,
+    Episodes,
+}
+
+/// Mean field lengths over a generation's shards, over the documents that have the
+/// field (a language family's field is empty for documents of other languages).
+#[derive(Debug, Default)]
+pub(crate) struct AverageLengths {
+    podcasts: HashMap<Field, f32>,
+    episodes: HashMap<Field, f32>,
+}
+
+impl AverageLengths {
+    fn of(shards: &[OpenShard]) -> AverageLengths {
+        fn average(lengths: &mut dyn Iterator<Item = &FieldLengths>) -> HashMap<Field, f32> {
+            let mut sums: HashMap<Field, (u64, u64)> = HashMap::new();
+            for shard in lengths {
+                for (field, (tokens, documents)) in &shard.fields {
+                    let sum = sums.entry(*field).or_default();
+                    sum.0 += tokens;
+                    sum.1 += documents;
+                }
+            }
+            sums.into_iter()
+                .map(|(field, (tokens, documents))| {
+                    (field, tokens as f32 / documents.max(1) as f32)
+                })
+                .collect()
+        }
+        AverageLengths {
+            podcasts: average(&mut shards.iter().map(|s| &s.podcast_lengths)),
+            episodes: average(&mut shards.iter().map(|s| &s.episode_lengths)),
+        }
+    }
+
+    /// The mean length of `field` in `kind`'s index (1 when no document has it).
+    pub(crate) fn of_field(&self, kind: IndexKind, field: Field) -> f32 {
+        let map = match kind {
+            IndexKind::Podcasts => &self.podcasts,
+            IndexKind::Episodes => &self.episodes,
+        };
+        map.get(&field).copied().unwrap_or(1.0).max(1.0)
+    }
+}
+
 fn open_searcher(dir: &Path) -> Result<Searcher> {
     let index = Index::open_in_dir(dir)?;
     register_analyzers(&index);
@@ -101,6 +187,7 @@ pub struct OpenGeneration {
     pub schemas: Schemas,
     /// The static model that embeds queries, when the generation has vectors.
     pub model: Option<Arc<StaticModel>>,
+    pub(crate) average_lengths: AverageLengths,
 }
 
 impl std::fmt::Debug for OpenGeneration {
@@ -138,6 +225,7 @@ impl OpenGeneration {
         };
         Ok(OpenGeneration {
             manifest,
+            average_lengths: AverageLengths::of(&shards),
             shards,
             schemas: Schemas::default(),
             model,

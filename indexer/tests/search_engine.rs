@@ -20,6 +20,7 @@ fn build(dir: &Path, catalog: &Catalog, shards: u32) {
         podcasts: &catalog.podcasts,
         episodes: &catalog.episodes,
         transcripts: &catalog.transcripts,
+        persons: &[],
         signals: None,
     };
     let options = BuildOptions {

@@ -166,6 +166,7 @@ fn build_with_shards(dir: &Path, corpus: &Corpus, vectors: Option<VectorModel>, 
         podcasts: &corpus.podcasts,
         episodes: &corpus.episodes,
         transcripts: &corpus.transcripts,
+        persons: &[],
         signals: None,
     };
     let options = BuildOptions {

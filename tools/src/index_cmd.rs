@@ -59,12 +59,15 @@ pub fn run(config: &Config, args: IndexArgs) -> anyhow::Result<()> {
         .with_context(|| format!("cannot read episodes from {}", parquet_dir.display()))?;
     let transcripts = podlens_data::snapshot::read_transcripts(&parquet_dir)
         .with_context(|| format!("cannot read transcripts from {}", parquet_dir.display()))?;
+    let persons = podlens_data::snapshot::read_persons(&parquet_dir)
+        .with_context(|| format!("cannot read persons from {}", parquet_dir.display()))?;
     let signals = podcast_signals(&parquet_dir)?;
     let read_seconds = started.elapsed().as_secs_f64();
     let source = IndexSource {
         podcasts: &podcasts,
         episodes: &episodes,
         transcripts: &transcripts,
+        persons: &persons,
         signals: Some(&signals),
     };
     let vectors = match vector_model(&args) {

@@ -113,6 +113,7 @@ pub fn index_snapshot(data_dir: &Path, options: &BuildOptions) -> podlens_indexe
         podcasts: &podcasts,
         episodes: &episodes,
         transcripts: &transcripts,
+        persons: &[],
         signals: None,
     };
     build_generation(&data_dir.join("index"), source, options).expect("index built")

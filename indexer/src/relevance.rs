@@ -1,0 +1,612 @@
+//! The query of one search term: its content words matched over the union of its target
+//! fields (BM25F, [`crate::bm25f`]), combined by the term's match mode, with bonuses for
+//! the words' proximity and for an exact title. `docs/search.md` describes the
+//! semantics; the weights below are tuned on the judged queries of `benches/relevance`.
+//!
+//! | target | podcast search | episode search |
+//! |---|---|---|
+//! | podcast-title | title 3.0, people 2.5 | (the podcast's match, joined) |
+//! | podcast-description | description 1.0, keywords 0.4; episodes' text 1.0 in a group of weight 0.45 | (joined) |
+//! | episode-title | — | title 2.0, people 2.0 |
+//! | episode-description | — | description 1.0, keywords 0.4 |
+//! | transcript | — | transcript 1.0 in a group of weight 0.6 |
+
+use tantivy::query::{
+    BooleanQuery, BoostQuery, ConstScoreQuery, FuzzyTermQuery, Occur, PhraseQuery, Query, TermQuery,
+};
+use tantivy::schema::{Field, IndexRecordOption};
+use tantivy::{Score, Term};
+
+use crate::analysis::LanguageFamily;
+use crate::any_field::AnyFieldQuery;
+use crate::bm25f::{FieldGroup, WeightedField, WordQuery};
+use crate::coverage::CoverageQuery;
+use crate::request::{MatchMode, SearchTerm, Target};
+use crate::schema::FamilyFields;
+use crate::shard::{IndexKind, NonEmptyFields, OpenGeneration, OpenShard};
+use crate::words::{TermWords, Word, exact_form, phrase_tokens};
+
+/// A field's weight and length normalisation.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldWeight {
+    pub weight: Score,
+    pub b: Score,
+}
+
+const fn field(weight: Score, b: Score) -> FieldWeight {
+    FieldWeight { weight, b }
+}
+
+/// Every weight of the relevance model.
+#[derive(Debug, Clone, Copy)]
+pub struct Weights {
+    pub podcast_title: FieldWeight,
+    pub podcast_people: FieldWeight,
+    pub podcast_description: FieldWeight,
+    pub podcast_keywords: FieldWeight,
+    pub podcast_categories: FieldWeight,
+    pub podcast_episodes: FieldWeight,
+    /// The weight of the podcast's episodes' group.
+    pub podcast_episodes_group: Score,
+    pub episode_title: FieldWeight,
+    pub episode_people: FieldWeight,
+    pub episode_description: FieldWeight,
+    pub episode_keywords: FieldWeight,
+    pub transcript: FieldWeight,
+    pub transcript_group: Score,
+    /// An episode whose podcast matches the word (podcast targets in episode searches).
+    pub podcast_join: Score,
+    /// A podcast (or an episode's podcast) in the language a word names ("german").
+    pub language_match: Score,
+    /// `γ` of the coverage factor `(held / words)^γ`.
+    pub coverage_exponent: Score,
+    /// Content words within this many positions of each other, in order…
+    pub proximity_slop: u32,
+    /// …add this share of their phrase score in a title…
+    pub proximity_title: Score,
+    /// …and this in a description.
+    pub proximity_description: Score,
+    /// The whole term as a phrase in a title or the people.
+    pub phrase_title: Score,
+    /// The whole term is the title.
+    pub exact_title: Score,
+    /// A fuzzy match (asked for, or of a word the catalog does not have) scores this
+    /// share of the field's weight.
+    pub fuzzy: Score,
+}
+
+/// The weights in use.
+pub const WEIGHTS: Weights = Weights {
+    podcast_title: field(3.0, 0.5),
+    podcast_people: field(2.5, 0.5),
+    podcast_description: field(1.0, 0.75),
+    podcast_keywords: field(0.4, 0.75),
+    podcast_categories: field(1.5, 0.3),
+    podcast_episodes: field(1.0, 0.75),
+    podcast_episodes_group: 0.45,
+    episode_title: field(2.0, 0.5),
+    episode_people: field(2.0, 0.5),
+    episode_description: field(1.0, 0.75),
+    episode_keywords: field(0.4, 0.75),
+    transcript: field(1.0, 0.75),
+    transcript_group: 0.6,
+    podcast_join: 1.0,
+    language_match: 2.0,
+    coverage_exponent: 1.5,
+    proximity_slop: 3,
+    proximity_title: 0.5,
+    proximity_description: 0.25,
+    phrase_title: 1.0,
+    exact_title: 3.0,
+    fuzzy: 0.5,
+};
+
+/// A term ready to search: its words, and for each content word whether it is searched
+/// fuzzily (asked for, or a word no target field of the catalog holds).
+#[derive(Debug, Clone)]
+pub struct TermPlan {
+    pub term: SearchTerm,
+    pub words: TermWords,
+    pub fuzzy: Vec<bool>,
+}
+
+fn fuzzy_distance(word: &str) -> u8 {
+    match word.chars().count() {
+        0..=3 => 0,
+        4..=7 => 1,
+        _ => 2,
+    }
+}
+
+impl TermPlan {
+    /// Plans `term` against `generation`: words unknown to every target field (in
+    /// every family searched) are matched fuzzily.
+    pub fn new(
+        generation: &OpenGeneration,
+        families: &[LanguageFamily],
+        term: &SearchTerm,
+    ) -> TermPlan {
+        let words = TermWords::of(&term.text);
+        let fuzzy = words
+            .content
+            .iter()
+            .map(|word| {
+                if fuzzy_distance(&word.folded) == 0
+                    || word.folded.chars().any(|c| c.is_ascii_digit())
+                {
+                    return false;
+                }
+                term.fuzzy || !known(generation, families, term, word)
+            })
+            .collect();
+        TermPlan {
+            term: term.clone(),
+            words,
+            fuzzy,
+        }
+    }
+}
+
+/// Whether some target field of the generation holds `word`.
+fn known(
+    generation: &OpenGeneration,
+    families: &[LanguageFamily],
+    term: &SearchTerm,
+    word: &Word,
+) -> bool {
+    let schemas = &generation.schemas;
+    let mut terms: Vec<(IndexKind, Term)> = Vec::new();
+    let mut family_terms = |kind: IndexKind, fields: &FamilyFields| {
+        for family in families {
+            if let Some(token) = word.token_in(*family) {
+                terms.push((kind, Term::from_field_text(fields.field(*family), &token)));
+            }
+        }
+    };
+    for target in &term.targets {
+        match target {
+            Target::PodcastTitle => {
+                family_terms(IndexKind::Podcasts, &schemas.podcasts.title);
+            }
+            Target::PodcastDescription => {
+                family_terms(IndexKind::Podcasts, &schemas.podcasts.description);
+                family_terms(IndexKind::Podcasts, &schemas.podcasts.episodes_text);
+            }
+            Target::EpisodeTitle => family_terms(IndexKind::Episodes, &schemas.episodes.title),
+            Target::EpisodeDescription => {
+                family_terms(IndexKind::Episodes, &schemas.episodes.description)
+            }
+            Target::Transcript => family_terms(IndexKind::Episodes, &schemas.episodes.transcript),
+        }
+    }
+    let plain = word.plain_token();
+    terms.push((
+        IndexKind::Podcasts,
+        Term::from_field_text(schemas.podcasts.people, &plain),
+    ));
+    terms.push((
+        IndexKind::Episodes,
+        Term::from_field_text(schemas.episodes.people, &plain),
+    ));
+    generation.shards.iter().any(|shard| {
+        terms.iter().any(|(kind, term)| {
+            let searcher = match kind {
+                IndexKind::Podcasts => &shard.podcasts,
+                IndexKind::Episodes => &shard.episodes,
+            };
+            searcher.doc_freq(term).is_ok_and(|count| count > 0)
+        })
+    })
+}
+
+/// What one term asks of a document: the query it must match (its words by the match
+/// mode) and an optional bonus (proximity, phrase, exact title) that only adds score.
+pub struct TermQueries {
+    pub matching: Box<dyn Query>,
+    pub bonus: Option<Box<dyn Query>>,
+}
+
+/// Builds one shard's queries for a term.
+#[derive(Clone, Copy)]
+pub struct TermBuilder<'a> {
+    pub generation: &'a OpenGeneration,
+    pub shard: &'a OpenShard,
+    pub families: &'a [LanguageFamily],
+    pub kind: IndexKind,
+    pub weights: &'a Weights,
+}
+
+/// A field of a word: its term and weight, or its token in an unstemmed field.
+struct WordField {
+    field: Field,
+    weight: FieldWeight,
+    /// `Some(family)` for a stemmed field of that family, `None` for an unstemmed one.
+    family: Option<LanguageFamily>,
+}
+
+impl TermBuilder<'_> {
+    fn non_empty(&self) -> &NonEmptyFields {
+        match self.kind {
+            IndexKind::Podcasts => &self.shard.podcast_fields,
+            IndexKind::Episodes => &self.shard.episode_fields,
+        }
+    }
+
+    fn family_fields(&self, fields: &FamilyFields, weight: FieldWeight, out: &mut Vec<WordField>) {
+        for family in self.families {
+            let field = fields.field(*family);
+            if self.non_empty().contains(field) {
+                out.push(WordField {
+                    field,
+                    weight,
+                    family: Some(*family),
+                });
+            }
+        }
+    }
+
+    fn plain_field(&self, field: Field, weight: FieldWeight, out: &mut Vec<WordField>) {
+        if self.non_empty().contains(field) {
+            out.push(WordField {
+                field,
+                weight,
+                family: None,
+            });
+        }
+    }
+
+    /// The term's fields by group: the main group, and the long-text group (a podcast's
+    /// episodes, an episode's transcript).
+    fn groups(&self, targets: &[Target]) -> (Vec<WordField>, Vec<WordField>) {
+        let w = self.weights;
+        let schemas = &self.generation.schemas;
+        let (mut main, mut long) = (Vec::new(), Vec::new());
+        for target in targets {
+            match (self.kind, target) {
+                (IndexKind::Podcasts, Target::PodcastTitle) => {
+                    self.family_fields(&schemas.podcasts.title, w.podcast_title, &mut main);
+                    self.plain_field(schemas.podcasts.people, w.podcast_people, &mut main);
+                }
+                (IndexKind::Podcasts, Target::PodcastDescription) => {
+                    self.family_fields(
+                        &schemas.podcasts.description,
+                        w.podcast_description,
+                        &mut main,
+                    );
+                    self.plain_field(schemas.podcasts.keywords, w.podcast_keywords, &mut main);
+                    if self.non_empty().contains(schemas.podcasts.categories) {
+                        main.push(WordField {
+                            field: schemas.podcasts.categories,
+                            weight: w.podcast_categories,
+                            family: Some(LanguageFamily::English),
+                        });
+                    }
+                    self.family_fields(
+                        &schemas.podcasts.episodes_text,
+                        w.podcast_episodes,
+                        &mut long,
+                    );
+                }
+                (IndexKind::Episodes, Target::EpisodeTitle) => {
+                    self.family_fields(&schemas.episodes.title, w.episode_title, &mut main);
+                    self.plain_field(schemas.episodes.people, w.episode_people, &mut main);
+                }
+                (IndexKind::Episodes, Target::EpisodeDescription) => {
+                    self.family_fields(
+                        &schemas.episodes.description,
+                        w.episode_description,
+                        &mut main,
+                    );
+                    self.plain_field(schemas.episodes.keywords, w.episode_keywords, &mut main);
+                }
+                (IndexKind::Episodes, Target::Transcript) => {
+                    self.family_fields(&schemas.episodes.transcript, w.transcript, &mut long);
+                }
+                _ => {}
+            }
+        }
+        (main, long)
+    }
+
+    fn average(&self, field: Field) -> Score {
+        self.generation.average_lengths.of_field(self.kind, field)
+    }
+
+    /// The word's token in a field, `None` where the word is a stopword of the field's
+    /// family (unless `any_word`) or has no token.
+    fn token(word: &Word, field: &WordField, any_word: bool) -> Option<String> {
+        match field.family {
+            Some(family) => {
+                if !any_word && !word.is_content_in(family) {
+                    return None;
+                }
+                word.token_in(family)
+            }
+            None => Some(word.plain_token()),
+        }
+    }
+
+    fn weighted(&self, fields: &[WordField], word: &Word, any_word: bool) -> Vec<WeightedField> {
+        fields
+            .iter()
+            .filter_map(|field| {
+                let token = Self::token(word, field, any_word)?;
+                Some(WeightedField {
+                    term: Term::from_field_text(field.field, &token),
+                    weight: field.weight.weight,
+                    b: field.weight.b,
+                    average_length: self.average(field.field),
+                })
+            })
+            .collect()
+    }
+
+    fn fuzzy_queries(&self, fields: &[WordField], word: &Word) -> Vec<Box<dyn Query>> {
+        fields
+            .iter()
+            .filter_map(|field| {
+                let token = Self::token(word, field, false)?;
+                let distance = fuzzy_distance(&token);
+                if distance == 0 {
+                    return None;
+                }
+                let query =
+                    FuzzyTermQuery::new(Term::from_field_text(field.field, &token), distance, true);
+                Some(Box::new(BoostQuery::new(
+                    Box::new(query),
+                    field.weight.weight * self.weights.fuzzy,
+                )) as Box<dyn Query>)
+            })
+            .collect()
+    }
+
+    /// One word over the term's fields (plus `extras`, added as they are).
+    fn word_query(
+        &self,
+        targets: &[Target],
+        word: &Word,
+        fuzzy: bool,
+        any_word: bool,
+        mut extras: Vec<Box<dyn Query>>,
+    ) -> WordQuery {
+        let (main, long) = self.groups(targets);
+        if fuzzy {
+            extras.extend(self.fuzzy_queries(&main, word));
+            extras.extend(self.fuzzy_queries(&long, word));
+        }
+        let long_weight = match self.kind {
+            IndexKind::Podcasts => self.weights.podcast_episodes_group,
+            IndexKind::Episodes => self.weights.transcript_group,
+        };
+        WordQuery::new(
+            vec![
+                FieldGroup {
+                    fields: self.weighted(&main, word, any_word),
+                    weight: 1.0,
+                },
+                FieldGroup {
+                    fields: self.weighted(&long, word, any_word),
+                    weight: long_weight,
+                },
+            ],
+            extras,
+        )
+    }
+
+    /// Phrase queries of `words` in each field with positions, boosted by the field's
+    /// weight times `boost`.
+    fn phrases(
+        &self,
+        fields: &[WordField],
+        words: &[Word],
+        any_word: bool,
+        slop: u32,
+        boost: Score,
+    ) -> Vec<Box<dyn Query>> {
+        let mut out: Vec<Box<dyn Query>> = Vec::new();
+        for field in fields {
+            let tokens: Vec<String> = match field.family {
+                Some(family) if any_word => phrase_tokens(words, family),
+                Some(family) => words
+                    .iter()
+                    .filter(|word| word.is_content_in(family))
+                    .filter_map(|word| word.token_in(family))
+                    .collect(),
+                None => words.iter().map(Word::plain_token).collect(),
+            };
+            let query: Box<dyn Query> = match tokens.len() {
+                0 => continue,
+                1 => Box::new(TermQuery::new(
+                    Term::from_field_text(field.field, &tokens[0]),
+                    IndexRecordOption::WithFreqs,
+                )),
+                _ => Box::new(PhraseQuery::new_with_offset_and_slop(
+                    tokens
+                        .iter()
+                        .enumerate()
+                        .map(|(offset, token)| (offset, Term::from_field_text(field.field, token)))
+                        .collect(),
+                    slop,
+                )),
+            };
+            out.push(Box::new(BoostQuery::new(
+                query,
+                field.weight.weight * boost,
+            )));
+        }
+        out
+    }
+
+    /// The title-like fields of the term's targets (titles and people), and its
+    /// description fields, each with positions.
+    fn positional_fields(&self, targets: &[Target]) -> (Vec<WordField>, Vec<WordField>) {
+        let (main, _) = self.groups(targets);
+        let schemas = &self.generation.schemas;
+        let titles = [schemas.podcasts.people, schemas.episodes.people];
+        main.into_iter().partition(|field| {
+            let is_title = match self.kind {
+                IndexKind::Podcasts => schemas.podcasts.title.iter().any(|(_, f)| f == field.field),
+                IndexKind::Episodes => schemas.episodes.title.iter().any(|(_, f)| f == field.field),
+            };
+            is_title || titles.contains(&field.field)
+        })
+    }
+
+    /// One content word of `plan` over `targets` alone, with the plan's fuzziness.
+    pub fn word_only(&self, targets: &[Target], word: &Word, plan: &TermPlan) -> WordQuery {
+        let fuzzy = plan
+            .words
+            .content
+            .iter()
+            .position(|content| content == word)
+            .is_some_and(|at| plan.fuzzy[at]);
+        self.word_query(targets, word, fuzzy, false, Vec::new())
+    }
+
+    /// The term's queries, `None` when it has no word to search.
+    pub fn term(
+        &self,
+        plan: &TermPlan,
+        extras: &dyn Fn(&Word) -> Vec<Box<dyn Query>>,
+    ) -> Option<TermQueries> {
+        let term = &plan.term;
+        let words = &plan.words;
+        if words.is_empty() {
+            return None;
+        }
+        let targets = &term.targets;
+        // A phrase, or a term of stopwords only: the words in order.
+        if (term.phrase && words.all.len() > 1) || words.only_stopwords() {
+            if words.all.len() == 1 {
+                let query = self.word_query(targets, &words.all[0], false, true, Vec::new());
+                return (!query.is_empty()).then(|| TermQueries {
+                    matching: Box::new(query),
+                    bonus: None,
+                });
+            }
+            let (titles, descriptions) = self.positional_fields(targets);
+            let (_, long) = self.groups(targets);
+            let slop = if term.phrase { term.slop } else { 0 };
+            let mut phrases = self.phrases(&titles, &words.all, true, slop, 1.0);
+            phrases.extend(self.phrases(&descriptions, &words.all, true, slop, 1.0));
+            if long.iter().all(|field| self.has_positions(field.field)) {
+                let long_weight = match self.kind {
+                    IndexKind::Podcasts => self.weights.podcast_episodes_group,
+                    IndexKind::Episodes => self.weights.transcript_group,
+                };
+                phrases.extend(self.phrases(&long, &words.all, true, slop, long_weight));
+            }
+            if phrases.is_empty() {
+                return Some(TermQueries {
+                    matching: Box::new(tantivy::query::EmptyQuery),
+                    bonus: None,
+                });
+            }
+            return Some(TermQueries {
+                matching: Box::new(AnyFieldQuery::new(phrases, 0.3)),
+                bonus: self.exact_title(term),
+            });
+        }
+        let word_queries: Vec<Box<dyn Query>> = words
+            .content
+            .iter()
+            .zip(&plan.fuzzy)
+            .map(|(word, fuzzy)| {
+                Box::new(self.word_query(targets, word, *fuzzy, false, extras(word)))
+                    as Box<dyn Query>
+            })
+            .collect();
+        let matching: Box<dyn Query> = match term.match_mode {
+            MatchMode::Optional if word_queries.len() > 1 => Box::new(CoverageQuery::new(
+                word_queries,
+                self.weights.coverage_exponent,
+            )),
+            _ if word_queries.len() == 1 => word_queries.into_iter().next()?,
+            // Must: every word; Not: excludes a document holding every word.
+            _ => Box::new(BooleanQuery::new(
+                word_queries.into_iter().map(|q| (Occur::Must, q)).collect(),
+            )),
+        };
+        if term.match_mode == MatchMode::Not {
+            return Some(TermQueries {
+                matching,
+                bonus: None,
+            });
+        }
+        Some(TermQueries {
+            matching,
+            bonus: self.bonus(plan),
+        })
+    }
+
+    fn has_positions(&self, field: Field) -> bool {
+        let schema = match self.kind {
+            IndexKind::Podcasts => &self.generation.schemas.podcasts.schema,
+            IndexKind::Episodes => &self.generation.schemas.episodes.schema,
+        };
+        match schema.get_field_entry(field).field_type() {
+            tantivy::schema::FieldType::Str(options) => options
+                .get_indexing_options()
+                .is_some_and(|indexing| indexing.index_option().has_positions()),
+            _ => false,
+        }
+    }
+
+    /// Proximity of the content words, the whole term as a phrase in titles, and an
+    /// exact title.
+    fn bonus(&self, plan: &TermPlan) -> Option<Box<dyn Query>> {
+        let words = &plan.words;
+        let targets = &plan.term.targets;
+        let (titles, descriptions) = self.positional_fields(targets);
+        let w = self.weights;
+        let mut clauses: Vec<Box<dyn Query>> = Vec::new();
+        if words.content.len() > 1 {
+            clauses.extend(self.phrases(
+                &titles,
+                &words.content,
+                false,
+                w.proximity_slop,
+                w.proximity_title,
+            ));
+            clauses.extend(self.phrases(
+                &descriptions,
+                &words.content,
+                false,
+                w.proximity_slop,
+                w.proximity_description,
+            ));
+        }
+        if words.all.len() > 1 {
+            clauses.extend(self.phrases(&titles, &words.all, true, 0, w.phrase_title));
+        }
+        if let Some(exact) = self.exact_title(&plan.term) {
+            clauses.push(exact);
+        }
+        match clauses.len() {
+            0 => None,
+            1 => clauses.pop(),
+            _ => Some(Box::new(BooleanQuery::new(
+                clauses.into_iter().map(|q| (Occur::Should, q)).collect(),
+            ))),
+        }
+    }
+
+    /// The whole term equals the podcast's title.
+    fn exact_title(&self, term: &SearchTerm) -> Option<Box<dyn Query>> {
+        if self.kind != IndexKind::Podcasts || !term.targets.contains(&Target::PodcastTitle) {
+            return None;
+        }
+        let form = exact_form(&term.text);
+        if form.is_empty() {
+            return None;
+        }
+        let field = self.generation.schemas.podcasts.title_exact;
+        Some(Box::new(ConstScoreQuery::new(
+            Box::new(TermQuery::new(
+                Term::from_field_text(field, &form),
+                IndexRecordOption::Basic,
+            )),
+            self.weights.exact_title,
+        )))
+    }
+}
