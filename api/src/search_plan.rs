@@ -166,7 +166,7 @@ pub fn engine_request(
         cursor,
         snippets: search.snippets.include_transcript_snippet,
         explain: false,
-        semantic_rerank: None,
+        hybrid: true,
     })
 }
 

@@ -131,6 +131,8 @@ fn podlens_request(query: &Query) -> SearchRequest {
         }],
         page_size: DEPTH,
         snippets: false,
+        // RELEVANCE_HYBRID=0 measures keyword order alone (the default fuses, as the API).
+        hybrid: std::env::var("RELEVANCE_HYBRID").map_or(true, |value| value != "0"),
         ..SearchRequest::default()
     }
 }

@@ -184,7 +184,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 )
             })
             .collect();
-        let weights = [0.0_f32, 0.25, 0.5, 0.75, 1.0];
+        // 0: keyword order; 1: keyword and vector rankings fused (the default)
+        let weights = [0.0_f32, 1.0];
         let mut totals = vec![0.0_f32; weights.len()];
         let mut counted = 0;
         let mut judged: HashMap<(usize, Uuid), f32> = HashMap::new();
@@ -206,7 +207,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         .collect(),
                     page_size: 20,
                     snippets: false,
-                    semantic_rerank: (weight > 0.0).then_some(weight),
+                    hybrid: weight > 0.0,
                     ..SearchRequest::default()
                 };
                 let Hits::Episodes(hits) = handle.search(&request)?.hits else {
@@ -262,7 +263,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         report.push('\n');
     }
     if !rerank_rows.is_empty() {
-        report.push_str("\n## Semantic re-ranking of keyword hits\n\nEpisode searches (optional words over title and description, first page of 20); gain of a hit = exact all-mpnet-base-v2 cosine of query and the first 400 characters of the episode text; nDCG@10 against the ideal order of the keyword page. Weight 0 is keyword order.\n\n| weight | queries | nDCG@10 |\n|---:|---:|---:|\n");
+        report.push_str("\n## Keyword order and hybrid fusion\n\nEpisode searches (optional words over title and description, first page of 20); gain of a hit = exact all-mpnet-base-v2 cosine of query and the first 400 characters of the episode text; nDCG@10 against the ideal order of the keyword page. Weight 0 is keyword order, 1 the fusion of keyword and vector ranks (`indexer/src/hybrid.rs`).\n\n| weight | queries | nDCG@10 |\n|---:|---:|---:|\n");
         for row in &rerank_rows {
             report.push_str(row);
             report.push('\n');

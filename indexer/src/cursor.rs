@@ -1,6 +1,8 @@
 //! The opaque paging cursor: the last hit's sort key and id, and a fingerprint of the
 //! mode and sort it belongs to, in URL-safe base64. Stateless (`search_after`), so it
-//! never caps depth and survives server restarts.
+//! never caps depth and survives server restarts. A relevance search that fuses keyword
+//! and vector rankings pages through its fused window by position instead (the fused
+//! order is recomputed, identically, for every page), then by key after the window.
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -11,6 +13,43 @@ use crate::sort_key::SortKey;
 
 const VERSION: u8 = 1;
 const LENGTH: usize = 1 + 4 + 1 + 16 + 16;
+const FUSED_VERSION: u8 = 2;
+const FUSED_LENGTH: usize = 1 + 4 + 4;
+
+/// Where the next page starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    /// After this sort key.
+    After(SortKey),
+    /// At this position of the fused order of a hybrid search.
+    Fused(u32),
+}
+
+/// Encodes the cursor at position `offset` of a fused order.
+pub fn encode_fused(mode: SearchMode, order: &SortOrder, offset: u32) -> String {
+    let mut bytes = Vec::with_capacity(FUSED_LENGTH);
+    bytes.push(FUSED_VERSION);
+    bytes.extend_from_slice(&fingerprint(mode, order));
+    bytes.extend_from_slice(&offset.to_be_bytes());
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Decodes either kind of cursor, checking it belongs to this mode and sort.
+pub fn decode_position(cursor: &str, mode: SearchMode, order: &SortOrder) -> Result<Position> {
+    let bytes = URL_SAFE_NO_PAD
+        .decode(cursor.trim())
+        .map_err(|_| IndexError::InvalidCursor("not base64".into()))?;
+    if bytes.len() == FUSED_LENGTH && bytes[0] == FUSED_VERSION {
+        if bytes[1..5] != fingerprint(mode, order) {
+            return Err(IndexError::InvalidCursor(
+                "cursor belongs to another search mode or sort".into(),
+            ));
+        }
+        let offset = u32::from_be_bytes([bytes[5], bytes[6], bytes[7], bytes[8]]);
+        return Ok(Position::Fused(offset));
+    }
+    decode(cursor, mode, order).map(Position::After)
+}
 
 fn fingerprint(mode: SearchMode, order: &SortOrder) -> [u8; 4] {
     let field = match order.field {
@@ -102,5 +141,16 @@ mod tests {
         };
         let text = encode(SearchMode::Episodes, &order, &null);
         assert_eq!(decode(&text, SearchMode::Episodes, &order).unwrap(), null);
+        assert_eq!(
+            decode_position(&text, SearchMode::Episodes, &order).unwrap(),
+            Position::After(null)
+        );
+        let fused = encode_fused(SearchMode::Podcasts, &order, 20);
+        assert_eq!(
+            decode_position(&fused, SearchMode::Podcasts, &order).unwrap(),
+            Position::Fused(20)
+        );
+        assert!(decode_position(&fused, SearchMode::Episodes, &order).is_err());
+        assert!(decode(&fused, SearchMode::Podcasts, &order).is_err());
     }
 }

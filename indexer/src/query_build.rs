@@ -24,6 +24,7 @@ use crate::analysis::LanguageFamily;
 use crate::build::Schemas;
 use crate::error::Result;
 use crate::filter_cache::{ResolvedFilter, ResolvedFilterQuery};
+use crate::guarded::Guarded;
 use crate::relevance::{TermBuilder, TermPlan, TermQueries, WEIGHTS};
 use crate::request::{MatchMode, SearchFilters, SearchMode, Target};
 use crate::schema::id_from_halves;
@@ -139,10 +140,10 @@ pub fn term_queries(
             let query = podcasts.word_only(&podcast_targets, word, plan);
             match matching_podcast_ids(shard, &query) {
                 Ok(ids) if ids.is_empty() => {}
-                Ok(ids) => extras.push(Box::new(ConstScoreQuery::new(
+                Ok(ids) => extras.push(Box::new(Guarded::new(Box::new(ConstScoreQuery::new(
                     podcast_id_set(generation.schemas.episodes.podcast_id, &ids),
                     WEIGHTS.podcast_join,
-                ))),
+                ))))),
                 Err(failure) => remember(failure),
             }
         }

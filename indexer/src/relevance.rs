@@ -21,6 +21,7 @@ use crate::analysis::LanguageFamily;
 use crate::any_field::AnyFieldQuery;
 use crate::bm25f::{FieldGroup, WeightedField, WordQuery};
 use crate::coverage::CoverageQuery;
+use crate::guarded::Guarded;
 use crate::request::{MatchMode, SearchTerm, Target};
 use crate::schema::FamilyFields;
 use crate::shard::{IndexKind, NonEmptyFields, OpenGeneration, OpenShard};
@@ -352,10 +353,10 @@ impl TermBuilder<'_> {
                 }
                 let query =
                     FuzzyTermQuery::new(Term::from_field_text(field.field, &token), distance, true);
-                Some(Box::new(BoostQuery::new(
+                Some(Box::new(Guarded::new(Box::new(BoostQuery::new(
                     Box::new(query),
                     field.weight.weight * self.weights.fuzzy,
-                )) as Box<dyn Query>)
+                )))) as Box<dyn Query>)
             })
             .collect()
     }
@@ -585,9 +586,9 @@ impl TermBuilder<'_> {
         match clauses.len() {
             0 => None,
             1 => clauses.pop(),
-            _ => Some(Box::new(BooleanQuery::new(
+            _ => Some(Box::new(Guarded::new(Box::new(BooleanQuery::new(
                 clauses.into_iter().map(|q| (Occur::Should, q)).collect(),
-            ))),
+            ))))),
         }
     }
 
@@ -601,12 +602,12 @@ impl TermBuilder<'_> {
             return None;
         }
         let field = self.generation.schemas.podcasts.title_exact;
-        Some(Box::new(ConstScoreQuery::new(
+        Some(Box::new(Guarded::new(Box::new(ConstScoreQuery::new(
             Box::new(TermQuery::new(
                 Term::from_field_text(field, &form),
                 IndexRecordOption::Basic,
             )),
             self.weights.exact_title,
-        )))
+        )))))
     }
 }

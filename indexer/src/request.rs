@@ -175,12 +175,10 @@ pub struct SearchRequest {
     pub snippets: bool,
     /// A score breakdown per hit.
     pub explain: bool,
-    /// Semantic re-ranking (relevance order only): each page's hits are re-ordered by
-    /// `(1 − w) · score / best score on the page + w · cosine(query, hit)`, with the
-    /// query's terms and the hit's vectors (podcast centroid; an episode's best
-    /// description or chunk). Page-local, so cursor paging still visits every hit once.
-    /// `None`: keyword order.
-    pub semantic_rerank: Option<f32>,
+    /// Relevance order on a generation with vectors fuses the keyword ranking with the
+    /// vector ranking of the query's meaning (`crate::hybrid`); `false` keeps the
+    /// keyword order alone.
+    pub hybrid: bool,
 }
 
 impl Default for SearchRequest {
@@ -194,7 +192,7 @@ impl Default for SearchRequest {
             cursor: None,
             snippets: true,
             explain: false,
-            semantic_rerank: None,
+            hybrid: true,
         }
     }
 }

@@ -7,7 +7,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::query::{BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery};
+use tantivy::query::{
+    BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery, TermSetQuery,
+};
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{
@@ -18,10 +20,11 @@ use uuid::Uuid;
 
 use crate::analysis::LanguageFamily;
 use crate::any_field::AnyFieldQuery;
-use crate::collector::{Collected, Page, PageCollector, ValueSource, merge_pages};
-use crate::cursor;
+use crate::collector::{Collected, Page, PageCollector, Prior, ValueSource, merge_pages};
+use crate::cursor::{self, Position};
 use crate::error::{IndexError, Result};
 use crate::highlight::snippet_generator;
+use crate::hybrid;
 use crate::query_build::{
     combine_terms, episode_filter_clauses, families_for, final_query, podcast_filter_clauses,
     snippet_field_query, term_clause, term_queries,
@@ -30,11 +33,13 @@ use crate::reader::IndexReaderHandle;
 use crate::relevance::TermPlan;
 use crate::request::{MatchMode, SearchMode, SearchRequest, SortField, Target};
 use crate::results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
-use crate::semantic::{embed_query, hit_similarities};
 use crate::shard::{GlobalStatistics, OpenGeneration, OpenShard};
+use crate::sort_key::SortKey;
 
 /// Largest page.
 pub const MAX_PAGE_SIZE: usize = 1000;
+/// β of the podcast prior ([`Prior`]).
+const PRIOR_BETA: f32 = 0.2;
 const SNIPPETS_PER_HIT: usize = 3;
 const SNIPPET_CHARS: usize = 220;
 
@@ -70,18 +75,6 @@ fn validate(request: &SearchRequest, mode: SearchMode) -> Result<()> {
             "page size must be between 1 and {MAX_PAGE_SIZE}"
         )));
     }
-    if let Some(weight) = request.semantic_rerank {
-        if !(0.0..=1.0).contains(&weight) {
-            return Err(IndexError::InvalidRequest(
-                "the semantic re-ranking weight must be between 0 and 1".into(),
-            ));
-        }
-        if request.sort.field != SortField::Relevance {
-            return Err(IndexError::InvalidRequest(
-                "semantic re-ranking applies to relevance order only".into(),
-            ));
-        }
-    }
     for term in &request.terms {
         if term.text.trim().is_empty() {
             return Err(IndexError::InvalidRequest("a search term is blank".into()));
@@ -100,37 +93,71 @@ fn validate(request: &SearchRequest, mode: SearchMode) -> Result<()> {
     Ok(())
 }
 
-/// The query of one shard.
-fn shard_query(
+/// What a search runs: its mode, families and planned terms.
+pub(crate) struct Plan<'a> {
+    pub request: &'a SearchRequest,
+    pub mode: SearchMode,
+    pub families: Vec<LanguageFamily>,
+    pub terms: Vec<TermPlan>,
+}
+
+/// The query of one shard; documents whose id is in `exclude` are left out.
+pub(crate) fn shard_query(
     generation: &OpenGeneration,
     shard: &OpenShard,
-    request: &SearchRequest,
-    mode: SearchMode,
-    families: &[LanguageFamily],
-    plans: &[TermPlan],
+    plan: &Plan<'_>,
+    exclude: &[Uuid],
 ) -> Result<Box<dyn Query>> {
-    let schemas = &generation.schemas;
     let mut clauses = Vec::new();
-    for plan in plans {
+    for term in &plan.terms {
         // A term without a word (punctuation, symbols) is left out.
-        if let Some(queries) = term_queries(generation, shard, families, mode, plan)? {
-            clauses.push((plan.term.match_mode, term_clause(queries)));
+        if let Some(queries) = term_queries(generation, shard, &plan.families, plan.mode, term)? {
+            clauses.push((term.term.match_mode, term_clause(queries)));
         }
     }
     // Terms were given but none has a word to search: nothing matches.
-    let text = if clauses.is_empty() && !plans.is_empty() {
+    let text = if clauses.is_empty() && !plan.terms.is_empty() {
         Some(Box::new(tantivy::query::EmptyQuery) as Box<dyn Query>)
     } else {
         combine_terms(clauses)
     };
-    let filters = match mode {
-        SearchMode::Podcasts => podcast_filter_clauses(schemas, &request.filters, true),
-        SearchMode::Episodes => episode_filter_clauses(shard, schemas, &request.filters)?,
-    };
+    let mut filters = shard_filters(generation, shard, plan)?;
+    if !exclude.is_empty() {
+        filters.push((Occur::MustNot, id_set(generation, plan.mode, exclude)));
+    }
     Ok(final_query(text, filters))
 }
 
-fn index_searcher(shard: &OpenShard, mode: SearchMode) -> &Searcher {
+/// The request's filters as clauses on one shard.
+pub(crate) fn shard_filters(
+    generation: &OpenGeneration,
+    shard: &OpenShard,
+    plan: &Plan<'_>,
+) -> Result<Vec<(Occur, Box<dyn Query>)>> {
+    let schemas = &generation.schemas;
+    Ok(match plan.mode {
+        SearchMode::Podcasts => podcast_filter_clauses(schemas, &plan.request.filters, true),
+        SearchMode::Episodes => episode_filter_clauses(shard, schemas, &plan.request.filters)?,
+    })
+}
+
+/// Documents (podcasts or episodes) with one of `ids`.
+pub(crate) fn id_set(
+    generation: &OpenGeneration,
+    mode: SearchMode,
+    ids: &[Uuid],
+) -> Box<dyn Query> {
+    let field = match mode {
+        SearchMode::Podcasts => generation.schemas.podcasts.ids.id,
+        SearchMode::Episodes => generation.schemas.episodes.ids.id,
+    };
+    Box::new(TermSetQuery::new(
+        ids.iter()
+            .map(|id| Term::from_field_text(field, &id.to_string())),
+    ))
+}
+
+pub(crate) fn index_searcher(shard: &OpenShard, mode: SearchMode) -> &Searcher {
     match mode {
         SearchMode::Podcasts => &shard.podcasts,
         SearchMode::Episodes => &shard.episodes,
@@ -151,46 +178,53 @@ pub fn search(generation: &OpenGeneration, request: &SearchRequest) -> Result<Se
     }
 }
 
-fn search_in_pool(generation: &OpenGeneration, request: &SearchRequest) -> Result<SearchResponse> {
-    let started = Instant::now();
-    let mode = request.effective_mode();
-    validate(request, mode)?;
-    let source = value_source(mode, request.sort.field)?;
-    let after = match &request.cursor {
-        Some(text) => Some(cursor::decode(text, mode, &request.sort)?),
-        None => None,
-    };
-    let families = families_for(&request.filters);
-    let plans: Vec<TermPlan> = request
-        .terms
-        .iter()
-        .map(|term| TermPlan::new(generation, &families, term))
-        .collect();
-    let statistics = GlobalStatistics::new(
-        generation
-            .shards
-            .iter()
-            .map(|shard| index_searcher(shard, mode))
-            .collect(),
-    );
-    let collector = PageCollector {
+/// The collector of a page of `limit` hits after `after`.
+pub(crate) fn page_collector(
+    generation: &OpenGeneration,
+    plan: &Plan<'_>,
+    after: Option<SortKey>,
+    limit: usize,
+) -> Result<PageCollector> {
+    let request = plan.request;
+    let source = value_source(plan.mode, request.sort.field)?;
+    Ok(PageCollector {
         order: request.sort,
         source,
         after,
-        limit: request.page_size + 1,
+        limit,
         scoring: source == ValueSource::Score || request.explain,
-    };
+        prior: (plan.mode == SearchMode::Podcasts && source == ValueSource::Score).then_some(
+            Prior {
+                beta: PRIOR_BETA,
+                newest: generation.newest_episode,
+            },
+        ),
+    })
+}
+
+/// One search over every shard: each shard's query and the merged page.
+pub(crate) struct Scattered {
+    pub queries: Vec<Box<dyn Query>>,
+    pub page: Page,
+}
+
+/// Runs the plan's query (without `exclude`) on every shard with `collector`, with
+/// global BM25 statistics, and merges the shards' pages.
+pub(crate) fn scatter(
+    generation: &OpenGeneration,
+    plan: &Plan<'_>,
+    collector: &PageCollector,
+    statistics: &GlobalStatistics<'_>,
+    exclude: &[Uuid],
+) -> Result<Scattered> {
     let per_shard: Vec<Result<(Box<dyn Query>, Page)>> = generation
         .shards
         .par_iter()
         .map(|shard| {
-            let query = shard_query(generation, shard, request, mode, &families, &plans)?;
-            let searcher = index_searcher(shard, mode);
-            let page = searcher.search_with_statistics_provider(
-                query.as_ref(),
-                &collector,
-                &statistics,
-            )?;
+            let query = shard_query(generation, shard, plan, exclude)?;
+            let searcher = index_searcher(shard, plan.mode);
+            let page =
+                searcher.search_with_statistics_provider(query.as_ref(), collector, statistics)?;
             Ok((query, page))
         })
         .collect();
@@ -204,40 +238,149 @@ fn search_in_pool(generation: &OpenGeneration, request: &SearchRequest) -> Resul
         queries.push(query);
         pages.push(page);
     }
-    let merged = merge_pages(&request.sort, request.page_size + 1, pages);
+    Ok(Scattered {
+        queries,
+        page: merge_pages(&plan.request.sort, collector.limit, pages),
+    })
+}
+
+/// A page of hits, before their stored fields are loaded.
+pub(crate) struct FoundPage {
+    pub hits: Vec<Collected>,
+    pub total: u64,
+    pub next_cursor: Option<String>,
+    /// Per shard, the query whose explanation a hit gets.
+    pub queries: Vec<Box<dyn Query>>,
+    /// Per hit, how keyword and vector ranks were fused (hybrid searches).
+    pub fusion: Vec<Option<serde_json::Value>>,
+}
+
+fn search_in_pool(generation: &OpenGeneration, request: &SearchRequest) -> Result<SearchResponse> {
+    let started = Instant::now();
+    let mode = request.effective_mode();
+    validate(request, mode)?;
+    let position = match &request.cursor {
+        Some(text) => Some(cursor::decode_position(text, mode, &request.sort)?),
+        None => None,
+    };
+    let families = families_for(&request.filters);
+    let terms: Vec<TermPlan> = request
+        .terms
+        .iter()
+        .map(|term| TermPlan::new(generation, &families, term))
+        .collect();
+    let plan = Plan {
+        request,
+        mode,
+        families,
+        terms,
+    };
+    let statistics = GlobalStatistics::new(
+        generation
+            .shards
+            .iter()
+            .map(|shard| index_searcher(shard, mode))
+            .collect(),
+    );
+    let found = match hybrid::vector_query(generation, &plan)? {
+        Some(vector) => hybrid::page(generation, &plan, &statistics, vector, position)?,
+        None => keyword_page(generation, &plan, &statistics, position)?,
+    };
     let search_done = Instant::now();
-    let mut hits: Vec<Collected> = merged.hits;
+    let hits = fetch(generation, &plan, &statistics, &found)?;
+    let finished = Instant::now();
+    Ok(SearchResponse {
+        hits,
+        total: found.total,
+        next_cursor: found.next_cursor,
+        generation: generation.manifest.generation,
+        timings: Timings {
+            search_ms: (search_done - started).as_secs_f64() * 1e3,
+            post_processing_ms: (finished - search_done).as_secs_f64() * 1e3,
+            total_ms: (finished - started).as_secs_f64() * 1e3,
+        },
+    })
+}
+
+/// A page in keyword order.
+fn keyword_page(
+    generation: &OpenGeneration,
+    plan: &Plan<'_>,
+    statistics: &GlobalStatistics<'_>,
+    position: Option<Position>,
+) -> Result<FoundPage> {
+    let request = plan.request;
+    let after = match position {
+        None => None,
+        Some(Position::After(key)) => Some(key),
+        Some(Position::Fused(_)) => {
+            return Err(IndexError::InvalidCursor(
+                "the cursor belongs to a search that fused vector results".into(),
+            ));
+        }
+    };
+    let collector = page_collector(generation, plan, after, request.page_size + 1)?;
+    let scattered = scatter(generation, plan, &collector, statistics, &[])?;
+    let mut hits = scattered.page.hits;
     let has_more = hits.len() > request.page_size;
     hits.truncate(request.page_size);
     let next_cursor = match hits.last() {
-        Some(last) if has_more => Some(cursor::encode(mode, &request.sort, &last.key)),
+        Some(last) if has_more => Some(cursor::encode(plan.mode, &request.sort, &last.key)),
         _ => None,
     };
-    let located: Vec<(usize, DocAddress, f32)> = hits
-        .iter()
-        .map(|hit| (hit.shard, hit.address, hit.score))
-        .collect();
-    let explain = |shard: usize, address: DocAddress| -> Result<Option<serde_json::Value>> {
+    let fusion = vec![None; hits.len()];
+    Ok(FoundPage {
+        hits,
+        total: scattered.page.total,
+        next_cursor,
+        queries: scattered.queries,
+        fusion,
+    })
+}
+
+/// Loads the page's hits: stored fields, snippets, explanations.
+fn fetch(
+    generation: &OpenGeneration,
+    plan: &Plan<'_>,
+    statistics: &GlobalStatistics<'_>,
+    found: &FoundPage,
+) -> Result<Hits> {
+    let request = plan.request;
+    let mode = plan.mode;
+    let explain = |position: usize, hit: &Collected| -> Result<Option<serde_json::Value>> {
         if !request.explain {
             return Ok(None);
         }
-        let searcher = index_searcher(&generation.shards[shard], mode);
-        let weight = queries[shard].weight(EnableScoring::enabled_from_statistics_provider(
-            &statistics,
-            searcher,
-        ))?;
-        let explanation =
-            weight.explain(searcher.segment_reader(address.segment_ord), address.doc_id)?;
-        Ok(serde_json::from_str(&explanation.to_pretty_json()).ok())
+        let searcher = index_searcher(&generation.shards[hit.shard], mode);
+        let weight = found.queries[hit.shard].weight(
+            EnableScoring::enabled_from_statistics_provider(statistics, searcher),
+        )?;
+        let keyword = weight
+            .explain(
+                searcher.segment_reader(hit.address.segment_ord),
+                hit.address.doc_id,
+            )
+            .ok()
+            .and_then(|explanation| serde_json::from_str(&explanation.to_pretty_json()).ok());
+        Ok(match found.fusion.get(position).cloned().flatten() {
+            Some(fusion) => Some(serde_json::json!({ "fusion": fusion, "keyword": keyword })),
+            None => keyword,
+        })
     };
-    let hits = match mode {
+    Ok(match mode {
         SearchMode::Podcasts => Hits::Podcasts(
-            located
+            found
+                .hits
                 .iter()
-                .map(|(shard, address, score)| {
-                    let searcher = &generation.shards[*shard].podcasts;
-                    let mut hit = podcast_hit(generation, searcher.doc(*address)?, *score);
-                    hit.explanation = explain(*shard, *address)?;
+                .enumerate()
+                .map(|(position, found_hit)| {
+                    let searcher = &generation.shards[found_hit.shard].podcasts;
+                    let mut hit = podcast_hit(
+                        generation,
+                        searcher.doc(found_hit.address)?,
+                        found_hit.score,
+                    );
+                    hit.explanation = explain(position, found_hit)?;
                     Ok(hit)
                 })
                 .collect::<Result<Vec<_>>>()?,
@@ -249,102 +392,31 @@ fn search_in_pool(generation: &OpenGeneration, request: &SearchRequest) -> Resul
                 .par_iter()
                 .enumerate()
                 .map(|(shard_index, shard)| {
-                    let mut hits = located
+                    let mut hits = found
+                        .hits
                         .iter()
                         .enumerate()
-                        .filter(|(_, (shard, _, _))| *shard == shard_index)
-                        .map(|(position, (_, address, score))| {
-                            let doc = shard.episodes.doc(*address)?;
-                            let mut hit = episode_hit(generation, doc, *score);
-                            hit.explanation = explain(shard_index, *address)?;
+                        .filter(|(_, hit)| hit.shard == shard_index)
+                        .map(|(position, found_hit)| {
+                            let doc = shard.episodes.doc(found_hit.address)?;
+                            let mut hit = episode_hit(generation, doc, found_hit.score);
+                            hit.explanation = explain(position, found_hit)?;
                             Ok((position, hit))
                         })
                         .collect::<Result<Vec<_>>>()?;
                     if request.snippets && !hits.is_empty() {
-                        add_snippets(generation, shard, &plans, &families, &mut hits)?;
+                        add_snippets(generation, shard, &plan.terms, &plan.families, &mut hits)?;
                     }
                     Ok(hits)
                 })
                 .collect();
-            let mut page: Vec<Option<EpisodeHit>> = located.iter().map(|_| None).collect();
+            let mut page: Vec<Option<EpisodeHit>> = found.hits.iter().map(|_| None).collect();
             for hits in per_shard {
                 for (position, hit) in hits? {
                     page[position] = Some(hit);
                 }
             }
             Hits::Episodes(page.into_iter().flatten().collect())
-        }
-    };
-    let hits = match request.semantic_rerank {
-        Some(weight) => rerank(generation, request, hits, weight)?,
-        None => hits,
-    };
-    let finished = Instant::now();
-    Ok(SearchResponse {
-        hits,
-        total: merged.total,
-        next_cursor,
-        generation: generation.manifest.generation,
-        timings: Timings {
-            search_ms: (search_done - started).as_secs_f64() * 1e3,
-            post_processing_ms: (finished - search_done).as_secs_f64() * 1e3,
-            total_ms: (finished - started).as_secs_f64() * 1e3,
-        },
-    })
-}
-
-/// Re-orders one page by blending its keyword scores with semantic similarity.
-fn rerank(
-    generation: &OpenGeneration,
-    request: &SearchRequest,
-    hits: Hits,
-    weight: f32,
-) -> Result<Hits> {
-    let words: Vec<&str> = request
-        .terms
-        .iter()
-        .filter(|term| term.match_mode != MatchMode::Not)
-        .map(|term| term.text.as_str())
-        .collect();
-    let Some(query) = embed_query(generation, &words.join(" "))? else {
-        return Ok(hits);
-    };
-    let similarities = hit_similarities(generation, &query, &hits);
-    fn reorder<T>(
-        hits: Vec<T>,
-        similarities: &[Option<f32>],
-        weight: f32,
-        score: impl Fn(&mut T) -> &mut f32,
-    ) -> Vec<T> {
-        let mut hits = hits;
-        let best = hits
-            .iter_mut()
-            .map(|hit| *score(hit))
-            .fold(0.0_f32, f32::max);
-        let mut blended: Vec<(f32, T)> = hits
-            .into_iter()
-            .zip(similarities)
-            .map(|(mut hit, similarity)| {
-                let keyword = if best > 0.0 {
-                    *score(&mut hit) / best
-                } else {
-                    0.0
-                };
-                let value = (1.0 - weight) * keyword + weight * similarity.unwrap_or(0.0);
-                *score(&mut hit) = value;
-                (value, hit)
-            })
-            .collect();
-        // stable: equal blends keep the keyword order
-        blended.sort_by(|a, b| b.0.total_cmp(&a.0));
-        blended.into_iter().map(|(_, hit)| hit).collect()
-    }
-    Ok(match hits {
-        Hits::Podcasts(hits) => {
-            Hits::Podcasts(reorder(hits, &similarities, weight, |h| &mut h.score))
-        }
-        Hits::Episodes(hits) => {
-            Hits::Episodes(reorder(hits, &similarities, weight, |h| &mut h.score))
         }
     })
 }

@@ -106,7 +106,7 @@ fn best_episodes(
 }
 
 /// The best `limit` centroids of one shard that `accept` admits, as (score, (podcast, row)).
-fn best_centroids(
+pub(crate) fn best_centroids(
     vectors: &ShardVectors,
     query: &QueryVector,
     limit: usize,
@@ -357,37 +357,4 @@ pub fn related_by_vectors_with(
         .filter_map(Result::transpose)
         .collect::<Result<Vec<_>>>()?;
     Ok(Some(hits))
-}
-
-/// The cosine of each hit's best vector with `query` (centroids for podcasts, the best
-/// description or chunk for episodes); `None` for a hit without vectors.
-pub(crate) fn hit_similarities(
-    generation: &OpenGeneration,
-    query: &QueryVector,
-    hits: &Hits,
-) -> Vec<Option<f32>> {
-    let find = |id: Uuid, podcast: Uuid, episode: bool| -> Option<f32> {
-        let shard = &generation.shards[shard_of(podcast, generation.manifest.shards) as usize];
-        let vectors = shard.vectors.as_ref()?;
-        if episode {
-            vectors
-                .episode_rows(id)?
-                .map(|row| query.score(vectors, row))
-                .max_by(f32::total_cmp)
-        } else {
-            vectors
-                .centroid_row(id)
-                .map(|row| query.score(vectors, row))
-        }
-    };
-    match hits {
-        Hits::Podcasts(hits) => hits
-            .iter()
-            .map(|hit| find(hit.podcast_id, hit.podcast_id, false))
-            .collect(),
-        Hits::Episodes(hits) => hits
-            .iter()
-            .map(|hit| find(hit.episode_id, hit.podcast_id, true))
-            .collect(),
-    }
 }

@@ -188,6 +188,10 @@ pub struct OpenGeneration {
     /// The static model that embeds queries, when the generation has vectors.
     pub model: Option<Arc<StaticModel>>,
     pub(crate) average_lengths: AverageLengths,
+    /// Seconds since the epoch of the newest episode of the generation's podcasts: the
+    /// "now" of recency priors (a catalog not refreshed for a year still ranks its
+    /// freshest shows first).
+    pub(crate) newest_episode: i64,
 }
 
 impl std::fmt::Debug for OpenGeneration {
@@ -223,14 +227,32 @@ impl OpenGeneration {
             Some(info) => Some(load_index_model(index_dir, &info.model_sha256)?),
             None => None,
         };
+        let newest_episode = newest_episode(&shards)?;
         Ok(OpenGeneration {
             manifest,
+            newest_episode,
             average_lengths: AverageLengths::of(&shards),
             shards,
             schemas: Schemas::default(),
             model,
         })
     }
+}
+
+/// The latest `last_episode_date` of the generation's podcasts (0 when none has one).
+fn newest_episode(shards: &[OpenShard]) -> Result<i64> {
+    let mut newest = 0;
+    for shard in shards {
+        for reader in shard.podcasts.segment_readers() {
+            let column = reader.fast_fields().i64("last_episode_date")?;
+            for doc in 0..reader.max_doc() {
+                if let Some(date) = column.first(doc) {
+                    newest = newest.max(date);
+                }
+            }
+        }
+    }
+    Ok(newest)
 }
 
 /// BM25 statistics over the same index of every shard. Each value is summed over the

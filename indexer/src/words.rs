@@ -222,8 +222,8 @@ const LANGUAGE_WORDS: &[(&str, &[&str])] = &[
     ("russian", &["ru"]),
     ("spain", &["es"]),
     ("spanish", &["es"]),
-    ("swedish", &["sv"]),
     ("svenska", &["sv"]),
+    ("swedish", &["sv"]),
     ("turkish", &["tr"]),
     ("ukrainian", &["uk"]),
 ];

@@ -22,9 +22,9 @@ use podlens_indexer::chunking::chunk_transcript;
 use podlens_indexer::embedding::{StaticModel, build_vocabulary_model, cosine, l2_normalize};
 use podlens_indexer::vectors::{RowSet, ShardVectors, VectorKind};
 use podlens_indexer::{
-    BuildOptions, Hits, IndexChanges, IndexError, IndexReaderHandle, IndexSource, MatchMode,
-    RelatedMethod, SearchMode, SearchRequest, SearchTerm, SemanticRequest, SortField, Target,
-    VectorModel, VectorSearchOptions, build_generation, related_by_text, related_podcasts_with,
+    BuildOptions, Hits, IndexChanges, IndexError, IndexReaderHandle, IndexSource, RelatedMethod,
+    SearchMode, SearchRequest, SearchTerm, SemanticRequest, Target, VectorModel,
+    VectorSearchOptions, build_generation, related_by_text, related_podcasts_with,
     semantic_search_with, update_generation,
 };
 use podlens_model::catalog::{EpisodeRecord, PodcastRecord, TranscriptRecord};
@@ -409,8 +409,10 @@ fn podcast_mode_and_related_podcasts_follow_centroid_cosine() {
     }
 }
 
+/// Hybrid episode search: every page of the fused order, explained, against the keyword
+/// order of the same request without fusion and an f32 brute-force cosine computed here.
 #[test]
-fn semantic_rerank_orders_a_page_by_blended_scores() {
+fn hybrid_episode_search_fuses_keyword_and_vector_ranks_and_pages_each_hit_once() {
     let Some(Built {
         corpus,
         model,
@@ -420,47 +422,99 @@ fn semantic_rerank_orders_a_page_by_blended_scores() {
     else {
         return;
     };
-    let mut request = SearchRequest {
+    let text = "linux desktop news";
+    let request = |hybrid: bool, cursor: Option<String>| SearchRequest {
         terms: vec![SearchTerm {
-            text: "the".into(),
-            targets: vec![Target::EpisodeTitle, Target::EpisodeDescription],
-            match_mode: MatchMode::Must,
+            text: text.into(),
+            targets: vec![
+                Target::EpisodeTitle,
+                Target::EpisodeDescription,
+                Target::Transcript,
+            ],
             ..SearchTerm::default()
         }],
-        page_size: 15,
+        page_size: 4,
+        explain: true,
+        hybrid,
+        cursor,
         ..SearchRequest::default()
     };
-    let keyword = handle.search(&request).unwrap();
-    request.semantic_rerank = Some(0.0);
-    let unchanged = handle.search(&request).unwrap();
-    assert_eq!(keyword.ids(), unchanged.ids());
-    request.semantic_rerank = Some(1.0);
-    let reranked = handle.search(&request).unwrap();
-    let same: BTreeSet<Uuid> = keyword.ids().into_iter().collect();
-    assert_eq!(reranked.ids().into_iter().collect::<BTreeSet<_>>(), same);
-    assert_eq!(reranked.next_cursor, keyword.next_cursor);
-    // weight 1: the page is ordered by each episode's best cosine with the query words
-    let q = model.model.embed("the");
+    let pages = |hybrid: bool| {
+        let mut all = Vec::new();
+        let mut cursor = None;
+        loop {
+            let response = handle.search(&request(hybrid, cursor)).unwrap();
+            let Hits::Episodes(hits) = response.hits else {
+                panic!("episode hits");
+            };
+            all.extend(hits);
+            match response.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => break,
+            }
+        }
+        all
+    };
+    let keyword = pages(false);
+    let fused = pages(true);
+    assert!(keyword.len() > 8, "{}", keyword.len());
+    // the same hits, each once
+    let keyword_ids: BTreeSet<Uuid> = keyword.iter().map(|hit| hit.episode_id).collect();
+    let fused_ids: BTreeSet<Uuid> = fused.iter().map(|hit| hit.episode_id).collect();
+    assert_eq!(fused.len(), keyword.len());
+    assert_eq!(fused_ids, keyword_ids);
+    // each hit's keyword rank is its place in the keyword order
+    let q = model.model.embed(text);
     let by_id: HashMap<Uuid, &EpisodeRecord> =
         corpus.episodes.iter().map(|e| (e.episode_id, e)).collect();
-    let similarity = |id: &Uuid| {
-        let mut best = cosine(&q, &model.model.embed(&episode_text(by_id[id])));
-        for record in corpus.transcripts.iter().filter(|t| t.episode_id == *id) {
+    let best_cosine = |id: Uuid| {
+        let mut best = cosine(&q, &model.model.embed(&episode_text(by_id[&id])));
+        for record in corpus.transcripts.iter().filter(|t| t.episode_id == id) {
             for chunk in chunk_transcript(record) {
                 best = best.max(cosine(&q, &model.model.embed(&chunk.text)));
             }
         }
         best
     };
-    let scores: Vec<f32> = reranked.ids().iter().map(similarity).collect();
-    for pair in scores.windows(2) {
-        assert!(pair[0] >= pair[1] - 0.02, "{scores:?}");
+    let mut previous = f64::INFINITY;
+    let mut by_vector_rank: Vec<(u64, f64)> = Vec::new();
+    for hit in &fused {
+        let fusion = &hit.explanation.as_ref().expect("explained")["fusion"];
+        let keyword_rank = fusion["keywordRank"].as_u64().expect("keyword rank") as usize;
+        assert_eq!(keyword[keyword_rank - 1].episode_id, hit.episode_id);
+        let vector_rank = fusion["vectorRank"].as_u64().expect("vector rank");
+        let similarity = fusion["similarity"].as_f64().expect("similarity");
+        assert!(
+            (similarity - f64::from(best_cosine(hit.episode_id))).abs() < 0.03,
+            "{similarity}"
+        );
+        by_vector_rank.push((vector_rank, similarity));
+        // fused = w_k · score / best score + w_v · (similarity − low) / (high − low)
+        let keyword_score = fusion["keywordScore"].as_f64().unwrap();
+        assert!((keyword_score - f64::from(keyword[keyword_rank - 1].score)).abs() < 1e-4);
+        let (low, high) = (
+            fusion["similarityLow"].as_f64().unwrap(),
+            fusion["similarityHigh"].as_f64().unwrap(),
+        );
+        let expected = fusion["keywordWeight"].as_f64().unwrap() * keyword_score
+            / fusion["bestKeywordScore"].as_f64().unwrap()
+            + fusion["vectorWeight"].as_f64().unwrap()
+                * ((similarity - low) / (high - low)).clamp(0.0, 1.0);
+        let value = fusion["fused"].as_f64().unwrap();
+        assert!((value - expected).abs() < 1e-5, "{value} {expected}");
+        assert!(value <= previous + 1e-9, "fused order");
+        previous = value;
     }
-    request.sort.field = SortField::Title;
-    assert!(matches!(
-        handle.search(&request),
-        Err(IndexError::InvalidRequest(_))
-    ));
+    // vector ranks follow similarity
+    by_vector_rank.sort_by_key(|(rank, _)| *rank);
+    for pair in by_vector_rank.windows(2) {
+        assert!(pair[0].1 >= pair[1].1 - 1e-6, "{by_vector_rank:?}");
+    }
+    // the fusion changes the order (the vector weight is not zero)
+    assert_ne!(
+        fused.iter().map(|h| h.episode_id).collect::<Vec<_>>(),
+        keyword.iter().map(|h| h.episode_id).collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -577,19 +631,21 @@ fn without_the_model_there_are_no_vectors_and_semantic_features_say_so() {
         related_podcasts_with(&generation, podcast, 10, RelatedMethod::Fused).unwrap(),
         related_by_text(&generation, podcast, 10).unwrap()
     );
-    let request = SearchRequest {
+    // relevance searches fall back to keyword order
+    let request = |hybrid: bool| SearchRequest {
         terms: vec![SearchTerm {
             text: "python".into(),
             targets: vec![Target::Transcript],
             ..SearchTerm::default()
         }],
-        semantic_rerank: Some(0.5),
+        hybrid,
         ..SearchRequest::default()
     };
-    assert!(matches!(
-        handle.search(&request),
-        Err(IndexError::VectorsUnavailable)
-    ));
+    let keyword = handle.search(&request(false)).unwrap();
+    let fused = handle.search(&request(true)).unwrap();
+    assert!(keyword.total > 0);
+    assert_eq!(episode_ids(&fused.hits), episode_ids(&keyword.hits));
+    assert_eq!(fused.next_cursor, keyword.next_cursor);
     assert!(!dir.path().join("index/gen-1/shard-0/vectors.bin").exists());
 }
 

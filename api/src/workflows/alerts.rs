@@ -458,7 +458,7 @@ fn request_for(config: &AlertConfig, cursor: Option<String>) -> SearchRequest {
         cursor,
         snippets: true,
         explain: false,
-        semantic_rerank: None,
+        hybrid: false,
     }
 }
 
