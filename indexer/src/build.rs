@@ -371,7 +371,7 @@ fn rebuilt_podcasts(
     people: &People<'_>,
     shard: u32,
     shards: u32,
-) -> Result<Vec<(StoredPodcast, String)>> {
+) -> Result<Vec<(StoredPodcast, (usize, String))>> {
     let in_shard = |id: &Uuid| shard_of(*id, shards) == shard;
     let deleted_podcasts: HashSet<Uuid> = changes.deleted_podcasts.iter().copied().collect();
     let mut replaced: HashSet<Uuid> = changes.deleted_episodes.iter().copied().collect();
@@ -551,10 +551,11 @@ impl ShardWriters {
         &mut self,
         schemas: &Schemas,
         stored: &StoredPodcast,
-        episodes_text: &str,
+        episodes_text: &(usize, String),
     ) -> Result<()> {
         let podcast = &stored.podcast;
-        let doc = podcast_document(&schemas.podcasts, stored, episodes_text);
+        let (episodes, text) = episodes_text;
+        let doc = podcast_document(&schemas.podcasts, stored, *episodes, text);
         self.podcasts.1.add_document(doc)?;
         if let (Some(model), Some(vectors)) = (&self.model, &mut self.vectors) {
             let text = podcast_text(

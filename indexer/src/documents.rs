@@ -103,7 +103,7 @@ pub fn podcast_people(podcast: &PodcastRecord, persons: &[&PersonRecord]) -> Vec
 /// The text of a podcast's episodes, newest first, at most [`EPISODES_IN_PODCAST_TEXT`]
 /// of them: each title, the first [`EPISODE_DESCRIPTION_CHARS`] characters of its
 /// description, its keywords and its people.
-pub fn episodes_text(episodes: &mut [EpisodeText]) -> String {
+pub fn episodes_text(episodes: &mut [EpisodeText]) -> (usize, String) {
     episodes.sort_by(|a, b| b.published.cmp(&a.published).then(a.title.cmp(&b.title)));
     let mut text = String::new();
     for episode in episodes.iter().take(EPISODES_IN_PODCAST_TEXT) {
@@ -123,7 +123,7 @@ pub fn episodes_text(episodes: &mut [EpisodeText]) -> String {
         }
         text.push('\n');
     }
-    text
+    (episodes.len(), text)
 }
 
 /// The primary subtag of a language tag, lowercased (`en-US` → `en`).
@@ -145,6 +145,7 @@ fn add_opt_text(doc: &mut TantivyDocument, field: tantivy::schema::Field, value:
 pub fn podcast_document(
     schema: &PodcastSchema,
     stored: &StoredPodcast,
+    episodes: usize,
     episodes_text: &str,
 ) -> TantivyDocument {
     let podcast = &stored.podcast;
@@ -187,7 +188,11 @@ pub fn podcast_document(
     if let Ok(record) = serde_json::to_string(stored) {
         doc.add_text(schema.record, record);
     }
-    doc.add_f64(schema.text_quality, crate::quality::text_quality(podcast));
+    doc.add_f64(
+        schema.text_quality,
+        crate::quality::text_quality(podcast)
+            * crate::quality::consistency(podcast, episodes, episodes_text),
+    );
     doc.add_text(schema.slug, &podcast.podcast_slug);
     add_opt_text(
         &mut doc,

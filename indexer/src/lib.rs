@@ -27,7 +27,7 @@ pub mod generation;
 mod guarded;
 mod highlight;
 mod hybrid;
-mod quality;
+pub mod quality;
 mod query_build;
 mod reader;
 mod related;
@@ -46,7 +46,7 @@ pub use autocomplete::{Autocomplete, autocomplete};
 pub use build::{
     BuildOptions, IndexChanges, Schemas, build_generation, shard_of, update_generation,
 };
-pub use documents::{IndexSource, PodcastSignals};
+pub use documents::{EpisodeText, IndexSource, PodcastSignals, episodes_text};
 pub use error::{IndexError, Result};
 pub use generation::{Manifest, VectorsManifest, read_manifest};
 pub use reader::IndexReaderHandle;

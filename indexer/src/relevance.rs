@@ -25,7 +25,7 @@ use crate::guarded::Guarded;
 use crate::request::{MatchMode, SearchTerm, Target};
 use crate::schema::FamilyFields;
 use crate::shard::{IndexKind, NonEmptyFields, OpenGeneration, OpenShard};
-use crate::words::{TermWords, Word, exact_form, phrase_tokens};
+use crate::words::{TermWords, Word, exact_form, language_codes, phrase_tokens};
 
 /// A field's weight and length normalisation.
 #[derive(Debug, Clone, Copy)]
@@ -92,7 +92,7 @@ pub const WEIGHTS: Weights = Weights {
     transcript: field(1.0, 0.75),
     transcript_group: 0.6,
     podcast_join: 1.0,
-    language_match: 2.0,
+    language_match: 3.0,
     coverage_exponent: 1.5,
     proximity_slop: 3,
     proximity_title: 0.5,
@@ -508,25 +508,53 @@ impl TermBuilder<'_> {
                 bonus: self.exact_title(term),
             });
         }
-        let word_queries: Vec<Box<dyn Query>> = words
-            .content
-            .iter()
-            .zip(&plan.fuzzy)
-            .map(|(word, fuzzy)| {
-                Box::new(self.word_query(targets, word, *fuzzy, false, extras(word)))
-                    as Box<dyn Query>
-            })
-            .collect();
+        let word_query = |(word, fuzzy): (&Word, &bool)| -> Box<dyn Query> {
+            Box::new(self.word_query(targets, word, *fuzzy, false, extras(word)))
+        };
         let matching: Box<dyn Query> = match term.match_mode {
-            MatchMode::Optional if word_queries.len() > 1 => Box::new(CoverageQuery::new(
-                word_queries,
-                self.weights.coverage_exponent,
-            )),
-            _ if word_queries.len() == 1 => word_queries.into_iter().next()?,
+            MatchMode::Optional => {
+                // Words naming a language ("german") stand beside the others: a show in
+                // that language holds them without sharing the other words' coverage.
+                let (languages, others): (Vec<_>, Vec<_>) = words
+                    .content
+                    .iter()
+                    .zip(&plan.fuzzy)
+                    .partition(|(word, _)| !language_codes(&word.folded).is_empty());
+                let mut clauses: Vec<Box<dyn Query>> =
+                    languages.into_iter().map(word_query).collect();
+                let others: Vec<Box<dyn Query>> = others.into_iter().map(word_query).collect();
+                match others.len() {
+                    0 => {}
+                    1 => clauses.extend(others),
+                    _ => clauses.push(Box::new(CoverageQuery::new(
+                        others,
+                        self.weights.coverage_exponent,
+                    ))),
+                }
+                match clauses.len() {
+                    0 => return None,
+                    1 => clauses.pop()?,
+                    _ => Box::new(BooleanQuery::new(
+                        clauses.into_iter().map(|q| (Occur::Should, q)).collect(),
+                    )),
+                }
+            }
             // Must: every word; Not: excludes a document holding every word.
-            _ => Box::new(BooleanQuery::new(
-                word_queries.into_iter().map(|q| (Occur::Must, q)).collect(),
-            )),
+            _ => {
+                let mut all: Vec<Box<dyn Query>> = words
+                    .content
+                    .iter()
+                    .zip(&plan.fuzzy)
+                    .map(word_query)
+                    .collect();
+                match all.len() {
+                    0 => return None,
+                    1 => all.pop()?,
+                    _ => Box::new(BooleanQuery::new(
+                        all.into_iter().map(|q| (Occur::Must, q)).collect(),
+                    )),
+                }
+            }
         };
         if term.match_mode == MatchMode::Not {
             return Some(TermQueries {
