@@ -512,35 +512,6 @@ fn an_added_episode_makes_its_podcast_match_its_words() {
     let _ = &fixture.index_dir;
 }
 
-#[test]
-#[ignore]
-fn debug_rankings() {
-    let fixture = fixture();
-    let title = |id: &Uuid| {
-        fixture
-            .batches
-            .iter()
-            .find(|(_, b)| b.podcast.podcast_id == *id)
-            .map(|(n, b)| format!("{n} {}", b.podcast.podcast_rss_title))
-            .unwrap_or_default()
-    };
-    for query in ["cold case", "true crime", "murder mystery"] {
-        let request = SearchRequest {
-            mode: Some(SearchMode::Podcasts),
-            terms: vec![term(query, PODCAST_TARGETS, MatchMode::Optional)],
-            page_size: 10,
-            ..SearchRequest::default()
-        };
-        let Hits::Podcasts(hits) = fixture.handle.search(&request).unwrap().hits else {
-            panic!()
-        };
-        eprintln!("== {query}");
-        for hit in hits {
-            eprintln!("  {:.3} {}", hit.score, title(&hit.podcast_id));
-        }
-    }
-}
-
 /// No real feed of the corpus looks keyword-stuffed or like bait: the text quality of
 /// every one stays at 1 (long titles aside, 0.8).
 #[test]
