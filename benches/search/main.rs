@@ -1,13 +1,16 @@
 //! Podlens search against its peers on one generated catalog: Podlens (the indexer's
-//! generation, searched as the API searches it), a plain tantivy index, SQLite FTS5 and
-//! PostgreSQL full-text search, on the same episodes and the same 200 queries. Prints
-//! one table: build throughput, index size, p50 / p99 / mean latency per query kind,
-//! result-count agreement and the ratios the targets are stated in.
+//! generation, searched as the API searches a search box's text: any of its words,
+//! BM25F over the fields), the same with vectors and hybrid ranking, a plain tantivy
+//! index, SQLite FTS5 and PostgreSQL full-text search, on the same episodes and the same
+//! 200 queries, every engine matching any of a query's words. Prints one table: build
+//! throughput, index size, p50 / p99 / mean latency per query kind, result-count
+//! agreement and the ratios the targets are stated in.
 //!
 //! Run through `benches/search/run.sh`, which starts a throwaway PostgreSQL. Settings
 //! come from the environment: `EPISODES` (default 1,000,000), `BENCH_DIR`, `ROUNDS`
-//! (timed passes over the mix after one warm-up pass, default 2) and `PG_CONNECTION`
-//! (libpq key/value string; unset: PostgreSQL is skipped).
+//! (timed passes over the mix after one warm-up pass, default 2), `PG_CONNECTION`
+//! (libpq key/value string; unset: PostgreSQL is skipped), `ENGINES` (a subset) and
+//! `KINDS` (a subset of the query kinds, to profile them).
 
 mod catalog;
 mod podlens;
@@ -166,8 +169,8 @@ fn timed<T>(work: impl FnOnce() -> Result<T>) -> Result<(T, f64)> {
     Ok((value, started.elapsed().as_secs_f64()))
 }
 
-/// Whether `ENGINES` (a comma-separated list of podlens, tantivy, sqlite, postgres;
-/// default all) includes `name`.
+/// Whether `ENGINES` (a comma-separated list of podlens, hybrid, tantivy, sqlite,
+/// postgres; default all) includes `name`.
 fn selected(name: &str) -> bool {
     match std::env::var("ENGINES") {
         Ok(list) if !list.trim().is_empty() => list.split(',').any(|item| item.trim() == name),
@@ -182,15 +185,63 @@ fn run_podlens(
     rounds: usize,
     report: &mut Report,
 ) -> Result<()> {
-    let ((), seconds) = timed(|| podlens::build(dir, catalog))?;
+    let ((), seconds) = timed(|| podlens::build(dir, catalog, None))?;
     let bytes = directory_bytes(dir);
     eprintln!("podlens built in {seconds:.1} s");
     for (name, snippets) in [("podlens", true), ("podlens, no snippets", false)] {
-        let mut engine = podlens::Podlens::open(dir, snippets)?;
+        let mut engine = podlens::Podlens::open(dir, snippets, false)?;
         let (counts, latencies) = measure(&mut engine, queries, rounds)?;
         report.add(EngineResult::new(name, seconds, bytes, counts, latencies));
         eprintln!("{name} measured");
     }
+    discard(dir);
+    Ok(())
+}
+
+/// The same catalog indexed with vectors (the static model), searched as the API
+/// searches by default: relevance order fuses keyword and vector rankings.
+fn run_hybrid(
+    dir: &Path,
+    catalog: &Catalog,
+    queries: &[BenchQuery],
+    rounds: usize,
+    report: &mut Report,
+) -> Result<()> {
+    let Some(model_dir) = podlens::model_dir() else {
+        report.note("podlens hybrid skipped: neither PODLENS_STATIC_MODEL nor HOME is set");
+        return Ok(());
+    };
+    let model = match podlens_indexer::VectorModel::load(&model_dir) {
+        Ok(model) => model,
+        Err(error) => {
+            report.note(&format!(
+                "podlens hybrid skipped: no static model at {} ({error})",
+                model_dir.display()
+            ));
+            return Ok(());
+        }
+    };
+    let ((), seconds) = timed(|| podlens::build(dir, catalog, Some(model)))?;
+    let bytes = directory_bytes(dir);
+    let vectors = podlens_indexer::read_manifest(dir)?
+        .and_then(|manifest| manifest.vectors)
+        .map_or(0, |vectors| vectors.count);
+    eprintln!("podlens with vectors built in {seconds:.1} s");
+    report.note(&format!(
+        "podlens hybrid: index built with vectors in {seconds:.1} s ({vectors} vectors of \
+         the static model {}, {:.0} MiB on disk with the indexes)",
+        model_dir.display(),
+        bytes as f64 / (1 << 20) as f64
+    ));
+    let name = "podlens hybrid";
+    let mut engine = podlens::Podlens::open(dir, true, true)?;
+    let (counts, latencies) = measure(&mut engine, queries, rounds)?;
+    for note in engine.notes(name) {
+        report.note(&note);
+    }
+    report.add(EngineResult::new(name, seconds, bytes, counts, latencies));
+    eprintln!("{name} measured");
+    drop(engine);
     discard(dir);
     Ok(())
 }
@@ -272,7 +323,15 @@ fn main() -> Result<()> {
     std::fs::create_dir_all(&dir)?;
 
     let (catalog, generate_seconds) = timed(|| Ok(catalog::generate(episodes, 2026)))?;
-    let queries = queries::query_mix(&catalog, 7);
+    let mut queries = queries::query_mix(&catalog, 7);
+    // `KINDS` (labels, comma-separated: "two words,deep page") keeps only those kinds,
+    // to profile them.
+    if let Ok(kinds) = std::env::var("KINDS")
+        && !kinds.trim().is_empty()
+    {
+        let kinds: Vec<&str> = kinds.split(',').map(str::trim).collect();
+        queries.retain(|query| kinds.contains(&query.kind.label()));
+    }
     eprintln!(
         "generated {} podcasts, {} episodes, {} transcripts in {generate_seconds:.1} s; {} queries",
         catalog.podcasts.len(),
@@ -284,6 +343,15 @@ fn main() -> Result<()> {
     if selected("podlens") {
         run_podlens(
             &dir.join("podlens"),
+            &catalog,
+            &queries,
+            rounds,
+            &mut report,
+        )?;
+    }
+    if selected("hybrid") {
+        run_hybrid(
+            &dir.join("podlens-hybrid"),
             &catalog,
             &queries,
             rounds,

@@ -1,7 +1,7 @@
 //! PostgreSQL full-text search: a stored `tsvector` (the `simple` configuration:
 //! lowercased words, no stemming) of title, description and transcript under a GIN
-//! index, matched with `websearch_to_tsquery` / `phraseto_tsquery`, ordered by
-//! `ts_rank`.
+//! index, matched with `to_tsquery` (the words OR'd: `a | b`) / `phraseto_tsquery`,
+//! ordered by `ts_rank`.
 
 use std::io::Write;
 
@@ -106,13 +106,12 @@ impl Postgres {
     }
 }
 
-/// The tsquery: a phrase, or every word. Words are plain lowercase ASCII.
+/// The tsquery: a phrase, or any of the words (`|`). Words are plain lowercase ASCII.
 pub fn tsquery(query: &BenchQuery) -> String {
-    let text = query.words.join(" ");
     if query.phrase {
-        format!("phraseto_tsquery('simple', '{text}')")
+        format!("phraseto_tsquery('simple', '{}')", query.words.join(" "))
     } else {
-        format!("websearch_to_tsquery('simple', '{text}')")
+        format!("to_tsquery('simple', '{}')", query.words.join(" | "))
     }
 }
 

@@ -1,8 +1,15 @@
 //! The fixed query mix, drawn from the catalog so phrases and word pairs occur: single
-//! words of every frequency, two- and three-word conjunctions, phrases, phrases and
-//! words under filters, date order instead of relevance, and deep pages.
+//! words of every frequency, two- and three-word searches (any of the words), phrases,
+//! phrases and words under filters, date order instead of relevance, and deep pages.
+//!
+//! Words searched as words (every kind but phrases) are content words only: no word
+//! Podlens drops from a search box's text at query time
+//! ([`podlens_indexer::words::is_query_stopword`]), so the peers, which search every word
+//! they are given, are asked for the same words. Phrases keep every word of the text
+//! they are taken from, as every engine searches a phrase's words in order.
 
 use podlens_indexer::chunking::chunk_transcript;
+use podlens_indexer::words::is_query_stopword;
 
 use crate::catalog::{Catalog, EPOCH_SECONDS, PUBLISHED_DAYS, Random};
 
@@ -53,8 +60,9 @@ pub struct Filters {
     pub language: Option<&'static str>,
 }
 
-/// One query: episodes matching every word (in any of title, description, transcript)
-/// or the phrase (within one of them), filtered, in relevance or newest-first order.
+/// One query: episodes matching any of the words (in any of title, description,
+/// transcript) or the phrase (within one of them), filtered, in relevance or
+/// newest-first order.
 #[derive(Debug, Clone)]
 pub struct BenchQuery {
     pub kind: Kind,
@@ -105,11 +113,16 @@ struct Picker<'a> {
 }
 
 impl Picker<'_> {
-    /// A word of the given vocabulary rank range.
+    /// A content word of the given vocabulary rank range.
     fn ranked_word(&mut self, low: usize, high: usize) -> String {
         let words = &self.catalog.vocabulary.words;
         let high = high.min(words.len() - 1);
-        words[self.random.between(low as u64, high as u64) as usize].clone()
+        loop {
+            let word = &words[self.random.between(low as u64, high as u64) as usize];
+            if !is_query_stopword(word) {
+                return word.clone();
+            }
+        }
     }
 
     /// The words of a random episode text: title, description or a transcript chunk.
@@ -148,11 +161,12 @@ impl Picker<'_> {
         }
     }
 
-    /// `count` distinct words of one text, not necessarily adjacent.
+    /// `count` distinct content words of one text, not necessarily adjacent.
     fn co_occurring(&mut self, count: usize) -> Vec<String> {
         loop {
             let from_transcript = self.random.below(3) == 0;
             let mut words = self.text_words(from_transcript);
+            words.retain(|word| !is_query_stopword(word));
             words.sort();
             words.dedup();
             if words.len() < count {
@@ -252,13 +266,14 @@ pub fn query_mix(catalog: &Catalog, seed: u64) -> Vec<BenchQuery> {
         queries.push(by_date);
     }
     for index in 0..30 {
-        // Words common enough to have a thousand hits.
+        // Words common enough to have a thousand hits (the first content word of the
+        // vocabulary is its 33rd word).
         let mut deep = if index % 2 == 0 {
             query(Kind::DeepPage, vec![picker.ranked_word(0, 400)], false)
         } else {
             query(
                 Kind::DeepPage,
-                vec![picker.ranked_word(0, 40), picker.ranked_word(0, 150)],
+                vec![picker.ranked_word(0, 150), picker.ranked_word(0, 400)],
                 false,
             )
         };

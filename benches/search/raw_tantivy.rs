@@ -1,14 +1,17 @@
 //! The baseline: one plain tantivy index of the same episodes (default tokenizer, the
-//! three text fields, fast fields for the filter and sort columns), queried through
-//! `QueryParser` and `TopDocs`.
+//! three text fields, fast fields for the filter and sort columns). Words are any of
+//! them: a `BooleanQuery` of `Should` term queries, one per field and word, each boosted
+//! by the weight Podlens gives the field; phrases go through `QueryParser` with the same
+//! field boosts. `TopDocs` plus `Count`.
 
 use std::ops::Bound;
 use std::path::Path;
 
+use podlens_indexer::WEIGHTS;
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, RangeQuery, TermQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, QueryParser, RangeQuery, TermQuery};
 use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TEXT};
-use tantivy::{Index, IndexReader, Order, ReloadPolicy, TantivyDocument, Term, doc};
+use tantivy::{Index, IndexReader, Order, ReloadPolicy, Score, TantivyDocument, Term, doc};
 
 use crate::catalog::Catalog;
 use crate::queries::{BenchQuery, PAGE_SIZE};
@@ -76,6 +79,22 @@ pub struct RawTantivy {
     fields: Fields,
 }
 
+impl Fields {
+    /// The text fields with the weights Podlens gives them in an episode search
+    /// (`podlens_indexer::WEIGHTS`): title 2.0, description 1.0, transcript 0.6 (the
+    /// transcript group's weight times the transcript's).
+    fn weighted(&self) -> [(Field, Score); 3] {
+        [
+            (self.title, WEIGHTS.episode_title.weight),
+            (self.description, WEIGHTS.episode_description.weight),
+            (
+                self.transcript,
+                WEIGHTS.transcript_group * WEIGHTS.transcript.weight,
+            ),
+        ]
+    }
+}
+
 impl RawTantivy {
     pub fn open(dir: &Path) -> Result<RawTantivy> {
         let index = Index::open_in_dir(dir)?;
@@ -84,7 +103,9 @@ impl RawTantivy {
             &index,
             vec![fields.title, fields.description, fields.transcript],
         );
-        parser.set_conjunction_by_default();
+        for (field, weight) in fields.weighted() {
+            parser.set_field_boost(field, weight);
+        }
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
@@ -96,14 +117,34 @@ impl RawTantivy {
         })
     }
 
+    /// Any of the words in any field: one boosted term query per (field, word).
+    fn words(&self, words: &[String]) -> Box<dyn Query> {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for word in words {
+            for (field, weight) in self.fields.weighted() {
+                let term = TermQuery::new(
+                    Term::from_field_text(field, word),
+                    IndexRecordOption::WithFreqs,
+                );
+                clauses.push((
+                    Occur::Should,
+                    Box::new(BoostQuery::new(Box::new(term), weight)),
+                ));
+            }
+        }
+        Box::new(BooleanQuery::new(clauses))
+    }
+
     fn query(&self, query: &BenchQuery) -> Result<Box<dyn Query>> {
         let text = if query.phrase {
-            format!("\"{}\"", query.words.join(" "))
+            self.parser
+                .parse_query(&format!("\"{}\"", query.words.join(" ")))?
         } else {
-            query.words.join(" ")
+            self.words(&query.words)
         };
-        let parsed = self.parser.parse_query(&text)?;
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, parsed)];
+        // The text as one required clause: beside the filters' required clauses, its
+        // optional clauses still decide what matches.
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, text)];
         if let Some(since) = query.filters.published_since {
             clauses.push((
                 Occur::Must,

@@ -129,6 +129,10 @@ impl Report {
                     .join(", "),
                 crate::queries::PAGE_SIZE,
             ),
+            "semantics: a query's words are any of them in every engine (Podlens: the text as \
+             one optional term, as the API builds it for a search box); a phrase's words in \
+             order"
+                .to_owned(),
             format!(
                 "machine: {} cores, load average at start {}",
                 std::thread::available_parallelism()
@@ -218,16 +222,20 @@ impl Report {
                 move |e: &EngineResult| percentile(&e.samples(queries, |q| q.kind == kind), 0.5);
             let p99 =
                 move |e: &EngineResult| percentile(&e.samples(queries, |q| q.kind == kind), 0.99);
-            let label = format!("{} p50 / p99, ms", kind.label());
-            let both = |e: &EngineResult| format!("{} / {}", ms(p50(e)), ms(p99(e)));
+            let average = move |e: &EngineResult| mean(&e.samples(queries, |q| q.kind == kind));
+            let label = format!("{} p50 / p99 / mean, ms", kind.label());
+            let three =
+                |e: &EngineResult| format!("{} / {} / {}", ms(p50(e)), ms(p99(e)), ms(average(e)));
             let r50 = ratios(&p50);
             let r99 = ratios(&p99);
+            let rmean = ratios(&average);
             let joined = r50
                 .iter()
                 .zip(&r99)
-                .map(|(a, b)| format!("{a} / {b}"))
+                .zip(&rmean)
+                .map(|((a, b), c)| format!("{a} / {b} / {c}"))
                 .collect();
-            row(&label, cells(&both), joined);
+            row(&label, cells(&three), joined);
         }
         let all = |e: &EngineResult| e.samples(queries, |_| true);
         let p50 = |e: &EngineResult| percentile(&all(e), 0.5);
@@ -263,8 +271,68 @@ impl Report {
         for line in rows {
             println!("| {} |", line.join(" | "));
         }
+        self.print_targets();
         self.print_same_work();
         self.print_agreement();
+    }
+
+    /// The targets: Podlens keyword p50 within 1.5× of raw tantivy's, at least 10×
+    /// FTS5's; hybrid p50 under 10 ms.
+    fn print_targets(&self) {
+        let queries = &self.queries;
+        let p50 = |name: &str, select: &dyn Fn(&BenchQuery) -> bool| {
+            self.engine(name)
+                .map(|engine| percentile(&engine.samples(queries, select), 0.5))
+        };
+        let all = |_: &BenchQuery| true;
+        let mut lines: Vec<[String; 3]> = Vec::new();
+        let met = |ok: bool| if ok { "yes" } else { "**no**" }.to_owned();
+        for (ours, peer) in [("podlens", "tantivy"), ("podlens, no snippets", "tantivy")] {
+            if let (Some(a), Some(b)) = (p50(ours, &all), p50(peer, &all)) {
+                lines.push([
+                    format!("{ours} p50 within 1.5× of {peer}'s"),
+                    format!("{} ÷ {} ms = {}", ms(a), ms(b), ratio(a / b)),
+                    met(a / b <= 1.5),
+                ]);
+            }
+        }
+        for (peer, ours) in [
+            ("sqlite fts5", "podlens"),
+            ("sqlite fts5", "podlens, no snippets"),
+            ("sqlite fts5, snippets", "podlens"),
+        ] {
+            if let (Some(a), Some(b)) = (p50(peer, &all), p50(ours, &all)) {
+                lines.push([
+                    format!("{ours} ≥ 10× {peer} at p50"),
+                    format!("{} ÷ {} ms = {}", ms(a), ms(b), ratio(a / b)),
+                    met(a / b >= 10.0),
+                ]);
+            }
+        }
+        let relevance = |query: &BenchQuery| !query.by_date;
+        for (label, select) in [
+            ("all queries", &all as &dyn Fn(&BenchQuery) -> bool),
+            ("relevance-sorted queries", &relevance),
+        ] {
+            if let Some(value) = p50("podlens hybrid", select) {
+                lines.push([
+                    format!("podlens hybrid p50 < 10 ms ({label})"),
+                    format!("{} ms", ms(value)),
+                    met(value < 10.0),
+                ]);
+            }
+        }
+        if lines.is_empty() {
+            return;
+        }
+        println!();
+        println!("Targets:");
+        println!();
+        println!("| target | measured | met? |");
+        println!("| --- | ---: | --- |");
+        for [target, measured, verdict] in lines {
+            println!("| {target} | {measured} | {verdict} |");
+        }
     }
 
     /// Podlens against FTS5 doing the same work: the page's ids and the total, or those
@@ -344,7 +412,7 @@ impl Report {
             if counts.windows(2).all(|pair| pair[0] == pair[1]) {
                 continue;
             }
-            if shown == 10 {
+            if shown == 20 {
                 println!("  …");
                 break;
             }

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Podlens search against a plain tantivy index, SQLite FTS5 and PostgreSQL full-text
-# search on one generated catalog; prints one table and writes it into RESULTS.md.
+# Podlens search (keyword, and hybrid on an index with vectors) against a plain tantivy
+# index, SQLite FTS5 and PostgreSQL full-text search on one generated catalog; prints
+# one table and writes it into RESULTS.md.
 #
 #   benches/search/run.sh [DATA_DIR]        (default /tmp/podlens-search-bench)
 #   EPISODES=1000000 ROUNDS=2 KEEP_DATA=0   environment, with their defaults;
-#   ENGINES=podlens,tantivy,sqlite,postgres  a subset to run (default all)
+#   ENGINES=podlens,hybrid,tantivy,sqlite,postgres  a subset to run (default all)
+#   KINDS="two words,deep page"             a subset of the query kinds (default all)
+#   PODLENS_STATIC_MODEL=DIR                the static model of the hybrid row (default
+#                                           ~/.cache/podlens-models/static-mpnet-768)
 #
 # PostgreSQL: a throwaway cluster is initialised under DATA_DIR, listens on a unix
 # socket only, and is stopped and deleted on exit. It refuses to run as root, so as root

@@ -1,5 +1,6 @@
-//! SQLite FTS5: the text in an FTS5 table (unicode61 tokenizer, BM25 order), the filter
-//! and sort columns in a plain table joined on the rowid.
+//! SQLite FTS5: the text in an FTS5 table (unicode61 tokenizer), the filter and sort
+//! columns in a plain table joined on the rowid. Words are OR'd, a phrase is one quoted
+//! string; relevance order is FTS5's `rank` (`bm25()`).
 
 use std::path::Path;
 
@@ -82,7 +83,7 @@ impl Sqlite {
     }
 }
 
-/// The FTS5 match expression: a phrase, or every word.
+/// The FTS5 match expression: a phrase, or any of the words (each quoted).
 pub fn match_expression(query: &BenchQuery) -> String {
     if query.phrase {
         format!("\"{}\"", query.words.join(" "))
@@ -92,7 +93,7 @@ pub fn match_expression(query: &BenchQuery) -> String {
             .iter()
             .map(|word| format!("\"{word}\""))
             .collect::<Vec<_>>()
-            .join(" AND ")
+            .join(" OR ")
     }
 }
 

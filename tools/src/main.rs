@@ -88,7 +88,39 @@ struct GenerateArgs {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn main() -> anyhow::Result<()> {
+/// A failed command prints one line, `error: ` and its causes joined by ": ", and exits
+/// with 1. The error's backtrace follows only when `RUST_BACKTRACE` asks for it.
+fn main() -> std::process::ExitCode {
+    match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{}", error_line(&error));
+            if std::env::var_os("RUST_BACKTRACE").is_some_and(|value| value != "0") {
+                eprintln!("{}", error.backtrace());
+            }
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// `error: outer: cause: root cause`, on one line.
+fn error_line(error: &anyhow::Error) -> String {
+    let mut causes: Vec<String> = Vec::new();
+    for cause in error.chain() {
+        let text = cause
+            .to_string()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        // A wrapped error often repeats its cause's text: say it once.
+        if !text.is_empty() && !causes.iter().any(|seen| seen.contains(&text)) {
+            causes.push(text);
+        }
+    }
+    format!("error: {}", causes.join(": "))
+}
+
+fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let file = Config::load_file(cli.config.as_deref())?;
     let config = cli.settings.or_file(file);
