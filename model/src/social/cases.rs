@@ -608,3 +608,54 @@ fn hostile_inputs_never_panic() {
         }
     }
 }
+
+/// Regression: a tracking pixel on a corpus page (NPR's
+/// `facebook.com/tr?id=…&ev=PageView&noscript=1`) was reported as a social profile.
+/// Pixels, beacons, share, intent and post links of every platform are never profiles.
+#[test]
+fn tracking_pixels_share_and_intent_links_are_never_profiles() {
+    let links = [
+        "https://www.facebook.com/tr?id=1621557368158968&ev=PageView&noscript=1",
+        "https://www.facebook.com/tr/?id=1621557368158968&ev=PageView",
+        "https://facebook.com/tr",
+        "http://www.facebook.com/home.php?ref=home",
+        "https://www.facebook.com/sharer/sharer.php?u=https%3A%2F%2Fnpr.org",
+        "https://www.facebook.com/sharer.php?u=x",
+        "https://www.facebook.com/dialog/share?app_id=1&href=x",
+        "https://www.facebook.com/plugins/like.php?href=x",
+        "https://www.facebook.com/login.php",
+        "https://connect.facebook.net/en_US/fbevents.js",
+        "https://x.com/intent/tweet?text=hello",
+        "https://twitter.com/intent/tweet?url=x",
+        "https://twitter.com/share?url=x",
+        "https://twitter.com/i/web/status/123",
+        "https://analytics.twitter.com/i/adsct?txn_id=x&p_id=Twitter",
+        "https://t.co/abc123",
+        "https://www.linkedin.com/shareArticle?mini=true&url=x",
+        "https://www.linkedin.com/sharing/share-offsite/?url=x",
+        "https://px.ads.linkedin.com/collect/?pid=1&fmt=gif",
+        "https://www.linkedin.com/px/li_sync",
+        "https://pinterest.com/pin/create/button/?url=x",
+        "https://ct.pinterest.com/v3/?event=init&tid=1&noscript=1",
+        "https://www.reddit.com/submit?url=x",
+        "https://www.tumblr.com/share/link?url=x",
+        "https://www.tumblr.com/widgets/share/tool?canonicalUrl=x",
+        "https://wa.me/?text=x",
+        "https://api.whatsapp.com/send?text=x",
+        "https://www.instagram.com/p/CqXyZ123/",
+        "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+        "https://www.youtube.com/embed/dQw4w9WgXcQ",
+        "https://www.tiktok.com/embed/v2/123",
+        "https://analytics.tiktok.com/i18n/pixel/events.js",
+        "https://bsky.app/intent/compose?text=x",
+        "https://www.threads.net/intent/post?text=x",
+    ];
+    let accepted: Vec<String> = links
+        .iter()
+        .filter_map(|link| match classify_social_url(link) {
+            Some(Ok(profile)) => Some(format!("{link} -> {}", profile.url)),
+            _ => None,
+        })
+        .collect();
+    assert!(accepted.is_empty(), "{accepted:#?}");
+}
