@@ -37,6 +37,7 @@ git diff --exit-code -- web/openapi.json web/src/lib || {
   echo "stale: run podlens openapi > web/openapi.json, then (cd web && npm run gen:api)" >&2
   exit 1
 }
+python3 scripts/check-web-api-paths.py
 
 echo "== web: type check + build, unit tests"
 (

@@ -212,6 +212,9 @@ impl From<podlens_indexer::IndexError> for ApiError {
             podlens_indexer::IndexError::VectorsUnavailable => {
                 ApiError::Unavailable(error.to_string())
             }
+            // What a client sent (a page size, a cursor) that the engine refuses.
+            podlens_indexer::IndexError::InvalidRequest(message) => ApiError::BadRequest(message),
+            podlens_indexer::IndexError::InvalidCursor(_) => crate::cursors::invalid_cursor(),
             error => ApiError::Internal(format!("search index: {error}")),
         }
     }

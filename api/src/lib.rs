@@ -9,6 +9,7 @@ pub mod auth;
 pub mod backup;
 pub mod catalog;
 mod convert;
+pub mod cursors;
 pub mod envelope;
 pub mod error;
 pub mod extract;

@@ -38,6 +38,7 @@ use crate::state::AppState;
         routes::podcasts::multiple,
         routes::podcasts::by_feed_url,
         routes::podcasts::id_lookup,
+        routes::podcasts::directory,
         routes::podcasts::latest,
         routes::podcasts::episodes,
         routes::podcasts::related,

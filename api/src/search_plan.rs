@@ -148,6 +148,22 @@ fn sort(search: &ValidatedSearch) -> Result<engine::SortOrder, SearchError> {
     })
 }
 
+/// The best matching passage (`matchSnippet`, as the SDK documents it: about 400
+/// characters).
+pub const MATCH_SNIPPET_CHARS: usize = 400;
+/// Highlighted fragments (`transcriptHighlights`) unless `transcriptHighlightLength` says.
+const HIGHLIGHT_CHARS: usize = 220;
+/// The start of the transcript (`transcriptTextSnippet`) unless `transcriptSnippetLength`
+/// says.
+const TRANSCRIPT_START_CHARS: usize = 300;
+
+/// A requested length in characters, at most the engine's longest.
+fn snippet_length(requested: Option<u32>, default: usize) -> usize {
+    requested.map_or(default, |length| {
+        (length as usize).clamp(1, engine::MAX_SNIPPET_CHARS)
+    })
+}
+
 /// The engine request for one page of `search`: `page_size` hits from `cursor`.
 pub fn engine_request(
     search: &ValidatedSearch,
@@ -164,33 +180,22 @@ pub fn engine_request(
         sort: sort(search)?,
         page_size,
         cursor,
-        snippets: search.snippets.include_transcript_snippet,
+        // Matching passages feed transcriptHighlights and matchSnippet; the start of the
+        // transcript the legacy transcriptTextSnippet.
+        snippets: search.snippets.include_transcript_snippet
+            || search.snippets.include_match_snippet,
+        snippet_chars: if search.snippets.include_match_snippet {
+            MATCH_SNIPPET_CHARS
+        } else {
+            snippet_length(search.snippets.transcript_highlight_length, HIGHLIGHT_CHARS)
+        },
+        transcript_start_chars: search.snippets.include_transcript_snippet.then(|| {
+            snippet_length(
+                search.snippets.transcript_snippet_length,
+                TRANSCRIPT_START_CHARS,
+            )
+        }),
         explain: false,
         hybrid: true,
     })
-}
-
-/// The public cursor: how many hits were served before the next page, and the
-/// engine's own cursor. The count keeps paging within the plan's maximum results.
-pub fn encode_cursor(served: u64, engine_cursor: &str) -> String {
-    format!("{served}.{engine_cursor}")
-}
-
-/// Reads a public cursor back; `None` for a malformed one.
-pub fn decode_cursor(cursor: &str) -> Option<(u64, String)> {
-    let (served, rest) = cursor.split_once('.')?;
-    Some((served.parse().ok()?, rest.to_owned()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cursors_round_trip_and_reject_garbage() {
-        let cursor = encode_cursor(20, "abc.def");
-        assert_eq!(decode_cursor(&cursor), Some((20, "abc.def".to_owned())));
-        assert_eq!(decode_cursor("nonsense"), None);
-        assert_eq!(decode_cursor("x.y"), None);
-    }
 }

@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::accounts::DuckDbAccountStore;
+use crate::accounts::{AccountStore, DuckDbAccountStore};
 use crate::catalog::CatalogReader;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
@@ -49,6 +49,9 @@ pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppS
         deliveries: Arc::new(crate::workflows::delivery::DeliveryWorker::new(
             podlens_netguard::AddressPolicy::public_only(),
         )?),
+        cursors: Arc::new(crate::cursors::CursorSigner::new(
+            accounts.server_secret("cursor")?,
+        )),
         accounts: Arc::new(accounts),
         catalog: Arc::new(catalog),
         data_dir,

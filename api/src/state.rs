@@ -28,6 +28,8 @@ pub struct AppState {
     pub speech: Arc<crate::workflows::speech_worker::SpeechWorker>,
     /// Sends alert deliveries (e-mail and team webhooks) from the ledger.
     pub deliveries: Arc<crate::workflows::delivery::DeliveryWorker>,
+    /// Signs and checks the cursors clients send back.
+    pub cursors: Arc<crate::cursors::CursorSigner>,
     pub data_dir: PathBuf,
     /// The web app's built bundle, served outside `/api` when present.
     pub web_dir: Option<PathBuf>,

@@ -543,3 +543,77 @@ async fn a_podcasts_charts_and_history_match_the_files() {
         "podcastIdOrSlug is required when identityType is podcast"
     );
 }
+
+/// Regression: a scored, crawled podcast's details said `authorityScore: null` and no
+/// social profiles while `/authority-score/{id}` and `/{id}/social-media` had them. For
+/// every podcast, the details, the details by feed URL and the full details of
+/// `/podcasts/multiple` agree with the two sub-endpoints.
+#[tokio::test]
+async fn podcast_details_agree_with_their_score_and_social_endpoints() {
+    let (state, _dir) = state();
+    let key = key(&state, "one-truth@example.com", "business");
+    let app = podlens_api::app(state);
+    let mut scored = 0;
+    let mut with_socials = 0;
+    for batch in &shared().fixture.batches {
+        let id = batch.podcast.podcast_id;
+        let score = get(
+            &app,
+            &format!("/api/v1/podcasts/authority-score/{id}"),
+            Some(&key),
+        )
+        .await;
+        let score = ok_data(&score)["podcastAuthorityScore"].as_f64();
+        let socials = get(
+            &app,
+            &format!("/api/v1/podcasts/{id}/social-media"),
+            Some(&key),
+        )
+        .await;
+        let socials = ok_data(&socials)["socialMediaData"]["socialMediaLinks"].clone();
+        let feed_url = url_escape(&batch.podcast.podcast_rss_feed_url);
+        let multiple = get(
+            &app,
+            &format!("/api/v1/podcasts/multiple?podcastIds={id}&details=full"),
+            Some(&key),
+        )
+        .await;
+        let details = [
+            ok_data(&get(&app, &format!("/api/v1/podcasts/{id}"), Some(&key)).await)["podcast"]
+                .clone(),
+            ok_data(
+                &get(
+                    &app,
+                    &format!("/api/v1/podcasts/by-feed-url?rssFeedUrl={feed_url}"),
+                    Some(&key),
+                )
+                .await,
+            )["podcast"]
+                .clone(),
+            ok_data(&multiple)["podcasts"][0].clone(),
+        ];
+        for podcast in details {
+            assert_eq!(
+                podcast["authorityScore"]["authorityScore"].as_f64(),
+                score,
+                "{id}: {podcast}"
+            );
+            assert_eq!(podcast["socialMediaLinks"], socials, "{id}");
+        }
+        scored += usize::from(score.is_some());
+        with_socials += usize::from(socials.as_array().is_some_and(|links| !links.is_empty()));
+    }
+    assert!(scored >= 2 && with_socials >= 1, "{scored} {with_socials}");
+}
+
+/// `%`-escapes what a query value cannot hold as is.
+fn url_escape(text: &str) -> String {
+    text.bytes()
+        .map(|byte| match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (byte as char).to_string()
+            }
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}

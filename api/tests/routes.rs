@@ -557,3 +557,203 @@ async fn a_blacklisted_podcast_is_left_out_of_the_teams_searches_only() {
     let back = found(&key, "/api/v1/search/podcasts", &podcast_search).await;
     assert!(podcast_ids(&back).contains(&podcast_id), "{}", back.text);
 }
+
+/// The searches the caller has been charged today, as their usage page shows them.
+async fn searches_used(app: &axum::Router, key: &str) -> u64 {
+    let usage = get(app, "/api/v1/teams/usage/current", Some(key)).await;
+    ok_data(&usage)["aliases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|alias| alias["alias"] == "searchCount")
+        .and_then(|alias| alias["used"].as_u64())
+        .unwrap_or(0)
+}
+
+/// Regression: the public cursor was `"{served}.{engine}"`, so editing the count paged
+/// past the plan's maximum results per search (a cursor starting `0.` gave 10 more
+/// after 100), and a malformed cursor answered 500 after the search was charged. A
+/// cursor is signed and bound to its search and caller: an edited, foreign or garbage
+/// cursor is a 400 before anything is charged.
+#[tokio::test]
+async fn tampered_cursors_are_refused_before_anything_is_charged() {
+    let (state, _dir) = state();
+    let one = key(&state, "cursor-one@example.com", "admin");
+    let other = key(&state, "cursor-other@example.com", "admin");
+    let app = podlens_api::app(state);
+    let term = |word: &str| {
+        json!([{"searchTerm": word, "searchType": "text",
+                "searchTargets": ["episode-title", "episode-description"]}])
+    };
+    let body = |cursor: Option<&str>, page_size: u64| {
+        let mut options = json!({"searchTerms": term("linux"), "pageSize": page_size});
+        if let Some(cursor) = cursor {
+            options["cursor"] = json!(cursor);
+        }
+        options
+    };
+    // two pages of 5
+    let first = post(&app, "/api/v1/search/episodes", Some(&one), body(None, 5)).await;
+    let cursor = ok_data(&first)["cursor"]
+        .as_str()
+        .expect("a second page")
+        .to_owned();
+    let second = post(
+        &app,
+        "/api/v1/search/episodes",
+        Some(&one),
+        body(Some(&cursor), 5),
+    )
+    .await;
+    assert_eq!(
+        ok_data(&second)["result"]["hits"].as_array().unwrap().len(),
+        5
+    );
+    let charged = searches_used(&app, &one).await;
+    assert_eq!(charged, 2, "both pages are counted");
+
+    let mut refused = vec![
+        "0.AAAA".to_owned(),
+        "not a cursor".to_owned(),
+        String::new(),
+        format!("0.{cursor}"),
+    ];
+    // every character of the real cursor changed in turn
+    for at in [0, cursor.len() / 2, cursor.len() - 1] {
+        let mut bytes = cursor.clone().into_bytes();
+        bytes[at] = if bytes[at] == b'A' { b'B' } else { b'A' };
+        refused.push(String::from_utf8(bytes).unwrap());
+    }
+    for bad in &refused {
+        let reply = post(
+            &app,
+            "/api/v1/search/episodes",
+            Some(&one),
+            body(Some(bad), 5),
+        )
+        .await;
+        assert_eq!(
+            reply.status,
+            StatusCode::BAD_REQUEST,
+            "{bad}: {}",
+            reply.text
+        );
+        assert!(reply.text.contains("Invalid cursor"), "{}", reply.text);
+    }
+    // another search's cursor, another team's
+    let changed = json!({"searchTerms": term("unplugged"), "pageSize": 5, "cursor": cursor});
+    let reply = post(&app, "/api/v1/search/episodes", Some(&one), changed).await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.text);
+    let reply = post(
+        &app,
+        "/api/v1/search/episodes",
+        Some(&other),
+        body(Some(&cursor), 5),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.text);
+    assert_eq!(
+        searches_used(&app, &one).await,
+        charged,
+        "nothing charged for a bad cursor"
+    );
+}
+
+/// The directory a reader's own way: a title files under its first letter after a
+/// leading English article, ASCII letters as themselves, anything else under `0`.
+fn expected_letter(title: &str) -> Option<char> {
+    let lower = title.trim().to_lowercase();
+    let rest = ["the ", "a ", "an "]
+        .iter()
+        .find_map(|article| lower.strip_prefix(article))
+        .unwrap_or(&lower);
+    let first = rest.chars().find(|c| !c.is_whitespace())?;
+    if first.is_ascii_lowercase() {
+        Some(first)
+    } else if first.is_ascii_digit() {
+        Some('0')
+    } else {
+        None // accents, other scripts and symbols: the server's folding decides
+    }
+}
+
+/// Regression: the web's directory pages called `GET /api/v1/podcasts/directory/{letter}`,
+/// which the server lacked ("The podcast directory is not available on this server yet").
+/// Every podcast is listed once, under its letter, in title order, paged by skip/limit.
+#[tokio::test]
+async fn the_directory_lists_every_podcast_once_under_its_letter() {
+    let (state, _dir) = state();
+    let app = podlens_api::app(state);
+    let mut seen = std::collections::HashSet::new();
+    let mut listed = 0;
+    for letter in "abcdefghijklmnopqrstuvwxyz0".chars() {
+        let all = get(&app, &format!("/api/v1/podcasts/directory/{letter}"), None).await;
+        let data = ok_data(&all);
+        let podcasts = data["podcasts"].as_array().unwrap();
+        assert_eq!(data["limit"], 100);
+        assert!(podcasts.len() <= 100);
+        assert!(data["total"].as_u64().unwrap() as usize >= podcasts.len());
+        let mut previous = String::new();
+        for podcast in podcasts {
+            let title = podcast["title"].as_str().unwrap();
+            if let Some(expected) = expected_letter(title) {
+                assert_eq!(expected, letter, "{title} listed under {letter}");
+            }
+            let key: String = title
+                .to_lowercase()
+                .trim_start_matches("the ")
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .collect();
+            if letter != '0' && title.is_ascii() {
+                assert!(previous <= key, "{previous} before {key}");
+                previous = key;
+            }
+            assert!(
+                seen.insert(podcast["id"].as_str().unwrap().to_owned()),
+                "{title} twice"
+            );
+        }
+        listed += podcasts.len();
+        // pages of 2 put together are the whole list
+        let mut paged = Vec::new();
+        for skip in (0..podcasts.len()).step_by(2) {
+            let page = get(
+                &app,
+                &format!("/api/v1/podcasts/directory/{letter}?limit=2&skip={skip}"),
+                None,
+            )
+            .await;
+            paged.extend(ok_data(&page)["podcasts"].as_array().unwrap().clone());
+        }
+        assert_eq!(&paged, podcasts);
+    }
+    let podcasts: std::collections::HashSet<String> = shared()
+        .fixture
+        .batches
+        .iter()
+        .map(|batch| batch.podcast.podcast_id.to_string())
+        .collect();
+    assert_eq!(listed, seen.len());
+    assert_eq!(seen, podcasts, "every podcast of the catalog, once");
+
+    for (uri, message) in [
+        ("/api/v1/podcasts/directory/ab", "Invalid directory letter"),
+        (
+            "/api/v1/podcasts/directory/%C3%A9",
+            "Invalid directory letter",
+        ),
+        ("/api/v1/podcasts/directory/a?limit=0", "limit must be"),
+        ("/api/v1/podcasts/directory/a?limit=101", "limit must be"),
+        ("/api/v1/podcasts/directory/a?skip=-1", "skip must be"),
+    ] {
+        let reply = get(&app, uri, None).await;
+        assert_eq!(
+            reply.status,
+            StatusCode::BAD_REQUEST,
+            "{uri}: {}",
+            reply.text
+        );
+        assert!(reply.text.contains(message), "{uri}: {}", reply.text);
+    }
+}

@@ -19,6 +19,7 @@ mod collector;
 mod coverage;
 pub mod cursor;
 mod dedup;
+pub mod directory;
 mod documents;
 pub mod embedding;
 mod error;
@@ -59,7 +60,7 @@ pub use request::{
     SortField, SortOrder, Target,
 };
 pub use results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
-pub use search::{MAX_PAGE_SIZE, search};
+pub use search::{MAX_PAGE_SIZE, MAX_SNIPPET_CHARS, search};
 pub use semantic::{
     MAX_SEMANTIC_LIMIT, SemanticRequest, related_by_vectors, related_by_vectors_with,
     semantic_search, semantic_search_with,

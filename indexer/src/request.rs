@@ -173,6 +173,10 @@ pub struct SearchRequest {
     pub cursor: Option<String>,
     /// Transcript snippets per episode hit (episode mode, when a term targets transcripts).
     pub snippets: bool,
+    /// Characters of a snippet's fragment (default 220).
+    pub snippet_chars: usize,
+    /// The first characters of each episode hit's transcript (`EpisodeHit::transcript_start`).
+    pub transcript_start_chars: Option<usize>,
     /// A score breakdown per hit.
     pub explain: bool,
     /// Relevance order on a generation with vectors fuses the keyword ranking with the
@@ -191,6 +195,8 @@ impl Default for SearchRequest {
             page_size: 10,
             cursor: None,
             snippets: true,
+            snippet_chars: 220,
+            transcript_start_chars: None,
             explain: false,
             hybrid: true,
         }

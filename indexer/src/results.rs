@@ -35,7 +35,7 @@ pub struct TranscriptSnippet {
     pub fragment: String,
     /// Byte ranges of `fragment` to highlight.
     pub highlights: Vec<(usize, usize)>,
-    /// `fragment` with highlights in `<b>` tags (HTML-escaped).
+    /// `fragment` HTML-escaped, with the highlights in `<em>` tags.
     pub html: String,
     pub start_second: Option<f64>,
     pub end_second: Option<f64>,
@@ -58,6 +58,9 @@ pub struct EpisodeHit {
     pub duration_seconds: Option<u64>,
     pub has_transcript: bool,
     pub transcript_id: Option<Uuid>,
+    /// The start of the transcript (its first chunk, cut at a word), when the request
+    /// asks for it ([`crate::SearchRequest::transcript_start_chars`]).
+    pub transcript_start: Option<String>,
     pub score: f32,
     pub snippets: Vec<TranscriptSnippet>,
     pub explanation: Option<serde_json::Value>,

@@ -41,7 +41,8 @@ pub const MAX_PAGE_SIZE: usize = 1000;
 /// β of the podcast prior ([`Prior`]).
 const PRIOR_BETA: f32 = 0.2;
 const SNIPPETS_PER_HIT: usize = 3;
-const SNIPPET_CHARS: usize = 220;
+/// Longest snippet a request may ask for.
+pub const MAX_SNIPPET_CHARS: usize = 2000;
 
 impl IndexReaderHandle {
     /// Runs `request` on the current generation.
@@ -73,6 +74,16 @@ fn validate(request: &SearchRequest, mode: SearchMode) -> Result<()> {
     if request.page_size == 0 || request.page_size > MAX_PAGE_SIZE {
         return Err(IndexError::InvalidRequest(format!(
             "page size must be between 1 and {MAX_PAGE_SIZE}"
+        )));
+    }
+    let lengths = [Some(request.snippet_chars), request.transcript_start_chars];
+    if lengths
+        .iter()
+        .flatten()
+        .any(|chars| *chars == 0 || *chars > MAX_SNIPPET_CHARS)
+    {
+        return Err(IndexError::InvalidRequest(format!(
+            "snippet lengths must be between 1 and {MAX_SNIPPET_CHARS} characters"
         )));
     }
     for term in &request.terms {
@@ -405,7 +416,10 @@ fn fetch(
                         })
                         .collect::<Result<Vec<_>>>()?;
                     if request.snippets && !hits.is_empty() {
-                        add_snippets(generation, shard, &plan.terms, &plan.families, &mut hits)?;
+                        add_snippets(generation, shard, plan, &mut hits)?;
+                    }
+                    if let Some(chars) = request.transcript_start_chars {
+                        add_transcript_starts(generation, shard, chars, &mut hits)?;
                     }
                     Ok(hits)
                 })
@@ -496,6 +510,7 @@ pub(crate) fn episode_hit(
             .and_then(|value| value.as_bool())
             .unwrap_or(false),
         transcript_id: uuid(&doc, fields.transcript_id),
+        transcript_start: None,
         score,
         snippets: Vec::new(),
         explanation: None,
@@ -542,15 +557,21 @@ fn transcript_text_query(
 fn add_snippets(
     generation: &OpenGeneration,
     shard: &OpenShard,
-    plans: &[TermPlan],
-    families: &[LanguageFamily],
+    plan: &Plan<'_>,
     hits: &mut [(usize, EpisodeHit)],
 ) -> Result<()> {
-    let Some(text_query) = transcript_text_query(generation, shard, plans, families) else {
+    let Some(text_query) = transcript_text_query(generation, shard, &plan.terms, &plan.families)
+    else {
         return Ok(());
     };
     let episode_ids: Vec<Uuid> = hits.iter().map(|(_, hit)| hit.episode_id).collect();
-    let mut snippets = shard_snippets(generation, shard, &episode_ids, text_query)?;
+    let mut snippets = shard_snippets(
+        generation,
+        shard,
+        &episode_ids,
+        text_query,
+        plan.request.snippet_chars,
+    )?;
     for (_, hit) in hits.iter_mut() {
         if let Some(found) = snippets.remove(&hit.episode_id) {
             hit.snippets = found;
@@ -567,6 +588,7 @@ fn shard_snippets(
     shard: &OpenShard,
     episode_ids: &[Uuid],
     text_query: Box<dyn Query>,
+    snippet_chars: usize,
 ) -> Result<HashMap<Uuid, Vec<TranscriptSnippet>>> {
     let fields = &generation.schemas.chunks;
     let searcher = &shard.chunks;
@@ -630,26 +652,134 @@ fn shard_snippets(
                     text_query.as_ref(),
                     field,
                     family,
-                    SNIPPET_CHARS,
+                    snippet_chars,
                 )?)
             }
         };
         let chunk_text = text(&doc, fields.text_stored).unwrap_or_default();
         let snippet = generator.snippet(&chunk_text);
+        let highlights: Vec<(usize, usize)> = snippet
+            .highlighted()
+            .iter()
+            .map(|range| (range.start, range.end))
+            .collect();
         snippets.push(TranscriptSnippet {
             chunk_id: text(&doc, fields.chunk_id).unwrap_or_default(),
+            html: highlighted_html(snippet.fragment(), &highlights),
             fragment: snippet.fragment().to_owned(),
-            highlights: snippet
-                .highlighted()
-                .iter()
-                .map(|range| (range.start, range.end))
-                .collect(),
-            html: snippet.to_html(),
+            highlights,
             start_second: doc.get_first(fields.start_second).and_then(|v| v.as_f64()),
             end_second: doc.get_first(fields.end_second).and_then(|v| v.as_f64()),
         });
     }
     Ok(by_episode)
+}
+
+/// `fragment`, HTML-escaped, with the byte ranges `highlights` in `<em>` tags.
+pub(crate) fn highlighted_html(fragment: &str, highlights: &[(usize, usize)]) -> String {
+    let mut html = String::with_capacity(fragment.len() + 9 * highlights.len());
+    let mut at = 0;
+    for &(start, end) in highlights {
+        let (Some(before), Some(marked)) = (fragment.get(at..start), fragment.get(start..end))
+        else {
+            continue;
+        };
+        html.push_str(&escape_html(before));
+        html.push_str("<em>");
+        html.push_str(&escape_html(marked));
+        html.push_str("</em>");
+        at = end;
+    }
+    html.push_str(&escape_html(fragment.get(at..).unwrap_or_default()));
+    html
+}
+
+/// `&`, `<`, `>` and quotes escaped.
+pub(crate) fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The first `chars` characters of each hit's transcript (its first chunk), cut after a
+/// word: one search for the page's first chunks in `shard`.
+fn add_transcript_starts(
+    generation: &OpenGeneration,
+    shard: &OpenShard,
+    chars: usize,
+    hits: &mut [(usize, EpisodeHit)],
+) -> Result<()> {
+    let fields = &generation.schemas.chunks;
+    let wanted: Vec<Uuid> = hits
+        .iter()
+        .filter(|(_, hit)| hit.transcript_id.is_some())
+        .map(|(_, hit)| hit.episode_id)
+        .collect();
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let episodes: Vec<Box<dyn Query>> = wanted
+        .iter()
+        .map(|id| {
+            let term = Term::from_field_text(fields.episode_id, &id.to_string());
+            Box::new(TermQuery::new(term, IndexRecordOption::Basic)) as Box<dyn Query>
+        })
+        .collect();
+    // the first chunk (ordinal, a fast field)
+    let first = tantivy::query::RangeQuery::new(
+        std::ops::Bound::Included(Term::from_field_u64(fields.ordinal, 0)),
+        std::ops::Bound::Included(Term::from_field_u64(fields.ordinal, 0)),
+    );
+    let query = BooleanQuery::new(vec![
+        (
+            Occur::Must,
+            Box::new(BooleanQuery::new(
+                episodes.into_iter().map(|q| (Occur::Should, q)).collect(),
+            )) as Box<dyn Query>,
+        ),
+        (Occur::Must, Box::new(first)),
+    ]);
+    let addresses = shard
+        .chunks
+        .search(&query, &tantivy::collector::DocSetCollector)?;
+    let mut starts: HashMap<Uuid, String> = HashMap::new();
+    for address in addresses {
+        let doc: TantivyDocument = shard.chunks.doc(address)?;
+        let (Some(episode), Some(chunk)) = (
+            text(&doc, fields.episode_id).and_then(|id| Uuid::parse_str(&id).ok()),
+            text(&doc, fields.text_stored),
+        ) else {
+            continue;
+        };
+        starts.insert(episode, cut_at_word(&chunk, chars));
+    }
+    for (_, hit) in hits.iter_mut() {
+        hit.transcript_start = starts.remove(&hit.episode_id);
+    }
+    Ok(())
+}
+
+/// The first `chars` characters of `text`, cut after the last whole word (with "…"
+/// when cut).
+fn cut_at_word(text: &str, chars: usize) -> String {
+    let text = text.trim();
+    let Some((end, _)) = text.char_indices().nth(chars) else {
+        return text.to_owned();
+    };
+    let head = &text[..end];
+    let head = head
+        .rsplit_once(char::is_whitespace)
+        .map_or(head, |(words, _)| words);
+    format!("{}…", head.trim_end())
 }
 
 /// A chunk matching a snippet search.

@@ -24,7 +24,7 @@ use crate::error::{IndexError, Result};
 use crate::reader::IndexReaderHandle;
 use crate::request::SearchMode;
 use crate::results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
-use crate::search::{episode_hit, podcast_hit, text};
+use crate::search::{episode_hit, escape_html, podcast_hit, text};
 use crate::shard::OpenGeneration;
 use crate::vectors::{
     QueryVector, RowSet, ShardVectors, VectorKey, VectorKind, VectorSearchOptions, top_k,
@@ -137,21 +137,6 @@ fn find_doc(searcher: &Searcher, field: Field, id: &str) -> Result<Option<Tantiv
         Some((_, address)) => Ok(Some(searcher.doc(*address)?)),
         None => Ok(None),
     }
-}
-
-fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// A scored row: (cosine, (shard, episode or podcast id, row)).

@@ -192,6 +192,8 @@ pub struct OpenGeneration {
     /// "now" of recency priors (a catalog not refreshed for a year still ranks its
     /// freshest shows first).
     pub(crate) newest_episode: i64,
+    /// The podcast directory, read on first use.
+    directory: OnceLock<Arc<crate::directory::Directory>>,
 }
 
 impl std::fmt::Debug for OpenGeneration {
@@ -203,6 +205,15 @@ impl std::fmt::Debug for OpenGeneration {
 }
 
 impl OpenGeneration {
+    /// The podcast directory of this generation (read once, on first use).
+    pub fn directory(&self) -> Result<Arc<crate::directory::Directory>> {
+        if let Some(directory) = self.directory.get() {
+            return Ok(directory.clone());
+        }
+        let directory = Arc::new(crate::directory::Directory::of(self)?);
+        Ok(self.directory.get_or_init(|| directory).clone())
+    }
+
     /// Opens the generation `manifest` names.
     pub fn open(index_dir: &Path, manifest: Manifest) -> Result<OpenGeneration> {
         let dir = generation_dir(index_dir, manifest.generation);
@@ -231,6 +242,7 @@ impl OpenGeneration {
         Ok(OpenGeneration {
             manifest,
             newest_episode,
+            directory: OnceLock::new(),
             average_lengths: AverageLengths::of(&shards),
             shards,
             schemas: Schemas::default(),

@@ -445,14 +445,14 @@ fn people_declared_in_feeds_are_searchable() {
                     .clone()
                     .unwrap_or_default()
             )
-            .contains(&name.split(' ').last().unwrap().to_lowercase())
+            .contains(&name.split(' ').next_back().unwrap().to_lowercase())
         );
         let found = podcasts(&fixture.handle, name);
         assert!(found.contains(&batch.podcast.podcast_id), "{name}");
         let declared: BTreeSet<Uuid> = batch
             .persons
             .iter()
-            .filter(|person| person.name.contains(name.split(' ').last().unwrap()))
+            .filter(|person| person.name.contains(name.split(' ').next_back().unwrap()))
             .filter_map(|person| person.episode_id)
             .collect();
         if !declared.is_empty() {

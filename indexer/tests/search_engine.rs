@@ -407,7 +407,11 @@ fn transcript_hits_carry_highlighted_snippets_with_timestamps() {
         assert!(hit.explanation.is_some());
         assert!(!hit.snippets.is_empty());
         for snippet in hit.snippets {
-            assert!(snippet.html.contains("<b>mountain</b>"), "{}", snippet.html);
+            assert!(
+                snippet.html.contains("<em>mountain</em>"),
+                "{}",
+                snippet.html
+            );
             let start = snippet.start_second.unwrap();
             let end = snippet.end_second.unwrap();
             assert!(start < end && end <= 200.0);

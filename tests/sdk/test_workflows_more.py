@@ -5,8 +5,10 @@ goes through the SDK's pydantic models.
 
 from __future__ import annotations
 
+import io
 import time
 
+import docx
 import httpx
 import pytest
 from podengine import PodEngine, PodEngineAPIError
@@ -116,6 +118,16 @@ def test_guest_profile_lifecycle(business):
     assert regenerated.result is not None and regenerated.result.answer.short_bio
     pdf = business.guest_profiles.download_guest_profile(guest_profile_id=profile_id, format="pdf")
     assert pdf.startswith(b"%PDF")
+    # Regression: docx, one of the SDK's three formats, was refused ('Invalid format "docx"').
+    # Opened by python-docx, an independent reader of the format.
+    word = docx.Document(io.BytesIO(
+        business.guest_profiles.download_guest_profile(guest_profile_id=profile_id, format="docx")
+    ))
+    paragraphs = [(p.style.name, p.text) for p in word.paragraphs]
+    assert paragraphs[0] == ("Title", "Ada Lovelace")
+    assert ("Heading 1", "Contact") in paragraphs and ("Heading 1", "Bio") in paragraphs
+    assert any("+44 20 7946 0000" in text for _, text in paragraphs)
+    assert any("analytical engines" in text for _, text in paragraphs)
     details = business.guest_profiles.get_guest_profile_details(guest_profile_id_or_project_id=created.project_id)
     assert details.phone == "+44 20 7946 0000"
     assert [link.url for link in details.social_media_links] == ["https://github.com/ada"]

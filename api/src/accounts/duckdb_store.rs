@@ -21,6 +21,10 @@ use crate::error::{ApiError, ApiResult};
 pub const APP_DATABASE_FILE: &str = "app.duckdb";
 
 const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS server_secrets (
+    name VARCHAR PRIMARY KEY,
+    secret BLOB NOT NULL
+);
 CREATE TABLE IF NOT EXISTS teams (
     team_id VARCHAR PRIMARY KEY,
     name VARCHAR NOT NULL,
@@ -508,6 +512,25 @@ impl AccountStore for DuckDbAccountStore {
             })
             .map_err(db_error)?;
         rows.collect::<Result<Vec<_>, _>>().map_err(db_error)
+    }
+
+    fn server_secret(&self, name: &str) -> ApiResult<Vec<u8>> {
+        let connection = self.lock()?;
+        let fresh: [u8; 32] = rand::random();
+        // The first writer's secret wins; every later call (and every node) reads it.
+        connection
+            .execute(
+                "INSERT INTO server_secrets (name, secret) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                params![name, fresh.to_vec()],
+            )
+            .map_err(db_error)?;
+        connection
+            .query_row(
+                "SELECT secret FROM server_secrets WHERE name = ?",
+                params![name],
+                |row| row.get::<_, Vec<u8>>(0),
+            )
+            .map_err(db_error)
     }
 
     fn record_search(&self, search: &SearchRecord) -> ApiResult<()> {

@@ -119,6 +119,10 @@ pub enum Consumption {
 /// Storage of accounts and usage. Every method is blocking; async callers use
 /// `spawn_blocking`.
 pub trait AccountStore: Send + Sync + 'static {
+    /// The server secret called `name`: 32 random bytes made on first use and kept,
+    /// the same for every node that shares the store (cursors are signed with it).
+    fn server_secret(&self, name: &str) -> ApiResult<Vec<u8>>;
+
     /// Creates the user (and a team named after them) when missing, sets the team's
     /// plan, and returns a new API key for the user.
     fn create_api_key(&self, email: &str, plan: &str) -> ApiResult<NewApiKey>;

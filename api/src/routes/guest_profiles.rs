@@ -34,7 +34,7 @@ use crate::workflows::guest_profiles::{
     GuestDocumentDoc, GuestProfileDoc, GuestSource, bio_of, bio_source, find_profile,
     profile_documents, render_markdown, spawn_pipeline, stored_profile,
 };
-use crate::workflows::render::{markdown_to_html, markdown_to_pdf};
+use crate::workflows::render::{markdown_to_docx, markdown_to_html, markdown_to_pdf};
 use crate::workflows::{CapCheck, ProjectRow, slugify};
 
 /// The largest upload body: five files of the largest size, with room for the form.
@@ -870,11 +870,11 @@ pub async fn regenerate_bio(
     ))
 }
 
-/// `GET /api/v1/guest-profiles/{id}/download?format=html|pdf|markdown`.
+/// `GET /api/v1/guest-profiles/{id}/download?format=html|docx|pdf|markdown`.
 #[utoipa::path(get, path = "/api/v1/guest-profiles/{guestProfileId}/download", tag = "guest-profiles",
     params(("guestProfileId" = String, Path)),
-    responses((status = 200, description = "The profile as a file: Markdown (default), HTML or PDF",
-               content((String = "text/markdown"), (String = "text/html"), (String = "application/pdf")))))]
+    responses((status = 200, description = "The profile as a file: HTML (default), DOCX, PDF or Markdown",
+               content((String = "text/html"), (String = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"), (String = "application/pdf"), (String = "text/markdown")))))]
 pub async fn download(
     State(state): State<AppState>,
     caller: Caller,
@@ -883,9 +883,9 @@ pub async fn download(
 ) -> ApiResult<Response> {
     let account = caller.require_account()?.clone();
     let format = query_value(&query, "format").unwrap_or("html").to_owned();
-    if !matches!(format.as_str(), "html" | "pdf" | "markdown" | "md") {
+    if !matches!(format.as_str(), "html" | "docx" | "pdf" | "markdown" | "md") {
         return Err(ApiError::BadRequest(format!(
-            "Invalid format \"{format}\"; expected one of html, pdf, markdown"
+            "Invalid format \"{format}\"; expected one of html, docx, pdf, markdown"
         )));
     }
     let (profile, documents) = blocking(move || {
@@ -897,6 +897,11 @@ pub async fn download(
     let markdown = render_markdown(&profile, &documents);
     let (content_type, extension, bytes) = match format.as_str() {
         "pdf" => ("application/pdf", "pdf", markdown_to_pdf(&markdown)),
+        "docx" => (
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            "docx",
+            markdown_to_docx(&markdown).map_err(ApiError::Internal)?,
+        ),
         "html" => (
             "text/html; charset=utf-8",
             "html",

@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
 use crate::auth::Caller;
+use crate::cursors::{CursorKind, Payload, Reader, fingerprint, invalid_cursor};
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
@@ -129,16 +130,27 @@ pub async fn passages(
     let page_size = whole(&body, "pageSize", 1..=MAX_BROWSABLE as u64)?
         .or(whole(&options, "pageSize", 1..=MAX_BROWSABLE as u64)?)
         .unwrap_or(10) as usize;
+    // A passages cursor is bound to the episode and the search options it pages.
+    let binding = fingerprint(&format!(
+        "{}\n{}",
+        episode_id.trim(),
+        Value::Object(options.clone())
+    ));
     let offset = match body.get("cursor").and_then(Value::as_str) {
         None => 0,
-        Some(cursor) => cursor
-            .strip_prefix("p:")
-            .and_then(|n| n.parse::<usize>().ok())
-            .filter(|n| *n <= MAX_BROWSABLE)
-            .ok_or_else(|| {
-                ApiError::BadRequest(format!("Invalid cursor \"{cursor}\"; restart without it"))
-            })?,
+        Some(cursor) => {
+            let payload = state.cursors.verify(CursorKind::Passages, cursor)?;
+            let mut reader = Reader::new(&payload);
+            let offset = reader.u64()? as usize;
+            let bound = reader.bytes8()?;
+            reader.end()?;
+            if bound != binding || offset > MAX_BROWSABLE {
+                return Err(invalid_cursor());
+            }
+            offset
+        }
     };
+    let signer = state.cursors.clone();
     blocking(move || {
         let not_found =
             || ApiError::NotFound(format!("Transcript not found for episode {episode_id}"));
@@ -190,7 +202,12 @@ pub async fn passages(
             "total": {"value": matching.len(), "relation": "eq"},
             "additionalCount": others.len(),
             "hasMore": has_more,
-            "nextCursor": has_more.then(|| format!("p:{next}")),
+            "nextCursor": has_more.then(|| {
+                signer.sign(
+                    CursorKind::Passages,
+                    &Payload::default().u64(next as u64).bytes8(binding).finish(),
+                )
+            }),
             "truncated": others.len() > MAX_BROWSABLE,
             "passageLimit": MAX_BROWSABLE,
         })))

@@ -26,8 +26,7 @@ use crate::metering::{self, Metered};
 use crate::routes::charts::{PodcastChartFilter, podcast_chart_positions};
 use crate::routes::lookup;
 use crate::routes::podcast_details::{
-    lookups_time, podcast_contacts, podcast_reviews, social_links, summary_with_score,
-    youtube_channels,
+    lookups_time, podcast_contacts, podcast_details, podcast_reviews, youtube_channels,
 };
 use crate::routes::podcast_sponsors::{podcast_sponsors, sponsor_window};
 use crate::routes::podcasts::{podcast_guests, related_podcasts};
@@ -109,11 +108,9 @@ fn compose(
     with_history: bool,
 ) -> ApiResult<PodcastAllDetails> {
     let snapshot = state.catalog.snapshot()?;
-    let links = social_links(state, record)?;
     let sponsors = podcast_sponsors(state, record, sponsor_window(None)?)?;
-    let mut podcast = convert::podcast_full(record, plan);
-    podcast.summary = summary_with_score(state, record)?;
-    podcast.social_media_links = links.clone();
+    let mut podcast = podcast_details(state, record, plan)?;
+    let links = podcast.social_media_links.clone();
     podcast.podcast_has_sponsors = Some(!sponsors.sponsors.is_empty());
 
     let page = snapshot.podcast_episodes(

@@ -69,6 +69,21 @@ pub fn summary_with_score(state: &AppState, record: &PodcastRecord) -> ApiResult
     Ok(summary)
 }
 
+/// A podcast's details with what the catalog's enrichment knows of it: its authority
+/// score and its social profiles, read where their own endpoints read them
+/// (`/authority-score/{id}`, `/{id}/social-media`), so the details never disagree with
+/// them.
+pub fn podcast_details(
+    state: &AppState,
+    record: &PodcastRecord,
+    plan: podlens_model::Plan,
+) -> ApiResult<podlens_model::entities::Podcast> {
+    let mut podcast = convert::podcast_full(record, plan);
+    podcast.summary = summary_with_score(state, record)?;
+    podcast.social_media_links = social_links(state, record)?;
+    Ok(podcast)
+}
+
 /// Where a stored contact or link came from, as the wire names its sources.
 fn wire_source(source: &str) -> Option<SocialLinkSource> {
     match source {

@@ -8,12 +8,11 @@ use podlens_model::entities::{RefreshErrorDetails, RefreshPodcastResponse};
 use serde::Deserialize;
 
 use crate::auth::Caller;
-use crate::convert;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult, LimitExceeded};
 use crate::extract::ApiQuery;
 use crate::routes::lookup;
-use crate::routes::podcast_details::summary_with_score;
+use crate::routes::podcast_details::podcast_details;
 use crate::state::{AppState, blocking};
 
 pub fn router() -> Router<AppState> {
@@ -75,8 +74,7 @@ pub async fn refresh(
         let updated = snapshot
             .podcast_by_id(record.podcast_id)?
             .ok_or_else(|| lookup::podcast_not_found(&record.podcast_id.to_string()))?;
-        let mut podcast = convert::podcast_full(&updated, plan);
-        podcast.summary = summary_with_score(&state, &updated)?;
+        let podcast = podcast_details(&state, &updated, plan)?;
         Ok(Envelope(RefreshPodcastResponse::Refreshed {
             success: true,
             podcast: Box::new(podcast),

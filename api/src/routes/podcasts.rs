@@ -22,6 +22,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
 use crate::routes::deep_analysis;
 use crate::routes::lookup::{self, parse_uuid};
+use crate::routes::podcast_details::podcast_details;
 use crate::state::{AppState, blocking};
 
 pub fn router() -> Router<AppState> {
@@ -37,6 +38,111 @@ pub fn router() -> Router<AppState> {
             get(related),
         )
         .route("/api/v1/podcasts/{podcastIdOrSlug}/guests", get(guests))
+        .route("/api/v1/podcasts/directory/{letter}", get(directory))
+}
+
+/// A page of the podcast directory.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DirectoryResponse {
+    /// `a`–`z`, or `0` for titles starting with a digit, a symbol or a non-Latin letter.
+    letter: String,
+    #[schema(value_type = Vec<Object>)]
+    podcasts: Vec<podlens_model::entities::PodcastSummary>,
+    /// Podcasts under the letter.
+    total: u64,
+    skip: u64,
+    limit: u64,
+}
+
+/// The directory's page size when none is asked for (SPEC §9).
+pub const DIRECTORY_DEFAULT_LIMIT: u64 = 100;
+
+/// The podcasts whose title files under a letter, in title order: the letter is the
+/// title's first after a leading article ("The Daily" under d), accents folded; `0` holds
+/// titles starting with a digit, a symbol or a letter outside the Latin alphabet.
+/// `limit` 1–100 (default 100) after `skip`.
+#[utoipa::path(get, path = "/api/v1/podcasts/directory/{letter}", tag = "podcasts",
+    params(("letter" = String, Path, description = "a–z, or 0 for every other title"),
+           ("limit" = Option<u64>, Query, description = "1–100, default 100"),
+           ("skip" = Option<u64>, Query, description = "Podcasts to skip, default 0")),
+    responses((status = 200, body = DirectoryResponse, description = "A page of the directory"),
+              (status = 400, description = "Not a directory letter, or a bad limit or skip")))]
+pub async fn directory(
+    State(state): State<AppState>,
+    Path(letter): Path<String>,
+    ApiQuery(query): ApiQuery<Pairs>,
+) -> ApiResult<Envelope<DirectoryResponse>> {
+    let letter = letter.trim().to_ascii_lowercase();
+    let valid = letter.chars().count() == 1
+        && letter
+            .chars()
+            .next()
+            .is_some_and(|c| podlens_indexer::directory::DIRECTORY_LETTERS.contains(c));
+    if !valid {
+        return Err(ApiError::BadRequest(format!(
+            "Invalid directory letter \"{letter}\"; expected one of a-z or 0"
+        )));
+    }
+    let number = |name: &str, range: std::ops::RangeInclusive<u64>, default: u64| match query
+        .iter()
+        .rev()
+        .find(|(key, _)| key == name)
+    {
+        None => Ok(default),
+        Some((_, text)) => text
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|n| range.contains(n))
+            .ok_or_else(|| {
+                ApiError::BadRequest(format!(
+                    "{name} must be a whole number between {} and {}, got \"{text}\"",
+                    range.start(),
+                    range.end()
+                ))
+            }),
+    };
+    let limit = number(
+        "limit",
+        1..=DIRECTORY_DEFAULT_LIMIT,
+        DIRECTORY_DEFAULT_LIMIT,
+    )?;
+    let skip = number("skip", 0..=u64::from(u32::MAX), 0)?;
+    blocking(move || {
+        let directory = state.catalog.index()?.generation().directory()?;
+        let first = letter.chars().next().unwrap_or('0');
+        let (entries, total) = directory.page(first, skip as usize, limit as usize);
+        let ids: Vec<uuid::Uuid> = entries.iter().map(|entry| entry.podcast_id).collect();
+        let scores = state.catalog.snapshot()?.authority_scores(&ids)?;
+        let podcasts = entries
+            .iter()
+            .map(|entry| podlens_model::entities::PodcastSummary {
+                author: entry.author.clone(),
+                authority_score: scores
+                    .get(&entry.podcast_id)
+                    .map(crate::routes::podcast_details::score_summary),
+                genres: entry.genres.clone(),
+                id: entry.podcast_id.to_string(),
+                image_url: entry.image_url.clone(),
+                language: entry.language.clone().unwrap_or_default(),
+                last_episode_published_at: entry
+                    .last_episode_date
+                    .and_then(|seconds| chrono::DateTime::from_timestamp(seconds, 0)),
+                slug: entry.slug.clone(),
+                title: entry.title.clone(),
+                title_latest: entry.title.clone(),
+            })
+            .collect();
+        Ok(Envelope(DirectoryResponse {
+            letter,
+            podcasts,
+            total: total as u64,
+            skip,
+            limit,
+        }))
+    })
+    .await
 }
 
 /// A podcast's full details.
@@ -52,7 +158,7 @@ pub async fn details(
     blocking(move || {
         let record = lookup::podcast_by_id_or_slug(&state, &id_or_slug)?;
         Ok(Envelope(PodcastResponse {
-            podcast: convert::podcast_full(&record, plan),
+            podcast: podcast_details(&state, &record, plan)?,
         }))
     })
     .await
@@ -81,7 +187,7 @@ pub async fn by_feed_url(
             .podcast_by_feed_url(&query.rss_feed_url)?
             .ok_or_else(|| lookup::podcast_not_found(&query.rss_feed_url))?;
         Ok(Envelope(PodcastResponse {
-            podcast: convert::podcast_full(&record, plan),
+            podcast: podcast_details(&state, &record, plan)?,
         }))
     })
     .await
@@ -165,7 +271,7 @@ pub async fn multiple(
                 continue;
             };
             let value = if details == "full" {
-                serde_json::to_value(convert::podcast_full(record, plan))
+                serde_json::to_value(podcast_details(&state, record, plan)?)
             } else {
                 serde_json::to_value(convert::podcast_summary(record))
             };

@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use crate::auth::Caller;
+use crate::cursors::{CursorKind, CursorSigner, Payload, Reader, fingerprint, invalid_cursor};
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::routes::alerts::parse_date;
@@ -41,16 +42,29 @@ struct Event {
 }
 
 impl Event {
-    fn cursor(&self) -> String {
-        format!("{}_{}", self.occurred_at.timestamp_micros(), self.id)
+    /// The signed cursor after this event, bound to the team.
+    fn cursor(&self, signer: &CursorSigner, team: [u8; 8]) -> String {
+        let payload = Payload::default()
+            .i64(self.occurred_at.timestamp_micros())
+            .text(&self.id)
+            .bytes8(team)
+            .finish();
+        signer.sign(CursorKind::Polling, &payload)
     }
 }
 
-fn parse_cursor(text: &str) -> ApiResult<(i64, String)> {
-    text.split_once('_')
-        .and_then(|(micros, id)| Some((micros.parse::<i64>().ok()?, id.to_owned())))
-        .filter(|(_, id)| !id.is_empty())
-        .ok_or_else(|| ApiError::BadRequest(format!("Invalid cursor \"{text}\"")))
+/// The event a polling cursor of this team points after.
+fn parse_cursor(signer: &CursorSigner, text: &str, team: [u8; 8]) -> ApiResult<(i64, String)> {
+    let payload = signer.verify(CursorKind::Polling, text)?;
+    let mut reader = Reader::new(&payload);
+    let micros = reader.i64()?;
+    let id = reader.text()?;
+    let bound = reader.bytes8()?;
+    reader.end()?;
+    if bound != team || id.is_empty() {
+        return Err(invalid_cursor());
+    }
+    Ok((micros, id))
 }
 
 struct Filters {
@@ -169,8 +183,10 @@ pub async fn updates(
         None => EVENT_TYPES.iter().map(|t| (*t).to_owned()).collect(),
     };
     let since = query_value(&query, "since").map(parse_date).transpose()?;
+    let team = fingerprint(&account.team_id);
+    let signer = state.cursors.clone();
     let cursor = query_value(&query, "cursor")
-        .map(parse_cursor)
+        .map(|text| parse_cursor(&signer, text, team))
         .transpose()?;
     let limit = match query_value(&query, "limit") {
         None => UPDATES_LIMIT.0,
@@ -203,7 +219,10 @@ pub async fn updates(
             .collect();
         let has_more = events.len() > limit;
         let page: Vec<&Event> = events.iter().take(limit).collect();
-        let next = page.last().map(|event| event.cursor()).or(given_cursor);
+        let next = page
+            .last()
+            .map(|event| event.cursor(&signer, team))
+            .or(given_cursor);
         let wire: Vec<Value> = page
             .iter()
             .map(|event| {

@@ -15,19 +15,20 @@ use podlens_model::search::{
     SearchEndpoint, SearchRequestContext, SearchResponse, SearchResult, SearchResultsStats,
     SearchStatsTime, SearchStatsTotals, SearchTotal, TotalRelation, ValidatedSearch,
 };
-use podlens_model::{Plan, SearchError, parse_search_options, validate_search};
+use podlens_model::{Plan, parse_search_options, validate_search};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
 use crate::accounts::{SearchRecord, UsageCounter};
 use crate::auth::Caller;
+use crate::cursors::{CursorKind, Payload, Reader, fingerprint, invalid_cursor};
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, RawJson};
 use crate::metering::{self, Metered};
 use crate::routes::teams;
-use crate::search_plan::{decode_cursor, encode_cursor, engine_request};
+use crate::search_plan::engine_request;
 use crate::state::{AppState, blocking};
 
 pub fn router() -> Router<AppState> {
@@ -137,7 +138,8 @@ pub async fn semantic_search(
     let plan = caller.plan;
     let hydrate_state = state.clone();
     let found = response.hits.clone();
-    let mut hits = blocking(move || hydrate(&hydrate_state, &found, plan)).await?;
+    let mut hits =
+        blocking(move || hydrate(&hydrate_state, &found, plan, Snippets::default())).await?;
     // the passage that matched, with its place in the audio
     if let Hits::Episodes(found) = &response.hits {
         for (value, hit) in hits.iter_mut().zip(found) {
@@ -208,17 +210,12 @@ async fn run(
         now: Utc::now(),
     };
     let search = validate_search(&options, &context)?;
-    let (served, engine_cursor) = match search.cursor.as_deref() {
-        None => (0, None),
-        Some(cursor) => {
-            let (served, inner) = decode_cursor(cursor).ok_or_else(|| {
-                ApiError::from(SearchError::InvalidOptions {
-                    detail: "cursor is not one this server issued".into(),
-                })
-            })?;
-            (served, Some(inner))
-        }
+    let binding = CursorBinding::of(&search, &caller);
+    let cursor = match search.cursor.as_deref() {
+        None => None,
+        Some(text) => Some(SearchCursor::read(&state, text, &binding)?),
     };
+    let served = cursor.as_ref().map_or(0, |cursor| cursor.served);
     let remaining = u64::from(search.max_results).saturating_sub(served);
     if remaining == 0 {
         return Err(ApiError::Forbidden(format!(
@@ -227,7 +224,14 @@ async fn run(
         )));
     }
     let page_size = u64::from(search.page_size).min(remaining);
-    let mut request = engine_request(&search, page_size as usize, engine_cursor)?;
+    let mut request = engine_request(
+        &search,
+        page_size as usize,
+        cursor.as_ref().map(|cursor| cursor.engine.clone()),
+    )?;
+    if let Some(cursor) = &cursor {
+        cursor.check_generation(&state, &request).await?;
+    }
     let blacklist_state = state.clone();
     let account = caller.account.clone();
     let blacklisted =
@@ -243,14 +247,25 @@ async fn run(
     let post_started = std::time::Instant::now();
     let hydrate_state = state.clone();
     let hits_response = engine_response.clone();
-    let hits = blocking(move || hydrate(&hydrate_state, &hits_response.hits, plan)).await?;
+    let snippets = Snippets {
+        match_snippet: search.snippets.include_match_snippet,
+    };
+    let hits =
+        blocking(move || hydrate(&hydrate_state, &hits_response.hits, plan, snippets)).await?;
     let returned = hits.len() as u64;
     let next_served = served + returned;
     let cursor = engine_response
         .next_cursor
         .as_deref()
         .filter(|_| next_served < u64::from(search.max_results) && returned > 0)
-        .map(|inner| encode_cursor(next_served, inner));
+        .map(|inner| {
+            SearchCursor {
+                served: next_served,
+                generation: engine_response.generation,
+                engine: inner.to_owned(),
+            }
+            .write(&state, &binding)
+        });
     let max_score = hits
         .iter()
         .filter_map(|hit| hit.get("score").and_then(Value::as_f64))
@@ -291,6 +306,109 @@ async fn run(
     Ok((metered, Envelope(response)))
 }
 
+/// What a search cursor is bound to: the search's options (all but the cursor and
+/// the page size) and the caller (their team, or their address when signed out).
+struct CursorBinding {
+    options: [u8; 8],
+    caller: [u8; 8],
+}
+
+impl CursorBinding {
+    fn of(search: &ValidatedSearch, caller: &Caller) -> CursorBinding {
+        let mut options = serde_json::to_value(&search.echo).unwrap_or_default();
+        if let Some(fields) = options.as_object_mut() {
+            fields.remove("cursor");
+            fields.remove("pageSize");
+        }
+        let who = match caller.usage_subject() {
+            crate::accounts::UsageSubject::User { team_id, .. } => format!("team:{team_id}"),
+            crate::accounts::UsageSubject::Client { address } => format!("client:{address}"),
+        };
+        CursorBinding {
+            options: fingerprint(&options.to_string()),
+            caller: fingerprint(&who),
+        }
+    }
+}
+
+/// A page cursor of a search: how many hits were served before the next page (the
+/// plan's maximum results per search counts them), the index generation it was issued
+/// on, and the engine's own cursor; signed, and bound to the search and the caller.
+struct SearchCursor {
+    served: u64,
+    generation: u64,
+    engine: String,
+}
+
+impl SearchCursor {
+    fn write(&self, state: &AppState, binding: &CursorBinding) -> String {
+        let payload = Payload::default()
+            .u64(self.served)
+            .u64(self.generation)
+            .bytes8(binding.options)
+            .bytes8(binding.caller)
+            .text(&self.engine)
+            .finish();
+        state.cursors.sign(CursorKind::Search, &payload)
+    }
+
+    /// The cursor of `text`: refused (400) unless this server signed it for this search
+    /// and this caller.
+    fn read(state: &AppState, text: &str, binding: &CursorBinding) -> ApiResult<SearchCursor> {
+        let payload = state.cursors.verify(CursorKind::Search, text)?;
+        let mut reader = Reader::new(&payload);
+        let served = reader.u64()?;
+        let generation = reader.u64()?;
+        let options = reader.bytes8()?;
+        let caller = reader.bytes8()?;
+        let engine = reader.text()?;
+        reader.end()?;
+        if options != binding.options || caller != binding.caller {
+            return Err(invalid_cursor());
+        }
+        Ok(SearchCursor {
+            served,
+            generation,
+            engine,
+        })
+    }
+
+    /// A cursor into the fused order of a hybrid search holds a position in that
+    /// order, which a new index generation changes: such a cursor from a replaced
+    /// generation is a 409 (restart without it). Keyword cursors hold the last hit's
+    /// sort key and page on across generations.
+    async fn check_generation(
+        &self,
+        state: &AppState,
+        request: &podlens_indexer::SearchRequest,
+    ) -> ApiResult<()> {
+        let mode = request
+            .mode
+            .unwrap_or(podlens_indexer::SearchMode::Podcasts);
+        let position = podlens_indexer::cursor::decode_position(&self.engine, mode, &request.sort)
+            .map_err(|_| invalid_cursor())?;
+        if !matches!(position, podlens_indexer::cursor::Position::Fused(_)) {
+            return Ok(());
+        }
+        let index_state = state.clone();
+        let current = blocking(move || {
+            Ok(index_state
+                .catalog
+                .index()?
+                .generation()
+                .manifest
+                .generation)
+        })
+        .await?;
+        if current != self.generation {
+            return Err(ApiError::Conflict(
+                "The search results changed since this cursor was issued; restart the search without the cursor".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
 async fn remember(
     state: &AppState,
     caller: &Caller,
@@ -312,8 +430,16 @@ async fn remember(
     }
 }
 
+/// How an episode hit's transcript passages are returned.
+#[derive(Debug, Clone, Copy, Default)]
+struct Snippets {
+    /// `includeMatchSnippet`: the best passage as `matchSnippet`, and as the one entry of
+    /// `transcriptHighlights`.
+    match_snippet: bool,
+}
+
 /// The wire hits, completed from the catalog records of their podcasts.
-fn hydrate(state: &AppState, hits: &Hits, plan: Plan) -> ApiResult<Vec<Value>> {
+fn hydrate(state: &AppState, hits: &Hits, plan: Plan, snippets: Snippets) -> ApiResult<Vec<Value>> {
     let podcast_ids: Vec<Uuid> = match hits {
         Hits::Podcasts(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),
         Hits::Episodes(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),
@@ -332,7 +458,7 @@ fn hydrate(state: &AppState, hits: &Hits, plan: Plan) -> ApiResult<Vec<Value>> {
             .collect(),
         Hits::Episodes(hits) => hits
             .iter()
-            .map(|hit| episode_hit(state, hit, podcasts.get(&hit.podcast_id), plan))
+            .map(|hit| episode_hit(state, hit, podcasts.get(&hit.podcast_id), plan, snippets))
             .collect::<ApiResult<_>>()?,
     };
     for (value, id) in values.iter_mut().zip(&podcast_ids) {
@@ -445,6 +571,7 @@ fn episode_hit(
     hit: &EpisodeHit,
     record: Option<&PodcastRecord>,
     plan: Plan,
+    snippets: Snippets,
 ) -> ApiResult<Value> {
     let fallback_title = hit.podcast_title.clone().unwrap_or_default();
     let mut fields = podcast_fields(hit.podcast_id, record, plan, &fallback_title);
@@ -459,7 +586,14 @@ fn episode_hit(
             .map(|episode| episode.episode_created_at)
             .unwrap_or_else(Utc::now),
     };
-    let snippet = hit.snippets.first().map(|snippet| snippet.fragment.clone());
+    // The best matching passage, matches in <em>; absent for a search without a
+    // transcript term or an episode without a matching passage.
+    let best = hit.snippets.first().map(|snippet| snippet.html.clone());
+    let highlights: Vec<String> = if snippets.match_snippet {
+        best.iter().cloned().collect()
+    } else {
+        hit.snippets.iter().map(|s| s.html.clone()).collect()
+    };
     let episode = json!({
         "episodeId": hit.episode_id.to_string(),
         "episodeSlug": hit.slug,
@@ -473,12 +607,17 @@ fn episode_hit(
         "episodeHasTranscript": hit.has_transcript,
         "episodePodcastTitleDenormalized": hit.podcast_title,
         "transcriptId": hit.transcript_id.map(|id| id.to_string()),
-        "transcriptTextSnippet": snippet,
-        "transcriptHighlights": hit.snippets.iter().map(|s| s.html.clone()).collect::<Vec<_>>(),
+        "transcriptTextSnippet": hit.transcript_start,
+        "transcriptHighlights": highlights,
         "score": f64::from(hit.score),
     });
     if let Value::Object(episode) = episode {
         fields.extend(episode);
+    }
+    if snippets.match_snippet
+        && let Some(best) = best
+    {
+        fields.insert("matchSnippet".into(), json!(best));
     }
     Ok(Value::Object(fields))
 }

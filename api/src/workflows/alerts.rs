@@ -459,6 +459,7 @@ fn request_for(config: &AlertConfig, cursor: Option<String>) -> SearchRequest {
         snippets: true,
         explain: false,
         hybrid: false,
+        ..SearchRequest::default()
     }
 }
 

@@ -1,6 +1,6 @@
 //! Renderings of the simple markdown the workflows write (`#`/`##` headings, `- `
-//! list items, paragraphs): escaped HTML, and a PDF with the text laid out on A4
-//! pages in the standard Helvetica fonts.
+//! list items, paragraphs): escaped HTML, a PDF with the text laid out on A4 pages in
+//! the standard Helvetica fonts, and a Word document (DOCX, written by `docx-rs`).
 
 /// The markdown as a standalone HTML page.
 pub fn markdown_to_html(title: &str, markdown: &str) -> String {
@@ -42,6 +42,60 @@ pub fn escape(text: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// The markdown as a Word document: `#` as the title (style Title), `##` as headings
+/// (Heading 1), `- ` items as bulleted paragraphs, other lines as paragraphs.
+pub fn markdown_to_docx(markdown: &str) -> Result<Vec<u8>, String> {
+    use docx_rs::{Docx, LineSpacing, Paragraph, Run, RunFonts, Style, StyleType};
+    let mut document = Docx::new()
+        .add_style(
+            Style::new("Title", StyleType::Paragraph)
+                .name("Title")
+                .size(40)
+                .bold(),
+        )
+        .add_style(
+            Style::new("Heading1", StyleType::Paragraph)
+                .name("Heading 1")
+                .size(28)
+                .bold(),
+        )
+        .default_fonts(RunFonts::new().ascii("Calibri").hi_ansi("Calibri"))
+        .default_size(22);
+    let spacing = LineSpacing::new().after(120);
+    for line in markdown.lines() {
+        let line = line.trim_end();
+        let paragraph = if let Some(text) = line.strip_prefix("## ") {
+            Paragraph::new()
+                .add_run(Run::new().add_text(text))
+                .style("Heading1")
+        } else if let Some(text) = line.strip_prefix("# ") {
+            Paragraph::new()
+                .add_run(Run::new().add_text(text))
+                .style("Title")
+        } else if let Some(text) = line.strip_prefix("- ") {
+            Paragraph::new()
+                .add_run(Run::new().add_text(format!("\u{2022} {text}")))
+                .indent(
+                    Some(360),
+                    Some(docx_rs::SpecialIndentType::Hanging(240)),
+                    None,
+                    None,
+                )
+        } else if line.trim().is_empty() {
+            continue;
+        } else {
+            Paragraph::new().add_run(Run::new().add_text(line))
+        };
+        document = document.add_paragraph(paragraph.line_spacing(spacing.clone()));
+    }
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    document
+        .build()
+        .pack(&mut bytes)
+        .map_err(|error| error.to_string())?;
+    Ok(bytes.into_inner())
 }
 
 const PAGE_WIDTH: f64 = 595.0;

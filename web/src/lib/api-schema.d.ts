@@ -785,7 +785,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** `GET /api/v1/guest-profiles/{id}/download?format=html|pdf|markdown`. */
+        /** `GET /api/v1/guest-profiles/{id}/download?format=html|docx|pdf|markdown`. */
         get: operations["downloadGuestProfile"];
         put?: never;
         post?: never;
@@ -1021,6 +1021,28 @@ export interface paths {
          *     each new analysis is one AI assist.
          */
         post: operations["requestPodcastDeepAnalysis"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/podcasts/directory/{letter}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The podcasts whose title files under a letter, in title order: the letter is the
+         *     title's first after a leading article ("The Daily" under d), accents folded; `0` holds
+         *     titles starting with a digit, a symbol or a letter outside the Latin alphabet.
+         *     `limit` 1–100 (default 100) after `skip`.
+         */
+        get: operations["directory"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3521,6 +3543,21 @@ export interface components {
         /** @description `data` of a deletion. */
         DeletedWebhook: {
             webhookId: string;
+        };
+        /** @description A page of the podcast directory. */
+        DirectoryResponse: {
+            /** @description `a`–`z`, or `0` for titles starting with a digit, a symbol or a non-Latin letter. */
+            letter: string;
+            /** Format: int64 */
+            limit: number;
+            podcasts: Record<string, never>[];
+            /** Format: int64 */
+            skip: number;
+            /**
+             * Format: int64
+             * @description Podcasts under the letter.
+             */
+            total: number;
         };
         /** @enum {string} */
         EmailLength: "short" | "medium" | "long";
@@ -12790,13 +12827,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The profile as a file: Markdown (default), HTML or PDF */
+            /** @description The profile as a file: HTML (default), DOCX, PDF or Markdown */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
                     "text/html": string;
                     "text/markdown": string;
                 };
@@ -13734,6 +13772,74 @@ export interface operations {
             };
             /** @description The plan's AI assists are used up */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    directory: {
+        parameters: {
+            query?: {
+                /** @description 1–100, default 100 */
+                limit?: number;
+                /** @description Podcasts to skip, default 0 */
+                skip?: number;
+            };
+            header?: never;
+            path: {
+                /** @description a–z, or 0 for every other title */
+                letter: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the directory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DirectoryResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description Not a directory letter, or a bad limit or skip */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such resource (or not one of the caller's team) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
