@@ -13,24 +13,48 @@ export PODLENS_REQUIRE_MODEL=1
 # setup.sh installs faster-whisper, Whisper base and espeak-ng: the speech tests fail rather than skip.
 export PODLENS_REQUIRE_WHISPER=1
 
+# Every stage is timed; the summary is printed at the end, also when a stage fails.
+started_at=$(date +%s)
+stage_name=""
+stage_at=$started_at
+timings=()
+stage() {
+  local now
+  now=$(date +%s)
+  [ -n "$stage_name" ] && timings+=("$(printf '%6ds  %s' $((now - stage_at)) "$stage_name")")
+  stage_name="$1"
+  stage_at=$now
+  echo "== $1"
+}
+summary() {
+  local status=$?
+  stage ""
+  echo "== stage times"
+  printf '%s\n' "${timings[@]}"
+  printf '%6ds  total (%s)\n' $(($(date +%s) - started_at)) "$([ "$status" -eq 0 ] && echo passed || echo FAILED)"
+}
+trap summary EXIT
+
+stage "setup: toolchains, packages, models"
 scripts/setup.sh
 
-echo "== rust: format, lints, tests"
+stage "rust: format, lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+stage "rust: tests"
 cargo test --workspace --locked
 
-echo "== security: dependency licences, bans, sources and advisories"
+stage "security: dependency licences, bans, sources and advisories"
 scripts/check-deps.sh
 
-echo "== fuzz: every target for 15 s (seeded from the real corpus)"
+stage "fuzz: every target for 15 s (seeded from the real corpus)"
 scripts/fuzz.sh 15
 
-echo "== ingest: differential check against feedparser on the real corpus"
+stage "ingest: differential check against feedparser on the real corpus"
 cargo build --locked -p podlens-tools --bin podlens
 PODLENS_BIN="$CARGO_TARGET_DIR/debug/podlens" python3 -m pytest -q tests/ingest
 
-echo "== api: the committed OpenAPI document and the web's types generated from it are current"
+stage "api: the committed OpenAPI document and the web's types generated from it are current"
 "$CARGO_TARGET_DIR/debug/podlens" openapi > web/openapi.json
 (cd web && npm run --silent gen:api)
 git diff --exit-code -- web/openapi.json web/src/lib || {
@@ -39,19 +63,22 @@ git diff --exit-code -- web/openapi.json web/src/lib || {
 }
 python3 scripts/check-web-api-paths.py
 
-echo "== web: type check + build, unit tests"
+stage "web: type check + build, unit tests"
 (
   cd web
   npm run --silent build
   npm test --silent
 )
 
-echo "== sdk: the official podengine SDK against a real podlens serve"
+stage "sdk: the official podengine SDK against a real podlens serve"
 cargo build --locked -p podlens-tools --bin podlens -p podlens-api --example build_fixture_catalog
 python3 -m pytest -q tests/sdk
 
-echo "== api: schemathesis against the server's own OpenAPI document (about 25 s)"
+stage "api: schemathesis against the server's own OpenAPI document (about 25 s)"
 scripts/schemathesis.sh
 
-echo "== web: end to end in Chromium against a real podlens serve"
+stage "web: end to end in Chromium against a real podlens serve"
 scripts/e2e.sh
+
+stage "newcomer: the README's main command, small (podlens demo --podcasts 100 --small-model), checked in Chromium"
+scripts/newcomer.sh

@@ -280,3 +280,42 @@ fn every_podcast_with_its_episodes_in_two_queries_matches_the_per_podcast_reads(
         assert_eq!(episodes, &catalog.episodes_of_podcast(*id).unwrap());
     }
 }
+
+/// Regression: an ingest of real feeds stored no transcript (the publishers' transcript
+/// URLs did not answer), yet every episode whose feed declared one said
+/// `episodeHasTranscript` and its podcast counted it. Only a held transcript counts.
+#[test]
+fn has_transcript_is_claimed_only_for_transcripts_the_catalog_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = Catalog::open(dir.path()).unwrap();
+    let batch = feed(6, 9);
+    let declared = batch
+        .episodes
+        .iter()
+        .filter(|e| !e.episode_transcript_urls.is_empty())
+        .count();
+    assert!(declared >= 3, "the fixture feed declares transcripts");
+    catalog.upsert_feed(&batch).unwrap();
+    let id = batch.podcast.podcast_id;
+    let held = |catalog: &Catalog| {
+        catalog
+            .episodes_of_podcast(id)
+            .unwrap()
+            .into_iter()
+            .filter(|e| e.episode_has_transcript || e.transcript_id.is_some())
+            .map(|e| e.episode_id)
+            .collect::<Vec<_>>()
+    };
+    assert!(held(&catalog).is_empty(), "declared is not held");
+    assert_eq!(catalog.podcast(id).unwrap().unwrap().total_transcripts, 0);
+
+    let target = batch
+        .episodes
+        .iter()
+        .find(|e| !e.episode_transcript_urls.is_empty())
+        .unwrap();
+    catalog.upsert_transcript(&transcript(target, 3)).unwrap();
+    catalog.upsert_feed(&batch).unwrap();
+    assert_eq!(held(&catalog), vec![target.episode_id]);
+    assert_eq!(catalog.podcast(id).unwrap().unwrap().total_transcripts, 1);
+}

@@ -221,8 +221,11 @@ impl Weight for AnyFieldWeight {
                 explanation.add_detail(detail);
             }
         }
+        // a phrase weight explains by seeking a fresh scorer, which may start past `doc`
         for weight in &self.others {
-            if let Ok(detail) = weight.explain(reader, doc) {
+            if crate::guarded::matches(weight.as_ref(), reader, doc)?
+                && let Ok(detail) = weight.explain(reader, doc)
+            {
                 explanation.add_detail(detail);
             }
         }

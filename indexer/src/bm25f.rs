@@ -257,7 +257,9 @@ impl Weight for WordWeight {
             explanation.add_detail(group_explanation);
         }
         for extra in &self.extras {
-            if let Ok(detail) = extra.explain(reader, doc) {
+            if crate::guarded::matches(extra.as_ref(), reader, doc)?
+                && let Ok(detail) = extra.explain(reader, doc)
+            {
                 explanation.add_detail(detail);
             }
         }

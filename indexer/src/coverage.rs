@@ -100,7 +100,9 @@ impl Weight for CoverageWeight {
             scorer.score(),
         );
         for weight in &self.words {
-            if let Ok(detail) = weight.explain(reader, doc) {
+            if crate::guarded::matches(weight.as_ref(), reader, doc)?
+                && let Ok(detail) = weight.explain(reader, doc)
+            {
                 explanation.add_detail(detail);
             }
         }

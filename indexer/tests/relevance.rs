@@ -544,3 +544,46 @@ fn real_feeds_are_not_mistaken_for_keyword_stuffing() {
     }
     assert!(low.is_empty(), "{low:#?}");
 }
+
+/// Regression (found by the search_engine fuzz target): an explained, fuzzy phrase of
+/// one-letter words with slop over every episode target ("c\rA") sought a phrase scorer
+/// backwards, a debug assertion in tantivy and a wrong answer without it. Every such
+/// request answers, the next page too.
+#[test]
+fn an_explained_fuzzy_phrase_of_one_letter_words_never_seeks_backwards() {
+    let handle = &fixture().handle;
+    for text in ["c\rA", "c A", "a b c", "I o", "x"] {
+        for (phrase, fuzzy, explain) in
+            [(true, true, true), (true, false, true), (true, true, false)]
+        {
+            let request = SearchRequest {
+                mode: Some(SearchMode::Episodes),
+                terms: vec![SearchTerm {
+                    text: text.to_owned(),
+                    targets: vec![
+                        Target::PodcastTitle,
+                        Target::PodcastDescription,
+                        Target::EpisodeTitle,
+                        Target::EpisodeDescription,
+                        Target::Transcript,
+                    ],
+                    match_mode: MatchMode::Optional,
+                    phrase,
+                    slop: 3,
+                    fuzzy,
+                }],
+                page_size: 8,
+                explain,
+                ..SearchRequest::default()
+            };
+            let response = handle.search(&request).unwrap();
+            if let Some(cursor) = response.next_cursor {
+                let next = SearchRequest {
+                    cursor: Some(cursor),
+                    ..request
+                };
+                handle.search(&next).unwrap();
+            }
+        }
+    }
+}

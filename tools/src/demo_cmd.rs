@@ -2,9 +2,11 @@
 //!
 //! It generates a deterministic corpus, serves it on loopback so feeds and transcripts
 //! go through the real HTTP fetcher, ingests the corpus's OPML, crawls the generated
-//! websites, scores the podcasts against the generated charts, builds the search index,
-//! creates an admin API key, and serves the API and the web app (by default at
-//! <http://127.0.0.1:8080>).
+//! websites, scores the podcasts against the generated charts, builds (or reuses) the
+//! static embedding model, builds the search index with its vectors, creates an admin API
+//! key, and serves the API and the web app (by default at <http://127.0.0.1:8080>).
+//! Without a built web bundle it stops before any work: it never claims to serve an app
+//! it cannot serve.
 
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
@@ -17,7 +19,9 @@ use tower_http::services::ServeDir;
 
 use crate::config::Config;
 use crate::generate::{GenerateOptions, generate};
-use crate::{crawl_cmd, index_cmd, ingest_cmd, keys_cmd, progress, score_cmd, serve_cmd};
+use crate::{
+    crawl_cmd, index_cmd, ingest_cmd, keys_cmd, model_cmd, progress, score_cmd, serve_cmd,
+};
 
 /// Flags of `podlens demo`.
 #[derive(Debug, clap::Args)]
@@ -37,10 +41,36 @@ pub struct DemoArgs {
     /// Stop after building the catalog and the index (no server).
     #[arg(long)]
     pub no_serve: bool,
+    /// The static embedding model folder: reused when built there, built otherwise
+    /// (default: the cache dir's podlens-models/static-mpnet-768).
+    #[arg(long, env = "PODLENS_STATIC_MODEL_DIR", value_name = "DIR")]
+    pub static_model: Option<PathBuf>,
+    /// Distil only the generated corpus's own vocabulary instead of the full static model:
+    /// a minute instead of several, for smoke tests; semantic search then knows only the
+    /// corpus's words.
+    #[arg(long)]
+    pub small_model: bool,
+    /// The web app's built bundle (default: ./web/dist).
+    #[arg(long, value_name = "DIR")]
+    pub web_dir: Option<PathBuf>,
 }
 
 /// Runs the demo.
 pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
+    let web_dir = args
+        .web_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("web/dist"));
+    if !args.no_serve && !web_dir.join("index.html").is_file() {
+        anyhow::bail!(
+            "no web app bundle at {} (index.html missing): build it with `(cd web && npm ci && npm run build)`, or run ./scripts/demo.sh, which builds it",
+            web_dir.display()
+        );
+    }
+    let static_model = args
+        .static_model
+        .clone()
+        .unwrap_or_else(model_cmd::default_static_model_dir);
     let data_dir = config.data_dir();
     std::fs::create_dir_all(&data_dir)
         .with_context(|| format!("cannot create {}", data_dir.display()))?;
@@ -53,7 +83,7 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
     let base_url = format!("http://{corpus_address}");
 
     println!(
-        "1/6 generating {} podcasts into {}",
+        "1/7 generating {} podcasts into {}",
         args.podcasts,
         corpus_dir.display()
     );
@@ -71,13 +101,13 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
     println!("    {summary}");
 
     serve_corpus_in_background(listener, corpus_dir.clone())?;
-    println!("2/6 ingesting the feeds from {base_url} (real HTTP on loopback)");
+    println!("2/7 ingesting the feeds from {base_url} (real HTTP on loopback)");
     ingest_cmd::run(config, ingest_args(&corpus_dir.join("feeds.opml")))?;
 
-    println!("3/6 crawling the podcasts' websites for contacts and socials (loopback)");
+    println!("3/7 crawling the podcasts' websites for contacts and socials (loopback)");
     crawl_cmd::run(config, crawl_args())?;
 
-    println!("4/6 scoring: chart movements, lookups and authority scores");
+    println!("4/7 scoring: chart movements, lookups and authority scores");
     score_cmd::run(
         config,
         score_cmd::ScoreArgs {
@@ -86,18 +116,38 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
         },
     )?;
 
-    println!("5/6 building the search index");
+    let frequency_text: Vec<PathBuf> = [corpus_dir.join("feeds"), corpus_dir.join("transcripts")]
+        .into_iter()
+        .filter(|dir| dir.is_dir())
+        .collect();
+    let static_model = if args.small_model {
+        println!("5/7 a static embedding model over the corpus's own words (--small-model)");
+        small_model(&frequency_text)?
+    } else {
+        println!(
+            "5/7 the static embedding model in {} (built once from all-mpnet-base-v2, then reused)",
+            static_model.display()
+        );
+        model_cmd::build(
+            config,
+            model_cmd::BuildArgs::demo(static_model.clone(), frequency_text),
+        )
+        .context("the demo's semantic search needs the static embedding model")?;
+        static_model
+    };
+
+    println!("6/7 building the search index with its vectors");
     index_cmd::run(
         config,
         index_cmd::IndexArgs {
             shards: None,
             writer_memory_mb: 64,
-            static_model: None,
+            static_model: Some(static_model),
             no_vectors: false,
         },
     )?;
 
-    println!("6/6 creating an admin API key for the demo");
+    println!("7/7 creating an admin API key for the demo");
     keys_cmd::run(
         config,
         keys_cmd::KeysArgs {
@@ -110,11 +160,46 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
     if args.no_serve {
         return Ok(());
     }
-    println!(
-        "serving the app at http://127.0.0.1:{} (Ctrl-C to stop)",
-        args.port
-    );
-    serve_cmd::run(config, serve_args(args.port))
+    serve_cmd::run_with(config, serve_args(args.port, web_dir), |address| {
+        println!("serving the app at http://{address}/ (Ctrl-C to stop)");
+    })
+}
+
+/// A static model over the words of the files under `roots` (cached by their counts).
+fn small_model(roots: &[PathBuf]) -> anyhow::Result<PathBuf> {
+    let mut texts = Vec::new();
+    for root in roots {
+        for entry in walk(root)? {
+            texts.push(std::fs::read_to_string(&entry).unwrap_or_default());
+        }
+    }
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    podlens_indexer::embedding::build_vocabulary_model(
+        &model_cmd::mpnet_dir(),
+        &texts,
+        &model_cmd::models_root().join("vocabulary"),
+    )
+    .context("cannot build the small static model (is all-mpnet-base-v2 installed? scripts/setup.sh installs it)")
+}
+
+/// The files under `root`, recursively.
+fn walk(root: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in
+            std::fs::read_dir(&dir).with_context(|| format!("cannot list {}", dir.display()))?
+        {
+            let path = entry?.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
 }
 
 fn ingest_args(opml: &Path) -> ingest_cmd::IngestArgs {
@@ -150,21 +235,15 @@ fn crawl_args() -> crawl_cmd::CrawlArgs {
     }
 }
 
-fn serve_args(port: u16) -> serve_cmd::ServeArgs {
+fn serve_args(port: u16, web_dir: PathBuf) -> serve_cmd::ServeArgs {
     serve_cmd::ServeArgs {
         port,
         bind: std::net::IpAddr::V4(Ipv4Addr::LOCALHOST),
-        web_dir: default_web_dir(),
+        web_dir: Some(web_dir),
         // The demo's feeds are served on loopback.
         allow_private: true,
         whisper_model: None,
     }
-}
-
-/// The web bundle next to the sources (`web/dist`), when it has been built.
-fn default_web_dir() -> Option<PathBuf> {
-    let candidate = PathBuf::from("web/dist");
-    candidate.join("index.html").is_file().then_some(candidate)
 }
 
 /// Serves `root` as static files from `listener` on a thread of its own, for as long

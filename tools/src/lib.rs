@@ -15,3 +15,4 @@ pub mod outbox_cmd;
 pub mod progress;
 pub mod score_cmd;
 pub mod serve_cmd;
+pub mod status_cmd;

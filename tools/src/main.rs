@@ -57,6 +57,10 @@ enum Command {
     /// Restore a backup into the data directory after checking every file's checksum
     /// (refused while a server uses it, or when it is not empty unless --force).
     Restore(podlens_tools::backup_cmd::RestoreArgs),
+    /// What a data directory is serving and doing: the index generation and its age, the
+    /// catalog snapshot, the background jobs' last pass and recent failures (works while
+    /// `podlens serve` runs).
+    Status(podlens_tools::status_cmd::StatusArgs),
     /// Print the server's OpenAPI document (what `GET /api/v1/openapi.json` answers).
     Openapi,
 }
@@ -144,6 +148,7 @@ fn run() -> anyhow::Result<()> {
         Command::Score(args) => podlens_tools::score_cmd::run(&config, args),
         Command::Backup(args) => podlens_tools::backup_cmd::run_backup(&config, args),
         Command::Restore(args) => podlens_tools::backup_cmd::run_restore(&config, args),
+        Command::Status(args) => podlens_tools::status_cmd::run(&config, args),
         Command::Openapi => {
             let document = serde_json::to_string_pretty(podlens_api::openapi::document())?;
             println!("{document}");

@@ -40,9 +40,7 @@ pub struct ModelDirs {
 
 impl ModelDirs {
     fn mpnet(&self) -> PathBuf {
-        self.mpnet_dir
-            .clone()
-            .unwrap_or_else(|| models_root().join("all-mpnet-base-v2"))
+        self.mpnet_dir.clone().unwrap_or_else(mpnet_dir)
     }
 
     fn static_model(&self) -> PathBuf {
@@ -57,7 +55,15 @@ pub fn default_static_model_dir() -> PathBuf {
     models_root().join("static-mpnet-768")
 }
 
-fn models_root() -> PathBuf {
+/// The all-mpnet-base-v2 folder: `PODLENS_MODEL_DIR`, or the cache dir's.
+pub fn mpnet_dir() -> PathBuf {
+    std::env::var_os("PODLENS_MODEL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| models_root().join("all-mpnet-base-v2"))
+}
+
+/// Where the models live: `$XDG_CACHE_HOME/podlens-models` or `~/.cache/podlens-models`.
+pub fn models_root() -> PathBuf {
     let cache = std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cache")))
@@ -116,12 +122,32 @@ pub struct EvalArgs {
 /// Runs `podlens model …`.
 pub fn run(config: &Config, args: ModelArgs) -> anyhow::Result<()> {
     match args.command {
-        ModelCommand::Build(build) => run_build(config, build),
+        ModelCommand::Build(args) => build(config, args),
         ModelCommand::Eval(eval_args) => run_eval(eval_args),
     }
 }
 
-fn run_build(config: &Config, args: BuildArgs) -> anyhow::Result<()> {
+impl BuildArgs {
+    /// `model build` with its defaults into `out`, frequencies counted on `frequency_text`
+    /// (the MPNet folder from `PODLENS_MODEL_DIR` or the cache dir).
+    pub fn demo(out: PathBuf, frequency_text: Vec<PathBuf>) -> Self {
+        BuildArgs {
+            dirs: ModelDirs {
+                mpnet_dir: None,
+                static_dir: Some(out),
+            },
+            frequency_text,
+            sif_a: embedding::DEFAULT_SIF_A,
+            no_sif: false,
+            no_center: false,
+            force: false,
+        }
+    }
+}
+
+/// Builds the static model, or reuses it when the folder already holds one of the same
+/// source model and recipe.
+pub fn build(config: &Config, args: BuildArgs) -> anyhow::Result<()> {
     let options = StaticBuildOptions {
         mpnet_dir: args.dirs.mpnet(),
         out_dir: args.dirs.static_model(),

@@ -39,6 +39,17 @@ pub struct ServeArgs {
 
 /// Serves until Ctrl-C.
 pub fn run(config: &Config, args: ServeArgs) -> anyhow::Result<()> {
+    run_with(config, args, |address| {
+        println!("podlens listening on http://{address}");
+    })
+}
+
+/// Serves until Ctrl-C; `on_listen` is told the address once the port is bound.
+pub fn run_with(
+    config: &Config,
+    args: ServeArgs,
+    on_listen: impl FnOnce(SocketAddr),
+) -> anyhow::Result<()> {
     let web_dir = args
         .web_dir
         .or_else(|| Some(PathBuf::from("web/dist")).filter(|dir| dir.is_dir()));
@@ -55,8 +66,6 @@ pub fn run(config: &Config, args: ServeArgs) -> anyhow::Result<()> {
         .build()
         .context("cannot start the async runtime")?;
     runtime
-        .block_on(podlens_api::server::serve(options, |address| {
-            println!("podlens listening on http://{address}");
-        }))
+        .block_on(podlens_api::server::serve(options, on_listen))
         .context("server stopped")
 }

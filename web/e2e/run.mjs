@@ -15,10 +15,13 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 import { assert, baseUrl, screenshots, Skip, tests } from './lib.mjs';
-import './core.mjs';
-import './workflows.mjs';
-import './settings.mjs';
-import './layout.mjs';
+
+// PODLENS_E2E_SUITE=newcomer runs only the newcomer's checks of the demo (scripts/newcomer.sh).
+const suites =
+  process.env.PODLENS_E2E_SUITE === 'newcomer'
+    ? ['./newcomer.mjs']
+    : ['./core.mjs', './workflows.mjs', './settings.mjs', './layout.mjs'];
+for (const suite of suites) await import(suite);
 
 const executablePath = process.env.PODLENS_E2E_CHROMIUM ?? '/usr/bin/chromium';
 const only = process.env.PODLENS_E2E_ONLY ?? '';

@@ -3,6 +3,7 @@
 //! the search index, recording one match per alert and episode with its mentions
 //! (snippets and, in transcripts, timestamps).
 
+use super::job_log::JobFailure;
 use chrono::Utc;
 use podlens_indexer::{
     EpisodeHit, Hits, MatchMode, SearchFilters, SearchMode, SearchRequest, SearchTerm, SortField,
@@ -193,6 +194,9 @@ pub struct AlertRunReport {
     pub alerts_run: u64,
     pub new_matches: u64,
     pub deliveries: super::delivery::DeliveryReport,
+    /// Alerts (or the deliveries) that failed this run; the others ran.
+    #[serde(skip)]
+    pub failures: Vec<super::job_log::JobFailure>,
 }
 
 const AD_MARKERS: &[&str] = &[
@@ -626,15 +630,30 @@ pub fn run_alerts(state: &AppState) -> ApiResult<AlertRunReport> {
     let configs: Vec<Stored<AlertConfig>> = state
         .workflows
         .list_docs(DocKind::AlertConfig, &DocFilter::default())?;
+    // One failing alert is recorded and the others still run.
     for config in configs.into_iter().filter(|c| c.value.enabled) {
-        let found = run_alert(state, &config.value)?;
-        report.alerts_run += 1;
-        report.new_matches += found.len() as u64;
-        if !found.is_empty() {
-            tracing::info!(alert = %config.id, matches = found.len(), "alert matched new episodes");
+        match run_alert(state, &config.value) {
+            Ok(found) => {
+                report.alerts_run += 1;
+                report.new_matches += found.len() as u64;
+                if !found.is_empty() {
+                    tracing::info!(alert = %config.id, matches = found.len(), "alert matched new episodes");
+                }
+            }
+            Err(error) => report.failures.push(JobFailure::new(
+                "alert",
+                Some(&config.team_id),
+                Some(&config.id),
+                &error,
+            )),
         }
     }
-    report.deliveries = super::delivery::deliver_pending_blocking(state)?;
+    match super::delivery::deliver_pending_blocking(state) {
+        Ok(deliveries) => report.deliveries = deliveries,
+        Err(error) => report
+            .failures
+            .push(JobFailure::new("deliveries", None, None, &error)),
+    }
     Ok(report)
 }
 

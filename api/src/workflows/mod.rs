@@ -14,6 +14,7 @@ mod export;
 pub mod fields;
 pub mod guest_profiles;
 pub mod index_updates;
+pub mod job_log;
 pub mod jobs;
 mod projects;
 pub mod render;

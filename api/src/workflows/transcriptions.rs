@@ -4,6 +4,7 @@
 //! model is configured, and otherwise fails it with the reason. Podcasts can be
 //! followed so that requests are made for their future episodes.
 
+use super::job_log::JobFailure;
 use chrono::{DateTime, NaiveDate, Utc};
 use podlens_data::snapshot::EpisodesQuery;
 use podlens_model::catalog::{EpisodeRecord, PodcastRecord};
@@ -218,9 +219,21 @@ pub fn episodes_for(
         .collect())
 }
 
+/// What a pass of the transcription worker did.
+#[derive(Debug, Default)]
+pub struct TranscriptionRunReport {
+    /// Requests created for new episodes of followed podcasts.
+    pub created: u64,
+    /// Requests still waiting after the pass.
+    pub queued: u64,
+    /// Requests and follows that failed; the others were processed.
+    pub failures: Vec<JobFailure>,
+}
+
 /// The worker pass: processes queued requests and requests the new episodes of
-/// followed podcasts. Returns how many requests it created.
-pub fn run_transcriptions(state: &AppState) -> ApiResult<u64> {
+/// followed podcasts. A request or follow that fails is recorded and the others go on.
+pub fn run_transcriptions(state: &AppState) -> ApiResult<TranscriptionRunReport> {
+    let mut report = TranscriptionRunReport::default();
     let queued: Vec<Stored<TranscriptionRequest>> = state
         .workflows
         .list_docs(DocKind::TranscriptionRequest, &DocFilter::default())?;
@@ -228,32 +241,61 @@ pub fn run_transcriptions(state: &AppState) -> ApiResult<u64> {
         .iter()
         .filter(|doc| doc.value.status == "not_started")
     {
-        process_request(state, &doc.team_id, &doc.id)?;
+        if let Err(error) = process_request(state, &doc.team_id, &doc.id) {
+            report.failures.push(JobFailure::new(
+                "transcription request",
+                Some(&doc.team_id),
+                Some(&doc.id),
+                &error,
+            ));
+        }
     }
     let follows: Vec<Stored<PodcastFollow>> = state
         .workflows
         .list_docs(DocKind::TranscriptionFollow, &DocFilter::default())?;
-    let mut created = 0;
     for follow in follows {
-        let Ok(id) = Uuid::parse_str(&follow.value.podcast_id) else {
-            continue;
-        };
-        let Some(podcast) = state.catalog.snapshot()?.podcast_by_id(id)? else {
-            continue;
-        };
-        for episode in episodes_for(state, &podcast, "since", follow.value.since)? {
-            let episode_id = episode.episode_id.to_string();
-            if team_requests(state, &follow.team_id)?
-                .iter()
-                .any(|r| r.episode_id == episode_id)
-            {
-                continue;
-            }
-            let request = new_request(&podcast, &episode, &follow.value.requested_by_user_id);
-            save_request(state, &follow.team_id, &request)?;
-            process_request(state, &follow.team_id, &request.request_id)?;
-            created += 1;
+        if let Err(error) = follow_podcast(state, &follow, &mut report.created) {
+            report.failures.push(JobFailure::new(
+                "transcription follow",
+                Some(&follow.team_id),
+                Some(&follow.value.podcast_id),
+                &error,
+            ));
         }
     }
-    Ok(created)
+    report.queued = state
+        .workflows
+        .list_docs::<TranscriptionRequest>(DocKind::TranscriptionRequest, &DocFilter::default())?
+        .iter()
+        .filter(|doc| doc.value.status == "not_started" || doc.value.status == "in_progress")
+        .count() as u64;
+    Ok(report)
+}
+
+/// Requests the new episodes of one followed podcast.
+fn follow_podcast(
+    state: &AppState,
+    follow: &Stored<PodcastFollow>,
+    created: &mut u64,
+) -> ApiResult<()> {
+    let Ok(id) = Uuid::parse_str(&follow.value.podcast_id) else {
+        return Ok(());
+    };
+    let Some(podcast) = state.catalog.snapshot()?.podcast_by_id(id)? else {
+        return Ok(());
+    };
+    for episode in episodes_for(state, &podcast, "since", follow.value.since)? {
+        let episode_id = episode.episode_id.to_string();
+        if team_requests(state, &follow.team_id)?
+            .iter()
+            .any(|r| r.episode_id == episode_id)
+        {
+            continue;
+        }
+        let request = new_request(&podcast, &episode, &follow.value.requested_by_user_id);
+        save_request(state, &follow.team_id, &request)?;
+        process_request(state, &follow.team_id, &request.request_id)?;
+        *created += 1;
+    }
+    Ok(())
 }

@@ -73,18 +73,14 @@ pub(crate) fn upsert_feeds(
 }
 
 /// Episodes replace their stored version, except that the first time an episode was
-/// seen is kept, and a transcript already stored for it keeps it marked as transcribed.
-/// An episode back in its feed is no longer marked removed.
+/// seen is kept, and an episode is marked transcribed exactly when the catalog holds a
+/// transcript of it: a transcript URL in the feed is a promise, not a transcript (the
+/// publisher's server may never answer). An episode back in its feed is no longer
+/// marked removed.
 fn insert_episodes_sql() -> String {
     let overrides = [
-        (
-            "episodeHasTranscript",
-            r#"(s."episodeHasTranscript" OR t."transcriptId" IS NOT NULL)"#,
-        ),
-        (
-            "transcriptId",
-            r#"coalesce(t."transcriptId", CAST(s."transcriptId" AS UUID))"#,
-        ),
+        ("episodeHasTranscript", r#"(t."transcriptId" IS NOT NULL)"#),
+        ("transcriptId", r#"t."transcriptId""#),
         (
             "episodeCreatedAt",
             r#"coalesce(old."episodeCreatedAt", make_timestamptz(s."episodeCreatedAt"))"#,
@@ -105,12 +101,9 @@ fn insert_episodes_sql() -> String {
 }
 
 /// Podcasts replace their stored version; `totalTranscripts` counts the feed's episodes
-/// that have a transcript (declared by the feed or stored in the catalog).
+/// whose transcript the catalog holds.
 fn insert_podcasts_sql() -> String {
-    let overrides = [(
-        "totalTranscripts",
-        r#"greatest(s."totalTranscripts", coalesce(c.transcribed, 0))"#,
-    )];
+    let overrides = [("totalTranscripts", r#"coalesce(c.transcribed, 0)"#)];
     format!(
         r#"INSERT OR REPLACE INTO podcasts ({columns})
         SELECT {values}
@@ -118,7 +111,7 @@ fn insert_podcasts_sql() -> String {
               QUALIFY row_number() OVER (PARTITION BY "podcastId" ORDER BY "stageOrder" DESC) = 1) s
         LEFT JOIN (SELECT CAST(e."podcastId" AS UUID) AS "podcastId",
                           count(DISTINCT e."episodeId")
-                              FILTER (WHERE e."episodeHasTranscript" OR t."episodeId" IS NOT NULL)
+                              FILTER (WHERE t."episodeId" IS NOT NULL)
                               AS transcribed
                    FROM stage_episodes e
                    LEFT JOIN (SELECT DISTINCT "episodeId" FROM transcripts

@@ -1,0 +1,137 @@
+//! `podlens status --data-dir DIR`: what an operator needs to know about a data
+//! directory, read from plain files so it works while `podlens serve` runs over it: the
+//! published index generation and its age, the catalog snapshot's age, the background
+//! jobs' last pass (queues included) and their recent failures.
+
+use std::path::Path;
+use std::time::SystemTime;
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use podlens_api::workflows::job_log;
+
+use crate::config::Config;
+
+/// Flags of `podlens status`.
+#[derive(Debug, clap::Args)]
+pub struct StatusArgs {
+    /// Recent job failures to show.
+    #[arg(long, default_value_t = 10)]
+    pub failures: usize,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Prints the status of the data directory.
+pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<()> {
+    let data_dir = config.data_dir();
+    anyhow::ensure!(
+        data_dir.is_dir(),
+        "no data directory at {}",
+        data_dir.display()
+    );
+    let now = Utc::now();
+    let manifest = podlens_indexer::read_manifest(&data_dir.join("index"))
+        .with_context(|| format!("cannot read the index manifest in {}", data_dir.display()))?;
+    let snapshot_at = modified(&data_dir.join("parquet").join("podcasts.parquet"));
+    let last_pass = job_log::read_last_pass(&data_dir);
+    let failures = job_log::read_failures(&data_dir, args.failures);
+    if args.json {
+        let document = serde_json::json!({
+            "dataDir": data_dir,
+            "index": manifest.as_ref().map(|m| serde_json::json!({
+                "generation": m.generation,
+                "publishedAt": m.published_at,
+                "podcasts": m.podcasts,
+                "episodes": m.episodes,
+                "shards": m.shards,
+                "vectors": m.vectors.as_ref().map(|v| v.count),
+            })),
+            "snapshotWrittenAt": snapshot_at,
+            "jobs": last_pass,
+            "recentFailures": failures,
+        });
+        println!("{}", serde_json::to_string_pretty(&document)?);
+        return Ok(());
+    }
+    println!("data directory  {}", data_dir.display());
+    match &manifest {
+        Some(m) => {
+            let age = DateTime::parse_from_rfc3339(&m.published_at)
+                .map(|at| age(now, at.with_timezone(&Utc)))
+                .unwrap_or_else(|_| "unknown age".to_owned());
+            println!(
+                "index           generation {} published {} ({age}): {} podcasts, {} episodes, {} shards, {}",
+                m.generation,
+                m.published_at,
+                m.podcasts,
+                m.episodes,
+                m.shards,
+                match &m.vectors {
+                    Some(vectors) => format!("{} vectors", vectors.count),
+                    None => "no vectors (semantic search off; run `podlens model build`, then `podlens index`)".to_owned(),
+                }
+            );
+        }
+        None => println!("index           none published (run `podlens index`)"),
+    }
+    match snapshot_at {
+        Some(at) => println!(
+            "catalog         snapshot written {} ({}) by the last ingest, crawl or score",
+            at.to_rfc3339(),
+            age(now, at)
+        ),
+        None => println!("catalog         no snapshot (run `podlens ingest`)"),
+    }
+    match &last_pass {
+        Some(pass) => println!(
+            "jobs            last pass {} ({} ms): {} alerts run, {} new matches, {} transcription requests created, {} queued; deliveries {} sent, {} retrying, {} failed; {} failures",
+            pass.finished_at
+                .map(|at| format!("{} ({})", at.to_rfc3339(), age(now, at)))
+                .unwrap_or_else(|| "never".to_owned()),
+            pass.duration_ms,
+            pass.alerts_run,
+            pass.new_matches,
+            pass.transcription_requests_created,
+            pass.transcriptions_queued,
+            pass.deliveries_sent,
+            pass.deliveries_retrying,
+            pass.deliveries_failed,
+            pass.failures
+        ),
+        None => println!("jobs            no pass yet (they run inside `podlens serve`)"),
+    }
+    if failures.is_empty() {
+        println!("failures        none recorded");
+    } else {
+        println!("failures        the {} most recent:", failures.len());
+        for failure in &failures {
+            println!(
+                "  {} {} team {} {}: {}",
+                failure.at.to_rfc3339(),
+                failure.job,
+                failure.team_id.as_deref().unwrap_or("-"),
+                failure.subject.as_deref().unwrap_or("-"),
+                failure.error
+            );
+        }
+    }
+    Ok(())
+}
+
+fn modified(path: &Path) -> Option<DateTime<Utc>> {
+    let time: SystemTime = std::fs::metadata(path).ok()?.modified().ok()?;
+    Some(time.into())
+}
+
+/// `3 h 12 min ago`, `45 s ago`.
+fn age(now: DateTime<Utc>, at: DateTime<Utc>) -> String {
+    let seconds = (now - at).num_seconds().max(0);
+    match seconds {
+        0..60 => format!("{seconds} s ago"),
+        60..3600 => format!("{} min ago", seconds / 60),
+        3600..86400 => format!("{} h {} min ago", seconds / 3600, seconds % 3600 / 60),
+        _ => format!("{} days ago", seconds / 86400),
+    }
+}

@@ -1,0 +1,81 @@
+// The README's main command as a newcomer meets it: `podlens demo` (small, on a free
+// port) must serve the app itself, with scores, semantic search, transcript search with
+// its best passage, and the directory. Run by scripts/newcomer.sh with
+// PODLENS_E2E_SUITE=newcomer; expectations come from the server's own API answers.
+
+import { join } from 'node:path';
+
+import { api, apiCall, apiKey, assert, baseUrl, screenshots, searchableWord, test, TIMEOUT } from './lib.mjs';
+
+test('the main command serves the web app at /', async (page) => {
+  const response = await page.goto(`${baseUrl}/`);
+  assert(response?.ok(), `GET / answered ${response?.status()}`);
+  assert((await response.headers()['content-type'])?.includes('text/html'), 'GET / is not the app');
+  await page.locator('[data-testid="latest-episodes"] > li').first().waitFor({ timeout: TIMEOUT });
+  await page.screenshot({ path: join(screenshots, 'newcomer-home.png'), fullPage: true });
+});
+
+test('a scored podcast page shows its authority score', async (page) => {
+  const latest = await api('/episodes/latest');
+  const ids = latest.latestPodcasts.map((group) => group.podcast.slug);
+  let podcast = null;
+  for (const slug of ids) {
+    const details = await api(`/podcasts/${encodeURIComponent(slug)}`);
+    if (details.podcast.authorityScore) {
+      podcast = details.podcast;
+      break;
+    }
+  }
+  assert(podcast, 'no podcast of the demo has an authority score in its details');
+  await page.goto(`${baseUrl}/podcasts/${encodeURIComponent(podcast.slug)}`);
+  const value = page.getByLabel('Authority score value');
+  await value.waitFor({ timeout: TIMEOUT });
+  const shown = (await value.textContent())?.trim() ?? '';
+  const expected = String(Math.round(podcast.authorityScore.authorityScore));
+  assert(shown.startsWith(expected), `the page shows "${shown}", the API says ${expected}`);
+  await page.screenshot({ path: join(screenshots, 'newcomer-podcast.png'), fullPage: true });
+});
+
+test('semantic search answers with hits', async () => {
+  assert(apiKey, 'the demo key is needed');
+  const latest = await api('/episodes/latest');
+  const title = latest.latestPodcasts[0].episodes[0].title;
+  const found = await apiCall('POST', '/search/semantic', { body: { query: title, mode: 'episodes', limit: 5 } });
+  assert(found.hits.length > 0, `no semantic hits for "${title}"`);
+  const podcasts = await apiCall('POST', '/search/semantic', { body: { query: title, mode: 'podcasts', limit: 5 } });
+  assert(podcasts.hits.length > 0, `no semantic podcast hits for "${title}"`);
+});
+
+test('a transcript search returns the best passage as matchSnippet', async () => {
+  const latest = await api('/episodes/latest?hasTranscript=true');
+  const episode = latest.latestPodcasts.flatMap((group) => group.episodes).find((item) => item.hasTranscript);
+  assert(episode, 'the demo has no episode with a transcript');
+  const transcript = await api(`/episodes/${encodeURIComponent(episode.episodeId)}/transcript-text`);
+  const word = searchableWord(transcript.episodeTranscriptText.text.slice(0, 2000));
+  assert(word, 'no searchable word in the transcript');
+  const found = await apiCall('POST', '/search/episodes', {
+    body: {
+      searchTerms: [{ searchTerm: word, searchType: 'text', searchTargets: ['transcript'] }],
+      includeMatchSnippet: true,
+    },
+  });
+  const hits = found.result.hits;
+  assert(hits.length > 0, `no transcript hit for "${word}"`);
+  const snippet = hits.find((hit) => hit.matchSnippet)?.matchSnippet;
+  assert(snippet, 'no hit has a matchSnippet');
+  assert(snippet.toLowerCase().includes(`<em>${word.toLowerCase()}`), `matchSnippet does not mark "${word}": ${snippet}`);
+});
+
+test('a directory letter lists its podcasts', async (page) => {
+  const latest = await api('/episodes/latest');
+  const title = latest.latestPodcasts[0].podcast.title;
+  const page1 = await api(`/podcasts/directory/${title.trim()[0].toLowerCase().replace(/[^a-z]/, '0')}`);
+  const letter = page1.letter;
+  assert(page1.podcasts.length > 0, `no podcast under ${letter}`);
+  await page.goto(`${baseUrl}/podcasts/directory/${letter}`);
+  const items = page.locator('.directory-list > li a');
+  await items.first().waitFor({ timeout: TIMEOUT });
+  const shown = await items.allTextContents();
+  assert(shown[0] === page1.podcasts[0].title, `first "${shown[0]}" is not "${page1.podcasts[0].title}"`);
+  await page.screenshot({ path: join(screenshots, 'newcomer-directory.png'), fullPage: true });
+});
