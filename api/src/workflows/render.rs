@@ -49,6 +49,7 @@ pub fn escape(text: &str) -> String {
 pub fn markdown_to_docx(markdown: &str) -> Result<Vec<u8>, String> {
     use docx_rs::{Docx, LineSpacing, Paragraph, Run, RunFonts, Style, StyleType};
     let mut document = Docx::new()
+        .add_style(Style::new("Normal", StyleType::Paragraph).name("Normal"))
         .add_style(
             Style::new("Title", StyleType::Paragraph)
                 .name("Title")
@@ -77,6 +78,7 @@ pub fn markdown_to_docx(markdown: &str) -> Result<Vec<u8>, String> {
         } else if let Some(text) = line.strip_prefix("- ") {
             Paragraph::new()
                 .add_run(Run::new().add_text(format!("\u{2022} {text}")))
+                .style("Normal")
                 .indent(
                     Some(360),
                     Some(docx_rs::SpecialIndentType::Hanging(240)),
@@ -86,7 +88,9 @@ pub fn markdown_to_docx(markdown: &str) -> Result<Vec<u8>, String> {
         } else if line.trim().is_empty() {
             continue;
         } else {
-            Paragraph::new().add_run(Run::new().add_text(line))
+            Paragraph::new()
+                .add_run(Run::new().add_text(line))
+                .style("Normal")
         };
         document = document.add_paragraph(paragraph.line_spacing(spacing.clone()));
     }
