@@ -103,8 +103,11 @@ test('team settings: team podcasts with their flags, the blacklist, usage and re
   assert(await eventually(async () => ((await flags())?.blacklist ? true : null)), 'the blacklist flag was not stored');
   await shot(page, 'team-podcasts');
   await page.getByRole('link', { name: 'Podcast blacklist' }).click();
-  await page.locator('[data-testid="team-podcast"] a', { hasText: title }).first().waitFor({ timeout: TIMEOUT });
+  await page.getByRole('heading', { name: 'Podcast blacklist' }).waitFor({ timeout: TIMEOUT });
   const blacklisted = (await api('/teams/podcasts?blacklist=true')).teamPodcasts;
+  // The team podcasts' rows stay on screen until the blacklist's own list has loaded.
+  await page.getByText(`${blacklisted.length} of ${blacklisted.length} podcasts`).waitFor({ timeout: TIMEOUT });
+  await page.locator('[data-testid="team-podcast"] a', { hasText: title }).first().waitFor({ timeout: TIMEOUT });
   assert((await rows.count()) === blacklisted.length, `the blacklist shows ${await rows.count()}, the server has ${blacklisted.length}`);
   await page.getByRole('checkbox', { name: `Blacklist ${title}` }).click();
   assert(await eventually(async () => ((await flags())?.blacklist === false ? true : null)), 'the blacklist flag was not cleared');
