@@ -14,6 +14,9 @@
 mod corpus;
 mod metrics;
 mod peers;
+#[path = "../search/random.rs"]
+#[allow(dead_code)]
+mod random;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;

@@ -11,6 +11,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::random::Random;
+
 pub type Grades = HashMap<String, u8>;
 
 fn gain(grade: u8) -> f64 {
@@ -70,27 +72,6 @@ pub fn recall(gained: &[u8], grades: &Grades, k: usize) -> f64 {
     gained.iter().take(k).filter(|g| **g > 0).count() as f64 / relevant as f64
 }
 
-/// A small deterministic generator for the bootstrap.
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 pub fn mean(values: &[f64]) -> f64 {
     if values.is_empty() {
         0.0
@@ -104,11 +85,11 @@ pub fn bootstrap_interval(values: &[f64], seed: u64) -> (f64, f64) {
     if values.is_empty() {
         return (0.0, 0.0);
     }
-    let mut random = SplitMix::new(seed);
+    let mut random = Random::new(seed);
     let mut means: Vec<f64> = (0..2000)
         .map(|_| {
             let total: f64 = (0..values.len())
-                .map(|_| values[random.below(values.len())])
+                .map(|_| values[random.below(values.len() as u64) as usize])
                 .sum();
             total / values.len() as f64
         })

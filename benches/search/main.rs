@@ -16,6 +16,7 @@ mod catalog;
 mod podlens;
 mod postgres;
 mod queries;
+mod random;
 mod raw_tantivy;
 mod report;
 mod sqlite;

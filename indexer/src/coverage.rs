@@ -218,14 +218,15 @@ mod tests {
         let body = builder.add_text_field("body", TEXT);
         let index = Index::create_in_ram(builder.build());
         let mut writer: IndexWriter = index.writer(15_000_000).unwrap();
-        for text in [
+        const TEXTS: [&str; 6] = [
             "red green blue",
             "red green",
             "red",
             "blue sky",
             "nothing at all",
             "green",
-        ] {
+        ];
+        for text in TEXTS {
             writer.add_document(doc!(body => text)).unwrap();
         }
         writer.commit().unwrap();
@@ -248,17 +249,9 @@ mod tests {
         let (expected, expected_count) = searcher.search(&should, &(top(), Count)).unwrap();
         assert_eq!(count, 5);
         assert_eq!(count, expected_count);
-        let texts = [
-            "red green blue",
-            "red green",
-            "red",
-            "blue sky",
-            "nothing at all",
-            "green",
-        ];
         for (score, address) in &found {
             let (sum, _) = expected.iter().find(|(_, a)| a == address).unwrap();
-            let held = texts[address.doc_id as usize]
+            let held = TEXTS[address.doc_id as usize]
                 .split(' ')
                 .filter(|w| ["red", "green", "blue"].contains(w))
                 .count();

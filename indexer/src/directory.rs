@@ -17,7 +17,7 @@ use uuid::Uuid;
 
 use crate::analysis::title_sort_form;
 use crate::error::Result;
-use crate::search::text;
+use crate::search::{text, texts};
 use crate::shard::OpenGeneration;
 
 /// Leading words that do not decide where a title files.
@@ -95,11 +95,7 @@ impl Directory {
                             author: text(&document, fields.author),
                             image_url: text(&document, fields.image_url),
                             language: text(&document, fields.language_tag),
-                            genres: document
-                                .get_all(fields.genres)
-                                .filter_map(|value| value.as_str())
-                                .map(str::to_owned)
-                                .collect(),
+                            genres: texts(&document, fields.genres),
                             last_episode_date: document
                                 .get_first(fields.last_episode_date)
                                 .and_then(|value| value.as_i64()),

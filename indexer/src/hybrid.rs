@@ -36,7 +36,7 @@ use crate::error::{IndexError, Result};
 use crate::request::{MatchMode, SearchMode, SortField, SortOrder};
 use crate::schema::id_from_halves;
 use crate::search::{
-    FoundPage, Plan, id_set, index_searcher, page_collector, scatter, shard_query,
+    self, FoundPage, Plan, id_set, index_searcher, page_collector, scatter, shard_query,
 };
 use crate::semantic::{best_centroids, embed_query};
 use crate::shard::{GlobalStatistics, OpenGeneration};
@@ -469,23 +469,14 @@ pub(crate) fn page(
         }
         Some(Position::After(after)) => {
             // Past the window: keyword order, without the vector-only hits served.
-            let collector = page_collector(generation, plan, Some(after), request.page_size + 1)?;
-            let scattered = scatter(generation, plan, &collector, statistics, &vector_only_ids)?;
-            let mut hits = scattered.page.hits;
-            let has_more = hits.len() > request.page_size;
-            hits.truncate(request.page_size);
-            let next_cursor = match hits.last() {
-                Some(last) if has_more => Some(cursor::encode(plan.mode, &request.sort, &last.key)),
-                _ => None,
-            };
-            let fusion = vec![None; hits.len()];
-            Ok(FoundPage {
-                hits,
-                total,
-                next_cursor,
-                queries: scattered.queries,
-                fusion,
-            })
+            let page = search::keyword_page_after(
+                generation,
+                plan,
+                statistics,
+                Some(after),
+                &vector_only_ids,
+            )?;
+            Ok(FoundPage { total, ..page })
         }
     }
 }

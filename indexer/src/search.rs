@@ -320,7 +320,6 @@ fn keyword_page(
     statistics: &GlobalStatistics<'_>,
     position: Option<Position>,
 ) -> Result<FoundPage> {
-    let request = plan.request;
     let after = match position {
         None => None,
         Some(Position::After(key)) => Some(key),
@@ -330,8 +329,21 @@ fn keyword_page(
             ));
         }
     };
+    keyword_page_after(generation, plan, statistics, after, &[])
+}
+
+/// The keyword-order page after `after`, leaving out `exclude` (the page's `total` is
+/// the engine's count of matches).
+pub(crate) fn keyword_page_after(
+    generation: &OpenGeneration,
+    plan: &Plan<'_>,
+    statistics: &GlobalStatistics<'_>,
+    after: Option<SortKey>,
+    exclude: &[Uuid],
+) -> Result<FoundPage> {
+    let request = plan.request;
     let collector = page_collector(generation, plan, after, request.page_size + 1)?;
-    let scattered = scatter(generation, plan, &collector, statistics, &[])?;
+    let scattered = scatter(generation, plan, &collector, statistics, exclude)?;
     let mut hits = scattered.page.hits;
     let has_more = hits.len() > request.page_size;
     hits.truncate(request.page_size);
@@ -441,7 +453,7 @@ pub(crate) fn text(doc: &TantivyDocument, field: Field) -> Option<String> {
         .map(str::to_owned)
 }
 
-fn texts(doc: &TantivyDocument, field: Field) -> Vec<String> {
+pub(crate) fn texts(doc: &TantivyDocument, field: Field) -> Vec<String> {
     doc.get_all(field)
         .filter_map(|value| value.as_str())
         .map(str::to_owned)

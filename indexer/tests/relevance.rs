@@ -3,6 +3,8 @@
 //! text (scanned here with a plain tokenizer), the judged queries of
 //! benches/relevance, and the feeds' own duplicates and declared people.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -14,6 +16,8 @@ use podlens_indexer::{
 };
 use podlens_model::catalog::{EpisodeRecord, FeedBatch};
 use uuid::Uuid;
+
+use common::term;
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
@@ -149,15 +153,6 @@ fn podcast_of(file: &str) -> Uuid {
         .find(|(name, _)| name == file)
         .map(|(_, batch)| batch.podcast.podcast_id)
         .unwrap()
-}
-
-fn term(text: &str, targets: &[Target], mode: MatchMode) -> SearchTerm {
-    SearchTerm {
-        text: text.into(),
-        targets: targets.to_vec(),
-        match_mode: mode,
-        ..SearchTerm::default()
-    }
 }
 
 const PODCAST_TARGETS: &[Target] = &[Target::PodcastTitle, Target::PodcastDescription];

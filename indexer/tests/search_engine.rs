@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::time::Duration;
 
-use common::{Catalog, catalog, day, has_phrase, has_word};
+use common::{Catalog, catalog, day, has_phrase, has_word, term};
 use podlens_indexer::{
     BuildOptions, Hits, IndexChanges, IndexReaderHandle, IndexSource, MatchMode, NullOrder,
     SearchFilters, SearchMode, SearchRequest, SearchTerm, SortDirection, SortField, SortOrder,
@@ -35,15 +35,6 @@ fn open(dir: &Path) -> IndexReaderHandle {
     IndexReaderHandle::open(dir)
         .unwrap()
         .with_check_interval(Duration::ZERO)
-}
-
-fn term(text: &str, targets: &[Target], mode: MatchMode) -> SearchTerm {
-    SearchTerm {
-        text: text.into(),
-        targets: targets.to_vec(),
-        match_mode: mode,
-        ..SearchTerm::default()
-    }
 }
 
 /// Every hit of a request, following cursors.

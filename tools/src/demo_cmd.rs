@@ -165,14 +165,9 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
     })
 }
 
-/// A static model over the words of the files under `roots` (cached by their counts).
+/// A static model over the words of the text files under `roots` (cached by their counts).
 fn small_model(roots: &[PathBuf]) -> anyhow::Result<PathBuf> {
-    let mut texts = Vec::new();
-    for root in roots {
-        for entry in walk(root)? {
-            texts.push(std::fs::read_to_string(&entry).unwrap_or_default());
-        }
-    }
+    let texts = podlens_indexer::embedding::read_texts(roots)?;
     let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
     podlens_indexer::embedding::build_vocabulary_model(
         &model_cmd::mpnet_dir(),
@@ -180,26 +175,6 @@ fn small_model(roots: &[PathBuf]) -> anyhow::Result<PathBuf> {
         &model_cmd::models_root().join("vocabulary"),
     )
     .context("cannot build the small static model (is all-mpnet-base-v2 installed? scripts/setup.sh installs it)")
-}
-
-/// The files under `root`, recursively.
-fn walk(root: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    let mut pending = vec![root.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in
-            std::fs::read_dir(&dir).with_context(|| format!("cannot list {}", dir.display()))?
-        {
-            let path = entry?.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
 }
 
 fn ingest_args(opml: &Path) -> ingest_cmd::IngestArgs {

@@ -70,18 +70,9 @@ impl TokenFrequencies {
     /// Counts every text file (see [`TEXT_EXTENSIONS`]) under the given files or folders;
     /// markup is reduced to its text first (twice: feeds carry escaped HTML).
     pub fn count_paths(tokenizer: &WordPieceTokenizer, roots: &[PathBuf]) -> EmbeddingResult<Self> {
-        let mut files = Vec::new();
-        for root in roots {
-            collect_files(root, &mut files)?;
-        }
-        files.sort();
-        let texts: Vec<String> = files
-            .par_iter()
-            .filter_map(|path| std::fs::read(path).ok())
-            .map(|bytes| markup_to_text(&markup_to_text(&String::from_utf8_lossy(&bytes))))
-            .collect();
+        let texts = read_texts(roots)?;
         let mut frequencies = Self::count_texts(tokenizer, texts.par_iter().map(String::as_str));
-        frequencies.files = files.len();
+        frequencies.files = texts.len();
         Ok(frequencies)
     }
 
@@ -96,6 +87,21 @@ impl TokenFrequencies {
             })
             .collect()
     }
+}
+
+/// The text of every text file (by extension) under `roots`, markup removed, in path
+/// order; files that cannot be read are left out.
+pub fn read_texts(roots: &[PathBuf]) -> EmbeddingResult<Vec<String>> {
+    let mut files = Vec::new();
+    for root in roots {
+        collect_files(root, &mut files)?;
+    }
+    files.sort();
+    Ok(files
+        .par_iter()
+        .filter_map(|path| std::fs::read(path).ok())
+        .map(|bytes| markup_to_text(&markup_to_text(&String::from_utf8_lossy(&bytes))))
+        .collect())
 }
 
 fn collect_files(path: &Path, files: &mut Vec<PathBuf>) -> EmbeddingResult<()> {

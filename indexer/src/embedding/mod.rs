@@ -27,7 +27,7 @@ pub use build::{
     build_vocabulary_model, distill_token_vectors, file_sha256, read_raw_vectors,
 };
 pub use error::{EmbeddingError, EmbeddingResult};
-pub use frequency::{DEFAULT_SIF_A, TokenFrequencies, markup_to_text};
+pub use frequency::{DEFAULT_SIF_A, TokenFrequencies, markup_to_text, read_texts};
 pub use linalg::{cosine, dot, l2_normalize};
 pub use mpnet::{MpnetConfig, MpnetEncoder, MpnetModel, relative_position_bucket};
 pub use quantize::{

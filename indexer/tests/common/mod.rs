@@ -150,3 +150,17 @@ pub fn has_phrase(text: &str, phrase: &str) -> bool {
         .windows(wanted.len())
         .any(|window| window.iter().zip(&wanted).all(|(a, b)| a == b))
 }
+
+/// A search term over `targets` with `mode` and the other options at their defaults.
+pub fn term(
+    text: &str,
+    targets: &[podlens_indexer::Target],
+    mode: podlens_indexer::MatchMode,
+) -> podlens_indexer::SearchTerm {
+    podlens_indexer::SearchTerm {
+        text: text.into(),
+        targets: targets.to_vec(),
+        match_mode: mode,
+        ..podlens_indexer::SearchTerm::default()
+    }
+}
