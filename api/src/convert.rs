@@ -77,6 +77,8 @@ pub fn podcast_full(record: &PodcastRecord, plan: Plan) -> Podcast {
             latest_published_at: record.last_episode_date,
             first_episode_published_at: record.founded_date,
             transcripts_count: u64::try_from(record.total_transcripts).unwrap_or(0),
+            // Counted from the episodes by `podcast_details`.
+            transcripts_unavailable: 0,
             update_frequency: update_frequency(record),
         },
         title_latest_cleaned: None,

@@ -330,7 +330,22 @@ fn build(mut document: Value, sdk: &Value) -> Value {
         }
     }
     add_referenced_schemas(&mut document, &sdk["components"]["schemas"]);
+    add_podlens_fields(&mut document);
     document
+}
+
+/// Fields Podlens answers beyond the SDK's models (the SDK's models ignore them).
+fn add_podlens_fields(document: &mut Value) {
+    let stats = &mut document["components"]["schemas"]["GetMultiplePodcastsResponsePodcastsItemVariant2Stats"]
+        ["properties"];
+    if stats.is_object() {
+        stats["transcriptsUnavailable"] = json!({
+            "title": "Transcriptsunavailable",
+            "type": "integer",
+            "description": "Episodes whose feed links a transcript Podlens does not hold: \
+                the fetch failed and re-polls retry it with a backoff, up to a cap.",
+        });
+    }
 }
 
 /// The SDK's operation id and models on the route the server serves at the SDK's path.

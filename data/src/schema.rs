@@ -131,11 +131,26 @@ CREATE TABLE IF NOT EXISTS feed_states (
 );
 "#;
 
+/// The transcript retry ledger: declared transcripts that could not be fetched.
+const TABLES_V2: &str = r#"
+CREATE TABLE IF NOT EXISTS transcript_attempts (
+    "episodeId" UUID PRIMARY KEY,
+    "podcastId" UUID NOT NULL,
+    "url" VARCHAR NOT NULL,
+    "mimeType" VARCHAR NOT NULL,
+    "language" VARCHAR,
+    "attempts" BIGINT NOT NULL,
+    "lastAttemptAt" TIMESTAMPTZ NOT NULL,
+    "nextAttemptAt" TIMESTAMPTZ,
+    "lastError" VARCHAR NOT NULL
+);
+"#;
+
 /// Ordered migrations: version n is applied when the catalog's version is below n.
-const MIGRATIONS: &[(i64, &str)] = &[(1, TABLES_V1)];
+const MIGRATIONS: &[(i64, &str)] = &[(1, TABLES_V1), (2, TABLES_V2)];
 
 /// The newest schema version this build knows.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// Brings the catalog's schema up to [`SCHEMA_VERSION`], one transaction per step.
 pub(crate) fn migrate(connection: &mut Connection) -> Result<i64, DataError> {

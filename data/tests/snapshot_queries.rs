@@ -637,3 +637,36 @@ fn in_memory_tables_answer_as_the_views_over_the_files_do() {
     assert!(in_memory.len() > 20);
     assert_eq!(in_memory, over_files);
 }
+
+#[test]
+fn transcripts_unavailable_counts_declared_transcripts_the_catalog_does_not_hold() {
+    let fixture = fixture();
+    let feeds = &fixture.feeds;
+    // The fixture attaches these transcripts; one of them its feed declares.
+    let held = [
+        feeds[1].episodes[0].episode_id,
+        feeds[1].episodes[2].episode_id,
+        feeds[3].episodes[1].episode_id,
+    ];
+    assert!(
+        feeds
+            .iter()
+            .flat_map(|f| &f.episodes)
+            .any(|e| held.contains(&e.episode_id) && !e.episode_transcript_urls.is_empty())
+    );
+    let mut total = 0;
+    for feed in feeds {
+        let expected = feed
+            .episodes
+            .iter()
+            .filter(|e| !e.episode_transcript_urls.is_empty() && !held.contains(&e.episode_id))
+            .count() as u64;
+        let counted = fixture
+            .snapshot
+            .transcripts_unavailable(feed.podcast.podcast_id)
+            .unwrap();
+        assert_eq!(counted, expected, "{}", feed.podcast.podcast_rss_title);
+        total += expected;
+    }
+    assert!(total > 0);
+}

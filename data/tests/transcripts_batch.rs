@@ -87,3 +87,74 @@ fn transcripts_stored_before_their_feed_mark_it_once_it_arrives() {
     );
     assert_eq!(catalog.podcast(id).unwrap().unwrap().total_transcripts, 1);
 }
+
+#[test]
+fn failed_transcript_fetches_are_kept_until_the_transcript_is_held() {
+    use podlens_model::catalog::{TranscriptAttempt, TranscriptStatus};
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = Catalog::open(dir.path()).unwrap();
+    let feed = feed(21, 3);
+    catalog.upsert_feed(&feed).unwrap();
+    let held = transcript(&feed.episodes[0], 2);
+    catalog
+        .upsert_transcripts(std::slice::from_ref(&held))
+        .unwrap();
+    let at = common::base_time();
+    let failing = |episode: usize, attempts: u32| TranscriptAttempt {
+        episode_id: feed.episodes[episode].episode_id,
+        podcast_id: feed.podcast.podcast_id,
+        url: format!("https://example.com/{episode}.vtt"),
+        mime_type: "text/vtt".to_owned(),
+        language: Some("en".to_owned()),
+        attempts,
+        last_attempt_at: at,
+        next_attempt_at: (attempts < 5).then(|| at + chrono::Duration::hours(1)),
+        last_error: "HTTP status 404".to_owned(),
+    };
+    // The second attempt of episode 1 replaces its first; episode 2 is given up.
+    catalog
+        .record_transcript_failures(&[failing(1, 1), failing(2, 5)])
+        .unwrap();
+    catalog
+        .record_transcript_failures(&[failing(1, 2)])
+        .unwrap();
+
+    let mut statuses = catalog.transcript_statuses().unwrap();
+    statuses.sort_by_key(|(episode_id, _)| *episode_id);
+    let mut expected = vec![
+        (
+            feed.episodes[0].episode_id,
+            TranscriptStatus::Held {
+                url: held.source.clone(),
+            },
+        ),
+        (
+            feed.episodes[1].episode_id,
+            TranscriptStatus::Failing(failing(1, 2)),
+        ),
+        (
+            feed.episodes[2].episode_id,
+            TranscriptStatus::Failing(failing(2, 5)),
+        ),
+    ];
+    expected.sort_by_key(|(episode_id, _)| *episode_id);
+    assert_eq!(statuses, expected);
+
+    // Once held, a transcript leaves the retry ledger.
+    catalog
+        .upsert_transcripts(&[transcript(&feed.episodes[1], 1)])
+        .unwrap();
+    let statuses = catalog.transcript_statuses().unwrap();
+    let failing_left: Vec<_> = statuses
+        .iter()
+        .filter(|(_, status)| matches!(status, TranscriptStatus::Failing(_)))
+        .map(|(episode_id, _)| *episode_id)
+        .collect();
+    assert_eq!(failing_left, vec![feed.episodes[2].episode_id]);
+
+    // The ledger survives reopening the catalog.
+    drop(catalog);
+    let reopened = Catalog::open(dir.path()).unwrap();
+    assert_eq!(reopened.transcript_statuses().unwrap().len(), 3);
+}

@@ -257,6 +257,35 @@ pub struct FeedFetchRecord {
     pub episodes: Option<i64>,
 }
 
+/// A failed attempt to fetch the transcript an episode's feed links to: the
+/// transcript retry ledger (`transcript_attempts`). A held transcript clears it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptAttempt {
+    pub episode_id: Uuid,
+    pub podcast_id: Uuid,
+    /// The URL the feed declares (attempts restart when the feed names another),
+    /// with the type and language it declares.
+    pub url: String,
+    pub mime_type: String,
+    pub language: Option<String>,
+    /// Failed attempts so far, this one included.
+    pub attempts: u32,
+    pub last_attempt_at: DateTime<Utc>,
+    /// When a re-poll may try again; `None` once the attempts are used up.
+    pub next_attempt_at: Option<DateTime<Utc>>,
+    pub last_error: String,
+}
+
+/// What the catalog knows of an episode's declared transcript before a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum TranscriptStatus {
+    /// The catalog holds the transcript fetched from `url`.
+    Held { url: String },
+    /// Fetching failed before.
+    Failing(TranscriptAttempt),
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,10 +10,10 @@ use anyhow::Context;
 use podlens_data::Catalog;
 use podlens_ingest::IngestError;
 use podlens_ingest::fetch::{
-    FeedObserver, FeedSource, FeedState, FeedStore, HttpConfig, IngestConfig, expand_sources,
-    ingest,
+    FeedObserver, FeedSource, FeedState, FeedStore, HttpConfig, IngestConfig, KnownTranscripts,
+    expand_sources, ingest,
 };
-use podlens_model::catalog::{FeedBatch, FeedFetchRecord, TranscriptRecord};
+use podlens_model::catalog::{FeedBatch, FeedFetchRecord, TranscriptAttempt, TranscriptRecord};
 use uuid::Uuid;
 
 use crate::config::Config;
@@ -77,12 +77,13 @@ struct CatalogStore {
     catalog: Catalog,
     pending: Vec<FeedBatch>,
     transcripts: Vec<TranscriptRecord>,
+    failed_transcripts: Vec<TranscriptAttempt>,
     fetches: Vec<FeedFetchRecord>,
 }
 
 impl CatalogStore {
     /// Writes the buffered feeds, then the buffered transcripts (which mark the
-    /// episodes just written), then the fetch log.
+    /// episodes just written) and failed transcript fetches, then the fetch log.
     fn flush(&mut self) -> Result<(), IngestError> {
         if !self.pending.is_empty() {
             let batches = std::mem::take(&mut self.pending);
@@ -92,6 +93,12 @@ impl CatalogStore {
             let transcripts = std::mem::take(&mut self.transcripts);
             self.catalog
                 .upsert_transcripts(&transcripts)
+                .map_err(store_error)?;
+        }
+        if !self.failed_transcripts.is_empty() {
+            let failed = std::mem::take(&mut self.failed_transcripts);
+            self.catalog
+                .record_transcript_failures(&failed)
                 .map_err(store_error)?;
         }
         if !self.fetches.is_empty() {
@@ -126,6 +133,17 @@ impl FeedStore for CatalogStore {
     fn upsert_transcript_owned(&mut self, transcript: TranscriptRecord) -> Result<(), IngestError> {
         self.transcripts.push(transcript);
         if self.transcripts.len() >= TRANSCRIPT_BATCH {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn record_transcript_failure(
+        &mut self,
+        attempt: &TranscriptAttempt,
+    ) -> Result<(), IngestError> {
+        self.failed_transcripts.push(attempt.clone());
+        if self.failed_transcripts.len() >= TRANSCRIPT_BATCH {
             self.flush()?;
         }
         Ok(())
@@ -172,6 +190,15 @@ pub fn run(config: &Config, args: IngestArgs) -> anyhow::Result<()> {
         let bar = bar.clone();
         Arc::new(move |_: &FeedFetchRecord| bar.inc(1))
     };
+    let known_transcripts = if args.no_transcripts {
+        KnownTranscripts::default()
+    } else {
+        KnownTranscripts::new(
+            catalog
+                .transcript_statuses()
+                .context("cannot read the catalog's transcripts")?,
+        )
+    };
     let ingest_config = IngestConfig {
         http: HttpConfig {
             timeout: Duration::from_secs(args.timeout_secs.max(1)),
@@ -182,6 +209,7 @@ pub fn run(config: &Config, args: IngestArgs) -> anyhow::Result<()> {
         concurrency: args.concurrency.max(1),
         per_host_concurrency: args.per_host.max(1),
         fetch_transcripts: !args.no_transcripts,
+        known_transcripts: Arc::new(known_transcripts),
         ..IngestConfig::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -192,6 +220,7 @@ pub fn run(config: &Config, args: IngestArgs) -> anyhow::Result<()> {
         catalog,
         pending: Vec::new(),
         transcripts: Vec::new(),
+        failed_transcripts: Vec::new(),
         fetches: Vec::new(),
     };
     let (summary, mut store) = runtime

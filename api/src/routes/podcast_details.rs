@@ -81,6 +81,10 @@ pub fn podcast_details(
     let mut podcast = convert::podcast_full(record, plan);
     podcast.summary = summary_with_score(state, record)?;
     podcast.social_media_links = social_links(state, record)?;
+    podcast.stats.transcripts_unavailable = state
+        .catalog
+        .snapshot()?
+        .transcripts_unavailable(record.podcast_id)?;
     Ok(podcast)
 }
 

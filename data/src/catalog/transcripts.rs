@@ -4,11 +4,13 @@
 use std::collections::HashMap;
 
 use duckdb::{Connection, params};
-use podlens_model::catalog::TranscriptRecord;
+use podlens_model::catalog::{TranscriptAttempt, TranscriptRecord, TranscriptStatus};
+use uuid::Uuid;
 
 use super::Catalog;
 use super::staging::{SEGMENT_STAGE, TRANSCRIPT_STAGE, column_list, converted_columns};
 use crate::DataError;
+use crate::records::{optional_time_at, time_at, uuid_at};
 
 impl Catalog {
     /// Stores many transcripts at once (one transaction; the last of repeated ids
@@ -19,6 +21,83 @@ impl Catalog {
         transcripts: &[TranscriptRecord],
     ) -> Result<(), DataError> {
         upsert_transcripts(&mut self.connection, transcripts)
+    }
+
+    /// Records failed fetches of declared transcripts in the retry ledger (the
+    /// latest attempt of an episode replaces the one before).
+    pub fn record_transcript_failures(
+        &mut self,
+        attempts: &[TranscriptAttempt],
+    ) -> Result<(), DataError> {
+        if attempts.is_empty() {
+            return Ok(());
+        }
+        let transaction = self.connection.transaction()?;
+        {
+            let mut insert = transaction.prepare(
+                r#"INSERT OR REPLACE INTO transcript_attempts
+                   ("episodeId", "podcastId", "url", "mimeType", "language", "attempts",
+                    "lastAttemptAt", "nextAttemptAt", "lastError")
+                   VALUES (?, ?, ?, ?, ?, ?, make_timestamptz(?), make_timestamptz(?), ?)"#,
+            )?;
+            for attempt in attempts {
+                insert.execute(params![
+                    attempt.episode_id.to_string(),
+                    attempt.podcast_id.to_string(),
+                    attempt.url,
+                    attempt.mime_type,
+                    attempt.language,
+                    i64::from(attempt.attempts),
+                    attempt.last_attempt_at.timestamp_micros(),
+                    attempt.next_attempt_at.map(|at| at.timestamp_micros()),
+                    attempt.last_error,
+                ])?;
+            }
+        }
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// What an ingest run needs to know of declared transcripts: the episodes whose
+    /// transcript the catalog holds (with the URL it came from) and the failing ones.
+    pub fn transcript_statuses(&self) -> Result<Vec<(Uuid, TranscriptStatus)>, DataError> {
+        let mut held = self.connection.prepare(
+            r#"SELECT e."episodeId"::VARCHAR, t."source"
+               FROM episodes e JOIN transcripts t ON t."transcriptId" = e."transcriptId"
+               WHERE e."episodeHasTranscript""#,
+        )?;
+        let mut statuses = held
+            .query_map([], |row| {
+                Ok((
+                    uuid_at(row, 0)?,
+                    TranscriptStatus::Held { url: row.get(1)? },
+                ))
+            })?
+            .collect::<duckdb::Result<Vec<_>>>()?;
+        let mut failing = self.connection.prepare(
+            r#"SELECT "episodeId"::VARCHAR, "podcastId"::VARCHAR, "url", "mimeType", "language",
+                      "attempts", epoch_us("lastAttemptAt"), epoch_us("nextAttemptAt"), "lastError"
+               FROM transcript_attempts"#,
+        )?;
+        let rows = failing.query_map([], |row| {
+            let attempts: i64 = row.get(5)?;
+            let attempt = TranscriptAttempt {
+                episode_id: uuid_at(row, 0)?,
+                podcast_id: uuid_at(row, 1)?,
+                url: row.get(2)?,
+                mime_type: row.get(3)?,
+                language: row.get(4)?,
+                attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
+                last_attempt_at: time_at(row, 6)?,
+                next_attempt_at: optional_time_at(row, 7)?,
+                last_error: row.get(8)?,
+            };
+            Ok((attempt.episode_id, TranscriptStatus::Failing(attempt)))
+        })?;
+        for row in rows {
+            statuses.push(row?);
+        }
+        Ok(statuses)
     }
 }
 
@@ -103,6 +182,11 @@ pub(crate) fn upsert_transcripts(
             column_list(SEGMENT_STAGE),
             converted_columns(SEGMENT_STAGE, "s", &[])
         ),
+        [],
+    )?;
+    transaction.execute(
+        r#"DELETE FROM transcript_attempts
+           WHERE "episodeId" IN (SELECT CAST("episodeId" AS UUID) FROM stage_transcripts)"#,
         [],
     )?;
     // An episode with several transcripts in the batch points at the last one stored.

@@ -293,6 +293,22 @@ impl Snapshot {
         })
     }
 
+    /// How many of a podcast's episodes (still in its feed) link a transcript the
+    /// catalog does not hold.
+    pub fn transcripts_unavailable(&self, podcast_id: Uuid) -> Result<u64, DataError> {
+        let id = podcast_id.to_string();
+        self.with_connection(|connection| {
+            let count: i64 = connection.query_row(
+                r#"SELECT count(*) FROM episodes
+                   WHERE "podcastId" = ? AND len("episodeTranscriptUrls") > 0
+                     AND NOT "episodeHasTranscript" AND "episodeRemovedFromFeedAt" IS NULL"#,
+                [&id],
+                |row| row.get(0),
+            )?;
+            Ok(count.unsigned_abs())
+        })
+    }
+
     /// A podcast's newest `limit` episodes (any number, unlike a page), newest first.
     pub fn podcast_episodes_newest(
         &self,

@@ -9,7 +9,9 @@ mod run;
 mod sources;
 
 pub use http::{HttpBody, HttpConfig, HttpOutcome, build_client, get};
-pub use run::{FeedObserver, FeedStore, IngestConfig, IngestSummary, ingest};
+pub use run::{
+    FeedObserver, FeedStore, IngestConfig, IngestSummary, KnownTranscripts, TranscriptRetry, ingest,
+};
 pub use sources::{FeedSource, FeedState, expand_sources, parse_opml};
 
 /// `feed://` and `itpc://` URLs as `http://`.

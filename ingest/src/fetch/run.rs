@@ -6,7 +6,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use podlens_model::catalog::{self, EpisodeRecord, FeedBatch, FeedFetchRecord, TranscriptRecord};
+use podlens_model::catalog::{
+    self, EpisodeRecord, FeedBatch, FeedFetchRecord, TranscriptAttempt, TranscriptRecord,
+    TranscriptStatus,
+};
 use tokio::sync::{Semaphore, mpsc};
 use uuid::Uuid;
 
@@ -23,6 +26,15 @@ pub trait FeedStore: Send + 'static {
     fn upsert_transcript(&mut self, transcript: &TranscriptRecord) -> Result<(), IngestError>;
     fn record_fetch(&mut self, fetch: &FeedFetchRecord) -> Result<(), IngestError>;
     fn update_feed_url(&mut self, podcast_id: Uuid, new_url: &str) -> Result<(), IngestError>;
+
+    /// Records a failed transcript fetch in the retry ledger (a store without one
+    /// forgets it: the next run tries again).
+    fn record_transcript_failure(
+        &mut self,
+        _attempt: &TranscriptAttempt,
+    ) -> Result<(), IngestError> {
+        Ok(())
+    }
 
     /// [`FeedStore::upsert_feed`] given the batch itself: a store that buffers
     /// batches keeps it instead of copying it (the run calls this one).
@@ -47,8 +59,113 @@ pub struct IngestConfig {
     pub fetch_transcripts: bool,
     pub max_transcripts_per_feed: usize,
     pub max_transcript_bytes: u64,
+    /// When failed transcript fetches are tried again.
+    pub transcript_retry: TranscriptRetry,
+    /// What the catalog holds or has failed to fetch: held transcripts are not fetched
+    /// again, failing ones wait for their retry time.
+    pub known_transcripts: Arc<KnownTranscripts>,
     /// The time the run is stamped with (default: its start).
     pub now: Option<DateTime<Utc>>,
+}
+
+/// The backoff of declared transcripts that could not be fetched: the n-th retry
+/// waits `first_delay × factorⁿ⁻¹`, and after `max_attempts` failures the
+/// transcript is given up (until the feed names another URL).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TranscriptRetry {
+    pub max_attempts: u32,
+    pub first_delay: Duration,
+    pub factor: u32,
+}
+
+impl Default for TranscriptRetry {
+    /// Five attempts: again after 1 hour, 4 hours, 16 hours and 64 hours.
+    fn default() -> Self {
+        TranscriptRetry {
+            max_attempts: 5,
+            first_delay: Duration::from_secs(3600),
+            factor: 4,
+        }
+    }
+}
+
+impl TranscriptRetry {
+    /// When the transcript may be tried again after its `attempts`-th failure at
+    /// `failed_at`; `None` when that was the last attempt.
+    pub fn next_attempt(&self, attempts: u32, failed_at: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        if attempts >= self.max_attempts {
+            return None;
+        }
+        let factor = self
+            .factor
+            .max(1)
+            .saturating_pow(attempts.saturating_sub(1));
+        let delay = self.first_delay.saturating_mul(factor);
+        let delay = chrono::Duration::from_std(delay).unwrap_or(chrono::Duration::MAX);
+        Some(
+            failed_at
+                .checked_add_signed(delay)
+                .unwrap_or(DateTime::<Utc>::MAX_UTC),
+        )
+    }
+}
+
+/// The transcript ledger a run starts from, by episode and, for failing ones, by
+/// podcast (an unchanged feed still retries its podcast's failing transcripts).
+#[derive(Default)]
+pub struct KnownTranscripts {
+    by_episode: HashMap<Uuid, TranscriptStatus>,
+    failing_by_podcast: HashMap<Uuid, Vec<Uuid>>,
+}
+
+impl std::fmt::Debug for KnownTranscripts {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            formatter,
+            "KnownTranscripts({} episodes)",
+            self.by_episode.len()
+        )
+    }
+}
+
+impl KnownTranscripts {
+    pub fn new(statuses: impl IntoIterator<Item = (Uuid, TranscriptStatus)>) -> KnownTranscripts {
+        let mut known = KnownTranscripts::default();
+        for (episode_id, status) in statuses {
+            if let TranscriptStatus::Failing(attempt) = &status {
+                known
+                    .failing_by_podcast
+                    .entry(attempt.podcast_id)
+                    .or_default()
+                    .push(episode_id);
+            }
+            known.by_episode.insert(episode_id, status);
+        }
+        known
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_episode.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_episode.is_empty()
+    }
+
+    fn status(&self, episode_id: Uuid) -> Option<&TranscriptStatus> {
+        self.by_episode.get(&episode_id)
+    }
+
+    fn failing_of(&self, podcast_id: Uuid) -> impl Iterator<Item = &TranscriptAttempt> {
+        self.failing_by_podcast
+            .get(&podcast_id)
+            .into_iter()
+            .flatten()
+            .filter_map(|episode_id| match self.by_episode.get(episode_id) {
+                Some(TranscriptStatus::Failing(attempt)) => Some(attempt),
+                _ => None,
+            })
+    }
 }
 
 impl Default for IngestConfig {
@@ -60,6 +177,8 @@ impl Default for IngestConfig {
             fetch_transcripts: true,
             max_transcripts_per_feed: 20,
             max_transcript_bytes: 5 * 1024 * 1024,
+            transcript_retry: TranscriptRetry::default(),
+            known_transcripts: Arc::default(),
             now: None,
         }
     }
@@ -78,6 +197,10 @@ pub struct IngestSummary {
     pub bytes: u64,
     pub transcripts: usize,
     pub transcript_failures: usize,
+    /// Declared transcripts that failed before and wait for their retry time.
+    pub transcripts_waiting: usize,
+    /// Declared transcripts given up after their last attempt failed.
+    pub transcripts_given_up: usize,
     pub feed_urls_updated: usize,
     pub store_errors: usize,
     pub elapsed: Duration,
@@ -107,6 +230,13 @@ impl std::fmt::Display for IngestSummary {
         for (kind, count) in &self.failures {
             write!(f, "\n  {kind}: {count}")?;
         }
+        if self.transcripts_waiting + self.transcripts_given_up > 0 {
+            write!(
+                f,
+                "\n  transcripts the feeds link to but podlens does not hold: {} to retry later, {} given up",
+                self.transcripts_waiting, self.transcripts_given_up
+            )?;
+        }
         if self.feed_urls_updated > 0 {
             write!(
                 f,
@@ -124,7 +254,8 @@ impl std::fmt::Display for IngestSummary {
 enum StoreMessage {
     Feed(Box<FeedBatch>),
     Transcript(Box<TranscriptRecord>),
-    TranscriptFailed,
+    TranscriptFailed(Box<TranscriptAttempt>),
+    TranscriptsSkipped { waiting: usize, given_up: usize },
     MovedFeed(Uuid, String),
     Fetch(Box<FeedFetchRecord>),
 }
@@ -269,6 +400,10 @@ async fn process_source(shared: &Shared, source: FeedSource) -> FeedFetchRecord 
                 record.last_modified = state.last_modified.clone();
             }
             record.http_status = Some(304);
+            if let Some(podcast_id) = known_id {
+                let jobs = retry_jobs(shared, podcast_id);
+                fetch_transcripts(shared, podcast_id, jobs).await;
+            }
             return record;
         }
         Err(error) => return failed(record, &error),
@@ -329,28 +464,14 @@ async fn process_source(shared: &Shared, source: FeedSource) -> FeedFetchRecord 
             .await;
         tracing::info!(from = %state.feed_url, to = %moved, "feed moved permanently");
     }
-    let transcript_jobs: Vec<(Uuid, String, String, Option<String>)> =
-        if shared.config.fetch_transcripts {
-            transcript_jobs(&batch.episodes, shared.config.max_transcripts_per_feed)
-        } else {
-            Vec::new()
-        };
+    let jobs = if shared.config.fetch_transcripts {
+        transcript_jobs(shared, &batch.episodes)
+    } else {
+        TranscriptJobs::default()
+    };
     let podcast_id = batch.podcast.podcast_id;
     shared.send(StoreMessage::Feed(Box::new(batch))).await;
-    for (episode_id, url, mime_type, language) in transcript_jobs {
-        let message = match fetch_transcript(
-            shared, podcast_id, episode_id, &url, &mime_type, language,
-        )
-        .await
-        {
-            Ok(transcript) => StoreMessage::Transcript(Box::new(transcript)),
-            Err(error) => {
-                tracing::debug!(%url, %error, "transcript not stored");
-                StoreMessage::TranscriptFailed
-            }
-        };
-        shared.send(message).await;
-    }
+    fetch_transcripts(shared, podcast_id, jobs).await;
     record
 }
 
@@ -467,26 +588,150 @@ async fn on_pool<T: Send + 'static>(
         .map_err(|_| IngestError::Internal("the parser stopped".to_owned()))?
 }
 
-fn transcript_jobs(
-    episodes: &[EpisodeRecord],
-    limit: usize,
-) -> Vec<(Uuid, String, String, Option<String>)> {
-    episodes
-        .iter()
-        .filter_map(|episode| {
-            let link = preferred_transcript(&episode.episode_transcript_urls)?;
-            let is_remote = link.url.starts_with("http://") || link.url.starts_with("https://");
-            is_remote.then(|| {
-                (
-                    episode.episode_id,
-                    link.url.clone(),
-                    link.mime_type.clone(),
-                    link.language.clone(),
-                )
+/// One transcript to fetch: the episode, what its feed declares, and which attempt
+/// this is.
+struct TranscriptJob {
+    episode_id: Uuid,
+    url: String,
+    mime_type: String,
+    language: Option<String>,
+    attempt: u32,
+}
+
+/// The transcripts a feed's poll fetches, and the declared ones it leaves alone.
+#[derive(Default)]
+struct TranscriptJobs {
+    jobs: Vec<TranscriptJob>,
+    waiting: usize,
+    given_up: usize,
+}
+
+/// What to do with a declared transcript, given the ledger.
+enum Plan {
+    Fetch { attempt: u32 },
+    Held,
+    Waiting,
+    GivenUp,
+}
+
+fn plan(shared: &Shared, episode_id: Uuid, url: &str) -> Plan {
+    match shared.config.known_transcripts.status(episode_id) {
+        None => Plan::Fetch { attempt: 1 },
+        Some(TranscriptStatus::Held { url: held }) if held == url => Plan::Held,
+        Some(TranscriptStatus::Held { .. }) => Plan::Fetch { attempt: 1 },
+        Some(TranscriptStatus::Failing(failed)) if failed.url != url => Plan::Fetch { attempt: 1 },
+        Some(TranscriptStatus::Failing(failed)) => match failed.next_attempt_at {
+            None => Plan::GivenUp,
+            Some(at) if at > shared.now => Plan::Waiting,
+            Some(_) => Plan::Fetch {
+                attempt: failed.attempts.saturating_add(1),
+            },
+        },
+    }
+}
+
+/// The remote transcripts a parsed feed links to that are neither held nor waiting,
+/// at most `max_transcripts_per_feed` of them.
+fn transcript_jobs(shared: &Shared, episodes: &[EpisodeRecord]) -> TranscriptJobs {
+    let mut jobs = TranscriptJobs::default();
+    for episode in episodes {
+        let Some(link) = preferred_transcript(&episode.episode_transcript_urls) else {
+            continue;
+        };
+        if !(link.url.starts_with("http://") || link.url.starts_with("https://")) {
+            continue;
+        }
+        match plan(shared, episode.episode_id, &link.url) {
+            Plan::Held => {}
+            Plan::Waiting => jobs.waiting += 1,
+            Plan::GivenUp => jobs.given_up += 1,
+            Plan::Fetch { attempt } => {
+                if jobs.jobs.len() < shared.config.max_transcripts_per_feed {
+                    jobs.jobs.push(TranscriptJob {
+                        episode_id: episode.episode_id,
+                        url: link.url.clone(),
+                        mime_type: link.mime_type.clone(),
+                        language: link.language.clone(),
+                        attempt,
+                    });
+                }
+            }
+        }
+    }
+    jobs
+}
+
+/// The failing transcripts of a podcast whose feed did not change, due for a retry.
+fn retry_jobs(shared: &Shared, podcast_id: Uuid) -> TranscriptJobs {
+    let mut jobs = TranscriptJobs::default();
+    if !shared.config.fetch_transcripts {
+        return jobs;
+    }
+    for failed in shared.config.known_transcripts.failing_of(podcast_id) {
+        match plan(shared, failed.episode_id, &failed.url) {
+            Plan::Waiting => jobs.waiting += 1,
+            Plan::GivenUp => jobs.given_up += 1,
+            Plan::Held => {}
+            Plan::Fetch { attempt } => {
+                if jobs.jobs.len() < shared.config.max_transcripts_per_feed {
+                    jobs.jobs.push(TranscriptJob {
+                        episode_id: failed.episode_id,
+                        url: failed.url.clone(),
+                        mime_type: failed.mime_type.clone(),
+                        language: failed.language.clone(),
+                        attempt,
+                    });
+                }
+            }
+        }
+    }
+    jobs
+}
+
+/// Fetches a feed's transcript jobs one after another; a failure goes to the ledger
+/// with its next attempt time.
+async fn fetch_transcripts(shared: &Shared, podcast_id: Uuid, jobs: TranscriptJobs) {
+    if jobs.waiting + jobs.given_up > 0 {
+        shared
+            .send(StoreMessage::TranscriptsSkipped {
+                waiting: jobs.waiting,
+                given_up: jobs.given_up,
             })
-        })
-        .take(limit)
-        .collect()
+            .await;
+    }
+    for job in jobs.jobs {
+        let result = fetch_transcript(
+            shared,
+            podcast_id,
+            job.episode_id,
+            &job.url,
+            &job.mime_type,
+            job.language.clone(),
+        )
+        .await;
+        let message = match result {
+            Ok(transcript) => StoreMessage::Transcript(Box::new(transcript)),
+            Err(error) => {
+                let next_attempt_at = shared
+                    .config
+                    .transcript_retry
+                    .next_attempt(job.attempt, shared.now);
+                tracing::debug!(url = %job.url, %error, attempt = job.attempt, "transcript not stored");
+                StoreMessage::TranscriptFailed(Box::new(TranscriptAttempt {
+                    episode_id: job.episode_id,
+                    podcast_id,
+                    url: job.url,
+                    mime_type: job.mime_type,
+                    language: job.language,
+                    attempts: job.attempt,
+                    last_attempt_at: shared.now,
+                    next_attempt_at,
+                    last_error: error.to_string(),
+                }))
+            }
+        };
+        shared.send(message).await;
+    }
 }
 
 async fn fetch_transcript(
@@ -536,8 +781,18 @@ fn write_all<S: FeedStore>(
                 summary.transcripts += 1;
                 store.upsert_transcript_owned(*transcript)
             }
-            StoreMessage::TranscriptFailed => {
+            StoreMessage::TranscriptFailed(attempt) => {
                 summary.transcript_failures += 1;
+                if attempt.next_attempt_at.is_some() {
+                    summary.transcripts_waiting += 1;
+                } else {
+                    summary.transcripts_given_up += 1;
+                }
+                store.record_transcript_failure(&attempt)
+            }
+            StoreMessage::TranscriptsSkipped { waiting, given_up } => {
+                summary.transcripts_waiting += waiting;
+                summary.transcripts_given_up += given_up;
                 Ok(())
             }
             StoreMessage::MovedFeed(podcast_id, url) => {

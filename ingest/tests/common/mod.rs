@@ -4,7 +4,7 @@
 
 use podlens_ingest::IngestError;
 use podlens_ingest::fetch::FeedStore;
-use podlens_model::catalog::{FeedBatch, FeedFetchRecord, TranscriptRecord};
+use podlens_model::catalog::{FeedBatch, FeedFetchRecord, TranscriptAttempt, TranscriptRecord};
 use uuid::Uuid;
 
 /// Everything an ingest run stored, in memory.
@@ -14,6 +14,7 @@ pub struct MemoryStore {
     pub transcripts: Vec<TranscriptRecord>,
     pub fetches: Vec<FeedFetchRecord>,
     pub moved: Vec<(Uuid, String)>,
+    pub failed_transcripts: Vec<TranscriptAttempt>,
 }
 
 impl FeedStore for MemoryStore {
@@ -31,6 +32,13 @@ impl FeedStore for MemoryStore {
     }
     fn update_feed_url(&mut self, podcast_id: Uuid, new_url: &str) -> Result<(), IngestError> {
         self.moved.push((podcast_id, new_url.to_owned()));
+        Ok(())
+    }
+    fn record_transcript_failure(
+        &mut self,
+        attempt: &TranscriptAttempt,
+    ) -> Result<(), IngestError> {
+        self.failed_transcripts.push(attempt.clone());
         Ok(())
     }
 }

@@ -74,6 +74,10 @@ pub struct PodcastStats {
     pub latest_published_at: Option<Timestamp>,
     pub first_episode_published_at: Option<Timestamp>,
     pub transcripts_count: u64,
+    /// Episodes whose feed links a transcript that Podlens does not hold (yet): the
+    /// fetch failed and is retried by re-polls with a backoff, up to a cap.
+    #[serde(default)]
+    pub transcripts_unavailable: u64,
     pub update_frequency: UpdateFrequency,
 }
 

@@ -5525,6 +5525,11 @@ export interface components {
             /** Transcriptscount */
             transcriptsCount: number;
             /**
+             * Transcriptsunavailable
+             * @description Episodes whose feed links a transcript Podlens does not hold: the fetch failed and re-polls retry it with a backoff, up to a cap.
+             */
+            transcriptsUnavailable?: number;
+            /**
              * Updatefrequency
              * @enum {string}
              */

@@ -29,7 +29,18 @@ export function PodcastHeader({ podcast }: { podcast: Podcast }) {
           </div>
           <div>
             <dt>Transcripts</dt>
-            <dd>{formatNumber(podcast.stats.transcriptsCount)}</dd>
+            <dd>
+              {formatNumber(podcast.stats.transcriptsCount)}
+              {podcast.stats.transcriptsUnavailable ? (
+                <span
+                  className="muted"
+                  title="The feed links these transcripts but they could not be fetched yet; re-polls retry them."
+                >
+                  {" "}
+                  ({formatNumber(podcast.stats.transcriptsUnavailable)} unavailable)
+                </span>
+              ) : null}
+            </dd>
           </div>
           <div>
             <dt>Latest episode</dt>

@@ -55,6 +55,16 @@ describe('the podcast page', () => {
     expect(screen.queryByRole('link', { name: 'Outreach email' })).toBeNull();
   });
 
+  it('says how many linked transcripts could not be fetched', async () => {
+    const withMissing = { ...podcast, stats: { ...podcast.stats, transcriptsCount: 1, transcriptsUnavailable: 3 } };
+    stubApi((url) => {
+      if (url.pathname === '/api/v1/podcasts/climate-hour') return { body: { podcast: withMissing } };
+      return undefined;
+    });
+    renderApp('/podcasts/climate-hour');
+    expect(await screen.findByText(/\(3 unavailable\)/)).toBeInTheDocument();
+  });
+
   it('refuses a reserved slug without calling the API', async () => {
     const calls = stubApi(() => undefined);
     renderApp('/podcasts/latest_episodes');
