@@ -8,6 +8,7 @@ pub mod accounts;
 pub mod auth;
 pub mod backup;
 pub mod catalog;
+pub mod conditional;
 mod convert;
 pub mod cursors;
 pub mod envelope;
@@ -23,6 +24,7 @@ mod search_plan;
 pub mod server;
 pub mod speech;
 pub mod state;
+pub mod telemetry;
 mod transcripts;
 mod web;
 pub mod workflows;
@@ -34,8 +36,10 @@ pub use state::AppState;
 
 /// The whole application: every route, with `state`.
 pub fn app(state: AppState) -> Router {
+    telemetry::install();
     Router::new()
         .merge(routes::health::router())
+        .merge(telemetry::router())
         .merge(routes::auth::router())
         .merge(routes::search::router())
         .merge(routes::autocomplete::router())
@@ -77,5 +81,8 @@ pub fn app(state: AppState) -> Router {
             auth::authenticate,
         ))
         .layer(axum::middleware::from_fn(error::envelope_plain_failures))
+        .layer(axum::middleware::from_fn(conditional::conditional_get))
+        .layer(tower_http::compression::CompressionLayer::new())
+        .layer(axum::middleware::from_fn(telemetry::track))
         .with_state(state)
 }

@@ -59,8 +59,34 @@ pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppS
     })
 }
 
+/// Waits for Ctrl-C or, on Unix, SIGTERM (what service managers and container
+/// runtimes send); returns the signal's name.
+async fn shutdown_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => tokio::select! {
+                _ = tokio::signal::ctrl_c() => "SIGINT",
+                _ = terminate.recv() => "SIGTERM",
+            },
+            Err(error) => {
+                tracing::warn!(%error, "cannot listen for SIGTERM; Ctrl-C still stops the server");
+                let _ = tokio::signal::ctrl_c().await;
+                "SIGINT"
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        "SIGINT"
+    }
+}
+
 /// Binds `options.address`, calls `on_listening` with the bound address (the port may
-/// have been 0), and serves until Ctrl-C.
+/// have been 0), and serves until Ctrl-C or SIGTERM, then finishes the requests in
+/// flight.
 pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr)) -> ApiResult<()> {
     let mut state = open_state(options.data_dir, options.web_dir)?;
     if options.allow_private_feeds {
@@ -106,8 +132,8 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
     let app = crate::app(state).into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-            tracing::info!("shutting down");
+            let signal = shutdown_signal().await;
+            tracing::info!(signal, "shutting down: finishing the requests in flight");
         })
         .await
         .map_err(|error| ApiError::Internal(format!("server failed: {error}")))

@@ -24,6 +24,17 @@ pub struct Config {
     #[arg(long, global = true, env = "PODLENS_LOG", value_name = "FILTER")]
     pub log: Option<String>,
 
+    /// Log lines as `text` (default) or `json` (one object per line, for log
+    /// collectors).
+    #[arg(
+        long,
+        global = true,
+        env = "PODLENS_LOG_FORMAT",
+        value_name = "FORMAT",
+        value_enum
+    )]
+    pub log_format: Option<LogFormat>,
+
     /// Hide progress bars (they are hidden anyway when stderr is not a terminal).
     #[arg(long, global = true, env = "PODLENS_NO_PROGRESS")]
     #[serde(skip)]
@@ -54,6 +65,15 @@ pub struct Config {
     /// with (`--whisper-model` / `PODLENS_WHISPER_MODEL` win over it).
     #[arg(skip)]
     pub whisper_model: Option<PathBuf>,
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LogFormat {
+    #[default]
+    Text,
+    Json,
 }
 
 /// An SMTP URL, which may hold a password: never shown by `Debug`.
@@ -127,6 +147,7 @@ impl Config {
         Config {
             data_dir: self.data_dir.or(file.data_dir),
             log: self.log.or(file.log),
+            log_format: self.log_format.or(file.log_format),
             no_progress: self.no_progress,
             threads: self.threads.or(file.threads),
             smtp_url: self.smtp_url,

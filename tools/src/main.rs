@@ -184,8 +184,11 @@ fn run_generate(args: GenerateArgs, config: &Config) -> anyhow::Result<()> {
 fn init_tracing(config: &Config) {
     let filter = tracing_subscriber::EnvFilter::try_new(config.log_filter())
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
+        .with_writer(std::io::stderr);
+    match config.log_format.unwrap_or_default() {
+        podlens_tools::config::LogFormat::Text => builder.init(),
+        podlens_tools::config::LogFormat::Json => builder.json().flatten_event(true).init(),
+    }
 }

@@ -2,8 +2,9 @@
 //! one process at a time. One connection behind a mutex: account traffic is tiny next
 //! to search, and the mutex makes check-and-charge of a counter atomic.
 
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, NaiveDate, Utc};
 use duckdb::{Connection, OptionalExt, params};
@@ -88,6 +89,9 @@ CREATE TABLE IF NOT EXISTS team_podcasts (
 /// The embedded account store.
 pub struct DuckDbAccountStore {
     connection: Mutex<Connection>,
+    /// Each team's podcast list (its blacklist is read by every search), filled on
+    /// first read and dropped by every write to it, under the connection's lock.
+    team_podcasts: Mutex<HashMap<String, Arc<Vec<TeamPodcastRow>>>>,
 }
 
 impl std::fmt::Debug for DuckDbAccountStore {
@@ -140,6 +144,7 @@ impl DuckDbAccountStore {
         connection.execute_batch(SCHEMA).map_err(db_error)?;
         Ok(DuckDbAccountStore {
             connection: Mutex::new(connection),
+            team_podcasts: Mutex::new(HashMap::new()),
         })
     }
 
@@ -152,6 +157,14 @@ impl DuckDbAccountStore {
         self.connection
             .lock()
             .map_err(|_| ApiError::Internal("app database lock poisoned".into()))
+    }
+
+    fn team_podcasts_cache(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Vec<TeamPodcastRow>>>> {
+        self.team_podcasts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -556,6 +569,9 @@ impl AccountStore for DuckDbAccountStore {
     }
 
     fn team_podcasts(&self, team_id: &str) -> ApiResult<Vec<TeamPodcastRow>> {
+        if let Some(rows) = self.team_podcasts_cache().get(team_id) {
+            return Ok(rows.as_ref().clone());
+        }
         let connection = self.lock()?;
         let mut statement = connection
             .prepare(
@@ -578,11 +594,15 @@ impl AccountStore for DuckDbAccountStore {
                 })
             })
             .map_err(db_error)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(db_error)
+        let rows = rows.collect::<Result<Vec<_>, _>>().map_err(db_error)?;
+        self.team_podcasts_cache()
+            .insert(team_id.to_owned(), Arc::new(rows.clone()));
+        Ok(rows)
     }
 
     fn upsert_team_podcast(&self, row: &TeamPodcastRow) -> ApiResult<TeamPodcastRow> {
         let connection = self.lock()?;
+        self.team_podcasts_cache().remove(&row.team_id);
         connection
             .execute(
                 "INSERT INTO team_podcasts
@@ -626,6 +646,7 @@ impl AccountStore for DuckDbAccountStore {
 
     fn remove_team_podcasts(&self, team_id: &str, podcast_ids: &[String]) -> ApiResult<u64> {
         let connection = self.lock()?;
+        self.team_podcasts_cache().remove(team_id);
         let mut removed = 0u64;
         for podcast_id in podcast_ids {
             let changed = connection
@@ -740,10 +761,15 @@ mod tests {
             updated_at: now,
         };
         store.upsert_team_podcast(&row).unwrap();
+        // Read once, so the team's list is cached; every write must be seen after it.
+        assert!(!store.team_podcasts("t").unwrap()[0].blacklist);
         row.blacklist = true;
         let saved = store.upsert_team_podcast(&row).unwrap();
         assert!(saved.blacklist);
-        assert_eq!(store.team_podcasts("t").unwrap().len(), 1);
+        let listed = store.team_podcasts("t").unwrap();
+        assert_eq!(listed.len(), 1);
+        assert!(listed[0].blacklist);
+        assert!(store.team_podcasts("other").unwrap().is_empty());
         assert_eq!(store.remove_team_podcasts("t", &["p".into()]).unwrap(), 1);
         assert!(store.team_podcasts("t").unwrap().is_empty());
     }

@@ -51,6 +51,7 @@ pub fn run_jobs(state: &AppState) -> JobsReport {
     for failure in &report.failures {
         failure.log();
     }
+    crate::telemetry::record_job_pass(started.elapsed().as_secs_f64(), &report.failures);
     let pass = LastPass {
         finished_at: Some(chrono::Utc::now()),
         duration_ms: started.elapsed().as_millis() as u64,
