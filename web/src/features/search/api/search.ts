@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 
-import { searchRequest } from '@/lib/api-client';
+import { ApiClientError, searchRequest } from '@/lib/api-client';
 import type {
   EpisodeSearchOptions,
   PodcastSearchOptions,
@@ -14,11 +14,12 @@ export type SearchRequest =
 
 export type SearchPage = SearchPodcastsResponse | SearchEpisodesResponse;
 
-/** One page of a search; a refusal becomes an Error carrying the §8 message. */
+/** One page of a search; a refusal becomes an ApiClientError carrying the §8 message
+ * and the HTTP status (the screen explains a 429 as the plan's limit). */
 export async function runSearch(request: SearchRequest, cursor?: string | null, signal?: AbortSignal): Promise<SearchPage> {
   const body = cursor ? { ...request.body, cursor } : request.body;
   const outcome = await searchRequest<SearchPage>(`/search/${request.mode}`, body, signal);
-  if (!outcome.success) throw new Error(outcome.error);
+  if (!outcome.success) throw new ApiClientError(outcome.error, { httpStatus: outcome.httpStatus });
   return outcome.data;
 }
 

@@ -52,6 +52,32 @@ describe('the search screen', () => {
     expect(screen.queryByRole('button', { name: 'Load more results' })).toBeNull();
   });
 
+  it('shows a signed-out visitor over the public quota the limit and a sign-up prompt, not an error', async () => {
+    const message = 'You have reached the limit of 10 searches per day for signed-out visitors';
+    stubApi(() => ({ status: 429, body: { status: 'TOO_MANY_REQUESTS', data: { message } } }));
+    renderApp('/app/search?q=news');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Search limit reached');
+    expect(alert).toHaveTextContent(message);
+    expect(screen.getByRole('link', { name: 'Create a free account' })).toHaveAttribute('href', '/sign-up');
+    expect(screen.getByRole('link', { name: 'sign in' })).toHaveAttribute('href', '/sign-in');
+    expect(screen.queryByText('Something went wrong')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+  });
+
+  it('shows a signed-in user over the limit where to get more searches', async () => {
+    setApiKey('pl_key');
+    stubApi((url) =>
+      url.pathname.startsWith('/api/v1/search/')
+        ? { status: 429, body: { status: 'TOO_MANY_REQUESTS', data: { message: 'Search limit reached for your plan' } } }
+        : undefined,
+    );
+    renderApp('/app/search?q=news');
+    expect(await screen.findByText('Search limit reached')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Compare plans' })).toHaveAttribute('href', '/pricing');
+    expect(screen.queryByRole('link', { name: 'Create a free account' })).toBeNull();
+  });
+
   it('shows the server refusal message', async () => {
     stubApi(() => ({ status: 400, body: { status: 'BAD_REQUEST', data: { message: 'Search filter "languages" is not available for your plan.' } } }));
     renderApp('/app/search?q=news');

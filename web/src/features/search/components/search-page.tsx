@@ -7,6 +7,7 @@ import { useAuth } from '@/features/auth/use-auth';
 import { usePreferences, type UserPreferences } from '@/features/settings/api/preferences';
 import { MAX_RESULTS_PER_SEARCH } from '@/config/plans';
 import { paths } from '@/config/paths';
+import { ApiClientError } from '@/lib/api-client';
 import { formatNumber } from '@/lib/format';
 import type { EpisodeHit, PodcastHit } from '@/lib/api-types';
 
@@ -18,6 +19,30 @@ import { SearchResults, type ResultsView } from './search-results';
 function initialState(q: string | null, preferences: UserPreferences | undefined): SearchFormState {
   const filters = preferences?.search?.defaultSearchFilters ? filtersFromWire(preferences.search.defaultSearchFilters) : EMPTY_FILTERS;
   return { terms: [newTerm(q ?? '')], filters, sortField: 'relevance', sortDirection: 'desc' };
+}
+
+/** A search refused by the plan's search limit (429): the limit as the server words
+ * it, and what raises it — an account for a signed-out visitor, a plan for a user.
+ * Retrying at once would be refused again, so there is no "Try again". */
+function SearchLimitReached({ error, signedIn }: { error: ApiClientError; signedIn: boolean }) {
+  return (
+    <div className="state state-error" role="alert">
+      <p className="state-title">Search limit reached</p>
+      <p>{error.displayMessage}</p>
+      {signedIn ? (
+        <p>
+          <Link to={paths.pricing.pattern}>Compare plans</Link> for more searches.
+        </p>
+      ) : (
+        <p>
+          <Link className="button" to={paths.signUp.pattern}>
+            Create a free account
+          </Link>{' '}
+          for more searches, or <Link to={paths.signIn.pattern}>sign in</Link>.
+        </p>
+      )}
+    </div>
+  );
 }
 
 /** Calls `onVisible` when the sentinel scrolls into view: infinite scroll on the cursor. */
@@ -102,6 +127,8 @@ function SearchScreen({ preferences }: { preferences: UserPreferences | undefine
         <EmptyState title="Start with a word or two">Choose where to look: podcast titles and descriptions, episodes, or transcripts.</EmptyState>
       ) : search.isPending ? (
         <Spinner label="Searching…" />
+      ) : search.isError && search.error instanceof ApiClientError && search.error.httpStatus === 429 ? (
+        <SearchLimitReached error={search.error} signedIn={signedIn} />
       ) : search.isError ? (
         <ErrorState error={search.error} onRetry={() => void search.refetch()} />
       ) : hits.length === 0 ? (
