@@ -1,6 +1,8 @@
-import { Link } from 'react-router';
+import { useEffect } from 'react';
+import { Link, useLocation } from 'react-router';
 
 import { Artwork } from '@/components/ui/artwork';
+import { AudioPlayer } from '@/components/ui/audio-player';
 import { PageHeader, Section } from '@/components/ui/page-header';
 import { ServerSanitizedHtml } from '@/components/ui/sanitized-html';
 import { EmptyState, ErrorState, QueryState, Spinner } from '@/components/ui/states';
@@ -29,6 +31,13 @@ export function EpisodePage({ podcastSlug, episodeSlug }: { podcastSlug: string;
 function EpisodeDetails({ episodeId, podcastSlug }: { episodeId: string; podcastSlug: string }) {
   const query = useEpisode(episodeId);
   const transcript = useTranscriptText(episodeId, Boolean(query.data?.episode.hasTranscript));
+  const { hash } = useLocation();
+  const ready = query.isSuccess;
+  // The transcript badge of an episode row links here with #section-transcript.
+  useEffect(() => {
+    if (!ready || !hash) return;
+    document.getElementById(hash.slice(1))?.scrollIntoView?.();
+  }, [ready, hash]);
   return (
     <QueryState query={query} feature="Episode pages">
       {({ episode }) => (
@@ -40,7 +49,7 @@ function EpisodeDetails({ episodeId, podcastSlug }: { episodeId: string; podcast
               <p className="meta">
                 {formatDate(episode.publishedAt)} {episode.durationSeconds ? `· ${formatDuration(episode.durationSeconds)}` : ''}
               </p>
-              <audio controls preload="none" src={episode.enclosureUrl} aria-label={`Play ${episode.title}`} />
+              <AudioPlayer src={episode.enclosureUrl} title={episode.title} />
             </div>
           </div>
           <Section title="Show notes">{episode.description ? <ServerSanitizedHtml html={episode.description} /> : <p className="muted">No show notes.</p>}</Section>

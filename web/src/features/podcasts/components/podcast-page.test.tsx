@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -53,6 +53,24 @@ describe('the podcast page', () => {
     expect(await screen.findByText('Reviews is not available on this server yet')).toBeInTheDocument();
     // Outreach is for signed-in users only.
     expect(screen.queryByRole('link', { name: 'Outreach email' })).toBeNull();
+  });
+
+  it('links every episode to its page, the transcript badge to its transcript, and says when audio cannot load', async () => {
+    const transcribed = { ...episode('e1', 'First'), episodeSlug: 'first-episode', hasTranscript: true };
+    stubApi((url) => {
+      if (url.pathname === '/api/v1/podcasts/climate-hour') return { body: { podcast } };
+      if (url.pathname === '/api/v1/podcasts/climate-hour/episodes')
+        return { body: { options: {}, totalEpisodes: 2, totalTranscripts: 1, podcastWithEpisodes: { podcast: summary, episodes: [transcribed, episode('e2', 'Second')] } } };
+      return undefined;
+    });
+    renderApp('/podcasts/climate-hour');
+    expect(await screen.findByRole('link', { name: 'First' })).toHaveAttribute('href', '/app/podcasts/climate-hour/first-episode');
+    expect(screen.getByRole('link', { name: 'Second' })).toHaveAttribute('href', '/app/podcasts/climate-hour/e2');
+    expect(screen.getByRole('link', { name: 'Transcript of First' })).toHaveAttribute('href', '/app/podcasts/climate-hour/first-episode#section-transcript');
+    const player = screen.getByLabelText('Play Second');
+    fireEvent.error(player);
+    expect(await screen.findByText('Audio unavailable')).toBeInTheDocument();
+    expect(screen.getByLabelText('Play First')).toBeInTheDocument();
   });
 
   it('says how many linked transcripts could not be fetched', async () => {
