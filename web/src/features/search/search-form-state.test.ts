@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { activeFilters, buildSearchBody, EMPTY_FILTERS, filtersFromWire, newTerm, searchModeOf, type SearchFormState } from './search-form-state';
+import { activeFilters, buildSearchBody, EMPTY_FILTERS, filtersFromWire, newTerm, searchModeOf, searchModeReason, type SearchFormState } from './search-form-state';
 
 // The request bodies of POST /search/podcasts and /search/episodes in the server's
 // OpenAPI document (web/openapi.json), which are the SDK's request models.
@@ -159,6 +159,13 @@ describe('the search body', () => {
     expect(searchModeOf(state({ filters: { ...EMPTY_FILTERS, hasTranscript: true } }))).toBe('episodes');
     expect(searchModeOf(state({ filters: { ...EMPTY_FILTERS, includeEpisodeIds: 'e1' } }))).toBe('episodes');
     expect(searchModeOf(state({ filters: { ...EMPTY_FILTERS, foundedSince: { unit: 'years', value: 1 } } }))).toBe('podcasts');
+  });
+
+  it('names what made it an episode search', () => {
+    expect(searchModeReason(state())).toBeNull();
+    expect(searchModeReason(state({ terms: [newTerm('x y', ['transcript'])] }))).toBe('a term looks in episodes or transcripts');
+    expect(searchModeReason(state({ filters: { ...EMPTY_FILTERS, hasTranscript: true } }))).toMatch(/Has a transcript/);
+    expect(searchModeReason(state({ filters: { ...EMPTY_FILTERS, includeEpisodeIds: 'e1' } }))).toBe('episode ids are set');
   });
 });
 

@@ -136,6 +136,18 @@ export function searchModeOf(state: SearchFormState): SearchMode {
   return episodeTerm || episodeFilter ? 'episodes' : 'podcasts';
 }
 
+/** Why a search looks at episodes, in the words of the form; `null` for podcasts. */
+export function searchModeReason(state: SearchFormState): string | null {
+  if (searchModeOf(state) === 'podcasts') return null;
+  const episodeTerm = state.terms.some(
+    (term) => term.term.trim() !== '' && term.targets.some((target) => EPISODE_TARGETS.includes(target)),
+  );
+  if (episodeTerm) return 'a term looks in episodes or transcripts';
+  if (state.filters.hasTranscript) return '“Has a transcript” is a filter on episodes';
+  if (state.filters.publishedSince !== null) return '“Published since” is a filter on episodes';
+  return 'episode ids are set';
+}
+
 const list = (text: string, lower = false) =>
   text
     .split(',')

@@ -9,6 +9,7 @@ import {
   buildSearchBody,
   newTerm,
   searchModeOf,
+  searchModeReason,
   SORT_FIELDS,
   type BuiltSearch,
   type SearchFormState,
@@ -28,6 +29,7 @@ export function SearchForm({ initial, tier, onSearch, filtersOpen = false }: Pro
   const [error, setError] = useState<string | null>(null);
   const [showFilters, setShowFilters] = useState(filtersOpen);
   const mode = searchModeOf(state);
+  const reason = searchModeReason(state);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -77,6 +79,7 @@ export function SearchForm({ initial, tier, onSearch, filtersOpen = false }: Pro
         </label>
         <span className="muted" aria-live="polite">
           Searching {mode === 'episodes' ? 'episodes' : 'podcasts'}
+          {reason ? <> ({reason})</> : null}
         </span>
         <button type="submit" className="button">
           Search

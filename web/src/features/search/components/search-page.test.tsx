@@ -84,6 +84,24 @@ describe('the search screen', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Search filter "languages" is not available for your plan.');
   });
 
+  it('says why ticking "Has a transcript" makes it an episode search', async () => {
+    setApiKey('pl_free');
+    stubApi((url) =>
+      url.pathname === '/api/v1/teams/usage/current'
+        ? { body: { plan: 'free', aliases: [], featureFlags: {}, periodStart: '2026-11-01', periodEnd: '2026-11-30', totalUsed: 0 } }
+        : undefined,
+    );
+    renderApp('/app/search');
+    fireEvent.click(await screen.findByRole('button', { name: 'Filters' }));
+    expect(screen.getByText(/^Searching podcasts/)).toHaveTextContent(/^Searching podcasts$/);
+    const transcript = await screen.findByRole('checkbox', { name: 'Has a transcript' });
+    await waitFor(() => expect(transcript).toBeEnabled());
+    fireEvent.click(transcript);
+    expect(screen.getByText(/^Searching episodes/)).toHaveTextContent('Searching episodes (“Has a transcript” is a filter on episodes)');
+    fireEvent.click(transcript);
+    expect(screen.getByText(/^Searching podcasts/)).toHaveTextContent(/^Searching podcasts$/);
+  });
+
   it('locks filters the signed-out plan lacks, with an upgrade hint', async () => {
     stubApi(() => undefined);
     renderApp('/app/search');
