@@ -49,7 +49,8 @@ export type SearchTerm = S['AskAgentProjectPodcastRelevancySearchOptionsVariant2
 export type SearchTarget = SearchTerm['searchTargets'][number];
 export type MatchMode = SearchTerm['searchTermOptions']['matchMode'];
 export type SortOrderItem = S['AskAgentProjectPodcastRelevancySearchOptionsVariant2SortOrderItem'];
-export type SortField = SortOrderItem['field'];
+/** Every sort of a podcast search; episode searches take a subset (see SORT_FIELDS). */
+export type SortField = S['AskAgentProjectPodcastRelevancySearchOptionsVariant1SortOrderItem']['field'];
 
 export type SearchPodcastsResponse = S['SearchPodcastsResponse'];
 export type SearchEpisodesResponse = S['SearchEpisodesResponse'];

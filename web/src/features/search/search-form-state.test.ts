@@ -161,6 +161,14 @@ describe('the search body', () => {
     expect(searchModeOf(state({ filters: { ...EMPTY_FILTERS, foundedSince: { unit: 'years', value: 1 } } }))).toBe('podcasts');
   });
 
+  it('sorts podcasts by authority score, and episodes (which have none) by relevance', () => {
+    const byAuthority = (terms: ReturnType<typeof newTerm>[]) => buildSearchBody(state({ terms, sortField: 'authorityScore' }), 'free');
+    const podcasts = byAuthority([newTerm('climate')]);
+    expect(podcasts.ok && podcasts.body.sortOrder).toEqual([{ field: 'authorityScore', direction: 'desc' }]);
+    const episodes = byAuthority([newTerm('climate', ['transcript'])]);
+    expect(episodes.ok && episodes.body.sortOrder).toEqual([{ field: 'relevance', direction: 'desc' }]);
+  });
+
   it('names what made it an episode search', () => {
     expect(searchModeReason(state())).toBeNull();
     expect(searchModeReason(state({ terms: [newTerm('x y', ['transcript'])] }))).toBe('a term looks in episodes or transcripts');

@@ -29,6 +29,7 @@ export const MATCH_MODES: { value: MatchMode; label: string }[] = [
 export const SORT_FIELDS: { value: SortField; label: string; podcastOnly?: boolean }[] = [
   { value: 'relevance', label: 'Relevance' },
   { value: 'recentActivity', label: 'Most recent' },
+  { value: 'authorityScore', label: 'Authority score', podcastOnly: true },
   { value: 'title', label: 'Title' },
   { value: 'appleReviews', label: 'Apple reviews' },
   { value: 'spotifyReviews', label: 'Spotify reviews' },
@@ -253,7 +254,13 @@ export function buildSearchBody(state: SearchFormState, tier: PlanTier, cursor?:
   const body: Record<string, unknown> = {
     ...(terms.length > 0 ? { searchTerms: terms } : {}),
     ...filters,
-    sortOrder: [{ field: state.sortField, direction: state.sortDirection }],
+    // A podcast-only sort (authority score) falls back to relevance for episodes.
+    sortOrder: [
+      {
+        field: mode === 'episodes' && SORT_FIELDS.find((f) => f.value === state.sortField)?.podcastOnly ? 'relevance' : state.sortField,
+        direction: state.sortDirection,
+      },
+    ],
   };
   if (cursor) body.cursor = cursor;
   if (mode === 'episodes') {

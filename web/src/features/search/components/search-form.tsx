@@ -64,8 +64,9 @@ export function SearchForm({ initial, tier, onSearch, filtersOpen = false }: Pro
           <span>Sort by</span>
           <select value={state.sortField} onChange={(event) => setState({ ...state, sortField: event.target.value as SortField })}>
             {SORT_FIELDS.map((field) => (
-              <option key={field.value} value={field.value}>
+              <option key={field.value} value={field.value} disabled={mode === 'episodes' && field.podcastOnly}>
                 {field.label}
+                {field.podcastOnly ? ' (podcasts)' : ''}
               </option>
             ))}
           </select>

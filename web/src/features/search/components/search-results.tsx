@@ -20,6 +20,35 @@ type Props = {
 
 const firstHighlight = (list: string[] | null | undefined) => (list && list.length > 0 ? list[0] : null);
 
+const hasContact = (hit: PodcastHit) => Boolean(hit.primaryContact) || (hit.podcastEmails?.length ?? 0) > 0;
+
+/** What an agent decides on, at a glance: the score, the genres, the rating and
+ * whether there is someone to write to. */
+function PodcastFacts({ hit }: { hit: PodcastHit }) {
+  const genres = hit.rssCategories?.slice(0, 3) ?? [];
+  return (
+    <ul className="tags result-facts" aria-label="Podcast facts">
+      {hit.podcastAuthorityScoreTotal != null ? (
+        <li className="tag" title="Authority score, 0–100">
+          Authority {Math.round(hit.podcastAuthorityScoreTotal)}
+        </li>
+      ) : null}
+      {genres.map((genre) => (
+        <li key={genre} className="tag">
+          {genre}
+        </li>
+      ))}
+      {hit.applePodcastsRating ? (
+        <li className="tag">
+          ★ {hit.applePodcastsRating.toFixed(1)}
+          {hit.applePodcastsRatingsCount ? ` (${formatNumber(hit.applePodcastsRatingsCount)})` : ''}
+        </li>
+      ) : null}
+      {hasContact(hit) ? <li className="tag">Contact available</li> : null}
+    </ul>
+  );
+}
+
 function PodcastResult({ hit, canAdd, project }: { hit: PodcastHit; canAdd: boolean; project?: string }) {
   const title = firstHighlight(hit.podcastTitleHighlights) ?? hit.podcastRssTitle;
   const description = firstHighlight(hit.podcastDescriptionHighlights);
@@ -37,6 +66,7 @@ function PodcastResult({ hit, canAdd, project }: { hit: PodcastHit; canAdd: bool
           {hit.totalEpisodes ? <>{formatNumber(hit.totalEpisodes)} episodes · </> : null}
           last episode {formatDate(hit.lastEpisodeDate)}
         </p>
+        <PodcastFacts hit={hit} />
         <p className="snippet">
           {description ? <HighlightedText snippet={description} /> : plainText(hit.podcastRssDescriptionNoHtml ?? hit.podcastRssDescription)}
         </p>
@@ -84,9 +114,12 @@ function ResultsTable({ mode, hits }: { mode: Props['mode']; hits: Props['hits']
             <tr>
               <th scope="col">Podcast</th>
               <th scope="col">Author</th>
+              <th scope="col">Authority</th>
+              <th scope="col">Genres</th>
               <th scope="col">Episodes</th>
               <th scope="col">Last episode</th>
               <th scope="col">Apple rating</th>
+              <th scope="col">Contact</th>
             </tr>
           ) : (
             <tr>
@@ -105,9 +138,12 @@ function ResultsTable({ mode, hits }: { mode: Props['mode']; hits: Props['hits']
                     <Link to={links.podcast(hit.podcastSlug)}>{hit.podcastRssTitle}</Link>
                   </td>
                   <td>{hit.podcastRssAuthor ?? '—'}</td>
+                  <td>{hit.podcastAuthorityScoreTotal != null ? Math.round(hit.podcastAuthorityScoreTotal) : '—'}</td>
+                  <td>{hit.rssCategories?.length ? hit.rssCategories.slice(0, 3).join(', ') : '—'}</td>
                   <td>{formatNumber(hit.totalEpisodes)}</td>
                   <td>{formatDate(hit.lastEpisodeDate)}</td>
                   <td>{hit.applePodcastsRating?.toFixed(1) ?? '—'}</td>
+                  <td>{hasContact(hit) ? 'Yes' : '—'}</td>
                 </tr>
               ))
             : (hits as EpisodeHit[]).map((hit) => (
