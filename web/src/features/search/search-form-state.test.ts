@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { activeFilters, buildSearchBody, EMPTY_FILTERS, filtersFromWire, newTerm, searchModeOf, searchModeReason, type SearchFormState } from './search-form-state';
+import { activeFilters, buildSearchBody, EMPTY_FILTERS, filtersFromWire, newTerm, searchModeOf, searchModeReason, formStateFromParam, formStateToParam, type SearchFormState } from './search-form-state';
 
 // The request bodies of POST /search/podcasts and /search/episodes in the server's
 // OpenAPI document (web/openapi.json), which are the SDK's request models.
@@ -167,6 +167,28 @@ describe('the search body', () => {
     expect(podcasts.ok && podcasts.body.sortOrder).toEqual([{ field: 'authorityScore', direction: 'desc' }]);
     const episodes = byAuthority([newTerm('climate', ['transcript'])]);
     expect(episodes.ok && episodes.body.sortOrder).toEqual([{ field: 'relevance', direction: 'desc' }]);
+  });
+
+  it('travels in a link and comes back the same; an edited link loses only what is unreadable', () => {
+    const original = state({
+      terms: [{ ...newTerm('carbon', ['transcript']), phraseMatch: true, matchMode: 'not' }],
+      filters: { ...EMPTY_FILTERS, hasTranscript: true, publishedSince: { unit: 'days', value: 30 } as never, hasSocials: ['youtube'] as never },
+      sortField: 'title',
+      sortDirection: 'asc',
+    });
+    const back = formStateFromParam(formStateToParam(original))!;
+    const withoutIds = (s: SearchFormState) => ({ ...s, terms: s.terms.map(({ id: _id, ...rest }) => rest) });
+    expect(withoutIds(back)).toEqual(withoutIds(original));
+
+    expect(formStateFromParam(null)).toBeNull();
+    expect(formStateFromParam('not json')).toBeNull();
+    expect(formStateFromParam('42')).toBeNull();
+    const edited = formStateFromParam(
+      JSON.stringify({ terms: [{ term: 'x y', targets: ['nowhere', 'podcast-title'], matchMode: 'sometimes' }, 7], filters: { hasTranscript: 'yes', languages: 'en', explicit: 'rude', bogus: 1 }, sort: ['price', 'up'] }),
+    )!;
+    expect(edited.terms.map(({ term, targets, matchMode }) => ({ term, targets, matchMode }))).toEqual([{ term: 'x y', targets: ['podcast-title'], matchMode: 'optional' }]);
+    expect(edited.filters).toEqual({ ...EMPTY_FILTERS, languages: 'en' });
+    expect([edited.sortField, edited.sortDirection]).toEqual(['relevance', 'desc']);
   });
 
   it('names what made it an episode search', () => {

@@ -318,3 +318,69 @@ export function filtersFromWire(wire: Record<string, unknown> | null | undefined
     pageSize: numberText(wire.pageSize),
   };
 }
+
+/** The form as the `s` parameter of /app/search carries it: a reload or a shared link
+ * gets the same terms, filters, sort and mode back. */
+export function formStateToParam(state: SearchFormState): string {
+  return JSON.stringify({
+    terms: state.terms.map(({ term, targets, matchMode, phraseMatch }) => ({ term, targets, matchMode, phraseMatch })),
+    filters: Object.fromEntries(
+      Object.entries(state.filters).filter(([name, value]) => value !== EMPTY_FILTERS[name as keyof FilterInputs] && !(Array.isArray(value) && value.length === 0)),
+    ),
+    sort: [state.sortField, state.sortDirection],
+  });
+}
+
+const isDateInput = (value: unknown): value is DateFilterInput =>
+  typeof value === 'object' &&
+  value !== null &&
+  (typeof (value as { custom?: unknown }).custom === 'string' ||
+    (typeof (value as { unit?: unknown }).unit === 'string' && typeof (value as { value?: unknown }).value === 'number'));
+
+/** The form from an `s` parameter; anything unreadable (an edited or old link) is left
+ * out, and a parameter with no usable term or filter is no search at all. */
+export function formStateFromParam(text: string | null): SearchFormState | null {
+  if (!text) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  const raw = parsed as { terms?: unknown; filters?: unknown; sort?: unknown };
+  const targets = new Set<string>(SEARCH_TARGETS.map((target) => target.value));
+  const modes = new Set<string>(MATCH_MODES.map((mode) => mode.value));
+  const terms = (Array.isArray(raw.terms) ? raw.terms : [])
+    .filter((term): term is Record<string, unknown> => typeof term === 'object' && term !== null && typeof term.term === 'string')
+    .slice(0, 20)
+    .map((term) => {
+      const wanted = Array.isArray(term.targets) ? term.targets.filter((t): t is SearchTarget => typeof t === 'string' && targets.has(t)) : [];
+      const input = newTerm(term.term as string, wanted.length > 0 ? wanted : undefined);
+      if (typeof term.matchMode === 'string' && modes.has(term.matchMode)) input.matchMode = term.matchMode as MatchMode;
+      input.phraseMatch = term.phraseMatch === true;
+      return input;
+    });
+  const filters: FilterInputs = { ...EMPTY_FILTERS };
+  const given = typeof raw.filters === 'object' && raw.filters !== null ? (raw.filters as Record<string, unknown>) : {};
+  for (const name of Object.keys(EMPTY_FILTERS) as (keyof FilterInputs)[]) {
+    const value = given[name];
+    const empty = EMPTY_FILTERS[name];
+    if (value === undefined) continue;
+    const fits =
+      (typeof empty === 'string' && typeof value === 'string') ||
+      (typeof empty === 'boolean' && typeof value === 'boolean') ||
+      (Array.isArray(empty) && Array.isArray(value) && value.every((item) => typeof item === 'string')) ||
+      (empty === null && isDateInput(value));
+    if (fits) (filters as Record<string, unknown>)[name] = value;
+  }
+  if (filters.explicit !== '' && filters.explicit !== 'clean' && filters.explicit !== 'explicit') filters.explicit = '';
+  const [field, direction] = Array.isArray(raw.sort) ? raw.sort : [];
+  const known = SORT_FIELDS.find((sort) => sort.value === field);
+  return {
+    terms: terms.length > 0 ? terms : [newTerm()],
+    filters,
+    sortField: known ? known.value : 'relevance',
+    sortDirection: direction === 'asc' ? 'asc' : 'desc',
+  };
+}

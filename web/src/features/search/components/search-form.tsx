@@ -21,25 +21,36 @@ type Props = {
   onSearch: (search: Extract<BuiltSearch, { ok: true }>, state: SearchFormState) => void;
   /** Opens the filters at first (when saved default filters are applied). */
   filtersOpen?: boolean;
+  /** A search has run: changing the sort runs it again at once. */
+  searched?: boolean;
 };
 
 /** Terms with targets and match modes, the plan's filters, and the sort. */
-export function SearchForm({ initial, tier, onSearch, filtersOpen = false }: Props) {
+export function SearchForm({ initial, tier, onSearch, filtersOpen = false, searched = false }: Props) {
   const [state, setState] = useState<SearchFormState>(initial);
   const [error, setError] = useState<string | null>(null);
   const [showFilters, setShowFilters] = useState(filtersOpen);
   const mode = searchModeOf(state);
   const reason = searchModeReason(state);
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const built = buildSearchBody(state, tier);
+  function run(next: SearchFormState) {
+    const built = buildSearchBody(next, tier);
     if (!built.ok) {
       setError(built.error);
       return;
     }
     setError(null);
-    onSearch(built, state);
+    onSearch(built, next);
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    run(state);
+  }
+
+  function changeSort(next: SearchFormState) {
+    setState(next);
+    if (searched) run(next);
   }
 
   return (
@@ -62,7 +73,7 @@ export function SearchForm({ initial, tier, onSearch, filtersOpen = false }: Pro
         </button>
         <label className="field inline">
           <span>Sort by</span>
-          <select value={state.sortField} onChange={(event) => setState({ ...state, sortField: event.target.value as SortField })}>
+          <select value={state.sortField} onChange={(event) => changeSort({ ...state, sortField: event.target.value as SortField })}>
             {SORT_FIELDS.map((field) => (
               <option key={field.value} value={field.value} disabled={mode === 'episodes' && field.podcastOnly}>
                 {field.label}
@@ -73,7 +84,7 @@ export function SearchForm({ initial, tier, onSearch, filtersOpen = false }: Pro
         </label>
         <label className="field inline">
           <span className="visually-hidden">Direction</span>
-          <select aria-label="Sort direction" value={state.sortDirection} onChange={(event) => setState({ ...state, sortDirection: event.target.value as 'asc' | 'desc' })}>
+          <select aria-label="Sort direction" value={state.sortDirection} onChange={(event) => changeSort({ ...state, sortDirection: event.target.value as 'asc' | 'desc' })}>
             <option value="desc">Descending</option>
             <option value="asc">Ascending</option>
           </select>

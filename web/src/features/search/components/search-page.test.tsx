@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setApiKey } from '@/lib/auth-storage';
 import { renderApp, stubApi } from '@/test/render';
 
+import { formStateToParam, newTerm, EMPTY_FILTERS } from '../search-form-state';
+
 const hit = {
   episodeId: 'e1',
   episodeRssTitle: 'Carbon pricing explained',
@@ -76,6 +78,44 @@ describe('the search screen', () => {
     expect(await screen.findByText('Search limit reached')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Compare plans' })).toHaveAttribute('href', '/pricing');
     expect(screen.queryByRole('link', { name: 'Create a free account' })).toBeNull();
+  });
+
+  it('restores a search from its link: terms, filters and sort, and runs it', async () => {
+    const link = formStateToParam({
+      terms: [{ ...newTerm('carbon tax', ['podcast-title', 'transcript']), matchMode: 'must' }],
+      filters: { ...EMPTY_FILTERS, languages: 'en' },
+      sortField: 'title',
+      sortDirection: 'asc',
+    });
+    const calls = stubApi((url) =>
+      url.pathname === '/api/v1/search/episodes'
+        ? { body: { searchMode: 'episodes', searchId: 's1', searchOptions: {}, result: { total: { value: 1, relation: 'eq' }, maxScore: 1, hitsReturned: 1, hits: [hit] }, cursor: null } }
+        : undefined,
+    );
+    renderApp(`/app/search?s=${encodeURIComponent(link)}`);
+    expect(await screen.findByText('Carbon pricing explained')).toBeInTheDocument();
+    expect(screen.getByLabelText('Search term 1')).toHaveValue('carbon tax');
+    const body = JSON.parse(String(calls.find((call) => call.url.pathname === '/api/v1/search/episodes')!.init?.body)) as Record<string, unknown>;
+    expect(body.searchTerms).toEqual([
+      { searchTerm: 'carbon tax', searchType: 'text', searchTargets: ['podcast-title', 'transcript'], searchTermOptions: { matchMode: 'must' } },
+    ]);
+    expect(body.languages).toEqual(['en']);
+    expect(body.sortOrder).toEqual([{ field: 'title', direction: 'asc' }]);
+  });
+
+  it('re-runs the search when the sort changes', async () => {
+    const calls = stubApi((url) =>
+      url.pathname === '/api/v1/search/podcasts'
+        ? { body: { searchMode: 'podcasts', searchId: 's1', searchOptions: {}, result: { total: { value: 0, relation: 'eq' }, maxScore: 0, hitsReturned: 0, hits: [] }, cursor: null } }
+        : undefined,
+    );
+    renderApp('/app/search?q=climate');
+    await waitFor(() => expect(calls.filter((call) => call.url.pathname === '/api/v1/search/podcasts')).toHaveLength(1));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sort by' }), { target: { value: 'recentActivity' } });
+    await waitFor(() => {
+      const searches = calls.filter((call) => call.url.pathname === '/api/v1/search/podcasts');
+      expect(JSON.parse(String(searches.at(-1)!.init?.body)).sortOrder).toEqual([{ field: 'recentActivity', direction: 'desc' }]);
+    });
   });
 
   it('shows the server refusal message', async () => {

@@ -12,7 +12,15 @@ import { formatNumber } from '@/lib/format';
 import type { EpisodeHit, PodcastHit } from '@/lib/api-types';
 
 import { useSearch, type SearchRequest } from '../api/search';
-import { buildSearchBody, EMPTY_FILTERS, filtersFromWire, newTerm, type SearchFormState } from '../search-form-state';
+import {
+  buildSearchBody,
+  EMPTY_FILTERS,
+  filtersFromWire,
+  formStateFromParam,
+  formStateToParam,
+  newTerm,
+  type SearchFormState,
+} from '../search-form-state';
 import { SearchForm } from './search-form';
 import { SearchResults, type ResultsView } from './search-results';
 
@@ -68,18 +76,40 @@ export function SearchPage() {
   return <SearchScreen preferences={preferences.data} />;
 }
 
+/** Every search is written to the URL (`s`: terms, filters, sort; `q`: its first
+ * words; `view`), replacing the entry so the page keeps its focus; a reload or a
+ * shared link brings the search back. */
 function SearchScreen({ preferences }: { preferences: UserPreferences | undefined }) {
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const { tier, signedIn } = useAuth();
   const q = params.get('q');
   const selectedProjectSlug = params.get('selected-project-slug') ?? undefined;
-  const [initial] = useState(() => initialState(q, preferences));
+  const [fromUrl] = useState(() => formStateFromParam(params.get('s')));
+  const [initial] = useState(() => fromUrl ?? initialState(q, preferences));
   const [request, setRequest] = useState<SearchRequest | null>(() => {
-    if (!q) return null;
+    if (!q && !fromUrl) return null;
     const built = buildSearchBody(initial, tier);
     return built.ok ? ({ mode: built.mode, body: built.body } as SearchRequest) : null;
   });
-  const [view, setView] = useState<ResultsView>(preferences?.search?.defaultResultsView ?? 'list');
+  const onSearch = (built: { mode: SearchRequest['mode']; body: SearchRequest['body'] }, state: SearchFormState) => {
+    setRequest({ mode: built.mode, body: built.body } as SearchRequest);
+    const next = new URLSearchParams(params);
+    const words = state.terms.map((term) => term.term.trim()).filter(Boolean)[0];
+    if (words) next.set('q', words);
+    else next.delete('q');
+    next.set('s', formStateToParam(state));
+    setParams(next, { replace: true });
+  };
+  const [view, setViewState] = useState<ResultsView>(() => {
+    const fromParams = params.get('view');
+    return fromParams === 'table' || fromParams === 'list' ? fromParams : (preferences?.search?.defaultResultsView ?? 'list');
+  });
+  const setView = (next: ResultsView) => {
+    setViewState(next);
+    const updated = new URLSearchParams(params);
+    updated.set('view', next);
+    setParams(updated, { replace: true });
+  };
   const search = useSearch(request);
   const pages = search.data?.pages ?? [];
   const hits = pages.flatMap((page) => page.result.hits as (PodcastHit | EpisodeHit)[]);
@@ -104,7 +134,13 @@ function SearchScreen({ preferences }: { preferences: UserPreferences | undefine
           )
         }
       />
-      <SearchForm initial={initial} tier={tier} filtersOpen={initial.filters !== EMPTY_FILTERS} onSearch={(built) => setRequest({ mode: built.mode, body: built.body } as SearchRequest)} />
+      <SearchForm
+        initial={initial}
+        tier={tier}
+        filtersOpen={initial.filters !== EMPTY_FILTERS && JSON.stringify(initial.filters) !== JSON.stringify(EMPTY_FILTERS)}
+        searched={request !== null}
+        onSearch={onSearch}
+      />
       <div className="toolbar results-toolbar">
         {total ? (
           <span aria-live="polite">
