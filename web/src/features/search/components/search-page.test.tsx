@@ -42,6 +42,12 @@ describe('the search screen', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Transcript' }));
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     const snippet = await screen.findByTestId('transcript-snippet');
+    // The episode opens its page; its transcript badge opens the transcript there.
+    expect(screen.getByRole('link', { name: 'Carbon pricing explained' })).toHaveAttribute('href', '/app/podcasts/climate-hour/carbon-pricing-explained');
+    expect(screen.getByRole('link', { name: 'Transcript of Carbon pricing explained' })).toHaveAttribute(
+      'href',
+      '/app/podcasts/climate-hour/carbon-pricing-explained#section-transcript',
+    );
     expect(snippet.querySelector('mark')?.textContent).toBe('carbon');
     expect(snippet.textContent).toContain('tax & dividends');
     const first = JSON.parse(String(calls[0].init?.body)) as Record<string, unknown>;

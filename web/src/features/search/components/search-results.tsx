@@ -85,11 +85,17 @@ function EpisodeResult({ hit, canAdd, project }: { hit: EpisodeHit; canAdd: bool
       <Artwork src={hit.episodeImageUrl ?? hit.podcastImageUrl} title={hit.episodeRssTitle} size={72} />
       <div className="result-body">
         <h3>
-          <HighlightedText snippet={title} />
+          <Link to={links.appPodcast(hit.podcastSlug, hit.episodeSlug)}>
+            <HighlightedText snippet={title} />
+          </Link>
         </h3>
         <p className="meta">
           <Link to={links.podcast(hit.podcastSlug)}>{hit.podcastRssTitle}</Link> · {formatDate(hit.episodeRssPublishedAt)}
-          {hit.episodeHasTranscript ? <span className="badge">Transcript</span> : null}
+          {hit.episodeHasTranscript ? (
+            <Link className="badge" to={`${links.appPodcast(hit.podcastSlug, hit.episodeSlug)}#section-transcript`} aria-label={`Transcript of ${hit.episodeRssTitle}`}>
+              Transcript
+            </Link>
+          ) : null}
         </p>
         {snippet ? (
           <blockquote className={`snippet${fromTranscript ? ' snippet-transcript' : ''}`} data-testid={fromTranscript ? 'transcript-snippet' : 'description-snippet'}>
@@ -148,7 +154,9 @@ function ResultsTable({ mode, hits }: { mode: Props['mode']; hits: Props['hits']
               ))
             : (hits as EpisodeHit[]).map((hit) => (
                 <tr key={hit.episodeId}>
-                  <td>{hit.episodeRssTitle}</td>
+                  <td>
+                    <Link to={links.appPodcast(hit.podcastSlug, hit.episodeSlug)}>{hit.episodeRssTitle}</Link>
+                  </td>
                   <td>
                     <Link to={links.podcast(hit.podcastSlug)}>{hit.podcastRssTitle}</Link>
                   </td>
