@@ -56,6 +56,8 @@ pub struct Reply {
     pub headers: axum::http::HeaderMap,
     pub body: Value,
     pub text: String,
+    /// The body as sent (compressed when the request accepted it).
+    pub bytes: Vec<u8>,
 }
 
 pub async fn call(
@@ -76,12 +78,18 @@ pub async fn call(
         None => builder.body(Body::empty()),
     }
     .expect("request");
+    send(app, request).await
+}
+
+/// Sends a request built by the caller (its own headers) and reads the whole answer.
+pub async fn send(app: &Router, request: Request<Body>) -> Reply {
     let response = app.clone().oneshot(request).await.expect("response");
     let status = response.status();
     let headers = response.headers().clone();
     let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
         .await
-        .expect("body");
+        .expect("body")
+        .to_vec();
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let body = serde_json::from_str(&text).unwrap_or(Value::Null);
     Reply {
@@ -89,6 +97,7 @@ pub async fn call(
         headers,
         body,
         text,
+        bytes,
     }
 }
 

@@ -17,29 +17,17 @@ pub const VOCABULARY: [&str; 16] = [
 pub const GENRES: [&str; 4] = ["arts", "business", "comedy", "science"];
 pub const LANGUAGES: [&str; 3] = ["en", "en-us", "de"];
 
-/// A tiny deterministic generator (splitmix64).
-pub struct Random(u64);
+/// The benchmarks' deterministic generator (splitmix64).
+#[path = "../../../benches/search/random.rs"]
+mod random;
+pub use random::Random;
 
-impl Random {
-    pub fn new(seed: u64) -> Random {
-        Random(seed)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    pub fn words(&mut self, count: usize) -> String {
-        (0..count)
-            .map(|_| VOCABULARY[self.below(VOCABULARY.len() as u64) as usize])
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
+/// `count` words of [`VOCABULARY`], drawn by `random`.
+pub fn words(random: &mut Random, count: usize) -> String {
+    (0..count)
+        .map(|_| VOCABULARY[random.below(VOCABULARY.len() as u64) as usize])
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 pub struct Catalog {
@@ -64,7 +52,7 @@ pub fn catalog(podcasts: usize, seed: u64) -> Catalog {
         let feed = format!("https://feeds.example.com/{p}.xml");
         let pid = podcast_id(None, &feed);
         let language = LANGUAGES[random.below(3) as usize];
-        let title = format!("{} show {p}", random.words(2));
+        let title = format!("{} show {p}", words(&mut random, 2));
         let count = 1 + random.below(6) as usize;
         let mut last = None;
         for e in 0..count {
@@ -77,8 +65,8 @@ pub fn catalog(podcasts: usize, seed: u64) -> Catalog {
                 episode_id: eid,
                 podcast_id: pid,
                 episode_slug: format!("episode-{p}-{e}"),
-                episode_rss_title: random.words(3),
-                episode_rss_description_no_html: Some(random.words(12)),
+                episode_rss_title: words(&mut random, 3),
+                episode_rss_description_no_html: Some(words(&mut random, 12)),
                 episode_enclosure_url: Some(format!("https://cdn.example.com/{p}/{e}.mp3")),
                 episode_rss_published_at: published,
                 episode_duration_seconds: Some(600 + random.below(3000) as i64),
@@ -93,7 +81,7 @@ pub fn catalog(podcasts: usize, seed: u64) -> Catalog {
                         start_second: Some(s as f64 * 5.0),
                         end_second: Some(s as f64 * 5.0 + 5.0),
                         speaker: None,
-                        text: random.words(8),
+                        text: words(&mut random, 8),
                     })
                     .collect::<Vec<_>>();
                 catalog.transcripts.push(TranscriptRecord {
@@ -117,7 +105,7 @@ pub fn catalog(podcasts: usize, seed: u64) -> Catalog {
             podcast_slug: format!("podcast-{p}"),
             podcast_rss_feed_url: feed,
             podcast_rss_title: title,
-            podcast_rss_description_no_html: Some(random.words(20)),
+            podcast_rss_description_no_html: Some(words(&mut random, 20)),
             rss_language: Some(language.to_owned()),
             podcast_podlens_genres: vec![GENRES[random.below(4) as usize].to_owned()],
             explicit_rss: random.below(4) == 0,

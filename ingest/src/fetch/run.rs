@@ -144,14 +144,6 @@ impl KnownTranscripts {
         known
     }
 
-    pub fn len(&self) -> usize {
-        self.by_episode.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.by_episode.is_empty()
-    }
-
     fn status(&self, episode_id: Uuid) -> Option<&TranscriptStatus> {
         self.by_episode.get(&episode_id)
     }
@@ -400,7 +392,7 @@ async fn process_source(shared: &Shared, source: FeedSource) -> FeedFetchRecord 
                 record.last_modified = state.last_modified.clone();
             }
             record.http_status = Some(304);
-            if let Some(podcast_id) = known_id {
+            if let Some(podcast_id) = known_id.filter(|_| shared.config.fetch_transcripts) {
                 let jobs = retry_jobs(shared, podcast_id);
                 fetch_transcripts(shared, podcast_id, jobs).await;
             }
@@ -630,32 +622,50 @@ fn plan(shared: &Shared, episode_id: Uuid, url: &str) -> Plan {
     }
 }
 
+impl TranscriptJobs {
+    /// Counts a declared transcript as held, waiting or given up, or queues it while
+    /// the feed has fewer than `max_transcripts_per_feed` queued.
+    fn consider(
+        &mut self,
+        shared: &Shared,
+        episode_id: Uuid,
+        url: &str,
+        mime_type: &str,
+        language: Option<&str>,
+    ) {
+        match plan(shared, episode_id, url) {
+            Plan::Held => {}
+            Plan::Waiting => self.waiting += 1,
+            Plan::GivenUp => self.given_up += 1,
+            Plan::Fetch { attempt } if self.jobs.len() < shared.config.max_transcripts_per_feed => {
+                self.jobs.push(TranscriptJob {
+                    episode_id,
+                    url: url.to_owned(),
+                    mime_type: mime_type.to_owned(),
+                    language: language.map(str::to_owned),
+                    attempt,
+                });
+            }
+            Plan::Fetch { .. } => {}
+        }
+    }
+}
+
 /// The remote transcripts a parsed feed links to that are neither held nor waiting,
 /// at most `max_transcripts_per_feed` of them.
 fn transcript_jobs(shared: &Shared, episodes: &[EpisodeRecord]) -> TranscriptJobs {
     let mut jobs = TranscriptJobs::default();
     for episode in episodes {
-        let Some(link) = preferred_transcript(&episode.episode_transcript_urls) else {
-            continue;
-        };
-        if !(link.url.starts_with("http://") || link.url.starts_with("https://")) {
-            continue;
-        }
-        match plan(shared, episode.episode_id, &link.url) {
-            Plan::Held => {}
-            Plan::Waiting => jobs.waiting += 1,
-            Plan::GivenUp => jobs.given_up += 1,
-            Plan::Fetch { attempt } => {
-                if jobs.jobs.len() < shared.config.max_transcripts_per_feed {
-                    jobs.jobs.push(TranscriptJob {
-                        episode_id: episode.episode_id,
-                        url: link.url.clone(),
-                        mime_type: link.mime_type.clone(),
-                        language: link.language.clone(),
-                        attempt,
-                    });
-                }
-            }
+        if let Some(link) = preferred_transcript(&episode.episode_transcript_urls)
+            && (link.url.starts_with("http://") || link.url.starts_with("https://"))
+        {
+            jobs.consider(
+                shared,
+                episode.episode_id,
+                &link.url,
+                &link.mime_type,
+                link.language.as_deref(),
+            );
         }
     }
     jobs
@@ -664,26 +674,14 @@ fn transcript_jobs(shared: &Shared, episodes: &[EpisodeRecord]) -> TranscriptJob
 /// The failing transcripts of a podcast whose feed did not change, due for a retry.
 fn retry_jobs(shared: &Shared, podcast_id: Uuid) -> TranscriptJobs {
     let mut jobs = TranscriptJobs::default();
-    if !shared.config.fetch_transcripts {
-        return jobs;
-    }
     for failed in shared.config.known_transcripts.failing_of(podcast_id) {
-        match plan(shared, failed.episode_id, &failed.url) {
-            Plan::Waiting => jobs.waiting += 1,
-            Plan::GivenUp => jobs.given_up += 1,
-            Plan::Held => {}
-            Plan::Fetch { attempt } => {
-                if jobs.jobs.len() < shared.config.max_transcripts_per_feed {
-                    jobs.jobs.push(TranscriptJob {
-                        episode_id: failed.episode_id,
-                        url: failed.url.clone(),
-                        mime_type: failed.mime_type.clone(),
-                        language: failed.language.clone(),
-                        attempt,
-                    });
-                }
-            }
-        }
+        jobs.consider(
+            shared,
+            failed.episode_id,
+            &failed.url,
+            &failed.mime_type,
+            failed.language.as_deref(),
+        );
     }
     jobs
 }

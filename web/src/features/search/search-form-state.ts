@@ -128,10 +128,11 @@ export function newTerm(term = '', targets: SearchTarget[] = ['podcast-title', '
 export type SearchMode = 'podcasts' | 'episodes';
 
 /** Episode mode when a term targets episodes or transcripts, or an episode-only filter is set. */
+const hasEpisodeTerm = (state: SearchFormState) =>
+  state.terms.some((term) => term.term.trim() !== '' && term.targets.some((target) => EPISODE_TARGETS.includes(target)));
+
 export function searchModeOf(state: SearchFormState): SearchMode {
-  const episodeTerm = state.terms.some(
-    (term) => term.term.trim() !== '' && term.targets.some((target) => EPISODE_TARGETS.includes(target)),
-  );
+  const episodeTerm = hasEpisodeTerm(state);
   const episodeFilter =
     state.filters.hasTranscript || state.filters.publishedSince !== null || list(state.filters.includeEpisodeIds).length > 0;
   return episodeTerm || episodeFilter ? 'episodes' : 'podcasts';
@@ -140,10 +141,7 @@ export function searchModeOf(state: SearchFormState): SearchMode {
 /** Why a search looks at episodes, in the words of the form; `null` for podcasts. */
 export function searchModeReason(state: SearchFormState): string | null {
   if (searchModeOf(state) === 'podcasts') return null;
-  const episodeTerm = state.terms.some(
-    (term) => term.term.trim() !== '' && term.targets.some((target) => EPISODE_TARGETS.includes(target)),
-  );
-  if (episodeTerm) return 'a term looks in episodes or transcripts';
+  if (hasEpisodeTerm(state)) return 'a term looks in episodes or transcripts';
   if (state.filters.hasTranscript) return '“Has a transcript” is a filter on episodes';
   if (state.filters.publishedSince !== null) return '“Published since” is a filter on episodes';
   return 'episode ids are set';

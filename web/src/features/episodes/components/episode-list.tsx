@@ -6,6 +6,15 @@ import { formatDate, formatDuration, plainText } from '@/lib/format';
 import { links } from '@/config/paths';
 import type { Episode, PodcastSummary } from '@/lib/api-types';
 
+/** The Transcript badge of an episode: opens the transcript on the episode's page. */
+export function TranscriptBadge({ episodePage, title }: { episodePage: string; title: string }) {
+  return (
+    <Link className="badge" to={`${episodePage}#section-transcript`} aria-label={`Transcript of ${title}`}>
+      Transcript
+    </Link>
+  );
+}
+
 export function EpisodeRow({ episode, podcast, showPodcast = true }: { episode: Episode; podcast?: PodcastSummary; showPodcast?: boolean }) {
   const summary = episode.episodeShortDescription ?? plainText(episode.description);
   const podcastSlug = episode.podcastSlug || podcast?.slug;
@@ -24,13 +33,7 @@ export function EpisodeRow({ episode, podcast, showPodcast = true }: { episode: 
           <time dateTime={String(episode.publishedAt)}>{formatDate(episode.publishedAt)}</time>
           {episode.durationSeconds ? <> · {formatDuration(episode.durationSeconds)}</> : null}
           {episode.hasTranscript ? (
-            page ? (
-              <Link className="badge" to={`${page}#section-transcript`} aria-label={`Transcript of ${episode.title}`}>
-                Transcript
-              </Link>
-            ) : (
-              <span className="badge">Transcript</span>
-            )
+            page ? <TranscriptBadge episodePage={page} title={episode.title} /> : <span className="badge">Transcript</span>
           ) : null}
         </p>
         {summary ? <p className="episode-summary">{plainText(summary)}</p> : null}

@@ -137,7 +137,7 @@ function SearchScreen({ preferences }: { preferences: UserPreferences | undefine
       <SearchForm
         initial={initial}
         tier={tier}
-        filtersOpen={initial.filters !== EMPTY_FILTERS && JSON.stringify(initial.filters) !== JSON.stringify(EMPTY_FILTERS)}
+        filtersOpen={JSON.stringify(initial.filters) !== JSON.stringify(EMPTY_FILTERS)}
         searched={request !== null}
         onSearch={onSearch}
       />

@@ -6,6 +6,8 @@ import { formatDate, formatNumber, plainText } from '@/lib/format';
 import { links } from '@/config/paths';
 import type { EpisodeHit, PodcastHit } from '@/lib/api-types';
 
+import { TranscriptBadge } from '@/features/episodes/components/episode-list';
+
 import { AddToProject } from './add-to-project';
 
 export type ResultsView = 'list' | 'table';
@@ -80,22 +82,19 @@ function EpisodeResult({ hit, canAdd, project }: { hit: EpisodeHit; canAdd: bool
   const title = firstHighlight(hit.episodeTitleHighlights) ?? hit.episodeRssTitle;
   const snippet = hit.matchSnippet ?? firstHighlight(hit.transcriptHighlights) ?? firstHighlight(hit.episodeDescriptionHighlights);
   const fromTranscript = Boolean(hit.matchSnippet ?? firstHighlight(hit.transcriptHighlights));
+  const episodePage = links.appPodcast(hit.podcastSlug, hit.episodeSlug);
   return (
     <li className="result">
       <Artwork src={hit.episodeImageUrl ?? hit.podcastImageUrl} title={hit.episodeRssTitle} size={72} />
       <div className="result-body">
         <h3>
-          <Link to={links.appPodcast(hit.podcastSlug, hit.episodeSlug)}>
+          <Link to={episodePage}>
             <HighlightedText snippet={title} />
           </Link>
         </h3>
         <p className="meta">
           <Link to={links.podcast(hit.podcastSlug)}>{hit.podcastRssTitle}</Link> · {formatDate(hit.episodeRssPublishedAt)}
-          {hit.episodeHasTranscript ? (
-            <Link className="badge" to={`${links.appPodcast(hit.podcastSlug, hit.episodeSlug)}#section-transcript`} aria-label={`Transcript of ${hit.episodeRssTitle}`}>
-              Transcript
-            </Link>
-          ) : null}
+          {hit.episodeHasTranscript ? <TranscriptBadge episodePage={episodePage} title={hit.episodeRssTitle} /> : null}
         </p>
         {snippet ? (
           <blockquote className={`snippet${fromTranscript ? ' snippet-transcript' : ''}`} data-testid={fromTranscript ? 'transcript-snippet' : 'description-snippet'}>
