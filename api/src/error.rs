@@ -62,6 +62,23 @@ pub enum ApiError {
     Internal(String),
 }
 
+impl From<podlens_store::StoreError> for ApiError {
+    fn from(error: podlens_store::StoreError) -> ApiError {
+        match error {
+            podlens_store::StoreError::Unavailable(_) => ApiError::Unavailable(
+                "The application database is unavailable; try again shortly.".to_owned(),
+            ),
+            other => ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(error: sqlx::Error) -> ApiError {
+        ApiError::from(podlens_store::StoreError::from(error))
+    }
+}
+
 impl ApiError {
     pub fn internal(error: impl std::fmt::Display) -> ApiError {
         ApiError::Internal(error.to_string())

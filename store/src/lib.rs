@@ -1,0 +1,407 @@
+//! The application store: users, teams, keys, sessions, usage, projects, alerts and
+//! their delivery ledger live in a transactional database reached through one sqlx
+//! pool — an embedded SQLite file in the data directory (`app.sqlite3`, WAL, so the
+//! CLI and `podlens serve` use it at once) unless a PostgreSQL URL is given, which
+//! several `podlens serve` nodes can share.
+//!
+//! One migration script serves both engines ([`MIGRATOR`]); statements use `$1`-style
+//! parameters, which both accept, and only types both decode the same way (text,
+//! 64-bit integers, doubles). Times are stored with [`time_text`] and read with
+//! [`parse_time`].
+//!
+//! The store's callers are synchronous today (they run on blocking threads), so
+//! [`Database::wait`] drives a query to completion from any thread. The pool lives
+//! on a small runtime of its own, which keeps PostgreSQL sockets alive whatever
+//! runtime — or none — the caller has.
+
+mod legacy;
+mod time;
+
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use sqlx::any::{AnyPoolOptions, install_default_drivers};
+use sqlx::{Any, AnyPool, Transaction};
+
+pub use legacy::{LEGACY_DATABASE_FILE, LegacyImport, import_legacy};
+pub use time::{day_text, parse_day, parse_time, time_text};
+
+/// File name of the embedded application database inside the data directory.
+pub const APP_DATABASE_FILE: &str = "app.sqlite3";
+
+/// The environment variable naming a PostgreSQL database for the application store.
+pub const DATABASE_URL_ENV: &str = "PODLENS_DATABASE_URL";
+
+/// The schema, embedded from `store/migrations/`.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// Which engine holds the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// What can go wrong reaching the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database URL or file cannot be used: one line for the operator.
+    #[error("{0}")]
+    Open(String),
+    /// The database is unreachable now (stopped, restarting, out of connections).
+    #[error("the application database is unavailable: {0}")]
+    Unavailable(String),
+    /// A statement failed.
+    #[error("application database: {0}")]
+    Query(String),
+    /// A stored value does not read back as what it should be.
+    #[error("application database holds an unreadable {0}")]
+    Corrupt(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> StoreError {
+        match &error {
+            sqlx::Error::Io(_)
+            | sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::WorkerCrashed
+            | sqlx::Error::Tls(_) => StoreError::Unavailable(error.to_string()),
+            sqlx::Error::Database(database) if is_unavailable_code(database.code().as_deref()) => {
+                StoreError::Unavailable(error.to_string())
+            }
+            _ => StoreError::Query(error.to_string()),
+        }
+    }
+}
+
+/// PostgreSQL's codes for a server shutting down or refusing connections (class 57P
+/// and 08), and SQLite's busy/locked codes after the busy timeout.
+fn is_unavailable_code(code: Option<&str>) -> bool {
+    code.is_some_and(|code| {
+        code.starts_with("57P") || code.starts_with("08") || code == "5" || code == "6"
+    })
+}
+
+/// Where the store is: the data directory's SQLite file unless a URL is given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// `<data-dir>/app.sqlite3`.
+    DataDir(PathBuf),
+    /// A `postgres://` (or `sqlite://`) URL.
+    Url(String),
+    /// A private in-memory SQLite database (tests).
+    Memory,
+}
+
+impl Location {
+    /// The data directory's file, or `url` when one is given (flag, environment or
+    /// configuration file, already resolved by the caller).
+    pub fn for_data_dir(data_dir: &Path, url: Option<&str>) -> Location {
+        match url.map(str::trim).filter(|url| !url.is_empty()) {
+            Some(url) => Location::Url(url.to_owned()),
+            None => Location::DataDir(data_dir.to_path_buf()),
+        }
+    }
+}
+
+/// The pool and the runtime that drives it.
+pub struct Database {
+    pool: AnyPool,
+    backend: Backend,
+    /// What to call the database in messages (a URL without its password).
+    describe: String,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl std::fmt::Debug for Database {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Database")
+            .field("backend", &self.backend)
+            .field("database", &self.describe)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        // Dropping a runtime blocks; from inside another runtime that panics.
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// `url` with its password replaced, for messages.
+fn redacted(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        Ok(parsed) => parsed.to_string(),
+        Err(_) => "the database URL".to_owned(),
+    }
+}
+
+fn sqlite_url(path: &Path) -> Result<String, StoreError> {
+    let absolute = std::path::absolute(path)
+        .map_err(|error| StoreError::Open(format!("cannot use {}: {error}", path.display())))?;
+    let file_url = url::Url::from_file_path(&absolute)
+        .map_err(|()| StoreError::Open(format!("cannot use {}", path.display())))?;
+    Ok(format!(
+        "sqlite://{}?mode=rwc",
+        file_url.as_str().trim_start_matches("file://")
+    ))
+}
+
+impl Database {
+    /// Opens the store at `location`, creating and migrating it as needed. Errors are
+    /// one line an operator can act on.
+    pub fn open(location: &Location) -> Result<Database, StoreError> {
+        let (url, describe, max_connections) = match location {
+            Location::DataDir(dir) => {
+                std::fs::create_dir_all(dir).map_err(|error| {
+                    StoreError::Open(format!("cannot create {}: {error}", dir.display()))
+                })?;
+                let path = dir.join(APP_DATABASE_FILE);
+                (sqlite_url(&path)?, path.display().to_string(), 8)
+            }
+            Location::Url(url) => (url.clone(), redacted(url), 16),
+            Location::Memory => ("sqlite::memory:".to_owned(), "memory".to_owned(), 4),
+        };
+        let backend = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else {
+            return Err(StoreError::Open(format!(
+                "{} is not a database URL podlens can use: give postgres://user:password@host:port/database (or sqlite://path)",
+                redacted(&url)
+            )));
+        };
+        install_default_drivers();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("podlens-store")
+            .enable_all()
+            .build()
+            .map_err(|error| StoreError::Open(format!("cannot start the store's runtime: {error}")))?;
+        let mut options = AnyPoolOptions::new()
+            .max_connections(max_connections)
+            .acquire_timeout(Duration::from_secs(10));
+        if backend == Backend::Sqlite {
+            // An in-memory database lives as long as one of its connections.
+            options = options
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None)
+                .after_connect(|connection, _| {
+                    Box::pin(async move {
+                        sqlx::raw_sql("PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000")
+                            .execute(connection)
+                            .await?;
+                        Ok(())
+                    })
+                });
+        }
+        let pool = {
+            let describe = describe.clone();
+            run_on(&runtime, async move {
+                let pool = options.connect(&url).await.map_err(|error| match error {
+                    sqlx::Error::Configuration(_) => StoreError::Open(format!(
+                        "cannot use the database URL {describe}: {error}"
+                    )),
+                    _ => StoreError::Open(format!("cannot open the database {describe}: {error}")),
+                })?;
+                if backend == Backend::Sqlite && !url.starts_with("sqlite::memory:") {
+                    // WAL lets readers and one writer work at once, across processes;
+                    // the mode is kept in the file.
+                    sqlx::raw_sql("PRAGMA journal_mode = WAL")
+                        .execute(&pool)
+                        .await
+                        .map_err(|error| {
+                            StoreError::Open(format!("cannot open the database {describe}: {error}"))
+                        })?;
+                }
+                MIGRATOR.run(&pool).await.map_err(|error| {
+                    StoreError::Open(format!("cannot migrate the database {describe}: {error}"))
+                })?;
+                Ok::<_, StoreError>(pool)
+            })?
+        };
+        Ok(Database {
+            pool,
+            backend,
+            describe,
+            runtime: Some(runtime),
+        })
+    }
+
+    /// A private in-memory store, migrated (tests).
+    pub fn in_memory() -> Result<Database, StoreError> {
+        Database::open(&Location::Memory)
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The database, for messages (a file path, or a URL without its password).
+    pub fn describe(&self) -> &str {
+        &self.describe
+    }
+
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// Runs `future` (a query over [`Database::pool`]) to completion and returns its
+    /// output, from any thread: a blocking thread, a worker of a multi-threaded
+    /// runtime, a current-thread runtime (its own thread then waits) or none.
+    pub fn wait<F>(&self, future: F) -> F::Output
+    where
+        F: Future + Send,
+        F::Output: Send,
+    {
+        let runtime = self
+            .runtime
+            .as_ref()
+            .expect("the store's runtime lives as long as the store");
+        run_on(runtime, future)
+    }
+
+    /// A transaction that writes: on SQLite it takes the write lock at once
+    /// (`BEGIN IMMEDIATE`), so a read inside it cannot be overtaken by another
+    /// writer; on PostgreSQL, a plain transaction (lock with [`Database::lock`]).
+    pub async fn begin_write(&self) -> Result<Transaction<'static, Any>, StoreError> {
+        Ok(match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Backend::Postgres => self.pool.begin().await?,
+        })
+    }
+
+    /// Serialises the transactions that call this with the same `key` until they end
+    /// (PostgreSQL: a transaction-scoped advisory lock; SQLite: `BEGIN IMMEDIATE`
+    /// already serialises every writer).
+    pub async fn lock(
+        &self,
+        transaction: &mut Transaction<'static, Any>,
+        key: &str,
+    ) -> Result<(), StoreError> {
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT 1 FROM (SELECT pg_advisory_xact_lock($1)) AS locked")
+                .bind(lock_id(key))
+                .execute(&mut **transaction)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Copies the SQLite store into a new file at `target` (a consistent copy while
+    /// others read and write: `VACUUM INTO`). Refused for PostgreSQL, which has
+    /// `pg_dump`.
+    pub fn copy_to(&self, target: &Path) -> Result<(), StoreError> {
+        if self.backend != Backend::Sqlite {
+            return Err(StoreError::Open(
+                "the application store is PostgreSQL: back it up with pg_dump".into(),
+            ));
+        }
+        let target = target.to_str().ok_or_else(|| {
+            StoreError::Open(format!("cannot copy to {}: not UTF-8", target.display()))
+        })?;
+        self.wait(async {
+            sqlx::query("VACUUM INTO $1")
+                .bind(target)
+                .execute(&self.pool)
+                .await
+        })?;
+        Ok(())
+    }
+}
+
+/// A stable 64-bit id for an advisory lock (FNV-1a of the key).
+fn lock_id(key: &str) -> i64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in key.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash as i64
+}
+
+fn run_on<F>(runtime: &tokio::runtime::Runtime, future: F) -> F::Output
+where
+    F: Future + Send,
+    F::Output: Send,
+{
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current().map(|handle| handle.runtime_flavor()) {
+        // A worker (or blocking thread) of a multi-threaded runtime: step out of it.
+        Ok(RuntimeFlavor::MultiThread) => {
+            tokio::task::block_in_place(|| runtime.block_on(future))
+        }
+        // Inside a current-thread runtime this thread may not block on another
+        // runtime; a scoped thread waits instead.
+        Ok(_) => std::thread::scope(|scope| {
+            scope
+                .spawn(|| runtime.block_on(future))
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        }),
+        Err(_) => runtime.block_on(future),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlx::Row;
+
+    #[test]
+    fn the_data_directory_store_is_a_wal_file_two_handles_share() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Database::open(&Location::DataDir(dir.path().to_path_buf())).unwrap();
+        let second = Database::open(&Location::DataDir(dir.path().to_path_buf())).unwrap();
+        first
+            .wait(
+                sqlx::query("INSERT INTO teams VALUES ($1, $2, $3, $4)")
+                    .bind("t")
+                    .bind("T")
+                    .bind("free")
+                    .bind("2026-01-01T00:00:00.000000Z")
+                    .execute(first.pool()),
+            )
+            .unwrap();
+        let plan: String = second
+            .wait(sqlx::query("SELECT plan FROM teams WHERE team_id = $1").bind("t").fetch_one(second.pool()))
+            .unwrap()
+            .get(0);
+        assert_eq!(plan, "free");
+        let mode: String = second
+            .wait(sqlx::query("PRAGMA journal_mode").fetch_one(second.pool()))
+            .unwrap()
+            .get(0);
+        assert_eq!(mode, "wal");
+    }
+
+    #[test]
+    fn a_bad_url_is_one_clear_line() {
+        let error = Database::open(&Location::Url("mysql://u:secret@h/db".into())).unwrap_err();
+        let message = error.to_string();
+        assert!(message.contains("postgres://"), "{message}");
+        assert!(!message.contains("secret"), "{message}");
+        assert!(!message.contains('\n'));
+    }
+
+    #[tokio::test]
+    async fn waiting_works_inside_a_current_thread_runtime() {
+        let database = Database::in_memory().unwrap();
+        let row = database
+            .wait(sqlx::query("SELECT COUNT(*) FROM users").fetch_one(database.pool()))
+            .unwrap();
+        assert_eq!(row.get::<i64, _>(0), 0);
+    }
+}
