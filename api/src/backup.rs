@@ -5,13 +5,15 @@
 //! ```text
 //! <data-dir>/serve.json                  address, operator token, pid (mode 0600, while serving)
 //! <data-dir>/backup-staging/<id>/        one staged copy, moved out by `podlens backup`
-//!     app.duckdb                         COPY FROM DATABASE of the open app database
+//!     app.sqlite3                        VACUUM INTO copy of the application store (SQLite)
 //!     catalog.duckdb                     copy of the catalog, held read-only meanwhile
 //!     parquet/*.parquet                  the snapshot under that same hold (hard links)
 //!     index/manifest.json, gen-<n>/, models/<sha>/   the published generation (hard links)
 //! ```
 //!
-//! The app database is copied through the server's own connection in one transaction.
+//! The application store, when it is the data directory's SQLite file, is copied with
+//! `VACUUM INTO` (a consistent copy while others read and write it); a PostgreSQL store
+//! is backed up with `pg_dump` (docs/deploy.md), not here.
 //! The catalog is written by batch jobs (and by the server's feed refreshes, which are
 //! held off meanwhile); it is attached read-only, which DuckDB refuses while a batch
 //! job writes it (the copy then answers "busy") and which keeps any batch job from
@@ -23,10 +25,9 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use duckdb::Connection;
+use podlens_store::{APP_DATABASE_FILE, Backend, Database};
 use serde::{Deserialize, Serialize};
 
-use crate::accounts::APP_DATABASE_FILE;
 use crate::error::{ApiError, ApiResult};
 
 /// The control file a running `podlens serve` keeps in its data directory.
@@ -119,14 +120,6 @@ fn read_control_file_at(path: &Path) -> ApiResult<Option<ControlFile>> {
         .map_err(|error| ApiError::Internal(format!("{} is unreadable: {error}", path.display())))
 }
 
-/// Where the app database is copied from.
-pub enum AppDatabase<'a> {
-    /// The server's open database (a connection to it).
-    Open(&'a Connection),
-    /// `<data-dir>/app.duckdb`, which no process may be writing.
-    File,
-}
-
 /// What a staged copy holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -143,7 +136,7 @@ pub struct StagedCopy {
 /// index under `<data_dir>/backup-staging/<new id>/`. The server holds its feed
 /// refreshes off while this runs (they write the catalog). A catalog that a batch
 /// job is writing is [`ApiError::Unavailable`]; nothing is left staged on failure.
-pub fn stage_copy(data_dir: &Path, app: AppDatabase<'_>) -> ApiResult<StagedCopy> {
+pub fn stage_copy(data_dir: &Path, app: &Database) -> ApiResult<StagedCopy> {
     let id = uuid::Uuid::new_v4().simple().to_string();
     let relative = format!("{STAGING_DIR}/{id}");
     let staging = data_dir.join(STAGING_DIR).join(&id);
@@ -166,22 +159,12 @@ pub fn stage_copy(data_dir: &Path, app: AppDatabase<'_>) -> ApiResult<StagedCopy
     }
 }
 
-fn fill_staging(data_dir: &Path, staging: &Path, app: AppDatabase<'_>) -> ApiResult<Option<u64>> {
-    let app_target = staging.join(APP_DATABASE_FILE);
-    match app {
-        AppDatabase::Open(connection) => {
-            podlens_data::backup::copy_open_database(connection, &app_target)
-        }
-        AppDatabase::File => {
-            let source = data_dir.join(APP_DATABASE_FILE);
-            if source.exists() {
-                podlens_data::backup::copy_database_file(&source, &app_target)
-                    .map_err(|error| busy(&source, error))?;
-            }
-            Ok(())
-        }
+fn fill_staging(data_dir: &Path, staging: &Path, app: &Database) -> ApiResult<Option<u64>> {
+    if app.backend() == Backend::Sqlite {
+        app.copy_to(&staging.join(APP_DATABASE_FILE)).map_err(|error| {
+            ApiError::Internal(format!("cannot copy the application store: {error}"))
+        })?;
     }
-    .map_err(|error| ApiError::Internal(format!("cannot copy the app database: {error}")))?;
     stage_catalog(data_dir, staging)?;
     stage_index(data_dir, staging)
 }
@@ -363,11 +346,9 @@ mod tests {
     #[test]
     fn an_empty_data_dir_stages_only_the_app_database() {
         let dir = tempfile::tempdir().unwrap();
-        let connection = Connection::open(dir.path().join(APP_DATABASE_FILE)).unwrap();
-        connection
-            .execute_batch("CREATE TABLE t (id BIGINT); INSERT INTO t VALUES (1)")
-            .unwrap();
-        let staged = stage_copy(dir.path(), AppDatabase::Open(&connection)).unwrap();
+        let database =
+            Database::open(&podlens_store::Location::DataDir(dir.path().to_path_buf())).unwrap();
+        let staged = stage_copy(dir.path(), &database).unwrap();
         assert_eq!(staged.files, vec![APP_DATABASE_FILE.to_owned()]);
         assert_eq!(staged.index_generation, None);
         assert!(staged.staging_dir.starts_with("backup-staging/"));

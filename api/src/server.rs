@@ -1,10 +1,10 @@
 //! Running the API: open the data directory, bind, serve until Ctrl-C.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::accounts::{AccountStore, DuckDbAccountStore};
+use crate::accounts::{AccountStore, SqlAccountStore};
 use crate::catalog::CatalogReader;
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
@@ -17,6 +17,8 @@ const JOBS_INTERVAL: std::time::Duration = std::time::Duration::from_secs(300);
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
     pub data_dir: PathBuf,
+    /// The application store: `<data_dir>/app.sqlite3`, or a PostgreSQL URL.
+    pub store: podlens_store::Location,
     pub address: SocketAddr,
     pub web_dir: Option<PathBuf>,
     /// Mail through this SMTP server; `None`: to the data directory's outbox.
@@ -29,20 +31,48 @@ pub struct ServeOptions {
     pub whisper_model: Option<PathBuf>,
 }
 
-/// The state of a server over `data_dir`: the app database and the catalog there.
+/// Opens the application store at `location`, first importing a data directory's
+/// legacy `app.duckdb` into it when one is there.
+pub fn open_app_store(
+    data_dir: &Path,
+    location: &podlens_store::Location,
+) -> ApiResult<Arc<podlens_store::Database>> {
+    let database = podlens_store::Database::open(location)?;
+    if let Some(imported) = podlens_store::import_legacy(data_dir, &database)? {
+        let rows: u64 = imported.rows.iter().map(|(_, rows)| rows).sum();
+        tracing::info!(
+            rows,
+            moved_to = %imported.moved_to.display(),
+            store = database.describe(),
+            "imported the application data of app.duckdb"
+        );
+    }
+    Ok(Arc::new(database))
+}
+
+/// The state of a server over `data_dir` with the application store in its SQLite
+/// file.
 pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppState> {
-    let accounts = DuckDbAccountStore::open_in(&data_dir)?;
+    let database = open_app_store(&data_dir, &podlens_store::Location::DataDir(data_dir.clone()))?;
+    open_state_with(data_dir, web_dir, database)
+}
+
+/// The state of a server over `data_dir` (its catalog and indexes) and `database`.
+pub fn open_state_with(
+    data_dir: PathBuf,
+    web_dir: Option<PathBuf>,
+    database: Arc<podlens_store::Database>,
+) -> ApiResult<AppState> {
+    let accounts = SqlAccountStore::new(database.clone());
     let catalog = CatalogReader::open(&data_dir)?;
-    let workflows = crate::workflows::WorkflowStore::open(accounts.connection_clone()?)?;
+    let workflows = crate::workflows::WorkflowStore::open(database.clone())?;
     Ok(AppState {
         workflows: Arc::new(workflows),
         assist: crate::workflows::agent::provider_from_env()?,
         sessions: Arc::new(crate::accounts::sessions::SessionStore::open(
-            accounts.connection_clone()?,
-        )?),
-        members: Arc::new(crate::accounts::members::MemberStore::open(
-            accounts.connection_clone()?,
-        )?),
+            database.clone(),
+        )),
+        members: Arc::new(crate::accounts::members::MemberStore::open(database)),
         mailer: Arc::new(crate::mail::Outbox::in_data_dir(&data_dir)),
         refresher: Arc::new(crate::refresh::FeedRefresher::new(data_dir.clone())),
         speech: Arc::new(crate::workflows::speech_worker::SpeechWorker::disabled()),
@@ -88,7 +118,8 @@ async fn shutdown_signal() -> &'static str {
 /// have been 0), and serves until Ctrl-C or SIGTERM, then finishes the requests in
 /// flight.
 pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr)) -> ApiResult<()> {
-    let mut state = open_state(options.data_dir, options.web_dir)?;
+    let database = open_app_store(&options.data_dir, &options.store)?;
+    let mut state = open_state_with(options.data_dir, options.web_dir, database)?;
     if options.allow_private_feeds {
         state.refresher =
             Arc::new(crate::refresh::FeedRefresher::new(state.data_dir.clone()).allowing_private());

@@ -170,7 +170,19 @@ impl Database {
                 (sqlite_url(&path)?, path.display().to_string(), 8)
             }
             Location::Url(url) => (url.clone(), redacted(url), 16),
-            Location::Memory => ("sqlite::memory:".to_owned(), "memory".to_owned(), 4),
+            Location::Memory => {
+                // A name per database: every pool connection opens the same one.
+                static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+                let number = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let name = format!("podlens-memory-{}-{number}", std::process::id());
+                // SQLite's memdb VFS shares a database named with a leading '/' among
+                // the connections of one process.
+                (
+                    format!("sqlite:///{name}?mode=rwc&vfs=memdb"),
+                    "memory".to_owned(),
+                    4,
+                )
+            }
         };
         let backend = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             Backend::Postgres
@@ -216,7 +228,7 @@ impl Database {
                     )),
                     _ => StoreError::Open(format!("cannot open the database {describe}: {error}")),
                 })?;
-                if backend == Backend::Sqlite && !url.starts_with("sqlite::memory:") {
+                if backend == Backend::Sqlite && !url.contains("vfs=memdb") {
                     // WAL lets readers and one writer work at once, across processes;
                     // the mode is kept in the file.
                     sqlx::raw_sql("PRAGMA journal_mode = WAL")
@@ -403,5 +415,21 @@ mod tests {
             .wait(sqlx::query("SELECT COUNT(*) FROM users").fetch_one(database.pool()))
             .unwrap();
         assert_eq!(row.get::<i64, _>(0), 0);
+    }
+
+    #[test]
+    fn every_connection_of_an_in_memory_store_sees_one_database() {
+        let database = Database::in_memory().unwrap();
+        database.wait(async {
+            let mut first = database.pool().acquire().await.unwrap();
+            let mut second = database.pool().acquire().await.unwrap();
+            for connection in [&mut first, &mut second] {
+                let row = sqlx::query("SELECT COUNT(*) FROM users")
+                    .fetch_one(&mut **connection)
+                    .await
+                    .expect("the migrated tables are there");
+                assert_eq!(row.get::<i64, _>(0), 0);
+            }
+        });
     }
 }

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::Args;
 use podlens_api::backup::{
-    AppDatabase, CONTROL_FILE, ControlFile, INDEX_DIR, OPERATOR_TOKEN_HEADER, STAGING_DIR,
+    CONTROL_FILE, ControlFile, INDEX_DIR, OPERATOR_TOKEN_HEADER, STAGING_DIR,
     StagedCopy, read_control_file, stage_copy,
 };
 use serde::{Deserialize, Serialize};
@@ -83,6 +83,11 @@ pub struct BackedUpFile {
 }
 
 pub fn run_backup(config: &Config, args: BackupArgs) -> anyhow::Result<()> {
+    if config.database_url.as_deref().is_some_and(|url| !url.trim().is_empty()) {
+        eprintln!(
+            "note: the application store is the PostgreSQL database of --database-url / PODLENS_DATABASE_URL; back it up with pg_dump (docs/deploy.md). This backup holds the catalog, the snapshot and the index."
+        );
+    }
     let manifest = backup(
         &config.data_dir(),
         &args.out,
@@ -270,11 +275,10 @@ fn refuse_in_use(data_dir: &Path) -> anyhow::Result<()> {
             server.pid
         );
     }
-    for name in [
-        podlens_api::accounts::APP_DATABASE_FILE,
-        podlens_data::CATALOG_FILE,
-    ] {
-        let path = data_dir.join(name);
+    // The application store (SQLite) takes other processes; only the catalog's DuckDB
+    // file is exclusive to its writer.
+    {
+        let path = data_dir.join(podlens_data::CATALOG_FILE);
         if path.exists() && podlens_data::backup::HeldDatabase::open(&path).is_err() {
             bail!(
                 "{} is open in another process (a server or a batch job); stop it before restoring",
@@ -360,7 +364,12 @@ fn staged_by_server(server: &ControlFile, wait: Duration) -> anyhow::Result<Stag
 fn staged_here(data_dir: &Path, wait: Duration) -> anyhow::Result<StagedCopy> {
     let started = Instant::now();
     loop {
-        match stage_copy(data_dir, AppDatabase::File) {
+        let database = podlens_api::server::open_app_store(
+            data_dir,
+            &podlens_store::Location::DataDir(data_dir.to_path_buf()),
+        )
+        .context("cannot open the application store")?;
+        match stage_copy(data_dir, &database) {
             Ok(staged) => return Ok(staged),
             Err(podlens_api::ApiError::Unavailable(_)) if started.elapsed() < wait => {
                 std::thread::sleep(Duration::from_secs(1));
@@ -391,7 +400,7 @@ fn move_staged(staging: &Path, files: &[String], out: &Path) -> anyhow::Result<(
 /// Entries of the data directory the staged copy covers, or that are never backed up.
 fn is_staged_or_transient(name: &str) -> bool {
     let staged = [
-        podlens_api::accounts::APP_DATABASE_FILE,
+        podlens_store::APP_DATABASE_FILE,
         podlens_data::CATALOG_FILE,
         podlens_data::PARQUET_DIR,
         INDEX_DIR,
@@ -400,6 +409,8 @@ fn is_staged_or_transient(name: &str) -> bool {
     staged.contains(&name)
         || name.starts_with(CONTROL_FILE)
         || name.ends_with(".wal")
+        || name.ends_with("-wal")
+        || name.ends_with("-shm")
         || name.ends_with(".tmp")
 }
 

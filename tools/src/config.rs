@@ -20,6 +20,18 @@ pub struct Config {
     #[arg(long, global = true, env = "PODLENS_DATA_DIR", value_name = "DIR")]
     pub data_dir: Option<PathBuf>,
 
+    /// The application store (users, teams, keys, projects, alerts…) as a PostgreSQL
+    /// URL, `postgres://user:password@host:5432/podlens`, for several `podlens serve`
+    /// nodes sharing one database; default: `app.sqlite3` in the data directory.
+    #[arg(
+        long,
+        global = true,
+        env = "PODLENS_DATABASE_URL",
+        value_name = "URL",
+        hide_env_values = true
+    )]
+    pub database_url: Option<String>,
+
     /// Log filter (tracing `EnvFilter` syntax), e.g. `info` or `podlens_ingest=debug`.
     #[arg(long, global = true, env = "PODLENS_LOG", value_name = "FILTER")]
     pub log: Option<String>,
@@ -146,6 +158,7 @@ impl Config {
     pub fn or_file(self, file: Config) -> Config {
         Config {
             data_dir: self.data_dir.or(file.data_dir),
+            database_url: self.database_url.or(file.database_url),
             log: self.log.or(file.log),
             log_format: self.log_format.or(file.log_format),
             no_progress: self.no_progress,
@@ -176,6 +189,12 @@ impl Config {
             ));
         }
         Ok(self.smtp.clone())
+    }
+
+    /// Where the application store is: the configured database URL, else the data
+    /// directory's SQLite file.
+    pub fn store_location(&self) -> podlens_store::Location {
+        podlens_store::Location::for_data_dir(&self.data_dir(), self.database_url.as_deref())
     }
 
     pub fn log_filter(&self) -> &str {

@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use podlens_api::accounts::{AccountStore, DuckDbAccountStore};
+use podlens_api::accounts::{AccountStore, SqlAccountStore};
 
 use crate::config::Config;
 
@@ -41,10 +41,17 @@ pub fn run(config: &Config, args: KeysArgs) -> anyhow::Result<()> {
     }
 }
 
+/// The application store the server uses (it may be running: SQLite in WAL mode and
+/// PostgreSQL both take a second process).
+fn open_store(config: &Config) -> anyhow::Result<SqlAccountStore> {
+    let database =
+        podlens_api::server::open_app_store(&config.data_dir(), &config.store_location())
+            .context("cannot open the application store")?;
+    Ok(SqlAccountStore::new(database))
+}
+
 fn revoke(config: &Config, key_id: &str) -> anyhow::Result<()> {
-    let data_dir = config.data_dir();
-    let store = DuckDbAccountStore::open_in(&data_dir)
-        .with_context(|| format!("cannot open the app database in {}", data_dir.display()))?;
+    let store = open_store(config)?;
     match store
         .revoke_key(None, key_id)
         .context("cannot revoke the key")?
@@ -59,9 +66,7 @@ fn revoke(config: &Config, key_id: &str) -> anyhow::Result<()> {
 
 fn create(config: &Config, email: &str, plan: &str) -> anyhow::Result<()> {
     let plan = podlens_api::plan::stored_plan_name(plan)?;
-    let data_dir = config.data_dir();
-    let store = DuckDbAccountStore::open_in(&data_dir)
-        .with_context(|| format!("cannot open the app database in {}", data_dir.display()))?;
+    let store = open_store(config)?;
     let created = store
         .create_api_key(email, plan)
         .context("cannot create the key")?;

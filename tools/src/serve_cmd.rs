@@ -55,6 +55,7 @@ pub fn run_with(
         .or_else(|| Some(PathBuf::from("web/dist")).filter(|dir| dir.is_dir()));
     let options = podlens_api::server::ServeOptions {
         data_dir: config.data_dir(),
+        store: config.store_location(),
         address: SocketAddr::new(args.bind, args.port),
         web_dir,
         smtp: config.smtp_settings()?,

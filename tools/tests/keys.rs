@@ -1,8 +1,18 @@
 //! `podlens keys create` and `podlens keys revoke` on a data directory: the key printed
 //! last authenticates until it is revoked by the id that its hash gives, and a wrong id
-//! fails without touching anything.
+//! fails without touching anything — all while another process (this test) holds the
+//! application store open, as `podlens serve` does.
 
-use podlens_api::accounts::{AccountStore, DuckDbAccountStore};
+use podlens_api::accounts::{AccountStore, SqlAccountStore};
+
+fn open_store(data_dir: &std::path::Path) -> SqlAccountStore {
+    let database = podlens_api::server::open_app_store(
+        data_dir,
+        &podlens_store::Location::DataDir(data_dir.to_path_buf()),
+    )
+    .expect("store");
+    SqlAccountStore::new(database)
+}
 
 fn podlens(data_dir: &std::path::Path, args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_podlens"))
@@ -32,12 +42,10 @@ fn a_created_key_works_until_revoked_by_its_id() {
         let stdout = String::from_utf8(created.stdout).expect("utf-8");
         stdout.lines().last().expect("the key line").to_owned()
     };
+    let store = open_store(dir.path());
     let key = create();
     let other = create();
-    {
-        let store = DuckDbAccountStore::open_in(dir.path()).expect("store");
-        assert!(store.account_for_key(&key).expect("lookup").is_some());
-    }
+    assert!(store.account_for_key(&key).expect("lookup").is_some());
 
     let wrong = podlens(dir.path(), &["revoke", "--key-id", "0000000000000000"]);
     assert!(!wrong.status.success());
@@ -50,7 +58,6 @@ fn a_created_key_works_until_revoked_by_its_id() {
         String::from_utf8_lossy(&revoked.stderr)
     );
     assert!(String::from_utf8_lossy(&revoked.stdout).contains("is revoked"));
-    let store = DuckDbAccountStore::open_in(dir.path()).expect("store");
     assert!(
         store.account_for_key(&key).expect("lookup").is_none(),
         "revoked"

@@ -8,10 +8,12 @@
 //! and their sessions closed; keys and sessions only ever act for a team the user is a
 //! member of (`account_for_key` and `session_account` join the membership).
 
-use std::sync::Mutex;
+use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
-use duckdb::{Connection, OptionalExt, params};
+use podlens_store::{Database, parse_time, time_text};
+use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, Row};
 use podlens_model::Plan;
 use uuid::Uuid;
 
@@ -27,21 +29,6 @@ pub const INVITATIONS_PER_TEAM_PER_HOUR: u64 = 30;
 pub const BAD_INVITATION_MESSAGE: &str = "The invitation link is invalid, used or expired";
 /// The refusal for a caller who is a plain member.
 pub const NOT_A_MANAGER_MESSAGE: &str = "Only the team's owner and admins can manage its members.";
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS team_invitations (
-    invitation_id VARCHAR PRIMARY KEY,
-    team_id VARCHAR NOT NULL,
-    email VARCHAR NOT NULL,
-    role VARCHAR NOT NULL,
-    token_hash VARCHAR NOT NULL UNIQUE,
-    invited_by_user_id VARCHAR NOT NULL,
-    created_at TIMESTAMPTZ NOT NULL,
-    expires_at TIMESTAMPTZ NOT NULL,
-    used_at TIMESTAMPTZ,
-    revoked_at TIMESTAMPTZ
-);
-";
 
 /// A member's role in their team.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,9 +93,9 @@ pub fn no_members_message(plan: Plan) -> String {
     )
 }
 
-/// Members, roles and invitations, in the app database.
+/// Members, roles and invitations, in the application store.
 pub struct MemberStore {
-    connection: Mutex<Connection>,
+    db: Arc<Database>,
 }
 
 impl std::fmt::Debug for MemberStore {
@@ -117,27 +104,18 @@ impl std::fmt::Debug for MemberStore {
     }
 }
 
-fn db_error(error: duckdb::Error) -> ApiError {
-    ApiError::Internal(format!("app database (members): {error}"))
-}
-
-fn role_in(connection: &Connection, team_id: &str, user_id: &str) -> ApiResult<Option<Role>> {
-    let role: Option<String> = connection
-        .query_row(
-            "SELECT role FROM team_members WHERE team_id = ? AND user_id = ?",
-            params![team_id, user_id],
-            |row| row.get(0),
-        )
-        .optional()
-        .map_err(db_error)?;
+async fn role_in(
+    connection: &mut AnyConnection,
+    team_id: &str,
+    user_id: &str,
+) -> ApiResult<Option<Role>> {
+    let row = sqlx::query("SELECT role FROM team_members WHERE team_id = $1 AND user_id = $2")
+        .bind(team_id)
+        .bind(user_id)
+        .fetch_optional(connection)
+        .await?;
+    let role: Option<String> = row.map(|row| row.try_get(0)).transpose()?;
     Ok(role.as_deref().and_then(Role::parse))
-}
-
-fn count(connection: &Connection, sql: &str, values: &[&dyn duckdb::ToSql]) -> ApiResult<u64> {
-    let count: i64 = connection
-        .query_row(sql, values, |row| row.get(0))
-        .map_err(db_error)?;
-    Ok(u64::try_from(count).unwrap_or(0))
 }
 
 /// Whether `plan` leaves room for one more member beside the owner in a team that has
@@ -148,42 +126,46 @@ fn room_for_another(plan: Plan, others: u64) -> bool {
 }
 
 /// Revokes the live keys of `user_id` bound to `team_id`.
-fn revoke_keys(
-    connection: &Connection,
+async fn revoke_keys(
+    connection: &mut AnyConnection,
     team_id: &str,
     user_id: &str,
-    now: DateTime<Utc>,
+    now: &str,
 ) -> ApiResult<()> {
-    connection
-        .execute(
-            "UPDATE api_keys SET revoked_at = ?
-             WHERE team_id = ? AND user_id = ? AND revoked_at IS NULL",
-            params![now, team_id, user_id],
-        )
-        .map_err(db_error)?;
+    sqlx::query(
+        "UPDATE api_keys SET revoked_at = $1
+         WHERE team_id = $2 AND user_id = $3 AND revoked_at IS NULL",
+    )
+    .bind(now)
+    .bind(team_id)
+    .bind(user_id)
+    .execute(connection)
+    .await?;
     Ok(())
 }
 
-impl MemberStore {
-    /// Opens the store over a connection to the app database (its table created if
-    /// missing; the accounts and sessions tables must exist).
-    pub fn open(connection: Connection) -> ApiResult<MemberStore> {
-        connection.execute_batch(SCHEMA).map_err(db_error)?;
-        Ok(MemberStore {
-            connection: Mutex::new(connection),
-        })
-    }
+fn invitation_from_row(row: &AnyRow) -> ApiResult<Invitation> {
+    Ok(Invitation {
+        id: row.try_get("invitation_id")?,
+        email: row.try_get("email")?,
+        role: row.try_get("role")?,
+        invited_by_user_id: row.try_get("invited_by_user_id")?,
+        created_at: parse_time(&row.try_get::<String, _>("created_at")?)?,
+        expires_at: parse_time(&row.try_get::<String, _>("expires_at")?)?,
+    })
+}
 
-    fn lock(&self) -> ApiResult<std::sync::MutexGuard<'_, Connection>> {
-        self.connection
-            .lock()
-            .map_err(|_| ApiError::Internal("member store lock poisoned".into()))
+impl MemberStore {
+    pub fn open(db: Arc<Database>) -> MemberStore {
+        MemberStore { db }
     }
 
     /// The role of `user_id` in `team_id`, if a member.
     pub fn role(&self, team_id: &str, user_id: &str) -> ApiResult<Option<Role>> {
-        let connection = self.lock()?;
-        role_in(&connection, team_id, user_id)
+        self.db.wait(async {
+            let mut connection = self.db.pool().acquire().await?;
+            role_in(&mut connection, team_id, user_id).await
+        })
     }
 
     /// The caller's role when it manages members; the refusal otherwise.
@@ -196,28 +178,18 @@ impl MemberStore {
 
     /// The team's pending invitations (not used, revoked or expired), newest first.
     pub fn invitations(&self, team_id: &str, now: DateTime<Utc>) -> ApiResult<Vec<Invitation>> {
-        let connection = self.lock()?;
-        let mut statement = connection
-            .prepare(
+        let rows = self.db.wait(
+            sqlx::query(
                 "SELECT invitation_id, email, role, invited_by_user_id, created_at, expires_at
                  FROM team_invitations
-                 WHERE team_id = ? AND used_at IS NULL AND revoked_at IS NULL AND expires_at > ?
+                 WHERE team_id = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2
                  ORDER BY created_at DESC, invitation_id",
             )
-            .map_err(db_error)?;
-        let rows = statement
-            .query_map(params![team_id, now], |row| {
-                Ok(Invitation {
-                    id: row.get(0)?,
-                    email: row.get(1)?,
-                    role: row.get(2)?,
-                    invited_by_user_id: row.get(3)?,
-                    created_at: row.get(4)?,
-                    expires_at: row.get(5)?,
-                })
-            })
-            .map_err(db_error)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(db_error)
+            .bind(team_id)
+            .bind(time_text(now))
+            .fetch_all(self.db.pool()),
+        )?;
+        rows.iter().map(invitation_from_row).collect()
     }
 
     /// Records an invitation of `email` (normalised) to the inviter's team and returns it
@@ -231,39 +203,6 @@ impl MemberStore {
         role: Role,
         now: DateTime<Utc>,
     ) -> ApiResult<(Invitation, String)> {
-        let connection = self.lock()?;
-        let already = count(
-            &connection,
-            "SELECT count(*) FROM team_members m JOIN users u ON u.user_id = m.user_id
-             WHERE m.team_id = ? AND u.email = ?",
-            &[&inviter.team_id, &email],
-        )?;
-        if already > 0 {
-            return Err(ApiError::Conflict(format!(
-                "{email} is already a member of the team."
-            )));
-        }
-        let hour_ago = now - Duration::hours(1);
-        let sent = count(
-            &connection,
-            "SELECT count(*) FROM team_invitations WHERE team_id = ? AND created_at > ?",
-            &[&inviter.team_id, &hour_ago],
-        )?;
-        if sent >= INVITATIONS_PER_TEAM_PER_HOUR {
-            return Err(ApiError::TooManyRequests(LimitExceeded {
-                message: "Too many invitations sent by this team. Try again in an hour.".to_owned(),
-                limit: INVITATIONS_PER_TEAM_PER_HOUR,
-                used: sent,
-                reset_after_seconds: 3600,
-            }));
-        }
-        connection
-            .execute(
-                "UPDATE team_invitations SET revoked_at = ?
-                 WHERE team_id = ? AND email = ? AND used_at IS NULL AND revoked_at IS NULL",
-                params![now, inviter.team_id, email],
-            )
-            .map_err(db_error)?;
         let token = random_token();
         let invitation = Invitation {
             id: Uuid::new_v4().to_string(),
@@ -273,23 +212,71 @@ impl MemberStore {
             created_at: now,
             expires_at: now + Duration::days(INVITATION_LIFETIME_DAYS),
         };
-        connection
-            .execute(
+        let team_id = inviter.team_id.as_str();
+        self.db.wait(async {
+            let mut transaction = self.db.begin_write().await?;
+            self.db
+                .lock(&mut transaction, &format!("members:{team_id}"))
+                .await?;
+            let already: i64 = sqlx::query(
+                "SELECT COUNT(*) FROM team_members m JOIN users u ON u.user_id = m.user_id
+                 WHERE m.team_id = $1 AND u.email = $2",
+            )
+            .bind(team_id)
+            .bind(email)
+            .fetch_one(&mut *transaction)
+            .await?
+            .try_get(0)?;
+            if already > 0 {
+                return Err(ApiError::Conflict(format!(
+                    "{email} is already a member of the team."
+                )));
+            }
+            let sent: i64 = sqlx::query(
+                "SELECT COUNT(*) FROM team_invitations WHERE team_id = $1 AND created_at > $2",
+            )
+            .bind(team_id)
+            .bind(time_text(now - Duration::hours(1)))
+            .fetch_one(&mut *transaction)
+            .await?
+            .try_get(0)?;
+            let sent = u64::try_from(sent).unwrap_or(0);
+            if sent >= INVITATIONS_PER_TEAM_PER_HOUR {
+                return Err(ApiError::TooManyRequests(LimitExceeded {
+                    message: "Too many invitations sent by this team. Try again in an hour."
+                        .to_owned(),
+                    limit: INVITATIONS_PER_TEAM_PER_HOUR,
+                    used: sent,
+                    reset_after_seconds: 3600,
+                }));
+            }
+            sqlx::query(
+                "UPDATE team_invitations SET revoked_at = $1
+                 WHERE team_id = $2 AND email = $3 AND used_at IS NULL AND revoked_at IS NULL",
+            )
+            .bind(time_text(now))
+            .bind(team_id)
+            .bind(email)
+            .execute(&mut *transaction)
+            .await?;
+            sqlx::query(
                 "INSERT INTO team_invitations (invitation_id, team_id, email, role, token_hash,
                      invited_by_user_id, created_at, expires_at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                params![
-                    invitation.id,
-                    inviter.team_id,
-                    invitation.email,
-                    invitation.role,
-                    hash_api_key(&token),
-                    invitation.invited_by_user_id,
-                    invitation.created_at,
-                    invitation.expires_at
-                ],
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             )
-            .map_err(db_error)?;
+            .bind(&invitation.id)
+            .bind(team_id)
+            .bind(&invitation.email)
+            .bind(&invitation.role)
+            .bind(hash_api_key(&token))
+            .bind(&invitation.invited_by_user_id)
+            .bind(time_text(invitation.created_at))
+            .bind(time_text(invitation.expires_at))
+            .execute(&mut *transaction)
+            .await?;
+            transaction.commit().await?;
+            Ok(())
+        })?;
         Ok((invitation, token))
     }
 
@@ -300,16 +287,18 @@ impl MemberStore {
         invitation_id: &str,
         now: DateTime<Utc>,
     ) -> ApiResult<bool> {
-        let connection = self.lock()?;
-        let changed = connection
-            .execute(
-                "UPDATE team_invitations SET revoked_at = ?
-                 WHERE team_id = ? AND invitation_id = ? AND used_at IS NULL
-                   AND revoked_at IS NULL AND expires_at > ?",
-                params![now, team_id, invitation_id, now],
+        let changed = self.db.wait(
+            sqlx::query(
+                "UPDATE team_invitations SET revoked_at = $1
+                 WHERE team_id = $2 AND invitation_id = $3 AND used_at IS NULL
+                   AND revoked_at IS NULL AND expires_at > $1",
             )
-            .map_err(db_error)?;
-        Ok(changed > 0)
+            .bind(time_text(now))
+            .bind(team_id)
+            .bind(invitation_id)
+            .execute(self.db.pool()),
+        )?;
+        Ok(changed.rows_affected() > 0)
     }
 
     /// Redeems an invitation: the invited address's user (created when new) becomes a
@@ -318,156 +307,171 @@ impl MemberStore {
     /// link (400); a team whose plan no longer has room (403); the owner of a team that
     /// still has other members (409). A refused link stays usable. Returns the account.
     pub fn accept(&self, token: &str, now: DateTime<Utc>) -> ApiResult<Account> {
-        let mut connection = self.lock()?;
-        let transaction = connection.transaction().map_err(db_error)?;
-        let invitation: Option<(String, String, String, String)> = transaction
-            .query_row(
+        let now_text = time_text(now);
+        self.db.wait(async {
+            let mut transaction = self.db.begin_write().await?;
+            let invitation = sqlx::query(
                 "SELECT invitation_id, team_id, email, role FROM team_invitations
-                 WHERE token_hash = ? AND used_at IS NULL AND revoked_at IS NULL
-                   AND expires_at > ?",
-                params![hash_api_key(token.trim()), now],
-                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+                 WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL
+                   AND expires_at > $2",
             )
-            .optional()
-            .map_err(db_error)?;
-        let Some((invitation_id, team_id, email, role)) = invitation else {
-            return Err(ApiError::BadRequest(BAD_INVITATION_MESSAGE.to_owned()));
-        };
-        let plan_name: String = transaction
-            .query_row(
-                "SELECT plan FROM teams WHERE team_id = ?",
-                params![team_id],
-                |row| row.get(0),
-            )
-            .optional()
-            .map_err(db_error)?
-            .ok_or_else(|| ApiError::BadRequest(BAD_INVITATION_MESSAGE.to_owned()))?;
-        let plan = crate::plan::plan_of(&plan_name)?;
-
-        // Created inside the transaction: a refusal below leaves no user behind.
-        let (user_id, display_name) = user_for_email(&transaction, &email, now)?;
-        let already_member = role_in(&transaction, &team_id, &user_id)?.is_some();
-        if !already_member {
-            let others = count(
-                &transaction,
-                "SELECT count(*) FROM team_members WHERE team_id = ? AND role <> 'owner'",
-                &[&team_id],
-            )?;
-            if !room_for_another(plan, others) {
-                return Err(ApiError::Forbidden(no_members_message(plan)));
-            }
-        }
-        if !already_member {
-            let previous: Vec<(String, String)> = {
-                let mut statement = transaction
-                    .prepare("SELECT team_id, role FROM team_members WHERE user_id = ?")
-                    .map_err(db_error)?;
-                let rows = statement
-                    .query_map(params![user_id], |row| Ok((row.get(0)?, row.get(1)?)))
-                    .map_err(db_error)?;
-                rows.collect::<Result<Vec<_>, _>>().map_err(db_error)?
+            .bind(hash_api_key(token.trim()))
+            .bind(&now_text)
+            .fetch_optional(&mut *transaction)
+            .await?;
+            let Some(invitation) = invitation else {
+                return Err(ApiError::BadRequest(BAD_INVITATION_MESSAGE.to_owned()));
             };
-            for (old_team, old_role) in &previous {
-                if old_role == Role::Owner.as_str() {
-                    let others = count(
-                        &transaction,
-                        "SELECT count(*) FROM team_members WHERE team_id = ? AND user_id <> ?",
-                        &[old_team, &user_id],
-                    )?;
-                    if others > 0 {
-                        return Err(ApiError::Conflict(
-                            "You own a team that still has other members: hand the team over or remove its members before joining another team."
-                                .to_owned(),
-                        ));
+            let invitation_id: String = invitation.try_get("invitation_id")?;
+            let team_id: String = invitation.try_get("team_id")?;
+            let email: String = invitation.try_get("email")?;
+            let role: String = invitation.try_get("role")?;
+            self.db
+                .lock(&mut transaction, &format!("members:{team_id}"))
+                .await?;
+            let plan_name: String = sqlx::query("SELECT plan FROM teams WHERE team_id = $1")
+                .bind(&team_id)
+                .fetch_optional(&mut *transaction)
+                .await?
+                .ok_or_else(|| ApiError::BadRequest(BAD_INVITATION_MESSAGE.to_owned()))?
+                .try_get(0)?;
+            let plan = crate::plan::plan_of(&plan_name)?;
+
+            // Created inside the transaction: a refusal below leaves no user behind.
+            let (user_id, display_name) = user_for_email(&mut transaction, &email, now).await?;
+            let already_member = role_in(&mut transaction, &team_id, &user_id)
+                .await?
+                .is_some();
+            if !already_member {
+                let others: i64 = sqlx::query(
+                    "SELECT COUNT(*) FROM team_members WHERE team_id = $1 AND role <> 'owner'",
+                )
+                .bind(&team_id)
+                .fetch_one(&mut *transaction)
+                .await?
+                .try_get(0)?;
+                if !room_for_another(plan, u64::try_from(others).unwrap_or(0)) {
+                    return Err(ApiError::Forbidden(no_members_message(plan)));
+                }
+                let previous = sqlx::query("SELECT team_id, role FROM team_members WHERE user_id = $1")
+                    .bind(&user_id)
+                    .fetch_all(&mut *transaction)
+                    .await?
+                    .iter()
+                    .map(|row| Ok((row.try_get::<String, _>(0)?, row.try_get::<String, _>(1)?)))
+                    .collect::<Result<Vec<_>, sqlx::Error>>()?;
+                for (old_team, old_role) in &previous {
+                    if old_role == Role::Owner.as_str() {
+                        let others: i64 = sqlx::query(
+                            "SELECT COUNT(*) FROM team_members WHERE team_id = $1 AND user_id <> $2",
+                        )
+                        .bind(old_team)
+                        .bind(&user_id)
+                        .fetch_one(&mut *transaction)
+                        .await?
+                        .try_get(0)?;
+                        if others > 0 {
+                            return Err(ApiError::Conflict(
+                                "You own a team that still has other members: hand the team over or remove its members before joining another team."
+                                    .to_owned(),
+                            ));
+                        }
                     }
                 }
-            }
-            for (old_team, _) in &previous {
-                transaction
-                    .execute(
-                        "DELETE FROM team_members WHERE team_id = ? AND user_id = ?",
-                        params![old_team, user_id],
-                    )
-                    .map_err(db_error)?;
-                revoke_keys(&transaction, old_team, &user_id, now)?;
-            }
-            transaction
-                .execute(
+                for (old_team, _) in &previous {
+                    sqlx::query("DELETE FROM team_members WHERE team_id = $1 AND user_id = $2")
+                        .bind(old_team)
+                        .bind(&user_id)
+                        .execute(&mut *transaction)
+                        .await?;
+                    revoke_keys(&mut transaction, old_team, &user_id, &now_text).await?;
+                }
+                sqlx::query(
                     "INSERT INTO team_members (team_id, user_id, role, joined_at)
-                     VALUES (?, ?, ?, ?)",
-                    params![team_id, user_id, role, now],
+                     VALUES ($1, $2, $3, $4)",
                 )
-                .map_err(db_error)?;
-        }
-        transaction
-            .execute(
-                "UPDATE team_invitations SET used_at = ? WHERE invitation_id = ?",
-                params![now, invitation_id],
-            )
-            .map_err(db_error)?;
-        transaction.commit().map_err(db_error)?;
-        Ok(Account {
-            user_id,
-            email,
-            display_name,
-            team_id,
-            plan: plan_name,
+                .bind(&team_id)
+                .bind(&user_id)
+                .bind(&role)
+                .bind(&now_text)
+                .execute(&mut *transaction)
+                .await?;
+            }
+            sqlx::query("UPDATE team_invitations SET used_at = $1 WHERE invitation_id = $2")
+                .bind(&now_text)
+                .bind(&invitation_id)
+                .execute(&mut *transaction)
+                .await?;
+            transaction.commit().await?;
+            Ok(Account {
+                user_id,
+                email,
+                display_name,
+                team_id,
+                plan: plan_name,
+            })
         })
     }
 
     /// Gives a member of the team another role. Not found: no such member; forbidden:
     /// the owner's role.
     pub fn set_role(&self, team_id: &str, user_id: &str, role: Role) -> ApiResult<()> {
-        let connection = self.lock()?;
-        match role_in(&connection, team_id, user_id)? {
-            None => Err(ApiError::NotFound(format!(
-                "User {user_id} is not a member of the team"
-            ))),
-            Some(Role::Owner) => Err(ApiError::Forbidden(
-                "The owner's role cannot be changed.".to_owned(),
-            )),
-            Some(_) => {
-                connection
-                    .execute(
-                        "UPDATE team_members SET role = ? WHERE team_id = ? AND user_id = ?",
-                        params![role.as_str(), team_id, user_id],
+        self.db.wait(async {
+            let mut transaction = self.db.begin_write().await?;
+            match role_in(&mut transaction, team_id, user_id).await? {
+                None => Err(ApiError::NotFound(format!(
+                    "User {user_id} is not a member of the team"
+                ))),
+                Some(Role::Owner) => Err(ApiError::Forbidden(
+                    "The owner's role cannot be changed.".to_owned(),
+                )),
+                Some(_) => {
+                    sqlx::query(
+                        "UPDATE team_members SET role = $1 WHERE team_id = $2 AND user_id = $3",
                     )
-                    .map_err(db_error)?;
-                Ok(())
+                    .bind(role.as_str())
+                    .bind(team_id)
+                    .bind(user_id)
+                    .execute(&mut *transaction)
+                    .await?;
+                    transaction.commit().await?;
+                    Ok(())
+                }
             }
-        }
+        })
     }
 
     /// Takes a member out of the team: their keys for it are revoked and their sessions
     /// closed. Not found: no such member; forbidden: the owner.
     pub fn remove(&self, team_id: &str, user_id: &str, now: DateTime<Utc>) -> ApiResult<()> {
-        let mut connection = self.lock()?;
-        let transaction = connection.transaction().map_err(db_error)?;
-        match role_in(&transaction, team_id, user_id)? {
-            None => {
-                return Err(ApiError::NotFound(format!(
-                    "User {user_id} is not a member of the team"
-                )));
+        self.db.wait(async {
+            let mut transaction = self.db.begin_write().await?;
+            match role_in(&mut transaction, team_id, user_id).await? {
+                None => {
+                    return Err(ApiError::NotFound(format!(
+                        "User {user_id} is not a member of the team"
+                    )));
+                }
+                Some(Role::Owner) => {
+                    return Err(ApiError::Forbidden(
+                        "The team's owner cannot be removed.".to_owned(),
+                    ));
+                }
+                Some(_) => {}
             }
-            Some(Role::Owner) => {
-                return Err(ApiError::Forbidden(
-                    "The team's owner cannot be removed.".to_owned(),
-                ));
-            }
-            Some(_) => {}
-        }
-        transaction
-            .execute(
-                "DELETE FROM team_members WHERE team_id = ? AND user_id = ?",
-                params![team_id, user_id],
-            )
-            .map_err(db_error)?;
-        revoke_keys(&transaction, team_id, user_id, now)?;
-        transaction
-            .execute("DELETE FROM sessions WHERE user_id = ?", params![user_id])
-            .map_err(db_error)?;
-        transaction.commit().map_err(db_error)?;
-        Ok(())
+            sqlx::query("DELETE FROM team_members WHERE team_id = $1 AND user_id = $2")
+                .bind(team_id)
+                .bind(user_id)
+                .execute(&mut *transaction)
+                .await?;
+            revoke_keys(&mut transaction, team_id, user_id, &time_text(now)).await?;
+            sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+                .bind(user_id)
+                .execute(&mut *transaction)
+                .await?;
+            transaction.commit().await?;
+            Ok(())
+        })
     }
 }
 

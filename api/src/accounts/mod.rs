@@ -1,14 +1,14 @@
 //! Accounts: users, teams, API keys, usage counters and search history, behind the
-//! [`AccountStore`] trait so a server database can replace the embedded DuckDB file.
+//! [`AccountStore`] trait, kept in the application store (SQLite or PostgreSQL).
 
-mod duckdb_store;
+mod sql_store;
 pub mod keys;
 pub mod members;
 pub mod sessions;
 pub mod usage;
 
-pub use duckdb_store::{APP_DATABASE_FILE, DuckDbAccountStore};
-pub(crate) use duckdb_store::{normalized_email, user_for_email};
+pub(crate) use sql_store::{normalized_email, user_for_email};
+pub use sql_store::SqlAccountStore;
 pub use keys::{generate_api_key, hash_api_key};
 pub use usage::{UsageCounter, UsageWindow};
 
@@ -114,6 +114,18 @@ pub enum Consumption {
     Granted { used: u64 },
     /// Not charged: the window already holds `used` of `limit`.
     Refused { used: u64, limit: u64 },
+}
+
+/// The account behind a row of `user_id, email, display_name, team_id, plan`.
+pub(crate) fn account_from_row(row: &sqlx::any::AnyRow) -> ApiResult<Account> {
+    use sqlx::Row;
+    Ok(Account {
+        user_id: row.try_get(0)?,
+        email: row.try_get(1)?,
+        display_name: row.try_get(2)?,
+        team_id: row.try_get(3)?,
+        plan: row.try_get(4)?,
+    })
 }
 
 /// Storage of accounts and usage. Every method is blocking; async callers use

@@ -5,10 +5,11 @@
 //! session whose token (also stored hashed) travels in an HttpOnly, SameSite cookie.
 //! Links are rate-limited per email address and per client address.
 
-use std::sync::Mutex;
+use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
-use duckdb::{Connection, OptionalExt, params};
+use podlens_store::{Database, time_text};
+use sqlx::Row;
 
 use super::Account;
 use super::keys::{hash_api_key, random_token};
@@ -27,24 +28,6 @@ pub const LINKS_PER_ADDRESS_PER_HOUR: u64 = 20;
 /// The message for a link that is unknown, used or expired.
 pub const BAD_LINK_MESSAGE: &str =
     "This link is invalid, has expired or was already used. Request a new one.";
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS login_links (
-    token_hash VARCHAR PRIMARY KEY,
-    email VARCHAR NOT NULL,
-    kind VARCHAR NOT NULL,
-    client_address VARCHAR NOT NULL,
-    created_at TIMESTAMPTZ NOT NULL,
-    expires_at TIMESTAMPTZ NOT NULL,
-    used_at TIMESTAMPTZ
-);
-CREATE TABLE IF NOT EXISTS sessions (
-    token_hash VARCHAR PRIMARY KEY,
-    user_id VARCHAR NOT NULL,
-    created_at TIMESTAMPTZ NOT NULL,
-    expires_at TIMESTAMPTZ NOT NULL
-);
-";
 
 /// What a link is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,19 +55,15 @@ impl LinkKind {
     }
 }
 
-/// Links and sessions, in the app database.
+/// Links and sessions, in the application store.
 pub struct SessionStore {
-    connection: Mutex<Connection>,
+    db: Arc<Database>,
 }
 
 impl std::fmt::Debug for SessionStore {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         formatter.write_str("SessionStore")
     }
-}
-
-fn db_error(error: duckdb::Error) -> ApiError {
-    ApiError::Internal(format!("app database (sessions): {error}"))
 }
 
 fn rate_limited(limit: u64, used: u64, what: &str) -> ApiError {
@@ -97,36 +76,24 @@ fn rate_limited(limit: u64, used: u64, what: &str) -> ApiError {
 }
 
 impl SessionStore {
-    /// Opens the store over a connection to the app database (tables created if missing).
-    pub fn open(connection: Connection) -> ApiResult<SessionStore> {
-        connection.execute_batch(SCHEMA).map_err(db_error)?;
-        Ok(SessionStore {
-            connection: Mutex::new(connection),
-        })
-    }
-
-    fn lock(&self) -> ApiResult<std::sync::MutexGuard<'_, Connection>> {
-        self.connection
-            .lock()
-            .map_err(|_| ApiError::Internal("session store lock poisoned".into()))
+    pub fn open(db: Arc<Database>) -> SessionStore {
+        SessionStore { db }
     }
 
     /// Whether a user with this (normalised) email exists.
     pub fn user_exists(&self, email: &str) -> ApiResult<bool> {
-        let connection = self.lock()?;
-        let found: Option<String> = connection
-            .query_row(
-                "SELECT user_id FROM users WHERE email = ?",
-                params![email],
-                |row| row.get(0),
-            )
-            .optional()
-            .map_err(db_error)?;
+        let found = self.db.wait(
+            sqlx::query("SELECT user_id FROM users WHERE email = $1")
+                .bind(email)
+                .fetch_optional(self.db.pool()),
+        )?;
         Ok(found.is_some())
     }
 
     /// Records a new link for `email` and returns its token (the only copy), unless the
-    /// email or the client address has asked for too many links in the last hour.
+    /// email or the client address has asked for too many links in the last hour. The
+    /// counts and the insert share one write transaction, so concurrent requests (on
+    /// any node) cannot pass the limit together.
     pub fn issue_link(
         &self,
         email: &str,
@@ -134,48 +101,59 @@ impl SessionStore {
         client_address: &str,
         now: DateTime<Utc>,
     ) -> ApiResult<String> {
-        let connection = self.lock()?;
-        let hour_ago = now - Duration::hours(1);
-        let count = |column: &str, value: &str| -> ApiResult<u64> {
-            let sql =
-                format!("SELECT count(*) FROM login_links WHERE {column} = ? AND created_at > ?");
-            let count: i64 = connection
-                .query_row(&sql, params![value, hour_ago], |row| row.get(0))
-                .map_err(db_error)?;
-            Ok(u64::try_from(count).unwrap_or(0))
-        };
-        let by_email = count("email", email)?;
-        if by_email >= LINKS_PER_EMAIL_PER_HOUR {
-            return Err(rate_limited(
-                LINKS_PER_EMAIL_PER_HOUR,
-                by_email,
-                "email address",
-            ));
-        }
-        let by_address = count("client_address", client_address)?;
-        if by_address >= LINKS_PER_ADDRESS_PER_HOUR {
-            return Err(rate_limited(
-                LINKS_PER_ADDRESS_PER_HOUR,
-                by_address,
-                "network address",
-            ));
-        }
+        let hour_ago = time_text(now - Duration::hours(1));
         let token = random_token();
-        connection
-            .execute(
+        self.db.wait(async {
+            let mut transaction = self.db.begin_write().await?;
+            self.db.lock(&mut transaction, "login_links").await?;
+            let by_email: i64 = sqlx::query(
+                "SELECT COUNT(*) FROM login_links WHERE email = $1 AND created_at > $2",
+            )
+            .bind(email)
+            .bind(&hour_ago)
+            .fetch_one(&mut *transaction)
+            .await?
+            .try_get(0)?;
+            let by_email = u64::try_from(by_email).unwrap_or(0);
+            if by_email >= LINKS_PER_EMAIL_PER_HOUR {
+                return Err(rate_limited(
+                    LINKS_PER_EMAIL_PER_HOUR,
+                    by_email,
+                    "email address",
+                ));
+            }
+            let by_address: i64 = sqlx::query(
+                "SELECT COUNT(*) FROM login_links WHERE client_address = $1 AND created_at > $2",
+            )
+            .bind(client_address)
+            .bind(&hour_ago)
+            .fetch_one(&mut *transaction)
+            .await?
+            .try_get(0)?;
+            let by_address = u64::try_from(by_address).unwrap_or(0);
+            if by_address >= LINKS_PER_ADDRESS_PER_HOUR {
+                return Err(rate_limited(
+                    LINKS_PER_ADDRESS_PER_HOUR,
+                    by_address,
+                    "network address",
+                ));
+            }
+            sqlx::query(
                 "INSERT INTO login_links
                  (token_hash, email, kind, client_address, created_at, expires_at)
-                 VALUES (?, ?, ?, ?, ?, ?)",
-                params![
-                    hash_api_key(&token),
-                    email,
-                    kind.as_str(),
-                    client_address,
-                    now,
-                    now + Duration::minutes(LINK_LIFETIME_MINUTES)
-                ],
+                 VALUES ($1, $2, $3, $4, $5, $6)",
             )
-            .map_err(db_error)?;
+            .bind(hash_api_key(&token))
+            .bind(email)
+            .bind(kind.as_str())
+            .bind(client_address)
+            .bind(time_text(now))
+            .bind(time_text(now + Duration::minutes(LINK_LIFETIME_MINUTES)))
+            .execute(&mut *transaction)
+            .await?;
+            transaction.commit().await?;
+            Ok(())
+        })?;
         Ok(token)
     }
 
@@ -187,76 +165,68 @@ impl SessionStore {
         kind: LinkKind,
         now: DateTime<Utc>,
     ) -> ApiResult<String> {
-        let connection = self.lock()?;
-        let email: Option<String> = connection
-            .query_row(
-                "UPDATE login_links SET used_at = ?
-                 WHERE token_hash = ? AND kind = ? AND used_at IS NULL AND expires_at > ?
+        let now = time_text(now);
+        let row = self.db.wait(
+            sqlx::query(
+                "UPDATE login_links SET used_at = $1
+                 WHERE token_hash = $2 AND kind = $3 AND used_at IS NULL AND expires_at > $1
                  RETURNING email",
-                params![now, hash_api_key(token.trim()), kind.as_str(), now],
-                |row| row.get(0),
             )
-            .optional()
-            .map_err(db_error)?;
-        email.ok_or_else(|| ApiError::BadRequest(BAD_LINK_MESSAGE.to_owned()))
+            .bind(&now)
+            .bind(hash_api_key(token.trim()))
+            .bind(kind.as_str())
+            .fetch_optional(self.db.pool()),
+        )?;
+        match row {
+            Some(row) => Ok(row.try_get("email")?),
+            None => Err(ApiError::BadRequest(BAD_LINK_MESSAGE.to_owned())),
+        }
     }
 
     /// Opens a session for `user_id`; returns its token (the cookie value).
     pub fn open_session(&self, user_id: &str, now: DateTime<Utc>) -> ApiResult<String> {
-        let connection = self.lock()?;
         let token = random_token();
-        connection
-            .execute(
+        self.db.wait(
+            sqlx::query(
                 "INSERT INTO sessions (token_hash, user_id, created_at, expires_at)
-                 VALUES (?, ?, ?, ?)",
-                params![
-                    hash_api_key(&token),
-                    user_id,
-                    now,
-                    now + Duration::days(SESSION_LIFETIME_DAYS)
-                ],
+                 VALUES ($1, $2, $3, $4)",
             )
-            .map_err(db_error)?;
+            .bind(hash_api_key(&token))
+            .bind(user_id)
+            .bind(time_text(now))
+            .bind(time_text(now + Duration::days(SESSION_LIFETIME_DAYS)))
+            .execute(self.db.pool()),
+        )?;
         Ok(token)
     }
 
     /// The account of a live session.
     pub fn session_account(&self, token: &str, now: DateTime<Utc>) -> ApiResult<Option<Account>> {
-        let connection = self.lock()?;
-        connection
-            .query_row(
+        let row = self.db.wait(
+            sqlx::query(
                 "SELECT u.user_id, u.email, u.display_name, t.team_id, t.plan
                  FROM sessions s
                  JOIN users u ON u.user_id = s.user_id
                  JOIN team_members m ON m.user_id = u.user_id
                  JOIN teams t ON t.team_id = m.team_id
-                 WHERE s.token_hash = ? AND s.expires_at > ?
+                 WHERE s.token_hash = $1 AND s.expires_at > $2
                  ORDER BY m.joined_at
                  LIMIT 1",
-                params![hash_api_key(token), now],
-                |row| {
-                    Ok(Account {
-                        user_id: row.get(0)?,
-                        email: row.get(1)?,
-                        display_name: row.get(2)?,
-                        team_id: row.get(3)?,
-                        plan: row.get(4)?,
-                    })
-                },
             )
-            .optional()
-            .map_err(db_error)
+            .bind(hash_api_key(token))
+            .bind(time_text(now))
+            .fetch_optional(self.db.pool()),
+        )?;
+        row.map(|row| super::account_from_row(&row)).transpose()
     }
 
     /// Ends a session (signing out); unknown tokens are ignored.
     pub fn close_session(&self, token: &str) -> ApiResult<()> {
-        let connection = self.lock()?;
-        connection
-            .execute(
-                "DELETE FROM sessions WHERE token_hash = ?",
-                params![hash_api_key(token)],
-            )
-            .map_err(db_error)?;
+        self.db.wait(
+            sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+                .bind(hash_api_key(token))
+                .execute(self.db.pool()),
+        )?;
         Ok(())
     }
 }
@@ -274,18 +244,18 @@ mod tests {
     use super::*;
 
     fn store() -> SessionStore {
-        let connection = Connection::open_in_memory().expect("memory db");
-        connection
-            .execute_batch(
-                "CREATE TABLE users (user_id VARCHAR, email VARCHAR, display_name VARCHAR);
-                 CREATE TABLE team_members (team_id VARCHAR, user_id VARCHAR, joined_at TIMESTAMPTZ);
-                 CREATE TABLE teams (team_id VARCHAR, plan VARCHAR);
-                 INSERT INTO users VALUES ('u1', 'ann@example.com', 'ann');
-                 INSERT INTO team_members VALUES ('t1', 'u1', now());
-                 INSERT INTO teams VALUES ('t1', 'free');",
+        let db = Arc::new(Database::in_memory().expect("memory db"));
+        db.wait(
+            sqlx::raw_sql(
+                "INSERT INTO users (user_id, email, display_name, created_at)
+                 VALUES ('u1', 'ann@example.com', 'ann', '2026-01-01T00:00:00.000000Z');
+                 INSERT INTO team_members VALUES ('t1', 'u1', 'owner', '2026-01-01T00:00:00.000000Z');
+                 INSERT INTO teams VALUES ('t1', 't1', 'free', '2026-01-01T00:00:00.000000Z');",
             )
-            .expect("fixture tables");
-        SessionStore::open(connection).expect("opens")
+            .execute(db.pool()),
+        )
+        .expect("fixture rows");
+        SessionStore::open(db)
     }
 
     #[test]

@@ -8,7 +8,7 @@ use axum::http::HeaderMap;
 use axum::routing::post;
 use sha2::{Digest, Sha256};
 
-use crate::backup::{AppDatabase, OPERATOR_TOKEN_HEADER, StagedCopy, read_control_file};
+use crate::backup::{OPERATOR_TOKEN_HEADER, StagedCopy, read_control_file};
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::state::{AppState, blocking};
@@ -52,11 +52,9 @@ pub async fn backup(
 ) -> ApiResult<Envelope<StagedCopy>> {
     require_operator(&state, &headers)?;
     let _refreshes_held = state.refresher.hold_off().await;
-    let connection = state.workflows.connection_clone()?;
+    let database = state.workflows.database().clone();
     let data_dir = state.data_dir.clone();
-    let staged =
-        blocking(move || crate::backup::stage_copy(&data_dir, AppDatabase::Open(&connection)))
-            .await?;
+    let staged = blocking(move || crate::backup::stage_copy(&data_dir, &database)).await?;
     tracing::info!(
         staging = %staged.staging_dir,
         files = staged.files.len(),

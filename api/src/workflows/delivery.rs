@@ -6,8 +6,8 @@
 //! and a stable id made then. The worker ([`deliver_pending`]) sends the deliveries
 //! that are due, one at a time, marks each `sent`, and reschedules a failed attempt
 //! with exponential backoff until [`RetryPolicy::max_attempts`], after which the
-//! delivery is `failed` with its last error. The ledger lock is held only for the
-//! short reads and writes around an attempt, never during the mail or HTTP I/O.
+//! delivery is `failed` with its last error. The ledger is read and written in short
+//! statements around an attempt; no transaction stays open during the mail or HTTP I/O.
 //!
 //! The guarantee, across crashes of the process at any point:
 //! - no match is lost: a match and its deliveries commit together, and a delivery
@@ -23,22 +23,28 @@
 //!
 //! An attempt is recorded (`sending`, attempts + 1) before its I/O, so a delivery that
 //! crashes the process every time still ends `failed`. Only one pass runs at a time in
-//! a process, and the app database is opened by one process at a time, so a delivery
-//! found `sending` at the start of a pass was cut short by a crash: it is due again.
+//! a server, so with one server on the application store a delivery found `sending` at
+//! the start of a pass was cut short by a crash: it is due again. Several servers
+//! sharing a PostgreSQL store do not coordinate their passes: one may take another's
+//! attempt under way (or a delivery both found due) and send it too, with the same id,
+//! which the at-least-once guarantee allows.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use duckdb::{Connection, Row, params};
 use podlens_model::entities::Timestamp;
 use podlens_netguard::AddressPolicy;
+use podlens_store::time_text;
 use serde::Serialize;
 use serde_json::{Value, json};
+use sqlx::any::{AnyArguments, AnyRow};
+use sqlx::query::Query;
+use sqlx::{Any, AnyConnection, AssertSqlSafe, Row};
 
 use super::alerts::{AlertConfig, AlertMatch, match_mail_subject, match_mail_text, match_wire};
-use super::documents::{DocKind, Stored, insert_doc};
-use super::store::{WorkflowStore, db_error};
+use super::documents::{DocKind, ON_CONFLICT_SKIP, Stored, insert_doc_query};
+use super::store::{WorkflowStore, optional_time_column, time_column};
 use super::webhooks::{AttemptFailure, WebhookSender, team_webhooks_on};
 use crate::error::{ApiError, ApiResult};
 use crate::mail::{Mail, MessageIdentity};
@@ -145,55 +151,33 @@ pub struct Delivery {
 const COLUMNS: &str = "delivery_id, team_id, alert_config_id, channel, target, event, payload,
     status, attempts, next_attempt_at, last_error, created_at, sent_at";
 
-type RawDelivery = (Delivery, String);
-
-fn read_row(row: &Row<'_>) -> duckdb::Result<RawDelivery> {
-    let attempts: i32 = row.get(8)?;
-    Ok((
-        Delivery {
-            delivery_id: row.get(0)?,
-            team_id: row.get(1)?,
-            alert_config_id: row.get(2)?,
-            channel: row.get(3)?,
-            target: row.get(4)?,
-            event: row.get(5)?,
-            payload: Value::Null,
-            status: row.get(7)?,
-            attempts: u32::try_from(attempts).unwrap_or(0),
-            next_attempt_at: row.get(9)?,
-            last_error: row.get(10)?,
-            created_at: row.get(11)?,
-            sent_at: row.get(12)?,
-        },
-        row.get(6)?,
-    ))
-}
-
-fn decode(raw: RawDelivery) -> ApiResult<Delivery> {
-    let (mut delivery, payload) = raw;
-    delivery.payload = serde_json::from_str(&payload).map_err(|error| {
-        ApiError::Internal(format!(
-            "stored delivery {} unreadable: {error}",
-            delivery.delivery_id
-        ))
+fn read_row(row: &AnyRow) -> ApiResult<Delivery> {
+    let delivery_id: String = row.try_get("delivery_id")?;
+    let payload = serde_json::from_str(&row.try_get::<String, _>("payload")?).map_err(|error| {
+        ApiError::Internal(format!("stored delivery {delivery_id} unreadable: {error}"))
     })?;
-    Ok(delivery)
+    Ok(Delivery {
+        team_id: row.try_get("team_id")?,
+        alert_config_id: row.try_get("alert_config_id")?,
+        channel: row.try_get("channel")?,
+        target: row.try_get("target")?,
+        event: row.try_get("event")?,
+        payload,
+        status: row.try_get("status")?,
+        attempts: u32::try_from(row.try_get::<i64, _>("attempts")?).unwrap_or(0),
+        next_attempt_at: time_column(row, "next_attempt_at")?,
+        last_error: row.try_get("last_error")?,
+        created_at: time_column(row, "created_at")?,
+        sent_at: optional_time_column(row, "sent_at")?,
+        delivery_id,
+    })
 }
 
-fn query(
-    connection: &Connection,
-    filter: &str,
-    args: &[&dyn duckdb::ToSql],
-) -> ApiResult<Vec<Delivery>> {
-    let mut statement = connection
-        .prepare(&format!("SELECT {COLUMNS} FROM alert_deliveries {filter}"))
-        .map_err(db_error)?;
-    let rows = statement
-        .query_map(args, read_row)
-        .map_err(db_error)?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(db_error)?;
-    rows.into_iter().map(decode).collect()
+/// The ledger's rows that pass `filter` (a `WHERE` clause with its order), to bind.
+fn select(filter: &str) -> Query<'static, Any, AnyArguments> {
+    sqlx::query(AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM alert_deliveries {filter}"
+    )))
 }
 
 struct NewDelivery<'a> {
@@ -203,31 +187,26 @@ struct NewDelivery<'a> {
     delivery_id: String,
 }
 
-fn insert_delivery(
-    connection: &Connection,
+async fn insert_delivery(
+    connection: &mut AnyConnection,
     config: &AlertConfig,
     delivery: &NewDelivery<'_>,
     now: Timestamp,
 ) -> ApiResult<()> {
-    connection
-        .execute(
-            &format!(
-                "INSERT INTO alert_deliveries ({COLUMNS})
-                 VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, NULL)"
-            ),
-            params![
-                delivery.delivery_id,
-                config.team_id,
-                config.id,
-                delivery.channel,
-                delivery.target,
-                EVENT_ALERT_MATCH,
-                delivery.payload.to_string(),
-                now,
-                now
-            ],
-        )
-        .map_err(db_error)?;
+    sqlx::query(AssertSqlSafe(format!(
+        "INSERT INTO alert_deliveries ({COLUMNS})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 0, $8, NULL, $8, NULL)"
+    )))
+    .bind(delivery.delivery_id.as_str())
+    .bind(config.team_id.as_str())
+    .bind(config.id.as_str())
+    .bind(delivery.channel)
+    .bind(delivery.target)
+    .bind(EVENT_ALERT_MATCH)
+    .bind(delivery.payload.to_string())
+    .bind(time_text(now))
+    .execute(connection)
+    .await?;
     Ok(())
 }
 
@@ -258,8 +237,9 @@ pub fn alert_match_body(
 impl WorkflowStore {
     /// Stores the matches an alert run found and, for the kept ones among those new,
     /// one pending delivery per e-mail recipient and per team webhook subscribed to
-    /// `alert_match`, all in one transaction. Returns the new matches (those with no
-    /// match stored for the same alert and episode before).
+    /// `alert_match`, all in one write transaction. Returns the new matches (those
+    /// with no match stored for the same alert and episode before: the inserts the
+    /// conflict on (kind, id) did not skip).
     pub fn record_alert_matches(
         &self,
         config: &AlertConfig,
@@ -267,65 +247,75 @@ impl WorkflowStore {
         recipients: &[String],
         now: Timestamp,
     ) -> ApiResult<Vec<AlertMatch>> {
-        let mut connection = self.lock()?;
-        let transaction = connection.transaction().map_err(db_error)?;
-        let mut new = Vec::new();
-        for matched in found {
-            let doc = Stored {
-                id: matched.id.clone(),
-                team_id: config.team_id.clone(),
-                parent_id: Some(config.id.clone()),
-                created_at: now,
-                updated_at: now,
-                deleted: false,
-                value: matched,
-            };
-            let written = insert_doc(
-                &transaction,
-                "ON CONFLICT (kind, doc_id) DO NOTHING",
-                DocKind::AlertMatch,
-                &doc,
-            )?;
-            if written > 0 {
-                new.push(doc.value);
-            }
-        }
-        let kept: Vec<&AlertMatch> = new.iter().filter(|m| m.status == "kept").collect();
-        if !kept.is_empty() {
-            let subject = match_mail_subject(config, kept.len());
-            let text = match_mail_text(config, &kept);
-            for to in recipients {
-                let delivery = NewDelivery {
-                    channel: CHANNEL_EMAIL,
-                    target: to,
-                    payload: json!({"to": to, "subject": subject, "text": text}),
-                    delivery_id: uuid::Uuid::new_v4().to_string(),
+        let docs = found
+            .into_iter()
+            .map(|matched| {
+                let doc = Stored {
+                    id: matched.id.clone(),
+                    team_id: config.team_id.clone(),
+                    parent_id: Some(config.id.clone()),
+                    created_at: now,
+                    updated_at: now,
+                    deleted: false,
+                    value: matched,
                 };
-                insert_delivery(&transaction, config, &delivery, now)?;
+                Ok((
+                    insert_doc_query(DocKind::AlertMatch, &doc, ON_CONFLICT_SKIP)?,
+                    doc.value,
+                ))
+            })
+            .collect::<ApiResult<Vec<_>>>()?;
+        let database = self.database();
+        database.wait(async {
+            let mut tx = database.begin_write().await?;
+            let mut new = Vec::new();
+            for (insert, matched) in docs {
+                if insert.execute(&mut *tx).await?.rows_affected() > 0 {
+                    new.push(matched);
+                }
             }
-            let webhooks = team_webhooks_on(&transaction, &config.team_id)?;
-            for webhook in webhooks.iter().filter(|w| w.wants(EVENT_ALERT_MATCH)) {
-                let delivery_id = uuid::Uuid::new_v4().to_string();
-                let delivery = NewDelivery {
-                    channel: CHANNEL_WEBHOOK,
-                    target: &webhook.webhook_id,
-                    payload: alert_match_body(&delivery_id, config, &kept, now),
-                    delivery_id,
-                };
-                insert_delivery(&transaction, config, &delivery, now)?;
+            let kept: Vec<&AlertMatch> = new.iter().filter(|m| m.status == "kept").collect();
+            if !kept.is_empty() {
+                let subject = match_mail_subject(config, kept.len());
+                let text = match_mail_text(config, &kept);
+                for to in recipients {
+                    let delivery = NewDelivery {
+                        channel: CHANNEL_EMAIL,
+                        target: to,
+                        payload: json!({"to": to, "subject": subject, "text": text}),
+                        delivery_id: uuid::Uuid::new_v4().to_string(),
+                    };
+                    insert_delivery(&mut tx, config, &delivery, now).await?;
+                }
+                let webhooks = team_webhooks_on(&mut *tx, &config.team_id).await?;
+                for webhook in webhooks.iter().filter(|w| w.wants(EVENT_ALERT_MATCH)) {
+                    let delivery_id = uuid::Uuid::new_v4().to_string();
+                    let delivery = NewDelivery {
+                        channel: CHANNEL_WEBHOOK,
+                        target: &webhook.webhook_id,
+                        payload: alert_match_body(&delivery_id, config, &kept, now),
+                        delivery_id,
+                    };
+                    insert_delivery(&mut tx, config, &delivery, now).await?;
+                }
             }
-        }
-        transaction.commit().map_err(db_error)?;
-        Ok(new)
+            tx.commit().await?;
+            Ok(new)
+        })
+    }
+
+    /// The ledger's rows a query selects.
+    fn deliveries(&self, query: Query<'static, Any, AnyArguments>) -> ApiResult<Vec<Delivery>> {
+        let database = self.database();
+        let rows = database.wait(query.fetch_all(database.pool()))?;
+        rows.iter().map(read_row).collect()
     }
 
     /// The deliveries of an alert, oldest first.
     pub fn alert_deliveries(&self, alert_config_id: &str) -> ApiResult<Vec<Delivery>> {
-        let connection = self.lock()?;
-        query(
-            &connection,
-            "WHERE alert_config_id = ? ORDER BY created_at, channel, delivery_id",
-            &[&alert_config_id],
+        self.deliveries(
+            select("WHERE alert_config_id = $1 ORDER BY created_at, channel, delivery_id")
+                .bind(alert_config_id),
         )
     }
 
@@ -336,52 +326,57 @@ impl WorkflowStore {
         webhook_id: &str,
         limit: usize,
     ) -> ApiResult<Vec<Delivery>> {
-        let connection = self.lock()?;
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        query(
-            &connection,
-            "WHERE team_id = ? AND channel = 'webhook' AND target = ?
-             ORDER BY created_at DESC, delivery_id LIMIT ?",
-            &[&team_id, &webhook_id, &limit],
+        self.deliveries(
+            select(
+                "WHERE team_id = $1 AND channel = 'webhook' AND target = $2
+                 ORDER BY created_at DESC, delivery_id LIMIT $3",
+            )
+            .bind(team_id)
+            .bind(webhook_id)
+            .bind(i64::try_from(limit).unwrap_or(i64::MAX)),
         )
     }
 
     /// Makes attempts cut short by a crash due again; see the module documentation
     /// for why a `sending` row can only be such an attempt when no pass is running.
-    fn resume_interrupted(&self, now: Timestamp) -> ApiResult<usize> {
-        let connection = self.lock()?;
-        connection
-            .execute(
-                "UPDATE alert_deliveries SET status = 'pending', next_attempt_at = ?,
+    fn resume_interrupted(&self, now: Timestamp) -> ApiResult<u64> {
+        let database = self.database();
+        let resumed = database.wait(
+            sqlx::query(
+                "UPDATE alert_deliveries SET status = 'pending', next_attempt_at = $1,
                      last_error = 'interrupted: the server stopped during the attempt'
                  WHERE status = 'sending'",
-                params![now],
             )
-            .map_err(db_error)
+            .bind(time_text(now))
+            .execute(database.pool()),
+        )?;
+        Ok(resumed.rows_affected())
     }
 
     fn due_deliveries(&self, now: Timestamp, limit: usize) -> ApiResult<Vec<Delivery>> {
-        let connection = self.lock()?;
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        query(
-            &connection,
-            "WHERE status = 'pending' AND next_attempt_at <= ?
-             ORDER BY next_attempt_at, created_at, channel, delivery_id LIMIT ?",
-            &[&now, &limit],
+        self.deliveries(
+            select(
+                "WHERE status = 'pending' AND next_attempt_at <= $1
+                 ORDER BY next_attempt_at, created_at, channel, delivery_id LIMIT $2",
+            )
+            .bind(time_text(now))
+            .bind(i64::try_from(limit).unwrap_or(i64::MAX)),
         )
     }
 
     /// Records an attempt as under way; the attempt's number.
     fn begin_attempt(&self, delivery_id: &str) -> ApiResult<u32> {
-        let connection = self.lock()?;
-        let attempts: i32 = connection
-            .query_row(
-                "UPDATE alert_deliveries SET status = 'sending', attempts = attempts + 1
-                 WHERE delivery_id = ? RETURNING attempts",
-                params![delivery_id],
-                |row| row.get(0),
-            )
-            .map_err(db_error)?;
+        let database = self.database();
+        let attempts: i64 = database
+            .wait(
+                sqlx::query(
+                    "UPDATE alert_deliveries SET status = 'sending', attempts = attempts + 1
+                     WHERE delivery_id = $1 RETURNING attempts",
+                )
+                .bind(delivery_id)
+                .fetch_one(database.pool()),
+            )?
+            .try_get(0)?;
         Ok(u32::try_from(attempts).unwrap_or(0))
     }
 
@@ -391,39 +386,41 @@ impl WorkflowStore {
         outcome: &Outcome,
         now: Timestamp,
     ) -> ApiResult<()> {
-        let connection = self.lock()?;
-        match outcome {
-            Outcome::Sent => connection.execute(
-                "UPDATE alert_deliveries SET status = 'sent', sent_at = ?, last_error = NULL
-                 WHERE delivery_id = ?",
-                params![now, delivery_id],
-            ),
-            Outcome::RetryAt(at, error) => connection.execute(
-                "UPDATE alert_deliveries SET status = 'pending', next_attempt_at = ?,
-                     last_error = ?
-                 WHERE delivery_id = ?",
-                params![at, error, delivery_id],
-            ),
-            Outcome::Failed(error) => connection.execute(
-                "UPDATE alert_deliveries SET status = 'failed', last_error = ?
-                 WHERE delivery_id = ?",
-                params![error, delivery_id],
-            ),
-        }
-        .map_err(db_error)?;
+        let update = match outcome {
+            Outcome::Sent => sqlx::query(
+                "UPDATE alert_deliveries SET status = 'sent', sent_at = $1, last_error = NULL
+                 WHERE delivery_id = $2",
+            )
+            .bind(time_text(now)),
+            Outcome::RetryAt(at, error) => sqlx::query(
+                "UPDATE alert_deliveries SET status = 'pending', next_attempt_at = $1,
+                     last_error = $2
+                 WHERE delivery_id = $3",
+            )
+            .bind(time_text(*at))
+            .bind(error.as_str()),
+            Outcome::Failed(error) => sqlx::query(
+                "UPDATE alert_deliveries SET status = 'failed', last_error = $1
+                 WHERE delivery_id = $2",
+            )
+            .bind(error.as_str()),
+        };
+        let database = self.database();
+        database.wait(update.bind(delivery_id).execute(database.pool()))?;
         Ok(())
     }
 
     /// When the earliest pending delivery is due.
     fn next_due(&self) -> ApiResult<Option<Timestamp>> {
-        let connection = self.lock()?;
-        connection
-            .query_row(
-                "SELECT min(next_attempt_at) FROM alert_deliveries WHERE status = 'pending'",
-                [],
-                |row| row.get(0),
+        let database = self.database();
+        let row = database.wait(
+            sqlx::query(
+                "SELECT MIN(next_attempt_at) AS next_due FROM alert_deliveries
+                 WHERE status = 'pending'",
             )
-            .map_err(db_error)
+            .fetch_one(database.pool()),
+        )?;
+        optional_time_column(&row, "next_due")
     }
 }
 
@@ -559,7 +556,7 @@ pub async fn deliver_pending(state: &AppState) -> ApiResult<DeliveryReport> {
             "alert deliveries interrupted by a stop are due again"
         );
     }
-    report.resumed = resumed as u64;
+    report.resumed = resumed;
     loop {
         let due = store_call(state, |store| store.due_deliveries(Utc::now(), BATCH)).await?;
         for delivery in &due {
@@ -633,7 +630,12 @@ pub fn deliver_pending_blocking(state: &AppState) -> ApiResult<DeliveryReport> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Map;
+
     use super::*;
+    use crate::workflows::alerts::{EmailSettings, MatchAlert, MatchEpisode, MatchPodcast};
+    use crate::workflows::store::tests::{at, memory_store};
+    use crate::workflows::webhooks::tests::webhook;
 
     #[test]
     fn backoff_doubles_up_to_the_cap() {
@@ -645,5 +647,190 @@ mod tests {
         let waits: Vec<u64> = (1..=6).map(|n| retry.backoff(n).as_secs()).collect();
         assert_eq!(waits, [60, 120, 240, 480, 600, 600]);
         assert_eq!(retry.backoff(u32::MAX).as_secs(), 600);
+    }
+
+    fn config() -> AlertConfig {
+        let mut settings = Map::new();
+        settings.insert("value".into(), json!("Ada Lovelace"));
+        AlertConfig {
+            id: "a1".into(),
+            created_by_user_id: "u1".into(),
+            team_id: "t1".into(),
+            created_at: at(0),
+            updated_at: at(0),
+            alert_name: "Ada".into(),
+            alert_type: "keyword".into(),
+            enabled: true,
+            alert_settings: settings,
+            email_settings: EmailSettings {
+                frequency: "instant".into(),
+            },
+            last_run_date: None,
+        }
+    }
+
+    fn matched(episode: &str, status: &str) -> AlertMatch {
+        AlertMatch {
+            id: format!("a1:{episode}"),
+            alert_config: MatchAlert {
+                id: "a1".into(),
+                name: "Ada".into(),
+                alert_type: "keyword".into(),
+                value: "Ada Lovelace".into(),
+                created_by_user_id: "u1".into(),
+            },
+            status: status.into(),
+            filter_reasons: Vec::new(),
+            episode: MatchEpisode {
+                id: episode.into(),
+                slug: episode.into(),
+                title: format!("Episode {episode}"),
+                published_at: Some(at(1)),
+                image_url: None,
+                transcript_id: None,
+            },
+            podcast: MatchPodcast {
+                id: "pod1".into(),
+                slug: "pod1".into(),
+                title: "Pod".into(),
+            },
+            appearance: None,
+            first_matched_at: at(1),
+            mentions: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn only_new_kept_matches_get_deliveries() {
+        let store = memory_store();
+        store.create_webhook(&webhook("w1", "t1", 1), 10).unwrap();
+        store.create_webhook(&webhook("w2", "t2", 2), 10).unwrap();
+        let recipients = ["ada@example.com".to_owned(), "bob@example.com".to_owned()];
+        let new = store
+            .record_alert_matches(
+                &config(),
+                vec![matched("e1", "kept"), matched("e2", "filtered")],
+                &recipients,
+                at(10),
+            )
+            .unwrap();
+        assert_eq!(new, [matched("e1", "kept"), matched("e2", "filtered")]);
+        let deliveries = store.alert_deliveries("a1").unwrap();
+        let targets: Vec<(&str, &str)> = deliveries
+            .iter()
+            .map(|d| (d.channel.as_str(), d.target.as_str()))
+            .collect();
+        assert_eq!(
+            targets,
+            [
+                (CHANNEL_EMAIL, "ada@example.com"),
+                (CHANNEL_EMAIL, "bob@example.com"),
+                (CHANNEL_WEBHOOK, "w1"),
+            ]
+        );
+        let mail = &deliveries[0];
+        assert_eq!(mail.status, "pending");
+        assert_eq!(mail.attempts, 0);
+        assert_eq!((mail.created_at, mail.next_attempt_at), (at(10), at(10)));
+        assert_eq!((mail.last_error.as_deref(), mail.sent_at), (None, None));
+        assert_eq!(mail.event, EVENT_ALERT_MATCH);
+        assert_eq!(mail.payload["to"], "ada@example.com");
+        assert_eq!(mail.payload["subject"], match_mail_subject(&config(), 1));
+        let hook = &deliveries[2];
+        assert_eq!(hook.payload["id"], hook.delivery_id.as_str());
+        assert_eq!(hook.payload["data"]["matches"].as_array().unwrap().len(), 1);
+
+        // Matched again: nothing new, nothing more to deliver.
+        let again = store
+            .record_alert_matches(
+                &config(),
+                vec![matched("e1", "kept"), matched("e3", "kept")],
+                &recipients,
+                at(20),
+            )
+            .unwrap();
+        assert_eq!(again, [matched("e3", "kept")]);
+        assert_eq!(store.alert_deliveries("a1").unwrap().len(), 6);
+        let stored: Vec<String> = store
+            .list_docs::<AlertMatch>(
+                DocKind::AlertMatch,
+                &super::super::documents::DocFilter {
+                    parent_id: Some("a1"),
+                    ..Default::default()
+                },
+            )
+            .unwrap()
+            .into_iter()
+            .map(|doc| doc.id)
+            .collect();
+        assert_eq!(stored, ["a1:e1", "a1:e2", "a1:e3"]);
+        assert_eq!(
+            store.webhook_deliveries("t1", "w1", 1).unwrap()[0].created_at,
+            at(20)
+        );
+        assert_eq!(store.webhook_deliveries("t1", "w1", 10).unwrap().len(), 2);
+        assert!(store.webhook_deliveries("t2", "w1", 10).unwrap().is_empty());
+    }
+
+    #[test]
+    fn attempts_move_a_delivery_through_the_ledger() {
+        let store = memory_store();
+        let recipients = ["ada@example.com".to_owned(), "bob@example.com".to_owned()];
+        store
+            .record_alert_matches(&config(), vec![matched("e1", "kept")], &recipients, at(10))
+            .unwrap();
+        assert_eq!(store.next_due().unwrap(), Some(at(10)));
+        assert!(store.due_deliveries(at(9), 10).unwrap().is_empty());
+        let due = store.due_deliveries(at(10), 10).unwrap();
+        assert_eq!(due.len(), 2);
+        assert_eq!(store.due_deliveries(at(10), 1).unwrap().len(), 1);
+        let (first, second) = (&due[0].delivery_id, &due[1].delivery_id);
+
+        assert_eq!(store.begin_attempt(first).unwrap(), 1);
+        store
+            .finish_attempt(first, &Outcome::RetryAt(at(70), "timed out".into()), at(11))
+            .unwrap();
+        assert_eq!(store.begin_attempt(first).unwrap(), 2);
+        store.finish_attempt(first, &Outcome::Sent, at(71)).unwrap();
+        assert_eq!(store.begin_attempt(second).unwrap(), 1);
+        store
+            .finish_attempt(second, &Outcome::RetryAt(at(80), "refused".into()), at(12))
+            .unwrap();
+        assert_eq!(store.next_due().unwrap(), Some(at(80)));
+        // An attempt cut short stays `sending` until the next pass starts.
+        assert_eq!(store.begin_attempt(second).unwrap(), 2);
+        assert_eq!(store.next_due().unwrap(), None);
+        assert_eq!(store.resume_interrupted(at(90)).unwrap(), 1);
+        assert_eq!(store.resume_interrupted(at(91)).unwrap(), 0);
+
+        let ledger = store.alert_deliveries("a1").unwrap();
+        let sent = ledger.iter().find(|d| &d.delivery_id == first).unwrap();
+        assert_eq!(sent.status, "sent");
+        assert_eq!(
+            (sent.attempts, sent.sent_at, sent.last_error.as_deref()),
+            (2, Some(at(71)), None)
+        );
+        let resumed = ledger.iter().find(|d| &d.delivery_id == second).unwrap();
+        assert_eq!(resumed.status, "pending");
+        assert_eq!(resumed.next_attempt_at, at(90));
+        assert!(
+            resumed
+                .last_error
+                .as_deref()
+                .unwrap()
+                .starts_with("interrupted")
+        );
+
+        store
+            .finish_attempt(second, &Outcome::Failed("gone".into()), at(95))
+            .unwrap();
+        let failed = store.alert_deliveries("a1").unwrap();
+        let failed = failed.iter().find(|d| &d.delivery_id == second).unwrap();
+        assert_eq!(
+            (failed.status.as_str(), failed.last_error.as_deref()),
+            ("failed", Some("gone"))
+        );
+        assert_eq!(store.next_due().unwrap(), None);
+        assert!(store.due_deliveries(at(1000), 10).unwrap().is_empty());
     }
 }

@@ -1,8 +1,8 @@
 //! Workflows: projects with their listed podcasts and activity history, outreach
 //! history, alerts and their matches, guest profiles, AI assist behind one provider
 //! trait, and the pieces exports and outreach emails are built from. The tables live
-//! in the app database (`<data-dir>/app.duckdb`) beside the accounts, reached through a
-//! second connection to the same database instance.
+//! in the application store (`podlens_store`) beside the accounts, reached through the
+//! same pool.
 
 pub mod agent;
 pub mod alerts;
@@ -18,7 +18,6 @@ pub mod job_log;
 pub mod jobs;
 mod projects;
 pub mod render;
-mod schema;
 mod slug;
 pub mod speech_worker;
 mod store;

@@ -1,21 +1,23 @@
-//! [`WorkflowStore`]: the workflow tables behind one connection and a mutex, so a
-//! plan cap check and the insert it guards happen together.
+//! [`WorkflowStore`]: the workflow tables of the application store. A plan cap check
+//! and the insert it guards run in one write transaction that holds the team's (or
+//! project's) lock, so two requests cannot both pass the check.
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::Arc;
 
-use duckdb::{Connection, OptionalExt, Row, params};
 use podlens_model::entities::{ActivityEntry, OutreachGuest, OutreachOptions, Timestamp};
 use podlens_model::enums::{
     ActivityActionType, ListedPodcastLabel, ListedPodcastStatus, Priority, ProjectStatus,
     ProjectType,
 };
+use podlens_store::{Database, parse_time, time_text};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, AssertSqlSafe, Row};
 
 use super::projects::{
     ActivityRow, ListedPodcastRow, NewListedPodcast, OutreachRow, ProjectRow, TeamListing,
 };
-use super::schema::SCHEMA;
 use super::slug::unique_slug;
 use crate::error::{ApiError, ApiResult};
 
@@ -31,17 +33,13 @@ pub enum CapCheck<T> {
 
 /// Projects, listed podcasts, activity and outreach history.
 pub struct WorkflowStore {
-    connection: Mutex<Connection>,
+    db: Arc<Database>,
 }
 
 impl std::fmt::Debug for WorkflowStore {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         formatter.write_str("WorkflowStore")
     }
-}
-
-pub(super) fn db_error(error: duckdb::Error) -> ApiError {
-    ApiError::Internal(format!("workflow tables: {error}"))
 }
 
 fn to_json<T: Serialize>(value: &T) -> ApiResult<String> {
@@ -61,198 +59,118 @@ fn count_to_u64(count: i64) -> u64 {
     u64::try_from(count).unwrap_or(0)
 }
 
+/// A time column (written with [`time_text`]).
+pub(super) fn time_column(row: &AnyRow, column: &str) -> ApiResult<Timestamp> {
+    Ok(parse_time(&row.try_get::<String, _>(column)?)?)
+}
+
+/// A time column that may be NULL.
+pub(super) fn optional_time_column(row: &AnyRow, column: &str) -> ApiResult<Option<Timestamp>> {
+    match row.try_get::<Option<String>, _>(column)? {
+        Some(text) => Ok(Some(parse_time(&text)?)),
+        None => Ok(None),
+    }
+}
+
 const PROJECT_COLUMNS: &str = "project_id, team_id, slug, name, status, project_types,
     project_type_other_reason, project_purpose, project_keywords, created_by_user_id,
     created_at, last_updated";
 
-/// A project row as read, before its enumerations are checked.
-struct RawProject {
-    project_id: String,
-    team_id: String,
-    slug: String,
-    name: String,
-    status: String,
-    project_types: String,
-    project_type_other_reason: Option<String>,
-    project_purpose: Option<String>,
-    project_keywords: String,
-    created_by_user_id: String,
-    created_at: Timestamp,
-    last_updated: Timestamp,
-}
-
-fn raw_project(row: &Row<'_>) -> duckdb::Result<RawProject> {
-    Ok(RawProject {
-        project_id: row.get(0)?,
-        team_id: row.get(1)?,
-        slug: row.get(2)?,
-        name: row.get(3)?,
-        status: row.get(4)?,
-        project_types: row.get(5)?,
-        project_type_other_reason: row.get(6)?,
-        project_purpose: row.get(7)?,
-        project_keywords: row.get(8)?,
-        created_by_user_id: row.get(9)?,
-        created_at: row.get(10)?,
-        last_updated: row.get(11)?,
+fn project_row(row: &AnyRow) -> ApiResult<ProjectRow> {
+    let types: Vec<String> =
+        from_json(&row.try_get::<String, _>("project_types")?, "project types")?;
+    let project_types = types
+        .iter()
+        .map(|value| parse_stored(value, ProjectType::parse, "project type"))
+        .collect::<ApiResult<Vec<_>>>()?;
+    Ok(ProjectRow {
+        project_id: row.try_get("project_id")?,
+        team_id: row.try_get("team_id")?,
+        slug: row.try_get("slug")?,
+        name: row.try_get("name")?,
+        status: parse_stored(
+            &row.try_get::<String, _>("status")?,
+            ProjectStatus::parse,
+            "project status",
+        )?,
+        project_types,
+        project_type_other_reason: row.try_get("project_type_other_reason")?,
+        project_purpose: row.try_get("project_purpose")?,
+        project_keywords: from_json(
+            &row.try_get::<String, _>("project_keywords")?,
+            "project keywords",
+        )?,
+        created_by_user_id: row.try_get("created_by_user_id")?,
+        created_at: time_column(row, "created_at")?,
+        last_updated: time_column(row, "last_updated")?,
     })
-}
-
-impl RawProject {
-    fn checked(self) -> ApiResult<ProjectRow> {
-        let types: Vec<String> = from_json(&self.project_types, "project types")?;
-        let project_types = types
-            .iter()
-            .map(|value| parse_stored(value, ProjectType::parse, "project type"))
-            .collect::<ApiResult<Vec<_>>>()?;
-        Ok(ProjectRow {
-            project_id: self.project_id,
-            team_id: self.team_id,
-            slug: self.slug,
-            name: self.name,
-            status: parse_stored(&self.status, ProjectStatus::parse, "project status")?,
-            project_types,
-            project_type_other_reason: self.project_type_other_reason,
-            project_purpose: self.project_purpose,
-            project_keywords: from_json(&self.project_keywords, "project keywords")?,
-            created_by_user_id: self.created_by_user_id,
-            created_at: self.created_at,
-            last_updated: self.last_updated,
-        })
-    }
 }
 
 const LISTED_COLUMNS: &str = "listed_podcast_id, project_id, team_id, podcast_id, podcast_title,
     podcast_slug, podcast_image_url, status, priority, labels, added_at, updated_at,
     added_by_user_id, relevancy_score";
 
-struct RawListed {
-    listed_podcast_id: String,
-    project_id: String,
-    team_id: String,
-    podcast_id: String,
-    podcast_title: String,
-    podcast_slug: String,
-    podcast_image_url: Option<String>,
-    status: String,
-    priority: Option<String>,
-    labels: String,
-    added_at: Timestamp,
-    updated_at: Timestamp,
-    added_by_user_id: String,
-    relevancy_score: Option<f64>,
-}
-
-fn raw_listed(row: &Row<'_>) -> duckdb::Result<RawListed> {
-    Ok(RawListed {
-        listed_podcast_id: row.get(0)?,
-        project_id: row.get(1)?,
-        team_id: row.get(2)?,
-        podcast_id: row.get(3)?,
-        podcast_title: row.get(4)?,
-        podcast_slug: row.get(5)?,
-        podcast_image_url: row.get(6)?,
-        status: row.get(7)?,
-        priority: row.get(8)?,
-        labels: row.get(9)?,
-        added_at: row.get(10)?,
-        updated_at: row.get(11)?,
-        added_by_user_id: row.get(12)?,
-        relevancy_score: row.get(13)?,
+fn listed_row(row: &AnyRow) -> ApiResult<ListedPodcastRow> {
+    let labels: Vec<String> = from_json(&row.try_get::<String, _>("labels")?, "labels")?;
+    let labels = labels
+        .iter()
+        .map(|value| parse_stored(value, ListedPodcastLabel::parse, "label"))
+        .collect::<ApiResult<Vec<_>>>()?;
+    let priority = match row.try_get::<Option<String>, _>("priority")? {
+        Some(value) => Some(parse_stored(&value, Priority::parse, "priority")?),
+        None => None,
+    };
+    Ok(ListedPodcastRow {
+        listed_podcast_id: row.try_get("listed_podcast_id")?,
+        project_id: row.try_get("project_id")?,
+        team_id: row.try_get("team_id")?,
+        podcast_id: row.try_get("podcast_id")?,
+        podcast_title: row.try_get("podcast_title")?,
+        podcast_slug: row.try_get("podcast_slug")?,
+        podcast_image_url: row.try_get("podcast_image_url")?,
+        status: parse_stored(
+            &row.try_get::<String, _>("status")?,
+            ListedPodcastStatus::parse,
+            "listed status",
+        )?,
+        priority,
+        labels,
+        added_at: time_column(row, "added_at")?,
+        updated_at: time_column(row, "updated_at")?,
+        added_by_user_id: row.try_get("added_by_user_id")?,
+        relevancy_score: row.try_get("relevancy_score")?,
     })
 }
 
-impl RawListed {
-    fn checked(self) -> ApiResult<ListedPodcastRow> {
-        let labels: Vec<String> = from_json(&self.labels, "labels")?;
-        let labels = labels
-            .iter()
-            .map(|value| parse_stored(value, ListedPodcastLabel::parse, "label"))
-            .collect::<ApiResult<Vec<_>>>()?;
-        let priority = match self.priority.as_deref() {
-            Some(value) => Some(parse_stored(value, Priority::parse, "priority")?),
-            None => None,
-        };
-        Ok(ListedPodcastRow {
-            listed_podcast_id: self.listed_podcast_id,
-            project_id: self.project_id,
-            team_id: self.team_id,
-            podcast_id: self.podcast_id,
-            podcast_title: self.podcast_title,
-            podcast_slug: self.podcast_slug,
-            podcast_image_url: self.podcast_image_url,
-            status: parse_stored(&self.status, ListedPodcastStatus::parse, "listed status")?,
-            priority,
-            labels,
-            added_at: self.added_at,
-            updated_at: self.updated_at,
-            added_by_user_id: self.added_by_user_id,
-            relevancy_score: self.relevancy_score,
-        })
-    }
-}
+const OUTREACH_COLUMNS: &str = "outreach_id, team_id, user_id, podcast_id, podcast_title,
+    podcast_slug, podcast_image_url, project_id, guest_profile_id, guest_json, subject, body,
+    options_json, created_at";
 
-struct RawOutreach {
-    outreach_id: String,
-    team_id: String,
-    user_id: String,
-    podcast_id: String,
-    podcast_title: String,
-    podcast_slug: String,
-    podcast_image_url: Option<String>,
-    project_id: Option<String>,
-    guest_profile_id: Option<String>,
-    guest_json: Option<String>,
-    subject: String,
-    body: String,
-    options_json: String,
-    created_at: Timestamp,
-}
-
-fn raw_outreach(row: &Row<'_>) -> duckdb::Result<RawOutreach> {
-    Ok(RawOutreach {
-        outreach_id: row.get(0)?,
-        team_id: row.get(1)?,
-        user_id: row.get(2)?,
-        podcast_id: row.get(3)?,
-        podcast_title: row.get(4)?,
-        podcast_slug: row.get(5)?,
-        podcast_image_url: row.get(6)?,
-        project_id: row.get(7)?,
-        guest_profile_id: row.get(8)?,
-        guest_json: row.get(9)?,
-        subject: row.get(10)?,
-        body: row.get(11)?,
-        options_json: row.get(12)?,
-        created_at: row.get(13)?,
+fn outreach_row(row: &AnyRow) -> ApiResult<OutreachRow> {
+    let options: OutreachOptions = from_json(
+        &row.try_get::<String, _>("options_json")?,
+        "outreach options",
+    )?;
+    let guest: Option<OutreachGuest> = row
+        .try_get::<Option<String>, _>("guest_json")?
+        .map(|text| from_json(&text, "outreach guest"))
+        .transpose()?;
+    Ok(OutreachRow {
+        outreach_id: row.try_get("outreach_id")?,
+        team_id: row.try_get("team_id")?,
+        user_id: row.try_get("user_id")?,
+        podcast_id: row.try_get("podcast_id")?,
+        podcast_title: row.try_get("podcast_title")?,
+        podcast_slug: row.try_get("podcast_slug")?,
+        podcast_image_url: row.try_get("podcast_image_url")?,
+        project_id: row.try_get("project_id")?,
+        guest_profile_id: row.try_get("guest_profile_id")?,
+        guest,
+        subject: row.try_get("subject")?,
+        body: row.try_get("body")?,
+        options,
+        created_at: time_column(row, "created_at")?,
     })
-}
-
-impl RawOutreach {
-    fn checked(self) -> ApiResult<OutreachRow> {
-        let options: OutreachOptions = from_json(&self.options_json, "outreach options")?;
-        let guest: Option<OutreachGuest> = self
-            .guest_json
-            .as_deref()
-            .map(|text| from_json(text, "outreach guest"))
-            .transpose()?;
-        Ok(OutreachRow {
-            outreach_id: self.outreach_id,
-            team_id: self.team_id,
-            user_id: self.user_id,
-            podcast_id: self.podcast_id,
-            podcast_title: self.podcast_title,
-            podcast_slug: self.podcast_slug,
-            podcast_image_url: self.podcast_image_url,
-            project_id: self.project_id,
-            guest_profile_id: self.guest_profile_id,
-            guest,
-            subject: self.subject,
-            body: self.body,
-            options,
-            created_at: self.created_at,
-        })
-    }
 }
 
 fn labels_json(labels: &[ListedPodcastLabel]) -> ApiResult<String> {
@@ -264,265 +182,251 @@ fn labels_json(labels: &[ListedPodcastLabel]) -> ApiResult<String> {
     )
 }
 
-fn insert_activity(
-    connection: &Connection,
+/// The lock a write to a project's list holds: the cap and duplicate checks of
+/// [`WorkflowStore::add_listed`] and each listed podcast's activity sequence.
+fn listed_lock(project_id: &str) -> String {
+    format!("listed_podcasts:{project_id}")
+}
+
+async fn insert_activity(
+    connection: &mut AnyConnection,
     listed_podcast_id: &str,
     project_id: &str,
     entry: &ActivityEntry,
 ) -> ApiResult<()> {
-    let sequence: i64 = connection
-        .query_row(
-            "SELECT COALESCE(MAX(sequence), 0) + 1 FROM listed_podcast_activity
-             WHERE listed_podcast_id = ?",
-            params![listed_podcast_id],
-            |row| row.get(0),
-        )
-        .map_err(db_error)?;
-    connection
-        .execute(
-            "INSERT INTO listed_podcast_activity (activity_id, listed_podcast_id, project_id,
-                action_type, activity_date, from_value, to_value, user_id, user_display_name,
-                sequence)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            params![
-                uuid::Uuid::new_v4().to_string(),
-                listed_podcast_id,
-                project_id,
-                entry.action_type.as_str(),
-                entry.activity_date,
-                entry.from_value,
-                entry.to_value,
-                entry.user_id,
-                entry.user_display_name,
-                sequence
-            ],
-        )
-        .map_err(db_error)?;
+    let sequence: i64 = sqlx::query(
+        "SELECT COALESCE(MAX(sequence), 0) + 1 FROM listed_podcast_activity
+         WHERE listed_podcast_id = $1",
+    )
+    .bind(listed_podcast_id)
+    .fetch_one(&mut *connection)
+    .await?
+    .try_get(0)?;
+    sqlx::query(
+        "INSERT INTO listed_podcast_activity (activity_id, listed_podcast_id, project_id,
+            action_type, activity_date, from_value, to_value, user_id, user_display_name,
+            sequence)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+    )
+    .bind(uuid::Uuid::new_v4().to_string())
+    .bind(listed_podcast_id)
+    .bind(project_id)
+    .bind(entry.action_type.as_str())
+    .bind(time_text(entry.activity_date))
+    .bind(entry.from_value.as_deref())
+    .bind(entry.to_value.as_deref())
+    .bind(entry.user_id.as_str())
+    .bind(entry.user_display_name.as_str())
+    .bind(sequence)
+    .execute(&mut *connection)
+    .await?;
     Ok(())
 }
 
-fn touch_project(connection: &Connection, project_id: &str, at: Timestamp) -> ApiResult<()> {
-    connection
-        .execute(
-            "UPDATE projects SET last_updated = ? WHERE project_id = ?",
-            params![at, project_id],
-        )
-        .map_err(db_error)?;
+async fn touch_project(
+    connection: &mut AnyConnection,
+    project_id: &str,
+    at: Timestamp,
+) -> ApiResult<()> {
+    sqlx::query("UPDATE projects SET last_updated = $1 WHERE project_id = $2")
+        .bind(time_text(at))
+        .bind(project_id)
+        .execute(connection)
+        .await?;
     Ok(())
 }
 
 impl WorkflowStore {
-    /// Creates the workflow tables when missing on `connection` (a connection to the
-    /// app database) and keeps it.
-    pub fn open(connection: Connection) -> ApiResult<WorkflowStore> {
-        connection.execute_batch(SCHEMA).map_err(db_error)?;
-        Ok(WorkflowStore {
-            connection: Mutex::new(connection),
-        })
+    /// The workflow tables of `db` (created by its migrations).
+    pub fn open(db: Arc<Database>) -> ApiResult<WorkflowStore> {
+        Ok(WorkflowStore { db })
     }
 
-    /// Another connection to the app database (for `podlens backup`'s copy, which
-    /// must not hold this store's mutex while it runs).
-    pub fn connection_clone(&self) -> ApiResult<Connection> {
-        self.lock()?.try_clone().map_err(db_error)
-    }
-
-    pub(super) fn lock(&self) -> ApiResult<MutexGuard<'_, Connection>> {
-        self.connection
-            .lock()
-            .map_err(|_| ApiError::Internal("workflow tables lock poisoned".into()))
+    /// The application store these tables live in.
+    pub fn database(&self) -> &Arc<Database> {
+        &self.db
     }
 
     // ------------------------------------------------------------ projects
 
     /// How many projects a team has.
     pub fn count_projects(&self, team_id: &str) -> ApiResult<u64> {
-        let connection = self.lock()?;
-        let count: i64 = connection
-            .query_row(
-                "SELECT count(*) FROM projects WHERE team_id = ?",
-                params![team_id],
-                |row| row.get(0),
-            )
-            .map_err(db_error)?;
+        let count: i64 = self
+            .db
+            .wait(
+                sqlx::query("SELECT COUNT(*) FROM projects WHERE team_id = $1")
+                    .bind(team_id)
+                    .fetch_one(self.db.pool()),
+            )?
+            .try_get(0)?;
         Ok(count_to_u64(count))
     }
 
     /// Stores a new project unless the team already has `cap` projects. The slug is
-    /// `project.slug`, or it with the first free numeric suffix in the team.
+    /// `project.slug`, or it with the first free numeric suffix in the team. The check
+    /// and the insert run in one write transaction holding the team's project lock.
     pub fn create_project(
         &self,
         mut project: ProjectRow,
         cap: Option<u64>,
     ) -> ApiResult<CapCheck<ProjectRow>> {
-        let connection = self.lock()?;
-        let mut statement = connection
-            .prepare("SELECT slug FROM projects WHERE team_id = ?")
-            .map_err(db_error)?;
-        let taken = statement
-            .query_map(params![project.team_id], |row| row.get::<_, String>(0))
-            .map_err(db_error)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(db_error)?;
-        if let Some(limit) = cap
-            && taken.len() as u64 >= limit
-        {
-            return Ok(CapCheck::CapReached { limit });
-        }
-        project.slug = unique_slug(&project.slug, &taken);
-        connection
-            .execute(
-                &format!("INSERT INTO projects ({PROJECT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-                params![
-                    project.project_id,
-                    project.team_id,
-                    project.slug,
-                    project.name,
-                    project.status.as_str(),
-                    to_json(&project.project_types)?,
-                    project.project_type_other_reason,
-                    project.project_purpose,
-                    to_json(&project.project_keywords)?,
-                    project.created_by_user_id,
-                    project.created_at,
-                    project.last_updated
-                ],
-            )
-            .map_err(db_error)?;
-        Ok(CapCheck::Done(project))
+        let project_types = to_json(&project.project_types)?;
+        let project_keywords = to_json(&project.project_keywords)?;
+        self.db.wait(async {
+            let mut tx = self.db.begin_write().await?;
+            self.db
+                .lock(&mut tx, &format!("projects:{}", project.team_id))
+                .await?;
+            let taken = sqlx::query("SELECT slug FROM projects WHERE team_id = $1")
+                .bind(project.team_id.as_str())
+                .fetch_all(&mut *tx)
+                .await?
+                .iter()
+                .map(|row| row.try_get::<String, _>(0))
+                .collect::<Result<Vec<_>, _>>()?;
+            if let Some(limit) = cap
+                && taken.len() as u64 >= limit
+            {
+                return Ok(CapCheck::CapReached { limit });
+            }
+            project.slug = unique_slug(&project.slug, &taken);
+            sqlx::query(AssertSqlSafe(format!(
+                "INSERT INTO projects ({PROJECT_COLUMNS})
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+            )))
+            .bind(project.project_id.as_str())
+            .bind(project.team_id.as_str())
+            .bind(project.slug.as_str())
+            .bind(project.name.as_str())
+            .bind(project.status.as_str())
+            .bind(project_types)
+            .bind(project.project_type_other_reason.as_deref())
+            .bind(project.project_purpose.as_deref())
+            .bind(project_keywords)
+            .bind(project.created_by_user_id.as_str())
+            .bind(time_text(project.created_at))
+            .bind(time_text(project.last_updated))
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok::<_, ApiError>(CapCheck::Done(project))
+        })
     }
 
     /// Every project of a team, in no particular order.
     pub fn team_projects(&self, team_id: &str) -> ApiResult<Vec<ProjectRow>> {
-        let connection = self.lock()?;
-        let mut statement = connection
-            .prepare(&format!(
-                "SELECT {PROJECT_COLUMNS} FROM projects WHERE team_id = ?"
-            ))
-            .map_err(db_error)?;
-        let raw = statement
-            .query_map(params![team_id], raw_project)
-            .map_err(db_error)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(db_error)?;
-        raw.into_iter().map(RawProject::checked).collect()
+        let rows = self.db.wait(
+            sqlx::query(AssertSqlSafe(format!(
+                "SELECT {PROJECT_COLUMNS} FROM projects WHERE team_id = $1"
+            )))
+            .bind(team_id)
+            .fetch_all(self.db.pool()),
+        )?;
+        rows.iter().map(project_row).collect()
     }
 
     /// The team's project with this id or slug.
     pub fn find_project(&self, team_id: &str, id_or_slug: &str) -> ApiResult<Option<ProjectRow>> {
-        let connection = self.lock()?;
-        let raw = connection
-            .query_row(
-                &format!(
-                    "SELECT {PROJECT_COLUMNS} FROM projects
-                     WHERE team_id = ? AND (project_id = ? OR slug = ?)
-                     ORDER BY project_id = ? DESC LIMIT 1"
-                ),
-                params![team_id, id_or_slug, id_or_slug, id_or_slug],
-                raw_project,
-            )
-            .optional()
-            .map_err(db_error)?;
-        raw.map(RawProject::checked).transpose()
+        let row = self.db.wait(
+            sqlx::query(AssertSqlSafe(format!(
+                "SELECT {PROJECT_COLUMNS} FROM projects
+                 WHERE team_id = $1 AND (project_id = $2 OR slug = $2)
+                 ORDER BY CASE WHEN project_id = $2 THEN 0 ELSE 1 END LIMIT 1"
+            )))
+            .bind(team_id)
+            .bind(id_or_slug)
+            .fetch_optional(self.db.pool()),
+        )?;
+        row.as_ref().map(project_row).transpose()
     }
 
     /// Writes a project's changeable fields (everything but its ids, team, slug and
     /// creation).
     pub fn save_project(&self, project: &ProjectRow) -> ApiResult<()> {
-        let connection = self.lock()?;
-        connection
-            .execute(
-                "UPDATE projects SET name = ?, status = ?, project_types = ?,
-                    project_type_other_reason = ?, project_purpose = ?, project_keywords = ?,
-                    last_updated = ?
-                 WHERE project_id = ? AND team_id = ?",
-                params![
-                    project.name,
-                    project.status.as_str(),
-                    to_json(&project.project_types)?,
-                    project.project_type_other_reason,
-                    project.project_purpose,
-                    to_json(&project.project_keywords)?,
-                    project.last_updated,
-                    project.project_id,
-                    project.team_id
-                ],
+        self.db.wait(
+            sqlx::query(
+                "UPDATE projects SET name = $1, status = $2, project_types = $3,
+                    project_type_other_reason = $4, project_purpose = $5, project_keywords = $6,
+                    last_updated = $7
+                 WHERE project_id = $8 AND team_id = $9",
             )
-            .map_err(db_error)?;
+            .bind(project.name.as_str())
+            .bind(project.status.as_str())
+            .bind(to_json(&project.project_types)?)
+            .bind(project.project_type_other_reason.as_deref())
+            .bind(project.project_purpose.as_deref())
+            .bind(to_json(&project.project_keywords)?)
+            .bind(time_text(project.last_updated))
+            .bind(project.project_id.as_str())
+            .bind(project.team_id.as_str())
+            .execute(self.db.pool()),
+        )?;
         Ok(())
     }
 
     /// Deletes a project with its listed podcasts and their activity.
     pub fn delete_project(&self, team_id: &str, project_id: &str) -> ApiResult<bool> {
-        let mut connection = self.lock()?;
-        let transaction = connection.transaction().map_err(db_error)?;
-        let removed = transaction
-            .execute(
-                "DELETE FROM projects WHERE team_id = ? AND project_id = ?",
-                params![team_id, project_id],
-            )
-            .map_err(db_error)?;
-        if removed > 0 {
-            for table in ["listed_podcast_activity", "listed_podcasts"] {
-                transaction
-                    .execute(
-                        &format!("DELETE FROM {table} WHERE project_id = ?"),
-                        params![project_id],
-                    )
-                    .map_err(db_error)?;
+        self.db.wait(async {
+            let mut tx = self.db.begin_write().await?;
+            let removed =
+                sqlx::query("DELETE FROM projects WHERE team_id = $1 AND project_id = $2")
+                    .bind(team_id)
+                    .bind(project_id)
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+            if removed > 0 {
+                for delete in [
+                    "DELETE FROM listed_podcast_activity WHERE project_id = $1",
+                    "DELETE FROM listed_podcasts WHERE project_id = $1",
+                ] {
+                    sqlx::query(delete)
+                        .bind(project_id)
+                        .execute(&mut *tx)
+                        .await?;
+                }
             }
-        }
-        transaction.commit().map_err(db_error)?;
-        Ok(removed > 0)
+            tx.commit().await?;
+            Ok::<_, ApiError>(removed > 0)
+        })
     }
 
     // ------------------------------------------------------------ listed podcasts
 
     /// A project's listed podcasts, oldest first.
     pub fn listed_podcasts(&self, project_id: &str) -> ApiResult<Vec<ListedPodcastRow>> {
-        let connection = self.lock()?;
-        let mut statement = connection
-            .prepare(&format!(
-                "SELECT {LISTED_COLUMNS} FROM listed_podcasts WHERE project_id = ?
+        let rows = self.db.wait(
+            sqlx::query(AssertSqlSafe(format!(
+                "SELECT {LISTED_COLUMNS} FROM listed_podcasts WHERE project_id = $1
                  ORDER BY added_at, listed_podcast_id"
-            ))
-            .map_err(db_error)?;
-        let raw = statement
-            .query_map(params![project_id], raw_listed)
-            .map_err(db_error)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(db_error)?;
-        raw.into_iter().map(RawListed::checked).collect()
+            )))
+            .bind(project_id)
+            .fetch_all(self.db.pool()),
+        )?;
+        rows.iter().map(listed_row).collect()
     }
 
     /// Every listing in a team's projects.
     pub fn team_listings(&self, team_id: &str) -> ApiResult<Vec<TeamListing>> {
-        let connection = self.lock()?;
-        let mut statement = connection
-            .prepare(
+        let rows = self.db.wait(
+            sqlx::query(
                 "SELECT podcast_id, project_id, added_by_user_id, status FROM listed_podcasts
-                 WHERE team_id = ? ORDER BY added_at, listed_podcast_id",
+                 WHERE team_id = $1 ORDER BY added_at, listed_podcast_id",
             )
-            .map_err(db_error)?;
-        let raw = statement
-            .query_map(params![team_id], |row| {
-                Ok((
-                    row.get::<_, String>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, String>(2)?,
-                    row.get::<_, String>(3)?,
-                ))
-            })
-            .map_err(db_error)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(db_error)?;
-        raw.into_iter()
-            .map(|(podcast_id, project_id, added_by_user_id, status)| {
+            .bind(team_id)
+            .fetch_all(self.db.pool()),
+        )?;
+        rows.iter()
+            .map(|row| {
                 Ok(TeamListing {
-                    podcast_id,
-                    project_id,
-                    added_by_user_id,
-                    status: parse_stored(&status, ListedPodcastStatus::parse, "listed status")?,
+                    podcast_id: row.try_get("podcast_id")?,
+                    project_id: row.try_get("project_id")?,
+                    added_by_user_id: row.try_get("added_by_user_id")?,
+                    status: parse_stored(
+                        &row.try_get::<String, _>("status")?,
+                        ListedPodcastStatus::parse,
+                        "listed status",
+                    )?,
                 })
             })
             .collect()
@@ -534,114 +438,112 @@ impl WorkflowStore {
         project_id: &str,
         listed_podcast_id: &str,
     ) -> ApiResult<Option<ListedPodcastRow>> {
-        let connection = self.lock()?;
-        let raw = connection
-            .query_row(
-                &format!(
-                    "SELECT {LISTED_COLUMNS} FROM listed_podcasts
-                     WHERE project_id = ? AND listed_podcast_id = ?"
-                ),
-                params![project_id, listed_podcast_id],
-                raw_listed,
-            )
-            .optional()
-            .map_err(db_error)?;
-        raw.map(RawListed::checked).transpose()
+        let row = self.db.wait(
+            sqlx::query(AssertSqlSafe(format!(
+                "SELECT {LISTED_COLUMNS} FROM listed_podcasts
+                 WHERE project_id = $1 AND listed_podcast_id = $2"
+            )))
+            .bind(project_id)
+            .bind(listed_podcast_id)
+            .fetch_optional(self.db.pool()),
+        )?;
+        row.as_ref().map(listed_row).transpose()
     }
 
     /// Adds a podcast to a project with its `added-to-list` entry, unless the project
-    /// already holds `cap` podcasts. A podcast already on the list is refused.
+    /// already holds `cap` podcasts. A podcast already on the list is refused. The
+    /// checks and the writes run in one write transaction holding the project's list
+    /// lock.
     pub fn add_listed(
         &self,
         new: NewListedPodcast,
         cap: Option<u64>,
     ) -> ApiResult<CapCheck<ListedPodcastRow>> {
-        let mut connection = self.lock()?;
-        let transaction = connection.transaction().map_err(db_error)?;
-        let (count, duplicates): (i64, i64) = transaction
-            .query_row(
-                "SELECT count(*), count(*) FILTER (WHERE podcast_id = ?)
-                 FROM listed_podcasts WHERE project_id = ?",
-                params![new.row.podcast_id, new.row.project_id],
-                |row| Ok((row.get(0)?, row.get(1)?)),
+        let labels = labels_json(&new.row.labels)?;
+        self.db.wait(async {
+            let mut tx = self.db.begin_write().await?;
+            self.db
+                .lock(&mut tx, &listed_lock(&new.row.project_id))
+                .await?;
+            let counts = sqlx::query(
+                "SELECT COUNT(*), COUNT(CASE WHEN podcast_id = $1 THEN 1 END)
+                 FROM listed_podcasts WHERE project_id = $2",
             )
-            .map_err(db_error)?;
-        if duplicates > 0 {
-            return Err(ApiError::BadRequest(format!(
-                "Podcast {} is already listed in this project",
-                new.row.podcast_id
-            )));
-        }
-        if let Some(limit) = cap
-            && count_to_u64(count) >= limit
-        {
-            return Ok(CapCheck::CapReached { limit });
-        }
-        let row = new.row;
-        transaction
-            .execute(
-                &format!(
-                    "INSERT INTO listed_podcasts ({LISTED_COLUMNS})
-                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                ),
-                params![
-                    row.listed_podcast_id,
-                    row.project_id,
-                    row.team_id,
-                    row.podcast_id,
-                    row.podcast_title,
-                    row.podcast_slug,
-                    row.podcast_image_url,
-                    row.status.as_str(),
-                    row.priority.map(Priority::as_str),
-                    labels_json(&row.labels)?,
-                    row.added_at,
-                    row.updated_at,
-                    row.added_by_user_id,
-                    row.relevancy_score
-                ],
-            )
-            .map_err(db_error)?;
-        insert_activity(
-            &transaction,
-            &row.listed_podcast_id,
-            &row.project_id,
-            &new.added,
-        )?;
-        touch_project(&transaction, &row.project_id, row.updated_at)?;
-        transaction.commit().map_err(db_error)?;
-        Ok(CapCheck::Done(row))
+            .bind(new.row.podcast_id.as_str())
+            .bind(new.row.project_id.as_str())
+            .fetch_one(&mut *tx)
+            .await?;
+            let (count, duplicates): (i64, i64) = (counts.try_get(0)?, counts.try_get(1)?);
+            if duplicates > 0 {
+                return Err(ApiError::BadRequest(format!(
+                    "Podcast {} is already listed in this project",
+                    new.row.podcast_id
+                )));
+            }
+            if let Some(limit) = cap
+                && count_to_u64(count) >= limit
+            {
+                return Ok(CapCheck::CapReached { limit });
+            }
+            let row = &new.row;
+            sqlx::query(AssertSqlSafe(format!(
+                "INSERT INTO listed_podcasts ({LISTED_COLUMNS})
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+            )))
+            .bind(row.listed_podcast_id.as_str())
+            .bind(row.project_id.as_str())
+            .bind(row.team_id.as_str())
+            .bind(row.podcast_id.as_str())
+            .bind(row.podcast_title.as_str())
+            .bind(row.podcast_slug.as_str())
+            .bind(row.podcast_image_url.as_deref())
+            .bind(row.status.as_str())
+            .bind(row.priority.map(Priority::as_str))
+            .bind(labels)
+            .bind(time_text(row.added_at))
+            .bind(time_text(row.updated_at))
+            .bind(row.added_by_user_id.as_str())
+            .bind(row.relevancy_score)
+            .execute(&mut *tx)
+            .await?;
+            insert_activity(&mut tx, &row.listed_podcast_id, &row.project_id, &new.added).await?;
+            touch_project(&mut tx, &row.project_id, row.updated_at).await?;
+            tx.commit().await?;
+            Ok(CapCheck::Done(new.row))
+        })
     }
 
     /// Writes a listed podcast's status, priority and labels with the activity entries
-    /// that record the change.
+    /// that record the change, in one transaction holding the project's list lock.
     pub fn update_listed(
         &self,
         row: &ListedPodcastRow,
         changes: &[ActivityEntry],
     ) -> ApiResult<()> {
-        let mut connection = self.lock()?;
-        let transaction = connection.transaction().map_err(db_error)?;
-        transaction
-            .execute(
-                "UPDATE listed_podcasts SET status = ?, priority = ?, labels = ?, updated_at = ?
-                 WHERE listed_podcast_id = ? AND project_id = ?",
-                params![
-                    row.status.as_str(),
-                    row.priority.map(Priority::as_str),
-                    labels_json(&row.labels)?,
-                    row.updated_at,
-                    row.listed_podcast_id,
-                    row.project_id
-                ],
+        let labels = labels_json(&row.labels)?;
+        self.db.wait(async {
+            let mut tx = self.db.begin_write().await?;
+            self.db.lock(&mut tx, &listed_lock(&row.project_id)).await?;
+            sqlx::query(
+                "UPDATE listed_podcasts SET status = $1, priority = $2, labels = $3,
+                    updated_at = $4
+                 WHERE listed_podcast_id = $5 AND project_id = $6",
             )
-            .map_err(db_error)?;
-        for entry in changes {
-            insert_activity(&transaction, &row.listed_podcast_id, &row.project_id, entry)?;
-        }
-        touch_project(&transaction, &row.project_id, row.updated_at)?;
-        transaction.commit().map_err(db_error)?;
-        Ok(())
+            .bind(row.status.as_str())
+            .bind(row.priority.map(Priority::as_str))
+            .bind(labels)
+            .bind(time_text(row.updated_at))
+            .bind(row.listed_podcast_id.as_str())
+            .bind(row.project_id.as_str())
+            .execute(&mut *tx)
+            .await?;
+            for entry in changes {
+                insert_activity(&mut tx, &row.listed_podcast_id, &row.project_id, entry).await?;
+            }
+            touch_project(&mut tx, &row.project_id, row.updated_at).await?;
+            tx.commit().await?;
+            Ok::<_, ApiError>(())
+        })
     }
 
     /// Removes a podcast from a project's list (with its activity).
@@ -651,75 +553,60 @@ impl WorkflowStore {
         listed_podcast_id: &str,
         at: Timestamp,
     ) -> ApiResult<bool> {
-        let mut connection = self.lock()?;
-        let transaction = connection.transaction().map_err(db_error)?;
-        let removed = transaction
-            .execute(
-                "DELETE FROM listed_podcasts WHERE project_id = ? AND listed_podcast_id = ?",
-                params![project_id, listed_podcast_id],
+        self.db.wait(async {
+            let mut tx = self.db.begin_write().await?;
+            self.db.lock(&mut tx, &listed_lock(project_id)).await?;
+            let removed = sqlx::query(
+                "DELETE FROM listed_podcasts WHERE project_id = $1 AND listed_podcast_id = $2",
             )
-            .map_err(db_error)?;
-        if removed > 0 {
-            transaction
-                .execute(
-                    "DELETE FROM listed_podcast_activity WHERE listed_podcast_id = ?",
-                    params![listed_podcast_id],
-                )
-                .map_err(db_error)?;
-            touch_project(&transaction, project_id, at)?;
-        }
-        transaction.commit().map_err(db_error)?;
-        Ok(removed > 0)
+            .bind(project_id)
+            .bind(listed_podcast_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if removed > 0 {
+                sqlx::query("DELETE FROM listed_podcast_activity WHERE listed_podcast_id = $1")
+                    .bind(listed_podcast_id)
+                    .execute(&mut *tx)
+                    .await?;
+                touch_project(&mut tx, project_id, at).await?;
+            }
+            tx.commit().await?;
+            Ok::<_, ApiError>(removed > 0)
+        })
     }
 
     /// Every activity entry of a project's listed podcasts, oldest first.
     pub fn project_activity(&self, project_id: &str) -> ApiResult<Vec<ActivityRow>> {
-        let connection = self.lock()?;
-        let mut statement = connection
-            .prepare(
+        let rows = self.db.wait(
+            sqlx::query(
                 "SELECT listed_podcast_id, project_id, action_type, activity_date, from_value,
                         to_value, user_id, user_display_name
-                 FROM listed_podcast_activity WHERE project_id = ?
+                 FROM listed_podcast_activity WHERE project_id = $1
                  ORDER BY activity_date, listed_podcast_id, sequence",
             )
-            .map_err(db_error)?;
-        let raw = statement
-            .query_map(params![project_id], |row| {
-                Ok((
-                    row.get::<_, String>(0)?,
-                    row.get::<_, String>(1)?,
-                    row.get::<_, String>(2)?,
-                    row.get::<_, Timestamp>(3)?,
-                    row.get::<_, Option<String>>(4)?,
-                    row.get::<_, Option<String>>(5)?,
-                    row.get::<_, String>(6)?,
-                    row.get::<_, String>(7)?,
-                ))
+            .bind(project_id)
+            .fetch_all(self.db.pool()),
+        )?;
+        rows.iter()
+            .map(|row| {
+                Ok(ActivityRow {
+                    listed_podcast_id: row.try_get("listed_podcast_id")?,
+                    project_id: row.try_get("project_id")?,
+                    entry: ActivityEntry {
+                        action_type: parse_stored(
+                            &row.try_get::<String, _>("action_type")?,
+                            ActivityActionType::parse,
+                            "action type",
+                        )?,
+                        activity_date: time_column(row, "activity_date")?,
+                        from_value: row.try_get("from_value")?,
+                        to_value: row.try_get("to_value")?,
+                        user_id: row.try_get("user_id")?,
+                        user_display_name: row.try_get("user_display_name")?,
+                    },
+                })
             })
-            .map_err(db_error)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(db_error)?;
-        raw.into_iter()
-            .map(
-                |(listed_podcast_id, project_id, action, date, from, to, user_id, user_name)| {
-                    Ok(ActivityRow {
-                        listed_podcast_id,
-                        project_id,
-                        entry: ActivityEntry {
-                            action_type: parse_stored(
-                                &action,
-                                ActivityActionType::parse,
-                                "action type",
-                            )?,
-                            activity_date: date,
-                            from_value: from,
-                            to_value: to,
-                            user_id,
-                            user_display_name: user_name,
-                        },
-                    })
-                },
-            )
             .collect()
     }
 
@@ -727,32 +614,28 @@ impl WorkflowStore {
 
     /// Stores a generated outreach email.
     pub fn insert_outreach(&self, row: &OutreachRow) -> ApiResult<()> {
-        let connection = self.lock()?;
         let guest_json = row.guest.as_ref().map(to_json).transpose()?;
-        connection
-            .execute(
-                "INSERT INTO outreach_history (outreach_id, team_id, user_id, podcast_id,
-                    podcast_title, podcast_slug, podcast_image_url, project_id, guest_profile_id,
-                    guest_json, subject, body, options_json, created_at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                params![
-                    row.outreach_id,
-                    row.team_id,
-                    row.user_id,
-                    row.podcast_id,
-                    row.podcast_title,
-                    row.podcast_slug,
-                    row.podcast_image_url,
-                    row.project_id,
-                    row.guest_profile_id,
-                    guest_json,
-                    row.subject,
-                    row.body,
-                    to_json(&row.options)?,
-                    row.created_at
-                ],
-            )
-            .map_err(db_error)?;
+        self.db.wait(
+            sqlx::query(AssertSqlSafe(format!(
+                "INSERT INTO outreach_history ({OUTREACH_COLUMNS})
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+            )))
+            .bind(row.outreach_id.as_str())
+            .bind(row.team_id.as_str())
+            .bind(row.user_id.as_str())
+            .bind(row.podcast_id.as_str())
+            .bind(row.podcast_title.as_str())
+            .bind(row.podcast_slug.as_str())
+            .bind(row.podcast_image_url.as_deref())
+            .bind(row.project_id.as_deref())
+            .bind(row.guest_profile_id.as_deref())
+            .bind(guest_json)
+            .bind(row.subject.as_str())
+            .bind(row.body.as_str())
+            .bind(to_json(&row.options)?)
+            .bind(time_text(row.created_at))
+            .execute(self.db.pool()),
+        )?;
         Ok(())
     }
 
@@ -764,17 +647,19 @@ impl WorkflowStore {
         podcast_id: Option<&str>,
         guest_profile_id: Option<&str>,
     ) -> ApiResult<Vec<OutreachRow>> {
-        self.query_outreach(
-            "team_id = ? AND (? IS NULL OR podcast_id = ?) AND (? IS NULL OR guest_profile_id = ?)
-             ORDER BY created_at DESC, outreach_id",
-            &[
-                &team_id,
-                &podcast_id,
-                &podcast_id,
-                &guest_profile_id,
-                &guest_profile_id,
-            ],
-        )
+        let rows = self.db.wait(
+            sqlx::query(AssertSqlSafe(format!(
+                "SELECT {OUTREACH_COLUMNS} FROM outreach_history
+                 WHERE team_id = $1 AND (CAST($2 AS TEXT) IS NULL OR podcast_id = $2)
+                   AND (CAST($3 AS TEXT) IS NULL OR guest_profile_id = $3)
+                 ORDER BY created_at DESC, outreach_id"
+            )))
+            .bind(team_id)
+            .bind(podcast_id)
+            .bind(guest_profile_id)
+            .fetch_all(self.db.pool()),
+        )?;
+        rows.iter().map(outreach_row).collect()
     }
 
     /// One outreach email of a team.
@@ -783,32 +668,16 @@ impl WorkflowStore {
         team_id: &str,
         outreach_id: &str,
     ) -> ApiResult<Option<OutreachRow>> {
-        Ok(self
-            .query_outreach("team_id = ? AND outreach_id = ?", &[&team_id, &outreach_id])?
-            .into_iter()
-            .next())
-    }
-
-    fn query_outreach(
-        &self,
-        condition: &str,
-        values: &[&dyn duckdb::ToSql],
-    ) -> ApiResult<Vec<OutreachRow>> {
-        let connection = self.lock()?;
-        let mut statement = connection
-            .prepare(&format!(
-                "SELECT outreach_id, team_id, user_id, podcast_id, podcast_title, podcast_slug,
-                        podcast_image_url, project_id, guest_profile_id, guest_json, subject, body,
-                        options_json, created_at
-                 FROM outreach_history WHERE {condition}"
-            ))
-            .map_err(db_error)?;
-        let raw = statement
-            .query_map(values, raw_outreach)
-            .map_err(db_error)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(db_error)?;
-        raw.into_iter().map(RawOutreach::checked).collect()
+        let row = self.db.wait(
+            sqlx::query(AssertSqlSafe(format!(
+                "SELECT {OUTREACH_COLUMNS} FROM outreach_history
+                 WHERE team_id = $1 AND outreach_id = $2"
+            )))
+            .bind(team_id)
+            .bind(outreach_id)
+            .fetch_optional(self.db.pool()),
+        )?;
+        row.as_ref().map(outreach_row).transpose()
     }
 
     // ------------------------------------------------------------ search history
@@ -820,15 +689,382 @@ impl WorkflowStore {
         search_id: &str,
         team_id: &str,
     ) -> ApiResult<Option<(String, String)>> {
-        let connection = self.lock()?;
-        connection
-            .query_row(
+        let row = self.db.wait(
+            sqlx::query(
                 "SELECT search_mode, options_json FROM search_history
-                 WHERE search_id = ? AND team_id = ?",
-                params![search_id, team_id],
-                |row| Ok((row.get(0)?, row.get(1)?)),
+                 WHERE search_id = $1 AND team_id = $2",
             )
-            .optional()
-            .map_err(db_error)
+            .bind(search_id)
+            .bind(team_id)
+            .fetch_optional(self.db.pool()),
+        )?;
+        row.map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+            .transpose()
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use chrono::{TimeZone, Utc};
+    use podlens_model::enums::{CallToActionStyle, EmailLength, PersonalizationLevel};
+
+    use super::*;
+
+    /// A store over a private in-memory database.
+    pub(in crate::workflows) fn memory_store() -> WorkflowStore {
+        WorkflowStore::open(Arc::new(Database::in_memory().unwrap())).unwrap()
+    }
+
+    /// A fixed time, `second` seconds into it.
+    pub(in crate::workflows) fn at(second: i64) -> Timestamp {
+        Utc.with_ymd_and_hms(2026, 3, 4, 5, 0, 0).unwrap() + chrono::Duration::seconds(second)
+    }
+
+    fn project(id: &str, team_id: &str, slug: &str) -> ProjectRow {
+        ProjectRow {
+            project_id: id.to_owned(),
+            team_id: team_id.to_owned(),
+            slug: slug.to_owned(),
+            name: format!("Project {id}"),
+            status: ProjectStatus::Active,
+            project_types: vec![ProjectType::GuestBooking, ProjectType::Other],
+            project_type_other_reason: Some("because".to_owned()),
+            project_purpose: None,
+            project_keywords: vec!["rust".to_owned(), "audio".to_owned()],
+            created_by_user_id: "u1".to_owned(),
+            created_at: at(0),
+            last_updated: at(0),
+        }
+    }
+
+    fn entry(action_type: ActivityActionType, second: i64, to: &str) -> ActivityEntry {
+        ActivityEntry {
+            action_type,
+            activity_date: at(second),
+            from_value: None,
+            to_value: Some(to.to_owned()),
+            user_id: "u1".to_owned(),
+            user_display_name: "Ada".to_owned(),
+        }
+    }
+
+    fn listed(id: &str, project_id: &str, podcast_id: &str, second: i64) -> NewListedPodcast {
+        NewListedPodcast {
+            row: ListedPodcastRow {
+                listed_podcast_id: id.to_owned(),
+                project_id: project_id.to_owned(),
+                team_id: "t1".to_owned(),
+                podcast_id: podcast_id.to_owned(),
+                podcast_title: format!("Podcast {podcast_id}"),
+                podcast_slug: format!("podcast-{podcast_id}"),
+                podcast_image_url: None,
+                status: ListedPodcastStatus::Prospect,
+                priority: None,
+                labels: vec![ListedPodcastLabel::Automated],
+                added_at: at(second),
+                updated_at: at(second),
+                added_by_user_id: "u1".to_owned(),
+                relevancy_score: None,
+            },
+            added: entry(ActivityActionType::AddedToList, second, "prospect"),
+        }
+    }
+
+    #[test]
+    fn projects_are_capped_per_team_with_unique_slugs() {
+        let store = memory_store();
+        let first = store
+            .create_project(project("p1", "t1", "tour"), Some(2))
+            .unwrap();
+        assert_eq!(first, CapCheck::Done(project("p1", "t1", "tour")));
+        let CapCheck::Done(second) = store
+            .create_project(project("p2", "t1", "tour"), Some(2))
+            .unwrap()
+        else {
+            panic!("under the cap");
+        };
+        assert_eq!(second.slug, "tour-2");
+        assert_eq!(
+            store
+                .create_project(project("p3", "t1", "other"), Some(2))
+                .unwrap(),
+            CapCheck::CapReached { limit: 2 }
+        );
+        // Another team's projects neither count nor take slugs.
+        let CapCheck::Done(elsewhere) = store
+            .create_project(project("p4", "t2", "tour"), Some(1))
+            .unwrap()
+        else {
+            panic!("another team");
+        };
+        assert_eq!(elsewhere.slug, "tour");
+        assert_eq!(store.count_projects("t1").unwrap(), 2);
+        assert_eq!(store.count_projects("t3").unwrap(), 0);
+        let mut ids: Vec<String> = store
+            .team_projects("t1")
+            .unwrap()
+            .into_iter()
+            .map(|p| p.project_id)
+            .collect();
+        ids.sort();
+        assert_eq!(ids, ["p1", "p2"]);
+    }
+
+    #[test]
+    fn a_project_is_found_by_id_before_slug_and_saved_and_deleted() {
+        let store = memory_store();
+        store
+            .create_project(project("p1", "t1", "p2"), None)
+            .unwrap();
+        store
+            .create_project(project("p2", "t1", "second"), None)
+            .unwrap();
+        assert_eq!(
+            store.find_project("t1", "p2").unwrap().unwrap().project_id,
+            "p2"
+        );
+        assert_eq!(
+            store
+                .find_project("t1", "second")
+                .unwrap()
+                .unwrap()
+                .project_id,
+            "p2"
+        );
+        assert!(store.find_project("t2", "p1").unwrap().is_none());
+
+        let mut saved = store.find_project("t1", "p1").unwrap().unwrap();
+        saved.name = "Renamed".to_owned();
+        saved.status = ProjectStatus::Archived;
+        saved.project_types = vec![ProjectType::Monitoring];
+        saved.project_type_other_reason = None;
+        saved.project_purpose = Some("find guests".to_owned());
+        saved.project_keywords = Vec::new();
+        saved.last_updated = at(60);
+        store.save_project(&saved).unwrap();
+        assert_eq!(store.find_project("t1", "p1").unwrap().unwrap(), saved);
+
+        store
+            .add_listed(listed("l1", "p1", "pod1", 1), None)
+            .unwrap();
+        assert!(!store.delete_project("t2", "p1").unwrap());
+        assert!(store.delete_project("t1", "p1").unwrap());
+        assert!(store.find_project("t1", "p1").unwrap().is_none());
+        assert!(store.listed_podcasts("p1").unwrap().is_empty());
+        assert!(store.project_activity("p1").unwrap().is_empty());
+        assert!(!store.delete_project("t1", "p1").unwrap());
+    }
+
+    #[test]
+    fn listed_podcasts_keep_their_activity_in_order() {
+        let store = memory_store();
+        store
+            .create_project(project("p1", "t1", "tour"), None)
+            .unwrap();
+        let CapCheck::Done(first) = store
+            .add_listed(listed("l1", "p1", "pod1", 10), Some(2))
+            .unwrap()
+        else {
+            panic!("under the cap");
+        };
+        assert_eq!(first, listed("l1", "p1", "pod1", 10).row);
+        let duplicate = store
+            .add_listed(listed("l9", "p1", "pod1", 11), Some(2))
+            .unwrap_err();
+        assert_eq!(
+            duplicate.to_string(),
+            ApiError::BadRequest("Podcast pod1 is already listed in this project".into())
+                .to_string()
+        );
+        store
+            .add_listed(listed("l2", "p1", "pod2", 5), Some(2))
+            .unwrap();
+        assert_eq!(
+            store
+                .add_listed(listed("l3", "p1", "pod3", 12), Some(2))
+                .unwrap(),
+            CapCheck::CapReached { limit: 2 }
+        );
+        assert_eq!(
+            store
+                .listed_podcasts("p1")
+                .unwrap()
+                .iter()
+                .map(|row| row.listed_podcast_id.as_str())
+                .collect::<Vec<_>>(),
+            ["l2", "l1"]
+        );
+        assert_eq!(
+            store.team_listings("t1").unwrap(),
+            [
+                TeamListing {
+                    podcast_id: "pod2".into(),
+                    project_id: "p1".into(),
+                    added_by_user_id: "u1".into(),
+                    status: ListedPodcastStatus::Prospect,
+                },
+                TeamListing {
+                    podcast_id: "pod1".into(),
+                    project_id: "p1".into(),
+                    added_by_user_id: "u1".into(),
+                    status: ListedPodcastStatus::Prospect,
+                },
+            ]
+        );
+
+        let mut row = store.find_listed("p1", "l1").unwrap().unwrap();
+        row.status = ListedPodcastStatus::Pitched;
+        row.priority = Some(Priority::High);
+        row.labels = vec![ListedPodcastLabel::GuestAppearance, ListedPodcastLabel::Mcp];
+        row.updated_at = at(30);
+        let changes = [
+            entry(ActivityActionType::UpdateState, 30, "pitched"),
+            entry(ActivityActionType::UpdatePriority, 30, "high"),
+        ];
+        store.update_listed(&row, &changes).unwrap();
+        assert_eq!(store.find_listed("p1", "l1").unwrap().unwrap(), row);
+        assert!(store.find_listed("p2", "l1").unwrap().is_none());
+        assert_eq!(
+            store
+                .find_project("t1", "p1")
+                .unwrap()
+                .unwrap()
+                .last_updated,
+            at(30)
+        );
+
+        store.set_listed_relevancy("p1", "pod1", 0.75).unwrap();
+        assert_eq!(
+            store
+                .find_listed("p1", "l1")
+                .unwrap()
+                .unwrap()
+                .relevancy_score,
+            Some(0.75)
+        );
+
+        let activity = store.project_activity("p1").unwrap();
+        let seen: Vec<(&str, ActivityActionType)> = activity
+            .iter()
+            .map(|a| (a.listed_podcast_id.as_str(), a.entry.action_type))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("l2", ActivityActionType::AddedToList),
+                ("l1", ActivityActionType::AddedToList),
+                ("l1", ActivityActionType::UpdateState),
+                ("l1", ActivityActionType::UpdatePriority),
+            ]
+        );
+        assert_eq!(activity[2].entry, changes[0]);
+
+        assert!(!store.remove_listed("p1", "l9", at(40)).unwrap());
+        assert!(store.remove_listed("p1", "l1", at(40)).unwrap());
+        assert!(store.find_listed("p1", "l1").unwrap().is_none());
+        assert_eq!(store.project_activity("p1").unwrap().len(), 1);
+        assert_eq!(
+            store
+                .find_project("t1", "p1")
+                .unwrap()
+                .unwrap()
+                .last_updated,
+            at(40)
+        );
+    }
+
+    fn outreach(id: &str, podcast_id: &str, guest: Option<&str>, second: i64) -> OutreachRow {
+        OutreachRow {
+            outreach_id: id.to_owned(),
+            team_id: "t1".to_owned(),
+            user_id: "u1".to_owned(),
+            podcast_id: podcast_id.to_owned(),
+            podcast_title: "A podcast".to_owned(),
+            podcast_slug: "a-podcast".to_owned(),
+            podcast_image_url: Some("https://img.example/a.png".to_owned()),
+            project_id: None,
+            guest_profile_id: guest.map(str::to_owned),
+            guest: guest.map(|id| OutreachGuest {
+                id: id.to_owned(),
+                name: "Grace".to_owned(),
+                slug: "grace".to_owned(),
+            }),
+            subject: "Hello".to_owned(),
+            body: "Dear host".to_owned(),
+            options: OutreachOptions {
+                perspective: podlens_model::enums::OutreachPerspective::First,
+                email_length: EmailLength::Short,
+                call_to_action_style: CallToActionStyle::Light,
+                personalization_level: PersonalizationLevel::Heavy,
+                generation_mode: Default::default(),
+                outreach_template_id: None,
+            },
+            created_at: at(second),
+        }
+    }
+
+    #[test]
+    fn outreach_history_is_newest_first_and_filtered() {
+        let store = memory_store();
+        for row in [
+            outreach("o1", "pod1", None, 1),
+            outreach("o2", "pod1", Some("g1"), 2),
+            outreach("o3", "pod2", Some("g1"), 3),
+        ] {
+            store.insert_outreach(&row).unwrap();
+        }
+        let ids = |rows: Vec<OutreachRow>| {
+            rows.into_iter()
+                .map(|row| row.outreach_id)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            ids(store.outreach_history("t1", None, None).unwrap()),
+            ["o3", "o2", "o1"]
+        );
+        assert_eq!(
+            ids(store.outreach_history("t1", Some("pod1"), None).unwrap()),
+            ["o2", "o1"]
+        );
+        assert_eq!(
+            ids(store.outreach_history("t1", None, Some("g1")).unwrap()),
+            ["o3", "o2"]
+        );
+        assert_eq!(
+            ids(store
+                .outreach_history("t1", Some("pod1"), Some("g1"))
+                .unwrap()),
+            ["o2"]
+        );
+        assert!(store.outreach_history("t2", None, None).unwrap().is_empty());
+        assert_eq!(
+            store.find_outreach("t1", "o2").unwrap(),
+            Some(outreach("o2", "pod1", Some("g1"), 2))
+        );
+        assert_eq!(store.find_outreach("t2", "o2").unwrap(), None);
+    }
+
+    #[test]
+    fn a_search_is_found_for_its_team_only() {
+        let store = memory_store();
+        store
+            .db
+            .wait(
+                sqlx::query("INSERT INTO search_history VALUES ($1, $2, $3, $4, $5, $6, $7)")
+                    .bind("s1")
+                    .bind("user:u1")
+                    .bind("t1")
+                    .bind("podcasts")
+                    .bind("{\"q\":\"rust\"}")
+                    .bind(3_i64)
+                    .bind(time_text(at(0)))
+                    .execute(store.db.pool()),
+            )
+            .unwrap();
+        assert_eq!(
+            store.search_of_team("s1", "t1").unwrap(),
+            Some(("podcasts".to_owned(), "{\"q\":\"rust\"}".to_owned()))
+        );
+        assert_eq!(store.search_of_team("s1", "t2").unwrap(), None);
     }
 }

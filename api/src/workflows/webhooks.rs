@@ -16,15 +16,17 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use duckdb::{Connection, OptionalExt, params};
 use hmac::{Hmac, Mac};
 use podlens_model::entities::Timestamp;
 use podlens_netguard::{AddressPolicy, GuardedResolver, Refused, check_url};
+use podlens_store::time_text;
 use sha2::Sha256;
+use sqlx::any::AnyRow;
+use sqlx::{Any, AssertSqlSafe, Executor, Row};
 use url::Url;
 
 use super::CapCheck;
-use super::store::{WorkflowStore, db_error};
+use super::store::{WorkflowStore, time_column};
 use crate::error::{ApiError, ApiResult};
 
 /// The events a webhook can subscribe to (the polling event of the same name).
@@ -65,113 +67,102 @@ impl WebhookRow {
 
 const COLUMNS: &str = "webhook_id, team_id, url, events, secret, created_by_user_id, created_at";
 
-fn read_row(row: &duckdb::Row<'_>) -> duckdb::Result<(WebhookRow, String)> {
-    Ok((
-        WebhookRow {
-            webhook_id: row.get(0)?,
-            team_id: row.get(1)?,
-            url: row.get(2)?,
-            events: Vec::new(),
-            secret: row.get(4)?,
-            created_by_user_id: row.get(5)?,
-            created_at: row.get(6)?,
-        },
-        row.get(3)?,
-    ))
-}
-
-fn decode(raw: (WebhookRow, String)) -> ApiResult<WebhookRow> {
-    let (mut row, events) = raw;
-    row.events = serde_json::from_str(&events).map_err(|error| {
-        ApiError::Internal(format!(
-            "stored webhook {} unreadable: {error}",
-            row.webhook_id
-        ))
+fn read_row(row: &AnyRow) -> ApiResult<WebhookRow> {
+    let webhook_id: String = row.try_get("webhook_id")?;
+    let events = serde_json::from_str(&row.try_get::<String, _>("events")?).map_err(|error| {
+        ApiError::Internal(format!("stored webhook {webhook_id} unreadable: {error}"))
     })?;
-    Ok(row)
+    Ok(WebhookRow {
+        team_id: row.try_get("team_id")?,
+        url: row.try_get("url")?,
+        events,
+        secret: row.try_get("secret")?,
+        created_by_user_id: row.try_get("created_by_user_id")?,
+        created_at: time_column(row, "created_at")?,
+        webhook_id,
+    })
 }
 
-/// The team's webhooks on `connection` (also inside a transaction), oldest first.
-pub(super) fn team_webhooks_on(
-    connection: &Connection,
+/// The team's webhooks through `executor` (the pool, or a transaction), oldest first.
+pub(super) async fn team_webhooks_on<'e>(
+    executor: impl Executor<'e, Database = Any>,
     team_id: &str,
 ) -> ApiResult<Vec<WebhookRow>> {
-    let mut statement = connection
-        .prepare(&format!(
-            "SELECT {COLUMNS} FROM team_webhooks WHERE team_id = ? ORDER BY created_at, webhook_id"
-        ))
-        .map_err(db_error)?;
-    let rows = statement
-        .query_map(params![team_id], read_row)
-        .map_err(db_error)?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(db_error)?;
-    rows.into_iter().map(decode).collect()
+    let rows = sqlx::query(AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM team_webhooks WHERE team_id = $1 ORDER BY created_at, webhook_id"
+    )))
+    .bind(team_id)
+    .fetch_all(executor)
+    .await?;
+    rows.iter().map(read_row).collect()
 }
 
 impl WorkflowStore {
-    /// Registers a webhook unless the team already has `cap`.
+    /// Registers a webhook unless the team already has `cap`: the count and the insert
+    /// run in one write transaction holding the team's webhook lock.
     pub fn create_webhook(&self, row: &WebhookRow, cap: u64) -> ApiResult<CapCheck<()>> {
-        let connection = self.lock()?;
-        let count: i64 = connection
-            .query_row(
-                "SELECT count(*) FROM team_webhooks WHERE team_id = ?",
-                params![row.team_id],
-                |r| r.get(0),
-            )
-            .map_err(db_error)?;
-        if u64::try_from(count).unwrap_or(0) >= cap {
-            return Ok(CapCheck::CapReached { limit: cap });
-        }
         let events = serde_json::to_string(&row.events).map_err(ApiError::internal)?;
-        connection
-            .execute(
-                &format!("INSERT INTO team_webhooks ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-                params![
-                    row.webhook_id,
-                    row.team_id,
-                    row.url,
-                    events,
-                    row.secret,
-                    row.created_by_user_id,
-                    row.created_at
-                ],
-            )
-            .map_err(db_error)?;
-        Ok(CapCheck::Done(()))
+        let database = self.database();
+        database.wait(async {
+            let mut tx = database.begin_write().await?;
+            database
+                .lock(&mut tx, &format!("team_webhooks:{}", row.team_id))
+                .await?;
+            let count: i64 = sqlx::query("SELECT COUNT(*) FROM team_webhooks WHERE team_id = $1")
+                .bind(row.team_id.as_str())
+                .fetch_one(&mut *tx)
+                .await?
+                .try_get(0)?;
+            if u64::try_from(count).unwrap_or(0) >= cap {
+                return Ok(CapCheck::CapReached { limit: cap });
+            }
+            sqlx::query(AssertSqlSafe(format!(
+                "INSERT INTO team_webhooks ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+            )))
+            .bind(row.webhook_id.as_str())
+            .bind(row.team_id.as_str())
+            .bind(row.url.as_str())
+            .bind(events)
+            .bind(row.secret.as_str())
+            .bind(row.created_by_user_id.as_str())
+            .bind(time_text(row.created_at))
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok::<_, ApiError>(CapCheck::Done(()))
+        })
     }
 
     /// The team's webhooks, oldest first.
     pub fn team_webhooks(&self, team_id: &str) -> ApiResult<Vec<WebhookRow>> {
-        let connection = self.lock()?;
-        team_webhooks_on(&connection, team_id)
+        let database = self.database();
+        database.wait(team_webhooks_on(database.pool(), team_id))
     }
 
     /// One webhook by id, whatever its team (for the delivery worker).
     pub fn webhook(&self, webhook_id: &str) -> ApiResult<Option<WebhookRow>> {
-        let connection = self.lock()?;
-        let raw = connection
-            .query_row(
-                &format!("SELECT {COLUMNS} FROM team_webhooks WHERE webhook_id = ?"),
-                params![webhook_id],
-                read_row,
-            )
-            .optional()
-            .map_err(db_error)?;
-        raw.map(decode).transpose()
+        let database = self.database();
+        let row = database.wait(
+            sqlx::query(AssertSqlSafe(format!(
+                "SELECT {COLUMNS} FROM team_webhooks WHERE webhook_id = $1"
+            )))
+            .bind(webhook_id)
+            .fetch_optional(database.pool()),
+        )?;
+        row.as_ref().map(read_row).transpose()
     }
 
     /// Removes a webhook of the team; false when the team has none with this id.
     /// Deliveries still pending for it fail when their turn comes.
     pub fn delete_webhook(&self, team_id: &str, webhook_id: &str) -> ApiResult<bool> {
-        let connection = self.lock()?;
-        let removed = connection
-            .execute(
-                "DELETE FROM team_webhooks WHERE team_id = ? AND webhook_id = ?",
-                params![team_id, webhook_id],
-            )
-            .map_err(db_error)?;
-        Ok(removed > 0)
+        let database = self.database();
+        let removed = database.wait(
+            sqlx::query("DELETE FROM team_webhooks WHERE team_id = $1 AND webhook_id = $2")
+                .bind(team_id)
+                .bind(webhook_id)
+                .execute(database.pool()),
+        )?;
+        Ok(removed.rows_affected() > 0)
     }
 }
 
@@ -344,8 +335,9 @@ impl WebhookSender {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+    use crate::workflows::store::tests::{at, memory_store};
 
     #[test]
     fn the_signature_is_the_hmac_of_the_timestamp_and_body() {
@@ -418,5 +410,42 @@ mod tests {
         assert_eq!(url_problem("http://127.0.0.1:9/", &open), None);
         let long = format!("https://example.com/{}", "a".repeat(MAX_WEBHOOK_URL_CHARS));
         assert!(url_problem(&long, &public).unwrap().contains("at most"));
+    }
+
+    pub(in crate::workflows) fn webhook(id: &str, team_id: &str, second: i64) -> WebhookRow {
+        WebhookRow {
+            webhook_id: id.to_owned(),
+            team_id: team_id.to_owned(),
+            url: format!("https://hooks.example.com/{id}"),
+            events: vec!["alert_match".to_owned()],
+            secret: format!("whsec_{id}"),
+            created_by_user_id: "u1".to_owned(),
+            created_at: at(second),
+        }
+    }
+
+    #[test]
+    fn webhooks_are_capped_per_team_and_listed_oldest_first() {
+        let store = memory_store();
+        for row in [webhook("w2", "t1", 2), webhook("w1", "t1", 1)] {
+            assert_eq!(store.create_webhook(&row, 2).unwrap(), CapCheck::Done(()));
+        }
+        assert_eq!(
+            store.create_webhook(&webhook("w3", "t1", 3), 2).unwrap(),
+            CapCheck::CapReached { limit: 2 }
+        );
+        assert_eq!(
+            store.create_webhook(&webhook("w4", "t2", 4), 2).unwrap(),
+            CapCheck::Done(())
+        );
+        assert_eq!(
+            store.team_webhooks("t1").unwrap(),
+            [webhook("w1", "t1", 1), webhook("w2", "t1", 2)]
+        );
+        assert_eq!(store.webhook("w4").unwrap(), Some(webhook("w4", "t2", 4)));
+        assert_eq!(store.webhook("w3").unwrap(), None);
+        assert!(!store.delete_webhook("t2", "w1").unwrap());
+        assert!(store.delete_webhook("t1", "w1").unwrap());
+        assert_eq!(store.team_webhooks("t1").unwrap(), [webhook("w2", "t1", 2)]);
     }
 }
