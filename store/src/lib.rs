@@ -33,6 +33,10 @@ pub const APP_DATABASE_FILE: &str = "app.sqlite3";
 /// The environment variable naming a PostgreSQL database for the application store.
 pub const DATABASE_URL_ENV: &str = "PODLENS_DATABASE_URL";
 
+/// The environment variable naming a PostgreSQL server on which [`Database::for_tests`]
+/// makes a fresh database per test.
+pub const TEST_DATABASE_URL_ENV: &str = "PODLENS_TEST_DATABASE_URL";
+
 /// The schema, embedded from `store/migrations/`.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
@@ -257,6 +261,16 @@ impl Database {
         Database::open(&Location::Memory)
     }
 
+    /// A private, empty, migrated store for one test: a new database on the
+    /// PostgreSQL server of `PODLENS_TEST_DATABASE_URL` when that is set (so the same
+    /// tests run on both engines), else [`Database::in_memory`].
+    pub fn for_tests() -> Result<Database, StoreError> {
+        match std::env::var(TEST_DATABASE_URL_ENV) {
+            Ok(url) if !url.trim().is_empty() => Database::open(&Location::Url(fresh_database(&url)?)),
+            _ => Database::in_memory(),
+        }
+    }
+
     pub fn backend(&self) -> Backend {
         self.backend
     }
@@ -332,6 +346,45 @@ impl Database {
         })?;
         Ok(())
     }
+}
+
+/// Creates a new, uniquely named database on the server of `server_url` and returns
+/// its URL.
+fn fresh_database(server_url: &str) -> Result<String, StoreError> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|elapsed| elapsed.subsec_nanos())
+        .unwrap_or_default();
+    let name = format!(
+        "podlens_test_{}_{}_{nanos}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    );
+    let mut url = url::Url::parse(server_url)
+        .map_err(|error| StoreError::Open(format!("{TEST_DATABASE_URL_ENV}: {error}")))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| StoreError::Open(error.to_string()))?;
+    let statement = format!("CREATE DATABASE {name}");
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                runtime.block_on(async {
+                    use sqlx::Connection;
+                    install_default_drivers();
+                    let mut admin = sqlx::AnyConnection::connect(server_url).await?;
+                    sqlx::raw_sql(sqlx::AssertSqlSafe(statement)).execute(&mut admin).await?;
+                    admin.close().await
+                })
+            })
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })?;
+    url.set_path(&name);
+    Ok(url.to_string())
 }
 
 /// A stable 64-bit id for an advisory lock (FNV-1a of the key).

@@ -244,7 +244,7 @@ mod tests {
     use super::*;
 
     fn store() -> SessionStore {
-        let db = Arc::new(Database::in_memory().expect("memory db"));
+        let db = Arc::new(Database::for_tests().expect("test store"));
         db.wait(
             sqlx::raw_sql(
                 "INSERT INTO users (user_id, email, display_name, created_at)

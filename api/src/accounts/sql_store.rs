@@ -58,9 +58,10 @@ impl SqlAccountStore {
         SqlAccountStore { db }
     }
 
-    /// An in-memory store, for tests.
-    pub fn in_memory() -> ApiResult<SqlAccountStore> {
-        Ok(SqlAccountStore::new(Arc::new(Database::in_memory()?)))
+    /// A private store for one test (PostgreSQL when `PODLENS_TEST_DATABASE_URL` is
+    /// set, else in memory).
+    pub fn for_tests() -> ApiResult<SqlAccountStore> {
+        Ok(SqlAccountStore::new(Arc::new(Database::for_tests()?)))
     }
 
     pub fn database(&self) -> &Arc<Database> {
@@ -600,7 +601,7 @@ mod tests {
 
     #[test]
     fn a_created_key_authenticates_and_a_wrong_one_does_not() {
-        let store = SqlAccountStore::in_memory().unwrap();
+        let store = SqlAccountStore::for_tests().unwrap();
         let created = store.create_api_key("Ada@Example.com", "business").unwrap();
         let account = store.account_for_key(&created.api_key).unwrap().unwrap();
         assert_eq!(account.email, "ada@example.com");
@@ -610,7 +611,7 @@ mod tests {
 
     #[test]
     fn a_second_key_for_the_same_email_reuses_user_and_team_and_updates_the_plan() {
-        let store = SqlAccountStore::in_memory().unwrap();
+        let store = SqlAccountStore::for_tests().unwrap();
         let first = store.create_api_key("a@b.co", "free").unwrap();
         let second = store.create_api_key("a@b.co", "agency").unwrap();
         assert_eq!(first.account.user_id, second.account.user_id);
@@ -622,7 +623,7 @@ mod tests {
 
     #[test]
     fn consume_refuses_past_the_limit_and_counts_the_month() {
-        let store = SqlAccountStore::in_memory().unwrap();
+        let store = SqlAccountStore::for_tests().unwrap();
         let subject = UsageSubject::User {
             user_id: "u".into(),
             team_id: "t".into(),
@@ -677,7 +678,7 @@ mod tests {
 
     #[test]
     fn team_podcast_flags_update_in_place() {
-        let store = SqlAccountStore::in_memory().unwrap();
+        let store = SqlAccountStore::for_tests().unwrap();
         let now = Utc::now();
         let mut row = TeamPodcastRow {
             team_id: "t".into(),

@@ -634,6 +634,7 @@ mod tests {
 
     use super::*;
     use crate::workflows::alerts::{EmailSettings, MatchAlert, MatchEpisode, MatchPodcast};
+    use crate::workflows::documents::DocFilter;
     use crate::workflows::store::tests::{at, memory_store};
     use crate::workflows::webhooks::tests::webhook;
 
@@ -716,10 +717,11 @@ mod tests {
             .unwrap();
         assert_eq!(new, [matched("e1", "kept"), matched("e2", "filtered")]);
         let deliveries = store.alert_deliveries("a1").unwrap();
-        let targets: Vec<(&str, &str)> = deliveries
+        let mut targets: Vec<(&str, &str)> = deliveries
             .iter()
             .map(|d| (d.channel.as_str(), d.target.as_str()))
             .collect();
+        targets.sort();
         assert_eq!(
             targets,
             [
@@ -728,7 +730,10 @@ mod tests {
                 (CHANNEL_WEBHOOK, "w1"),
             ]
         );
-        let mail = &deliveries[0];
+        let mail = deliveries
+            .iter()
+            .find(|d| d.target == "ada@example.com")
+            .unwrap();
         assert_eq!(mail.status, "pending");
         assert_eq!(mail.attempts, 0);
         assert_eq!((mail.created_at, mail.next_attempt_at), (at(10), at(10)));
@@ -754,7 +759,7 @@ mod tests {
         let stored: Vec<String> = store
             .list_docs::<AlertMatch>(
                 DocKind::AlertMatch,
-                &super::super::documents::DocFilter {
+                &DocFilter {
                     parent_id: Some("a1"),
                     ..Default::default()
                 },

@@ -712,7 +712,7 @@ pub(super) mod tests {
 
     /// A store over a private in-memory database.
     pub(in crate::workflows) fn memory_store() -> WorkflowStore {
-        WorkflowStore::open(Arc::new(Database::in_memory().unwrap())).unwrap()
+        WorkflowStore::open(Arc::new(Database::for_tests().unwrap())).unwrap()
     }
 
     /// A fixed time, `second` seconds into it.
