@@ -44,6 +44,9 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 stage "rust: tests"
 cargo test --workspace --locked
 
+stage "store: the application store's tests again on PostgreSQL (a throwaway cluster)"
+scripts/with-postgres.sh cargo test --locked -p podlens-store -p podlens-api --lib
+
 stage "security: dependency licences, bans, sources and advisories"
 scripts/check-deps.sh
 
