@@ -161,9 +161,10 @@ pub fn stage_copy(data_dir: &Path, app: &Database) -> ApiResult<StagedCopy> {
 
 fn fill_staging(data_dir: &Path, staging: &Path, app: &Database) -> ApiResult<Option<u64>> {
     if app.backend() == Backend::Sqlite {
-        app.copy_to(&staging.join(APP_DATABASE_FILE)).map_err(|error| {
-            ApiError::Internal(format!("cannot copy the application store: {error}"))
-        })?;
+        app.copy_to(&staging.join(APP_DATABASE_FILE))
+            .map_err(|error| {
+                ApiError::Internal(format!("cannot copy the application store: {error}"))
+            })?;
     }
     stage_catalog(data_dir, staging)?;
     stage_index(data_dir, staging)

@@ -53,7 +53,10 @@ pub fn open_app_store(
 /// The state of a server over `data_dir` with the application store in its SQLite
 /// file.
 pub fn open_state(data_dir: PathBuf, web_dir: Option<PathBuf>) -> ApiResult<AppState> {
-    let database = open_app_store(&data_dir, &podlens_store::Location::DataDir(data_dir.clone()))?;
+    let database = open_app_store(
+        &data_dir,
+        &podlens_store::Location::DataDir(data_dir.clone()),
+    )?;
     open_state_with(data_dir, web_dir, database)
 }
 

@@ -36,24 +36,239 @@ struct Table {
 use Kind::{Day, Float, Hex, Int, Text, Time};
 
 const TABLES: &[Table] = &[
-    Table { name: "server_secrets", columns: &[("name", "name", Text), ("secret", "secret_hex", Hex)] },
-    Table { name: "teams", columns: &[("team_id", "team_id", Text), ("name", "name", Text), ("plan", "plan", Text), ("created_at", "created_at", Time)] },
-    Table { name: "users", columns: &[("user_id", "user_id", Text), ("email", "email", Text), ("first_name", "first_name", Text), ("last_name", "last_name", Text), ("display_name", "display_name", Text), ("avatar_seed", "avatar_seed", Text), ("created_at", "created_at", Time)] },
-    Table { name: "team_members", columns: &[("team_id", "team_id", Text), ("user_id", "user_id", Text), ("role", "role", Text), ("joined_at", "joined_at", Time)] },
-    Table { name: "api_keys", columns: &[("key_hash", "key_hash", Text), ("key_prefix", "key_prefix", Text), ("user_id", "user_id", Text), ("team_id", "team_id", Text), ("created_at", "created_at", Time), ("revoked_at", "revoked_at", Time)] },
-    Table { name: "usage_daily", columns: &[("subject", "subject", Text), ("team_id", "team_id", Text), ("day", "day", Day), ("counter", "counter", Text), ("count", "count", Int)] },
-    Table { name: "search_history", columns: &[("search_id", "search_id", Text), ("subject", "subject", Text), ("team_id", "team_id", Text), ("search_mode", "search_mode", Text), ("options_json", "options_json", Text), ("result_count", "result_count", Int), ("searched_at", "searched_at", Time)] },
-    Table { name: "team_podcasts", columns: &[("team_id", "team_id", Text), ("podcast_id", "podcast_id", Text), ("added_by_user_id", "added_by_user_id", Text), ("added_reason", "added_reason", Text), ("blacklist", "blacklist", Int), ("sync", "sync", Int), ("created_at", "created_at", Time), ("updated_at", "updated_at", Time)] },
-    Table { name: "login_links", columns: &[("token_hash", "token_hash", Text), ("email", "email", Text), ("kind", "kind", Text), ("client_address", "client_address", Text), ("created_at", "created_at", Time), ("expires_at", "expires_at", Time), ("used_at", "used_at", Time)] },
-    Table { name: "sessions", columns: &[("token_hash", "token_hash", Text), ("user_id", "user_id", Text), ("created_at", "created_at", Time), ("expires_at", "expires_at", Time)] },
-    Table { name: "team_invitations", columns: &[("invitation_id", "invitation_id", Text), ("team_id", "team_id", Text), ("email", "email", Text), ("role", "role", Text), ("token_hash", "token_hash", Text), ("invited_by_user_id", "invited_by_user_id", Text), ("created_at", "created_at", Time), ("expires_at", "expires_at", Time), ("used_at", "used_at", Time), ("revoked_at", "revoked_at", Time)] },
-    Table { name: "projects", columns: &[("project_id", "project_id", Text), ("team_id", "team_id", Text), ("slug", "slug", Text), ("name", "name", Text), ("status", "status", Text), ("project_types", "project_types", Text), ("project_type_other_reason", "project_type_other_reason", Text), ("project_purpose", "project_purpose", Text), ("project_keywords", "project_keywords", Text), ("created_by_user_id", "created_by_user_id", Text), ("created_at", "created_at", Time), ("last_updated", "last_updated", Time)] },
-    Table { name: "listed_podcasts", columns: &[("listed_podcast_id", "listed_podcast_id", Text), ("project_id", "project_id", Text), ("team_id", "team_id", Text), ("podcast_id", "podcast_id", Text), ("podcast_title", "podcast_title", Text), ("podcast_slug", "podcast_slug", Text), ("podcast_image_url", "podcast_image_url", Text), ("status", "status", Text), ("priority", "priority", Text), ("labels", "labels", Text), ("added_at", "added_at", Time), ("updated_at", "updated_at", Time), ("added_by_user_id", "added_by_user_id", Text), ("relevancy_score", "relevancy_score", Float)] },
-    Table { name: "listed_podcast_activity", columns: &[("activity_id", "activity_id", Text), ("listed_podcast_id", "listed_podcast_id", Text), ("project_id", "project_id", Text), ("action_type", "action_type", Text), ("activity_date", "activity_date", Time), ("from_value", "from_value", Text), ("to_value", "to_value", Text), ("user_id", "user_id", Text), ("user_display_name", "user_display_name", Text), ("sequence", "sequence", Int)] },
-    Table { name: "outreach_history", columns: &[("outreach_id", "outreach_id", Text), ("team_id", "team_id", Text), ("user_id", "user_id", Text), ("podcast_id", "podcast_id", Text), ("podcast_title", "podcast_title", Text), ("podcast_slug", "podcast_slug", Text), ("podcast_image_url", "podcast_image_url", Text), ("project_id", "project_id", Text), ("guest_profile_id", "guest_profile_id", Text), ("guest_json", "guest_json", Text), ("subject", "subject", Text), ("body", "body", Text), ("options_json", "options_json", Text), ("created_at", "created_at", Time)] },
-    Table { name: "workflow_documents", columns: &[("kind", "kind", Text), ("doc_id", "doc_id", Text), ("team_id", "team_id", Text), ("parent_id", "parent_id", Text), ("created_at", "created_at", Time), ("updated_at", "updated_at", Time), ("deleted", "deleted", Int), ("doc", "doc", Text)] },
-    Table { name: "team_webhooks", columns: &[("webhook_id", "webhook_id", Text), ("team_id", "team_id", Text), ("url", "url", Text), ("events", "events", Text), ("secret", "secret", Text), ("created_by_user_id", "created_by_user_id", Text), ("created_at", "created_at", Time)] },
-    Table { name: "alert_deliveries", columns: &[("delivery_id", "delivery_id", Text), ("team_id", "team_id", Text), ("alert_config_id", "alert_config_id", Text), ("channel", "channel", Text), ("target", "target", Text), ("event", "event", Text), ("payload", "payload", Text), ("status", "status", Text), ("attempts", "attempts", Int), ("next_attempt_at", "next_attempt_at", Time), ("last_error", "last_error", Text), ("created_at", "created_at", Time), ("sent_at", "sent_at", Time)] },
+    Table {
+        name: "server_secrets",
+        columns: &[("name", "name", Text), ("secret", "secret_hex", Hex)],
+    },
+    Table {
+        name: "teams",
+        columns: &[
+            ("team_id", "team_id", Text),
+            ("name", "name", Text),
+            ("plan", "plan", Text),
+            ("created_at", "created_at", Time),
+        ],
+    },
+    Table {
+        name: "users",
+        columns: &[
+            ("user_id", "user_id", Text),
+            ("email", "email", Text),
+            ("first_name", "first_name", Text),
+            ("last_name", "last_name", Text),
+            ("display_name", "display_name", Text),
+            ("avatar_seed", "avatar_seed", Text),
+            ("created_at", "created_at", Time),
+        ],
+    },
+    Table {
+        name: "team_members",
+        columns: &[
+            ("team_id", "team_id", Text),
+            ("user_id", "user_id", Text),
+            ("role", "role", Text),
+            ("joined_at", "joined_at", Time),
+        ],
+    },
+    Table {
+        name: "api_keys",
+        columns: &[
+            ("key_hash", "key_hash", Text),
+            ("key_prefix", "key_prefix", Text),
+            ("user_id", "user_id", Text),
+            ("team_id", "team_id", Text),
+            ("created_at", "created_at", Time),
+            ("revoked_at", "revoked_at", Time),
+        ],
+    },
+    Table {
+        name: "usage_daily",
+        columns: &[
+            ("subject", "subject", Text),
+            ("team_id", "team_id", Text),
+            ("day", "day", Day),
+            ("counter", "counter", Text),
+            ("count", "count", Int),
+        ],
+    },
+    Table {
+        name: "search_history",
+        columns: &[
+            ("search_id", "search_id", Text),
+            ("subject", "subject", Text),
+            ("team_id", "team_id", Text),
+            ("search_mode", "search_mode", Text),
+            ("options_json", "options_json", Text),
+            ("result_count", "result_count", Int),
+            ("searched_at", "searched_at", Time),
+        ],
+    },
+    Table {
+        name: "team_podcasts",
+        columns: &[
+            ("team_id", "team_id", Text),
+            ("podcast_id", "podcast_id", Text),
+            ("added_by_user_id", "added_by_user_id", Text),
+            ("added_reason", "added_reason", Text),
+            ("blacklist", "blacklist", Int),
+            ("sync", "sync", Int),
+            ("created_at", "created_at", Time),
+            ("updated_at", "updated_at", Time),
+        ],
+    },
+    Table {
+        name: "login_links",
+        columns: &[
+            ("token_hash", "token_hash", Text),
+            ("email", "email", Text),
+            ("kind", "kind", Text),
+            ("client_address", "client_address", Text),
+            ("created_at", "created_at", Time),
+            ("expires_at", "expires_at", Time),
+            ("used_at", "used_at", Time),
+        ],
+    },
+    Table {
+        name: "sessions",
+        columns: &[
+            ("token_hash", "token_hash", Text),
+            ("user_id", "user_id", Text),
+            ("created_at", "created_at", Time),
+            ("expires_at", "expires_at", Time),
+        ],
+    },
+    Table {
+        name: "team_invitations",
+        columns: &[
+            ("invitation_id", "invitation_id", Text),
+            ("team_id", "team_id", Text),
+            ("email", "email", Text),
+            ("role", "role", Text),
+            ("token_hash", "token_hash", Text),
+            ("invited_by_user_id", "invited_by_user_id", Text),
+            ("created_at", "created_at", Time),
+            ("expires_at", "expires_at", Time),
+            ("used_at", "used_at", Time),
+            ("revoked_at", "revoked_at", Time),
+        ],
+    },
+    Table {
+        name: "projects",
+        columns: &[
+            ("project_id", "project_id", Text),
+            ("team_id", "team_id", Text),
+            ("slug", "slug", Text),
+            ("name", "name", Text),
+            ("status", "status", Text),
+            ("project_types", "project_types", Text),
+            (
+                "project_type_other_reason",
+                "project_type_other_reason",
+                Text,
+            ),
+            ("project_purpose", "project_purpose", Text),
+            ("project_keywords", "project_keywords", Text),
+            ("created_by_user_id", "created_by_user_id", Text),
+            ("created_at", "created_at", Time),
+            ("last_updated", "last_updated", Time),
+        ],
+    },
+    Table {
+        name: "listed_podcasts",
+        columns: &[
+            ("listed_podcast_id", "listed_podcast_id", Text),
+            ("project_id", "project_id", Text),
+            ("team_id", "team_id", Text),
+            ("podcast_id", "podcast_id", Text),
+            ("podcast_title", "podcast_title", Text),
+            ("podcast_slug", "podcast_slug", Text),
+            ("podcast_image_url", "podcast_image_url", Text),
+            ("status", "status", Text),
+            ("priority", "priority", Text),
+            ("labels", "labels", Text),
+            ("added_at", "added_at", Time),
+            ("updated_at", "updated_at", Time),
+            ("added_by_user_id", "added_by_user_id", Text),
+            ("relevancy_score", "relevancy_score", Float),
+        ],
+    },
+    Table {
+        name: "listed_podcast_activity",
+        columns: &[
+            ("activity_id", "activity_id", Text),
+            ("listed_podcast_id", "listed_podcast_id", Text),
+            ("project_id", "project_id", Text),
+            ("action_type", "action_type", Text),
+            ("activity_date", "activity_date", Time),
+            ("from_value", "from_value", Text),
+            ("to_value", "to_value", Text),
+            ("user_id", "user_id", Text),
+            ("user_display_name", "user_display_name", Text),
+            ("sequence", "sequence", Int),
+        ],
+    },
+    Table {
+        name: "outreach_history",
+        columns: &[
+            ("outreach_id", "outreach_id", Text),
+            ("team_id", "team_id", Text),
+            ("user_id", "user_id", Text),
+            ("podcast_id", "podcast_id", Text),
+            ("podcast_title", "podcast_title", Text),
+            ("podcast_slug", "podcast_slug", Text),
+            ("podcast_image_url", "podcast_image_url", Text),
+            ("project_id", "project_id", Text),
+            ("guest_profile_id", "guest_profile_id", Text),
+            ("guest_json", "guest_json", Text),
+            ("subject", "subject", Text),
+            ("body", "body", Text),
+            ("options_json", "options_json", Text),
+            ("created_at", "created_at", Time),
+        ],
+    },
+    Table {
+        name: "workflow_documents",
+        columns: &[
+            ("kind", "kind", Text),
+            ("doc_id", "doc_id", Text),
+            ("team_id", "team_id", Text),
+            ("parent_id", "parent_id", Text),
+            ("created_at", "created_at", Time),
+            ("updated_at", "updated_at", Time),
+            ("deleted", "deleted", Int),
+            ("doc", "doc", Text),
+        ],
+    },
+    Table {
+        name: "team_webhooks",
+        columns: &[
+            ("webhook_id", "webhook_id", Text),
+            ("team_id", "team_id", Text),
+            ("url", "url", Text),
+            ("events", "events", Text),
+            ("secret", "secret", Text),
+            ("created_by_user_id", "created_by_user_id", Text),
+            ("created_at", "created_at", Time),
+        ],
+    },
+    Table {
+        name: "alert_deliveries",
+        columns: &[
+            ("delivery_id", "delivery_id", Text),
+            ("team_id", "team_id", Text),
+            ("alert_config_id", "alert_config_id", Text),
+            ("channel", "channel", Text),
+            ("target", "target", Text),
+            ("event", "event", Text),
+            ("payload", "payload", Text),
+            ("status", "status", Text),
+            ("attempts", "attempts", Int),
+            ("next_attempt_at", "next_attempt_at", Time),
+            ("last_error", "last_error", Text),
+            ("created_at", "created_at", Time),
+            ("sent_at", "sent_at", Time),
+        ],
+    },
 ];
 
 /// One value read from the legacy file.
@@ -74,7 +289,10 @@ pub struct LegacyImport {
 }
 
 fn legacy_error(path: &Path, error: impl std::fmt::Display) -> StoreError {
-    StoreError::Open(format!("cannot read the legacy app database {}: {error}", path.display()))
+    StoreError::Open(format!(
+        "cannot read the legacy app database {}: {error}",
+        path.display()
+    ))
 }
 
 fn select_list(table: &Table) -> String {
@@ -141,11 +359,17 @@ pub fn import_legacy(
         .access_mode(AccessMode::ReadOnly)
         .map_err(|error| legacy_error(&path, error))?;
     let connection = Connection::open_with_flags(&path, config).map_err(|error| {
-        legacy_error(&path, format!("{error} (is an older podlens still running on it?)"))
+        legacy_error(
+            &path,
+            format!("{error} (is an older podlens still running on it?)"),
+        )
     })?;
     let present = legacy_tables(&connection).map_err(|error| legacy_error(&path, error))?;
     let mut tables = Vec::new();
-    for table in TABLES.iter().filter(|table| present.iter().any(|name| name == table.name)) {
+    for table in TABLES
+        .iter()
+        .filter(|table| present.iter().any(|name| name == table.name))
+    {
         let rows = read_table(&connection, table).map_err(|error| legacy_error(&path, error))?;
         tables.push((table, rows));
     }
@@ -155,8 +379,9 @@ pub fn import_legacy(
         let mut counts = Vec::new();
         for (table, rows) in &tables {
             let columns: Vec<&str> = table.columns.iter().map(|(_, name, _)| *name).collect();
-            let placeholders: Vec<String> =
-                (1..=columns.len()).map(|index| format!("${index}")).collect();
+            let placeholders: Vec<String> = (1..=columns.len())
+                .map(|index| format!("${index}"))
+                .collect();
             let sql = format!(
                 "INSERT INTO {} ({}) VALUES ({}) ON CONFLICT DO NOTHING",
                 table.name,
@@ -189,7 +414,10 @@ pub fn import_legacy(
     })?;
     let wal = data_dir.join(format!("{LEGACY_DATABASE_FILE}.wal"));
     if wal.is_file() {
-        let _ = std::fs::rename(&wal, data_dir.join(format!("{LEGACY_DATABASE_FILE}.imported.wal")));
+        let _ = std::fs::rename(
+            &wal,
+            data_dir.join(format!("{LEGACY_DATABASE_FILE}.imported.wal")),
+        );
     }
     tracing::info!(from = %path.display(), to = %database.describe(), "imported the legacy app database");
     Ok(Some(LegacyImport {

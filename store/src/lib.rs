@@ -204,7 +204,9 @@ impl Database {
             .thread_name("podlens-store")
             .enable_all()
             .build()
-            .map_err(|error| StoreError::Open(format!("cannot start the store's runtime: {error}")))?;
+            .map_err(|error| {
+                StoreError::Open(format!("cannot start the store's runtime: {error}"))
+            })?;
         let mut options = AnyPoolOptions::new()
             .max_connections(max_connections)
             .acquire_timeout(Duration::from_secs(10));
@@ -227,9 +229,9 @@ impl Database {
             let describe = describe.clone();
             run_on(&runtime, async move {
                 let pool = options.connect(&url).await.map_err(|error| match error {
-                    sqlx::Error::Configuration(_) => StoreError::Open(format!(
-                        "cannot use the database URL {describe}: {error}"
-                    )),
+                    sqlx::Error::Configuration(_) => {
+                        StoreError::Open(format!("cannot use the database URL {describe}: {error}"))
+                    }
                     _ => StoreError::Open(format!("cannot open the database {describe}: {error}")),
                 })?;
                 if backend == Backend::Sqlite && !url.contains("vfs=memdb") {
@@ -239,7 +241,9 @@ impl Database {
                         .execute(&pool)
                         .await
                         .map_err(|error| {
-                            StoreError::Open(format!("cannot open the database {describe}: {error}"))
+                            StoreError::Open(format!(
+                                "cannot open the database {describe}: {error}"
+                            ))
                         })?;
                 }
                 MIGRATOR.run(&pool).await.map_err(|error| {
@@ -266,7 +270,9 @@ impl Database {
     /// tests run on both engines), else [`Database::in_memory`].
     pub fn for_tests() -> Result<Database, StoreError> {
         match std::env::var(TEST_DATABASE_URL_ENV) {
-            Ok(url) if !url.trim().is_empty() => Database::open(&Location::Url(fresh_database(&url)?)),
+            Ok(url) if !url.trim().is_empty() => {
+                Database::open(&Location::Url(fresh_database(&url)?))
+            }
             _ => Database::in_memory(),
         }
     }
@@ -376,7 +382,9 @@ fn fresh_database(server_url: &str) -> Result<String, StoreError> {
                     use sqlx::Connection;
                     install_default_drivers();
                     let mut admin = sqlx::AnyConnection::connect(server_url).await?;
-                    sqlx::raw_sql(sqlx::AssertSqlSafe(statement)).execute(&mut admin).await?;
+                    sqlx::raw_sql(sqlx::AssertSqlSafe(statement))
+                        .execute(&mut admin)
+                        .await?;
                     admin.close().await
                 })
             })
@@ -405,9 +413,7 @@ where
     use tokio::runtime::{Handle, RuntimeFlavor};
     match Handle::try_current().map(|handle| handle.runtime_flavor()) {
         // A worker (or blocking thread) of a multi-threaded runtime: step out of it.
-        Ok(RuntimeFlavor::MultiThread) => {
-            tokio::task::block_in_place(|| runtime.block_on(future))
-        }
+        Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(|| runtime.block_on(future)),
         // Inside a current-thread runtime this thread may not block on another
         // runtime; a scoped thread waits instead.
         Ok(_) => std::thread::scope(|scope| {
@@ -441,7 +447,11 @@ mod tests {
             )
             .unwrap();
         let plan: String = second
-            .wait(sqlx::query("SELECT plan FROM teams WHERE team_id = $1").bind("t").fetch_one(second.pool()))
+            .wait(
+                sqlx::query("SELECT plan FROM teams WHERE team_id = $1")
+                    .bind("t")
+                    .fetch_one(second.pool()),
+            )
             .unwrap()
             .get(0);
         assert_eq!(plan, "free");

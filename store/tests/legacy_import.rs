@@ -50,45 +50,81 @@ fn text(database: &Database, sql: &'static str) -> Vec<Option<String>> {
 fn every_legacy_row_is_imported_once_with_its_values() {
     let dir = legacy_data_dir();
     let database = Database::open(&Location::DataDir(dir.path().to_path_buf())).unwrap();
-    let imported = import_legacy(dir.path(), &database).unwrap().expect("imported");
+    let imported = import_legacy(dir.path(), &database)
+        .unwrap()
+        .expect("imported");
     assert_eq!(imported.rows.len(), 18, "{:?}", imported.rows);
-    assert!(imported.rows.iter().all(|(_, rows)| *rows == 1), "{:?}", imported.rows);
+    assert!(
+        imported.rows.iter().all(|(_, rows)| *rows == 1),
+        "{:?}",
+        imported.rows
+    );
     assert!(!dir.path().join("app.duckdb").exists());
     assert!(dir.path().join("app.duckdb.imported").is_file());
 
     let some = |value: &str| Some(value.to_owned());
     assert_eq!(
-        text(&database, "SELECT secret_hex FROM server_secrets WHERE name = 'cursor'"),
+        text(
+            &database,
+            "SELECT secret_hex FROM server_secrets WHERE name = 'cursor'"
+        ),
         vec![some("01abff")]
     );
     assert_eq!(
         text(&database, "SELECT name, plan, created_at FROM teams"),
-        vec![some("Ada's team"), some("agency"), some("2025-03-01T10:00:00.123456Z")]
+        vec![
+            some("Ada's team"),
+            some("agency"),
+            some("2025-03-01T10:00:00.123456Z")
+        ]
     );
     // +02:00 in the legacy literal is 06:30 UTC.
     assert_eq!(
-        text(&database, "SELECT key_prefix, created_at, revoked_at FROM api_keys"),
+        text(
+            &database,
+            "SELECT key_prefix, created_at, revoked_at FROM api_keys"
+        ),
         vec![some("pl_abc…"), some("2025-03-02T06:30:00.000000Z"), None]
     );
     assert_eq!(
-        text(&database, "SELECT day, counter, CAST(count AS TEXT) FROM usage_daily"),
+        text(
+            &database,
+            "SELECT day, counter, CAST(count AS TEXT) FROM usage_daily"
+        ),
         vec![some("2025-03-02"), some("search"), some("7")]
     );
     assert_eq!(
-        text(&database, "SELECT CAST(blacklist AS TEXT), CAST(sync AS TEXT) FROM team_podcasts"),
+        text(
+            &database,
+            "SELECT CAST(blacklist AS TEXT), CAST(sync AS TEXT) FROM team_podcasts"
+        ),
         vec![some("1"), some("0")]
     );
     assert_eq!(
-        text(&database, "SELECT CAST(relevancy_score AS TEXT), priority FROM listed_podcasts"),
+        text(
+            &database,
+            "SELECT CAST(relevancy_score AS TEXT), priority FROM listed_podcasts"
+        ),
         vec![some("0.75"), some("high")]
     );
     assert_eq!(
-        text(&database, "SELECT doc, CAST(deleted AS TEXT) FROM workflow_documents"),
+        text(
+            &database,
+            "SELECT doc, CAST(deleted AS TEXT) FROM workflow_documents"
+        ),
         vec![some("{\"name\":\"x\"}"), some("0")]
     );
     assert_eq!(
-        text(&database, "SELECT CAST(attempts AS TEXT), next_attempt_at, last_error, sent_at FROM alert_deliveries"),
-        vec![some("2"), some("2025-03-02T10:00:00.000000Z"), some("timeout"), None]
+        text(
+            &database,
+            "SELECT CAST(attempts AS TEXT), next_attempt_at, last_error, sent_at FROM alert_deliveries"
+        ),
+        vec![
+            some("2"),
+            some("2025-03-02T10:00:00.000000Z"),
+            some("timeout"),
+            None
+        ]
     );
 
     // Nothing is left to import, and opening again keeps the rows.

@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::Args;
 use podlens_api::backup::{
-    CONTROL_FILE, ControlFile, INDEX_DIR, OPERATOR_TOKEN_HEADER, STAGING_DIR,
-    StagedCopy, read_control_file, stage_copy,
+    CONTROL_FILE, ControlFile, INDEX_DIR, OPERATOR_TOKEN_HEADER, STAGING_DIR, StagedCopy,
+    read_control_file, stage_copy,
 };
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -83,7 +83,11 @@ pub struct BackedUpFile {
 }
 
 pub fn run_backup(config: &Config, args: BackupArgs) -> anyhow::Result<()> {
-    if config.database_url.as_deref().is_some_and(|url| !url.trim().is_empty()) {
+    if config
+        .database_url
+        .as_deref()
+        .is_some_and(|url| !url.trim().is_empty())
+    {
         eprintln!(
             "note: the application store is the PostgreSQL database of --database-url / PODLENS_DATABASE_URL; back it up with pg_dump (docs/deploy.md). This backup holds the catalog, the snapshot and the index."
         );

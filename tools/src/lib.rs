@@ -10,6 +10,7 @@ pub mod generate;
 pub mod index_cmd;
 pub mod ingest_cmd;
 pub mod keys_cmd;
+pub mod migrate_cmd;
 pub mod model_cmd;
 pub mod outbox_cmd;
 pub mod progress;

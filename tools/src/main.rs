@@ -61,6 +61,9 @@ enum Command {
     /// catalog snapshot, the background jobs' last pass and recent failures (works while
     /// `podlens serve` runs).
     Status(podlens_tools::status_cmd::StatusArgs),
+    /// Create or update the application store (app.sqlite3, or the PostgreSQL database
+    /// of --database-url) and import a legacy app.duckdb of the data directory.
+    Migrate,
     /// Print the server's OpenAPI document (what `GET /api/v1/openapi.json` answers).
     Openapi,
 }
@@ -149,6 +152,7 @@ fn run() -> anyhow::Result<()> {
         Command::Backup(args) => podlens_tools::backup_cmd::run_backup(&config, args),
         Command::Restore(args) => podlens_tools::backup_cmd::run_restore(&config, args),
         Command::Status(args) => podlens_tools::status_cmd::run(&config, args),
+        Command::Migrate => podlens_tools::migrate_cmd::run(&config),
         Command::Openapi => {
             let document = serde_json::to_string_pretty(podlens_api::openapi::document())?;
             println!("{document}");

@@ -11,10 +11,10 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
+use podlens_model::Plan;
 use podlens_store::{Database, parse_time, time_text};
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
-use podlens_model::Plan;
 use uuid::Uuid;
 
 use super::keys::{hash_api_key, random_token};

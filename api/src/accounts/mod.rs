@@ -1,15 +1,15 @@
 //! Accounts: users, teams, API keys, usage counters and search history, behind the
 //! [`AccountStore`] trait, kept in the application store (SQLite or PostgreSQL).
 
-mod sql_store;
 pub mod keys;
 pub mod members;
 pub mod sessions;
+mod sql_store;
 pub mod usage;
 
-pub(crate) use sql_store::{normalized_email, user_for_email};
-pub use sql_store::SqlAccountStore;
 pub use keys::{generate_api_key, hash_api_key};
+pub use sql_store::SqlAccountStore;
+pub(crate) use sql_store::{normalized_email, user_for_email};
 pub use usage::{UsageCounter, UsageWindow};
 
 use chrono::{DateTime, NaiveDate, Utc};

@@ -143,7 +143,8 @@ async fn ensure_account(
     new_key: bool,
 ) -> ApiResult<(Account, Option<String>)> {
     let mut transaction = db.begin_write().await?;
-    db.lock(&mut transaction, &format!("account:{email}")).await?;
+    db.lock(&mut transaction, &format!("account:{email}"))
+        .await?;
     let (user_id, display_name) = user_for_email(&mut transaction, email, now).await?;
     let team = sqlx::query(
         "SELECT m.team_id, t.plan FROM team_members m JOIN teams t ON t.team_id = m.team_id
@@ -168,13 +169,15 @@ async fn ensure_account(
         (None, plan) => {
             let plan = plan.unwrap_or("free");
             let team_id = Uuid::new_v4().to_string();
-            sqlx::query("INSERT INTO teams (team_id, name, plan, created_at) VALUES ($1, $2, $3, $4)")
-                .bind(&team_id)
-                .bind(format!("{email}'s team"))
-                .bind(plan)
-                .bind(&now_text)
-                .execute(&mut *transaction)
-                .await?;
+            sqlx::query(
+                "INSERT INTO teams (team_id, name, plan, created_at) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&team_id)
+            .bind(format!("{email}'s team"))
+            .bind(plan)
+            .bind(&now_text)
+            .execute(&mut *transaction)
+            .await?;
             sqlx::query(
                 "INSERT INTO team_members (team_id, user_id, role, joined_at)
                  VALUES ($1, $2, 'owner', $3)",
@@ -248,9 +251,9 @@ impl AccountStore for SqlAccountStore {
     fn create_api_key(&self, email: &str, plan: &str) -> ApiResult<NewApiKey> {
         let email = normalized_email(email)?;
         let now = Utc::now();
-        let (account, api_key) = self
-            .db
-            .wait(ensure_account(&self.db, &email, Some(plan), now, true))?;
+        let (account, api_key) =
+            self.db
+                .wait(ensure_account(&self.db, &email, Some(plan), now, true))?;
         let api_key = api_key.ok_or_else(|| ApiError::Internal("no key was made".into()))?;
         Ok(NewApiKey {
             account,
@@ -354,9 +357,9 @@ impl AccountStore for SqlAccountStore {
 
     fn sign_up(&self, email: &str) -> ApiResult<Account> {
         let email = normalized_email(email)?;
-        let (account, _) = self
-            .db
-            .wait(ensure_account(&self.db, &email, None, Utc::now(), false))?;
+        let (account, _) =
+            self.db
+                .wait(ensure_account(&self.db, &email, None, Utc::now(), false))?;
         Ok(account)
     }
 
@@ -374,7 +377,10 @@ impl AccountStore for SqlAccountStore {
         self.db.wait(async {
             let mut transaction = self.db.begin_write().await?;
             self.db
-                .lock(&mut transaction, &format!("usage:{key}:{}", counter.alias()))
+                .lock(
+                    &mut transaction,
+                    &format!("usage:{key}:{}", counter.alias()),
+                )
                 .await?;
             let used = window_total(&mut transaction, &key, counter, window, today).await?;
             if let Some(limit) = limit
@@ -411,7 +417,14 @@ impl AccountStore for SqlAccountStore {
     ) -> ApiResult<u64> {
         self.db.wait(async {
             let mut connection = self.db.pool().acquire().await?;
-            window_total(&mut connection, &subject_key(subject), counter, window, today).await
+            window_total(
+                &mut connection,
+                &subject_key(subject),
+                counter,
+                window,
+                today,
+            )
+            .await
         })
     }
 
@@ -566,14 +579,13 @@ impl AccountStore for SqlAccountStore {
             let mut transaction = self.db.begin_write().await?;
             let mut removed = 0u64;
             for podcast_id in podcast_ids {
-                removed += sqlx::query(
-                    "DELETE FROM team_podcasts WHERE team_id = $1 AND podcast_id = $2",
-                )
-                .bind(team_id)
-                .bind(podcast_id)
-                .execute(&mut *transaction)
-                .await?
-                .rows_affected();
+                removed +=
+                    sqlx::query("DELETE FROM team_podcasts WHERE team_id = $1 AND podcast_id = $2")
+                        .bind(team_id)
+                        .bind(podcast_id)
+                        .execute(&mut *transaction)
+                        .await?
+                        .rows_affected();
             }
             transaction.commit().await?;
             Ok(removed)
@@ -582,7 +594,7 @@ impl AccountStore for SqlAccountStore {
 }
 
 fn decode_hex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return None;
     }
     (0..text.len())
