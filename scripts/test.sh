@@ -44,8 +44,10 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 stage "rust: tests"
 cargo test --workspace --locked
 
-stage "store: the application store's tests again on PostgreSQL (a throwaway cluster)"
-scripts/with-postgres.sh cargo test --locked -p podlens-store -p podlens-api --lib
+stage "store: the unit tests again with the application store on PostgreSQL (a throwaway cluster)"
+# The whole workspace's unit tests, as built by the stage above: selecting packages
+# would resolve features differently and rebuild (about 9 minutes on 2 cores).
+scripts/with-postgres.sh cargo test --workspace --locked --lib
 
 stage "security: dependency licences, bans, sources and advisories"
 scripts/check-deps.sh

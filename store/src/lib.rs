@@ -25,7 +25,7 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{Any, AnyPool, Transaction};
 
 pub use legacy::{LEGACY_DATABASE_FILE, LegacyImport, import_legacy};
-pub use time::{day_text, parse_day, parse_time, time_text};
+pub use time::{day_text, optional_time_at, parse_day, parse_time, time_at, time_text};
 
 /// File name of the embedded application database inside the data directory.
 pub const APP_DATABASE_FILE: &str = "app.sqlite3";
@@ -375,24 +375,32 @@ fn fresh_database(server_url: &str) -> Result<String, StoreError> {
         .build()
         .map_err(|error| StoreError::Open(error.to_string()))?;
     let statement = format!("CREATE DATABASE {name}");
-    std::thread::scope(|scope| {
-        scope
-            .spawn(|| {
-                runtime.block_on(async {
-                    use sqlx::Connection;
-                    install_default_drivers();
-                    let mut admin = sqlx::AnyConnection::connect(server_url).await?;
-                    sqlx::raw_sql(sqlx::AssertSqlSafe(statement))
-                        .execute(&mut admin)
-                        .await?;
-                    admin.close().await
-                })
-            })
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    run_on(&runtime, async {
+        use sqlx::Connection;
+        install_default_drivers();
+        let mut admin = sqlx::AnyConnection::connect(server_url).await?;
+        sqlx::raw_sql(sqlx::AssertSqlSafe(statement))
+            .execute(&mut admin)
+            .await?;
+        admin.close().await
     })?;
     url.set_path(&name);
     Ok(url.to_string())
+}
+
+/// The one number `query` answers (`SELECT COUNT(*) …`), as a count: the first
+/// column of its first row, 0 when negative.
+pub async fn count<'q, 'c, E>(
+    query: sqlx::query::Query<'q, Any, sqlx::any::AnyArguments>,
+    executor: E,
+) -> Result<u64, sqlx::Error>
+where
+    E: sqlx::Executor<'c, Database = Any>,
+    'c: 'q,
+{
+    use sqlx::Row;
+    let value: i64 = query.fetch_one(executor).await?.try_get(0)?;
+    Ok(u64::try_from(value).unwrap_or(0))
 }
 
 /// A stable 64-bit id for an advisory lock (FNV-1a of the key).

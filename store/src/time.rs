@@ -17,6 +17,23 @@ pub fn parse_time(text: &str) -> Result<DateTime<Utc>, StoreError> {
         .map_err(|_| StoreError::Corrupt(format!("time {text:?}")))
 }
 
+/// The time in `column` of `row` (written by [`time_text`]).
+pub fn time_at(row: &sqlx::any::AnyRow, column: &str) -> Result<DateTime<Utc>, StoreError> {
+    use sqlx::Row;
+    let text: String = row.try_get(column)?;
+    parse_time(&text)
+}
+
+/// The time in `column` of `row`, which may be NULL.
+pub fn optional_time_at(
+    row: &sqlx::any::AnyRow,
+    column: &str,
+) -> Result<Option<DateTime<Utc>>, StoreError> {
+    use sqlx::Row;
+    let text: Option<String> = row.try_get(column)?;
+    text.as_deref().map(parse_time).transpose()
+}
+
 /// `2026-11-24`.
 pub fn day_text(day: NaiveDate) -> String {
     day.format("%Y-%m-%d").to_string()

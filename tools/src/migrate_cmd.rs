@@ -14,9 +14,13 @@ pub fn run(config: &Config) -> anyhow::Result<()> {
         podlens_store::Database::open(&location).context("cannot open the application store")?;
     let imported = podlens_store::import_legacy(&data_dir, &database)
         .context("cannot import the legacy app database")?;
-    let applied = podlens_store::MIGRATOR.iter().count();
+    let version = podlens_store::MIGRATOR
+        .iter()
+        .map(|migration| migration.version)
+        .max()
+        .unwrap_or_default();
     println!(
-        "application store {} is at migration {applied}",
+        "application store {} is at migration {version}",
         database.describe()
     );
     match imported {

@@ -39,8 +39,20 @@ pub fn hash_api_key(api_key: &str) -> String {
     hex(&Sha256::digest(api_key.as_bytes()))
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Lowercase hex of `bytes`.
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// The bytes of [`hex`]'s text; `None` for text it does not write.
+pub(crate) fn from_hex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|index| u8::from_str_radix(text.get(index..index + 2)?, 16).ok())
+        .collect()
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 use podlens_model::Plan;
-use podlens_store::{Database, parse_time, time_text};
+use podlens_store::{Database, count, time_at, time_text};
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 use uuid::Uuid;
@@ -150,8 +150,8 @@ fn invitation_from_row(row: &AnyRow) -> ApiResult<Invitation> {
         email: row.try_get("email")?,
         role: row.try_get("role")?,
         invited_by_user_id: row.try_get("invited_by_user_id")?,
-        created_at: parse_time(&row.try_get::<String, _>("created_at")?)?,
-        expires_at: parse_time(&row.try_get::<String, _>("expires_at")?)?,
+        created_at: time_at(row, "created_at")?,
+        expires_at: time_at(row, "expires_at")?,
     })
 }
 
@@ -218,29 +218,30 @@ impl MemberStore {
             self.db
                 .lock(&mut transaction, &format!("members:{team_id}"))
                 .await?;
-            let already: i64 = sqlx::query(
-                "SELECT COUNT(*) FROM team_members m JOIN users u ON u.user_id = m.user_id
+            let already = count(
+                sqlx::query(
+                    "SELECT COUNT(*) FROM team_members m JOIN users u ON u.user_id = m.user_id
                  WHERE m.team_id = $1 AND u.email = $2",
+                )
+                .bind(team_id)
+                .bind(email),
+                &mut *transaction,
             )
-            .bind(team_id)
-            .bind(email)
-            .fetch_one(&mut *transaction)
-            .await?
-            .try_get(0)?;
+            .await?;
             if already > 0 {
                 return Err(ApiError::Conflict(format!(
                     "{email} is already a member of the team."
                 )));
             }
-            let sent: i64 = sqlx::query(
-                "SELECT COUNT(*) FROM team_invitations WHERE team_id = $1 AND created_at > $2",
+            let sent = count(
+                sqlx::query(
+                    "SELECT COUNT(*) FROM team_invitations WHERE team_id = $1 AND created_at > $2",
+                )
+                .bind(team_id)
+                .bind(time_text(now - Duration::hours(1))),
+                &mut *transaction,
             )
-            .bind(team_id)
-            .bind(time_text(now - Duration::hours(1)))
-            .fetch_one(&mut *transaction)
-            .await?
-            .try_get(0)?;
-            let sent = u64::try_from(sent).unwrap_or(0);
+            .await?;
             if sent >= INVITATIONS_PER_TEAM_PER_HOUR {
                 return Err(ApiError::TooManyRequests(LimitExceeded {
                     message: "Too many invitations sent by this team. Try again in an hour."
@@ -343,14 +344,10 @@ impl MemberStore {
                 .await?
                 .is_some();
             if !already_member {
-                let others: i64 = sqlx::query(
+                let others = count(sqlx::query(
                     "SELECT COUNT(*) FROM team_members WHERE team_id = $1 AND role <> 'owner'",
-                )
-                .bind(&team_id)
-                .fetch_one(&mut *transaction)
-                .await?
-                .try_get(0)?;
-                if !room_for_another(plan, u64::try_from(others).unwrap_or(0)) {
+                ).bind(&team_id), &mut *transaction).await?;
+                if !room_for_another(plan, others) {
                     return Err(ApiError::Forbidden(no_members_message(plan)));
                 }
                 let previous = sqlx::query("SELECT team_id, role FROM team_members WHERE user_id = $1")
@@ -362,14 +359,9 @@ impl MemberStore {
                     .collect::<Result<Vec<_>, sqlx::Error>>()?;
                 for (old_team, old_role) in &previous {
                     if old_role == Role::Owner.as_str() {
-                        let others: i64 = sqlx::query(
+                        let others = count(sqlx::query(
                             "SELECT COUNT(*) FROM team_members WHERE team_id = $1 AND user_id <> $2",
-                        )
-                        .bind(old_team)
-                        .bind(&user_id)
-                        .fetch_one(&mut *transaction)
-                        .await?
-                        .try_get(0)?;
+                        ).bind(old_team).bind(&user_id), &mut *transaction).await?;
                         if others > 0 {
                             return Err(ApiError::Conflict(
                                 "You own a team that still has other members: hand the team over or remove its members before joining another team."

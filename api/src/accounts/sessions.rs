@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
-use podlens_store::{Database, time_text};
+use podlens_store::{Database, count, time_text};
 use sqlx::Row;
 
 use super::Account;
@@ -106,15 +106,15 @@ impl SessionStore {
         self.db.wait(async {
             let mut transaction = self.db.begin_write().await?;
             self.db.lock(&mut transaction, "login_links").await?;
-            let by_email: i64 = sqlx::query(
-                "SELECT COUNT(*) FROM login_links WHERE email = $1 AND created_at > $2",
+            let by_email = count(
+                sqlx::query(
+                    "SELECT COUNT(*) FROM login_links WHERE email = $1 AND created_at > $2",
+                )
+                .bind(email)
+                .bind(&hour_ago),
+                &mut *transaction,
             )
-            .bind(email)
-            .bind(&hour_ago)
-            .fetch_one(&mut *transaction)
-            .await?
-            .try_get(0)?;
-            let by_email = u64::try_from(by_email).unwrap_or(0);
+            .await?;
             if by_email >= LINKS_PER_EMAIL_PER_HOUR {
                 return Err(rate_limited(
                     LINKS_PER_EMAIL_PER_HOUR,
@@ -122,15 +122,9 @@ impl SessionStore {
                     "email address",
                 ));
             }
-            let by_address: i64 = sqlx::query(
+            let by_address = count(sqlx::query(
                 "SELECT COUNT(*) FROM login_links WHERE client_address = $1 AND created_at > $2",
-            )
-            .bind(client_address)
-            .bind(&hour_ago)
-            .fetch_one(&mut *transaction)
-            .await?
-            .try_get(0)?;
-            let by_address = u64::try_from(by_address).unwrap_or(0);
+            ).bind(client_address).bind(&hour_ago), &mut *transaction).await?;
             if by_address >= LINKS_PER_ADDRESS_PER_HOUR {
                 return Err(rate_limited(
                     LINKS_PER_ADDRESS_PER_HOUR,

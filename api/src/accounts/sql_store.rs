@@ -7,12 +7,16 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, Utc};
-use podlens_store::{Database, day_text, parse_day, parse_time, time_text};
+use podlens_store::{
+    Database, count, day_text, optional_time_at, parse_day, parse_time, time_at, time_text,
+};
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 use uuid::Uuid;
 
-use super::keys::{KEY_ID_DIGITS, display_prefix, generate_api_key, hash_api_key, key_id_of};
+use super::keys::{
+    KEY_ID_DIGITS, display_prefix, from_hex, generate_api_key, hash_api_key, hex, key_id_of,
+};
 use super::usage::{UsageCounter, UsageWindow};
 use super::{
     Account, AccountStore, ApiKeyRow, Consumption, NewApiKey, SearchRecord, TeamPodcastRow,
@@ -77,18 +81,18 @@ async fn window_total(
     today: NaiveDate,
 ) -> ApiResult<u64> {
     let (first, last) = window.bounds(today);
-    let total: i64 = sqlx::query(
-        "SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM usage_daily
-         WHERE subject = $1 AND counter = $2 AND day BETWEEN $3 AND $4",
+    Ok(count(
+        sqlx::query(
+            "SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM usage_daily
+             WHERE subject = $1 AND counter = $2 AND day BETWEEN $3 AND $4",
+        )
+        .bind(subject)
+        .bind(counter.alias())
+        .bind(day_text(first))
+        .bind(day_text(last)),
+        connection,
     )
-    .bind(subject)
-    .bind(counter.alias())
-    .bind(day_text(first))
-    .bind(day_text(last))
-    .fetch_one(connection)
-    .await?
-    .try_get(0)?;
-    Ok(count_of(total))
+    .await?)
 }
 
 /// An email address as stored: trimmed, lowercase, and plausibly an address.
@@ -239,8 +243,8 @@ fn team_podcast_from_row(row: &AnyRow) -> ApiResult<TeamPodcastRow> {
         added_reason: row.try_get("added_reason")?,
         blacklist: row.try_get::<i64, _>("blacklist")? != 0,
         sync: row.try_get::<i64, _>("sync")? != 0,
-        created_at: parse_time(&row.try_get::<String, _>("created_at")?)?,
-        updated_at: parse_time(&row.try_get::<String, _>("updated_at")?)?,
+        created_at: time_at(row, "created_at")?,
+        updated_at: time_at(row, "updated_at")?,
     })
 }
 
@@ -304,13 +308,12 @@ impl AccountStore for SqlAccountStore {
         rows.iter()
             .map(|row| {
                 let hash: String = row.try_get(0)?;
-                let revoked_at: Option<String> = row.try_get(4)?;
                 Ok(ApiKeyRow {
                     key_id: key_id_of(&hash),
                     prefix: row.try_get(1)?,
-                    created_at: parse_time(&row.try_get::<String, _>(2)?)?,
+                    created_at: time_at(row, "created_at")?,
                     created_by: row.try_get(3)?,
-                    revoked_at: revoked_at.as_deref().map(parse_time).transpose()?,
+                    revoked_at: optional_time_at(row, "revoked_at")?,
                 })
             })
             .collect()
@@ -478,7 +481,7 @@ impl AccountStore for SqlAccountStore {
                     avatar_seed: row.try_get(4)?,
                     display_name: row.try_get(5)?,
                     role: row.try_get(6)?,
-                    joined_at: parse_time(&row.try_get::<String, _>(7)?)?,
+                    joined_at: time_at(row, "joined_at")?,
                 })
             })
             .collect()
@@ -486,7 +489,7 @@ impl AccountStore for SqlAccountStore {
 
     fn server_secret(&self, name: &str) -> ApiResult<Vec<u8>> {
         let fresh: [u8; 32] = rand::random();
-        let fresh_hex: String = fresh.iter().map(|byte| format!("{byte:02x}")).collect();
+        let fresh_hex = hex(&fresh);
         // The first writer's secret wins; every later call (and every node) reads it.
         let stored: String = self.db.wait(async {
             sqlx::query(
@@ -503,7 +506,7 @@ impl AccountStore for SqlAccountStore {
                 .await?
                 .try_get::<String, _>(0)
         })?;
-        decode_hex(&stored)
+        from_hex(&stored)
             .ok_or_else(|| ApiError::Internal(format!("server secret {name:?} is not hex")))
     }
 
@@ -591,16 +594,6 @@ impl AccountStore for SqlAccountStore {
             Ok(removed)
         })
     }
-}
-
-fn decode_hex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|index| u8::from_str_radix(text.get(index..index + 2)?, 16).ok())
-        .collect()
 }
 
 #[cfg(test)]

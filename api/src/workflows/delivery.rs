@@ -35,7 +35,7 @@ use std::time::Duration;
 use chrono::Utc;
 use podlens_model::entities::Timestamp;
 use podlens_netguard::AddressPolicy;
-use podlens_store::time_text;
+use podlens_store::{optional_time_at, time_at, time_text};
 use serde::Serialize;
 use serde_json::{Value, json};
 use sqlx::any::{AnyArguments, AnyRow};
@@ -44,7 +44,7 @@ use sqlx::{Any, AnyConnection, AssertSqlSafe, Row};
 
 use super::alerts::{AlertConfig, AlertMatch, match_mail_subject, match_mail_text, match_wire};
 use super::documents::{DocKind, ON_CONFLICT_SKIP, Stored, insert_doc_query};
-use super::store::{WorkflowStore, optional_time_column, time_column};
+use super::store::WorkflowStore;
 use super::webhooks::{AttemptFailure, WebhookSender, team_webhooks_on};
 use crate::error::{ApiError, ApiResult};
 use crate::mail::{Mail, MessageIdentity};
@@ -165,10 +165,10 @@ fn read_row(row: &AnyRow) -> ApiResult<Delivery> {
         payload,
         status: row.try_get("status")?,
         attempts: u32::try_from(row.try_get::<i64, _>("attempts")?).unwrap_or(0),
-        next_attempt_at: time_column(row, "next_attempt_at")?,
+        next_attempt_at: time_at(row, "next_attempt_at")?,
         last_error: row.try_get("last_error")?,
-        created_at: time_column(row, "created_at")?,
-        sent_at: optional_time_column(row, "sent_at")?,
+        created_at: time_at(row, "created_at")?,
+        sent_at: optional_time_at(row, "sent_at")?,
         delivery_id,
     })
 }
@@ -420,7 +420,7 @@ impl WorkflowStore {
             )
             .fetch_one(database.pool()),
         )?;
-        optional_time_column(&row, "next_due")
+        Ok(optional_time_at(&row, "next_due")?)
     }
 }
 

@@ -6,7 +6,7 @@
 //! lists and plan caps are plain queries.
 
 use podlens_model::entities::Timestamp;
-use podlens_store::{Backend, time_text};
+use podlens_store::{Backend, count, time_at, time_text};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -15,7 +15,7 @@ use sqlx::query::Query;
 use sqlx::{Any, AssertSqlSafe, Row};
 
 use super::CapCheck;
-use super::store::{WorkflowStore, time_column};
+use super::store::WorkflowStore;
 use crate::error::{ApiError, ApiResult};
 
 /// What a stored document is.
@@ -94,8 +94,8 @@ fn decode<T: DeserializeOwned>(kind: DocKind, row: &AnyRow) -> ApiResult<Stored<
     Ok(Stored {
         team_id: row.try_get("team_id")?,
         parent_id: row.try_get("parent_id")?,
-        created_at: time_column(row, "created_at")?,
-        updated_at: time_column(row, "updated_at")?,
+        created_at: time_at(row, "created_at")?,
+        updated_at: time_at(row, "updated_at")?,
         deleted: row.try_get::<i64, _>("deleted")? != 0,
         id,
         value,
@@ -228,17 +228,18 @@ impl WorkflowStore {
                     &format!("workflow_documents:{}:{team_id}", kind.as_str()),
                 )
                 .await?;
-            let count: i64 = sqlx::query(
-                "SELECT COUNT(*) FROM workflow_documents
+            let count = count(
+                sqlx::query(
+                    "SELECT COUNT(*) FROM workflow_documents
                  WHERE kind = $1 AND team_id = $2 AND deleted = 0",
+                )
+                .bind(kind.as_str())
+                .bind(team_id),
+                &mut *tx,
             )
-            .bind(kind.as_str())
-            .bind(team_id)
-            .fetch_one(&mut *tx)
-            .await?
-            .try_get(0)?;
+            .await?;
             if let Some(limit) = cap
-                && u64::try_from(count).unwrap_or(0) >= limit
+                && count >= limit
             {
                 return Ok(CapCheck::CapReached { limit });
             }

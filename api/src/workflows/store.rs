@@ -9,7 +9,7 @@ use podlens_model::enums::{
     ActivityActionType, ListedPodcastLabel, ListedPodcastStatus, Priority, ProjectStatus,
     ProjectType,
 };
-use podlens_store::{Database, parse_time, time_text};
+use podlens_store::{Database, count, time_at, time_text};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use sqlx::any::AnyRow;
@@ -59,19 +59,6 @@ fn count_to_u64(count: i64) -> u64 {
     u64::try_from(count).unwrap_or(0)
 }
 
-/// A time column (written with [`time_text`]).
-pub(super) fn time_column(row: &AnyRow, column: &str) -> ApiResult<Timestamp> {
-    Ok(parse_time(&row.try_get::<String, _>(column)?)?)
-}
-
-/// A time column that may be NULL.
-pub(super) fn optional_time_column(row: &AnyRow, column: &str) -> ApiResult<Option<Timestamp>> {
-    match row.try_get::<Option<String>, _>(column)? {
-        Some(text) => Ok(Some(parse_time(&text)?)),
-        None => Ok(None),
-    }
-}
-
 const PROJECT_COLUMNS: &str = "project_id, team_id, slug, name, status, project_types,
     project_type_other_reason, project_purpose, project_keywords, created_by_user_id,
     created_at, last_updated";
@@ -101,8 +88,8 @@ fn project_row(row: &AnyRow) -> ApiResult<ProjectRow> {
             "project keywords",
         )?,
         created_by_user_id: row.try_get("created_by_user_id")?,
-        created_at: time_column(row, "created_at")?,
-        last_updated: time_column(row, "last_updated")?,
+        created_at: time_at(row, "created_at")?,
+        last_updated: time_at(row, "last_updated")?,
     })
 }
 
@@ -135,8 +122,8 @@ fn listed_row(row: &AnyRow) -> ApiResult<ListedPodcastRow> {
         )?,
         priority,
         labels,
-        added_at: time_column(row, "added_at")?,
-        updated_at: time_column(row, "updated_at")?,
+        added_at: time_at(row, "added_at")?,
+        updated_at: time_at(row, "updated_at")?,
         added_by_user_id: row.try_get("added_by_user_id")?,
         relevancy_score: row.try_get("relevancy_score")?,
     })
@@ -169,7 +156,7 @@ fn outreach_row(row: &AnyRow) -> ApiResult<OutreachRow> {
         subject: row.try_get("subject")?,
         body: row.try_get("body")?,
         options,
-        created_at: time_column(row, "created_at")?,
+        created_at: time_at(row, "created_at")?,
     })
 }
 
@@ -251,15 +238,10 @@ impl WorkflowStore {
 
     /// How many projects a team has.
     pub fn count_projects(&self, team_id: &str) -> ApiResult<u64> {
-        let count: i64 = self
-            .db
-            .wait(
-                sqlx::query("SELECT COUNT(*) FROM projects WHERE team_id = $1")
-                    .bind(team_id)
-                    .fetch_one(self.db.pool()),
-            )?
-            .try_get(0)?;
-        Ok(count_to_u64(count))
+        Ok(self.db.wait(count(
+            sqlx::query("SELECT COUNT(*) FROM projects WHERE team_id = $1").bind(team_id),
+            self.db.pool(),
+        ))?)
     }
 
     /// Stores a new project unless the team already has `cap` projects. The slug is
@@ -599,7 +581,7 @@ impl WorkflowStore {
                             ActivityActionType::parse,
                             "action type",
                         )?,
-                        activity_date: time_column(row, "activity_date")?,
+                        activity_date: time_at(row, "activity_date")?,
                         from_value: row.try_get("from_value")?,
                         to_value: row.try_get("to_value")?,
                         user_id: row.try_get("user_id")?,

@@ -19,14 +19,15 @@ use std::time::Duration;
 use hmac::{Hmac, Mac};
 use podlens_model::entities::Timestamp;
 use podlens_netguard::{AddressPolicy, GuardedResolver, Refused, check_url};
-use podlens_store::time_text;
+use podlens_store::{count, time_at, time_text};
 use sha2::Sha256;
 use sqlx::any::AnyRow;
 use sqlx::{Any, AssertSqlSafe, Executor, Row};
 use url::Url;
 
 use super::CapCheck;
-use super::store::{WorkflowStore, time_column};
+use super::store::WorkflowStore;
+use crate::accounts::keys::hex;
 use crate::error::{ApiError, ApiResult};
 
 /// The events a webhook can subscribe to (the polling event of the same name).
@@ -78,7 +79,7 @@ fn read_row(row: &AnyRow) -> ApiResult<WebhookRow> {
         events,
         secret: row.try_get("secret")?,
         created_by_user_id: row.try_get("created_by_user_id")?,
-        created_at: time_column(row, "created_at")?,
+        created_at: time_at(row, "created_at")?,
         webhook_id,
     })
 }
@@ -108,12 +109,13 @@ impl WorkflowStore {
             database
                 .lock(&mut tx, &format!("team_webhooks:{}", row.team_id))
                 .await?;
-            let count: i64 = sqlx::query("SELECT COUNT(*) FROM team_webhooks WHERE team_id = $1")
-                .bind(row.team_id.as_str())
-                .fetch_one(&mut *tx)
-                .await?
-                .try_get(0)?;
-            if u64::try_from(count).unwrap_or(0) >= cap {
+            let count = count(
+                sqlx::query("SELECT COUNT(*) FROM team_webhooks WHERE team_id = $1")
+                    .bind(row.team_id.as_str()),
+                &mut *tx,
+            )
+            .await?;
+            if count >= cap {
                 return Ok(CapCheck::CapReached { limit: cap });
             }
             sqlx::query(AssertSqlSafe(format!(
@@ -169,10 +171,6 @@ impl WorkflowStore {
 /// A new signing secret: `whsec_` and 32 random bytes in hex.
 pub fn new_secret() -> String {
     format!("whsec_{}", hex(&rand::random::<[u8; 32]>()))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
 /// The hex HMAC-SHA256 of `"<timestamp>.<body>"` under `secret`.
