@@ -44,10 +44,15 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 stage "rust: tests"
 cargo test --workspace --locked
 
-stage "store: the unit tests again with the application store on PostgreSQL (a throwaway cluster)"
-# The whole workspace's unit tests, as built by the stage above: selecting packages
-# would resolve features differently and rebuild (about 9 minutes on 2 cores).
-scripts/with-postgres.sh cargo test --workspace --locked --lib
+stage "store: the unit tests and the API suite again with the application store on PostgreSQL (a throwaway cluster), two nodes included"
+# The whole workspace's unit tests and the API's integration tests, as built by the
+# stage above: selecting packages would resolve features differently and rebuild
+# (about 9 minutes on 2 cores); selecting test targets by name does not.
+api_tests=()
+for file in api/tests/*.rs; do
+    api_tests+=(--test "$(basename "$file" .rs)")
+done
+scripts/with-postgres.sh cargo test --workspace --locked --lib "${api_tests[@]}"
 
 stage "security: dependency licences, bans, sources and advisories"
 scripts/check-deps.sh

@@ -19,6 +19,21 @@ stop() {
 }
 trap stop EXIT
 as_owner "'$bin/initdb' -D '$dir/data' -A trust -U postgres" >/dev/null
-as_owner "'$bin/pg_ctl' -D '$dir/data' -l '$dir/log' -w -o \"-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200\" start" >/dev/null
+start_cmd="'$bin/pg_ctl' -D '$dir/data' -l '$dir/log' -w -o \"-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200\" start"
+as_owner "$start_cmd" >/dev/null
 export PODLENS_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
+# `$PODLENS_TEST_POSTGRES_CONTROL stop|start` stops (fast: sessions are cut, open
+# transactions roll back) or starts the cluster again, for the outage tests.
+control="$dir/control"
+cat > "$control" <<EOF
+#!/bin/sh
+as_owner() { if [ "\$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "\$1"; else sh -c "\$1"; fi; }
+case "\$1" in
+  stop) as_owner "'$bin/pg_ctl' -D '$dir/data' -m fast -w stop" ;;
+  start) as_owner "${start_cmd//\"/\\\"}" ;;
+  *) echo "usage: \$0 stop|start" >&2; exit 2 ;;
+esac
+EOF
+chmod +x "$control"
+export PODLENS_TEST_POSTGRES_CONTROL="$control"
 "$@"

@@ -8,6 +8,7 @@ pub mod accounts;
 pub mod auth;
 pub mod backup;
 pub mod catalog;
+pub mod cluster;
 pub mod conditional;
 mod convert;
 pub mod cursors;

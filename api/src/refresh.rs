@@ -18,6 +18,8 @@ use podlens_ingest::fetch::{FeedSource, FeedState, FeedStore, HttpConfig, Ingest
 use podlens_ingest::sponsors::episode_sponsor_mentions;
 use podlens_model::catalog::{FeedBatch, FeedFetchRecord, PodcastRecord, TranscriptRecord};
 use podlens_model::entities::RefreshErrorCode;
+
+use crate::cluster::CatalogChange;
 use uuid::Uuid;
 
 /// How long after a refresh the same podcast can be refreshed again.
@@ -116,11 +118,14 @@ impl FeedRefresher {
 
     /// Re-reads `podcast`'s feed into the catalog and publishes a new snapshot. The
     /// stored image is kept unless `update_thumbnail`.
+    ///
+    /// On success, the change as stored, for the other nodes sharing the store to
+    /// apply ([`apply_feed_change`]).
     pub async fn refresh(
         &self,
         podcast: &PodcastRecord,
         update_thumbnail: bool,
-    ) -> Result<(), RefreshFailure> {
+    ) -> Result<CatalogChange, RefreshFailure> {
         let _turn = self.one_at_a_time.lock().await;
         let data_dir = self.data_dir.clone();
         let catalog = tokio::task::spawn_blocking(move || Catalog::open(&data_dir))
@@ -142,6 +147,9 @@ impl FeedRefresher {
                 .flatten(),
             fetch: None,
             store_error: None,
+            stored: None,
+            transcripts: Vec::new(),
+            moved_to: None,
         };
         let source = FeedSource::Url(FeedState {
             podcast_id: Some(podcast.podcast_id),
@@ -175,6 +183,10 @@ struct RefreshStore {
     kept_image: Option<String>,
     fetch: Option<FeedFetchRecord>,
     store_error: Option<String>,
+    /// What was stored, for the change log.
+    stored: Option<FeedBatch>,
+    transcripts: Vec<TranscriptRecord>,
+    moved_to: Option<String>,
 }
 
 impl RefreshStore {
@@ -188,7 +200,7 @@ impl RefreshStore {
 
     /// After the run: the outcome of the fetch; when it succeeded, the podcast's
     /// sponsor mentions and a new snapshot.
-    fn finish(mut self, podcast_id: Uuid) -> Result<(), RefreshFailure> {
+    fn finish(mut self, podcast_id: Uuid) -> Result<CatalogChange, RefreshFailure> {
         let fetch = self.fetch.take().ok_or_else(|| {
             RefreshFailure::new(RefreshErrorCode::UnknownError, "the feed was not fetched")
         })?;
@@ -202,22 +214,58 @@ impl RefreshStore {
                 "The feed was read but could not be stored",
             ));
         }
-        let update = || -> Result<(), podlens_data::DataError> {
-            let episodes = self.catalog.episodes_of_podcast(podcast_id)?;
-            let mentions: Vec<_> = episodes.iter().flat_map(episode_sponsor_mentions).collect();
-            let mut catalog = self.catalog;
-            catalog.store_sponsor_mentions(&[podcast_id], &mentions)?;
-            catalog.export_parquet()?;
-            Ok(())
+        let change = CatalogChange::Feed {
+            batch: Box::new(self.stored.take().ok_or_else(|| {
+                RefreshFailure::new(RefreshErrorCode::UnknownError, "the feed was not stored")
+            })?),
+            transcripts: std::mem::take(&mut self.transcripts),
+            moved_to: self.moved_to.take(),
         };
-        update().map_err(|error| {
+        publish(self.catalog, podcast_id).map_err(|error| {
             tracing::warn!(%error, "refresh could not publish the snapshot");
             RefreshFailure::new(
                 RefreshErrorCode::UpdateFailed,
                 "The feed was stored but the snapshot could not be published",
             )
-        })
+        })?;
+        Ok(change)
     }
+}
+
+/// Finds the podcast's sponsor mentions again and publishes a new snapshot.
+fn publish(mut catalog: Catalog, podcast_id: Uuid) -> Result<(), podlens_data::DataError> {
+    let episodes = catalog.episodes_of_podcast(podcast_id)?;
+    let mentions: Vec<_> = episodes.iter().flat_map(episode_sponsor_mentions).collect();
+    catalog.store_sponsor_mentions(&[podcast_id], &mentions)?;
+    catalog.export_parquet()?;
+    Ok(())
+}
+
+/// Applies a feed refreshed by another node to the catalog of `refresher`'s data
+/// directory, as that node stored it, and publishes a new snapshot (blocking; takes
+/// the catalog turn refreshes take). Other changes are not for this function.
+pub fn apply_feed_change(
+    refresher: &FeedRefresher,
+    change: &CatalogChange,
+) -> Result<(), podlens_data::DataError> {
+    let CatalogChange::Feed {
+        batch,
+        transcripts,
+        moved_to,
+    } = change
+    else {
+        return Ok(());
+    };
+    let _turn = refresher.catalog_turn();
+    let mut catalog = Catalog::open(&refresher.data_dir)?;
+    catalog.upsert_feed(batch)?;
+    for transcript in transcripts {
+        catalog.upsert_transcript(transcript)?;
+    }
+    if let Some(url) = moved_to {
+        catalog.update_feed_url(batch.podcast.podcast_id, url)?;
+    }
+    publish(catalog, batch.podcast.podcast_id)
 }
 
 /// The SDK's error code for a failed fetch.
@@ -244,19 +292,18 @@ fn fetch_failure(fetch: &FeedFetchRecord) -> RefreshFailure {
 
 impl FeedStore for RefreshStore {
     fn upsert_feed(&mut self, batch: &FeedBatch) -> Result<(), IngestError> {
-        let result = match self.kept_image.clone() {
-            Some(image) => {
-                let mut kept = batch.clone();
-                kept.podcast.podcast_image_url = Some(image);
-                self.catalog.upsert_feed(&kept)
-            }
-            None => self.catalog.upsert_feed(batch),
-        };
+        let mut stored = batch.clone();
+        if let Some(image) = self.kept_image.clone() {
+            stored.podcast.podcast_image_url = Some(image);
+        }
+        let result = self.catalog.upsert_feed(&stored);
+        self.stored = Some(stored);
         self.keep(result)
     }
 
     fn upsert_transcript(&mut self, transcript: &TranscriptRecord) -> Result<(), IngestError> {
         let result = self.catalog.upsert_transcript(transcript);
+        self.transcripts.push(transcript.clone());
         self.keep(result)
     }
 
@@ -268,6 +315,7 @@ impl FeedStore for RefreshStore {
 
     fn update_feed_url(&mut self, podcast_id: Uuid, new_url: &str) -> Result<(), IngestError> {
         let result = self.catalog.update_feed_url(podcast_id, new_url);
+        self.moved_to = Some(new_url.to_owned());
         self.keep(result)
     }
 }

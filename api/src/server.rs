@@ -75,7 +75,10 @@ pub fn open_state_with(
         sessions: Arc::new(crate::accounts::sessions::SessionStore::open(
             database.clone(),
         )),
-        members: Arc::new(crate::accounts::members::MemberStore::open(database)),
+        members: Arc::new(crate::accounts::members::MemberStore::open(
+            database.clone(),
+        )),
+        cluster: Arc::new(crate::cluster::Cluster::join(database)),
         mailer: Arc::new(crate::mail::Outbox::in_data_dir(&data_dir)),
         refresher: Arc::new(crate::refresh::FeedRefresher::new(data_dir.clone())),
         speech: Arc::new(crate::workflows::speech_worker::SpeechWorker::disabled()),
@@ -161,14 +164,21 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
     // removed when serving stops.
     let _control_file = crate::backup::write_control_file(&state.data_dir, &local.to_string())?;
     on_listening(local);
+    // Pipelines a stop interrupted are resumed by the node that leads (at once, when
+    // this one does).
     crate::workflows::jobs::spawn_background_jobs(state.clone(), JOBS_INTERVAL);
-    crate::workflows::guest_profiles::resume_pipelines(&state);
+    let cluster = state.cluster.clone();
     let app = crate::app(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
+    let served = axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let signal = shutdown_signal().await;
             tracing::info!(signal, "shutting down: finishing the requests in flight");
         })
         .await
-        .map_err(|error| ApiError::Internal(format!("server failed: {error}")))
+        .map_err(|error| ApiError::Internal(format!("server failed: {error}")));
+    // Another node takes the background jobs over at once.
+    tokio::task::spawn_blocking(move || cluster.resign())
+        .await
+        .map_err(ApiError::internal)?;
+    served
 }

@@ -28,6 +28,9 @@ pub struct AppState {
     pub speech: Arc<crate::workflows::speech_worker::SpeechWorker>,
     /// Sends alert deliveries (e-mail and team webhooks) from the ledger.
     pub deliveries: Arc<crate::workflows::delivery::DeliveryWorker>,
+    /// This node among those sharing the store: the leadership of the background
+    /// jobs and the log of catalog changes.
+    pub cluster: Arc<crate::cluster::Cluster>,
     /// Signs and checks the cursors clients send back.
     pub cursors: Arc<crate::cursors::CursorSigner>,
     pub data_dir: PathBuf,

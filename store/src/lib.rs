@@ -14,6 +14,7 @@
 //! on a small runtime of its own, which keeps PostgreSQL sockets alive whatever
 //! runtime — or none — the caller has.
 
+mod leader;
 mod legacy;
 mod time;
 
@@ -24,6 +25,7 @@ use std::time::Duration;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{Any, AnyPool, Transaction};
 
+pub use leader::Leadership;
 pub use legacy::{LEGACY_DATABASE_FILE, LegacyImport, import_legacy};
 pub use time::{day_text, optional_time_at, parse_day, parse_time, time_at, time_text};
 
@@ -116,6 +118,8 @@ pub struct Database {
     backend: Backend,
     /// What to call the database in messages (a URL without its password).
     describe: String,
+    /// The URL the pool connects to, for [`Database::reopen`].
+    url: String,
     runtime: Option<tokio::runtime::Runtime>,
 }
 
@@ -227,6 +231,7 @@ impl Database {
         }
         let pool = {
             let describe = describe.clone();
+            let url = url.clone();
             run_on(&runtime, async move {
                 let pool = options.connect(&url).await.map_err(|error| match error {
                     sqlx::Error::Configuration(_) => {
@@ -256,6 +261,7 @@ impl Database {
             pool,
             backend,
             describe,
+            url,
             runtime: Some(runtime),
         })
     }
@@ -275,6 +281,11 @@ impl Database {
             }
             _ => Database::in_memory(),
         }
+    }
+
+    /// A second pool on the same database (another node's view of it, in tests).
+    pub fn reopen(&self) -> Result<Database, StoreError> {
+        Database::open(&Location::Url(self.url.clone()))
     }
 
     pub fn backend(&self) -> Backend {
@@ -375,7 +386,7 @@ fn fresh_database(server_url: &str) -> Result<String, StoreError> {
         .build()
         .map_err(|error| StoreError::Open(error.to_string()))?;
     let statement = format!("CREATE DATABASE {name}");
-    run_on(&runtime, async {
+    let created = run_on(&runtime, async {
         use sqlx::Connection;
         install_default_drivers();
         let mut admin = sqlx::AnyConnection::connect(server_url).await?;
@@ -383,7 +394,10 @@ fn fresh_database(server_url: &str) -> Result<String, StoreError> {
             .execute(&mut admin)
             .await?;
         admin.close().await
-    })?;
+    });
+    // Dropping a runtime blocks, which an async caller's thread may not.
+    runtime.shutdown_background();
+    created?;
     url.set_path(&name);
     Ok(url.to_string())
 }

@@ -57,18 +57,25 @@ pub async fn refresh(
         }));
     }
     let update_thumbnail = params.update_podcast_thumbnail.unwrap_or(false);
-    if let Err(failure) = state.refresher.refresh(&record, update_thumbnail).await {
-        return Ok(Envelope(RefreshPodcastResponse::Failed {
-            success: false,
-            error_code: failure.code,
-            error_message: failure.message,
-            error_details: Some(RefreshErrorDetails {
-                rss_url: Some(record.podcast_rss_feed_url.clone()),
-            }),
-        }));
-    }
+    let change = match state.refresher.refresh(&record, update_thumbnail).await {
+        Ok(change) => change,
+        Err(failure) => {
+            return Ok(Envelope(RefreshPodcastResponse::Failed {
+                success: false,
+                error_code: failure.code,
+                error_message: failure.message,
+                error_details: Some(RefreshErrorDetails {
+                    rss_url: Some(record.podcast_rss_feed_url.clone()),
+                }),
+            }));
+        }
+    };
     let plan = caller.plan;
     blocking(move || {
+        // The other nodes sharing the store apply the refresh to their copies.
+        if let Err(error) = state.cluster.record(&change) {
+            tracing::warn!(%error, "the refresh is not in the change log: other nodes keep the old feed until they re-read it");
+        }
         let snapshot = state.catalog.snapshot()?;
         snapshot.refresh()?;
         let updated = snapshot

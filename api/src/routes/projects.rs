@@ -342,6 +342,9 @@ pub async fn create_project(
     let plan = caller.plan;
     let cap = plan.limits().projects.map(u64::from);
     blocking(move || {
+        // Everything the answer needs is read before the write, so a stored project
+        // is always answered 200 (the store may become unreachable right after).
+        let users = users_of(&state, &account)?;
         let project = match state.workflows.create_project(project, cap)? {
             CapCheck::Done(project) => project,
             CapCheck::CapReached { limit } => {
@@ -350,9 +353,13 @@ pub async fn create_project(
                 )));
             }
         };
-        let users = users_of(&state, &account)?;
-        let profiles = guest_profiles::profiles_by_project(&state, &account.team_id)?;
-        let loaded = load(&state, project, &profiles)?;
+        // A new project has no listed podcasts, activity or guest profile yet.
+        let loaded = Loaded {
+            project,
+            listed: Vec::new(),
+            activity: Vec::new(),
+            guest_profile: None,
+        };
         Ok(Envelope(ProjectDetailsResponse {
             project: details_wire(&loaded, &users, Some(Vec::new())),
         }))

@@ -545,7 +545,13 @@ async fn attempt(state: &AppState, delivery: &Delivery) -> ApiResult<Outcome> {
 /// set for the next retry. Passes run one at a time; a pass asked for while another
 /// runs waits for it and then looks again, so when this returns, every delivery that
 /// was due when it was called has had an attempt.
+///
+/// Only the leader delivers (see [`crate::cluster`]): on another node this does
+/// nothing, and the leader sends what is due within a tick.
 pub async fn deliver_pending(state: &AppState) -> ApiResult<DeliveryReport> {
+    if !state.cluster.is_leader() {
+        return Ok(DeliveryReport::default());
+    }
     let worker = Arc::clone(&state.deliveries);
     let _turn = worker.turn.lock().await;
     let mut report = DeliveryReport::default();

@@ -1,7 +1,9 @@
 //! The background jobs `podlens serve` runs on an interval: matching alerts against
 //! the catalog (new episodes and transcripts included as soon as the snapshot and the
 //! index are republished), sending alert deliveries (at once at start, which resumes
-//! those a crash interrupted) and working through transcription requests.
+//! those a crash interrupted) and working through transcription requests. With several
+//! nodes on one store, only the leader runs them; every node applies the catalog
+//! changes the others made ([`crate::cluster`]).
 
 use std::time::Instant;
 
@@ -10,6 +12,8 @@ use serde::Serialize;
 use super::alerts::{AlertRunReport, run_alerts};
 use super::job_log::{self, JobFailure, LastPass};
 use super::transcriptions::run_transcriptions;
+use crate::cluster::CatalogChange;
+use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 
 /// What one pass of the jobs did.
@@ -72,19 +76,115 @@ pub fn run_jobs(state: &AppState) -> JobsReport {
     report
 }
 
-/// Runs [`run_jobs`] every `interval` on the blocking pool.
+/// Applies the catalog changes other nodes logged since this node's position (a
+/// refreshed feed, a stored transcript — see [`crate::cluster`]), in order, and
+/// publishes them: a new snapshot, and an incremental index generation for
+/// transcripts. A change that cannot be applied stops the pass where it is; the next
+/// pass tries it again. Returns how many changes were applied.
+pub fn apply_changes(state: &AppState) -> ApiResult<usize> {
+    let mut position = crate::cluster::applied_position(&state.data_dir);
+    let mut applied = 0;
+    loop {
+        let changes = state.cluster.changes_after(position)?;
+        if changes.is_empty() {
+            break;
+        }
+        for logged in changes {
+            if !logged.own {
+                apply_change(state, &logged.change).map_err(|error| {
+                    ApiError::Internal(format!("catalog change {}: {error}", logged.seq))
+                })?;
+                applied += 1;
+            }
+            position = logged.seq;
+            crate::cluster::save_position(&state.data_dir, position)?;
+        }
+    }
+    if applied > 0 {
+        state.catalog.snapshot()?.refresh()?;
+    }
+    Ok(applied)
+}
+
+fn apply_change(state: &AppState, change: &CatalogChange) -> ApiResult<()> {
+    match change {
+        CatalogChange::Feed { .. } => {
+            crate::refresh::apply_feed_change(&state.refresher, change)?;
+        }
+        CatalogChange::Transcript {
+            episode,
+            transcript,
+        } => {
+            super::speech_worker::store(state, transcript)?;
+            state.speech.index_updates.submit(
+                &state.data_dir,
+                &state.catalog,
+                (**episode).clone(),
+                (**transcript).clone(),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// What a node does every [`crate::cluster::TICK`]: asks for the leadership, applies
+/// the other nodes' catalog changes and, while it leads, sends due alert deliveries
+/// and runs [`run_jobs`] every `interval` (at once when it starts or takes over;
+/// taking over also resumes interrupted guest-profile pipelines). A follower runs none
+/// of the leader's jobs.
 pub fn spawn_background_jobs(state: AppState, interval: std::time::Duration) {
     tokio::spawn(async move {
-        let mut ticker = tokio::time::interval(interval);
+        let mut ticker = tokio::time::interval(crate::cluster::TICK);
+        let mut last_jobs: Option<Instant> = None;
         loop {
             ticker.tick().await;
-            let job_state = state.clone();
-            match tokio::task::spawn_blocking(move || run_jobs(&job_state)).await {
-                Ok(report) => tracing::debug!(?report, "background jobs ran"),
-                Err(error) => tracing::error!(%error, "background jobs panicked"),
+            let tick_state = state.clone();
+            let ticked = tokio::task::spawn_blocking(move || {
+                let (leading, changed) = tick_state.cluster.check_leadership();
+                match apply_changes(&tick_state) {
+                    Ok(0) => {}
+                    Ok(applied) => tracing::info!(applied, "applied other nodes' catalog changes"),
+                    Err(error) => tracing::warn!(%error, "cannot apply other nodes' catalog changes; trying again"),
+                }
+                (leading, changed)
+            })
+            .await;
+            let (leading, changed) = match ticked {
+                Ok(ticked) => ticked,
+                Err(error) => {
+                    tracing::error!(%error, "the cluster tick panicked");
+                    continue;
+                }
+            };
+            if !leading {
+                last_jobs = None;
+                continue;
+            }
+            if changed {
+                super::guest_profiles::resume_pipelines(&state);
+            }
+            if last_jobs.is_none_or(|at| at.elapsed() >= interval) {
+                last_jobs = Some(Instant::now());
+                let job_state = state.clone();
+                match tokio::task::spawn_blocking(move || {
+                    let report = run_jobs(&job_state);
+                    if let Err(error) = job_state
+                        .cluster
+                        .prune(chrono::Utc::now() - crate::cluster::CHANGE_RETENTION)
+                    {
+                        tracing::warn!(%error, "cannot prune the catalog change log");
+                    }
+                    report
+                })
+                .await
+                {
+                    Ok(report) => tracing::debug!(?report, "background jobs ran"),
+                    Err(error) => tracing::error!(%error, "background jobs panicked"),
+                }
             }
             // Alert deliveries are sent even when a job above failed: the first pass
-            // after a start resumes the deliveries a crash interrupted.
+            // after a start resumes the deliveries a crash interrupted. Deliveries due
+            // from alerts made on other nodes go out within a tick.
             match super::delivery::deliver_pending(&state).await {
                 Ok(report) => tracing::debug!(?report, "alert deliveries ran"),
                 Err(error) => tracing::warn!(%error, "alert deliveries failed"),

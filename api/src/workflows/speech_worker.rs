@@ -252,6 +252,13 @@ fn transcribe_episode(
     match store(state, &record) {
         Ok(()) => {
             let _ = std::fs::remove_file(&kept);
+            let change = crate::cluster::CatalogChange::Transcript {
+                episode: Box::new(episode.clone()),
+                transcript: Box::new(record.clone()),
+            };
+            if let Err(error) = state.cluster.record(&change) {
+                tracing::warn!(%error, "the transcript is not in the change log: other nodes index it at their next full build");
+            }
             state
                 .speech
                 .index_updates
@@ -378,7 +385,10 @@ fn transcript_of(
 
 /// Writes the transcript into the catalog and publishes a new snapshot, taking the
 /// catalog turn feed refreshes take.
-fn store(state: &AppState, record: &TranscriptRecord) -> Result<(), podlens_data::DataError> {
+pub(crate) fn store(
+    state: &AppState,
+    record: &TranscriptRecord,
+) -> Result<(), podlens_data::DataError> {
     let _turn = state.refresher.catalog_turn();
     let mut catalog = Catalog::open(&state.data_dir)?;
     catalog.upsert_transcript(record)?;

@@ -10,7 +10,6 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use podlens_api::AppState;
-use podlens_api::server::open_state;
 use serde_json::Value;
 use tower::ServiceExt;
 
@@ -29,8 +28,8 @@ pub fn shared() -> &'static Shared {
     })
 }
 
-/// A fresh app state over a copy-free view of the shared catalog, with its own app
-/// database so tests do not share usage counters.
+/// A fresh app state over a copy-free view of the shared catalog, with its own
+/// application store so tests do not share usage counters.
 pub fn state() -> (AppState, tempfile::TempDir) {
     let shared = shared();
     let own = tempfile::tempdir().expect("tempdir");
@@ -39,7 +38,15 @@ pub fn state() -> (AppState, tempfile::TempDir) {
         #[cfg(unix)]
         std::os::unix::fs::symlink(&from, own.path().join(entry)).expect("symlink");
     }
-    let state = open_state(own.path().to_path_buf(), None).expect("state opens");
+    // The store: a fresh PostgreSQL database when PODLENS_TEST_DATABASE_URL names a
+    // server (CI runs this suite a second time so), else a private SQLite one.
+    let database = podlens_store::Database::for_tests().expect("test store");
+    let state = podlens_api::server::open_state_with(
+        own.path().to_path_buf(),
+        None,
+        std::sync::Arc::new(database),
+    )
+    .expect("state opens");
     (state, own)
 }
 
