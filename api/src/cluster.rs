@@ -182,18 +182,43 @@ impl Cluster {
     }
 
     /// The logged changes after `after`, oldest first, at most a batch (blocking).
+    /// A log that ends before `after`, or that no longer holds the change after it,
+    /// is an error: this node's catalog and the log no longer agree (the store was
+    /// restored from an older dump, or this node's copy is older than the log keeps).
     pub fn changes_after(&self, after: u64) -> ApiResult<Vec<LoggedChange>> {
         let database = &self.database;
-        let rows = database.wait(async move {
-            sqlx::query(
+        let after_seq = i64::try_from(after).unwrap_or(i64::MAX);
+        let (last, rows) = database.wait(async move {
+            let last: i64 = sqlx::query("SELECT COALESCE(MAX(seq), 0) FROM catalog_changes")
+                .fetch_one(database.pool())
+                .await?
+                .try_get(0)?;
+            let rows = sqlx::query(
                 "SELECT seq, node, payload FROM catalog_changes WHERE seq > $1 \
                  ORDER BY seq LIMIT $2",
             )
-            .bind(i64::try_from(after).unwrap_or(i64::MAX))
+            .bind(after_seq)
             .bind(BATCH)
             .fetch_all(database.pool())
-            .await
+            .await?;
+            Ok::<_, sqlx::Error>((last, rows))
         })?;
+        if last < after_seq {
+            return Err(ApiError::Internal(format!(
+                "this node has applied catalog change {after}, but the store's log ends at {last}: \
+                 give the node a fresh copy of the data directory"
+            )));
+        }
+        if let Some(first) = rows.first() {
+            let first: i64 = first.try_get("seq")?;
+            if after > 0 && first != after_seq + 1 {
+                return Err(ApiError::Internal(format!(
+                    "catalog changes {} to {} are no longer in the store's log: give the node a fresh copy of the data directory",
+                    after + 1,
+                    first - 1
+                )));
+            }
+        }
         rows.iter()
             .map(|row| {
                 let seq: i64 = row.try_get("seq")?;
@@ -215,21 +240,42 @@ impl Cluster {
     pub fn prune(&self, before: DateTime<Utc>) -> ApiResult<u64> {
         let database = &self.database;
         let removed = database.wait(async move {
-            sqlx::query("DELETE FROM catalog_changes WHERE created_at < $1")
-                .bind(time_text(before))
-                .execute(database.pool())
-                .await
+            let mut transaction = database.begin_write().await?;
+            database.lock(&mut transaction, "catalog_changes").await?;
+            // The newest change stays whatever its age: it carries the numbering on,
+            // so a node's position never points past the log.
+            let removed = sqlx::query(
+                "DELETE FROM catalog_changes WHERE created_at < $1 \
+                 AND seq < (SELECT MAX(seq) FROM catalog_changes)",
+            )
+            .bind(time_text(before))
+            .execute(&mut *transaction)
+            .await?;
+            transaction.commit().await?;
+            Ok::<_, podlens_store::StoreError>(removed)
         })?;
         Ok(removed.rows_affected())
     }
 }
 
-/// The last change applied to the catalog of `data_dir` (0: none yet).
-pub fn applied_position(data_dir: &Path) -> u64 {
-    std::fs::read_to_string(position_file(data_dir))
-        .ok()
-        .and_then(|text| text.trim().parse().ok())
-        .unwrap_or(0)
+/// The last change applied to the catalog of `data_dir` (0: none yet, no file).
+/// An unreadable file is an error, not a start from the beginning.
+pub fn applied_position(data_dir: &Path) -> ApiResult<u64> {
+    let path = position_file(data_dir);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => text.trim().parse().map_err(|_| {
+            ApiError::Internal(format!(
+                "{} does not hold a change number: {:?}",
+                path.display(),
+                text.trim()
+            ))
+        }),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(0),
+        Err(error) => Err(ApiError::Internal(format!(
+            "cannot read {}: {error}",
+            path.display()
+        ))),
+    }
 }
 
 /// Records that every change up to `seq` is applied to the catalog of `data_dir`
@@ -244,4 +290,67 @@ pub fn save_position(data_dir: &Path, seq: u64) -> ApiResult<()> {
 
 fn position_file(data_dir: &Path) -> PathBuf {
     data_dir.join(POSITION_FILE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn change() -> CatalogChange {
+        CatalogChange::Transcript {
+            episode: Box::default(),
+            transcript: Box::default(),
+        }
+    }
+
+    #[test]
+    fn the_log_numbers_changes_in_order_and_pruning_never_restarts_the_numbering() {
+        let database = Arc::new(Database::for_tests().unwrap());
+        let a = Cluster::join(database.clone());
+        let b = Cluster::join(Arc::new(database.reopen().unwrap()));
+        assert_eq!(a.record(&change()).unwrap(), 1);
+        assert_eq!(b.record(&change()).unwrap(), 2);
+        assert_eq!(a.record(&change()).unwrap(), 3);
+        let seen: Vec<(u64, bool)> = a
+            .changes_after(0)
+            .unwrap()
+            .iter()
+            .map(|logged| (logged.seq, logged.own))
+            .collect();
+        assert_eq!(seen, [(1, true), (2, false), (3, true)]);
+        assert_eq!(seen.len(), 3);
+        assert_eq!(b.changes_after(1).unwrap()[0].change, change());
+
+        // Everything is old: all but the newest change go, and numbering goes on.
+        assert_eq!(a.prune(Utc::now() + chrono::Duration::days(1)).unwrap(), 2);
+        assert_eq!(b.record(&change()).unwrap(), 4);
+        assert_eq!(
+            a.changes_after(3)
+                .unwrap()
+                .iter()
+                .map(|logged| logged.seq)
+                .collect::<Vec<_>>(),
+            [4]
+        );
+        // A node that has not applied change 2, now pruned, is told so rather than
+        // skipping it; so is a node ahead of the log (a store restored from an older
+        // dump).
+        let gap = a.changes_after(1).unwrap_err().to_string();
+        assert!(
+            gap.contains("catalog changes 2 to 2 are no longer"),
+            "{gap}"
+        );
+        let ahead = a.changes_after(9).unwrap_err().to_string();
+        assert!(ahead.contains("the store's log ends at 4"), "{ahead}");
+    }
+
+    #[test]
+    fn an_unreadable_position_is_an_error_not_a_fresh_start() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(applied_position(dir.path()).unwrap(), 0);
+        save_position(dir.path(), 42).unwrap();
+        assert_eq!(applied_position(dir.path()).unwrap(), 42);
+        std::fs::write(dir.path().join(POSITION_FILE), "forty-two").unwrap();
+        assert!(applied_position(dir.path()).is_err());
+    }
 }

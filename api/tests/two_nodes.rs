@@ -158,11 +158,58 @@ async fn one_node_leads_the_jobs_and_another_takes_over_when_it_stops() {
     } else {
         (&b, &a)
     };
-    // A follower sends no deliveries.
+    // An alert made through the follower: its first run there stores the matches and
+    // their pending deliveries; the follower sends none of them, the leader sends them.
+    let key = follower.key("leader@example.com", "business");
+    let made = follower
+        .post(
+            "/api/v1/alerts/alert-config",
+            &key,
+            json!({"alertName": "Linux watch", "alertType": "custom-keyword", "value": "Linux"}),
+        )
+        .await;
+    let alert_id = made.data()["createdAlertConfig"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let deliveries = |node: &Http| {
+        let state = node.state.clone();
+        let alert_id = alert_id.clone();
+        async move {
+            tokio::task::spawn_blocking(move || state.workflows.alert_deliveries(&alert_id))
+                .await
+                .unwrap()
+                .unwrap()
+        }
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while deliveries(follower).await.is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no deliveries from the alert's first run"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     let report = podlens_api::workflows::delivery::deliver_pending(&follower.state)
         .await
         .unwrap();
     assert_eq!(report, Default::default());
+    let pending = deliveries(follower).await;
+    let statuses: Vec<&str> = pending.iter().map(|d| d.status.as_str()).collect();
+    assert!(
+        statuses.iter().all(|status| *status == "pending"),
+        "{statuses:?}"
+    );
+    let report = podlens_api::workflows::delivery::deliver_pending(&leader.state)
+        .await
+        .unwrap();
+    assert_eq!(report.sent as usize, pending.len(), "{report:?}");
+    assert!(
+        deliveries(follower)
+            .await
+            .iter()
+            .all(|delivery| delivery.status == "sent")
+    );
     leader.state.cluster.resign();
     assert_eq!(follower.state.cluster.check_leadership(), (true, true));
     assert!(!leader.state.cluster.check_leadership().0);
@@ -241,7 +288,8 @@ async fn a_feed_refreshed_through_one_node_reaches_the_other() {
     assert_eq!(refreshed.data()["success"], true, "{}", refreshed.body);
     assert_eq!(episodes(&a).await, Value::from(newest_title.as_str()));
 
-    // … and B applies it from the change log, once: A skips its own change.
+    // … and B applies it from the change log; A applies its own change again in log
+    // order, which changes nothing it serves.
     let state = b.state.clone();
     let applied = tokio::task::spawn_blocking(move || {
         podlens_api::workflows::jobs::apply_changes(&state).unwrap()
@@ -255,10 +303,11 @@ async fn a_feed_refreshed_through_one_node_reaches_the_other() {
     })
     .await
     .unwrap();
-    assert_eq!(own, 0);
+    assert_eq!(own, 0, "changes from other nodes applied on A");
+    assert_eq!(episodes(&a).await, Value::from(newest_title.as_str()));
     assert_eq!(episodes(&b).await, Value::from(newest_title.as_str()));
     assert_eq!(
-        podlens_api::cluster::applied_position(&b.state.data_dir),
+        podlens_api::cluster::applied_position(&b.state.data_dir).unwrap(),
         1,
         "B's position in the change log"
     );

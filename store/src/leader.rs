@@ -8,6 +8,9 @@ use sqlx::{AnyConnection, Connection, Row};
 
 use crate::{Backend, Database, StoreError, lock_id};
 
+/// How long the connection holding the leadership may take to answer a check.
+const CHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// One node's claim on a named leadership.
 pub struct Leadership {
     key: i64,
@@ -47,14 +50,24 @@ impl Database {
         let pool = self.pool().clone();
         let (connection, leading) = self.wait(async move {
             if let Some(mut connection) = held {
-                match sqlx::query("SELECT 1").execute(&mut connection).await {
-                    Ok(_) => return Ok((Some(connection), true)),
-                    Err(error) => {
+                // A connection that does not answer in time (a half-open socket) is
+                // as good as lost.
+                let answered = tokio::time::timeout(
+                    CHECK_TIMEOUT,
+                    sqlx::query("SELECT 1").execute(&mut connection),
+                )
+                .await;
+                match answered {
+                    Ok(Ok(_)) => return Ok((Some(connection), true)),
+                    Ok(Err(error)) => {
                         tracing::warn!(%error, "lost the connection holding the leadership");
-                        // Closing may fail too: the connection is gone either way.
-                        let _ = connection.close().await;
                     }
+                    Err(_) => tracing::warn!(
+                        "the connection holding the leadership does not answer: giving it up"
+                    ),
                 }
+                // Closing may fail too: the connection is gone either way.
+                let _ = tokio::time::timeout(CHECK_TIMEOUT, connection.close()).await;
             }
             let mut connection = pool.acquire().await?.detach();
             let taken: i64 = sqlx::query(
@@ -65,6 +78,14 @@ impl Database {
             .await?
             .try_get(0)?;
             if taken == 1 {
+                // The server notices a dead leader's host within about 25 s instead
+                // of its default two hours of TCP keepalive, and frees the lock.
+                sqlx::raw_sql(
+                    "SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; \
+                     SET tcp_keepalives_count = 3",
+                )
+                .execute(&mut connection)
+                .await?;
                 Ok::<_, sqlx::Error>((Some(connection), true))
             } else {
                 let _ = connection.close().await;
@@ -115,7 +136,8 @@ mod tests {
         first.resign(&mut a);
         assert!(second.lead(&mut b).unwrap());
         assert!(!first.lead(&mut a).unwrap());
-        // A node whose pool is gone (a dead process) frees the lock with its session.
+        // A node whose lock connection is gone (a dead process) frees the lock with
+        // its session.
         drop(b);
         drop(second);
         let mut again = Leadership::new("jobs");

@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::alerts::{AlertRunReport, run_alerts};
 use super::job_log::{self, JobFailure, LastPass};
 use super::transcriptions::run_transcriptions;
-use crate::cluster::CatalogChange;
+use crate::cluster::{CatalogChange, LoggedChange};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 
@@ -82,7 +82,7 @@ pub fn run_jobs(state: &AppState) -> JobsReport {
 /// transcripts. A change that cannot be applied stops the pass where it is; the next
 /// pass tries it again. Returns how many changes were applied.
 pub fn apply_changes(state: &AppState) -> ApiResult<usize> {
-    let mut position = crate::cluster::applied_position(&state.data_dir);
+    let mut position = crate::cluster::applied_position(&state.data_dir)?;
     let mut applied = 0;
     loop {
         let changes = state.cluster.changes_after(position)?;
@@ -90,10 +90,13 @@ pub fn apply_changes(state: &AppState) -> ApiResult<usize> {
             break;
         }
         for logged in changes {
+            // This node's own changes are applied again too, in log order: another
+            // node's change to the same podcast may sit between its write and its
+            // record, and only the log's order is the same on every node.
+            apply_change(state, &logged).map_err(|error| {
+                ApiError::Internal(format!("catalog change {}: {error}", logged.seq))
+            })?;
             if !logged.own {
-                apply_change(state, &logged.change).map_err(|error| {
-                    ApiError::Internal(format!("catalog change {}: {error}", logged.seq))
-                })?;
                 applied += 1;
             }
             position = logged.seq;
@@ -106,9 +109,9 @@ pub fn apply_changes(state: &AppState) -> ApiResult<usize> {
     Ok(applied)
 }
 
-fn apply_change(state: &AppState, change: &CatalogChange) -> ApiResult<()> {
-    match change {
-        CatalogChange::Feed { .. } => {
+fn apply_change(state: &AppState, logged: &LoggedChange) -> ApiResult<()> {
+    match &logged.change {
+        change @ CatalogChange::Feed { .. } => {
             crate::refresh::apply_feed_change(&state.refresher, change)?;
         }
         CatalogChange::Transcript {
@@ -116,6 +119,10 @@ fn apply_change(state: &AppState, change: &CatalogChange) -> ApiResult<()> {
             transcript,
         } => {
             super::speech_worker::store(state, transcript)?;
+            // This node queued its own transcript for its index when it made it.
+            if logged.own {
+                return Ok(());
+            }
             state.speech.index_updates.submit(
                 &state.data_dir,
                 &state.catalog,
@@ -135,7 +142,11 @@ fn apply_change(state: &AppState, change: &CatalogChange) -> ApiResult<()> {
 pub fn spawn_background_jobs(state: AppState, interval: std::time::Duration) {
     tokio::spawn(async move {
         let mut ticker = tokio::time::interval(crate::cluster::TICK);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut last_jobs: Option<Instant> = None;
+        // Whether this node resumed interrupted pipelines since it last took the lead
+        // (at start, for a node that leads from the first tick).
+        let mut resumed = false;
         loop {
             ticker.tick().await;
             let tick_state = state.clone();
@@ -149,8 +160,8 @@ pub fn spawn_background_jobs(state: AppState, interval: std::time::Duration) {
                 (leading, changed)
             })
             .await;
-            let (leading, changed) = match ticked {
-                Ok(ticked) => ticked,
+            let leading = match ticked {
+                Ok((leading, _)) => leading,
                 Err(error) => {
                     tracing::error!(%error, "the cluster tick panicked");
                     continue;
@@ -158,10 +169,19 @@ pub fn spawn_background_jobs(state: AppState, interval: std::time::Duration) {
             };
             if !leading {
                 last_jobs = None;
+                resumed = false;
                 continue;
             }
-            if changed {
-                super::guest_profiles::resume_pipelines(&state);
+            if !resumed {
+                resumed = true;
+                let resume_state = state.clone();
+                if let Err(error) = tokio::task::spawn_blocking(move || {
+                    super::guest_profiles::resume_pipelines(&resume_state);
+                })
+                .await
+                {
+                    tracing::error!(%error, "resuming guest-profile pipelines panicked");
+                }
             }
             if last_jobs.is_none_or(|at| at.elapsed() >= interval) {
                 last_jobs = Some(Instant::now());

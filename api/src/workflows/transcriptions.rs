@@ -157,7 +157,11 @@ pub fn process_request(state: &AppState, team_id: &str, request_id: &str) -> Api
         Err(_) => None,
     };
     if transcript.is_none() && state.speech.has_engine() {
-        state.speech.enqueue(state, team_id, request_id);
+        // Speech to text runs on the leader only: a follower leaves the request
+        // not started for the leader's next pass.
+        if state.cluster.is_leader() {
+            state.speech.enqueue(state, team_id, request_id);
+        }
         return Ok(());
     }
     let now = Utc::now();
