@@ -22,15 +22,21 @@
 //!   a newly inserted match gets deliveries.
 //!
 //! An attempt is recorded (`sending`, attempts + 1) before its I/O, so a delivery that
-//! crashes the process every time still ends `failed`. Only one pass runs at a time in
-//! a server, so with one server on the application store a delivery found `sending` at
-//! the start of a pass was cut short by a crash: it is due again. Several servers
-//! sharing a PostgreSQL store do not coordinate their passes: one may take another's
-//! attempt under way (or a delivery both found due) and send it too, with the same id,
-//! which the at-least-once guarantee allows.
+//! crashes the process every time still ends `failed`. Recording it is a claim: only a
+//! `pending` row can be taken, so two passes never send the same attempt. A claim is a
+//! lease of [`ATTEMPT_LEASE`] (kept in `next_attempt_at` while `sending`): a row still
+//! `sending` once its lease is over was cut short — a crash, a store that went away
+//! before the outcome was written — and is due again. The first pass after a server
+//! starts makes every `sending` row due at once (only one pass runs at a time in a
+//! server, and only the leader of several servers delivers, so such a row was cut
+//! short by the stop).
 
 use std::sync::Arc;
 use std::time::Duration;
+
+/// How long a claimed attempt may stay `sending` before another pass takes it as cut
+/// short (an attempt's mail or HTTP request is bounded far below this).
+pub const ATTEMPT_LEASE: Duration = Duration::from_secs(600);
 
 use chrono::Utc;
 use podlens_model::entities::Timestamp;
@@ -99,6 +105,8 @@ pub struct DeliveryWorker {
     turn: tokio::sync::Mutex<()>,
     /// When a timer for the next due retry is set to fire.
     wake_at: std::sync::Mutex<Option<Timestamp>>,
+    /// The next pass makes every `sending` row due (set at start).
+    resume_all: std::sync::atomic::AtomicBool,
 }
 
 impl DeliveryWorker {
@@ -109,6 +117,7 @@ impl DeliveryWorker {
             retry: RetryPolicy::default(),
             turn: tokio::sync::Mutex::new(()),
             wake_at: std::sync::Mutex::new(None),
+            resume_all: std::sync::atomic::AtomicBool::new(true),
         })
     }
 
@@ -337,17 +346,18 @@ impl WorkflowStore {
         )
     }
 
-    /// Makes attempts cut short by a crash due again; see the module documentation
-    /// for why a `sending` row can only be such an attempt when no pass is running.
-    fn resume_interrupted(&self, now: Timestamp) -> ApiResult<u64> {
+    /// Makes attempts cut short due again: those whose lease is over, or every one
+    /// when `all` (the first pass after a start; see the module documentation).
+    fn resume_interrupted(&self, now: Timestamp, all: bool) -> ApiResult<u64> {
         let database = self.database();
         let resumed = database.wait(
             sqlx::query(
                 "UPDATE alert_deliveries SET status = 'pending', next_attempt_at = $1,
                      last_error = 'interrupted: the server stopped during the attempt'
-                 WHERE status = 'sending'",
+                 WHERE status = 'sending' AND ($2 = 1 OR next_attempt_at <= $1)",
             )
             .bind(time_text(now))
+            .bind(i64::from(all))
             .execute(database.pool()),
         )?;
         Ok(resumed.rows_affected())
@@ -364,20 +374,27 @@ impl WorkflowStore {
         )
     }
 
-    /// Records an attempt as under way; the attempt's number.
-    fn begin_attempt(&self, delivery_id: &str) -> ApiResult<u32> {
+    /// Claims a pending delivery for an attempt until `now` + [`ATTEMPT_LEASE`]; the
+    /// attempt's number, or `None` when it is not pending (another pass took it).
+    fn begin_attempt(&self, delivery_id: &str, now: Timestamp) -> ApiResult<Option<u32>> {
         let database = self.database();
-        let attempts: i64 = database
-            .wait(
-                sqlx::query(
-                    "UPDATE alert_deliveries SET status = 'sending', attempts = attempts + 1
-                     WHERE delivery_id = $1 RETURNING attempts",
-                )
-                .bind(delivery_id)
-                .fetch_one(database.pool()),
-            )?
-            .try_get(0)?;
-        Ok(u32::try_from(attempts).unwrap_or(0))
+        let lease_end = now + chrono::Duration::from_std(ATTEMPT_LEASE).unwrap_or_default();
+        let claimed = database.wait(
+            sqlx::query(
+                "UPDATE alert_deliveries SET status = 'sending', attempts = attempts + 1,
+                     next_attempt_at = $2
+                 WHERE delivery_id = $1 AND status = 'pending' RETURNING attempts",
+            )
+            .bind(delivery_id)
+            .bind(time_text(lease_end))
+            .fetch_optional(database.pool()),
+        )?;
+        claimed
+            .map(|row| {
+                let attempts: i64 = row.try_get(0)?;
+                Ok(u32::try_from(attempts).unwrap_or(0))
+            })
+            .transpose()
     }
 
     fn finish_attempt(
@@ -497,9 +514,13 @@ async fn send_webhook(state: &AppState, delivery: &Delivery) -> Result<(), Attem
         .await
 }
 
-async fn attempt(state: &AppState, delivery: &Delivery) -> ApiResult<Outcome> {
+/// One attempt at `delivery`; `None` when another pass claimed it first.
+async fn attempt(state: &AppState, delivery: &Delivery) -> ApiResult<Option<Outcome>> {
     let id = delivery.delivery_id.clone();
-    let attempts = store_call(state, move |store| store.begin_attempt(&id)).await?;
+    let claimed = store_call(state, move |store| store.begin_attempt(&id, Utc::now())).await?;
+    let Some(attempts) = claimed else {
+        return Ok(None);
+    };
     let result = match delivery.channel.as_str() {
         CHANNEL_EMAIL => send_mail(state, delivery).await,
         CHANNEL_WEBHOOK => send_webhook(state, delivery).await,
@@ -538,7 +559,7 @@ async fn attempt(state: &AppState, delivery: &Delivery) -> ApiResult<Outcome> {
         store.finish_attempt(&id, &recorded, Utc::now())
     })
     .await?;
-    Ok(outcome)
+    Ok(Some(outcome))
 }
 
 /// One pass of the worker: every delivery due now is attempted once, then a timer is
@@ -555,7 +576,13 @@ pub async fn deliver_pending(state: &AppState) -> ApiResult<DeliveryReport> {
     let worker = Arc::clone(&state.deliveries);
     let _turn = worker.turn.lock().await;
     let mut report = DeliveryReport::default();
-    let resumed = store_call(state, |store| store.resume_interrupted(Utc::now())).await?;
+    let all = worker
+        .resume_all
+        .swap(false, std::sync::atomic::Ordering::AcqRel);
+    let resumed = store_call(state, move |store| {
+        store.resume_interrupted(Utc::now(), all)
+    })
+    .await?;
     if resumed > 0 {
         tracing::warn!(
             resumed,
@@ -567,9 +594,10 @@ pub async fn deliver_pending(state: &AppState) -> ApiResult<DeliveryReport> {
         let due = store_call(state, |store| store.due_deliveries(Utc::now(), BATCH)).await?;
         for delivery in &due {
             match attempt(state, delivery).await? {
-                Outcome::Sent => report.sent += 1,
-                Outcome::RetryAt(..) => report.retrying += 1,
-                Outcome::Failed(_) => report.failed += 1,
+                Some(Outcome::Sent) => report.sent += 1,
+                Some(Outcome::RetryAt(..)) => report.retrying += 1,
+                Some(Outcome::Failed(_)) => report.failed += 1,
+                None => {}
             }
         }
         if due.len() < BATCH {
@@ -797,22 +825,30 @@ mod tests {
         assert_eq!(store.due_deliveries(at(10), 1).unwrap().len(), 1);
         let (first, second) = (&due[0].delivery_id, &due[1].delivery_id);
 
-        assert_eq!(store.begin_attempt(first).unwrap(), 1);
+        assert_eq!(store.begin_attempt(first, at(10)).unwrap(), Some(1));
+        // A delivery under way is claimed: another pass cannot take it.
+        assert_eq!(store.begin_attempt(first, at(10)).unwrap(), None);
         store
             .finish_attempt(first, &Outcome::RetryAt(at(70), "timed out".into()), at(11))
             .unwrap();
-        assert_eq!(store.begin_attempt(first).unwrap(), 2);
+        assert_eq!(store.begin_attempt(first, at(70)).unwrap(), Some(2));
         store.finish_attempt(first, &Outcome::Sent, at(71)).unwrap();
-        assert_eq!(store.begin_attempt(second).unwrap(), 1);
+        assert_eq!(store.begin_attempt(first, at(72)).unwrap(), None);
+        assert_eq!(store.begin_attempt(second, at(12)).unwrap(), Some(1));
         store
             .finish_attempt(second, &Outcome::RetryAt(at(80), "refused".into()), at(12))
             .unwrap();
         assert_eq!(store.next_due().unwrap(), Some(at(80)));
-        // An attempt cut short stays `sending` until the next pass starts.
-        assert_eq!(store.begin_attempt(second).unwrap(), 2);
+        // An attempt cut short stays `sending` until its lease is over, or until the
+        // first pass after a start.
+        assert_eq!(store.begin_attempt(second, at(80)).unwrap(), Some(2));
         assert_eq!(store.next_due().unwrap(), None);
-        assert_eq!(store.resume_interrupted(at(90)).unwrap(), 1);
-        assert_eq!(store.resume_interrupted(at(91)).unwrap(), 0);
+        let lease_over = at(80) + chrono::Duration::from_std(ATTEMPT_LEASE).unwrap();
+        assert_eq!(store.resume_interrupted(at(90), false).unwrap(), 0);
+        assert_eq!(store.resume_interrupted(lease_over, false).unwrap(), 1);
+        assert_eq!(store.begin_attempt(second, at(85)).unwrap(), Some(3));
+        assert_eq!(store.resume_interrupted(at(90), true).unwrap(), 1);
+        assert_eq!(store.resume_interrupted(at(91), true).unwrap(), 0);
 
         let ledger = store.alert_deliveries("a1").unwrap();
         let sent = ledger.iter().find(|d| &d.delivery_id == first).unwrap();
