@@ -2,6 +2,8 @@
 //! on loopback, a catalog ingested from them, the real server on a socket. The feed
 //! gains an episode, the refresh stores it and every route answers with it at once.
 
+mod common;
+
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
@@ -18,24 +20,8 @@ fn corpus_feed() -> String {
     std::fs::read_to_string(path).expect("corpus feed")
 }
 
-/// The feed without its newest item (the first `<item>` of the file).
-fn without_first_item(feed: &str) -> String {
-    let start = feed.find("<item>").expect("an item");
-    let end = feed[start..].find("</item>").expect("item end") + start + "</item>".len();
-    format!("{}{}", &feed[..start], &feed[end..])
-}
-
 fn item_count(feed: &str) -> u64 {
     feed.matches("<item>").count() as u64
-}
-
-/// Serves `dir` on loopback; returns its base URL.
-async fn serve_files(dir: PathBuf) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let app = axum::Router::new().fallback_service(tower_http::services::ServeDir::new(dir));
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    format!("http://{address}")
 }
 
 struct Setup {
@@ -56,9 +42,9 @@ async fn setup_with(allow_loopback: bool) -> Setup {
     let feeds = feeds_dir.path().to_path_buf();
     let full = corpus_feed();
     for name in ["shrunk.xml", "moved.xml", "page.html", "whole.xml"] {
-        std::fs::write(feeds.join(name), without_first_item(&full)).unwrap();
+        std::fs::write(feeds.join(name), common::without_first_item(&full)).unwrap();
     }
-    let feeds_base = serve_files(feeds.clone()).await;
+    let feeds_base = common::serve_files(feeds.clone()).await;
     let data_dir = tempfile::tempdir().unwrap();
     let mut catalog = Catalog::open(data_dir.path()).unwrap();
     let mut ids = Vec::new();

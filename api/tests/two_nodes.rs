@@ -217,23 +217,12 @@ async fn one_node_leads_the_jobs_and_another_takes_over_when_it_stops() {
 
 const FEED: &str = "gnome-podcasts_2018-01-20-StealTheStars.xml";
 
-/// Serves `dir` on loopback; returns its base URL.
-async fn serve_files(dir: std::path::PathBuf) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let app = axum::Router::new().fallback_service(tower_http::services::ServeDir::new(dir));
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    format!("http://{address}")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_feed_refreshed_through_one_node_reaches_the_other() {
     // A catalog of one podcast read from a feed served on loopback, less its newest
     // item; each node gets a copy.
     let full = std::fs::read_to_string(common::fixture::corpus_dir().join("feeds").join(FEED))
         .expect("corpus feed");
-    let start = full.find("<item>").unwrap();
-    let end = full[start..].find("</item>").unwrap() + start + "</item>".len();
     let newest_title = regex::Regex::new(r"(?s)<item>.*?<title>(.*?)</title>")
         .unwrap()
         .captures(&full)
@@ -242,10 +231,10 @@ async fn a_feed_refreshed_through_one_node_reaches_the_other() {
     let feeds = tempfile::tempdir().unwrap();
     std::fs::write(
         feeds.path().join("show.xml"),
-        format!("{}{}", &full[..start], &full[end..]),
+        common::without_first_item(&full),
     )
     .unwrap();
-    let feeds_base = serve_files(feeds.path().to_path_buf()).await;
+    let feeds_base = common::serve_files(feeds.path().to_path_buf()).await;
     let first_dir = tempfile::tempdir().unwrap();
     let podcast_id = {
         let mut catalog = Catalog::open(first_dir.path()).unwrap();

@@ -151,17 +151,17 @@ pub fn spawn_background_jobs(state: AppState, interval: std::time::Duration) {
             ticker.tick().await;
             let tick_state = state.clone();
             let ticked = tokio::task::spawn_blocking(move || {
-                let (leading, changed) = tick_state.cluster.check_leadership();
+                let (leading, _) = tick_state.cluster.check_leadership();
                 match apply_changes(&tick_state) {
                     Ok(0) => {}
                     Ok(applied) => tracing::info!(applied, "applied other nodes' catalog changes"),
                     Err(error) => tracing::warn!(%error, "cannot apply other nodes' catalog changes; trying again"),
                 }
-                (leading, changed)
+                leading
             })
             .await;
             let leading = match ticked {
-                Ok((leading, _)) => leading,
+                Ok(leading) => leading,
                 Err(error) => {
                     tracing::error!(%error, "the cluster tick panicked");
                     continue;

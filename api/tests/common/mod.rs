@@ -122,3 +122,19 @@ pub fn ok_data(reply: &Reply) -> &Value {
     assert_eq!(reply.body["status"], "OK", "{}", reply.text);
     &reply.body["data"]
 }
+
+/// Serves `dir` on loopback (a feed server); returns its base URL.
+pub async fn serve_files(dir: std::path::PathBuf) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let app = Router::new().fallback_service(tower_http::services::ServeDir::new(dir));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{address}")
+}
+
+/// The feed without its newest item (the first `<item>` of the file).
+pub fn without_first_item(feed: &str) -> String {
+    let start = feed.find("<item>").expect("an item");
+    let end = feed[start..].find("</item>").expect("item end") + start + "</item>".len();
+    format!("{}{}", &feed[..start], &feed[end..])
+}
