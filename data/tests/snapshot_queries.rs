@@ -670,3 +670,131 @@ fn transcripts_unavailable_counts_declared_transcripts_the_catalog_does_not_hold
     }
     assert!(total > 0);
 }
+
+/// A crawl of `site` that found `emails` and one `(kind, url, occurrences)` social each.
+fn crawl(
+    site: &str,
+    emails: &[&str],
+    socials: &[(podlens_model::SocialKind, &str, u64)],
+) -> podlens_model::entities::WebsiteCrawlResult {
+    use podlens_model::entities::{CrawlContactPage, CrawlSocial, CrawlStats, WebsiteCrawlResult};
+    WebsiteCrawlResult {
+        emails: emails.iter().map(|e| (*e).to_owned()).collect(),
+        contact_pages: vec![CrawlContactPage {
+            url: format!("{site}/contact"),
+            emails: emails.iter().map(|e| (*e).to_owned()).collect(),
+            ..CrawlContactPage::default()
+        }],
+        socials: socials
+            .iter()
+            .map(|(kind, url, occurrences)| CrawlSocial {
+                kind: *kind,
+                url: (*url).to_owned(),
+                occurrences: *occurrences,
+                pages: vec![site.to_owned()],
+            })
+            .collect(),
+        stats: CrawlStats {
+            base_url: site.to_owned(),
+            pages_crawled: 3,
+            ..CrawlStats::default()
+        },
+        ..WebsiteCrawlResult::default()
+    }
+}
+
+#[test]
+fn enrichment_is_read_per_podcast_and_follows_a_new_export() {
+    use podlens_model::SocialKind;
+    let mut fixture = fixture();
+    let [first, second] = [0, 3].map(|i| fixture.feeds[i].podcast.podcast_id);
+    let at = base_time();
+    let first_crawl = crawl(
+        "https://first.example",
+        &["zoe@first.example", "ann@first.example"],
+        &[
+            (SocialKind::Instagram, "https://instagram.com/first", 2),
+            (SocialKind::Twitter, "https://x.com/first", 7),
+        ],
+    );
+    fixture
+        .catalog
+        .store_crawl_result(first, &first_crawl, at)
+        .unwrap();
+    fixture
+        .catalog
+        .store_crawl_result(
+            second,
+            &crawl("https://second.example", &["bo@second.example"], &[]),
+            at,
+        )
+        .unwrap();
+    fixture.catalog.export_parquet().unwrap();
+    fixture.snapshot.refresh().unwrap();
+    let snapshot = &fixture.snapshot;
+
+    // Emails in order of address, each with the page it was found on.
+    let contacts = snapshot.podcast_contacts(first).unwrap();
+    let emails: Vec<(&str, Option<&str>)> = contacts
+        .iter()
+        .map(|c| (c.value.as_str(), c.page_url.as_deref()))
+        .collect();
+    assert_eq!(
+        emails,
+        [
+            ("ann@first.example", Some("https://first.example/contact")),
+            ("zoe@first.example", Some("https://first.example/contact")),
+        ]
+    );
+    // The profile linked more often first.
+    let socials: Vec<(String, u64)> = snapshot
+        .podcast_social_links(first)
+        .unwrap()
+        .into_iter()
+        .map(|link| (link.url, link.occurrences))
+        .collect();
+    assert_eq!(
+        socials,
+        [
+            ("https://x.com/first".to_owned(), 7),
+            ("https://instagram.com/first".to_owned(), 2)
+        ]
+    );
+    assert_eq!(
+        snapshot.website_crawl(first).unwrap(),
+        Some((first_crawl, at))
+    );
+    // Another podcast's enrichment is its own; a podcast without any has none.
+    assert_eq!(snapshot.podcast_contacts(second).unwrap().len(), 1);
+    assert!(snapshot.podcast_social_links(second).unwrap().is_empty());
+    let plain = fixture.feeds[1].podcast.podcast_id;
+    assert!(snapshot.podcast_contacts(plain).unwrap().is_empty());
+    assert_eq!(snapshot.website_crawl(plain).unwrap(), None);
+
+    // A new crawl replaces the old one's contacts once it is exported.
+    let recrawl = crawl("https://first.example", &["new@first.example"], &[]);
+    fixture
+        .catalog
+        .store_crawl_result(first, &recrawl, at + Duration::days(1))
+        .unwrap();
+    assert_eq!(
+        snapshot.podcast_contacts(first).unwrap().len(),
+        2,
+        "not exported yet"
+    );
+    fixture.catalog.export_parquet().unwrap();
+    fixture.snapshot.refresh().unwrap();
+    let snapshot = &fixture.snapshot;
+    let emails: Vec<String> = snapshot
+        .podcast_contacts(first)
+        .unwrap()
+        .into_iter()
+        .map(|c| c.value)
+        .collect();
+    assert_eq!(emails, ["new@first.example"]);
+    assert!(snapshot.podcast_social_links(first).unwrap().is_empty());
+    assert_eq!(
+        snapshot.website_crawl(first).unwrap().map(|(_, at)| at),
+        Some(at + Duration::days(1))
+    );
+}

@@ -125,44 +125,12 @@ fn json_error(column: &str, error: serde_json::Error) -> DataError {
 impl Snapshot {
     /// The contacts of a podcast, emails first, in a stable order.
     pub fn podcast_contacts(&self, podcast_id: Uuid) -> Result<Vec<ContactRow>, DataError> {
-        self.with_connection(|connection| {
-            let mut statement = connection.prepare(
-                r#"SELECT "contactType", "value", "source", "pageUrl" FROM podcast_contacts
-                   WHERE "podcastId" = ? ORDER BY "contactType", "value", "source""#,
-            )?;
-            let rows = statement
-                .query_map([podcast_id.to_string()], |row| {
-                    Ok(ContactRow {
-                        contact_type: row.get(0)?,
-                        value: row.get(1)?,
-                        source: row.get(2)?,
-                        page_url: row.get(3)?,
-                    })
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(rows)
-        })
+        Ok(self.points().contacts(podcast_id))
     }
 
     /// The social profile links of a podcast, most often linked first.
     pub fn podcast_social_links(&self, podcast_id: Uuid) -> Result<Vec<SocialLinkRow>, DataError> {
-        self.with_connection(|connection| {
-            let mut statement = connection.prepare(
-                r#"SELECT "socialMediaType", "url", "source", "occurrences" FROM podcast_social_links
-                   WHERE "podcastId" = ? ORDER BY "occurrences" DESC, "socialMediaType", "url", "source""#,
-            )?;
-            let rows = statement
-                .query_map([podcast_id.to_string()], |row| {
-                    Ok(SocialLinkRow {
-                        social_media_type: row.get(0)?,
-                        url: row.get(1)?,
-                        source: row.get(2)?,
-                        occurrences: to_u64(row.get(3)?),
-                    })
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(rows)
-        })
+        Ok(self.points().social_links(podcast_id))
     }
 
     /// The latest website crawl of a podcast.
@@ -170,19 +138,12 @@ impl Snapshot {
         &self,
         podcast_id: Uuid,
     ) -> Result<Option<(WebsiteCrawlResult, DateTime<Utc>)>, DataError> {
-        self.with_connection(|connection| {
-            let mut statement = connection.prepare(
-                r#"SELECT "result", "crawledAt" FROM website_crawls WHERE "podcastId" = ?"#,
-            )?;
-            let mut rows = statement.query([podcast_id.to_string()])?;
-            let Some(row) = rows.next()? else {
-                return Ok(None);
-            };
-            let json: String = row.get(0)?;
-            let crawled_at: DateTime<Utc> = row.get(1)?;
-            let result = serde_json::from_str(&json).map_err(|e| json_error("result", e))?;
-            Ok(Some((result, crawled_at)))
-        })
+        let points = self.points();
+        let Some((json, crawled_at)) = points.website_crawl(podcast_id) else {
+            return Ok(None);
+        };
+        let result = serde_json::from_str(json).map_err(|e| json_error("result", e))?;
+        Ok(Some((result, *crawled_at)))
     }
 
     /// The authority scores of the podcasts among `ids` that have one.
@@ -190,34 +151,7 @@ impl Snapshot {
         &self,
         ids: &[Uuid],
     ) -> Result<HashMap<Uuid, AuthorityScoreRow>, DataError> {
-        if ids.is_empty() {
-            return Ok(HashMap::new());
-        }
-        let texts: Vec<String> = ids.iter().map(Uuid::to_string).collect();
-        let list = serde_json::to_string(&texts).map_err(|e| json_error("podcastId", e))?;
-        self.with_connection(|connection| {
-            let mut statement = connection.prepare(
-                r#"SELECT "podcastId", "podcastAuthorityScore", "qualityScore", "socialScore",
-                          "youtubeScore", "engagementScore", "coverage", "calculatedAt"
-                   FROM authority_scores
-                   WHERE "podcastId" IN (SELECT unnest(CAST(?::JSON AS VARCHAR[])))"#,
-            )?;
-            let rows = statement
-                .query_map([&list], |row| {
-                    Ok(AuthorityScoreRow {
-                        podcast_id: uuid_at(row, 0)?,
-                        authority_score: row.get(1)?,
-                        quality_score: row.get(2)?,
-                        social_score: row.get(3)?,
-                        youtube_score: row.get(4)?,
-                        engagement_score: row.get(5)?,
-                        coverage: row.get(6)?,
-                        calculated_at: row.get(7)?,
-                    })
-                })?
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(rows.into_iter().map(|row| (row.podcast_id, row)).collect())
-        })
+        Ok(self.points().authority_scores(ids))
     }
 
     /// The full score details of a podcast (sub-scores, weights and inputs).

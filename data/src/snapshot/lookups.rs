@@ -123,8 +123,7 @@ fn json_text_list(values: &[String]) -> String {
     serde_json::to_string(values).unwrap_or_else(|_| "[]".to_owned())
 }
 
-/// A feed URL reduced for lookups: no scheme, lowercase, no trailing slash. The SQL
-/// twin is [`NORMALIZED_FEED_URL_SQL`].
+/// A feed URL reduced for lookups: no scheme, lowercase, no trailing slash.
 pub(crate) fn lookup_feed_url(url: &str) -> String {
     let lower = url.trim().to_lowercase();
     let without_scheme = lower
@@ -137,9 +136,6 @@ pub(crate) fn lookup_feed_url(url: &str) -> String {
         .map_or(lower.as_str(), |(_, rest)| rest);
     without_scheme.trim_end_matches('/').to_owned()
 }
-
-const NORMALIZED_FEED_URL_SQL: &str =
-    r#"rtrim(regexp_replace(lower(trim("podcastRssFeedUrl")), '^[a-z0-9+.-]*://', ''), '/')"#;
 
 fn query_podcasts(
     connection: &Connection,
@@ -169,38 +165,23 @@ fn query_episodes(
 }
 
 impl Snapshot {
-    fn podcast_where(
-        &self,
-        condition: &str,
-        value: &str,
-    ) -> Result<Option<PodcastRecord>, DataError> {
-        self.with_connection(|connection| {
-            let mut podcasts = query_podcasts(
-                connection,
-                &format!(r#"{condition} ORDER BY "podcastId" LIMIT 1"#),
-                &[&value],
-            )?;
-            Ok(podcasts.pop())
-        })
-    }
-
     pub fn podcast_by_id(&self, podcast_id: Uuid) -> Result<Option<PodcastRecord>, DataError> {
-        self.podcast_where(r#""podcastId" = ?"#, &podcast_id.to_string())
+        Ok(self.points().podcast_by_id(podcast_id))
     }
 
     pub fn podcast_by_slug(&self, slug: &str) -> Result<Option<PodcastRecord>, DataError> {
-        self.podcast_where(r#""podcastSlug" = ?"#, slug)
+        Ok(self.points().podcast_by_slug(slug))
     }
 
     pub fn podcast_by_apple_id(&self, apple_id: &str) -> Result<Option<PodcastRecord>, DataError> {
-        self.podcast_where(r#""appleId" = ?"#, apple_id.trim())
+        Ok(self.points().podcast_by_apple_id(apple_id.trim()))
     }
 
     pub fn podcast_by_spotify_id(
         &self,
         spotify_id: &str,
     ) -> Result<Option<PodcastRecord>, DataError> {
-        self.podcast_where(r#""spotifyId" = ?"#, spotify_id.trim())
+        Ok(self.points().podcast_by_spotify_id(spotify_id.trim()))
     }
 
     /// A podcast by id (UUID text) or else by slug, as `{podcastIdOrSlug}` paths need.
@@ -220,34 +201,12 @@ impl Snapshot {
     /// A podcast by feed URL: exactly as stored, else ignoring scheme, case and a
     /// trailing slash.
     pub fn podcast_by_feed_url(&self, feed_url: &str) -> Result<Option<PodcastRecord>, DataError> {
-        if let Some(podcast) = self.podcast_where(r#""podcastRssFeedUrl" = ?"#, feed_url.trim())? {
-            return Ok(Some(podcast));
-        }
-        self.podcast_where(
-            &format!("{NORMALIZED_FEED_URL_SQL} = ?"),
-            &lookup_feed_url(feed_url),
-        )
+        Ok(self.points().podcast_by_feed_url(feed_url.trim()))
     }
 
     /// The podcasts among `ids` that exist, in the order of `ids` (duplicates once).
     pub fn podcasts_by_ids(&self, ids: &[Uuid]) -> Result<Vec<PodcastRecord>, DataError> {
-        if ids.is_empty() {
-            return Ok(Vec::new());
-        }
-        let texts: Vec<String> = ids.iter().map(Uuid::to_string).collect();
-        let list = json_text_list(&texts);
-        let found = self.with_connection(|connection| {
-            query_podcasts(
-                connection,
-                r#""podcastId" IN (SELECT unnest(CAST(?::JSON AS VARCHAR[])))"#,
-                &[&list],
-            )
-        })?;
-        let mut by_id: HashMap<Uuid, PodcastRecord> = found
-            .into_iter()
-            .map(|podcast| (podcast.podcast_id, podcast))
-            .collect();
-        Ok(ids.iter().filter_map(|id| by_id.remove(id)).collect())
+        Ok(self.points().podcasts_by_ids(ids))
     }
 
     /// One page of a podcast's episodes, newest first.
@@ -296,17 +255,7 @@ impl Snapshot {
     /// How many of a podcast's episodes (still in its feed) link a transcript the
     /// catalog does not hold.
     pub fn transcripts_unavailable(&self, podcast_id: Uuid) -> Result<u64, DataError> {
-        let id = podcast_id.to_string();
-        self.with_connection(|connection| {
-            let count: i64 = connection.query_row(
-                r#"SELECT count(*) FROM episodes
-                   WHERE "podcastId" = ? AND len("episodeTranscriptUrls") > 0
-                     AND NOT "episodeHasTranscript" AND "episodeRemovedFromFeedAt" IS NULL"#,
-                [&id],
-                |row| row.get(0),
-            )?;
-            Ok(count.unsigned_abs())
-        })
+        Ok(self.points().transcripts_unavailable(podcast_id))
     }
 
     /// A podcast's newest `limit` episodes (any number, unlike a page), newest first.

@@ -4,17 +4,19 @@
 //! snapshot files loaded as tables and views over the large ones, so the server never
 //! opens the catalog file that the batch jobs write. Files are replaced by rename, so a
 //! view sees either the previous snapshot or the new one; [`Snapshot::refresh`]
-//! re-creates the tables and views (the server does when a file changed). The free functions ([`read_podcasts`],
+//! re-creates the tables and views (the server does when a file changed), and with them
+//! the point lookups (`points.rs`) podcast pages and search hits are read from. The free functions ([`read_podcasts`],
 //! [`for_each_episode_batch`], …) are the indexer's bulk readers.
 
 mod enrichment;
 mod lookups;
 mod persons;
+mod points;
 mod readers;
 mod sponsors;
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::SystemTime;
 
 use duckdb::{Connection, OptionalExt};
@@ -32,6 +34,7 @@ pub use sponsors::{EpisodePersonRow, SponsorAppearance, SponsorWindow, SponsorsS
 
 use crate::DataError;
 use crate::catalog::{SNAPSHOT_TABLES, sql_path};
+use points::PointLookups;
 
 /// Modification times of the snapshot files, to notice a new export.
 type FileStamps = Vec<Option<SystemTime>>;
@@ -45,6 +48,8 @@ pub struct Snapshot {
     base: Mutex<Connection>,
     idle: Mutex<Vec<Connection>>,
     stamps: Mutex<FileStamps>,
+    /// The point lookups of the relations now in `base`, replaced after them.
+    points: RwLock<Arc<PointLookups>>,
 }
 
 impl std::fmt::Debug for Snapshot {
@@ -140,12 +145,14 @@ impl Snapshot {
         let connection = Connection::open_in_memory()?;
         connection.execute_batch("SET TimeZone = 'UTC'")?;
         create_relations(&connection, parquet_dir, max_bytes)?;
+        let points = PointLookups::load(&connection)?;
         Ok(Snapshot {
             parquet_dir: parquet_dir.to_path_buf(),
             materialize_max_bytes: max_bytes,
             base: Mutex::new(connection),
             idle: Mutex::new(Vec::new()),
             stamps: Mutex::new(file_stamps(parquet_dir)),
+            points: RwLock::new(Arc::new(points)),
         })
     }
 
@@ -161,6 +168,11 @@ impl Snapshot {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         create_relations(&base, &self.parquet_dir, self.materialize_max_bytes)?;
+        let points = Arc::new(PointLookups::load(&base)?);
+        *self
+            .points
+            .write()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = points;
         *self
             .stamps
             .lock()
@@ -181,6 +193,14 @@ impl Snapshot {
             self.refresh()?;
         }
         Ok(changed)
+    }
+
+    /// The point lookups of the current relations.
+    pub(crate) fn points(&self) -> Arc<PointLookups> {
+        self.points
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
     }
 
     /// Runs `query` on a pooled connection.

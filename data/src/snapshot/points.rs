@@ -1,0 +1,245 @@
+//! The snapshot's read model for point lookups: everything a podcast page or a search
+//! hit reads by podcast id (the podcast itself, found by id, slug, Apple or Spotify id
+//! or feed URL; its authority score, contacts, social links, latest website crawl and
+//! how many of its transcripts are unavailable), loaded into hash maps when the
+//! snapshot is opened or refreshed. A lookup is then a hash probe and a clone, with no
+//! query planned or run: the podcast page and search hydration answer in microseconds
+//! instead of running several DuckDB queries each.
+//!
+//! The maps are built from the same relations the queries read, in one pass per table,
+//! and replaced as a whole (behind an `Arc`) after the relations are, so a lookup sees
+//! one snapshot's maps or the next one's. Memory grows with the number of podcasts
+//! (their records and enrichment), not with episodes or transcripts.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use duckdb::Connection;
+use podlens_model::catalog::PodcastRecord;
+use uuid::Uuid;
+
+use super::enrichment::{AuthorityScoreRow, ContactRow, SocialLinkRow};
+use super::lookups::lookup_feed_url;
+use crate::DataError;
+use crate::records::{PODCAST_COLUMNS, podcast_from_row, uuid_at};
+
+/// The point-lookup maps of one snapshot.
+#[derive(Debug, Default)]
+pub(crate) struct PointLookups {
+    /// Every podcast, by id (ascending), so the first podcast holding a slug or an
+    /// external id is the one with the lowest id.
+    podcasts: Vec<PodcastRecord>,
+    by_id: HashMap<Uuid, usize>,
+    by_slug: HashMap<String, usize>,
+    by_apple_id: HashMap<String, usize>,
+    by_spotify_id: HashMap<String, usize>,
+    by_feed_url: HashMap<String, usize>,
+    /// By [`lookup_feed_url`] of the feed URL.
+    by_normalized_feed_url: HashMap<String, usize>,
+    scores: HashMap<Uuid, AuthorityScoreRow>,
+    /// Emails first, in a stable order.
+    contacts: HashMap<Uuid, Vec<ContactRow>>,
+    /// Most often linked first.
+    social_links: HashMap<Uuid, Vec<SocialLinkRow>>,
+    /// The crawl result as stored (JSON), read when asked for.
+    crawls: HashMap<Uuid, (String, DateTime<Utc>)>,
+    transcripts_unavailable: HashMap<Uuid, u64>,
+}
+
+fn to_u64(value: i64) -> u64 {
+    u64::try_from(value.max(0)).unwrap_or(0)
+}
+
+/// Rows of `sql`, each mapped by `row`.
+fn rows<T>(
+    connection: &Connection,
+    sql: &str,
+    row: impl FnMut(&duckdb::Row<'_>) -> duckdb::Result<T>,
+) -> Result<Vec<T>, DataError> {
+    let mut statement = connection.prepare(sql)?;
+    let rows = statement
+        .query_map([], row)?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// Rows keyed by podcast, grouped in the order the query returns them.
+fn grouped<T>(rows: Vec<(Uuid, T)>) -> HashMap<Uuid, Vec<T>> {
+    let mut groups: HashMap<Uuid, Vec<T>> = HashMap::new();
+    for (podcast_id, value) in rows {
+        groups.entry(podcast_id).or_default().push(value);
+    }
+    groups
+}
+
+impl PointLookups {
+    /// Reads the maps from the snapshot's relations on `connection`.
+    pub(crate) fn load(connection: &Connection) -> Result<PointLookups, DataError> {
+        let podcasts = rows(
+            connection,
+            &format!(r#"SELECT {PODCAST_COLUMNS} FROM podcasts ORDER BY "podcastId""#),
+            podcast_from_row,
+        )?;
+        let mut lookups = PointLookups::default();
+        for (index, podcast) in podcasts.iter().enumerate() {
+            lookups.by_id.entry(podcast.podcast_id).or_insert(index);
+            lookups
+                .by_slug
+                .entry(podcast.podcast_slug.clone())
+                .or_insert(index);
+            if let Some(id) = &podcast.apple_id {
+                lookups.by_apple_id.entry(id.clone()).or_insert(index);
+            }
+            if let Some(id) = &podcast.spotify_id {
+                lookups.by_spotify_id.entry(id.clone()).or_insert(index);
+            }
+            lookups
+                .by_feed_url
+                .entry(podcast.podcast_rss_feed_url.clone())
+                .or_insert(index);
+            lookups
+                .by_normalized_feed_url
+                .entry(lookup_feed_url(&podcast.podcast_rss_feed_url))
+                .or_insert(index);
+        }
+        lookups.podcasts = podcasts;
+        lookups.scores = rows(
+            connection,
+            r#"SELECT "podcastId"::VARCHAR, "podcastAuthorityScore", "qualityScore", "socialScore",
+                      "youtubeScore", "engagementScore", "coverage", "calculatedAt"
+               FROM authority_scores"#,
+            |row| {
+                Ok(AuthorityScoreRow {
+                    podcast_id: uuid_at(row, 0)?,
+                    authority_score: row.get(1)?,
+                    quality_score: row.get(2)?,
+                    social_score: row.get(3)?,
+                    youtube_score: row.get(4)?,
+                    engagement_score: row.get(5)?,
+                    coverage: row.get(6)?,
+                    calculated_at: row.get(7)?,
+                })
+            },
+        )?
+        .into_iter()
+        .map(|score| (score.podcast_id, score))
+        .collect();
+        lookups.contacts = grouped(rows(
+            connection,
+            r#"SELECT "podcastId"::VARCHAR, "contactType", "value", "source", "pageUrl"
+               FROM podcast_contacts ORDER BY "podcastId", "contactType", "value", "source""#,
+            |row| {
+                Ok((
+                    uuid_at(row, 0)?,
+                    ContactRow {
+                        contact_type: row.get(1)?,
+                        value: row.get(2)?,
+                        source: row.get(3)?,
+                        page_url: row.get(4)?,
+                    },
+                ))
+            },
+        )?);
+        lookups.social_links = grouped(rows(
+            connection,
+            r#"SELECT "podcastId"::VARCHAR, "socialMediaType", "url", "source", "occurrences"
+               FROM podcast_social_links
+               ORDER BY "podcastId", "occurrences" DESC, "socialMediaType", "url", "source""#,
+            |row| {
+                Ok((
+                    uuid_at(row, 0)?,
+                    SocialLinkRow {
+                        social_media_type: row.get(1)?,
+                        url: row.get(2)?,
+                        source: row.get(3)?,
+                        occurrences: to_u64(row.get(4)?),
+                    },
+                ))
+            },
+        )?);
+        // One crawl per podcast is kept; should a snapshot hold several, the latest wins.
+        lookups.crawls = rows(
+            connection,
+            r#"SELECT "podcastId"::VARCHAR, "result", "crawledAt" FROM website_crawls
+               ORDER BY "podcastId", "crawledAt""#,
+            |row| Ok((uuid_at(row, 0)?, (row.get(1)?, row.get(2)?))),
+        )?
+        .into_iter()
+        .collect();
+        lookups.transcripts_unavailable = rows(
+            connection,
+            r#"SELECT "podcastId"::VARCHAR, count(*) FROM episodes
+               WHERE len("episodeTranscriptUrls") > 0
+                 AND NOT "episodeHasTranscript" AND "episodeRemovedFromFeedAt" IS NULL
+               GROUP BY "podcastId""#,
+            |row| Ok((uuid_at(row, 0)?, to_u64(row.get(1)?))),
+        )?
+        .into_iter()
+        .collect();
+        Ok(lookups)
+    }
+
+    fn podcast_at(&self, index: Option<&usize>) -> Option<PodcastRecord> {
+        index.and_then(|&index| self.podcasts.get(index)).cloned()
+    }
+
+    pub(crate) fn podcast_by_id(&self, podcast_id: Uuid) -> Option<PodcastRecord> {
+        self.podcast_at(self.by_id.get(&podcast_id))
+    }
+
+    pub(crate) fn podcast_by_slug(&self, slug: &str) -> Option<PodcastRecord> {
+        self.podcast_at(self.by_slug.get(slug))
+    }
+
+    pub(crate) fn podcast_by_apple_id(&self, apple_id: &str) -> Option<PodcastRecord> {
+        self.podcast_at(self.by_apple_id.get(apple_id))
+    }
+
+    pub(crate) fn podcast_by_spotify_id(&self, spotify_id: &str) -> Option<PodcastRecord> {
+        self.podcast_at(self.by_spotify_id.get(spotify_id))
+    }
+
+    /// Exactly as stored, else by the URL reduced by [`lookup_feed_url`].
+    pub(crate) fn podcast_by_feed_url(&self, feed_url: &str) -> Option<PodcastRecord> {
+        self.podcast_at(self.by_feed_url.get(feed_url)).or_else(|| {
+            self.podcast_at(self.by_normalized_feed_url.get(&lookup_feed_url(feed_url)))
+        })
+    }
+
+    /// The podcasts among `ids` that exist, in the order of `ids` (duplicates once).
+    pub(crate) fn podcasts_by_ids(&self, ids: &[Uuid]) -> Vec<PodcastRecord> {
+        let mut seen = std::collections::HashSet::with_capacity(ids.len());
+        ids.iter()
+            .filter(|id| seen.insert(**id))
+            .filter_map(|id| self.podcast_by_id(*id))
+            .collect()
+    }
+
+    pub(crate) fn authority_scores(&self, ids: &[Uuid]) -> HashMap<Uuid, AuthorityScoreRow> {
+        ids.iter()
+            .filter_map(|id| self.scores.get(id).map(|score| (*id, score.clone())))
+            .collect()
+    }
+
+    pub(crate) fn contacts(&self, podcast_id: Uuid) -> Vec<ContactRow> {
+        self.contacts.get(&podcast_id).cloned().unwrap_or_default()
+    }
+
+    pub(crate) fn social_links(&self, podcast_id: Uuid) -> Vec<SocialLinkRow> {
+        self.social_links
+            .get(&podcast_id)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn website_crawl(&self, podcast_id: Uuid) -> Option<&(String, DateTime<Utc>)> {
+        self.crawls.get(&podcast_id)
+    }
+
+    pub(crate) fn transcripts_unavailable(&self, podcast_id: Uuid) -> u64 {
+        self.transcripts_unavailable
+            .get(&podcast_id)
+            .copied()
+            .unwrap_or(0)
+    }
+}
