@@ -66,10 +66,13 @@ pub fn open_state_with(
     web_dir: Option<PathBuf>,
     database: Arc<podlens_store::Database>,
 ) -> ApiResult<AppState> {
-    let accounts = SqlAccountStore::new(database.clone());
+    let accounts: Arc<dyn AccountStore> = Arc::new(SqlAccountStore::new(database.clone()));
     let catalog = CatalogReader::open(&data_dir)?;
     let workflows = crate::workflows::WorkflowStore::open(database.clone())?;
     Ok(AppState {
+        history: Arc::new(crate::accounts::history::SearchHistory::new(
+            accounts.clone(),
+        )),
         workflows: Arc::new(workflows),
         assist: crate::workflows::agent::provider_from_env()?,
         sessions: Arc::new(crate::accounts::sessions::SessionStore::open(
@@ -88,7 +91,7 @@ pub fn open_state_with(
         cursors: Arc::new(crate::cursors::CursorSigner::new(
             accounts.server_secret("cursor")?,
         )),
-        accounts: Arc::new(accounts),
+        accounts,
         catalog: Arc::new(catalog),
         data_dir,
         web_dir,
@@ -167,7 +170,9 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
     // Pipelines a stop interrupted are resumed by the node that leads (at once, when
     // this one does).
     crate::workflows::jobs::spawn_background_jobs(state.clone(), JOBS_INTERVAL);
+    crate::accounts::history::spawn_flusher(state.history.clone());
     let cluster = state.cluster.clone();
+    let history = state.history.clone();
     let app = crate::app(state).into_make_service_with_connect_info::<SocketAddr>();
     let served = axum::serve(listener, app)
         .with_graceful_shutdown(async {
@@ -176,9 +181,15 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
         })
         .await
         .map_err(|error| ApiError::Internal(format!("server failed: {error}")));
-    // Another node takes the background jobs over at once.
-    tokio::task::spawn_blocking(move || cluster.resign())
-        .await
-        .map_err(ApiError::internal)?;
+    // The searches of the last moments are written; another node takes the
+    // background jobs over at once.
+    tokio::task::spawn_blocking(move || {
+        if let Err(error) = history.flush() {
+            tracing::warn!(%error, lost = history.pending(), "searches not remembered at shutdown");
+        }
+        cluster.resign()
+    })
+    .await
+    .map_err(ApiError::internal)?;
     served
 }

@@ -10,6 +10,8 @@ use crate::catalog::CatalogReader;
 #[derive(Clone)]
 pub struct AppState {
     pub accounts: Arc<dyn AccountStore>,
+    /// Searches to remember, written in batches.
+    pub history: Arc<crate::accounts::history::SearchHistory>,
     pub catalog: Arc<CatalogReader>,
     /// Projects, listed podcasts and outreach history (tables of the app database).
     pub workflows: Arc<crate::workflows::WorkflowStore>,

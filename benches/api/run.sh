@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Load benchmark of the API on loopback: a release `podlens serve` over a generated
 # catalog (`podlens demo --no-serve`), driven by wrk (Debian `wrk`) with the Lua script
-# beside this file. Measures podcast search, episode search (a few realistic bodies
-# each) and podcast details; prints requests/s, p50/p90/p99 and every
-# error wrk saw (non-2xx answers, connect/read/write errors, timeouts) as a table.
+# beside this file. Measures the health route (the server's ceiling on this machine),
+# podcast details, podcast search and episode search (a few realistic bodies each);
+# prints requests/s, each as a share of the health route's rate, p50/p90/p99 and every
+# error wrk saw (non-2xx answers, connect/read/write errors, timeouts) as a table; then
+# what the API adds to the engine's own time at one connection (overhead.py).
 #
 # Usage: benches/api/run.sh [PODCASTS] [SECONDS] [CONNECTIONS]
 #   PODLENS_BIN      the release binary (default: built into $CARGO_TARGET_DIR/release)
@@ -14,20 +16,14 @@ podcasts="${1:-2000}"
 seconds="${2:-20}"
 connections="${3:-16}"
 source "$(cd "$(dirname "$0")" && pwd)/common.sh"
+results="$(mktemp)"
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log" "$bodies_podcasts" "$bodies_episodes" "$results"' EXIT
+# One wrk run: appends "name<TAB>json" to $results.
 run() {
-  local name="$1" paths="$2" bodies="$3"
-  local line
+  local name="$1" paths="$2" bodies="$3" line
   line="$(PODLENS_KEY="$key" PATHS="$paths" BODIES="$bodies" BENCH_LUA_DIR="$here" \
     wrk -t2 -c"$connections" -d"${seconds}s" --timeout 10s --latency -s "$here/load.lua" "$base" | tail -n 1)"
-  python3 - "$name" "$line" <<'PY'
-import json, sys
-name, result = sys.argv[1], json.loads(sys.argv[2])
-errors = result["non_2xx"] + result["connect"] + result["read"] + result["write"] + result["timeout"]
-print(f"| {name} | {result['requests']} | {result['rps']:.0f} | {result['p50_ms']:.1f} | {result['p90_ms']:.1f} | {result['p99_ms']:.1f} | {errors} |")
-if errors:
-    print(f"errors in {name}: {result}", file=sys.stderr)
-    sys.exit(1)
-PY
+  printf '%s\t%s\n' "$name" "$line" >>"$results"
 }
 
 details_paths=""
@@ -37,8 +33,30 @@ done
 echo "catalog: $counts ($data)"
 echo "wrk: 2 threads, $connections connections, ${seconds}s per endpoint, 10 s timeout; $(nproc) cores, load average before the run: $(cut -d" " -f1 /proc/loadavg); loopback"
 echo
-echo "| endpoint | requests | requests/s | p50 ms | p90 ms | p99 ms | errors |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+run "GET /api/v1/public/health" "/api/v1/public/health" ""
 run "GET /api/v1/podcasts/{id} (50 podcasts)" "$details_paths" ""
 run "POST /api/v1/search/podcasts (12 bodies)" "/api/v1/search/podcasts" "$bodies_podcasts"
 run "POST /api/v1/search/episodes (12 bodies)" "/api/v1/search/episodes" "$bodies_episodes"
+python3 - "$results" <<'PY'
+import json, sys
+rows = [line.rstrip("\n").split("\t", 1) for line in open(sys.argv[1])]
+health = json.loads(rows[0][1])["rps"]
+print("| endpoint | requests | requests/s | share of health | p50 ms | p90 ms | p99 ms | errors |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+failed = False
+for name, line in rows:
+    result = json.loads(line)
+    errors = result["non_2xx"] + result["connect"] + result["read"] + result["write"] + result["timeout"]
+    share = 100 * result["rps"] / health
+    print(f"| {name} | {result['requests']} | {result['rps']:.0f} | {share:.1f}% | {result['p50_ms']:.1f} | {result['p90_ms']:.1f} | {result['p99_ms']:.1f} | {errors} |")
+    if errors:
+        print(f"errors in {name}: {result}", file=sys.stderr)
+        failed = True
+sys.exit(1 if failed else 0)
+PY
+
+# What the API adds to the engine: the same search bodies, one connection, one request
+# at a time; the client's time for each request against the engine's own time for it
+# (`totalSearchTimeMs`, measured inside the server around the index query).
+echo
+python3 "$here/overhead.py" "$base" "$key" "$bodies_podcasts" "$bodies_episodes"

@@ -115,6 +115,11 @@ impl Location {
 /// The pool and the runtime that drives it.
 pub struct Database {
     pool: AnyPool,
+    /// Where writes go: on SQLite a pool of one connection, so writers of this process
+    /// queue in order instead of spinning on SQLite's busy handler (which sleeps up to
+    /// 100 ms a try: the cause of second-long tails under concurrent writes); on
+    /// PostgreSQL the pool itself.
+    writer: AnyPool,
     backend: Backend,
     /// What to call the database in messages (a URL without its password).
     describe: String,
@@ -229,6 +234,8 @@ impl Database {
                     })
                 });
         }
+        let writer_options =
+            (backend == Backend::Sqlite).then(|| options.clone().max_connections(1));
         let pool = {
             let describe = describe.clone();
             let url = url.clone();
@@ -257,8 +264,21 @@ impl Database {
                 Ok::<_, StoreError>(pool)
             })?
         };
+        let writer = match writer_options {
+            Some(options) => {
+                let url = url.clone();
+                let describe = describe.clone();
+                run_on(&runtime, async move {
+                    options.connect(&url).await.map_err(|error| {
+                        StoreError::Open(format!("cannot open the database {describe}: {error}"))
+                    })
+                })?
+            }
+            None => pool.clone(),
+        };
         Ok(Database {
             pool,
+            writer,
             backend,
             describe,
             url,
@@ -297,8 +317,15 @@ impl Database {
         &self.describe
     }
 
+    /// The pool to read with.
     pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    /// The pool to write with outside [`Database::begin_write`] (one statement that
+    /// writes): on SQLite its one connection, taken in turn.
+    pub fn writer(&self) -> &AnyPool {
+        &self.writer
     }
 
     /// Runs `future` (a query over [`Database::pool`]) to completion and returns its
@@ -321,7 +348,7 @@ impl Database {
     /// writer; on PostgreSQL, a plain transaction (lock with [`Database::lock`]).
     pub async fn begin_write(&self) -> Result<Transaction<'static, Any>, StoreError> {
         Ok(match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Backend::Sqlite => self.writer.begin_with("BEGIN IMMEDIATE").await?,
             Backend::Postgres => self.pool.begin().await?,
         })
     }

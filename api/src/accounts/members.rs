@@ -297,7 +297,7 @@ impl MemberStore {
             .bind(time_text(now))
             .bind(team_id)
             .bind(invitation_id)
-            .execute(self.db.pool()),
+            .execute(self.db.writer()),
         )?;
         Ok(changed.rows_affected() > 0)
     }

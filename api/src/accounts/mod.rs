@@ -1,6 +1,7 @@
 //! Accounts: users, teams, API keys, usage counters and search history, behind the
 //! [`AccountStore`] trait, kept in the application store (SQLite or PostgreSQL).
 
+pub mod history;
 pub mod keys;
 pub mod members;
 pub mod sessions;
@@ -185,8 +186,8 @@ pub trait AccountStore: Send + Sync + 'static {
     /// The members of a team.
     fn team_users(&self, team_id: &str) -> ApiResult<Vec<TeamUser>>;
 
-    /// Remembers a search.
-    fn record_search(&self, search: &SearchRecord) -> ApiResult<()>;
+    /// Remembers searches, all or none.
+    fn record_searches(&self, searches: &[SearchRecord]) -> ApiResult<()>;
 
     /// The team's saved podcasts.
     fn team_podcasts(&self, team_id: &str) -> ApiResult<Vec<TeamPodcastRow>>;

@@ -169,7 +169,7 @@ impl SessionStore {
             .bind(&now)
             .bind(hash_api_key(token.trim()))
             .bind(kind.as_str())
-            .fetch_optional(self.db.pool()),
+            .fetch_optional(self.db.writer()),
         )?;
         match row {
             Some(row) => Ok(row.try_get("email")?),
@@ -189,7 +189,7 @@ impl SessionStore {
             .bind(user_id)
             .bind(time_text(now))
             .bind(time_text(now + Duration::days(SESSION_LIFETIME_DAYS)))
-            .execute(self.db.pool()),
+            .execute(self.db.writer()),
         )?;
         Ok(token)
     }
@@ -219,7 +219,7 @@ impl SessionStore {
         self.db.wait(
             sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
                 .bind(hash_api_key(token))
-                .execute(self.db.pool()),
+                .execute(self.db.writer()),
         )?;
         Ok(())
     }
@@ -246,7 +246,7 @@ mod tests {
                  INSERT INTO team_members VALUES ('t1', 'u1', 'owner', '2026-01-01T00:00:00.000000Z');
                  INSERT INTO teams VALUES ('t1', 't1', 'free', '2026-01-01T00:00:00.000000Z');",
             )
-            .execute(db.pool()),
+            .execute(db.writer()),
         )
         .expect("fixture rows");
         SessionStore::open(db)

@@ -498,7 +498,7 @@ impl AccountStore for SqlAccountStore {
             )
             .bind(name)
             .bind(&fresh_hex)
-            .execute(self.db.pool())
+            .execute(self.db.writer())
             .await?;
             sqlx::query("SELECT secret_hex FROM server_secrets WHERE name = $1")
                 .bind(name)
@@ -510,24 +510,28 @@ impl AccountStore for SqlAccountStore {
             .ok_or_else(|| ApiError::Internal(format!("server secret {name:?} is not hex")))
     }
 
-    fn record_search(&self, search: &SearchRecord) -> ApiResult<()> {
-        let result_count = i64::try_from(search.result_count).unwrap_or(i64::MAX);
-        self.db.wait(
-            sqlx::query(
-                "INSERT INTO search_history
-                 (search_id, subject, team_id, search_mode, options_json, result_count, searched_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(&search.search_id)
-            .bind(subject_key(&search.subject))
-            .bind(subject_team(&search.subject))
-            .bind(&search.search_mode)
-            .bind(&search.options_json)
-            .bind(result_count)
-            .bind(time_text(search.searched_at))
-            .execute(self.db.pool()),
-        )?;
-        Ok(())
+    fn record_searches(&self, searches: &[SearchRecord]) -> ApiResult<()> {
+        self.db.wait(async {
+            let mut transaction = self.db.begin_write().await?;
+            for search in searches {
+                sqlx::query(
+                    "INSERT INTO search_history
+                     (search_id, subject, team_id, search_mode, options_json, result_count, searched_at)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                )
+                .bind(&search.search_id)
+                .bind(subject_key(&search.subject))
+                .bind(subject_team(&search.subject))
+                .bind(&search.search_mode)
+                .bind(&search.options_json)
+                .bind(i64::try_from(search.result_count).unwrap_or(i64::MAX))
+                .bind(time_text(search.searched_at))
+                .execute(&mut *transaction)
+                .await?;
+            }
+            transaction.commit().await?;
+            Ok::<_, ApiError>(())
+        })
     }
 
     fn team_podcasts(&self, team_id: &str) -> ApiResult<Vec<TeamPodcastRow>> {

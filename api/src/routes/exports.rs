@@ -180,10 +180,19 @@ pub async fn export_search(
     let team_id = account.team_id.clone();
     let lookup_id = search_id.clone();
     let (mode, options_json) = blocking(move || {
-        lookup_state
+        // This node's recent searches are written first; another node's are in the
+        // store within one flush interval.
+        lookup_state.history.flush()?;
+        let mut found = lookup_state
             .workflows
-            .search_of_team(&lookup_id, &team_id)?
-            .ok_or_else(|| ApiError::NotFound(format!("Search history not found: {lookup_id}")))
+            .search_of_team(&lookup_id, &team_id)?;
+        if found.is_none() {
+            std::thread::sleep(crate::accounts::history::FLUSH_INTERVAL);
+            found = lookup_state
+                .workflows
+                .search_of_team(&lookup_id, &team_id)?;
+        }
+        found.ok_or_else(|| ApiError::NotFound(format!("Search history not found: {lookup_id}")))
     })
     .await?;
     let metered = metering::charge(&state, &caller, UsageCounter::Export).await?;

@@ -272,7 +272,7 @@ async fn run(
         .fold(None, |best: Option<f64>, score| {
             Some(best.map_or(score, |b| b.max(score)))
         });
-    remember(&state, &caller, &search, &search_id, returned).await;
+    remember(&state, &caller, &search, &search_id, returned);
     let response = SearchResponse {
         search_mode: search.mode,
         search_id,
@@ -409,25 +409,21 @@ impl SearchCursor {
     }
 }
 
-async fn remember(
+fn remember(
     state: &AppState,
     caller: &Caller,
     search: &ValidatedSearch,
     search_id: &str,
     returned: u64,
 ) {
-    let record = SearchRecord {
+    state.history.remember(SearchRecord {
         search_id: search_id.to_owned(),
         subject: caller.usage_subject(),
         search_mode: search.mode.as_str().to_owned(),
         options_json: serde_json::to_string(&search.echo).unwrap_or_default(),
         result_count: returned,
         searched_at: Utc::now(),
-    };
-    let accounts = state.accounts.clone();
-    if let Err(error) = blocking(move || accounts.record_search(&record)).await {
-        tracing::warn!(%error, "search not recorded in history");
-    }
+    });
 }
 
 /// How an episode hit's transcript passages are returned.

@@ -358,7 +358,7 @@ impl WorkflowStore {
             )
             .bind(time_text(now))
             .bind(i64::from(all))
-            .execute(database.pool()),
+            .execute(database.writer()),
         )?;
         Ok(resumed.rows_affected())
     }
@@ -387,7 +387,7 @@ impl WorkflowStore {
             )
             .bind(delivery_id)
             .bind(time_text(lease_end))
-            .fetch_optional(database.pool()),
+            .fetch_optional(database.writer()),
         )?;
         claimed
             .map(|row| {
@@ -423,7 +423,7 @@ impl WorkflowStore {
             .bind(error.as_str()),
         };
         let database = self.database();
-        database.wait(update.bind(delivery_id).execute(database.pool()))?;
+        database.wait(update.bind(delivery_id).execute(database.writer()))?;
         Ok(())
     }
 

@@ -153,7 +153,7 @@ impl WorkflowStore {
     pub fn put_doc<T: Serialize>(&self, kind: DocKind, doc: &Stored<T>) -> ApiResult<()> {
         let database = self.database();
         let insert = insert_doc_query(kind, doc, ON_CONFLICT_REPLACE)?;
-        database.wait(insert.execute(database.pool()))?;
+        database.wait(insert.execute(database.writer()))?;
         Ok(())
     }
 
@@ -204,7 +204,7 @@ impl WorkflowStore {
     ) -> ApiResult<bool> {
         let database = self.database();
         let insert = insert_doc_query(kind, doc, ON_CONFLICT_SKIP)?;
-        let written = database.wait(insert.execute(database.pool()))?;
+        let written = database.wait(insert.execute(database.writer()))?;
         Ok(written.rows_affected() > 0)
     }
 
@@ -305,7 +305,7 @@ impl WorkflowStore {
             .bind(kind.as_str())
             .bind(id)
             .bind(team_id)
-            .execute(database.pool()),
+            .execute(database.writer()),
         )?;
         Ok(removed.rows_affected() > 0)
     }
@@ -343,7 +343,7 @@ impl WorkflowStore {
             .bind(score)
             .bind(project_id)
             .bind(podcast_id)
-            .execute(database.pool()),
+            .execute(database.writer()),
         )?;
         Ok(())
     }

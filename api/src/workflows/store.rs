@@ -341,7 +341,7 @@ impl WorkflowStore {
             .bind(time_text(project.last_updated))
             .bind(project.project_id.as_str())
             .bind(project.team_id.as_str())
-            .execute(self.db.pool()),
+            .execute(self.db.writer()),
         )?;
         Ok(())
     }
@@ -616,7 +616,7 @@ impl WorkflowStore {
             .bind(row.body.as_str())
             .bind(to_json(&row.options)?)
             .bind(time_text(row.created_at))
-            .execute(self.db.pool()),
+            .execute(self.db.writer()),
         )?;
         Ok(())
     }
@@ -1040,7 +1040,7 @@ pub(super) mod tests {
                     .bind("{\"q\":\"rust\"}")
                     .bind(3_i64)
                     .bind(time_text(at(0)))
-                    .execute(store.db.pool()),
+                    .execute(store.db.writer()),
             )
             .unwrap();
         assert_eq!(

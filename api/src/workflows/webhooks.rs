@@ -162,7 +162,7 @@ impl WorkflowStore {
             sqlx::query("DELETE FROM team_webhooks WHERE team_id = $1 AND webhook_id = $2")
                 .bind(team_id)
                 .bind(webhook_id)
-                .execute(database.pool()),
+                .execute(database.writer()),
         )?;
         Ok(removed.rows_affected() > 0)
     }

@@ -1,0 +1,62 @@
+"""What the API adds to the search engine's own time, one request at a time.
+
+Usage: overhead.py BASE KEY PODCAST_BODIES EPISODE_BODIES [ROUNDS]
+
+Sends every body of each file ROUNDS times (default 20) over one kept-alive
+connection, after one warm-up round, and prints a table: the client's p50 and p99
+latency, the engine's p50 (`totalSearchTimeMs` of the same responses, measured in the
+server around the index query alone) and the p50 of the difference per request. The
+client's time includes this script's own HTTP handling, so the figure is an upper
+bound of what the server adds.
+"""
+import http.client
+import json
+import statistics
+import sys
+import time
+from urllib.parse import urlparse
+
+
+def quantile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def measure(connection, key, path, bodies, rounds):
+    client, engine, added = [], [], []
+    headers = {"Authorization": key, "Content-Type": "application/json"}
+    for round_number in range(rounds + 1):
+        for body in bodies:
+            started = time.perf_counter()
+            connection.request("POST", path, body=body, headers=headers)
+            response = connection.getresponse()
+            payload = response.read()
+            elapsed = (time.perf_counter() - started) * 1000
+            if response.status != 200:
+                sys.exit(f"{path} answered {response.status}: {payload[:200]!r}")
+            if round_number == 0:
+                continue
+            own = json.loads(payload)["data"]["searchResultsStats"]["time"]["totalSearchTimeMs"]
+            client.append(elapsed)
+            engine.append(own)
+            added.append(elapsed - own)
+    return client, engine, added
+
+
+def main():
+    base, key, podcast_file, episode_file = sys.argv[1:5]
+    rounds = int(sys.argv[5]) if len(sys.argv) > 5 else 20
+    url = urlparse(base)
+    connection = http.client.HTTPConnection(url.hostname, url.port)
+    print("| one connection | requests | client p50 ms | client p99 ms | engine p50 ms | added p50 ms |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for path, name in [("/api/v1/search/podcasts", podcast_file), ("/api/v1/search/episodes", episode_file)]:
+        bodies = [line.strip() for line in open(name) if line.strip()]
+        client, engine, added = measure(connection, key, path, bodies, rounds)
+        print(
+            f"| POST {path} | {len(client)} | {statistics.median(client):.2f} | {quantile(client, 0.99):.2f} "
+            f"| {statistics.median(engine):.2f} | {statistics.median(added):.2f} |"
+        )
+
+
+main()
