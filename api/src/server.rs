@@ -167,6 +167,14 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
     // removed when serving stops.
     let _control_file = crate::backup::write_control_file(&state.data_dir, &local.to_string())?;
     on_listening(local);
+    // The search index is opened now rather than by the first searches, which would
+    // wait for it (about a second with vectors and their model).
+    let warming = state.catalog.clone();
+    tokio::task::spawn_blocking(move || {
+        if let Err(error) = warming.index() {
+            tracing::debug!(%error, "search index not opened at start");
+        }
+    });
     // Pipelines a stop interrupted are resumed by the node that leads (at once, when
     // this one does).
     crate::workflows::jobs::spawn_background_jobs(state.clone(), JOBS_INTERVAL);

@@ -3,9 +3,10 @@
 # catalog (`podlens demo --no-serve`), driven by wrk (Debian `wrk`) with the Lua script
 # beside this file. Measures the health route (the server's ceiling on this machine),
 # podcast details, podcast search and episode search (a few realistic bodies each);
-# prints requests/s, each as a share of the health route's rate, p50/p90/p99 and every
-# error wrk saw (non-2xx answers, connect/read/write errors, timeouts) as a table; then
-# what the API adds to the engine's own time at one connection (overhead.py).
+# prints requests/s, each as a share of the health route's rate, p50/p90/p99, the
+# server's CPU time per request and every error wrk saw (non-2xx answers, socket errors,
+# timeouts) as a table; then what the API adds to the engine's own time at one
+# connection (overhead.py).
 #
 # Usage: benches/api/run.sh [PODCASTS] [SECONDS] [CONNECTIONS]
 #   PODLENS_BIN      the release binary (default: built into $CARGO_TARGET_DIR/release)
@@ -19,11 +20,17 @@ source "$(cd "$(dirname "$0")" && pwd)/common.sh"
 results="$(mktemp)"
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log" "$bodies_podcasts" "$bodies_episodes" "$results"' EXIT
 # One wrk run: appends "name<TAB>json" to $results.
+# The server's CPU time (user + system, in clock ticks) is read before and after, so each
+# line also says what one request costs the server, a figure that depends far less on
+# what else the machine runs than requests/s does.
+server_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 run() {
-  local name="$1" paths="$2" bodies="$3" line
+  local name="$1" paths="$2" bodies="$3" line before after
+  before="$(server_ticks)"
   line="$(PODLENS_KEY="$key" PATHS="$paths" BODIES="$bodies" BENCH_LUA_DIR="$here" \
     wrk -t2 -c"$connections" -d"${seconds}s" --timeout 10s --latency -s "$here/load.lua" "$base" | tail -n 1)"
-  printf '%s\t%s\n' "$name" "$line" >>"$results"
+  after="$(server_ticks)"
+  printf '%s\t%s\t%s\n' "$name" "$line" "$((after - before))" >>"$results"
 }
 
 details_paths=""
@@ -37,18 +44,20 @@ run "GET /api/v1/public/health" "/api/v1/public/health" ""
 run "GET /api/v1/podcasts/{id} (50 podcasts)" "$details_paths" ""
 run "POST /api/v1/search/podcasts (12 bodies)" "/api/v1/search/podcasts" "$bodies_podcasts"
 run "POST /api/v1/search/episodes (12 bodies)" "/api/v1/search/episodes" "$bodies_episodes"
-python3 - "$results" <<'PY'
+python3 - "$results" "$(getconf CLK_TCK)" <<'PY'
 import json, sys
-rows = [line.rstrip("\n").split("\t", 1) for line in open(sys.argv[1])]
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
+ticks_per_second = int(sys.argv[2])
 health = json.loads(rows[0][1])["rps"]
-print("| endpoint | requests | requests/s | share of health | p50 ms | p90 ms | p99 ms | errors |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|")
+print("| endpoint | requests | requests/s | share of health | p50 ms | p90 ms | p99 ms | server CPU ms/request | errors |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 failed = False
-for name, line in rows:
+for name, line, ticks in rows:
     result = json.loads(line)
     errors = result["non_2xx"] + result["connect"] + result["read"] + result["write"] + result["timeout"]
     share = 100 * result["rps"] / health
-    print(f"| {name} | {result['requests']} | {result['rps']:.0f} | {share:.1f}% | {result['p50_ms']:.1f} | {result['p90_ms']:.1f} | {result['p99_ms']:.1f} | {errors} |")
+    cpu = 1000 * int(ticks) / ticks_per_second / max(result["requests"], 1)
+    print(f"| {name} | {result['requests']} | {result['rps']:.0f} | {share:.1f}% | {result['p50_ms']:.1f} | {result['p90_ms']:.1f} | {result['p99_ms']:.1f} | {cpu:.3f} | {errors} |")
     if errors:
         print(f"errors in {name}: {result}", file=sys.stderr)
         failed = True

@@ -24,6 +24,7 @@ mod documents;
 pub mod embedding;
 mod error;
 mod filter_cache;
+mod fuzzy;
 pub mod generation;
 mod guarded;
 mod highlight;

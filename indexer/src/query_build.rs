@@ -165,11 +165,11 @@ fn language_match(
 ) -> Result<Box<dyn Query>> {
     let schemas = &generation.schemas;
     let query: Box<dyn Query> = match mode {
-        SearchMode::Podcasts => {
-            Box::new(TermSetQuery::new(languages.iter().map(|code| {
-                Term::from_field_text(schemas.podcasts.language, code)
-            })))
-        }
+        SearchMode::Podcasts => any_term(
+            languages
+                .iter()
+                .map(|code| Term::from_field_text(schemas.podcasts.language, code)),
+        ),
         SearchMode::Episodes => {
             let filters = SearchFilters {
                 languages: languages.iter().map(|code| (*code).to_owned()).collect(),
@@ -240,6 +240,27 @@ pub fn combine_terms(clauses: Vec<(MatchMode, Box<dyn Query>)>) -> Option<Box<dy
     Some(Box::new(BooleanQuery::new(occurs)))
 }
 
+/// Documents holding any of `terms`. A handful of terms (languages, genres, countries)
+/// is a union of term queries; tantivy's `TermSetQuery` builds an automaton and a bit
+/// set over every document of a segment on each search, which pays only for many terms.
+pub(crate) fn any_term(terms: impl IntoIterator<Item = Term>) -> Box<dyn Query> {
+    const UNION_UP_TO: usize = 16;
+    let terms: Vec<Term> = terms.into_iter().collect();
+    if terms.len() > UNION_UP_TO {
+        return Box::new(TermSetQuery::new(terms));
+    }
+    Box::new(BooleanQuery::new(
+        terms
+            .into_iter()
+            .map(|term| {
+                let query: Box<dyn Query> =
+                    Box::new(TermQuery::new(term, IndexRecordOption::Basic));
+                (Occur::Should, query)
+            })
+            .collect(),
+    ))
+}
+
 fn filter(query: Box<dyn Query>) -> (Occur, Box<dyn Query>) {
     (Occur::Must, Box::new(ConstScoreQuery::new(query, 0.0)))
 }
@@ -260,10 +281,10 @@ fn text_terms(field: Field, values: &[String], lowercase: bool) -> Vec<Term> {
 }
 
 fn id_set(field: Field, ids: &[Uuid]) -> Box<dyn Query> {
-    Box::new(TermSetQuery::new(
+    any_term(
         ids.iter()
             .map(|id| Term::from_field_text(field, &id.to_string())),
-    ))
+    )
 }
 
 /// A query matching episodes (or chunks) of the given podcasts.
@@ -314,27 +335,23 @@ pub fn podcast_filter_clauses(
             .iter()
             .map(|language| crate::documents::primary_language(language))
             .collect();
-        clauses.push(filter(Box::new(TermSetQuery::new(text_terms(
+        clauses.push(filter(any_term(text_terms(
             fields.language,
             &languages,
             false,
-        )))));
+        ))));
     }
     if !filters.include_genres.is_empty() {
-        clauses.push(filter(Box::new(TermSetQuery::new(text_terms(
+        clauses.push(filter(any_term(text_terms(
             fields.genres,
             &filters.include_genres,
             true,
-        )))));
+        ))));
     }
     if !filters.exclude_genres.is_empty() {
         clauses.push((
             Occur::MustNot,
-            Box::new(TermSetQuery::new(text_terms(
-                fields.genres,
-                &filters.exclude_genres,
-                true,
-            ))),
+            any_term(text_terms(fields.genres, &filters.exclude_genres, true)),
         ));
     }
     if !filters.countries.is_empty() {
@@ -343,11 +360,11 @@ pub fn podcast_filter_clauses(
             .iter()
             .map(|c| c.to_ascii_lowercase())
             .collect();
-        clauses.push(filter(Box::new(TermSetQuery::new(text_terms(
+        clauses.push(filter(any_term(text_terms(
             fields.countries,
             &countries,
             false,
-        )))));
+        ))));
     }
     if let Some(date) = filters.founded_since {
         clauses.push(filter(at_least_i64(fields.founded_date, date.timestamp())));

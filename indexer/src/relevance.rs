@@ -351,10 +351,30 @@ impl TermBuilder<'_> {
                 if distance == 0 {
                     return None;
                 }
-                let query =
-                    FuzzyTermQuery::new(Term::from_field_text(field.field, &token), distance, true);
+                let searcher = match self.kind {
+                    IndexKind::Podcasts => &self.shard.podcasts,
+                    IndexKind::Episodes => &self.shard.episodes,
+                };
+                // The dictionary terms near the word, remembered by the shard; should
+                // that fail, tantivy's fuzzy query finds them itself.
+                let query: Box<dyn Query> =
+                    match self
+                        .shard
+                        .fuzzy
+                        .terms(self.kind, searcher, field.field, &token, distance)
+                    {
+                        Ok(terms) => Box::new(ConstScoreQuery::new(
+                            crate::query_build::any_term(terms.iter().cloned()),
+                            1.0,
+                        )),
+                        Err(_) => Box::new(FuzzyTermQuery::new(
+                            Term::from_field_text(field.field, &token),
+                            distance,
+                            true,
+                        )),
+                    };
                 Some(Box::new(Guarded::new(Box::new(BoostQuery::new(
-                    Box::new(query),
+                    query,
                     field.weight.weight * self.weights.fuzzy,
                 )))) as Box<dyn Query>)
             })

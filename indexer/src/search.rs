@@ -7,9 +7,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::query::{
-    BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery, TermSetQuery,
-};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::{
@@ -162,10 +160,10 @@ pub(crate) fn id_set(
         SearchMode::Podcasts => generation.schemas.podcasts.ids.id,
         SearchMode::Episodes => generation.schemas.episodes.ids.id,
     };
-    Box::new(TermSetQuery::new(
+    crate::query_build::any_term(
         ids.iter()
             .map(|id| Term::from_field_text(field, &id.to_string())),
-    ))
+    )
 }
 
 pub(crate) fn index_searcher(shard: &OpenShard, mode: SearchMode) -> &Searcher {

@@ -36,6 +36,8 @@ pub struct OpenShard {
     episode_lengths: FieldLengths,
     /// Podcast-level filters of episode searches, resolved to episode documents.
     pub(crate) podcast_filters: FilterCache,
+    /// Dictionary terms of fuzzily matched words.
+    pub(crate) fuzzy: crate::fuzzy::FuzzyExpansions,
 }
 
 impl OpenShard {
@@ -50,6 +52,7 @@ impl OpenShard {
             podcast_lengths: FieldLengths::of(&podcasts)?,
             episode_lengths: FieldLengths::of(&episodes)?,
             podcast_filters: FilterCache::default(),
+            fuzzy: crate::fuzzy::FuzzyExpansions::default(),
             podcasts,
             episodes,
             chunks,
@@ -123,7 +126,7 @@ impl FieldLengths {
 }
 
 /// Which index of a shard.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum IndexKind {
     Podcasts,
     Episodes,
