@@ -24,10 +24,14 @@ const CAPACITY: usize = 4096;
 /// The largest edit distance a fuzzy word is matched at.
 const MAX_DISTANCE: u8 = 2;
 
-/// The dictionary terms within a word's edit distance, per (index, field, word, distance).
+/// Per fuzzy word (the index and field it is looked up in, the word, its distance), the
+/// dictionary terms within its distance.
+type Memory = HashMap<(IndexKind, Field, String, u8), Arc<Vec<Term>>>;
+
+/// The dictionary terms of fuzzy words, remembered.
 #[derive(Debug, Default)]
 pub(crate) struct FuzzyExpansions {
-    memory: Mutex<HashMap<(IndexKind, Field, String, u8), Arc<Vec<Term>>>>,
+    memory: Mutex<Memory>,
 }
 
 impl FuzzyExpansions {
@@ -54,9 +58,7 @@ impl FuzzyExpansions {
         Ok(terms)
     }
 
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<(IndexKind, Field, String, u8), Arc<Vec<Term>>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Memory> {
         self.memory
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())

@@ -2,7 +2,6 @@
 //! `podlens_model::search` against the caller's plan, run by the indexer, hits
 //! completed from the catalog snapshot, every search metered and remembered.
 
-use std::collections::HashMap;
 
 use axum::Router;
 use axum::extract::State;
@@ -440,25 +439,20 @@ fn hydrate(state: &AppState, hits: &Hits, plan: Plan, snippets: Snippets) -> Api
         Hits::Podcasts(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),
         Hits::Episodes(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),
     };
-    let snapshot = state.catalog.snapshot()?;
-    let podcasts: HashMap<Uuid, PodcastRecord> = snapshot
-        .podcasts_by_ids(&podcast_ids)?
-        .into_iter()
-        .map(|record| (record.podcast_id, record))
-        .collect();
-    let scores = snapshot.authority_scores(&podcast_ids)?;
+    // Read in place: a page of hits copies no catalog record.
+    let catalog = state.catalog.snapshot()?.podcasts_view();
     let mut values: Vec<Value> = match hits {
         Hits::Podcasts(hits) => hits
             .iter()
-            .map(|hit| podcast_hit(hit, podcasts.get(&hit.podcast_id), plan))
+            .map(|hit| podcast_hit(hit, catalog.podcast(hit.podcast_id), plan))
             .collect(),
         Hits::Episodes(hits) => hits
             .iter()
-            .map(|hit| episode_hit(state, hit, podcasts.get(&hit.podcast_id), plan, snippets))
+            .map(|hit| episode_hit(state, hit, catalog.podcast(hit.podcast_id), plan, snippets))
             .collect::<ApiResult<_>>()?,
     };
     for (value, id) in values.iter_mut().zip(&podcast_ids) {
-        if let (Some(fields), Some(score)) = (value.as_object_mut(), scores.get(id)) {
+        if let (Some(fields), Some(score)) = (value.as_object_mut(), catalog.authority_score(*id)) {
             for (name, number) in [
                 ("podcastAuthorityScoreTotal", score.authority_score),
                 ("podcastAuthorityScoreQuality", score.quality_score),

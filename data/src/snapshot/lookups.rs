@@ -205,6 +205,11 @@ impl Snapshot {
     }
 
     /// The podcasts among `ids` that exist, in the order of `ids` (duplicates once).
+    /// The podcasts and authority scores of the current relations, to read in place.
+    pub fn podcasts_view(&self) -> super::points::PodcastsView {
+        super::points::PodcastsView(self.points())
+    }
+
     pub fn podcasts_by_ids(&self, ids: &[Uuid]) -> Result<Vec<PodcastRecord>, DataError> {
         Ok(self.points().podcasts_by_ids(ids))
     }

@@ -12,6 +12,7 @@
 //! (their records and enrichment), not with episodes or transcripts.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use duckdb::Connection;
@@ -44,6 +45,27 @@ pub(crate) struct PointLookups {
     /// The crawl result as stored (JSON), read when asked for.
     crawls: HashMap<Uuid, (String, DateTime<Utc>)>,
     transcripts_unavailable: HashMap<Uuid, u64>,
+}
+
+/// One snapshot's podcasts and authority scores, borrowed rather than copied: for readers
+/// that look many up at once (a page of search hits). It keeps that snapshot's maps
+/// alive while held, so hold it for one request.
+#[derive(Debug, Clone)]
+pub struct PodcastsView(pub(crate) Arc<PointLookups>);
+
+impl PodcastsView {
+    /// The podcast with `podcast_id`.
+    pub fn podcast(&self, podcast_id: Uuid) -> Option<&PodcastRecord> {
+        self.0
+            .by_id
+            .get(&podcast_id)
+            .and_then(|&index| self.0.podcasts.get(index))
+    }
+
+    /// The podcast's authority score, when it has one.
+    pub fn authority_score(&self, podcast_id: Uuid) -> Option<&AuthorityScoreRow> {
+        self.0.scores.get(&podcast_id)
+    }
 }
 
 fn to_u64(value: i64) -> u64 {
