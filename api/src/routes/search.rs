@@ -2,7 +2,6 @@
 //! `podlens_model::search` against the caller's plan, run by the indexer, hits
 //! completed from the catalog snapshot, every search metered and remembered.
 
-
 use axum::Router;
 use axum::extract::State;
 use axum::routing::post;
