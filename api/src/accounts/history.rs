@@ -185,6 +185,25 @@ mod tests {
         assert_eq!(ids, ["a", "b", "c"]);
     }
 
+    /// A batch whose commit went through but whose answer was lost is retried; the
+    /// retry must not fail on the rows already there, or the queue would never drain.
+    #[test]
+    fn a_batch_written_again_after_a_lost_answer_does_not_block_the_queue() {
+        let accounts = SqlAccountStore::for_tests().unwrap();
+        let workflows = WorkflowStore::open(accounts.database().clone()).unwrap();
+        // More than one statement's worth of rows, so every statement meets a duplicate.
+        let batch: Vec<SearchRecord> = (0..150).map(|at| search(&format!("r{at}"))).collect();
+        accounts.record_searches(&batch).unwrap();
+        let history = SearchHistory::new(Arc::new(accounts));
+        for record in batch.iter().cloned().chain([search("new")]) {
+            history.remember(record);
+        }
+        assert_eq!(history.flush().unwrap(), 151);
+        assert_eq!(history.pending(), 0);
+        assert!(workflows.search_of_team("new", "t1").unwrap().is_some());
+        assert!(workflows.search_of_team("r149", "t1").unwrap().is_some());
+    }
+
     #[test]
     fn a_full_queue_drops_its_oldest_searches() {
         let history = SearchHistory::new(Arc::new(SqlAccountStore::for_tests().unwrap()));

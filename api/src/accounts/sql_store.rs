@@ -513,7 +513,8 @@ impl AccountStore for SqlAccountStore {
     fn record_searches(&self, searches: &[SearchRecord]) -> ApiResult<()> {
         // Many rows per statement: a second's searches are a few statements, so the
         // writer connection (which every search's usage charge also needs) is held
-        // for milliseconds, not one round of SQL per search.
+        // for milliseconds, not one round of SQL per search. A batch written before
+        // (its commit's answer lost, then retried) is not an error: the rows are there.
         const ROWS_PER_STATEMENT: usize = 100;
         const COLUMNS: usize = 7;
         self.db.wait(async {
@@ -530,7 +531,8 @@ impl AccountStore for SqlAccountStore {
                 let sql = format!(
                     "INSERT INTO search_history
                      (search_id, subject, team_id, search_mode, options_json, result_count, searched_at)
-                     VALUES {}",
+                     VALUES {}
+                     ON CONFLICT (search_id) DO NOTHING",
                     rows.join(", ")
                 );
                 let mut statement = sqlx::query(sqlx::AssertSqlSafe(sql.as_str()));

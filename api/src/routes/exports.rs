@@ -180,19 +180,29 @@ pub async fn export_search(
     let team_id = account.team_id.clone();
     let lookup_id = search_id.clone();
     let (mode, options_json) = blocking(move || {
-        // This node's recent searches are written first; another node's are in the
-        // store within one flush interval.
-        lookup_state.history.flush()?;
-        let mut found = lookup_state
-            .workflows
-            .search_of_team(&lookup_id, &team_id)?;
-        if found.is_none() {
-            std::thread::sleep(crate::accounts::history::FLUSH_INTERVAL);
-            found = lookup_state
-                .workflows
-                .search_of_team(&lookup_id, &team_id)?;
+        // This node's recent searches are written first (a failure to is no reason
+        // to refuse a search already stored); another node's are in the store within
+        // about one flush interval, so a search not found yet is looked for again
+        // for up to two.
+        if let Err(error) = lookup_state.history.flush() {
+            tracing::warn!(%error, "remembered searches not written before an export");
         }
-        found.ok_or_else(|| ApiError::NotFound(format!("Search history not found: {lookup_id}")))
+        let interval = crate::accounts::history::FLUSH_INTERVAL;
+        let deadline = std::time::Instant::now() + interval * 2;
+        loop {
+            if let Some(found) = lookup_state
+                .workflows
+                .search_of_team(&lookup_id, &team_id)?
+            {
+                return Ok(found);
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(ApiError::NotFound(format!(
+                    "Search history not found: {lookup_id}"
+                )));
+            }
+            std::thread::sleep(interval / 4);
+        }
     })
     .await?;
     let metered = metering::charge(&state, &caller, UsageCounter::Export).await?;

@@ -204,12 +204,12 @@ impl Snapshot {
         Ok(self.points().podcast_by_feed_url(feed_url.trim()))
     }
 
-    /// The podcasts among `ids` that exist, in the order of `ids` (duplicates once).
     /// The podcasts and authority scores of the current relations, to read in place.
     pub fn podcasts_view(&self) -> super::points::PodcastsView {
         super::points::PodcastsView(self.points())
     }
 
+    /// The podcasts among `ids` that exist, in the order of `ids` (duplicates once).
     pub fn podcasts_by_ids(&self, ids: &[Uuid]) -> Result<Vec<PodcastRecord>, DataError> {
         Ok(self.points().podcasts_by_ids(ids))
     }
