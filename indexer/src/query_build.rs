@@ -100,10 +100,7 @@ pub fn term_queries(
     mode: SearchMode,
     plan: &TermPlan,
 ) -> Result<Option<TermQueries>> {
-    let kind = match mode {
-        SearchMode::Podcasts => IndexKind::Podcasts,
-        SearchMode::Episodes => IndexKind::Episodes,
-    };
+    let kind = IndexKind::from(mode);
     let builder = TermBuilder {
         generation,
         shard,

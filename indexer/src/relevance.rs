@@ -351,12 +351,10 @@ impl TermBuilder<'_> {
                 if distance == 0 {
                     return None;
                 }
-                let searcher = match self.kind {
-                    IndexKind::Podcasts => &self.shard.podcasts,
-                    IndexKind::Episodes => &self.shard.episodes,
-                };
-                // The dictionary terms near the word, remembered by the shard; should
-                // that fail, tantivy's fuzzy query finds them itself.
+                let searcher = self.shard.searcher(self.kind);
+                // The dictionary terms near the word, remembered by the shard. When the
+                // dictionary cannot be read here, tantivy's fuzzy query is built
+                // instead, so the search reports the failure as it always did.
                 let query: Box<dyn Query> =
                     match self
                         .shard

@@ -167,10 +167,7 @@ pub(crate) fn id_set(
 }
 
 pub(crate) fn index_searcher(shard: &OpenShard, mode: SearchMode) -> &Searcher {
-    match mode {
-        SearchMode::Podcasts => &shard.podcasts,
-        SearchMode::Episodes => &shard.episodes,
-    }
+    shard.searcher(mode.into())
 }
 
 /// Runs `request` on `generation`.

@@ -41,6 +41,14 @@ pub struct OpenShard {
 }
 
 impl OpenShard {
+    /// The searcher of one of the shard's indexes.
+    pub(crate) fn searcher(&self, kind: IndexKind) -> &Searcher {
+        match kind {
+            IndexKind::Podcasts => &self.podcasts,
+            IndexKind::Episodes => &self.episodes,
+        }
+    }
+
     fn open(dir: &Path, shard: u32, vectors: Option<ShardVectors>) -> Result<OpenShard> {
         let podcasts = open_searcher(&shard_index_dir(dir, shard, PODCASTS))?;
         let episodes = open_searcher(&shard_index_dir(dir, shard, EPISODES))?;
@@ -130,6 +138,15 @@ impl FieldLengths {
 pub(crate) enum IndexKind {
     Podcasts,
     Episodes,
+}
+
+impl From<crate::request::SearchMode> for IndexKind {
+    fn from(mode: crate::request::SearchMode) -> IndexKind {
+        match mode {
+            crate::request::SearchMode::Podcasts => IndexKind::Podcasts,
+            crate::request::SearchMode::Episodes => IndexKind::Episodes,
+        }
+    }
 }
 
 /// Mean field lengths over a generation's shards, over the documents that have the

@@ -2,8 +2,8 @@
 //! node's queue, and the queue is written to the store in one transaction every
 //! [`FLUSH_INTERVAL`] (and when serving stops), so no search waits on a write. A
 //! reader of the history (an export by `searchHistoryId`) flushes this node's queue
-//! first, and waits one interval for another node's before answering that a search is
-//! unknown. A crash loses at most the searches of the last interval.
+//! first, and looks for another node's for up to two intervals before answering that a
+//! search is unknown. A crash loses at most the searches of the last interval.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
