@@ -6,16 +6,14 @@ use axum::Router;
 use axum::extract::State;
 use axum::routing::post;
 use chrono::Utc;
-use podlens_indexer::{EpisodeHit, Hits, PodcastHit};
-use podlens_model::catalog::PodcastRecord;
-use podlens_model::plans::PodcastExtraField;
+use podlens_indexer::Hits;
 use podlens_model::search::{
     SearchEndpoint, SearchRequestContext, SearchResponse, SearchResult, SearchResultsStats,
     SearchStatsTime, SearchStatsTotals, SearchTotal, TotalRelation, ValidatedSearch,
 };
 use podlens_model::{Plan, parse_search_options, validate_search};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 use uuid::Uuid;
 
 use crate::accounts::{SearchRecord, UsageCounter};
@@ -28,6 +26,10 @@ use crate::metering::{self, Metered};
 use crate::routes::teams;
 use crate::search_plan::engine_request;
 use crate::state::{AppState, blocking};
+
+mod hits;
+
+use hits::{Snippets, WireHit, episode_hit, podcast_hit};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -59,7 +61,8 @@ pub struct SemanticSearchResponse {
     query: String,
     search_mode: &'static str,
     search_id: String,
-    hits: Vec<Value>,
+    #[schema(value_type = Vec<Object>)]
+    hits: Vec<WireHit>,
     search_time_ms: f64,
 }
 
@@ -135,25 +138,15 @@ pub async fn semantic_search(
     .await?;
     let plan = caller.plan;
     let hydrate_state = state.clone();
-    let found = response.hits.clone();
-    let mut hits =
-        blocking(move || hydrate(&hydrate_state, &found, plan, Snippets::default())).await?;
-    // the passage that matched, with its place in the audio
-    if let Hits::Episodes(found) = &response.hits {
-        for (value, hit) in hits.iter_mut().zip(found) {
-            if let (Some(fields), Some(passage)) = (value.as_object_mut(), hit.snippets.first()) {
-                fields.insert(
-                    "passage".into(),
-                    json!({
-                        "chunkId": passage.chunk_id,
-                        "text": passage.fragment,
-                        "startSecond": passage.start_second,
-                        "endSecond": passage.end_second,
-                    }),
-                );
-            }
-        }
-    }
+    let snippets = Snippets {
+        match_snippet: false,
+        passage: true,
+    };
+    let (hits, response) = blocking(move || {
+        let hits = hydrate(&hydrate_state, &response.hits, plan, snippets)?;
+        Ok((hits, response))
+    })
+    .await?;
     Ok((
         metered,
         Envelope(SemanticSearchResponse {
@@ -176,7 +169,7 @@ pub async fn search_podcasts(
     State(state): State<AppState>,
     caller: Caller,
     RawJson(body): RawJson,
-) -> ApiResult<(Metered, Envelope<SearchResponse<Value>>)> {
+) -> ApiResult<(Metered, Envelope<SearchResponse<WireHit>>)> {
     run(state, caller, body, SearchEndpoint::Podcasts).await
 }
 
@@ -190,7 +183,7 @@ pub async fn search_episodes(
     State(state): State<AppState>,
     caller: Caller,
     RawJson(body): RawJson,
-) -> ApiResult<(Metered, Envelope<SearchResponse<Value>>)> {
+) -> ApiResult<(Metered, Envelope<SearchResponse<WireHit>>)> {
     run(state, caller, body, SearchEndpoint::Episodes).await
 }
 
@@ -199,7 +192,7 @@ async fn run(
     caller: Caller,
     body: Value,
     endpoint: SearchEndpoint,
-) -> ApiResult<(Metered, Envelope<SearchResponse<Value>>)> {
+) -> ApiResult<(Metered, Envelope<SearchResponse<WireHit>>)> {
     let started = std::time::Instant::now();
     let options = parse_search_options(body)?;
     let context = SearchRequestContext {
@@ -240,16 +233,18 @@ async fn run(
     let search_id = Uuid::new_v4().to_string();
     let plan = caller.plan;
     let run_state = state.clone();
-    let engine_response =
-        blocking(move || Ok(run_state.catalog.index()?.search(&request)?)).await?;
-    let post_started = std::time::Instant::now();
-    let hydrate_state = state.clone();
-    let hits_response = engine_response.clone();
     let snippets = Snippets {
         match_snippet: search.snippets.include_match_snippet,
+        passage: false,
     };
-    let hits =
-        blocking(move || hydrate(&hydrate_state, &hits_response.hits, plan, snippets)).await?;
+    // The engine's page and its wire hits in one blocking step.
+    let (engine_response, hits, post_processing) = blocking(move || {
+        let response = run_state.catalog.index()?.search(&request)?;
+        let post_started = std::time::Instant::now();
+        let hits = hydrate(&run_state, &response.hits, plan, snippets)?;
+        Ok((response, hits, post_started.elapsed()))
+    })
+    .await?;
     let returned = hits.len() as u64;
     let next_served = served + returned;
     let cursor = engine_response
@@ -264,12 +259,15 @@ async fn run(
             }
             .write(&state, &binding)
         });
-    let max_score = hits
-        .iter()
-        .filter_map(|hit| hit.get("score").and_then(Value::as_f64))
-        .fold(None, |best: Option<f64>, score| {
-            Some(best.map_or(score, |b| b.max(score)))
-        });
+    let scores: Vec<f32> = match &engine_response.hits {
+        Hits::Podcasts(hits) => hits.iter().map(|hit| hit.score).collect(),
+        Hits::Episodes(hits) => hits.iter().map(|hit| hit.score).collect(),
+    };
+    let max_score = scores
+        .into_iter()
+        .map(f64::from)
+        .filter(|score| score.is_finite())
+        .reduce(f64::max);
     remember(&state, &caller, &search, &search_id, returned);
     let response = SearchResponse {
         search_mode: search.mode,
@@ -280,7 +278,7 @@ async fn run(
                 total_time_taken_ms: started.elapsed().as_secs_f64() * 1000.0,
                 total_search_time_ms: engine_response.timings.search_ms,
                 total_post_processing_time_ms: engine_response.timings.post_processing_ms
-                    + post_started.elapsed().as_secs_f64() * 1000.0,
+                    + post_processing.as_secs_f64() * 1000.0,
             },
             totals: SearchStatsTotals {
                 total_results_available: engine_response.total,
@@ -424,189 +422,55 @@ fn remember(
     });
 }
 
-/// How an episode hit's transcript passages are returned.
-#[derive(Debug, Clone, Copy, Default)]
-struct Snippets {
-    /// `includeMatchSnippet`: the best passage as `matchSnippet`, and as the one entry of
-    /// `transcriptHighlights`.
-    match_snippet: bool,
-}
-
-/// The wire hits, completed from the catalog records of their podcasts.
-fn hydrate(state: &AppState, hits: &Hits, plan: Plan, snippets: Snippets) -> ApiResult<Vec<Value>> {
-    let podcast_ids: Vec<Uuid> = match hits {
-        Hits::Podcasts(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),
-        Hits::Episodes(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),
-    };
-    // Read in place: a page of hits copies no catalog record.
+/// The wire hits, completed from the snapshot's records of their podcasts (read in
+/// place: a page of hits copies no catalog record).
+fn hydrate(
+    state: &AppState,
+    hits: &Hits,
+    plan: Plan,
+    snippets: Snippets,
+) -> ApiResult<Vec<WireHit>> {
     let catalog = state.catalog.snapshot()?.podcasts_view();
-    let mut values: Vec<Value> = match hits {
+    let wire = |result: serde_json::Result<WireHit>| {
+        result.map_err(|error| ApiError::Internal(format!("could not write a search hit: {error}")))
+    };
+    match hits {
         Hits::Podcasts(hits) => hits
             .iter()
-            .map(|hit| podcast_hit(hit, catalog.podcast(hit.podcast_id), plan))
+            .map(|hit| {
+                let id = hit.podcast_id;
+                wire(podcast_hit(
+                    hit,
+                    catalog.podcast(id),
+                    catalog.authority_score(id),
+                    plan,
+                ))
+            })
             .collect(),
         Hits::Episodes(hits) => hits
             .iter()
-            .map(|hit| episode_hit(state, hit, catalog.podcast(hit.podcast_id), plan, snippets))
-            .collect::<ApiResult<_>>()?,
-    };
-    for (value, id) in values.iter_mut().zip(&podcast_ids) {
-        if let (Some(fields), Some(score)) = (value.as_object_mut(), catalog.authority_score(*id)) {
-            for (name, number) in [
-                ("podcastAuthorityScoreTotal", score.authority_score),
-                ("podcastAuthorityScoreQuality", score.quality_score),
-                ("podcastAuthorityScoreSocial", score.social_score),
-                ("podcastAuthorityScoreYoutube", score.youtube_score),
-                ("podcastAuthorityScoreEngagement", score.engagement_score),
-            ] {
-                fields.insert(name.into(), json!(number));
-            }
-        }
+            .map(|hit| {
+                let id = hit.podcast_id;
+                let published_at = match hit.published_at {
+                    Some(at) => at,
+                    // The engine keeps no date for undated items; the catalog's
+                    // first-seen time is what the episode pages show for them too.
+                    None => state
+                        .catalog
+                        .snapshot()?
+                        .episode_by_id(hit.episode_id)?
+                        .map(|episode| episode.episode_created_at)
+                        .unwrap_or_else(Utc::now),
+                };
+                wire(episode_hit(
+                    hit,
+                    published_at,
+                    catalog.podcast(id),
+                    catalog.authority_score(id),
+                    plan,
+                    snippets,
+                ))
+            })
+            .collect(),
     }
-    Ok(values)
-}
-
-/// The podcast fields every hit carries (both modes), as the SDK requires them.
-fn podcast_fields(
-    podcast_id: Uuid,
-    record: Option<&PodcastRecord>,
-    plan: Plan,
-    fallback_title: &str,
-) -> Map<String, Value> {
-    let title = record
-        .map(|record| record.podcast_rss_title.clone())
-        .unwrap_or_else(|| fallback_title.to_owned());
-    let value = json!({
-        "podcastId": podcast_id.to_string(),
-        "podcastSlug": record.map(|r| r.podcast_slug.clone()).unwrap_or_default(),
-        "podcastRssTitle": title,
-        "podcastRssTitleLatest": title,
-        "podcastRssDescription": record.and_then(|r| r.podcast_rss_description.clone()),
-        "podcastRssDescriptionNoHtml": record.and_then(|r| r.podcast_rss_description_no_html.clone()),
-        "podcastRssAuthor": record.and_then(|r| r.podcast_rss_author.clone()),
-        "podcastImageUrl": record.and_then(|r| r.podcast_image_url.clone()),
-        "podcastWebsiteUrl": record.and_then(|r| r.podcast_website_url.clone()),
-        "podcastRssFeedUrl": record.map(|r| r.podcast_rss_feed_url.clone()),
-        "podcastHostNames": record.map(|r| r.podcast_host_names.clone()),
-        "rssLanguage": record.and_then(|r| r.rss_language.clone()),
-        "rssCategories": record.map(|r| r.rss_categories.clone()),
-        "foundedDate": record.and_then(|r| r.founded_date),
-        "lastEpisodeDate": record.and_then(|r| r.last_episode_date),
-        "updateFrequency": record.and_then(|r| r.update_frequency.clone()),
-        "totalEpisodes": record.map(|r| r.total_episodes),
-        "totalTranscripts": record.map(|r| r.total_transcripts),
-        "transcriptionMode": "none",
-        "podcastAuthorityScoreTotal": null,
-        "podcastAuthorityScoreQuality": null,
-        "podcastAuthorityScoreSocial": null,
-        "podcastAuthorityScoreYoutube": null,
-        "podcastAuthorityScoreEngagement": null,
-        "youtubeChannelCount": null,
-        "youtubeTotalSubscribers": null,
-        "youtubeTotalVideos": null,
-        "youtubeTotalViews": null,
-    });
-    let Value::Object(mut fields) = value else {
-        return Map::new();
-    };
-    let extras = plan.podcast_extra_fields();
-    if let Some(record) = record {
-        if extras.contains(&PodcastExtraField::AppleId) {
-            fields.insert(
-                "appleId".into(),
-                json!(
-                    record
-                        .apple_id
-                        .as_deref()
-                        .and_then(|id| id.parse::<u64>().ok())
-                ),
-            );
-            fields.insert("spotifyId".into(), json!(record.spotify_id));
-        }
-        if extras.contains(&PodcastExtraField::Guests) {
-            fields.insert("podcastHasGuests".into(), json!(record.podcast_has_guests));
-        }
-        if extras.contains(&PodcastExtraField::PrimaryContact) {
-            fields.insert(
-                "podcastEmails".into(),
-                json!(record.podcast_owner_email.iter().collect::<Vec<_>>()),
-            );
-        }
-        if extras.contains(&PodcastExtraField::Genres) {
-            fields.insert(
-                "podcastPodlensGenres".into(),
-                json!(record.podcast_podlens_genres),
-            );
-        }
-    }
-    fields
-}
-
-fn podcast_hit(hit: &PodcastHit, record: Option<&PodcastRecord>, plan: Plan) -> Value {
-    let mut fields = podcast_fields(hit.podcast_id, record, plan, &hit.title);
-    fields.insert("score".into(), json!(f64::from(hit.score)));
-    if record.is_none() {
-        fields.insert("podcastSlug".into(), json!(hit.slug));
-        fields.insert("podcastImageUrl".into(), json!(hit.image_url));
-        fields.insert("rssLanguage".into(), json!(hit.language));
-        fields.insert("foundedDate".into(), json!(hit.founded_date));
-        fields.insert("lastEpisodeDate".into(), json!(hit.last_episode_date));
-    }
-    Value::Object(fields)
-}
-
-fn episode_hit(
-    state: &AppState,
-    hit: &EpisodeHit,
-    record: Option<&PodcastRecord>,
-    plan: Plan,
-    snippets: Snippets,
-) -> ApiResult<Value> {
-    let fallback_title = hit.podcast_title.clone().unwrap_or_default();
-    let mut fields = podcast_fields(hit.podcast_id, record, plan, &fallback_title);
-    let published_at = match hit.published_at {
-        Some(at) => at,
-        // The engine keeps no date for undated items; the catalog's first-seen time
-        // is what the episode pages show for them too.
-        None => state
-            .catalog
-            .snapshot()?
-            .episode_by_id(hit.episode_id)?
-            .map(|episode| episode.episode_created_at)
-            .unwrap_or_else(Utc::now),
-    };
-    // The best matching passage, matches in <em>; absent for a search without a
-    // transcript term or an episode without a matching passage.
-    let best = hit.snippets.first().map(|snippet| snippet.html.clone());
-    let highlights: Vec<String> = if snippets.match_snippet {
-        best.iter().cloned().collect()
-    } else {
-        hit.snippets.iter().map(|s| s.html.clone()).collect()
-    };
-    let episode = json!({
-        "episodeId": hit.episode_id.to_string(),
-        "episodeSlug": hit.slug,
-        "episodeRssTitle": hit.title,
-        "episodeRssDescription": hit.description,
-        "episodeEnclosureUrl": hit.enclosure_url.clone().unwrap_or_default(),
-        "episodeImageUrl": hit.image_url,
-        "episodeWebUrl": hit.web_url,
-        "episodeRssPublishedAt": published_at,
-        "episodeDurationSeconds": hit.duration_seconds,
-        "episodeHasTranscript": hit.has_transcript,
-        "episodePodcastTitleDenormalized": hit.podcast_title,
-        "transcriptId": hit.transcript_id.map(|id| id.to_string()),
-        "transcriptTextSnippet": hit.transcript_start,
-        "transcriptHighlights": highlights,
-        "score": f64::from(hit.score),
-    });
-    if let Value::Object(episode) = episode {
-        fields.extend(episode);
-    }
-    if snippets.match_snippet
-        && let Some(best) = best
-    {
-        fields.insert("matchSnippet".into(), json!(best));
-    }
-    Ok(Value::Object(fields))
 }
