@@ -1,6 +1,8 @@
-//! Charging metered calls against the caller's plan (SPEC §9): every metered call
-//! writes the day's usage record; over the limit answers 429 with the limit in
-//! `X-RateLimit-*` headers, and a successful call carries the same headers.
+//! Charging metered calls against the caller's plan (SPEC §9): a call of a limited
+//! counter is charged in the store, one at a time, so a cap is exact across calls and
+//! nodes; an unlimited one is counted in memory and written in batches
+//! (`accounts::meter`). Over the limit answers 429 with the limit in `X-RateLimit-*`
+//! headers, and a successful call carries the same headers.
 
 use axum::http::HeaderValue;
 use axum::response::{IntoResponseParts, ResponseParts};
@@ -98,10 +100,26 @@ pub async fn charge(
     }
     let today = Utc::now().date_naive();
     let subject = caller.usage_subject();
+    let reset_after_seconds = seconds_until_reset(window, today);
+    if limit.is_none() {
+        // Nothing to refuse: counted in memory, written with the next flush.
+        let used = match state.usage.try_count(&subject, counter, window, today) {
+            Some(used) => used,
+            None => {
+                let meter = state.usage.clone();
+                blocking(move || meter.count_after_reading(&subject, counter, window, today))
+                    .await?
+            }
+        };
+        return Ok(Metered {
+            limit,
+            used,
+            reset_after_seconds,
+        });
+    }
     let accounts = state.accounts.clone();
     let outcome =
         blocking(move || accounts.consume(&subject, counter, window, limit, 1, today)).await?;
-    let reset_after_seconds = seconds_until_reset(window, today);
     match outcome {
         Consumption::Granted { used } => Ok(Metered {
             limit,

@@ -73,6 +73,7 @@ pub fn open_state_with(
         history: Arc::new(crate::accounts::history::SearchHistory::new(
             accounts.clone(),
         )),
+        usage: Arc::new(crate::accounts::meter::UsageMeter::new(accounts.clone())),
         workflows: Arc::new(workflows),
         assist: crate::workflows::agent::provider_from_env()?,
         sessions: Arc::new(crate::accounts::sessions::SessionStore::open(
@@ -179,8 +180,10 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
     // this one does).
     crate::workflows::jobs::spawn_background_jobs(state.clone(), JOBS_INTERVAL);
     crate::accounts::history::spawn_flusher(state.history.clone());
+    crate::accounts::meter::spawn_flusher(state.usage.clone());
     let cluster = state.cluster.clone();
     let history = state.history.clone();
+    let usage = state.usage.clone();
     let app = crate::app(state).into_make_service_with_connect_info::<SocketAddr>();
     let served = axum::serve(listener, app)
         .with_graceful_shutdown(async {
@@ -189,11 +192,14 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
         })
         .await
         .map_err(|error| ApiError::Internal(format!("server failed: {error}")));
-    // The searches of the last moments are written; another node takes the
-    // background jobs over at once.
+    // The searches and usage counts of the last moments are written; another node
+    // takes the background jobs over at once.
     tokio::task::spawn_blocking(move || {
         if let Err(error) = history.flush() {
             tracing::warn!(%error, lost = history.pending(), "searches not remembered at shutdown");
+        }
+        if let Err(error) = usage.flush() {
+            tracing::warn!(%error, lost = usage.pending(), "usage counts not written at shutdown");
         }
         cluster.resign()
     })

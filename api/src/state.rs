@@ -12,6 +12,8 @@ pub struct AppState {
     pub accounts: Arc<dyn AccountStore>,
     /// Searches to remember, written in batches.
     pub history: Arc<crate::accounts::history::SearchHistory>,
+    /// Usage of unlimited counters, counted in memory and written in batches.
+    pub usage: Arc<crate::accounts::meter::UsageMeter>,
     pub catalog: Arc<CatalogReader>,
     /// Projects, listed podcasts and outreach history (tables of the app database).
     pub workflows: Arc<crate::workflows::WorkflowStore>,

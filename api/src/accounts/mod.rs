@@ -4,6 +4,7 @@
 pub mod history;
 pub mod keys;
 pub mod members;
+pub mod meter;
 pub mod sessions;
 mod sql_store;
 pub mod usage;
@@ -169,6 +170,10 @@ pub trait AccountStore: Send + Sync + 'static {
         amount: u64,
         today: NaiveDate,
     ) -> ApiResult<Consumption>;
+
+    /// Adds counted uses, `(subject, counter, day, amount)` with one row per key, in
+    /// one transaction and without a limit (the usage meter's batches).
+    fn add_usage(&self, counts: &[(UsageSubject, UsageCounter, NaiveDate, u64)]) -> ApiResult<()>;
 
     /// The usage of `counter` for `subject` in the window containing `today`.
     fn used(

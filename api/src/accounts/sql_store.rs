@@ -411,6 +411,32 @@ impl AccountStore for SqlAccountStore {
         })
     }
 
+    fn add_usage(&self, counts: &[(UsageSubject, UsageCounter, NaiveDate, u64)]) -> ApiResult<()> {
+        if counts.is_empty() {
+            return Ok(());
+        }
+        self.db.wait(async {
+            let mut transaction = self.db.begin_write().await?;
+            for (subject, counter, day, amount) in counts {
+                sqlx::query(
+                    "INSERT INTO usage_daily (subject, team_id, day, counter, count)
+                     VALUES ($1, $2, $3, $4, $5)
+                     ON CONFLICT (subject, counter, day)
+                     DO UPDATE SET count = usage_daily.count + excluded.count",
+                )
+                .bind(subject_key(subject))
+                .bind(subject_team(subject))
+                .bind(day_text(*day))
+                .bind(counter.alias())
+                .bind(i64::try_from(*amount).unwrap_or(i64::MAX))
+                .execute(&mut *transaction)
+                .await?;
+            }
+            transaction.commit().await?;
+            Ok(())
+        })
+    }
+
     fn used(
         &self,
         subject: &UsageSubject,

@@ -61,7 +61,7 @@ impl UsageCounter {
 }
 
 /// The period a limit applies to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum UsageWindow {
     Day,
     Month,

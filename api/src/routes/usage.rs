@@ -65,8 +65,17 @@ async fn team_rows(
     to: NaiveDate,
 ) -> ApiResult<Vec<UsageRow>> {
     let accounts = state.accounts.clone();
+    let meter = state.usage.clone();
     let team_id = team_id.to_owned();
-    blocking(move || accounts.team_usage(&team_id, from, to)).await
+    blocking(move || {
+        // This node's counts not yet written are written first, so a caller sees
+        // their own calls.
+        if let Err(error) = meter.flush() {
+            tracing::warn!(%error, "usage counts not written before a usage report");
+        }
+        accounts.team_usage(&team_id, from, to)
+    })
+    .await
 }
 
 #[derive(Debug, Serialize)]

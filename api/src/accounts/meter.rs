@@ -1,0 +1,412 @@
+//! Usage of counters without a limit, counted in memory and written in batches: a
+//! metered call of an unlimited plan (or a counter no plan limits) adds one to this
+//! node's tally, and the tallies are written to the store in one transaction every
+//! [`FLUSH_INTERVAL`] (and when serving stops), so no such call waits on a write. The
+//! count a call reports is the window's total in the store when this node last read it,
+//! plus what this node has counted since. A crash loses at most the last interval's
+//! counts, in the user's favour; counters with a limit are charged in the store, one
+//! call at a time, so a cap is never passed (see `metering::charge`).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chrono::NaiveDate;
+
+use crate::accounts::{AccountStore, UsageCounter, UsageSubject, UsageWindow};
+use crate::error::ApiResult;
+
+/// How often the tallies are written.
+pub const FLUSH_INTERVAL: Duration = Duration::from_secs(1);
+
+/// One counter of one subject in one window (named by its first day).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct TallyKey {
+    subject: UsageSubject,
+    counter: UsageCounter,
+    window: UsageWindow,
+    first_day: NaiveDate,
+}
+
+impl TallyKey {
+    fn new(
+        subject: &UsageSubject,
+        counter: UsageCounter,
+        window: UsageWindow,
+        today: NaiveDate,
+    ) -> TallyKey {
+        TallyKey {
+            subject: subject.clone(),
+            counter,
+            window,
+            first_day: window.bounds(today).0,
+        }
+    }
+}
+
+/// What this node knows of a key.
+#[derive(Debug, Default)]
+struct Tally {
+    /// The window's total in the store when last read (`None`: not read yet).
+    stored: Option<u64>,
+    /// Counted here and not yet written, by day (usage is stored per day).
+    pending: Vec<(NaiveDate, u64)>,
+    /// Counted here and being written by the flush under way.
+    writing: u64,
+    /// Counted since the last flush began (an idle tally is dropped).
+    touched: bool,
+}
+
+impl Tally {
+    /// Counts one use on `today`; returns the window's total with it.
+    fn count(&mut self, stored: u64, today: NaiveDate) -> u64 {
+        match self.pending.iter_mut().find(|(day, _)| *day == today) {
+            Some((_, amount)) => *amount += 1,
+            None => self.pending.push((today, 1)),
+        }
+        self.touched = true;
+        stored + self.writing + self.pending_total()
+    }
+
+    fn pending_total(&self) -> u64 {
+        self.pending.iter().map(|(_, amount)| amount).sum()
+    }
+}
+
+/// A batch of counts to add to the store: `(subject, counter, day, amount)`.
+pub type UsageCounts = Vec<(UsageSubject, UsageCounter, NaiveDate, u64)>;
+
+/// This node's tallies of unlimited usage.
+pub struct UsageMeter {
+    accounts: Arc<dyn AccountStore>,
+    tallies: Mutex<HashMap<TallyKey, Tally>>,
+    /// Serialises flushes.
+    flushing: Mutex<()>,
+}
+
+impl std::fmt::Debug for UsageMeter {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("UsageMeter").finish_non_exhaustive()
+    }
+}
+
+impl UsageMeter {
+    pub fn new(accounts: Arc<dyn AccountStore>) -> UsageMeter {
+        UsageMeter {
+            accounts,
+            tallies: Mutex::new(HashMap::new()),
+            flushing: Mutex::new(()),
+        }
+    }
+
+    fn tallies(&self) -> std::sync::MutexGuard<'_, HashMap<TallyKey, Tally>> {
+        self.tallies
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Counts one use of `counter` by `subject` on `today` and returns the window's
+    /// total with it, or `None` when this node has not read the window's total yet
+    /// (then [`UsageMeter::count_after_reading`], which reads it, blocking).
+    pub fn try_count(
+        &self,
+        subject: &UsageSubject,
+        counter: UsageCounter,
+        window: UsageWindow,
+        today: NaiveDate,
+    ) -> Option<u64> {
+        let mut tallies = self.tallies();
+        let tally = tallies.get_mut(&TallyKey::new(subject, counter, window, today))?;
+        let stored = tally.stored?;
+        Some(tally.count(stored, today))
+    }
+
+    /// Reads the window's total from the store (blocking), then counts one use as
+    /// [`UsageMeter::try_count`] does.
+    pub fn count_after_reading(
+        &self,
+        subject: &UsageSubject,
+        counter: UsageCounter,
+        window: UsageWindow,
+        today: NaiveDate,
+    ) -> ApiResult<u64> {
+        let stored = self.accounts.used(subject, counter, window, today)?;
+        let mut tallies = self.tallies();
+        let tally = tallies
+            .entry(TallyKey::new(subject, counter, window, today))
+            .or_default();
+        // A flush that wrote this node's counts meanwhile set the total already; the
+        // store's answer then holds them too, so the first reading is kept.
+        let stored = *tally.stored.get_or_insert(stored);
+        Ok(tally.count(stored, today))
+    }
+
+    /// Writes the pending counts in one transaction (blocking) and reads the totals of
+    /// their windows again, so counts from other nodes show; returns how many uses
+    /// were written. Tallies idle since the last flush are dropped. When the store
+    /// refuses the counts, they stay pending.
+    pub fn flush(&self) -> ApiResult<u64> {
+        let _turn = self
+            .flushing
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // What each key writes, by day.
+        let mut writes: Vec<(TallyKey, Vec<(NaiveDate, u64)>)> = Vec::new();
+        {
+            let mut tallies = self.tallies();
+            tallies.retain(|_, tally| tally.touched || !tally.pending.is_empty());
+            for (key, tally) in tallies.iter_mut() {
+                tally.touched = false;
+                if tally.pending.is_empty() {
+                    continue;
+                }
+                tally.writing = tally.pending_total();
+                writes.push((key.clone(), std::mem::take(&mut tally.pending)));
+            }
+        }
+        let batch: UsageCounts = writes
+            .iter()
+            .flat_map(|(key, days)| {
+                days.iter()
+                    .map(|&(day, amount)| (key.subject.clone(), key.counter, day, amount))
+            })
+            .collect();
+        if batch.is_empty() {
+            return Ok(0);
+        }
+        let written: u64 = batch.iter().map(|(_, _, _, amount)| amount).sum();
+        if let Err(error) = self.accounts.add_usage(&batch) {
+            let mut tallies = self.tallies();
+            for (key, days) in writes {
+                if let Some(tally) = tallies.get_mut(&key) {
+                    tally.writing = 0;
+                    for (day, amount) in days {
+                        match tally
+                            .pending
+                            .iter_mut()
+                            .find(|(pending, _)| *pending == day)
+                        {
+                            Some((_, pending)) => *pending += amount,
+                            None => tally.pending.push((day, amount)),
+                        }
+                    }
+                }
+            }
+            return Err(error);
+        }
+        let keys: Vec<TallyKey> = writes.into_iter().map(|(key, _)| key).collect();
+        // The totals again: this node's counts are in them now, and any other node's.
+        let totals: Vec<Option<u64>> = keys
+            .iter()
+            .map(|key| {
+                self.accounts
+                    .used(&key.subject, key.counter, key.window, key.first_day)
+                    .ok()
+            })
+            .collect();
+        let mut tallies = self.tallies();
+        for (key, total) in keys.iter().zip(totals) {
+            if let Some(tally) = tallies.get_mut(key) {
+                let writing = std::mem::take(&mut tally.writing);
+                tally.stored = match total {
+                    Some(total) => Some(total),
+                    None => tally.stored.map(|stored| stored + writing),
+                };
+            }
+        }
+        Ok(written)
+    }
+
+    /// Uses counted and not yet written.
+    pub fn pending(&self) -> u64 {
+        self.tallies()
+            .values()
+            .map(|tally| tally.pending_total() + tally.writing)
+            .sum()
+    }
+}
+
+/// Flushes `meter` every [`FLUSH_INTERVAL`] until the runtime stops.
+pub fn spawn_flusher(meter: Arc<UsageMeter>) {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(FLUSH_INTERVAL);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            let meter = meter.clone();
+            match tokio::task::spawn_blocking(move || meter.flush()).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(error)) => tracing::warn!(%error, "usage counts not written yet; retrying"),
+                Err(error) => tracing::warn!(%error, "usage flush failed"),
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::Datelike;
+
+    use super::*;
+    use crate::accounts::SqlAccountStore;
+
+    fn user(id: &str) -> UsageSubject {
+        UsageSubject::User {
+            user_id: id.into(),
+            team_id: "t1".into(),
+        }
+    }
+
+    fn day(y: i32, m: u32, d: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, d).unwrap()
+    }
+
+    fn count(meter: &UsageMeter, subject: &UsageSubject, today: NaiveDate) -> u64 {
+        let (counter, window) = (UsageCounter::Search, UsageWindow::Month);
+        meter
+            .try_count(subject, counter, window, today)
+            .map_or_else(
+                || meter.count_after_reading(subject, counter, window, today),
+                Ok,
+            )
+            .unwrap()
+    }
+
+    #[test]
+    fn counts_reach_the_store_when_flushed_and_not_before() {
+        let accounts = Arc::new(SqlAccountStore::for_tests().unwrap());
+        let meter = UsageMeter::new(accounts.clone());
+        let subject = user("u1");
+        let today = day(2025, 3, 4);
+        let used = |store: &SqlAccountStore| {
+            store
+                .used(&subject, UsageCounter::Search, UsageWindow::Month, today)
+                .unwrap()
+        };
+        let counts: Vec<u64> = (0..3).map(|_| count(&meter, &subject, today)).collect();
+        assert_eq!(counts, [1, 2, 3]);
+        assert_eq!(used(&accounts), 0);
+        assert_eq!(meter.flush().unwrap(), 3);
+        assert_eq!(used(&accounts), 3);
+        assert_eq!(meter.pending(), 0);
+        assert_eq!(count(&meter, &subject, today), 4);
+        assert_eq!(meter.flush().unwrap(), 1);
+        assert_eq!(used(&accounts), 4);
+        // Nothing counted: nothing written.
+        assert_eq!(meter.flush().unwrap(), 0);
+    }
+
+    /// Two nodes on one store: each starts from the store's total, and after a flush
+    /// each sees the other's counts.
+    #[test]
+    fn a_flush_brings_in_the_counts_of_other_nodes() {
+        let accounts = Arc::new(SqlAccountStore::for_tests().unwrap());
+        let (a, b) = (
+            UsageMeter::new(accounts.clone()),
+            UsageMeter::new(accounts.clone()),
+        );
+        let subject = user("u1");
+        let today = day(2025, 3, 4);
+        assert_eq!(count(&a, &subject, today), 1);
+        assert_eq!(count(&a, &subject, today), 2);
+        a.flush().unwrap();
+        assert_eq!(count(&b, &subject, today), 3);
+        assert_eq!(
+            count(&a, &subject, today),
+            3,
+            "b's count is not written yet"
+        );
+        b.flush().unwrap();
+        a.flush().unwrap();
+        assert_eq!(count(&a, &subject, today), 5);
+        a.flush().unwrap();
+        let total = accounts
+            .used(&subject, UsageCounter::Search, UsageWindow::Month, today)
+            .unwrap();
+        assert_eq!(total, 5);
+    }
+
+    /// Days are counted apart: the month's total holds both, and a new month starts
+    /// from nothing.
+    #[test]
+    fn counts_go_to_their_own_day_and_window() {
+        let accounts = Arc::new(SqlAccountStore::for_tests().unwrap());
+        let meter = UsageMeter::new(accounts.clone());
+        let subject = user("u1");
+        assert_eq!(count(&meter, &subject, day(2025, 3, 30)), 1);
+        assert_eq!(count(&meter, &subject, day(2025, 3, 31)), 2);
+        assert_eq!(count(&meter, &subject, day(2025, 4, 1)), 1);
+        meter.flush().unwrap();
+        let rows = accounts
+            .team_usage("t1", day(2025, 3, 1), day(2025, 4, 30))
+            .unwrap();
+        let days: Vec<(u32, u64)> = rows.iter().map(|row| (row.day.day(), row.count)).collect();
+        assert_eq!(days, [(30, 1), (31, 1), (1, 1)]);
+    }
+
+    #[test]
+    fn counts_the_store_refuses_stay_pending() {
+        let accounts = Arc::new(SqlAccountStore::for_tests().unwrap());
+        let database = accounts.database().clone();
+        let meter = UsageMeter::new(accounts.clone());
+        let subject = user("u1");
+        let today = day(2025, 3, 4);
+        assert_eq!(count(&meter, &subject, today), 1);
+        database
+            .wait(
+                sqlx::raw_sql("ALTER TABLE usage_daily RENAME TO usage_gone")
+                    .execute(database.pool()),
+            )
+            .unwrap();
+        assert!(meter.flush().is_err());
+        assert_eq!(meter.pending(), 1);
+        assert_eq!(count(&meter, &subject, today), 2);
+        database
+            .wait(
+                sqlx::raw_sql("ALTER TABLE usage_gone RENAME TO usage_daily")
+                    .execute(database.pool()),
+            )
+            .unwrap();
+        assert_eq!(meter.flush().unwrap(), 2);
+        let total = accounts
+            .used(&subject, UsageCounter::Search, UsageWindow::Month, today)
+            .unwrap();
+        assert_eq!(total, 2);
+    }
+
+    /// Many threads counting at once: every count is reported once, and all are
+    /// written.
+    #[test]
+    fn concurrent_counts_are_each_reported_once_and_all_written() {
+        let accounts = Arc::new(SqlAccountStore::for_tests().unwrap());
+        let meter = Arc::new(UsageMeter::new(accounts.clone()));
+        let subject = user("u1");
+        let today = day(2025, 3, 4);
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let (meter, subject) = (meter.clone(), subject.clone());
+                std::thread::spawn(move || {
+                    (0..50)
+                        .map(|at| {
+                            if at % 20 == 0 {
+                                meter.flush().unwrap();
+                            }
+                            count(&meter, &subject, today)
+                        })
+                        .collect::<Vec<u64>>()
+                })
+            })
+            .collect();
+        let mut counts: Vec<u64> = threads
+            .into_iter()
+            .flat_map(|thread| thread.join().unwrap())
+            .collect();
+        counts.sort_unstable();
+        assert_eq!(counts, (1..=200).collect::<Vec<u64>>());
+        meter.flush().unwrap();
+        let total = accounts
+            .used(&subject, UsageCounter::Search, UsageWindow::Month, today)
+            .unwrap();
+        assert_eq!(total, 200);
+    }
+}
