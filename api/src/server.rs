@@ -74,6 +74,7 @@ pub fn open_state_with(
             accounts.clone(),
         )),
         usage: Arc::new(crate::accounts::meter::UsageMeter::new(accounts.clone())),
+        blacklists: Arc::default(),
         workflows: Arc::new(workflows),
         assist: crate::workflows::agent::provider_from_env()?,
         sessions: Arc::new(crate::accounts::sessions::SessionStore::open(

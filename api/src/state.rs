@@ -12,6 +12,8 @@ pub struct AppState {
     pub accounts: Arc<dyn AccountStore>,
     /// Searches to remember, written in batches.
     pub history: Arc<crate::accounts::history::SearchHistory>,
+    /// The teams' blacklisted podcasts, remembered for a moment.
+    pub blacklists: Arc<crate::accounts::blacklists::TeamBlacklists>,
     /// Usage of unlimited counters, counted in memory and written in batches.
     pub usage: Arc<crate::accounts::meter::UsageMeter>,
     pub catalog: Arc<CatalogReader>,

@@ -1,6 +1,7 @@
 //! Accounts: users, teams, API keys, usage counters and search history, behind the
 //! [`AccountStore`] trait, kept in the application store (SQLite or PostgreSQL).
 
+pub mod blacklists;
 pub mod history;
 pub mod keys;
 pub mod members;

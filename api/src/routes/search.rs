@@ -223,11 +223,21 @@ async fn run(
     if let Some(cursor) = &cursor {
         cursor.check_generation(&state, &request).await?;
     }
-    let blacklist_state = state.clone();
-    let account = caller.account.clone();
-    let blacklisted =
-        blocking(move || teams::blacklisted_podcast_ids(&blacklist_state, account.as_ref()))
-            .await?;
+    // The team's blacklist: from memory when fresh, without a hand-off.
+    let cached = caller
+        .account
+        .as_ref()
+        .map(|account| state.blacklists.cached(&account.team_id));
+    let blacklisted = match cached {
+        None => Vec::new(),
+        Some(Some(list)) => list.to_vec(),
+        Some(None) => {
+            let blacklist_state = state.clone();
+            let account = caller.account.clone();
+            blocking(move || teams::blacklisted_podcast_ids(&blacklist_state, account.as_ref()))
+                .await?
+        }
+    };
     request.filters.exclude_podcast_ids.extend(blacklisted);
     let metered = metering::charge(&state, &caller, UsageCounter::Search).await?;
     let search_id = Uuid::new_v4().to_string();

@@ -186,6 +186,7 @@ pub async fn add_podcast(
             },
         };
         let saved = state.accounts.upsert_team_podcast(&row)?;
+        state.blacklists.forget(&account.team_id);
         Ok(Envelope(TeamPodcastResponse {
             team_podcast: to_wire(saved, convert::podcast_summary(&record)),
         }))
@@ -212,6 +213,7 @@ pub async fn remove_one(
         let removed = state
             .accounts
             .remove_team_podcasts(&account.team_id, std::slice::from_ref(&podcast_id))?;
+        state.blacklists.forget(&account.team_id);
         if removed == 0 {
             return Err(ApiError::NotFound(format!(
                 "Podcast {podcast_id} is not one of the team's podcasts"
@@ -265,6 +267,7 @@ pub async fn remove_many(
         let removed = state
             .accounts
             .remove_team_podcasts(&account.team_id, &ids)?;
+        state.blacklists.forget(&account.team_id);
         Ok(Envelope(RemoveManyResponse {
             not_found_apple_ids,
             errors: 0,
@@ -305,7 +308,8 @@ pub async fn users(
 }
 
 /// The podcasts the team of `account` has blacklisted (none for a signed-out caller):
-/// searches, semantic searches and search exports leave them out.
+/// searches, semantic searches and search exports leave them out. Blocking when the
+/// team's list is not remembered (see `accounts::blacklists`).
 pub fn blacklisted_podcast_ids(
     state: &AppState,
     account: Option<&crate::accounts::Account>,
@@ -314,10 +318,7 @@ pub fn blacklisted_podcast_ids(
         return Ok(Vec::new());
     };
     Ok(state
-        .accounts
-        .team_podcasts(&account.team_id)?
-        .into_iter()
-        .filter(|row| row.blacklist)
-        .filter_map(|row| uuid::Uuid::parse_str(&row.podcast_id).ok())
-        .collect())
+        .blacklists
+        .get(state.accounts.as_ref(), &account.team_id)?
+        .to_vec())
 }
