@@ -72,17 +72,32 @@ fn to_u64(value: i64) -> u64 {
     u64::try_from(value.max(0)).unwrap_or(0)
 }
 
-/// Rows of `sql`, each mapped by `row`.
+/// Rows of `sql`, each mapped by `row`. A row that cannot be read (a missing or
+/// malformed podcast id, a value of the wrong type) is left out and counted in a
+/// warning: one bad row must not keep the server from starting or a refresh from
+/// being applied.
 fn rows<T>(
     connection: &Connection,
     sql: &str,
     row: impl FnMut(&duckdb::Row<'_>) -> duckdb::Result<T>,
 ) -> Result<Vec<T>, DataError> {
     let mut statement = connection.prepare(sql)?;
-    let rows = statement
-        .query_map([], row)?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(rows)
+    let mut read = Vec::new();
+    let mut skipped = 0usize;
+    let mut first_error = None;
+    for result in statement.query_map([], row)? {
+        match result {
+            Ok(value) => read.push(value),
+            Err(error) => {
+                skipped += 1;
+                first_error.get_or_insert_with(|| error.to_string());
+            }
+        }
+    }
+    if let Some(error) = first_error {
+        tracing::warn!(skipped, first_error = %error, query = sql.split_whitespace().take(8).collect::<Vec<_>>().join(" "), "snapshot rows left out of the point lookups");
+    }
+    Ok(read)
 }
 
 /// Rows keyed by podcast, grouped in the order the query returns them.
@@ -263,5 +278,27 @@ impl PointLookups {
             .get(&podcast_id)
             .copied()
             .unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One row with a malformed or missing podcast id used to fail the whole load, so
+    /// the server did not start (or a refresh was refused); only that row is left out.
+    #[test]
+    fn a_malformed_podcast_id_leaves_out_its_row_not_the_load() {
+        let connection = Connection::open_in_memory().unwrap();
+        let good = Uuid::new_v4();
+        let read = rows(
+            &connection,
+            &format!(
+                "SELECT id, n FROM (VALUES ('{good}', 1), ('not-a-uuid', 2), (NULL, 3)) AS t(id, n) ORDER BY n"
+            ),
+            |row| Ok((uuid_at(row, 0)?, row.get::<_, i64>(1)?)),
+        )
+        .unwrap();
+        assert_eq!(read, [(good, 1)]);
     }
 }
