@@ -3,11 +3,16 @@
 //! node's tally, and the tallies are written to the store in one transaction every
 //! [`FLUSH_INTERVAL`] (and when serving stops), so no such call waits on a write. The
 //! count a call reports is the window's total in the store when this node last read it,
-//! plus what this node has counted since. A crash loses at most the last interval's
-//! counts, in the user's favour; counters with a limit are charged in the store, one
-//! call at a time, so a cap is never passed (see `metering::charge`).
+//! plus what this node has counted since; a flush reads the totals again, so another
+//! node's counts show within about two intervals. A crash loses the counts not yet
+//! written, in the user's favour: the last interval's, or more while the store refuses
+//! writes (counts a flush could not write stay pending and are retried). A commit that
+//! went through but whose answer was lost is written again on the retry, counting
+//! those calls twice. Counters with a limit are charged in the store, one call at a
+//! time, so a cap is never passed (see `metering::charge`).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -18,6 +23,9 @@ use crate::error::ApiResult;
 
 /// How often the tallies are written.
 pub const FLUSH_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Flushes a tally stays without a call before it is dropped (about a minute).
+const IDLE_FLUSHES: u32 = 60;
 
 /// One counter of one subject in one window (named by its first day).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -53,8 +61,9 @@ struct Tally {
     pending: Vec<(NaiveDate, u64)>,
     /// Counted here and being written by the flush under way.
     writing: u64,
-    /// Counted since the last flush began (an idle tally is dropped).
-    touched: bool,
+    /// Flushes begun since the last count; a tally idle for [`IDLE_FLUSHES`] is
+    /// dropped (and its total read again on the next call).
+    idle_flushes: u32,
 }
 
 impl Tally {
@@ -64,7 +73,7 @@ impl Tally {
             Some((_, amount)) => *amount += 1,
             None => self.pending.push((today, 1)),
         }
-        self.touched = true;
+        self.idle_flushes = 0;
         stored + self.writing + self.pending_total()
     }
 
@@ -82,6 +91,9 @@ pub struct UsageMeter {
     tallies: Mutex<HashMap<TallyKey, Tally>>,
     /// Serialises flushes.
     flushing: Mutex<()>,
+    /// Flushes that wrote counts: a total read from the store while one did may miss
+    /// what it wrote, and is read again.
+    flushes: AtomicU64,
 }
 
 impl std::fmt::Debug for UsageMeter {
@@ -96,6 +108,7 @@ impl UsageMeter {
             accounts,
             tallies: Mutex::new(HashMap::new()),
             flushing: Mutex::new(()),
+            flushes: AtomicU64::new(0),
         }
     }
 
@@ -130,15 +143,25 @@ impl UsageMeter {
         window: UsageWindow,
         today: NaiveDate,
     ) -> ApiResult<u64> {
-        let stored = self.accounts.used(subject, counter, window, today)?;
-        let mut tallies = self.tallies();
-        let tally = tallies
-            .entry(TallyKey::new(subject, counter, window, today))
-            .or_default();
-        // A flush that wrote this node's counts meanwhile set the total already; the
-        // store's answer then holds them too, so the first reading is kept.
-        let stored = *tally.stored.get_or_insert(stored);
-        Ok(tally.count(stored, today))
+        let key = TallyKey::new(subject, counter, window, today);
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let flushes = self.flushes.load(Ordering::SeqCst);
+            let stored = self.accounts.used(subject, counter, window, today)?;
+            let mut tallies = self.tallies();
+            let tally = tallies.entry(key.clone()).or_default();
+            // A total already known is kept: it holds what this node wrote since. A
+            // reading taken while a flush wrote may miss that flush: read again.
+            let stored = match tally.stored {
+                Some(known) => known,
+                None if self.flushes.load(Ordering::SeqCst) == flushes || attempts >= 3 => {
+                    *tally.stored.insert(stored)
+                }
+                None => continue,
+            };
+            return Ok(tally.count(stored, today));
+        }
     }
 
     /// Writes the pending counts in one transaction (blocking) and reads the totals of
@@ -154,9 +177,10 @@ impl UsageMeter {
         let mut writes: Vec<(TallyKey, Vec<(NaiveDate, u64)>)> = Vec::new();
         {
             let mut tallies = self.tallies();
-            tallies.retain(|_, tally| tally.touched || !tally.pending.is_empty());
+            tallies
+                .retain(|_, tally| tally.idle_flushes < IDLE_FLUSHES || !tally.pending.is_empty());
             for (key, tally) in tallies.iter_mut() {
-                tally.touched = false;
+                tally.idle_flushes = tally.idle_flushes.saturating_add(1);
                 if tally.pending.is_empty() {
                     continue;
                 }
@@ -164,18 +188,25 @@ impl UsageMeter {
                 writes.push((key.clone(), std::mem::take(&mut tally.pending)));
             }
         }
-        let batch: UsageCounts = writes
+        let mut batch: UsageCounts = writes
             .iter()
             .flat_map(|(key, days)| {
                 days.iter()
                     .map(|&(day, amount)| (key.subject.clone(), key.counter, day, amount))
             })
             .collect();
+        // Rows in one order on every node: two nodes' flushes then lock shared rows in
+        // the same order and cannot deadlock each other (PostgreSQL).
+        batch.sort_by(|a, b| {
+            (subject_order(&a.0), a.1.alias(), a.2).cmp(&(subject_order(&b.0), b.1.alias(), b.2))
+        });
         if batch.is_empty() {
             return Ok(0);
         }
         let written: u64 = batch.iter().map(|(_, _, _, amount)| amount).sum();
-        if let Err(error) = self.accounts.add_usage(&batch) {
+        let result = self.accounts.add_usage(&batch);
+        self.flushes.fetch_add(1, Ordering::SeqCst);
+        if let Err(error) = result {
             let mut tallies = self.tallies();
             for (key, days) in writes {
                 if let Some(tally) = tallies.get_mut(&key) {
@@ -223,6 +254,14 @@ impl UsageMeter {
             .values()
             .map(|tally| tally.pending_total() + tally.writing)
             .sum()
+    }
+}
+
+/// A subject as the store keys it, for ordering a batch.
+fn subject_order(subject: &UsageSubject) -> (u8, &str) {
+    match subject {
+        UsageSubject::User { user_id, .. } => (0, user_id),
+        UsageSubject::Client { address } => (1, address),
     }
 }
 
@@ -342,6 +381,26 @@ mod tests {
             .unwrap();
         let days: Vec<(u32, u64)> = rows.iter().map(|row| (row.day.day(), row.count)).collect();
         assert_eq!(days, [(30, 1), (31, 1), (1, 1)]);
+    }
+
+    /// A caller between flushes (every few seconds) must not pay a store read on each
+    /// call: a tally is kept while idle for about a minute, then dropped.
+    #[test]
+    fn an_idle_tally_is_kept_for_a_minute_of_flushes_then_dropped() {
+        let meter = UsageMeter::new(Arc::new(SqlAccountStore::for_tests().unwrap()));
+        let subject = user("u1");
+        let today = day(2025, 3, 4);
+        let (counter, window) = (UsageCounter::Search, UsageWindow::Month);
+        assert_eq!(count(&meter, &subject, today), 1);
+        for _ in 0..5 {
+            meter.flush().unwrap();
+        }
+        assert_eq!(meter.try_count(&subject, counter, window, today), Some(2));
+        for _ in 0..=IDLE_FLUSHES {
+            meter.flush().unwrap();
+        }
+        assert_eq!(meter.try_count(&subject, counter, window, today), None);
+        assert_eq!(count(&meter, &subject, today), 3);
     }
 
     #[test]

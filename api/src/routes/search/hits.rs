@@ -17,8 +17,8 @@ use uuid::Uuid;
 pub type WireHit = Box<RawValue>;
 
 /// The podcast fields every hit carries (both modes), as the SDK requires them. The
-/// plan's extra fields are written only when the plan has them (`null` when it has them
-/// and the podcast does not).
+/// plan's extra fields are written only when the plan has them and the snapshot has the
+/// podcast's record (`null` inside them when the record lacks the value).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct PodcastFields<'a> {
