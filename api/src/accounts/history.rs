@@ -101,21 +101,7 @@ impl SearchHistory {
 
 /// Flushes `history` every [`FLUSH_INTERVAL`] until the runtime stops.
 pub fn spawn_flusher(history: Arc<SearchHistory>) {
-    tokio::spawn(async move {
-        let mut ticks = tokio::time::interval(FLUSH_INTERVAL);
-        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            ticks.tick().await;
-            let history = history.clone();
-            match tokio::task::spawn_blocking(move || history.flush()).await {
-                Ok(Ok(_)) => {}
-                Ok(Err(error)) => {
-                    tracing::warn!(%error, "search history not written yet; retrying")
-                }
-                Err(error) => tracing::warn!(%error, "search history flush failed"),
-            }
-        }
-    });
+    super::spawn_periodic_flush("search history", FLUSH_INTERVAL, move || history.flush());
 }
 
 #[cfg(test)]

@@ -267,19 +267,7 @@ fn subject_order(subject: &UsageSubject) -> (u8, &str) {
 
 /// Flushes `meter` every [`FLUSH_INTERVAL`] until the runtime stops.
 pub fn spawn_flusher(meter: Arc<UsageMeter>) {
-    tokio::spawn(async move {
-        let mut ticks = tokio::time::interval(FLUSH_INTERVAL);
-        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            ticks.tick().await;
-            let meter = meter.clone();
-            match tokio::task::spawn_blocking(move || meter.flush()).await {
-                Ok(Ok(_)) => {}
-                Ok(Err(error)) => tracing::warn!(%error, "usage counts not written yet; retrying"),
-                Err(error) => tracing::warn!(%error, "usage flush failed"),
-            }
-        }
-    });
+    super::spawn_periodic_flush("usage counts", FLUSH_INTERVAL, move || meter.flush());
 }
 
 #[cfg(test)]

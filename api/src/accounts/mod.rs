@@ -119,6 +119,33 @@ pub enum Consumption {
     Refused { used: u64, limit: u64 },
 }
 
+/// Runs `flush` on a blocking thread every `interval` until the runtime stops, with a
+/// warning naming `what` when it fails (what it could not write stays queued for the
+/// next run).
+pub(crate) fn spawn_periodic_flush<T, F>(
+    what: &'static str,
+    interval: std::time::Duration,
+    flush: F,
+) where
+    F: Fn() -> ApiResult<T> + Send + Sync + 'static,
+    T: Send + 'static,
+{
+    let flush = std::sync::Arc::new(flush);
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(interval);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            let flush = flush.clone();
+            match tokio::task::spawn_blocking(move || flush()).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(error)) => tracing::warn!(%error, "{what} not written yet; retrying"),
+                Err(error) => tracing::warn!(%error, "{what}: flush failed"),
+            }
+        }
+    });
+}
+
 /// The account behind a row of `user_id, email, display_name, team_id, plan`.
 pub(crate) fn account_from_row(row: &sqlx::any::AnyRow) -> ApiResult<Account> {
     use sqlx::Row;

@@ -61,7 +61,7 @@ pub struct SemanticSearchResponse {
     query: String,
     search_mode: &'static str,
     search_id: String,
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<serde_json::Value>)]
     hits: Vec<WireHit>,
     search_time_ms: f64,
 }
