@@ -69,12 +69,17 @@ struct Tally {
 impl Tally {
     /// Counts one use on `today`; returns the window's total with it.
     fn count(&mut self, stored: u64, today: NaiveDate) -> u64 {
-        match self.pending.iter_mut().find(|(day, _)| *day == today) {
-            Some((_, amount)) => *amount += 1,
-            None => self.pending.push((today, 1)),
-        }
+        self.add_pending(today, 1);
         self.idle_flushes = 0;
         stored + self.writing + self.pending_total()
+    }
+
+    /// Adds `amount` uses on `day` to what is not yet written.
+    fn add_pending(&mut self, day: NaiveDate, amount: u64) {
+        match self.pending.iter_mut().find(|(pending, _)| *pending == day) {
+            Some((_, pending)) => *pending += amount,
+            None => self.pending.push((day, amount)),
+        }
     }
 
     fn pending_total(&self) -> u64 {
@@ -195,14 +200,14 @@ impl UsageMeter {
                     .map(|&(day, amount)| (key.subject.clone(), key.counter, day, amount))
             })
             .collect();
+        if batch.is_empty() {
+            return Ok(0);
+        }
         // Rows in one order on every node: two nodes' flushes then lock shared rows in
         // the same order and cannot deadlock each other (PostgreSQL).
         batch.sort_by(|a, b| {
             (subject_order(&a.0), a.1.alias(), a.2).cmp(&(subject_order(&b.0), b.1.alias(), b.2))
         });
-        if batch.is_empty() {
-            return Ok(0);
-        }
         let written: u64 = batch.iter().map(|(_, _, _, amount)| amount).sum();
         let result = self.accounts.add_usage(&batch);
         self.flushes.fetch_add(1, Ordering::SeqCst);
@@ -212,14 +217,7 @@ impl UsageMeter {
                 if let Some(tally) = tallies.get_mut(&key) {
                     tally.writing = 0;
                     for (day, amount) in days {
-                        match tally
-                            .pending
-                            .iter_mut()
-                            .find(|(pending, _)| *pending == day)
-                        {
-                            Some((_, pending)) => *pending += amount,
-                            None => tally.pending.push((day, amount)),
-                        }
+                        tally.add_pending(day, amount);
                     }
                 }
             }

@@ -95,6 +95,31 @@ async fn window_total(
     .await?)
 }
 
+/// Adds `amount` to the day's count of `counter` for `subject` (the row is made when
+/// missing). Call it inside a write transaction.
+async fn add_to_day(
+    connection: &mut AnyConnection,
+    subject: &UsageSubject,
+    counter: UsageCounter,
+    day: NaiveDate,
+    amount: u64,
+) -> ApiResult<()> {
+    sqlx::query(
+        "INSERT INTO usage_daily (subject, team_id, day, counter, count)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (subject, counter, day)
+         DO UPDATE SET count = usage_daily.count + excluded.count",
+    )
+    .bind(subject_key(subject))
+    .bind(subject_team(subject))
+    .bind(day_text(day))
+    .bind(counter.alias())
+    .bind(i64::try_from(amount).unwrap_or(i64::MAX))
+    .execute(connection)
+    .await?;
+    Ok(())
+}
+
 /// An email address as stored: trimmed, lowercase, and plausibly an address.
 pub(crate) fn normalized_email(email: &str) -> ApiResult<String> {
     let email = email.trim().to_lowercase();
@@ -376,7 +401,6 @@ impl AccountStore for SqlAccountStore {
         today: NaiveDate,
     ) -> ApiResult<Consumption> {
         let key = subject_key(subject);
-        let amount_sql = i64::try_from(amount).unwrap_or(i64::MAX);
         self.db.wait(async {
             let mut transaction = self.db.begin_write().await?;
             self.db
@@ -391,19 +415,7 @@ impl AccountStore for SqlAccountStore {
             {
                 return Ok(Consumption::Refused { used, limit });
             }
-            sqlx::query(
-                "INSERT INTO usage_daily (subject, team_id, day, counter, count)
-                 VALUES ($1, $2, $3, $4, $5)
-                 ON CONFLICT (subject, counter, day)
-                 DO UPDATE SET count = usage_daily.count + excluded.count",
-            )
-            .bind(&key)
-            .bind(subject_team(subject))
-            .bind(day_text(today))
-            .bind(counter.alias())
-            .bind(amount_sql)
-            .execute(&mut *transaction)
-            .await?;
+            add_to_day(&mut transaction, subject, counter, today, amount).await?;
             transaction.commit().await?;
             Ok(Consumption::Granted {
                 used: used.saturating_add(amount),
@@ -418,19 +430,7 @@ impl AccountStore for SqlAccountStore {
         self.db.wait(async {
             let mut transaction = self.db.begin_write().await?;
             for (subject, counter, day, amount) in counts {
-                sqlx::query(
-                    "INSERT INTO usage_daily (subject, team_id, day, counter, count)
-                     VALUES ($1, $2, $3, $4, $5)
-                     ON CONFLICT (subject, counter, day)
-                     DO UPDATE SET count = usage_daily.count + excluded.count",
-                )
-                .bind(subject_key(subject))
-                .bind(subject_team(subject))
-                .bind(day_text(*day))
-                .bind(counter.alias())
-                .bind(i64::try_from(*amount).unwrap_or(i64::MAX))
-                .execute(&mut *transaction)
-                .await?;
+                add_to_day(&mut transaction, subject, *counter, *day, *amount).await?;
             }
             transaction.commit().await?;
             Ok(())
@@ -538,7 +538,7 @@ impl AccountStore for SqlAccountStore {
 
     fn record_searches(&self, searches: &[SearchRecord]) -> ApiResult<()> {
         // Many rows per statement: a second's searches are a few statements, so the
-        // writer connection (which every search's usage charge also needs) is held
+        // writer connection (which a limited plan's usage charges also need) is held
         // for milliseconds, not one round of SQL per search. A batch written before
         // (its commit's answer lost, then retried) is not an error: the rows are there.
         const ROWS_PER_STATEMENT: usize = 100;

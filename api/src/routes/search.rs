@@ -223,22 +223,10 @@ async fn run(
     if let Some(cursor) = &cursor {
         cursor.check_generation(&state, &request).await?;
     }
-    // The team's blacklist: from memory when fresh, without a hand-off.
-    let cached = caller
-        .account
-        .as_ref()
-        .map(|account| state.blacklists.cached(&account.team_id));
-    let blacklisted = match cached {
-        None => Vec::new(),
-        Some(Some(list)) => list.to_vec(),
-        Some(None) => {
-            let blacklist_state = state.clone();
-            let account = caller.account.clone();
-            blocking(move || teams::blacklisted_podcast_ids(&blacklist_state, account.as_ref()))
-                .await?
-        }
-    };
-    request.filters.exclude_podcast_ids.extend(blacklisted);
+    request
+        .filters
+        .exclude_podcast_ids
+        .extend(teams::blacklist_of(&state, caller.account.as_ref()).await?);
     let metered = metering::charge(&state, &caller, UsageCounter::Search).await?;
     let search_id = Uuid::new_v4().to_string();
     let plan = caller.plan;
@@ -440,7 +428,8 @@ fn hydrate(
     plan: Plan,
     snippets: Snippets,
 ) -> ApiResult<Vec<WireHit>> {
-    let catalog = state.catalog.snapshot()?.podcasts_view();
+    let snapshot = state.catalog.snapshot()?;
+    let catalog = snapshot.podcasts_view();
     let wire = |result: serde_json::Result<WireHit>| {
         result.map_err(|error| ApiError::Internal(format!("could not write a search hit: {error}")))
     };
@@ -465,9 +454,7 @@ fn hydrate(
                     Some(at) => at,
                     // The engine keeps no date for undated items; the catalog's
                     // first-seen time is what the episode pages show for them too.
-                    None => state
-                        .catalog
-                        .snapshot()?
+                    None => snapshot
                         .episode_by_id(hit.episode_id)?
                         .map(|episode| episode.episode_created_at)
                         .unwrap_or_else(Utc::now),

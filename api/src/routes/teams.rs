@@ -307,6 +307,22 @@ pub async fn users(
     .await
 }
 
+/// The blacklist of `account`'s team for an async caller: from memory when fresh,
+/// without a hand-off to a blocking thread; else as [`blacklisted_podcast_ids`].
+pub async fn blacklist_of(
+    state: &AppState,
+    account: Option<&crate::accounts::Account>,
+) -> ApiResult<Vec<uuid::Uuid>> {
+    let Some(account) = account else {
+        return Ok(Vec::new());
+    };
+    if let Some(list) = state.blacklists.cached(&account.team_id) {
+        return Ok(list.to_vec());
+    }
+    let (state, account) = (state.clone(), account.clone());
+    blocking(move || blacklisted_podcast_ids(&state, Some(&account))).await
+}
+
 /// The podcasts the team of `account` has blacklisted (none for a signed-out caller):
 /// searches, semantic searches and search exports leave them out. Blocking when the
 /// team's list is not remembered (see `accounts::blacklists`).
