@@ -1190,6 +1190,85 @@ fn podcasts_saying(stem: &str) -> Vec<String> {
         .collect()
 }
 
+/// Suggestions searched the words of the project's name ("pitch", "maya", "chen")
+/// instead of what its listed shows are about: a project with no keywords now gets
+/// the shows related to the ones it lists, each with "like <title>" as its reason.
+#[tokio::test]
+async fn a_project_without_keywords_is_suggested_shows_like_the_ones_it_lists() {
+    let http = start().await;
+    let key = http.key("like-listed@example.com", "agency");
+    let show = batch("LINUX Unplugged");
+    let show_id = show.podcast.podcast_id.to_string();
+    let created = http
+        .call(
+            "PUT",
+            "/api/v1/projects",
+            &key,
+            Some(json!({"name": "Pitch Maya Chen", "projectTypes": ["guest-booking"]})),
+        )
+        .await;
+    let slug = created.data()["project"]["slug"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    http.post(
+        &format!("/api/v1/projects/{slug}/podcasts"),
+        &key,
+        json!({"podcastId": show_id}),
+    )
+    .await
+    .data();
+    let related = http
+        .get(
+            &format!("/api/v1/podcasts/{show_id}/related-podcasts"),
+            &key,
+        )
+        .await;
+    let related: Vec<String> = related.data()["relatedPodcasts"]["similarPodcasts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|podcast| podcast["id"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(!related.is_empty());
+
+    let answer = http
+        .post(
+            "/api/v1/agent/",
+            &key,
+            json!({"kind": "project", "projectId": slug, "limit": 25}),
+        )
+        .await;
+    let result = &answer.data()["result"];
+    let reason = format!("like {}", show.podcast.podcast_rss_title);
+    let liked: Vec<&str> = result["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| {
+            s["matchedTerms"]
+                .as_array()
+                .unwrap()
+                .contains(&json!(reason))
+        })
+        .map(|s| s["podcastId"].as_str().unwrap())
+        .collect();
+    assert!(!liked.is_empty(), "{}", answer.body);
+    for id in &liked {
+        assert!(
+            related.iter().any(|r| r == id),
+            "{id} is not related to the listed show"
+        );
+        assert_ne!(*id, show_id, "the listed show is suggested");
+    }
+    // The name's words are searched only for a project that has nothing else.
+    assert!(
+        result["searchTerms"].as_array().unwrap().is_empty(),
+        "{}",
+        result["searchTerms"]
+    );
+}
+
 #[tokio::test]
 async fn the_project_kind_suggests_podcasts_not_listed_or_blacklisted_and_strategy_stores_strategies()
  {

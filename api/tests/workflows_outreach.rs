@@ -29,7 +29,8 @@ async fn an_email_is_written_from_the_podcast_and_the_guest_and_kept_in_history(
             "callToActionStyle": "heavy",
             "personalizationLevel": "medium",
             "guest": {"name": "Sam Reed", "companyName": "Pollinate", "shortBio": "Sam studies moths.",
-                      "topicsToDiscuss": ["urban moths", "light pollution"]}
+                      "topicsToDiscuss": ["urban moths", "light pollution"]},
+            "senderName": "Ada Quinn"
         })))
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -48,7 +49,7 @@ async fn an_email_is_written_from_the_podcast_and_the_guest_and_kept_in_history(
         "{text}"
     );
     assert!(text.contains("- urban moths\n- light pollution"), "{text}");
-    assert!(text.ends_with("ada"), "signed by the caller: {text}");
+    assert!(text.ends_with("Ada Quinn"), "signed by the sender: {text}");
     assert!(!text.contains('['), "no placeholder is left: {text}");
     assert!(
         outreach["subject"]
@@ -71,11 +72,12 @@ async fn an_email_is_written_from_the_podcast_and_the_guest_and_kept_in_history(
                   Some(json!({"podcastId": server.podcasts[0].podcast_id, "outreachTemplateId": template})))
             .await;
         assert_eq!(status, StatusCode::OK, "{template}: {body}");
+        // Without a guest or a sender name the caller pitches themself, and the email
+        // says where their name goes: no template placeholder is left.
+        let text = body["data"]["outreach"]["body"].as_str().unwrap();
         assert!(
-            !body["data"]["outreach"]["body"]
-                .as_str()
-                .unwrap()
-                .contains('[')
+            !text.replace("[Your name]", "").contains('['),
+            "{template}: {text}"
         );
     }
 
@@ -391,4 +393,92 @@ async fn a_team_template_is_kept_validated_and_used_to_write_an_email() {
         )
         .await;
     assert_eq!(details["data"]["outreach"]["body"].as_str(), Some(body));
+}
+
+/// Generated outreach signed with the account's internal name (the email's local part,
+/// "agent") and, written from a project, did not pitch the project's guest.
+#[tokio::test]
+async fn an_email_for_a_project_pitches_its_guest_and_is_not_signed_with_the_email_name() {
+    let server = server(2);
+    let key = server.key("agent@example.com", "business");
+    let (status, created) = server
+        .call(
+            Method::POST,
+            "/api/v1/guest-profiles",
+            &key,
+            Some(json!({
+                "firstName": "Maya",
+                "lastName": "Chen",
+                "companyName": "Rootwise",
+                "shortBio": "Maya Chen grows food on city rooftops and teaches others to.",
+                "topicsToDiscuss": ["rooftop farming", "soil health"]
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{created}");
+    let project_id = created["data"]["projectId"].as_str().unwrap().to_owned();
+    let profile_id = created["data"]["guestProfileId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let podcast = &server.podcasts[0];
+
+    // From the project alone: its guest is pitched, in the guest's own words.
+    let (status, body) = server
+        .call(
+            Method::POST,
+            "/api/v1/outreach/generate",
+            &key,
+            Some(json!({
+                "podcastId": podcast.podcast_id, "projectId": project_id, "perspective": "first"
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let outreach = &body["data"]["outreach"];
+    let text = outreach["body"].as_str().unwrap();
+    assert!(text.contains("Maya Chen"), "the project's guest: {text}");
+    assert!(
+        text.contains("rooftop farming"),
+        "the guest's topics: {text}"
+    );
+    assert!(
+        text.trim_end().ends_with("Maya Chen"),
+        "the guest signs: {text}"
+    );
+    assert!(!text.contains("agent"), "{text}");
+    assert_eq!(outreach["project"]["projectId"], project_id.as_str());
+    assert_eq!(outreach["project"]["guest"]["id"], profile_id.as_str());
+
+    // On the guest's behalf without a sender name: a place for it, never "agent".
+    let (status, body) = server
+        .call(
+            Method::POST,
+            "/api/v1/outreach/generate",
+            &key,
+            Some(json!({
+                "podcastId": podcast.podcast_id, "projectId": project_id, "perspective": "third"
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let text = body["data"]["outreach"]["body"].as_str().unwrap();
+    assert!(text.contains("on behalf of Maya Chen"), "{text}");
+    assert!(text.trim_end().ends_with("[Your name]"), "{text}");
+    assert!(!text.contains("agent"), "{text}");
+
+    // Pitching oneself without a name: the same place for it.
+    let (_, body) = server
+        .call(
+            Method::POST,
+            "/api/v1/outreach/generate",
+            &key,
+            Some(json!({
+                "podcastId": podcast.podcast_id
+            })),
+        )
+        .await;
+    let text = body["data"]["outreach"]["body"].as_str().unwrap();
+    assert!(!text.contains("agent"), "{text}");
+    assert!(text.contains("[Your name]"), "{text}");
 }

@@ -20,7 +20,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
-use crate::accounts::{Account, UsageCounter};
+use crate::accounts::UsageCounter;
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
@@ -31,6 +31,7 @@ use crate::state::{AppState, blocking};
 use crate::workflows::fields::{
     enum_value, object, optional_string, optional_strings, query_value,
 };
+use crate::workflows::guest_profiles::{GuestProfileDoc, find_profile, profiles_by_project};
 use crate::workflows::{
     OutreachContext, OutreachGuestInfo, OutreachRow, compose_outreach, host_first_name, slugify,
 };
@@ -113,37 +114,77 @@ fn template_id(body: &Map<String, Value>, options: &OutreachOptions) -> ApiResul
         .filter(|id| !id.trim().is_empty()))
 }
 
-fn display_name(account: &Account) -> String {
-    account
-        .display_name
-        .clone()
-        .filter(|name| !name.trim().is_empty())
-        .unwrap_or_else(|| account.email.clone())
+/// Where the sender's name goes when it is not known: Podlens keeps no person's name
+/// for a user (only the email address, whose local part is no signature), so the email
+/// says where to write it rather than signing with "jdoe42".
+pub const YOUR_NAME: &str = "[Your name]";
+
+/// The name the email is signed with when someone writes on the guest's behalf: the
+/// body's `senderName`, else [`YOUR_NAME`].
+fn sender_name_of(body: &Map<String, Value>) -> ApiResult<String> {
+    Ok(optional_string(body, "senderName")?
+        .map(|name| name.trim().to_owned())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| YOUR_NAME.to_owned()))
 }
 
-/// The guest from the body's `guest` object; without one the caller pitches
-/// themself.
-fn guest_of(body: &Map<String, Value>, account: &Account) -> ApiResult<OutreachGuestInfo> {
+/// A field of the body's guest, else the profile's.
+fn or_profile(given: Option<String>, profile: Option<String>) -> Option<String> {
+    given
+        .filter(|value| !value.trim().is_empty())
+        .or(profile.filter(|value| !value.trim().is_empty()))
+}
+
+/// The guest from the body's `guest` object, each field it leaves out taken from the
+/// guest `profile` (the one named by `guestProfileId`, or the project's); with
+/// neither, the caller pitches themself under `sender_name`.
+fn guest_of(
+    body: &Map<String, Value>,
+    profile: Option<&GuestProfileDoc>,
+    sender_name: &str,
+) -> ApiResult<OutreachGuestInfo> {
     let guest = match body.get("guest") {
         None | Some(Value::Null) => Map::new(),
         Some(value) => object(value.clone())
             .map_err(|_| ApiError::BadRequest("guest must be an object".into()))?,
     };
-    let name = optional_string(&guest, "name")?
-        .filter(|name| !name.trim().is_empty())
-        .unwrap_or_else(|| display_name(account));
+    let (profile_bio, profile_expertise, profile_topics) = match profile {
+        None => (None, Vec::new(), Vec::new()),
+        Some(profile) => match &profile.guest_bio {
+            Some(bio) => (
+                Some(bio.short_bio.clone()),
+                bio.areas_of_expertise.clone(),
+                bio.topics_to_discuss.clone(),
+            ),
+            None => (
+                Some(profile.source.short_bio.clone()),
+                profile.source.areas_of_expertise.clone(),
+                profile.source.topics_to_discuss.clone(),
+            ),
+        },
+    };
+    let name = or_profile(
+        optional_string(&guest, "name")?,
+        profile.map(|profile| profile.name.clone()),
+    )
+    .unwrap_or_else(|| sender_name.to_owned());
     let topics = optional_strings(&guest, "topicsToDiscuss")?
         .or(optional_strings(&guest, "topics")?)
-        .unwrap_or_default()
+        .filter(|topics| topics.iter().any(|topic| !topic.trim().is_empty()))
+        .unwrap_or(profile_topics)
         .into_iter()
         .map(|topic| topic.trim().to_owned())
         .filter(|topic| !topic.is_empty())
         .collect();
+    let expertise = (!profile_expertise.is_empty()).then(|| profile_expertise.join(", "));
     Ok(OutreachGuestInfo {
         name: name.trim().to_owned(),
-        company_name: optional_string(&guest, "companyName")?,
-        short_bio: optional_string(&guest, "shortBio")?,
-        expertise: optional_string(&guest, "expertise")?,
+        company_name: or_profile(
+            optional_string(&guest, "companyName")?,
+            profile.and_then(|profile| profile.company_name.clone()),
+        ),
+        short_bio: or_profile(optional_string(&guest, "shortBio")?, profile_bio),
+        expertise: or_profile(optional_string(&guest, "expertise")?, expertise),
         topics,
     })
 }
@@ -203,12 +244,13 @@ pub async fn generate(
         .ok_or_else(|| ApiError::BadRequest("podcastId is required".into()))?;
     let options = options_of(&body)?;
     let template_ref = template_id(&body, &options)?;
-    let guest = guest_of(&body, &account)?;
+    let sender_name = sender_name_of(&body)?;
     let project_ref = optional_string(&body, "projectId")?;
-    let guest_profile_id = optional_string(&body, "guestProfileId")?;
+    let profile_ref = optional_string(&body, "guestProfileId")?;
     let lookup_state = state.clone();
     let lookup_account = account.clone();
-    let (template, podcast, project) = blocking(move || {
+    let profile_key = profile_ref.clone();
+    let (template, podcast, project, profile) = blocking(move || {
         let template = template_ref
             .map(|id| outreach_templates::resolve(&lookup_state, &lookup_account.team_id, &id))
             .transpose()?;
@@ -221,9 +263,26 @@ pub async fn generate(
                     .ok_or_else(|| ApiError::NotFound(format!("Project not found: {reference}")))
             })
             .transpose()?;
-        Ok((template, podcast, project))
+        let team = &lookup_account.team_id;
+        // The guest profile named, else the project's: the guest the email pitches.
+        // An id the team has no profile for is kept as given, as before profiles
+        // filled the guest.
+        let profile = match (&profile_key, &project) {
+            (Some(reference), _) => {
+                find_profile(&lookup_state, team, reference.trim())?.map(|doc| doc.value)
+            }
+            (None, Some(project)) => {
+                profiles_by_project(&lookup_state, team)?.remove(&project.project_id)
+            }
+            (None, None) => None,
+        };
+        Ok((template, podcast, project, profile))
     })
     .await?;
+    let guest = guest_of(&body, profile.as_ref(), &sender_name)?;
+    let guest_profile_id = profile
+        .map(|profile| profile.guest_profile_id)
+        .or(profile_ref);
     let metered = metering::charge(&state, &caller, UsageCounter::AiAssist).await?;
     blocking(move || {
         let recent = state.catalog.snapshot()?.podcast_episodes(
@@ -244,8 +303,12 @@ pub async fn generate(
                 .first()
                 .map(|episode| episode.episode_rss_title.clone()),
             podcast_genres: podcast.podcast_podlens_genres.clone(),
+            sender_name: match options.perspective {
+                // The guest writes: the email is theirs to sign.
+                OutreachPerspective::First => guest.name.clone(),
+                OutreachPerspective::Third => sender_name,
+            },
             guest,
-            sender_name: display_name(&account),
         };
         let kind = template
             .as_ref()

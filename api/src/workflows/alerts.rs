@@ -208,6 +208,12 @@ const AD_MARKERS: &[&str] = &[
     "% off",
     "our sponsor",
     "free trial",
+    "for sponsoring",
+    "for their support",
+    "for supporting the show",
+    "for supporting this",
+    "supported by",
+    "paid partnership",
 ];
 
 /// Whether a snippet reads like an advertisement.
@@ -681,5 +687,28 @@ mod tests {
             "This episode is brought to you by Acme, use code PODS"
         ));
         assert!(!looks_like_ad("Acme's founder explains the launch"));
+    }
+
+    /// With "Leave out advertisements" on, an alert on a brand kept exactly its sponsor
+    /// reads: the reads that thank the sponsor ("Thanks to Acme for their support.",
+    /// the demo feeds' wording; "Thank you to Bird Dog for sponsoring this episode.",
+    /// a corpus feed's) were not recognised as advertisements.
+    #[test]
+    fn sponsor_thanks_are_recognised_as_ads() {
+        for read in [
+            "Thanks to Acme for their support.",
+            "Thank you to Bird Dog for sponsoring this episode. Go to BirdDogIt.com to",
+            "This episode was sponsored by API, visit their website API.org.",
+            "Go to our sponsor ZBiotics.com/RUTHLESS to get 15% off",
+            "This show is supported by Acme Bank.",
+        ] {
+            assert!(looks_like_ad(read), "{read}");
+        }
+        for talk in [
+            "How Acme supports small farms",
+            "Why sponsors leave podcasts, with Acme's head of marketing",
+        ] {
+            assert!(!looks_like_ad(talk), "{talk}");
+        }
     }
 }

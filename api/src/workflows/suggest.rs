@@ -1,15 +1,24 @@
-//! Podcasts to pitch for a project (the `project` kind of `POST /api/v1/agent/`): the
-//! project's terms (its keywords, its strategies' keyword inspiration, then the most
-//! frequent words of its purpose and name) are each searched over podcast titles and
-//! descriptions; podcasts already on the list or blacklisted by the team are left out.
-//! A podcast ranks by how many terms it matches, then by its summed score relative to
-//! each term's best hit, so the reasons shown are the terms themselves.
+//! Podcasts to pitch for a project (the `project` kind of `POST /api/v1/agent/`), found
+//! from what the project is about, never from the words of its name when anything else
+//! says more:
+//! - its terms, in order of trust: its keywords, its strategies' keyword inspiration,
+//!   the areas of expertise and topics of its guest profile, then the most frequent
+//!   words of its purpose (the name's words only for a project that has nothing else,
+//!   and never the guest's own name), each searched over podcast titles and
+//!   descriptions;
+//! - shows like the ones already listed (the newest few), by the index's related
+//!   podcasts (text and vectors fused).
+//!
+//! Podcasts already on the list or blacklisted by the team are left out. A podcast
+//! ranks by how many reasons it has (terms matched, listed shows it is like), then by
+//! its summed score relative to each reason's best hit, so the reasons shown are the
+//! terms and the shows themselves.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use podlens_indexer::{
-    Hits, IndexReaderHandle, MatchMode, SearchFilters, SearchMode, SearchRequest, SearchTerm,
-    Target,
+    Hits, IndexReaderHandle, MatchMode, PodcastHit, SearchFilters, SearchMode, SearchRequest,
+    SearchTerm, Target,
 };
 use podlens_model::entities::SearchStrategy;
 use podlens_model::enums::ListedPodcastStatus;
@@ -17,9 +26,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::ProjectRow;
 use super::agent::text::keywords;
 use super::documents::{DocFilter, DocKind};
+use super::guest_profiles::{GuestProfileDoc, profiles_by_project};
+use super::{ListedPodcastRow, ProjectRow};
 use crate::error::ApiResult;
 use crate::routes::teams::blacklisted_podcast_ids;
 use crate::state::AppState;
@@ -28,11 +38,16 @@ use crate::state::AppState;
 pub const MAX_TERMS: usize = 6;
 /// The hits read per term.
 pub const HITS_PER_TERM: usize = 50;
+/// The listed podcasts (newest first) whose related shows are suggested.
+pub const MAX_LIKE_LISTED: usize = 5;
+/// The related podcasts read per listed podcast.
+pub const RELATED_PER_LISTED: usize = 20;
 /// The suggestions returned by default, and at most.
 pub const DEFAULT_SUGGESTIONS: usize = 10;
 pub const MAX_SUGGESTIONS: usize = 25;
 
-/// A podcast suggested for a project, with the project terms it matched.
+/// A podcast suggested for a project, with the reasons it was: the project terms it
+/// matched, and "like <title>" for each listed show it is related to.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Suggestion {
@@ -42,48 +57,176 @@ pub struct Suggestion {
     pub image_url: Option<String>,
     pub genres: Vec<String>,
     pub matched_terms: Vec<String>,
-    /// The sum over matched terms of the hit's score relative to the term's best hit.
+    /// The sum over its reasons of the hit's score relative to that reason's best hit.
     pub score: f64,
 }
 
+/// Words every booking project's purpose or name holds ("Book podcast appearances
+/// for …", "Pitch …"): they say nothing about which shows fit, and "podcast" matches
+/// them all.
+const BOOKING_WORDS: &[&str] = &[
+    "appearance",
+    "appearances",
+    "book",
+    "booking",
+    "bookings",
+    "episode",
+    "episodes",
+    "guest",
+    "guests",
+    "interview",
+    "interviews",
+    "pitch",
+    "pitches",
+    "pitching",
+    "podcast",
+    "podcasts",
+    "project",
+    "show",
+    "shows",
+];
+
+/// The lower-cased words of `text`, for leaving a name's words out of the terms.
+fn words_of(text: &str) -> HashSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// The terms a project is searched with, in order of trust, without repeats
-/// (case-insensitive), at most [`MAX_TERMS`].
-pub fn project_terms(project: &ProjectRow, strategies: &[SearchStrategy]) -> Vec<String> {
-    let written = project.project_keywords.iter().cloned().chain(
-        strategies
-            .iter()
-            .flat_map(|strategy| strategy.keyword_inspiration.iter().cloned()),
-    );
-    let purpose = format!(
-        "{} {}",
-        project.project_purpose.as_deref().unwrap_or_default(),
-        project.name
-    );
+/// (case-insensitive), at most [`MAX_TERMS`]: its keywords, its strategies' keyword
+/// inspiration, its guest's areas of expertise and topics, then the purpose's most
+/// frequent words. The name's words count only when none of these gave a term and the
+/// project lists no show (whose related shows are suggested instead), and a word of
+/// the guest's name is never a term: "Pitch Maya Chen" is not about "maya".
+pub fn project_terms(
+    project: &ProjectRow,
+    strategies: &[SearchStrategy],
+    guest: Option<&GuestProfileDoc>,
+    lists_shows: bool,
+) -> Vec<String> {
+    let guest_topics = guest.into_iter().flat_map(|guest| {
+        let (expertise, topics) = match &guest.guest_bio {
+            Some(bio) => (&bio.areas_of_expertise, &bio.topics_to_discuss),
+            None => (
+                &guest.source.areas_of_expertise,
+                &guest.source.topics_to_discuss,
+            ),
+        };
+        expertise.iter().chain(topics).cloned()
+    });
+    let written = project
+        .project_keywords
+        .iter()
+        .cloned()
+        .chain(
+            strategies
+                .iter()
+                .flat_map(|strategy| strategy.keyword_inspiration.iter().cloned()),
+        )
+        .chain(guest_topics);
+    let purpose = project.project_purpose.as_deref().unwrap_or_default();
+    let guest_name = guest.map_or_else(HashSet::new, |guest| {
+        let mut names = words_of(&guest.name);
+        for part in [&guest.first_name, &guest.last_name].into_iter().flatten() {
+            names.extend(words_of(part));
+        }
+        names
+    });
     let mut terms: Vec<String> = Vec::new();
-    for term in written.chain(keywords(&purpose, MAX_TERMS)) {
+    let push = |terms: &mut Vec<String>, term: String| {
         let term = term.split_whitespace().collect::<Vec<_>>().join(" ");
+        let only_names = !guest_name.is_empty() && words_of(&term).is_subset(&guest_name);
         if term.chars().count() >= 2
+            && !only_names
+            && terms.len() < MAX_TERMS
             && !terms
                 .iter()
                 .any(|known| known.to_lowercase() == term.to_lowercase())
         {
             terms.push(term);
         }
-        if terms.len() == MAX_TERMS {
-            break;
+    };
+    let telling = |text: &str| {
+        keywords(text, MAX_TERMS + BOOKING_WORDS.len())
+            .into_iter()
+            .filter(|word| !BOOKING_WORDS.contains(&word.to_lowercase().as_str()))
+            .collect::<Vec<_>>()
+    };
+    for term in written.chain(telling(purpose)) {
+        push(&mut terms, term);
+    }
+    if terms.is_empty() && !lists_shows {
+        for term in telling(&project.name) {
+            push(&mut terms, term);
         }
     }
     terms
 }
 
-/// The podcasts matching `terms`, best first, without the `excluded` ones.
+/// Suggestions being gathered, by podcast.
+#[derive(Default)]
+struct Gathered(HashMap<Uuid, Suggestion>);
+
+impl Gathered {
+    /// Adds `hits` (best first, as scored by one reason) under `reason`.
+    fn add(&mut self, reason: &str, hits: &[PodcastHit], excluded: &HashSet<Uuid>) {
+        let best = hits.iter().map(|hit| hit.score).fold(0.0_f32, f32::max);
+        for hit in hits
+            .iter()
+            .filter(|hit| !excluded.contains(&hit.podcast_id))
+        {
+            let relative = if best > 0.0 {
+                f64::from(hit.score / best)
+            } else {
+                0.0
+            };
+            let entry = self.0.entry(hit.podcast_id).or_insert_with(|| Suggestion {
+                podcast_id: hit.podcast_id.to_string(),
+                slug: hit.slug.clone(),
+                title: hit.title.clone(),
+                image_url: hit.image_url.clone(),
+                genres: hit.genres.clone(),
+                matched_terms: Vec::new(),
+                score: 0.0,
+            });
+            if !entry.matched_terms.iter().any(|known| known == reason) {
+                entry.matched_terms.push(reason.to_owned());
+                entry.score += relative;
+            }
+        }
+    }
+
+    /// Most reasons first, then the highest summed score, at most `limit`.
+    fn ranked(self, limit: usize) -> Vec<Suggestion> {
+        let mut ranked: Vec<Suggestion> = self.0.into_values().collect();
+        ranked.sort_by(|a, b| {
+            b.matched_terms
+                .len()
+                .cmp(&a.matched_terms.len())
+                .then(b.score.total_cmp(&a.score))
+                .then_with(|| a.podcast_id.cmp(&b.podcast_id))
+        });
+        ranked.truncate(limit);
+        for suggestion in &mut ranked {
+            suggestion.score = (suggestion.score * 1000.0).round() / 1000.0;
+        }
+        ranked
+    }
+}
+
+/// The podcasts matching `terms` or like the `listed` ones (id and title, newest
+/// first), best first, without the `excluded` ones.
 pub fn suggest(
     index: &IndexReaderHandle,
     terms: &[String],
+    listed: &[(Uuid, String)],
     excluded: &[Uuid],
     limit: usize,
 ) -> ApiResult<Vec<Suggestion>> {
-    let mut found: HashMap<Uuid, Suggestion> = HashMap::new();
+    let excluded: HashSet<Uuid> = excluded.iter().copied().collect();
+    let mut gathered = Gathered::default();
     for term in terms {
         let request = SearchRequest {
             mode: Some(SearchMode::Podcasts),
@@ -96,48 +239,21 @@ pub fn suggest(
                 fuzzy: false,
             }],
             filters: SearchFilters {
-                exclude_podcast_ids: excluded.to_vec(),
+                exclude_podcast_ids: excluded.iter().copied().collect(),
                 ..SearchFilters::default()
             },
             page_size: HITS_PER_TERM,
             ..SearchRequest::default()
         };
-        let Hits::Podcasts(hits) = index.search(&request)?.hits else {
-            continue;
-        };
-        let best = hits.iter().map(|hit| hit.score).fold(0.0_f32, f32::max);
-        for hit in hits {
-            let relative = if best > 0.0 {
-                f64::from(hit.score / best)
-            } else {
-                0.0
-            };
-            let entry = found.entry(hit.podcast_id).or_insert_with(|| Suggestion {
-                podcast_id: hit.podcast_id.to_string(),
-                slug: hit.slug.clone(),
-                title: hit.title.clone(),
-                image_url: hit.image_url.clone(),
-                genres: hit.genres.clone(),
-                matched_terms: Vec::new(),
-                score: 0.0,
-            });
-            entry.matched_terms.push(term.clone());
-            entry.score += relative;
+        if let Hits::Podcasts(hits) = index.search(&request)?.hits {
+            gathered.add(term, &hits, &excluded);
         }
     }
-    let mut ranked: Vec<Suggestion> = found.into_values().collect();
-    ranked.sort_by(|a, b| {
-        b.matched_terms
-            .len()
-            .cmp(&a.matched_terms.len())
-            .then(b.score.total_cmp(&a.score))
-            .then_with(|| a.podcast_id.cmp(&b.podcast_id))
-    });
-    ranked.truncate(limit);
-    for suggestion in &mut ranked {
-        suggestion.score = (suggestion.score * 1000.0).round() / 1000.0;
+    for (podcast_id, title) in listed.iter().take(MAX_LIKE_LISTED) {
+        let related = index.related_podcasts(*podcast_id, RELATED_PER_LISTED)?;
+        gathered.add(&format!("like {title}"), &related, &excluded);
     }
-    Ok(ranked)
+    Ok(gathered.ranked(limit))
 }
 
 /// The `project` kind's answer: the pipeline of the list, podcasts to add, and what to
@@ -153,6 +269,19 @@ pub struct ProjectAssist {
     pub search_terms: Vec<String>,
     pub suggestions: Vec<Suggestion>,
     pub next_steps: Vec<String>,
+}
+
+/// The listed podcasts, newest first, as (id, title).
+fn newest_listed(listed: &[ListedPodcastRow]) -> Vec<(Uuid, String)> {
+    let mut rows: Vec<&ListedPodcastRow> = listed.iter().collect();
+    rows.sort_by(|a, b| b.added_at.cmp(&a.added_at));
+    rows.into_iter()
+        .filter_map(|row| {
+            Uuid::parse_str(&row.podcast_id)
+                .ok()
+                .map(|id| (id, row.podcast_title.clone()))
+        })
+        .collect()
 }
 
 /// Reviews the team's `project`: counts its list by status and suggests up to `limit`
@@ -183,9 +312,10 @@ pub fn project_assist(
             .iter()
             .filter_map(|row| Uuid::parse_str(&row.podcast_id).ok()),
     );
-    let terms = project_terms(project, &strategies);
+    let guest = profiles_by_project(state, &account.team_id)?.remove(&project.project_id);
+    let terms = project_terms(project, &strategies, guest.as_ref(), !listed.is_empty());
     let index = state.catalog.index()?;
-    let suggestions = suggest(&index, &terms, &excluded, limit)?;
+    let suggestions = suggest(&index, &terms, &newest_listed(&listed), &excluded, limit)?;
     let mut pipeline: BTreeMap<String, u64> = ListedPodcastStatus::ALL
         .iter()
         .map(|status| (status.as_str().to_owned(), 0))
@@ -276,6 +406,8 @@ mod tests {
                 Some("Pitch our moth ecologist to moths and garden shows"),
             ),
             &[],
+            None,
+            false,
         );
         assert_eq!(terms[0], "Moths");
         assert_eq!(terms[1], "light pollution");
@@ -290,7 +422,60 @@ mod tests {
 
     #[test]
     fn a_project_without_keywords_or_purpose_is_searched_by_its_name() {
-        let terms = project_terms(&project(&[], None), &[]);
+        let terms = project_terms(&project(&[], None), &[], None, false);
         assert_eq!(terms, ["night", "garden"]);
+        // Unless it lists shows: shows like them say more than its name.
+        assert!(project_terms(&project(&[], None), &[], None, true).is_empty());
+    }
+
+    fn guest(name: &str, topics: &[&str]) -> GuestProfileDoc {
+        serde_json::from_value(serde_json::json!({
+            "guestProfileId": "g", "slug": "g", "projectId": "p", "projectSlug": "p",
+            "firstName": null, "lastName": null, "name": name, "email": null, "phone": null,
+            "companyName": null, "websiteUrl": null, "bookingUrl": null, "linkedIn": null,
+            "onePagerUrl": null, "imageUrl": null, "createdByUserId": "u",
+            "createdByEmail": "u@example.com", "socialMediaLinks": [], "guestBio": null,
+            "source": {"shortBio": "", "goals": [], "areasOfExpertise": ["Soil health"],
+                       "topicsToDiscuss": topics, "thingsToAvoid": []},
+            "formDocument": null, "processingStatus": "DONE", "processingError": null,
+            "archived": false
+        }))
+        .unwrap()
+    }
+
+    /// Suggestions for "Pitch Maya Chen" searched "pitch", "maya" and "chen": the
+    /// guest's expertise and topics are what the project is about, and her name is not.
+    #[test]
+    fn a_project_named_after_its_guest_is_searched_by_the_guests_topics_not_the_name() {
+        let mut named = project(&[], None);
+        named.name = "Pitch Maya Chen".into();
+        let terms = project_terms(
+            &named,
+            &[],
+            Some(&guest(
+                "Maya Chen",
+                &["Urban farming", "Maya", "  compost  "],
+            )),
+            false,
+        );
+        assert_eq!(terms, ["Soil health", "Urban farming", "compost"]);
+    }
+
+    /// A project made with a guest profile is named "Pitch <name>" and its purpose is
+    /// "Book podcast appearances for <name>": none of those words is a topic.
+    #[test]
+    fn booking_boilerplate_and_the_guests_name_are_not_terms() {
+        let mut made = project(&[], Some("Book podcast appearances for Maya Chen"));
+        made.name = "Pitch Maya Chen".into();
+        let terms = project_terms(&made, &[], Some(&guest("Maya Chen", &[])), false);
+        assert_eq!(terms, ["Soil health"]);
+        let terms = project_terms(&made, &[], None, false);
+        assert!(
+            terms
+                .iter()
+                .all(|term| !["book", "podcast", "appearances", "pitch"]
+                    .contains(&term.to_lowercase().as_str())),
+            "{terms:?}"
+        );
     }
 }
