@@ -147,8 +147,8 @@ export const links = {
     `/app/charts${q(params)}`,
   alert: (alertId: string) => `/app/alerts/${enc(alertId)}`,
   /** A stored email, or with the id `new` the generator for the podcast and guest given. */
-  outreach: (id: string, params: { podcastId?: string; guestProfileId?: string } = {}) =>
-    `/app/outreach/${enc(id)}${q({ 'podcast-id': params.podcastId, 'guest-profile-id': params.guestProfileId })}`,
+  outreach: (id: string, params: { podcastId?: string; guestProfileId?: string; projectId?: string } = {}) =>
+    `/app/outreach/${enc(id)}${q({ 'podcast-id': params.podcastId, 'guest-profile-id': params.guestProfileId, 'project-id': params.projectId })}`,
   project: (slug: string, subPage?: string) =>
     subPage ? `/app/projects/${enc(slug)}/${enc(subPage)}` : `/app/projects/${enc(slug)}`,
   teamSettings: (section?: string, subSection?: string) =>

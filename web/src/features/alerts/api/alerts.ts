@@ -7,14 +7,26 @@ export const getAlertConfigs = (signal?: AbortSignal) => call('get', '/alerts/al
 
 export const alertConfigsQueryOptions = () => queryOptions({ queryKey: ['alerts'], queryFn: ({ signal }) => getAlertConfigs(signal), retry: false });
 
-export const useAlertConfigs = () => useQuery(alertConfigsQueryOptions());
+/** While `pollMs` is set the list is read again that often (a new alert's first run). */
+export const useAlertConfigs = (pollMs?: number) => useQuery({ ...alertConfigsQueryOptions(), refetchInterval: pollMs ?? false });
 
 /** GET /alerts/matches?alertConfigId: the episodes an alert matched, newest first. */
 export const getAlertMatches = (alertConfigId: string, signal?: AbortSignal) =>
   apiRequest<ResponseData<'get', '/alerts/matches'>>('/alerts/matches', { query: { alertConfigId }, signal });
 
-export const useAlertMatches = (alertConfigId: string) =>
-  useQuery({ queryKey: ['alerts', alertConfigId, 'matches'], queryFn: ({ signal }) => getAlertMatches(alertConfigId, signal), retry: false });
+/** While `pollMs` is set the matches are read again that often. */
+export const useAlertMatches = (alertConfigId: string, pollMs?: number) =>
+  useQuery({
+    queryKey: ['alerts', alertConfigId, 'matches'],
+    queryFn: ({ signal }) => getAlertMatches(alertConfigId, signal),
+    retry: false,
+    refetchInterval: pollMs ?? false,
+  });
+
+/** How often a page showing an alert whose first run has not finished looks again. */
+export const FIRST_RUN_POLL_MS = 3000;
+/** How often an open alert page looks for new matches (the server runs alerts every 5 minutes). */
+export const MATCHES_POLL_MS = 60_000;
 
 export const ALERT_TYPES = ['person', 'company', 'custom-keyword'] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];

@@ -50,7 +50,29 @@ describe('an alert', () => {
     });
     renderApp('/app/alerts/a1');
     expect(await screen.findByText('No matches yet')).toBeInTheDocument();
+    expect(screen.getByText(/checked again every 5 minutes/)).toBeInTheDocument();
   });
+
+  // A new alert said "No matches yet" with no hint that its first run was still going,
+  // and its matches appeared minutes later with no notice.
+  it('says a new alert is being checked, then shows and announces the matches its first run found', async () => {
+    let runDone = false;
+    stubApi((url) => {
+      if (url.pathname === '/api/v1/alerts/alert-configs')
+        return { body: { alertConfigs: [{ ...alertConfig, lastRunDate: runDone ? '2026-11-03' : null }], total: 1 } };
+      if (url.pathname === '/api/v1/alerts/matches') return { body: { options: {}, total: runDone ? 1 : 0, matches: runDone ? [match] : [] } };
+      return undefined;
+    });
+    renderApp('/app/alerts/a1');
+    expect(await screen.findByText('Checking the catalog for the first time')).toBeInTheDocument();
+    expect(screen.getByText(/first check running/)).toBeInTheDocument();
+    expect(screen.queryByText('No matches yet')).toBeNull();
+    runDone = true;
+    const list = await screen.findByRole('list', { name: 'Alert matches' }, { timeout: 8000 });
+    expect(within(list).getByRole('link', { name: 'Soil and climate' })).toBeInTheDocument();
+    expect(screen.getByText('1 new match since you opened this page.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText(/last run/)).toBeInTheDocument(), { timeout: 8000 });
+  }, 20_000);
 });
 
 // SPEC §9: the free plan's alert count and the shortest search term.

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 import { PageHeader, Section } from '@/components/ui/page-header';
@@ -9,6 +9,8 @@ import { links } from '@/config/paths';
 import {
   ALERT_TYPES,
   EMAIL_FREQUENCIES,
+  FIRST_RUN_POLL_MS,
+  MATCHES_POLL_MS,
   useAlertConfig,
   useAlertConfigs,
   useAlertMatches,
@@ -88,8 +90,20 @@ function EditAlert({ alertId, onDone }: { alertId: string; onDone: (saved: boole
   return <AlertForm mode="edit" initial={valuesOf(config)} pending={update.isPending} error={update.error} onSubmit={submit} onCancel={() => onDone(false)} />;
 }
 
+/** An enabled alert that has not finished its first run (it starts when the alert is created). */
+const firstRunPending = (alert: { enabled: boolean; lastRunDate: unknown }) => alert.enabled && !alert.lastRunDate;
+
+function lastRunText(alert: { enabled: boolean; lastRunDate: unknown }) {
+  if (alert.lastRunDate) return `last run ${formatDate(alert.lastRunDate)}`;
+  return alert.enabled ? 'first check running' : 'not run yet';
+}
+
 export function AlertsPage({ alertId }: { alertId?: string }) {
-  const query = useAlertConfigs();
+  const [pollConfigs, setPollConfigs] = useState(false);
+  const query = useAlertConfigs(pollConfigs ? FIRST_RUN_POLL_MS : undefined);
+  const shown = alertId ? query.data?.alertConfigs.find((alert) => alert.id === alertId) : undefined;
+  const pending = shown ? firstRunPending(shown) : false;
+  useEffect(() => setPollConfigs(pending), [pending]);
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
   const action = alertId ? (
@@ -140,7 +154,7 @@ export function AlertsPage({ alertId }: { alertId?: string }) {
                     <Link to={links.alert(alert.id)}>{alert.alertName}</Link>
                   </h2>
                   <p className="meta">
-                    {alert.alertType} · {alert.enabled ? 'enabled' : 'paused'} · last run {formatDate(alert.lastRunDate)}
+                    {alert.alertType} · {alert.enabled ? 'enabled' : 'paused'} · {lastRunText(alert)}
                   </p>
                 </li>
               ))}
@@ -150,24 +164,45 @@ export function AlertsPage({ alertId }: { alertId?: string }) {
       </QueryState>
       {alertId ? (
         <Section title="Matches">
-          <AlertMatches alertId={alertId} />
+          <AlertMatches alertId={alertId} firstRunPending={pending} />
         </Section>
       ) : null}
     </div>
   );
 }
 
-/** The episodes an alert matched, each with the mentions and where they start. */
-function AlertMatches({ alertId }: { alertId: string }) {
-  const query = useAlertMatches(alertId);
+/**
+ * The episodes an alert matched, each with the mentions and where they start. While the
+ * alert's first run is under way the list is read every few seconds, then every minute;
+ * matches that arrive while the page is open are announced.
+ */
+function AlertMatches({ alertId, firstRunPending }: { alertId: string; firstRunPending: boolean }) {
+  const query = useAlertMatches(alertId, firstRunPending ? FIRST_RUN_POLL_MS : MATCHES_POLL_MS);
+  const count = query.data?.matches.length;
+  const firstSeen = useRef<number | undefined>(undefined);
+  const [arrived, setArrived] = useState(0);
+  useEffect(() => {
+    if (count === undefined) return;
+    if (firstSeen.current === undefined) firstSeen.current = count;
+    else if (count > firstSeen.current) setArrived(count - firstSeen.current);
+  }, [count]);
+  const empty = firstRunPending ? (
+    <EmptyState title="Checking the catalog for the first time">
+      <Spinner label="Looking for episodes that mention this alert…" />
+      Matches appear here as soon as the first check is done.
+    </EmptyState>
+  ) : (
+    <EmptyState title="No matches yet">The catalog is checked again every 5 minutes; new matches show up here and in your alert emails.</EmptyState>
+  );
   return (
-    <QueryState
-      query={query}
-      feature="Alert matches"
-      isEmpty={(data) => data.matches.length === 0}
-      empty={<EmptyState title="No matches yet">New episodes are checked as they are published.</EmptyState>}
-    >
+    <QueryState query={query} feature="Alert matches" isEmpty={(data) => data.matches.length === 0} empty={empty}>
       {(data) => (
+        <>
+        {arrived > 0 ? (
+          <p role="status" className="notice">
+            {arrived === 1 ? '1 new match' : `${arrived} new matches`} since you opened this page.
+          </p>
+        ) : null}
         <ul className="project-list" aria-label="Alert matches">
           {data.matches.map((match) => {
             const episodeTitle = (match.episode as { title?: string }).title ?? match.episode.slug;
@@ -200,6 +235,7 @@ function AlertMatches({ alertId }: { alertId: string }) {
             );
           })}
         </ul>
+        </>
       )}
     </QueryState>
   );

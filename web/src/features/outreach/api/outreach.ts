@@ -40,10 +40,38 @@ export type OutreachGuest = {
 export type GenerateOutreachInput = OutreachOptions & {
   /** A podcast id or slug. */
   podcastId: string;
+  /** The project the email is for: without a guest or guest profile, its guest is pitched. */
   projectId?: string;
   guestProfileId?: string;
   guest?: OutreachGuest;
+  /** Who signs an email written on the guest's behalf; without it the email says "[Your name]". */
+  senderName?: string;
 };
+
+const SENDER_NAME_KEY = 'podlens.outreach.senderName';
+
+/** The name the user last signed outreach with, remembered in this browser. */
+export function rememberedSenderName(): string {
+  try {
+    return window.localStorage.getItem(SENDER_NAME_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+export function rememberSenderName(name: string) {
+  try {
+    if (name.trim()) window.localStorage.setItem(SENDER_NAME_KEY, name.trim());
+    else window.localStorage.removeItem(SENDER_NAME_KEY);
+  } catch {
+    // Storage refused (private mode): the name is simply not remembered.
+  }
+}
+
+/** The mailto: link that opens the email, addressed, in the user's mail program. */
+export function mailtoLink(to: string, subject: string, body: string): string {
+  return `mailto:${encodeURIComponent(to).replace(/%40/g, '@')}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
+}
 
 export type OutreachTemplate = OutreachTemplatesResponse['templates'][number];
 

@@ -1,12 +1,42 @@
 import { Link } from 'react-router';
 
 import { CopyButton } from '@/components/ui/copy-button';
+import { usePodcastContacts } from '@/features/podcasts/api/get-podcast';
 import { formatDate } from '@/lib/format';
 import { links } from '@/config/paths';
 
-import type { OutreachItem } from '../api/outreach';
+import { mailtoLink, type OutreachItem } from '../api/outreach';
 
-/** One email: subject and body, each with its copy button. */
+/** Where the email goes: the show's first known address, with a link that opens the email in a mail program. */
+function Recipient({ podcastId, podcastSlug, subject, body }: { podcastId: string; podcastSlug?: string | null; subject: string; body: string }) {
+  const contacts = usePodcastContacts(podcastId);
+  if (contacts.isPending) return null;
+  const address = contacts.data?.podcastContacts.emails.map((email) => email.email).find(Boolean);
+  if (!address) {
+    return (
+      <p className="muted">
+        No contact address is known for this show
+        {podcastSlug ? (
+          <>
+            {' '}
+            (see its <Link to={links.podcast(podcastSlug)}>page</Link> for its website and social links)
+          </>
+        ) : null}
+        .
+      </p>
+    );
+  }
+  return (
+    <p className="recipient">
+      To <a href={`mailto:${address}`}>{address}</a>{' '}
+      <a className="button button-small" href={mailtoLink(address, subject, body)}>
+        Open in your email app
+      </a>
+    </p>
+  );
+}
+
+/** One email: where it goes, subject and body, each with its copy button. */
 export function GeneratedEmail({ outreach, showLink = false }: { outreach: OutreachItem; showLink?: boolean }) {
   const body = outreach.body ?? '';
   return (
@@ -15,6 +45,9 @@ export function GeneratedEmail({ outreach, showLink = false }: { outreach: Outre
         {outreach.podcast?.title ? `To ${outreach.podcast.title} · ` : ''}
         {formatDate(outreach.createdAt)}
       </p>
+      {outreach.podcast?.podcastId ? (
+        <Recipient podcastId={outreach.podcast.podcastId} podcastSlug={outreach.podcast.slug} subject={outreach.subject} body={body} />
+      ) : null}
       <div className="card-title-row">
         <h2>{outreach.subject}</h2>
         <CopyButton text={outreach.subject} label="Copy subject" />

@@ -5,6 +5,8 @@ import { useGuestProfile } from '@/features/guests/api/guests';
 import { ApiClientError } from '@/lib/api-client';
 
 import {
+  rememberedSenderName,
+  rememberSenderName,
   CALL_TO_ACTION_STYLES,
   EMAIL_LENGTHS,
   PERSONALIZATION_LEVELS,
@@ -15,6 +17,7 @@ import {
   type OutreachGuest,
 } from '../api/outreach';
 import { GeneratedEmail } from './generated-email';
+import { PodcastPicker } from './podcast-picker';
 
 const PERSPECTIVE_LABELS: Record<string, string> = { first: 'First person (I)', third: 'Third person (on behalf of the guest)' };
 
@@ -36,22 +39,22 @@ function guestOf(fields: GuestFields): OutreachGuest | undefined {
   return Object.keys(guest).length > 0 ? guest : undefined;
 }
 
-type GeneratorProps = { podcastId?: string; guestProfileId?: string };
+type GeneratorProps = { podcastId?: string; guestProfileId?: string; projectId?: string };
 
 /** The generator; with a guest profile its details fill the guest fields first. */
-export function OutreachGenerator({ podcastId, guestProfileId }: GeneratorProps) {
-  if (!guestProfileId) return <GeneratorForm podcastId={podcastId} initialGuest={NO_GUEST} />;
-  return <GuestProfileGenerator podcastId={podcastId} guestProfileId={guestProfileId} />;
+export function OutreachGenerator({ podcastId, guestProfileId, projectId }: GeneratorProps) {
+  if (!guestProfileId) return <GeneratorForm podcastId={podcastId} projectId={projectId} initialGuest={NO_GUEST} />;
+  return <GuestProfileGenerator podcastId={podcastId} guestProfileId={guestProfileId} projectId={projectId} />;
 }
 
-function GuestProfileGenerator({ podcastId, guestProfileId }: { podcastId?: string; guestProfileId: string }) {
+function GuestProfileGenerator({ podcastId, guestProfileId, projectId }: GeneratorProps & { guestProfileId: string }) {
   const profile = useGuestProfile(guestProfileId);
   if (profile.isPending) return <Spinner label="Loading the guest profile…" />;
   if (profile.isError) {
     return (
       <>
         <p className="muted">The guest profile could not be read; fill in the guest yourself.</p>
-        <GeneratorForm podcastId={podcastId} guestProfileId={guestProfileId} initialGuest={NO_GUEST} />
+        <GeneratorForm podcastId={podcastId} guestProfileId={guestProfileId} projectId={projectId} initialGuest={NO_GUEST} />
       </>
     );
   }
@@ -64,7 +67,7 @@ function GuestProfileGenerator({ podcastId, guestProfileId }: { podcastId?: stri
     expertise: bio?.areasOfExpertise.join(', ') ?? '',
     topics: bio?.topicsToDiscuss.join('\n') ?? '',
   };
-  return <GeneratorForm podcastId={podcastId} guestProfileId={guestProfileId} initialGuest={initialGuest} />;
+  return <GeneratorForm podcastId={podcastId} guestProfileId={guestProfileId} projectId={projectId} initialGuest={initialGuest} />;
 }
 
 function OptionSelect<T extends string>({
@@ -94,7 +97,7 @@ function OptionSelect<T extends string>({
   );
 }
 
-function GeneratorForm({ podcastId, guestProfileId, initialGuest }: GeneratorProps & { initialGuest: GuestFields }) {
+function GeneratorForm({ podcastId, guestProfileId, projectId, initialGuest }: GeneratorProps & { initialGuest: GuestFields }) {
   const templates = useOutreachTemplates();
   const generate = useGenerateOutreach();
   const [podcast, setPodcast] = useState(podcastId ?? '');
@@ -105,6 +108,7 @@ function GeneratorForm({ podcastId, guestProfileId, initialGuest }: GeneratorPro
   const [personalizationLevel, setPersonalizationLevel] = useState<GenerateOutreachInput['personalizationLevel']>('medium');
   const [guest, setGuest] = useState<GuestFields>(initialGuest);
   const [missingPodcast, setMissingPodcast] = useState(false);
+  const [senderName, setSenderName] = useState(rememberedSenderName);
 
   const setGuestField = (name: keyof GuestFields) => (event: { target: { value: string } }) =>
     setGuest((current) => ({ ...current, [name]: event.target.value }));
@@ -125,6 +129,9 @@ function GeneratorForm({ podcastId, guestProfileId, initialGuest }: GeneratorPro
       personalizationLevel,
     };
     if (guestProfileId) input.guestProfileId = guestProfileId;
+    if (projectId) input.projectId = projectId;
+    if (senderName.trim()) input.senderName = senderName.trim();
+    rememberSenderName(senderName);
     const guestBody = guestOf(guest);
     if (guestBody) input.guest = guestBody;
     generate.mutate(input);
@@ -138,20 +145,15 @@ function GeneratorForm({ podcastId, guestProfileId, initialGuest }: GeneratorPro
   return (
     <div className="outreach-generator">
       <form className="stack" onSubmit={submit} aria-label="Write an outreach email" noValidate>
+        <PodcastPicker value={podcast} onChange={setPodcast} invalid={missingPodcast} errorId="outreach-podcast-error" />
+        {missingPodcast ? (
+          <span id="outreach-podcast-error" className="form-error">
+            Choose the podcast to write to.
+          </span>
+        ) : null}
         <label className="field">
-          <span>Podcast (id or address)</span>
-          <input
-            value={podcast}
-            onChange={(event) => setPodcast(event.target.value)}
-            required
-            aria-invalid={missingPodcast}
-            aria-describedby={missingPodcast ? 'outreach-podcast-error' : undefined}
-          />
-          {missingPodcast ? (
-            <span id="outreach-podcast-error" className="form-error">
-              Choose the podcast to write to.
-            </span>
-          ) : null}
+          <span>Your name (signs emails written on the guest's behalf; remembered in this browser)</span>
+          <input value={senderName} onChange={(event) => setSenderName(event.target.value)} autoComplete="name" />
         </label>
         <div className="grid-2">
           <label className="field">

@@ -57,6 +57,14 @@ function stubOutreach(generateAnswer: Answer, extra: (url: URL) => Answer | unde
   return { calls, generateCalls, bodyOf };
 }
 
+/** GET /podcasts/p1 and its contacts: the show the first test writes to. */
+const climateHour = (url: URL): Answer | undefined => {
+  if (url.pathname === '/api/v1/podcasts/p1') return { body: { podcast: { id: 'p1', slug: 'climate-hour', title: 'Climate Hour', author: 'Ana Lopez', imageUrl: null } } };
+  if (url.pathname === '/api/v1/podcasts/p1/contacts')
+    return { body: { podcastContacts: { podcastId: 'p1', emails: [{ email: 'ana@climatehour.example' }] } } };
+  return undefined;
+};
+
 const select = (name: string, value: string) => fireEvent.change(screen.getByRole('combobox', { name }), { target: { value } });
 const type = (name: string, value: string) => fireEvent.change(screen.getByRole('textbox', { name }), { target: { value } });
 
@@ -69,13 +77,16 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('writing an outreach email', () => {
   it('sends the podcast, the chosen template and options and the guest, and shows the email', async () => {
-    const api = stubOutreach({ body: { outreach: generated } });
+    const api = stubOutreach({ body: { outreach: generated } }, climateHour);
     renderApp('/app/outreach/new?podcast-id=p1');
     // The template choice comes from GET /outreach/templates.
     await waitFor(() => expect(screen.getByRole('combobox', { name: 'Template' })).toBeEnabled());
     const options = within(screen.getByRole('combobox', { name: 'Template' })).getAllByRole('option');
     expect(options.map((option) => option.getAttribute('value'))).toEqual(templates.map((template) => template.id));
-    expect(screen.getByRole('textbox', { name: 'Podcast (id or address)' })).toHaveValue('p1');
+    // The podcast is named by its title, never by its id.
+    expect(await screen.findByText('Climate Hour')).toBeInTheDocument();
+    expect(screen.queryByDisplayValue('p1')).toBeNull();
+    type("Your name (signs emails written on the guest's behalf; remembered in this browser)", ' Ada Quinn ');
 
     select('Template', 'topicsIdeas');
     select('Perspective', 'third');
@@ -98,8 +109,16 @@ describe('writing an outreach email', () => {
       callToActionStyle: 'heavy',
       personalizationLevel: 'light',
       guest: { name: 'Sam Reed', companyName: 'Pollinate', topicsToDiscuss: ['urban moths', 'light pollution'] },
+      senderName: 'Ada Quinn',
     });
     expect(within(email).getByRole('heading', { name: generated.subject })).toBeInTheDocument();
+    // Addressed to the show's contact, and ready to open in a mail program.
+    expect(await within(email).findByRole('link', { name: 'ana@climatehour.example' })).toHaveAttribute('href', 'mailto:ana@climatehour.example');
+    const mailto = new URL(within(email).getByRole('link', { name: 'Open in your email app' }).getAttribute('href')!);
+    expect(mailto.protocol).toBe('mailto:');
+    expect(mailto.pathname).toBe('ana@climatehour.example');
+    expect(mailto.searchParams.get('subject')).toBe(generated.subject);
+    expect(mailto.searchParams.get('body')).toBe(generated.body);
     expect(within(email).getByLabelText('Email body').textContent).toBe(generated.body);
     expect(within(email).getByRole('link', { name: 'Open in history' })).toHaveAttribute('href', '/app/outreach/o9?podcast-id=p1');
 
@@ -118,11 +137,27 @@ describe('writing an outreach email', () => {
     expect(within(email).getAllByText('Copied').length).toBeGreaterThan(0);
   });
 
+  it('suggests podcasts by title as one types and sends the chosen one', async () => {
+    const api = stubOutreach({ body: { outreach: generated } }, (url) =>
+      url.pathname === '/api/v1/autocomplete/podcasts' && url.searchParams.get('query') === 'clim'
+        ? { body: { podcasts: [{ id: 'p1', slug: 'climate-hour', title: 'Climate Hour', author: 'Ana Lopez' }], words: [] } }
+        : climateHour(url),
+    );
+    renderApp('/app/outreach');
+    type('Podcast', 'clim');
+    const suggestions = await screen.findByRole('list', { name: 'Matching podcasts' });
+    fireEvent.click(within(suggestions).getByRole('button', { name: /Climate Hour/ }));
+    expect(await screen.findByText('Climate Hour')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Generate email' }));
+    await screen.findByRole('article', { name: 'Outreach email' });
+    expect((api.bodyOf(0) as { podcastId: string }).podcastId).toBe('p1');
+  });
+
   it('sends the middle settings and no guest when nothing is changed', async () => {
     const api = stubOutreach({ body: { outreach: generated } });
     renderApp('/app/outreach');
     await waitFor(() => expect(screen.getByRole('combobox', { name: 'Template' })).toBeEnabled());
-    type('Podcast (id or address)', 'climate-hour');
+    type('Podcast', 'climate-hour');
     fireEvent.click(screen.getByRole('button', { name: 'Generate email' }));
     await screen.findByRole('article', { name: 'Outreach email' });
     expect(api.bodyOf(0)).toEqual({

@@ -46,7 +46,11 @@ export function OutreachPage() {
     <div>
       <PageHeader title="Outreach" lead="Emails generated to pitch podcasts." />
       <Section title="Write an outreach email">
-        <OutreachGenerator podcastId={params.get('podcast-id') ?? undefined} guestProfileId={params.get('guest-profile-id') ?? undefined} />
+        <OutreachGenerator
+          podcastId={params.get('podcast-id') ?? undefined}
+          guestProfileId={params.get('guest-profile-id') ?? undefined}
+          projectId={params.get('project-id') ?? undefined}
+        />
       </Section>
       <Section title="History">
         <OutreachHistory />
@@ -63,11 +67,12 @@ export function OutreachDetailPage({ outreachId }: { outreachId: string }) {
   const [params] = useSearchParams();
   const podcastId = params.get('podcast-id') ?? undefined;
   const guestProfileId = params.get('guest-profile-id') ?? undefined;
+  const projectId = params.get('project-id') ?? undefined;
   if (outreachId === NEW_OUTREACH_ID) {
     return (
       <div>
         <PageHeader title="Outreach email" lead="Write an email to pitch a podcast." />
-        <OutreachGenerator podcastId={podcastId} guestProfileId={guestProfileId} />
+        <OutreachGenerator podcastId={podcastId} guestProfileId={guestProfileId} projectId={projectId} />
         {podcastId || guestProfileId ? (
           <Section title={podcastId ? 'Earlier emails to this podcast' : 'Earlier emails for this guest'}>
             <OutreachHistory filters={{ podcastId, guestProfileId }} />
