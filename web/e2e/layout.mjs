@@ -2,10 +2,12 @@
 
 import {
   api,
+  apiCall,
   apiKey,
   assert,
   assertNoHorizontalOverflow,
   baseUrl,
+  createProject,
   latestPodcasts,
   searchableWord,
   shot,
@@ -13,6 +15,7 @@ import {
   Skip,
   test,
   TIMEOUT,
+  unique,
 } from './lib.mjs';
 
 const PHONE = { width: 390, height: 844 };
@@ -100,6 +103,47 @@ test('phone width: the app screens fit a 390px wide screen', async (page) => {
   await page.locator('[data-testid="search-results"] > li').first().waitFor({ timeout: TIMEOUT });
   await assertNoHorizontalOverflow(page, '/app/search with results and filters');
   await shot(page, 'phone-search');
+});
+
+test('laptop width: a project board with a podcast in every column fits a 1366×768 window', async (page) => {
+  if (!apiKey) throw new Skip('PODLENS_E2E_KEY is not set: the board needs a signed-in key');
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signIn(page);
+  const project = await createProject(`Board fit ${unique()}`);
+  // One podcast in each status the server counts.
+  const states = Object.keys(project.stateCounts);
+  const podcasts = (await latestPodcasts()).map((group) => group.podcast).slice(0, states.length);
+  for (const [index, podcast] of podcasts.entries()) {
+    await apiCall('POST', `/projects/${encodeURIComponent(project.slug)}/podcasts`, { body: { podcastId: podcast.id, state: states[index] } });
+  }
+  await page.goto(`${baseUrl}/app/projects/${encodeURIComponent(project.slug)}`);
+  await page.getByTestId('board-card').nth(podcasts.length - 1).waitFor({ timeout: TIMEOUT });
+  await assertNoHorizontalOverflow(page, 'the project board at 1366 px');
+  const layout = await page.evaluate(() => {
+    const main = document.querySelector('.main');
+    const style = getComputedStyle(main);
+    const contentRight = main.getBoundingClientRect().right - parseFloat(style.paddingRight);
+    const columns = [...document.querySelectorAll('.board-column')].map((column) => ({
+      name: column.getAttribute('aria-label'),
+      right: column.getBoundingClientRect().right,
+    }));
+    // Each select against the width its longest option needs (text, padding and ~20 px of arrow).
+    const context = document.createElement('canvas').getContext('2d');
+    const cramped = [...document.querySelectorAll('.board-controls select')].flatMap((select) => {
+      const css = getComputedStyle(select);
+      context.font = `${css.fontWeight} ${css.fontSize} ${css.fontFamily}`;
+      const text = Math.max(...[...select.options].map((option) => context.measureText(option.text).width));
+      const room = select.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) - 20;
+      return room < text ? [`${select.getAttribute('aria-label')} (${Math.round(room)} px for ${Math.round(text)} px)`] : [];
+    });
+    return { contentRight, columns, cramped };
+  });
+  const cut = layout.columns.filter((column) => column.right > layout.contentRight + 1);
+  assert(layout.columns.length === states.length, `the board shows ${layout.columns.length} columns for ${states.length} statuses`);
+  assert(cut.length === 0, `columns cut off at 1366 px: ${cut.map((column) => column.name).join(', ')}`);
+  assert(layout.cramped.length === 0, `selects narrower than their longest option: ${layout.cramped.join('; ')}`);
+  await shot(page, 'laptop-project-board', { fullPage: false });
+  await apiCall('DELETE', `/projects/${encodeURIComponent(project.slug)}`);
 });
 
 /** Presses Tab until `target` has the focus; fails after `limit` presses. */

@@ -9,6 +9,7 @@ type S = components['schemas'];
 export type PodcastSummary = S['GetLatestEpisodesResponseLatestPodcastsItemPodcast'];
 export type Podcast = S['GetMultiplePodcastsResponsePodcastsItemVariant2'];
 export type AuthorityScore = S['GetChartResponseChartPositionsItemPodenginePodcastAuthorityScore'];
+export type AuthorityScoreDetails = S['AuthorityScoreDetails'];
 export type Episode = S['GetLatestEpisodesResponseLatestPodcastsItemEpisodesItem'];
 export type PodcastWithEpisodes = S['GetLatestEpisodesResponseLatestPodcastsItem'];
 

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { renderApp, stubApi } from '@/test/render';
@@ -31,5 +31,40 @@ describe('the content pages', () => {
     renderApp('/about');
     expect(await screen.findByRole('link', { name: 'Create a free account' })).toHaveAttribute('href', '/sign-up');
     expect(screen.getByRole('link', { name: 'See pricing' })).toHaveAttribute('href', '/pricing');
+  });
+
+  it('the authority score page explains each sub-score and shows real examples, a sub-score without data as not measured', async () => {
+    expect(specRoutes()).toContain('/podcast-authority-score');
+    const summary = (id: string, title: string) => ({ id, slug: `slug-${id}`, title, titleLatest: title, author: null, authorityScore: null, genres: [], imageUrl: null, language: 'en', lastEpisodePublishedAt: null });
+    const details = (id: string, youtubeWeight: number) => ({
+      podcastId: id,
+      calculatedAt: '2026-11-01T00:00:00Z',
+      finalScore: 55.2,
+      subScores: {
+        quality: { score: 70.4, weight: 0.4 },
+        social: { score: 20, weight: 0.25 },
+        youtube: { score: 0, weight: youtubeWeight },
+        engagement: { score: 61, weight: 0.2 },
+      },
+      inputs: {},
+    });
+    stubApi((url) => {
+      if (url.pathname === '/api/v1/podcasts/latest') return { body: { podcasts: [summary('a', 'Unscored Show'), summary('b', 'Night Garden'), summary('c', 'Moth Hour')] } };
+      // The first has no score yet (the server answers 404), so it is no example.
+      if (url.pathname === '/api/v1/podcasts/authority-score/a/details') return { status: 404, body: { status: 'NOT_FOUND', data: { message: 'Authority score not found: a' } } };
+      if (url.pathname === '/api/v1/podcasts/authority-score/b/details') return { body: details('b', 0) };
+      if (url.pathname === '/api/v1/podcasts/authority-score/c/details') return { body: details('c', 0.15) };
+      return undefined;
+    });
+    renderApp('/podcast-authority-score');
+    // SPEC §3: quality, social, YouTube and engagement sub-scores.
+    for (const name of ['Quality', 'Social', 'YouTube', 'Engagement']) expect(screen.getByText(name, { selector: 'dt' })).toBeInTheDocument();
+    const examples = await screen.findByRole('region', { name: 'Examples from the catalog' });
+    expect(within(examples).getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual(['Night Garden', 'Moth Hour']);
+    expect(within(examples).getByLabelText('Authority score of Night Garden')).toHaveTextContent('55');
+    const youtube = (title: string) =>
+      within(within(examples).getByRole('list', { name: `Authority score breakdown of ${title}` })).getByTestId('score-part-youtube').querySelector('.score-part-value');
+    expect(youtube('Night Garden')).toHaveTextContent(/^not measured$/);
+    expect(youtube('Moth Hour')).toHaveTextContent(/^0$/);
   });
 });

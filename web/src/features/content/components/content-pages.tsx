@@ -1,9 +1,12 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
 import { PageHeader, Section } from '@/components/ui/page-header';
 import { EmptyState } from '@/components/ui/states';
 import { links, paths } from '@/config/paths';
+import { SUB_SCORES } from '@/features/podcasts/components/authority-score';
+
+import { AuthorityScoreExamples } from './authority-score-examples';
 
 function Page({ title, lead, children }: { title: string; lead?: ReactNode; children: ReactNode }) {
   return (
@@ -236,16 +239,18 @@ export function AuthorityScorePage() {
     <Page title="Podcast authority score" lead="One number from 0 to 100 for how established a podcast is.">
       <p>The final score combines four sub-scores:</p>
       <dl className="definitions">
-        <dt>Quality</dt>
-        <dd>Publishing regularity, episode length, artwork, episode count, age, show-notes quality, guests.</dd>
-        <dt>Social</dt>
-        <dd>Social links in the feed, website links, follower counts.</dd>
-        <dt>YouTube</dt>
-        <dd>Views and subscribers of the podcast's channel.</dd>
-        <dt>Engagement</dt>
-        <dd>Review counts and ratings, chart positions, Castbox plays and subscribers.</dd>
+        {SUB_SCORES.map((part) => (
+          <Fragment key={part.key}>
+            <dt>{part.label}</dt>
+            <dd>{part.measures}</dd>
+          </Fragment>
+        ))}
       </dl>
-      <p>Each podcast page shows its score and the breakdown.</p>
+      <p>
+        A sub-score with no data about the podcast is shown as not measured, never as a zero: it is left out, and the
+        measured sub-scores share its weight. Each podcast page shows its score and the breakdown.
+      </p>
+      <AuthorityScoreExamples />
     </Page>
   );
 }

@@ -23,6 +23,22 @@ export function usePodcast(idOrSlug: string) {
   return useQuery(podcastQueryOptions(idOrSlug));
 }
 
+/** GET /podcasts/authority-score/{podcastId}/details: the sub-scores with their weights;
+ * a sub-score of weight 0 had no data and is left out of the score (docs/authority-score.md). */
+export const getAuthorityScoreDetails = (idOrSlug: string, signal?: AbortSignal) =>
+  call('get', '/podcasts/authority-score/{podcastId}/details', { path: { podcastId: idOrSlug }, signal });
+
+export const authorityScoreDetailsQueryOptions = (idOrSlug: string) =>
+  queryOptions({
+    queryKey: ['podcasts', idOrSlug, 'authority-score-details'],
+    queryFn: ({ signal }) => getAuthorityScoreDetails(idOrSlug, signal),
+    retry: false,
+  });
+
+export function useAuthorityScoreDetails(idOrSlug: string, enabled = true) {
+  return useQuery({ ...authorityScoreDetailsQueryOptions(idOrSlug), enabled });
+}
+
 /** One of the podcast's sub-resources: GET /podcasts/{podcastIdOrSlug}/{part}. */
 function subResource<T>(part: string, query?: Record<string, string | number | boolean | undefined>) {
   const fetcher = (idOrSlug: string, signal?: AbortSignal) =>

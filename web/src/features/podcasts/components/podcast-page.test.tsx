@@ -30,6 +30,23 @@ const podcast = {
   websiteUrl: null,
   authorityScore: { authorityScore: 61, qualityScore: 70, engagementScore: 40, socialScore: 50, youtubeScore: 0, calculatedAt: '2024-05-01' },
 };
+// The details the server answers for a show with no YouTube channel on record (its YouTube
+// sub-score has weight 0: no data) and a measured social score of 0 (docs/authority-score.md).
+const scoreDetails = {
+  podcastId: 'p1',
+  calculatedAt: '2024-05-01T00:00:00Z',
+  finalScore: 60.4,
+  subScores: {
+    quality: { score: 78.37, weight: 0.4706 },
+    social: { score: 0, weight: 0.2941 },
+    youtube: { score: 0, weight: 0 },
+    engagement: { score: 100, weight: 0.2353 },
+  },
+  inputs: {},
+};
+const scored = { ...podcast, authorityScore: { authorityScore: 60.4, qualityScore: 78.37, engagementScore: 100, socialScore: 0, youtubeScore: 0, calculatedAt: '2024-05-01' } };
+const projectItem = (slug: string, name: string, status: string) => ({ projectId: `id-${slug}`, slug, name, status, lastUpdated: '2026-11-01' });
+
 const episode = (id: string, title: string) => ({ episodeId: id, episodeSlug: id, title, description: 'notes', publishedAt: '2024-05-01', durationSeconds: 1800, enclosureUrl: 'https://example.com/a.mp3', hasTranscript: false, imageUrl: null, podcastId: 'p1', podcastSlug: 'climate-hour', episodeShortDescription: null });
 
 afterEach(() => vi.unstubAllGlobals());
@@ -81,6 +98,63 @@ describe('the podcast page', () => {
     });
     renderApp('/podcasts/climate-hour');
     expect(await screen.findByText(/\(3 unavailable\)/)).toBeInTheDocument();
+  });
+
+  it('shows each sub-score with what it measures, and one without data as not measured, not 0', async () => {
+    stubApi((url) => {
+      if (url.pathname === '/api/v1/podcasts/climate-hour') return { body: { podcast: scored } };
+      if (url.pathname === '/api/v1/podcasts/authority-score/p1/details') return { body: scoreDetails };
+      return undefined;
+    });
+    renderApp('/podcasts/climate-hour');
+    const breakdown = await screen.findByRole('list', { name: 'Authority score breakdown' });
+    expect(screen.getByLabelText('Authority score value')).toHaveTextContent('60');
+    const part = (key: string) => within(breakdown).getByTestId(`score-part-${key}`);
+    expect(within(breakdown).getAllByRole('listitem')).toHaveLength(4);
+    expect(part('quality').querySelector('.score-part-value')).toHaveTextContent(/^78$/);
+    expect(part('engagement').querySelector('.score-part-value')).toHaveTextContent(/^100$/);
+    // A measured 0 is a 0; a sub-score of weight 0 had no data.
+    expect(part('social').querySelector('.score-part-value')).toHaveTextContent(/^0$/);
+    expect(part('youtube').querySelector('.score-part-value')).toHaveTextContent(/^not measured$/);
+    // SPEC §3: each part says what it rests on, in one line.
+    expect(part('youtube')).toHaveTextContent(/YouTube channel/);
+    expect(part('engagement')).toHaveTextContent(/reviews and ratings, chart positions, Castbox plays/);
+    expect(part('social')).toHaveTextContent(/follower counts/);
+    expect(part('quality')).toHaveTextContent(/Counts for 47% of this score/);
+  });
+
+  it('without the details, says a 0 may be a sub-score that was not measured', async () => {
+    stubApi((url) => (url.pathname === '/api/v1/podcasts/climate-hour' ? { body: { podcast: scored } } : undefined));
+    renderApp('/podcasts/climate-hour');
+    const breakdown = await screen.findByRole('list', { name: 'Authority score breakdown' });
+    expect(within(breakdown).getByTestId('score-part-quality').querySelector('.score-part-value')).toHaveTextContent(/^78$/);
+    expect(within(breakdown).getByTestId('score-part-youtube').querySelector('.score-part-value')).toHaveTextContent('0 or not measured');
+  });
+
+  it('lets a signed-in user add the podcast to one of the active projects', async () => {
+    setApiKey('pl_key');
+    const calls = stubApi((url, init) => {
+      if (url.pathname === '/api/v1/podcasts/climate-hour') return { body: { podcast } };
+      if (url.pathname === '/api/v1/projects')
+        return { body: { options: {}, projects: [projectItem('old', 'Old pitch', 'ARCHIVED'), projectItem('spring', 'Spring pitch', 'ACTIVE')] } };
+      if (url.pathname === '/api/v1/projects/spring/podcasts' && init?.method === 'POST') return { body: { listedPodcast: {} } };
+      return undefined;
+    });
+    renderApp('/podcasts/climate-hour');
+    const picker = await screen.findByRole('combobox', { name: 'Project' });
+    expect(within(picker).getAllByRole('option').map((option) => option.textContent)).toEqual(['Spring pitch']);
+    await userEvent.click(screen.getByRole('button', { name: 'Add to project' }));
+    expect(await screen.findByText('Added to Spring pitch')).toBeInTheDocument();
+    const post = calls.find((call) => call.init?.method === 'POST')!;
+    expect(JSON.parse(String(post.init?.body))).toEqual({ podcastId: 'p1', state: 'prospect' });
+  });
+
+  it('offers no project picker to a signed-out visitor', async () => {
+    const calls = stubApi((url) => (url.pathname === '/api/v1/podcasts/climate-hour' ? { body: { podcast } } : undefined));
+    renderApp('/podcasts/climate-hour');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Climate Hour' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add to project' })).toBeNull();
+    expect(calls.some((call) => call.url.pathname === '/api/v1/projects')).toBe(false);
   });
 
   it('refuses a reserved slug without calling the API', async () => {

@@ -5,6 +5,7 @@ import { ServerSanitizedHtml } from '@/components/ui/sanitized-html';
 import { Section } from '@/components/ui/page-header';
 import { EmptyState, QueryState } from '@/components/ui/states';
 import { useAuth } from '@/features/auth/use-auth';
+import { AddToProject } from '@/features/search/components/add-to-project';
 import { isValidPodcastSlug, links, paths } from '@/config/paths';
 
 import { usePodcast } from '../api/get-podcast';
@@ -12,8 +13,8 @@ import { ChartHistorySection } from './chart-history';
 import { PodcastEpisodes } from './podcast-episodes';
 import { PodcastHeader } from './podcast-header';
 import { SaveToTeam } from './save-to-team';
+import { AuthorityScoreSection } from './authority-score';
 import {
-  AuthorityScoreSection,
   ContactsSection,
   RelatedPodcastsSection,
   ReviewsSection,
@@ -47,12 +48,13 @@ function PodcastDetails({ slug, only }: { slug: string; only?: PodcastSubPage })
     <QueryState query={query} feature="Podcast pages" loadingLabel="Loading podcast…">
       {({ podcast }) => {
         const actions = signedIn ? (
-          <p className="toolbar">
+          <div className="toolbar podcast-actions">
+            <AddToProject podcastId={podcast.id} offerNewProject />
             <Link className="button button-secondary" to={links.outreach('new', { podcastId: podcast.id })}>
               Outreach email
             </Link>
             <SaveToTeam podcastId={podcast.id} />
-          </p>
+          </div>
         ) : null;
         if (only) {
           return (
@@ -95,7 +97,7 @@ function PodcastDetails({ slug, only }: { slug: string; only?: PodcastSubPage })
                 <PodcastEpisodes slug={slug} />
               </div>
               <aside className="podcast-side">
-                <AuthorityScoreSection score={podcast.authorityScore} />
+                <AuthorityScoreSection podcastId={podcast.id} score={podcast.authorityScore} />
                 <ContactsSection slug={slug} podcast={podcast} tier={tier} />
                 <SocialsSection slug={slug} podcast={podcast} />
               </aside>

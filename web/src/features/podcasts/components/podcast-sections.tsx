@@ -7,7 +7,7 @@ import { EmptyState, QueryState } from '@/components/ui/states';
 import { formatCompact, formatNumber } from '@/lib/format';
 import { links, paths } from '@/config/paths';
 import type { PlanTier } from '@/config/plans';
-import type { AuthorityScore, Podcast } from '@/lib/api-types';
+import type { Podcast } from '@/lib/api-types';
 
 import {
   usePodcastContacts,
@@ -16,40 +16,6 @@ import {
   useRelatedPodcasts,
 } from '../api/get-podcast';
 import { socialLabel } from '../labels';
-
-export function AuthorityScoreSection({ score }: { score: AuthorityScore | null }) {
-  return (
-    <Section title="Authority score">
-      {score ? (
-        <>
-          <p className="big-number" aria-label="Authority score value">
-            {Math.round(score.authorityScore)}
-            <span className="muted"> / 100</span>
-          </p>
-          <BarChart
-            label="Authority score breakdown"
-            layout="vertical"
-            height={200}
-            domain={[0, 100]}
-            categoryKey="part"
-            series={[{ key: 'score', label: 'Score' }]}
-            data={[
-              { part: 'Quality', score: score.qualityScore },
-              { part: 'Engagement', score: score.engagementScore },
-              { part: 'Social', score: score.socialScore },
-              { part: 'YouTube', score: score.youtubeScore },
-            ]}
-          />
-          <p className="muted">
-            <Link to={paths.authorityScore.pattern}>How the authority score works</Link>
-          </p>
-        </>
-      ) : (
-        <EmptyState title="Not scored yet">The authority score is computed by the scoring job.</EmptyState>
-      )}
-    </Section>
-  );
-}
 
 export function ReviewsSection({ slug }: { slug: string }) {
   const query = usePodcastReviews(slug);

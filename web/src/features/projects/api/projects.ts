@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 
 import { usePreferences, useSavePreferences, withFavoriteProjects } from '@/features/settings/api/preferences';
-import { apiRequest, call, downloadRequest, type ResponseData } from '@/lib/api-client';
+import { ApiClientError, apiRequest, call, downloadRequest, errorText, type ResponseData } from '@/lib/api-client';
 
 export const LISTED_PODCAST_STATES = ['prospect', 'qualified', 'pitched', 'lost', 'booked', 'ignored'] as const;
 export type ListedPodcastState = (typeof LISTED_PODCAST_STATES)[number];
@@ -117,6 +117,42 @@ export const addPodcastToProject = ({ projectSlug, ...body }: AddPodcastInput) =
 export function useAddPodcastToProject() {
   const client = useQueryClient();
   return useMutation({ mutationFn: addPodcastToProject, onSuccess: () => client.invalidateQueries({ queryKey: ['projects'] }) });
+}
+
+/** The projects podcasts are added to: the ACTIVE ones of SPEC §4's project statuses
+ * (archived ones are done with; draft, pending and failed ones are still being made). */
+export const activeProjects = <T extends { status: string }>(projects: readonly T[]): T[] =>
+  projects.filter((project) => project.status === 'ACTIVE');
+
+/** The server's refusal of a podcast the project already lists: 400 "Podcast {id} is already listed in this project". */
+export const isAlreadyListed = (error: unknown): boolean =>
+  error instanceof ApiClientError && error.httpStatus === 400 && /already listed/i.test(error.serverMessage ?? '');
+
+export type BulkAddOutcome = {
+  added: string[];
+  alreadyListed: string[];
+  failed: { podcastId: string; message: string }[];
+};
+
+/** Adds podcasts to a project one POST /projects/{slug}/podcasts at a time, as prospects,
+ * and says which were added, which the project already had and which failed (and why). */
+export async function addPodcastsToProject({ projectSlug, podcastIds }: { projectSlug: string; podcastIds: readonly string[] }): Promise<BulkAddOutcome> {
+  const outcome: BulkAddOutcome = { added: [], alreadyListed: [], failed: [] };
+  for (const podcastId of podcastIds) {
+    try {
+      await addPodcastToProject({ projectSlug, podcastId, state: 'prospect' });
+      outcome.added.push(podcastId);
+    } catch (error) {
+      if (isAlreadyListed(error)) outcome.alreadyListed.push(podcastId);
+      else outcome.failed.push({ podcastId, message: errorText(error) });
+    }
+  }
+  return outcome;
+}
+
+export function useAddPodcastsToProject() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: addPodcastsToProject, onSettled: () => client.invalidateQueries({ queryKey: ['projects'] }) });
 }
 
 /** Labels a listed podcast can carry (the server's enumeration). */

@@ -60,10 +60,14 @@ function ListedPodcastCard({ listed, projectSlug, guestProfileId }: { listed: Li
   const failure = update.error ?? remove.error;
   return (
     <li className="board-card" data-testid="board-card">
-      <Artwork src={listed.podcast.imageUrl} title={title} size={40} />
-      <div className="grow">
-        <Link to={links.podcast(listed.podcast.slug)}>{title}</Link>
-        {listed.priority ? <span className={`badge priority-${listed.priority}`}>{listed.priority}</span> : null}
+      <div className="board-card-head">
+        <Artwork src={listed.podcast.imageUrl} title={title} size={32} />
+        <div className="grow">
+          <Link to={links.podcast(listed.podcast.slug)}>{title}</Link>
+          {listed.priority ? <span className={`badge priority-${listed.priority}`}>{listed.priority}</span> : null}
+        </div>
+      </div>
+      <div>
         <div className="board-controls">
           <select
             aria-label={`Status of ${title}`}
@@ -110,7 +114,7 @@ function ListedPodcastCard({ listed, projectSlug, guestProfileId }: { listed: Li
           <div className="board-actions">
             <Link
               className="button button-ghost button-small"
-              to={links.outreach('new', { podcastId: listed.podcast.podcastId, guestProfileId })}
+              to={links.outreach('new', { podcastId: listed.podcast.podcastId, guestProfileId, projectId: projectSlug })}
               aria-label={`Outreach email to ${title}`}
             >
               Outreach email

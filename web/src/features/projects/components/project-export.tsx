@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Spinner } from '@/components/ui/states';
 import { usePreferences } from '@/features/settings/api/preferences';
 import { ApiClientError } from '@/lib/api-client';
+import { saveFile } from '@/lib/save-file';
 
 import {
   EXPORT_COLUMNS,
@@ -13,17 +14,6 @@ import {
   type ExportFormat,
   type ListedPodcastState,
 } from '../api/projects';
-
-/** Hands a downloaded file to the browser under `name`. */
-function saveFile(blob: Blob, name: string) {
-  if (typeof URL.createObjectURL !== 'function') return;
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  URL.revokeObjectURL(url);
-}
 
 /** Exports the project's podcasts as CSV or JSON: column groups and statuses to include. */
 /** The columns ticked at first: all but the user's columns not to export, else a short default. */

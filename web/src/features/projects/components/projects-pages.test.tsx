@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -161,7 +163,7 @@ describe('a project board', () => {
     await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Label mcp on Low show' })).not.toBeChecked());
   });
 
-  it("links each listed podcast to an outreach email for it and the project's guest", async () => {
+  it("links each listed podcast to an outreach email for it, the project and the project's guest", async () => {
     const guest = { id: 'g1', name: 'Sam Reed', slug: 'sam-reed', status: 'ACTIVE', imageUrl: null, linkedinUrl: null, companyName: null, appearancesCount: 0 };
     stubApi((url) => {
       if (url.pathname === '/api/v1/projects/pr1/details') return { body: { project: { ...projectItem('pr1', 'Spring pitch', 'ACTIVE', '2026-11-01'), linkedGuestProfile: guest } } };
@@ -170,7 +172,48 @@ describe('a project board', () => {
     });
     renderApp('/app/projects/pr1');
     const link = await screen.findByRole('link', { name: 'Outreach email to Booked show' });
-    expect(link).toHaveAttribute('href', '/app/outreach/new?podcast-id=pod-l4&guest-profile-id=g1');
+    expect(link).toHaveAttribute('href', '/app/outreach/new?podcast-id=pod-l4&guest-profile-id=g1&project-id=pr1');
+  });
+
+  it('fits a 1366 px window: six columns side by side and a priority select wide enough for its longest option (regression: the last column was cut off and "No priorit" truncated)', async () => {
+    stubProject();
+    renderApp('/app/projects/pr1');
+    const [card] = await screen.findAllByTestId('board-card');
+    // The controls take the card's whole width: the artwork sits in the title row, not beside them.
+    const select = within(card).getByRole('combobox', { name: /^Priority of / }) as HTMLSelectElement;
+    expect(select.closest('.board-card-head')).toBeNull();
+    expect(card.querySelector('.board-card-head img, .board-card-head .artwork')).not.toBeNull();
+    const longestOption = Math.max(...[...select.options].map((option) => option.text.length));
+
+    // The widths the stylesheet gives at a 1366 px window with a classic 17 px scrollbar.
+    const css = readFileSync(resolve(process.cwd(), 'src/index.css'), 'utf8');
+    const rule = (selector: string) => {
+      const body = css.match(new RegExp(`^${selector.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\{([^}]*)\\}`, 'm'))?.[1];
+      if (body === undefined) throw new Error(`no top-level rule ${selector} in index.css`);
+      return Object.fromEntries(body.split(';').filter((line) => line.includes(':')).map((line) => line.split(/:(.*)/s).map((part) => part.trim())));
+    };
+    const px = (value: string) => (value.endsWith('rem') ? parseFloat(value) * 16 : value.endsWith('px') ? parseFloat(value) : value === '0' ? 0 : NaN);
+    const sides = (value: string) => {
+      const [, right = value.split(/\s+/)[0]] = value.split(/\s+/);
+      return 2 * px(right);
+    };
+    const shell = Math.min(1366 - 17, px(rule('.app-shell')['max-width']));
+    const nav = px(rule('.app-shell')['grid-template-columns'].split(/\s+/)[0]);
+    const boardWidth = shell - nav - sides(rule('.app-shell .main').padding);
+    const board = rule('.board');
+    const tracks = board['grid-template-columns'].match(/^repeat\((\d+), minmax\(([^,]+), 1fr\)\)$/)!;
+    const columns = Number(tracks[1]);
+    const gap = px(board.gap);
+    expect(columns).toBe(STATUSES.length);
+    expect(columns * px(tracks[2]) + (columns - 1) * gap).toBeLessThanOrEqual(boardWidth);
+
+    const column = (boardWidth - (columns - 1) * gap) / columns;
+    const cardContent = column - sides(rule('.board-column').padding) - sides(rule('.board-card').padding);
+    const selectRule = rule('.board-controls select');
+    expect(selectRule.width).toBe('100%');
+    // A generous text width (0.6 em a character), the select's padding and its arrow.
+    const needed = longestOption * 0.6 * px(selectRule['font-size']) + sides(selectRule.padding) + 24;
+    expect(cardContent).toBeGreaterThanOrEqual(needed);
   });
 
   it('filters the board by priority on the server', async () => {

@@ -1,5 +1,6 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 
 import { setApiKey } from '@/lib/auth-storage';
 import { renderApp, stubApi } from '@/test/render';
@@ -197,5 +198,98 @@ describe('the search screen', () => {
     expect(body.minCastboxPlays).toBe(500);
     expect(body.foundedSince).toEqual({ type: 'custom', date: '2020-01-01' });
     expect(await screen.findByText('No results')).toBeInTheDocument();
+  });
+
+  describe('with podcasts selected', () => {
+    const podcastHit = (id: string, title: string) => ({
+      podcastId: id,
+      podcastSlug: `slug-${id}`,
+      podcastRssTitle: title,
+      podcastRssAuthor: null,
+      podcastImageUrl: null,
+      totalEpisodes: 10,
+      lastEpisodeDate: '2026-10-01T00:00:00Z',
+      podcastTitleHighlights: null,
+      podcastDescriptionHighlights: null,
+      podcastRssDescriptionNoHtml: null,
+      podcastAuthorityScoreTotal: 40.4,
+      rssCategories: ['News'],
+      applePodcastsRating: null,
+      applePodcastsRatingsCount: null,
+      primaryContact: null,
+      podcastEmails: ['host@example.com'],
+    });
+    const hits = [podcastHit('p1', 'Climate Hour'), podcastHit('p2', 'Night Garden'), podcastHit('p3', 'Moth Hour')];
+    const project = (slug: string, name: string, status: string) => ({ projectId: `id-${slug}`, slug, name, status, lastUpdated: '2026-11-01' });
+
+    function stubSearch() {
+      return stubApi((url, init) => {
+        if (url.pathname === '/api/v1/search/podcasts')
+          return { body: { searchMode: 'podcasts', searchId: 's1', searchOptions: {}, result: { total: { value: 3, relation: 'eq' }, maxScore: 1, hitsReturned: 3, hits }, cursor: null } };
+        if (url.pathname === '/api/v1/projects') return { body: { options: {}, projects: [project('old', 'Old pitch', 'ARCHIVED'), project('spring', 'Spring pitch', 'ACTIVE')] } };
+        if (url.pathname === '/api/v1/projects/spring/podcasts' && init?.method === 'POST') {
+          const { podcastId } = JSON.parse(String(init.body)) as { podcastId: string };
+          // The server's answers: added, already listed (400), the plan's cap (403).
+          if (podcastId === 'p2') return { status: 400, body: { status: 'BAD_REQUEST', data: { message: 'Podcast p2 is already listed in this project' } } };
+          if (podcastId === 'p3') return { status: 403, body: { status: 'FORBIDDEN', data: { message: 'Podcast limit reached' } } };
+          return { body: { listedPodcast: {} } };
+        }
+        return undefined;
+      });
+    }
+
+    it('adds them to an active project in one step, one call each, and says how each went', async () => {
+      setApiKey('pl_key');
+      const calls = stubSearch();
+      renderApp('/app/search?q=climate');
+      await userEvent.click(await screen.findByRole('checkbox', { name: 'Select Climate Hour' }));
+      await userEvent.click(screen.getByRole('checkbox', { name: 'Select Night Garden' }));
+      const bar = screen.getByRole('region', { name: 'Selected podcasts' });
+      expect(bar).toHaveTextContent('2 selected');
+      const selectAll = screen.getByRole('checkbox', { name: 'Select all on this page' }) as HTMLInputElement;
+      expect(selectAll.indeterminate).toBe(true);
+      await userEvent.click(selectAll);
+      expect(bar).toHaveTextContent('3 selected');
+      const picker = await within(bar).findByRole('combobox', { name: 'Project' });
+      expect(within(picker).getAllByRole('option').map((option) => option.textContent)).toEqual(['Spring pitch']);
+      await userEvent.click(within(bar).getByRole('button', { name: 'Add 3 to project' }));
+      await waitFor(() => expect(within(bar).getByRole('status')).toHaveTextContent('Added 1 to Spring pitch · 1 already there · 1 failed (Podcast limit reached)'));
+      const posts = calls.filter((call) => call.init?.method === 'POST' && call.url.pathname === '/api/v1/projects/spring/podcasts');
+      expect(posts.map((call) => JSON.parse(String(call.init?.body)))).toEqual(hits.map((item) => ({ podcastId: item.podcastId, state: 'prospect' })));
+      await userEvent.click(within(bar).getByRole('button', { name: 'Clear selection' }));
+      expect(screen.queryByRole('region', { name: 'Selected podcasts' })).toBeNull();
+      expect(screen.getAllByRole('checkbox', { name: /^Select / }).filter((box) => (box as HTMLInputElement).checked)).toHaveLength(0);
+    });
+
+    it('exports the selected ones as a CSV file, in the table view too', async () => {
+      stubSearch();
+      const blobs: Blob[] = [];
+      // Object URLs that keep the file, for this test only.
+      const saved = ['createObjectURL', 'revokeObjectURL'].map((name) => [name, Object.getOwnPropertyDescriptor(URL, name)] as const);
+      Object.defineProperty(URL, 'createObjectURL', { configurable: true, writable: true, value: (blob: Blob) => (blobs.push(blob), 'blob:csv') });
+      Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, writable: true, value: () => undefined });
+      onTestFinished(() => {
+        for (const [name, descriptor] of saved) {
+          if (descriptor) Object.defineProperty(URL, name, descriptor);
+          else Reflect.deleteProperty(URL, name);
+        }
+      });
+      const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+      renderApp('/app/search?q=climate&view=table');
+      await userEvent.click(await screen.findByRole('checkbox', { name: 'Select Night Garden' }));
+      await userEvent.click(screen.getByRole('checkbox', { name: 'Select Moth Hour' }));
+      const bar = screen.getByRole('region', { name: 'Selected podcasts' });
+      // Signed out: export, but no project to add to.
+      expect(within(bar).queryByRole('button', { name: /to project/ })).toBeNull();
+      await userEvent.click(within(bar).getByRole('button', { name: 'Export 2' }));
+      expect(within(bar).getByRole('status')).toHaveTextContent('Exported 2 to CSV');
+      expect(click).toHaveBeenCalledTimes(1);
+      expect((click.mock.contexts[0] as HTMLAnchorElement).download).toMatch(/^podcasts-\d{4}-\d{2}-\d{2}\.csv$/);
+      const lines = (await blobs[0].text()).replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+      expect(lines).toHaveLength(3);
+      expect(lines.slice(1).map((line) => line.split(',')[1])).toEqual(['p2', 'p3']);
+      expect(lines[1]).toBe(`Night Garden,p2,40,News,10,2026-10-01,,yes,${window.location.origin}/podcasts/slug-p2`);
+      click.mockRestore();
+    });
   });
 });

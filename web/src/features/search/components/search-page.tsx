@@ -23,6 +23,7 @@ import {
 } from '../search-form-state';
 import { SearchForm } from './search-form';
 import { SearchResults, type ResultsView } from './search-results';
+import { SelectAllOnPage, SelectionBar, useHitSelection } from './result-selection';
 
 function initialState(q: string | null, preferences: UserPreferences | undefined): SearchFormState {
   const filters = preferences?.search?.defaultSearchFilters ? filtersFromWire(preferences.search.defaultSearchFilters) : EMPTY_FILTERS;
@@ -91,8 +92,10 @@ function SearchScreen({ preferences }: { preferences: UserPreferences | undefine
     const built = buildSearchBody(initial, tier);
     return built.ok ? ({ mode: built.mode, body: built.body } as SearchRequest) : null;
   });
+  const selection = useHitSelection();
   const onSearch = (built: { mode: SearchRequest['mode']; body: SearchRequest['body'] }, state: SearchFormState) => {
     setRequest({ mode: built.mode, body: built.body } as SearchRequest);
+    selection.clear();
     const next = new URLSearchParams(params);
     const words = state.terms.map((term) => term.term.trim()).filter(Boolean)[0];
     if (words) next.set('q', words);
@@ -114,6 +117,8 @@ function SearchScreen({ preferences }: { preferences: UserPreferences | undefine
   const pages = search.data?.pages ?? [];
   const hits = pages.flatMap((page) => page.result.hits as (PodcastHit | EpisodeHit)[]);
   const total = pages[0]?.result.total;
+  const podcastHits = request?.mode === 'podcasts' ? (hits as PodcastHit[]) : [];
+  const selectedHits = podcastHits.filter((hit) => selection.selected.has(hit.podcastId));
   const loadMore = () => {
     if (search.hasNextPage && !search.isFetchingNextPage) void search.fetchNextPage();
   };
@@ -170,8 +175,21 @@ function SearchScreen({ preferences }: { preferences: UserPreferences | undefine
       ) : hits.length === 0 ? (
         <EmptyState title="No results">Try other words, fewer filters, or more places to look.</EmptyState>
       ) : (
-        <>
-          <SearchResults mode={request.mode} hits={hits} view={view} canAddToProject={signedIn} selectedProjectSlug={selectedProjectSlug} />
+        <div className={selectedHits.length > 0 ? 'has-selection' : undefined}>
+          {request.mode === 'podcasts' ? <SelectAllOnPage hits={podcastHits} selection={selection} /> : null}
+          {/* Fixed to the window's foot; in the document it follows "Select all", so the
+              keyboard reaches the actions right after the selection. */}
+          {selectedHits.length > 0 ? (
+            <SelectionBar hits={selectedHits} canAddToProject={signedIn} defaultProjectSlug={selectedProjectSlug} onClear={selection.clear} />
+          ) : null}
+          <SearchResults
+            mode={request.mode}
+            hits={hits}
+            view={view}
+            canAddToProject={signedIn}
+            selectedProjectSlug={selectedProjectSlug}
+            selection={request.mode === 'podcasts' ? selection : undefined}
+          />
           <div ref={sentinel} aria-hidden="true" />
           {search.isFetchingNextPage ? <Spinner label="Loading more results…" /> : null}
           {search.hasNextPage && !search.isFetchingNextPage ? (
@@ -179,7 +197,7 @@ function SearchScreen({ preferences }: { preferences: UserPreferences | undefine
               Load more results
             </button>
           ) : null}
-        </>
+        </div>
       )}
     </div>
   );

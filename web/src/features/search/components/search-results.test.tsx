@@ -1,9 +1,12 @@
 import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
 import type { PodcastHit } from '@/lib/api-types';
 
+import { podcastHitsCsv, HIT_EXPORT_COLUMNS } from '../export-hits';
 import { SearchResults } from './search-results';
 
 // Only the fields the results read; the rest of a hit is irrelevant here.
@@ -69,5 +72,61 @@ describe('podcast results', () => {
       expect.arrayContaining(['62', 'Science, Earth Sciences, News', '4.5', 'Yes']),
     );
     expect(within(second).getAllByRole('cell').map((cell) => cell.textContent).filter((text) => text === '—')).toHaveLength(4);
+  });
+});
+
+/** The results with a selection kept the way the search page keeps it. */
+function Selectable({ view }: { view: 'list' | 'table' }) {
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string, on: boolean) =>
+    setSelected((previous) => {
+      const next = new Set(previous);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  return (
+    <MemoryRouter>
+      <output aria-label="Selected ids">{[...selected].join(',')}</output>
+      <SearchResults mode="podcasts" hits={[scored, bare]} view={view} canAddToProject={false} selection={{ selected, toggle }} />
+    </MemoryRouter>
+  );
+}
+
+describe('selecting podcast results', () => {
+  it.each(['list', 'table'] as const)('gives each podcast a labelled checkbox in the %s, ticked with the keyboard too', async (view) => {
+    render(<Selectable view={view} />);
+    const boxes = screen.getAllByRole('checkbox');
+    expect(boxes.map((box) => box.getAttribute('aria-label'))).toEqual(['Select Climate Hour', 'Select Bare Show']);
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select Bare Show' }));
+    screen.getByRole('checkbox', { name: 'Select Climate Hour' }).focus();
+    await userEvent.keyboard(' ');
+    expect(screen.getByRole('status', { name: 'Selected ids' })).toHaveTextContent('p2,p1');
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select Bare Show' }));
+    expect(screen.getByRole('status', { name: 'Selected ids' })).toHaveTextContent(/^p1$/);
+  });
+
+  it('has no checkboxes without a selection', () => {
+    show('table');
+    expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
+  });
+});
+
+describe('the CSV of selected results', () => {
+  it('has a row per hit with the fields the table shows and its page on this site', () => {
+    const lines = podcastHitsCsv([scored, bare], 'https://podlens.example').trimEnd().split('\r\n');
+    expect(lines[0]).toBe(HIT_EXPORT_COLUMNS.join(','));
+    expect(lines[0]).toBe('Title,Podcast ID,Authority score,Genres,Episodes,Last episode,Apple rating,Contact available,URL');
+    expect(lines[1]).toBe('Climate Hour,p1,62,Science; Earth Sciences; News; Politics,120,2026-11-01,4.5,yes,https://podlens.example/podcasts/climate-hour');
+    // Nothing made up for what the hit lacks.
+    expect(lines[2]).toBe('Bare Show,p2,,,120,2026-11-01,,no,https://podlens.example/podcasts/bare');
+  });
+
+  it('quotes commas and quotes, and keeps a spreadsheet from running a title as a formula', () => {
+    const tricky = hit({ podcastRssTitle: 'Cats, "Dogs" & more' });
+    const formula = hit({ podcastRssTitle: '=HYPERLINK("x")' });
+    const [, first, second] = podcastHitsCsv([tricky, formula], '').trimEnd().split('\r\n');
+    expect(first.startsWith('"Cats, ""Dogs"" & more",')).toBe(true);
+    expect(second.startsWith(`"'=HYPERLINK(""x"")",`)).toBe(true);
   });
 });

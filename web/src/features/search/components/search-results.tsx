@@ -8,7 +8,9 @@ import type { EpisodeHit, PodcastHit } from '@/lib/api-types';
 
 import { TranscriptBadge } from '@/features/episodes/components/episode-list';
 
+import { hasContact } from '../export-hits';
 import { AddToProject } from './add-to-project';
+import type { HitSelection } from './result-selection';
 
 export type ResultsView = 'list' | 'table';
 
@@ -18,11 +20,11 @@ type Props = {
   view: ResultsView;
   canAddToProject: boolean;
   selectedProjectSlug?: string;
+  /** Podcast results get a checkbox each when given. */
+  selection?: HitSelection;
 };
 
 const firstHighlight = (list: string[] | null | undefined) => (list && list.length > 0 ? list[0] : null);
-
-const hasContact = (hit: PodcastHit) => Boolean(hit.primaryContact) || (hit.podcastEmails?.length ?? 0) > 0;
 
 /** What an agent decides on, at a glance: the score, the genres, the rating and
  * whether there is someone to write to. */
@@ -51,11 +53,27 @@ function PodcastFacts({ hit }: { hit: PodcastHit }) {
   );
 }
 
-function PodcastResult({ hit, canAdd, project }: { hit: PodcastHit; canAdd: boolean; project?: string }) {
+function SelectHit({ hit, selection }: { hit: PodcastHit; selection: HitSelection }) {
+  return (
+    <input
+      type="checkbox"
+      aria-label={`Select ${hit.podcastRssTitle}`}
+      checked={selection.selected.has(hit.podcastId)}
+      onChange={(event) => selection.toggle(hit.podcastId, event.target.checked)}
+    />
+  );
+}
+
+function PodcastResult({ hit, canAdd, project, selection }: { hit: PodcastHit; canAdd: boolean; project?: string; selection?: HitSelection }) {
   const title = firstHighlight(hit.podcastTitleHighlights) ?? hit.podcastRssTitle;
   const description = firstHighlight(hit.podcastDescriptionHighlights);
   return (
     <li className="result">
+      {selection ? (
+        <div className="result-select">
+          <SelectHit hit={hit} selection={selection} />
+        </div>
+      ) : null}
       <Artwork src={hit.podcastImageUrl} title={hit.podcastRssTitle} size={72} />
       <div className="result-body">
         <h3>
@@ -110,13 +128,18 @@ function EpisodeResult({ hit, canAdd, project }: { hit: EpisodeHit; canAdd: bool
   );
 }
 
-function ResultsTable({ mode, hits }: { mode: Props['mode']; hits: Props['hits'] }) {
+function ResultsTable({ mode, hits, selection }: { mode: Props['mode']; hits: Props['hits']; selection?: HitSelection }) {
   return (
     <div className="table-wrap">
       <table className="table">
         <thead>
           {mode === 'podcasts' ? (
             <tr>
+              {selection ? (
+                <th scope="col" className="select-cell">
+                  <span className="visually-hidden">Select</span>
+                </th>
+              ) : null}
               <th scope="col">Podcast</th>
               <th scope="col">Author</th>
               <th scope="col">Authority</th>
@@ -139,6 +162,11 @@ function ResultsTable({ mode, hits }: { mode: Props['mode']; hits: Props['hits']
           {mode === 'podcasts'
             ? (hits as PodcastHit[]).map((hit) => (
                 <tr key={hit.podcastId}>
+                  {selection ? (
+                    <td className="select-cell">
+                      <SelectHit hit={hit} selection={selection} />
+                    </td>
+                  ) : null}
                   <td>
                     <Link to={links.podcast(hit.podcastSlug)}>{hit.podcastRssTitle}</Link>
                   </td>
@@ -169,13 +197,13 @@ function ResultsTable({ mode, hits }: { mode: Props['mode']; hits: Props['hits']
   );
 }
 
-export function SearchResults({ mode, hits, view, canAddToProject, selectedProjectSlug }: Props) {
-  if (view === 'table') return <ResultsTable mode={mode} hits={hits} />;
+export function SearchResults({ mode, hits, view, canAddToProject, selectedProjectSlug, selection }: Props) {
+  if (view === 'table') return <ResultsTable mode={mode} hits={hits} selection={mode === 'podcasts' ? selection : undefined} />;
   return (
     <ul className="results" data-testid="search-results">
       {mode === 'podcasts'
         ? (hits as PodcastHit[]).map((hit) => (
-            <PodcastResult key={hit.podcastId} hit={hit} canAdd={canAddToProject} project={selectedProjectSlug} />
+            <PodcastResult key={hit.podcastId} hit={hit} canAdd={canAddToProject} project={selectedProjectSlug} selection={selection} />
           ))
         : (hits as EpisodeHit[]).map((hit) => (
             <EpisodeResult key={hit.episodeId} hit={hit} canAdd={canAddToProject} project={selectedProjectSlug} />

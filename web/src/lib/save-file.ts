@@ -1,0 +1,10 @@
+/** Hands a file to the browser's download under `name`. */
+export function saveFile(blob: Blob, name: string) {
+  if (typeof URL.createObjectURL !== 'function') return;
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  URL.revokeObjectURL(url);
+}
