@@ -56,13 +56,23 @@ function AddButton({ projectSlug, podcastId, title }: { projectSlug: string; pod
 }
 
 /** Project sub-page: asks the AI assist for podcasts that fit the project and are not on its list yet. */
+/** A suggestion's reasons: the terms it matched, and the listed shows it is like (sent as "like <title>"). */
+export function reasonsText(reasons: string[]): string {
+  const likes = reasons.filter((reason) => reason.startsWith('like ')).map((reason) => reason.slice('like '.length));
+  const terms = reasons.filter((reason) => !reason.startsWith('like '));
+  return [terms.length > 0 ? `Matches ${terms.join(', ')}` : null, likes.length > 0 ? `Like ${likes.join(', ')} on your list` : null]
+    .filter(Boolean)
+    .join(' · ');
+}
+
 export function ProjectSuggestions({ slug }: { slug: string }) {
   const suggest = useMutation({ mutationFn: () => suggestPodcasts(slug) });
   const assist = suggest.data;
   return (
     <div className="stack">
       <p>
-        Podcasts that match the project's keywords, its strategies and its purpose, leaving out the ones already on the list and the team's blacklist.
+        Podcasts that match the project's keywords, its strategies, its guest's expertise and topics and its purpose, and shows like the ones
+        on its list, leaving out the ones already on the list and the team's blacklist.
         Each request counts as one AI assist.
       </p>
       <div className="toolbar">
@@ -90,9 +100,17 @@ export function ProjectSuggestions({ slug }: { slug: string }) {
               </div>
             ))}
           </dl>
-          <p className="meta">Searched for: {assist.searchTerms.join(', ') || 'nothing (add keywords to the project)'}</p>
+          <p className="meta">
+            Searched for:{' '}
+            {[
+              assist.searchTerms.join(', '),
+              Object.values(assist.pipeline).some((count) => Number(count) > 0) ? 'shows like the ones on the list' : '',
+            ]
+              .filter(Boolean)
+              .join('; ') || 'nothing (add keywords or podcasts to the project)'}
+          </p>
           {assist.suggestions.length === 0 ? (
-            <EmptyState title="No new podcasts found">Add keywords to the project or generate search strategies.</EmptyState>
+            <EmptyState title="No new podcasts found">Add keywords or podcasts to the project, or generate search strategies.</EmptyState>
           ) : (
             <ul className="project-list" aria-label="Suggested podcasts">
               {assist.suggestions.map((suggestion) => (
@@ -103,7 +121,7 @@ export function ProjectSuggestions({ slug }: { slug: string }) {
                     </h3>
                     <AddButton projectSlug={slug} podcastId={suggestion.podcastId} title={suggestion.title} />
                   </div>
-                  <p className="meta">Matches {suggestion.matchedTerms.join(', ')}</p>
+                  <p className="meta">{reasonsText(suggestion.matchedTerms)}</p>
                 </li>
               ))}
             </ul>

@@ -272,7 +272,8 @@ describe('project suggestions', () => {
       searchTerms: ['gardening', 'moths'],
       suggestions: [
         { podcastId: 'p9', slug: 'night-garden', title: 'Night Garden', imageUrl: null, genres: [], matchedTerms: ['gardening', 'moths'], score: 1.8 },
-        { podcastId: 'p7', slug: 'moth-hour', title: 'Moth Hour', imageUrl: null, genres: [], matchedTerms: ['moths'], score: 0.9 },
+        { podcastId: 'p7', slug: 'moth-hour', title: 'Moth Hour', imageUrl: null, genres: [], matchedTerms: ['moths', 'like Night Owls'], score: 0.9 },
+        { podcastId: 'p6', slug: 'dusk', title: 'Dusk', imageUrl: null, genres: [], matchedTerms: ['like Night Owls'], score: 0.5 },
       ],
       nextSteps: ['1 pitched podcast(s) are waiting for an answer: follow up a week after the pitch.'],
     };
@@ -285,9 +286,12 @@ describe('project suggestions', () => {
     renderApp('/app/projects/pr1/suggestions');
     fireEvent.click(await screen.findByRole('button', { name: 'Suggest podcasts' }));
     const list = await screen.findByRole('list', { name: 'Suggested podcasts' });
-    expect(within(list).getAllByRole('heading').map((heading) => heading.textContent)).toEqual(['Night Garden', 'Moth Hour']);
+    expect(within(list).getAllByRole('heading').map((heading) => heading.textContent)).toEqual(['Night Garden', 'Moth Hour', 'Dusk']);
     expect(within(list).getByText('Matches gardening, moths')).toBeInTheDocument();
-    expect(screen.getByText('Searched for: gardening, moths')).toBeInTheDocument();
+    // A show related to one on the list says which.
+    expect(within(list).getByText('Matches moths · Like Night Owls on your list')).toBeInTheDocument();
+    expect(within(list).getByText('Like Night Owls on your list')).toBeInTheDocument();
+    expect(screen.getByText('Searched for: gardening, moths; shows like the ones on the list')).toBeInTheDocument();
     const asked = calls.find((call) => call.url.pathname === '/api/v1/agent/');
     expect(JSON.parse(String(asked?.init?.body))).toEqual({ kind: 'project', projectId: 'pr1', limit: 10 });
 
