@@ -274,7 +274,7 @@ pub struct ProjectAssist {
 /// The listed podcasts, newest first, as (id, title).
 fn newest_listed(listed: &[ListedPodcastRow]) -> Vec<(Uuid, String)> {
     let mut rows: Vec<&ListedPodcastRow> = listed.iter().collect();
-    rows.sort_by(|a, b| b.added_at.cmp(&a.added_at));
+    rows.sort_by_key(|row| std::cmp::Reverse(row.added_at));
     rows.into_iter()
         .filter_map(|row| {
             Uuid::parse_str(&row.podcast_id)

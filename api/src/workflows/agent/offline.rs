@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use super::offline_insight;
 use super::text::{
-    cosine, extractive_summary, keywords, list_items, spelling_variants, term_vector,
+    cosine, extractive_summary, keywords, list_items, spelling_variants, term_vector, tokens,
 };
 use super::{
     AiProvider, AssistFuture, AssistTask, BioSource, Completion, PodcastBrief, ProjectBrief,
@@ -221,7 +221,16 @@ fn bio(source: &BioSource) -> Value {
     let all_text = material.join("\n");
     let mut expertise = source.areas_of_expertise.clone();
     if expertise.is_empty() {
-        expertise = keywords(&all_text, 5);
+        // The bio names its guest in every other sentence: their names are not expertise.
+        let named = tokens(&format!(
+            "{name} {}",
+            source.company_name.as_deref().unwrap_or_default()
+        ));
+        expertise = keywords(&all_text, 5 + named.len())
+            .into_iter()
+            .filter(|word| !named.contains(word))
+            .take(5)
+            .collect();
     }
     let mut topics = source.topics_to_discuss.clone();
     if topics.is_empty() {
@@ -383,6 +392,39 @@ mod tests {
         assert_eq!(far.rating, 1);
         assert!(close.strengths.iter().any(|s| s.contains("compost")));
         assert!(far.concerns.iter().any(|c| c.contains("composting")));
+    }
+
+    /// A guest profile made from "Maya Chen grows food on city rooftops…" listed "maya"
+    /// and "chen" as her areas of expertise, and outreach pitched them.
+    #[test]
+    fn a_bio_does_not_list_the_guests_names_as_expertise() {
+        let source = BioSource {
+            first_name: "Maya".into(),
+            last_name: "Chen".into(),
+            company_name: Some("Rootwise".into()),
+            short_bio: "Maya Chen grows food on city rooftops. Maya Chen teaches rooftop \
+                        farming at Rootwise. Rootwise trains city growers."
+                .into(),
+            long_bio: None,
+            goals: Vec::new(),
+            areas_of_expertise: Vec::new(),
+            topics_to_discuss: Vec::new(),
+            things_to_avoid: Vec::new(),
+            additional_context: None,
+            documents: Vec::new(),
+        };
+        let value = bio(&source);
+        let expertise: Vec<&str> = value["areasOfExpertise"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| item.as_str().unwrap())
+            .collect();
+        assert!(!expertise.is_empty());
+        for name in ["maya", "chen", "rootwise"] {
+            assert!(!expertise.contains(&name), "{expertise:?}");
+        }
+        assert!(expertise.contains(&"rooftop"), "{expertise:?}");
     }
 
     #[test]
