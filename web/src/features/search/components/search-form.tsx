@@ -21,12 +21,14 @@ type Props = {
   onSearch: (search: Extract<BuiltSearch, { ok: true }>, state: SearchFormState) => void;
   /** Opens the filters at first (when saved default filters are applied). */
   filtersOpen?: boolean;
+  /** Told when the filters are shown or hidden, so a form started again keeps them so. */
+  onFiltersOpenChange?: (open: boolean) => void;
   /** A search has run: changing the sort runs it again at once. */
   searched?: boolean;
 };
 
 /** Terms with targets and match modes, the plan's filters, and the sort. */
-export function SearchForm({ initial, tier, onSearch, filtersOpen = false, searched = false }: Props) {
+export function SearchForm({ initial, tier, onSearch, filtersOpen = false, onFiltersOpenChange, searched = false }: Props) {
   const [state, setState] = useState<SearchFormState>(initial);
   const [error, setError] = useState<string | null>(null);
   const [showFilters, setShowFilters] = useState(filtersOpen);
@@ -46,6 +48,11 @@ export function SearchForm({ initial, tier, onSearch, filtersOpen = false, searc
   function submit(event: FormEvent) {
     event.preventDefault();
     run(state);
+  }
+
+  function toggleFilters(open: boolean) {
+    setShowFilters(open);
+    onFiltersOpenChange?.(open);
   }
 
   function changeSort(next: SearchFormState) {
@@ -68,7 +75,7 @@ export function SearchForm({ initial, tier, onSearch, filtersOpen = false, searc
         <button type="button" className="button button-ghost" onClick={() => setState({ ...state, terms: [...state.terms, newTerm()] })}>
           + Add a term
         </button>
-        <button type="button" className="button button-ghost" aria-expanded={showFilters} onClick={() => setShowFilters(!showFilters)}>
+        <button type="button" className="button button-ghost" aria-expanded={showFilters} onClick={() => toggleFilters(!showFilters)}>
           {showFilters ? 'Hide filters' : 'Filters'}
         </button>
         <label className="field inline">

@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
 import { PageHeader } from '@/components/ui/page-header';
 import { EmptyState, ErrorState, Spinner } from '@/components/ui/states';
 import { useAuth } from '@/features/auth/use-auth';
 import { usePreferences, type UserPreferences } from '@/features/settings/api/preferences';
-import { MAX_RESULTS_PER_SEARCH } from '@/config/plans';
+import { MAX_RESULTS_PER_SEARCH, type PlanTier } from '@/config/plans';
 import { paths } from '@/config/paths';
 import { ApiClientError } from '@/lib/api-client';
 import { formatNumber } from '@/lib/format';
@@ -21,9 +21,12 @@ import {
   newTerm,
   type SearchFormState,
 } from '../search-form-state';
+import { NoResults } from './no-results';
 import { SearchForm } from './search-form';
 import { SearchResults, type ResultsView } from './search-results';
 import { SelectAllOnPage, SelectionBar, useHitSelection } from './result-selection';
+
+const searchKey = (s: string | null, q: string | null) => JSON.stringify([s, q]);
 
 function initialState(q: string | null, preferences: UserPreferences | undefined): SearchFormState {
   const filters = preferences?.search?.defaultSearchFilters ? filtersFromWire(preferences.search.defaultSearchFilters) : EMPTY_FILTERS;
@@ -77,42 +80,82 @@ export function SearchPage() {
   return <SearchScreen preferences={preferences.data} />;
 }
 
-/** Every search is written to the URL (`s`: terms, filters, sort; `q`: its first
- * words; `view`), replacing the entry so the page keeps its focus; a reload or a
- * shared link brings the search back. */
+/** The search the address holds: the form from `s` (else `q` with the user's default
+ * filters), and its request when there is one to run. */
+function searchFromParams(s: string | null, q: string | null, preferences: UserPreferences | undefined, tier: PlanTier) {
+  const fromUrl = formStateFromParam(s);
+  const state = fromUrl ?? initialState(q, preferences);
+  if (!q && !fromUrl) return { state, request: null };
+  const built = buildSearchBody(state, tier);
+  return { state, request: built.ok ? ({ mode: built.mode, body: built.body } as SearchRequest) : null };
+}
+
+/** Every search run (from the form, a sort change or a suggestion) is a history entry
+ * (`s`: terms, filters, sort; `q`: its first words), so Back and Forward walk through
+ * earlier searches and a reload or a shared link brings one back; the results view
+ * (`view`) replaces the entry, as it is not a search. */
 function SearchScreen({ preferences }: { preferences: UserPreferences | undefined }) {
   const [params, setParams] = useSearchParams();
   const { tier, signedIn } = useAuth();
   const q = params.get('q');
+  const s = params.get('s');
   const selectedProjectSlug = params.get('selected-project-slug') ?? undefined;
-  const [fromUrl] = useState(() => formStateFromParam(params.get('s')));
-  const [initial] = useState(() => fromUrl ?? initialState(q, preferences));
-  const [request, setRequest] = useState<SearchRequest | null>(() => {
-    if (!q && !fromUrl) return null;
-    const built = buildSearchBody(initial, tier);
-    return built.ok ? ({ mode: built.mode, body: built.body } as SearchRequest) : null;
-  });
+  const { state: searched, request } = useMemo(() => searchFromParams(s, q, preferences, tier), [s, q, preferences, tier]);
   const selection = useHitSelection();
-  const onSearch = (built: { mode: SearchRequest['mode']; body: SearchRequest['body'] }, state: SearchFormState) => {
-    setRequest({ mode: built.mode, body: built.body } as SearchRequest);
+
+  // The form keeps what is typed; it starts again from the address only when the search
+  // there changed by other means than its own submit (Back, Forward, a suggestion, a link).
+  const urlKey = searchKey(s, q);
+  const [shownKey, setShownKey] = useState(urlKey);
+  const [formKey, setFormKey] = useState(0);
+  const [submittedKey, setSubmittedKey] = useState<string | null>(null);
+  // Filters shown at first when the search has some; then as the user left them.
+  const [filtersOpen, setFiltersOpen] = useState(() => JSON.stringify(searched.filters) !== JSON.stringify(EMPTY_FILTERS));
+  if (shownKey !== urlKey) {
+    setShownKey(urlKey);
+    setSubmittedKey(null);
+    if (urlKey !== submittedKey) setFormKey(formKey + 1);
     selection.clear();
+  }
+
+  const runSearch = (state: SearchFormState, fromForm: boolean) => {
     const next = new URLSearchParams(params);
     const words = state.terms.map((term) => term.term.trim()).filter(Boolean)[0];
     if (words) next.set('q', words);
     else next.delete('q');
     next.set('s', formStateToParam(state));
-    setParams(next, { replace: true });
+    const key = searchKey(next.get('s'), next.get('q'));
+    if (key === urlKey) return;
+    if (fromForm) setSubmittedKey(key);
+    // The same request again (a `q` link searched as it came) is not another step back.
+    const built = buildSearchBody(state, tier);
+    const same = built.ok && request !== null && built.mode === request.mode && JSON.stringify(built.body) === JSON.stringify(request.body);
+    setParams(next, { replace: same });
   };
-  const [view, setViewState] = useState<ResultsView>(() => {
-    const fromParams = params.get('view');
-    return fromParams === 'table' || fromParams === 'list' ? fromParams : (preferences?.search?.defaultResultsView ?? 'list');
-  });
+
+  const view: ResultsView = params.get('view') === 'table' || params.get('view') === 'list'
+    ? (params.get('view') as ResultsView)
+    : (preferences?.search?.defaultResultsView ?? 'list');
   const setView = (next: ResultsView) => {
-    setViewState(next);
     const updated = new URLSearchParams(params);
     updated.set('view', next);
     setParams(updated, { replace: true });
   };
+
+  // A search that replaced what had focus (a suggestion, Back or Forward) puts it on the
+  // results heading, or on the first term when there is no search; a search from the form
+  // leaves it where it was.
+  const headingRef = useRef<HTMLHeadingElement | null>(null);
+  const focusedKey = useRef(urlKey);
+  useEffect(() => {
+    if (focusedKey.current === urlKey) return;
+    focusedKey.current = urlKey;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    if (headingRef.current) headingRef.current.focus();
+    else document.querySelector<HTMLInputElement>('.search-form input[type="search"]')?.focus();
+  }, [urlKey]);
+
   const search = useSearch(request);
   const pages = search.data?.pages ?? [];
   const hits = pages.flatMap((page) => page.result.hits as (PodcastHit | EpisodeHit)[]);
@@ -140,18 +183,28 @@ function SearchScreen({ preferences }: { preferences: UserPreferences | undefine
         }
       />
       <SearchForm
-        initial={initial}
+        key={formKey}
+        initial={searched}
         tier={tier}
-        filtersOpen={JSON.stringify(initial.filters) !== JSON.stringify(EMPTY_FILTERS)}
+        filtersOpen={filtersOpen}
+        onFiltersOpenChange={setFiltersOpen}
         searched={request !== null}
-        onSearch={onSearch}
+        onSearch={(_built, state) => runSearch(state, true)}
       />
       <div className="toolbar results-toolbar">
-        {total ? (
-          <span aria-live="polite">
-            {formatNumber(total.value)}
-            {total.relation === 'gte' ? '+' : ''} {request?.mode ?? 'results'} found
-          </span>
+        {request !== null ? (
+          <h2 className="results-heading" tabIndex={-1} ref={headingRef}>
+            <span aria-live="polite">
+              {total ? (
+                <>
+                  {formatNumber(total.value)}
+                  {total.relation === 'gte' ? '+' : ''} {request.mode} found
+                </>
+              ) : (
+                'Results'
+              )}
+            </span>
+          </h2>
         ) : (
           <span />
         )}
@@ -173,7 +226,7 @@ function SearchScreen({ preferences }: { preferences: UserPreferences | undefine
       ) : search.isError ? (
         <ErrorState error={search.error} onRetry={() => void search.refetch()} />
       ) : hits.length === 0 ? (
-        <EmptyState title="No results">Try other words, fewer filters, or more places to look.</EmptyState>
+        <NoResults state={searched} tier={tier} onSearch={(state) => runSearch(state, false)} />
       ) : (
         <div className={selectedHits.length > 0 ? 'has-selection' : undefined}>
           {request.mode === 'podcasts' ? <SelectAllOnPage hits={podcastHits} selection={selection} /> : null}
