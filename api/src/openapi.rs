@@ -34,6 +34,7 @@ use crate::state::AppState;
         routes::search::search_episodes,
         routes::search::semantic_search,
         routes::autocomplete::autocomplete,
+        routes::autocomplete::facets,
         routes::podcasts::details,
         routes::podcasts::multiple,
         routes::podcasts::by_feed_url,

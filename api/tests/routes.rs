@@ -757,3 +757,61 @@ async fn the_directory_lists_every_podcast_once_under_its_letter() {
         assert!(reply.text.contains(message), "{uri}: {}", reply.text);
     }
 }
+
+/// The search form's pick-lists: every language and genre of the catalog's podcasts,
+/// with how many podcasts have it, counted here from the ingested feeds.
+#[tokio::test]
+async fn search_facets_count_the_catalogs_languages_and_genres() {
+    let (state, _dir) = state();
+    let app = podlens_api::app(state);
+    let mut languages: std::collections::HashMap<String, u64> = Default::default();
+    let mut genres: std::collections::HashMap<String, u64> = Default::default();
+    for batch in &shared().fixture.batches {
+        let podcast = &batch.podcast;
+        if podcast.podcast_blocked {
+            continue;
+        }
+        if let Some(tag) = podcast
+            .rss_language
+            .as_deref()
+            .filter(|tag| !tag.trim().is_empty())
+        {
+            let primary = tag.trim().split(['-', '_']).next().unwrap().to_lowercase();
+            *languages.entry(primary).or_default() += 1;
+        }
+        let own: std::collections::BTreeSet<String> = podcast
+            .podcast_podlens_genres
+            .iter()
+            .map(|genre| genre.trim().to_lowercase())
+            .filter(|genre| !genre.is_empty())
+            .collect();
+        for genre in own {
+            *genres.entry(genre).or_default() += 1;
+        }
+    }
+    assert!(!languages.is_empty() && !genres.is_empty());
+    // Signed out: the pick-lists are for every visitor of the search page.
+    let reply = get(&app, "/api/v1/search/facets", None).await;
+    let data = ok_data(&reply);
+    for (name, expected) in [("languages", &languages), ("genres", &genres)] {
+        let list = data[name].as_array().unwrap();
+        let served: std::collections::HashMap<String, u64> = list
+            .iter()
+            .map(|facet| {
+                (
+                    facet["value"].as_str().unwrap().to_owned(),
+                    facet["count"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(&served, expected, "{name}");
+        let counts: Vec<u64> = list
+            .iter()
+            .map(|facet| facet["count"].as_u64().unwrap())
+            .collect();
+        assert!(
+            counts.windows(2).all(|pair| pair[0] >= pair[1]),
+            "{name}: most podcasts first"
+        );
+    }
+}

@@ -127,13 +127,7 @@ pub fn episodes_text(episodes: &mut [EpisodeText]) -> (usize, String) {
 }
 
 /// The primary subtag of a language tag, lowercased (`en-US` → `en`).
-pub fn primary_language(tag: &str) -> String {
-    tag.trim()
-        .split(['-', '_'])
-        .next()
-        .unwrap_or_default()
-        .to_ascii_lowercase()
-}
+pub use podlens_model::catalog::primary_language;
 
 fn add_opt_text(doc: &mut TantivyDocument, field: tantivy::schema::Field, value: Option<&str>) {
     if let Some(value) = value.filter(|value| !value.is_empty()) {

@@ -286,6 +286,17 @@ pub enum TranscriptStatus {
     Failing(TranscriptAttempt),
 }
 
+/// The primary language subtag of a feed's language tag, lowercased (`en-US` → `en`):
+/// what the language filter of a search matches and what the catalog's language
+/// choices list.
+pub fn primary_language(tag: &str) -> String {
+    tag.trim()
+        .split(['-', '_'])
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,12 @@
-//! `GET /api/v1/autocomplete/podcasts`: podcasts and words completing a prefix.
+//! What the search box and form offer as one types or picks: `GET
+//! /api/v1/autocomplete/podcasts` (podcasts and words completing a prefix) and `GET
+//! /api/v1/search/facets` (the catalog's languages and genres with their podcast counts,
+//! for the filters' pick-lists).
 
 use axum::Router;
 use axum::extract::State;
 use axum::routing::get;
+use podlens_data::snapshot::SearchFacets;
 use podlens_model::entities::PodcastSummary;
 use serde::{Deserialize, Serialize};
 
@@ -13,7 +17,30 @@ use crate::extract::ApiQuery;
 use crate::state::{AppState, blocking};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/v1/autocomplete/podcasts", get(autocomplete))
+    Router::new()
+        .route("/api/v1/autocomplete/podcasts", get(autocomplete))
+        .route("/api/v1/search/facets", get(facets))
+}
+
+/// `data` of the facets: each list most podcasts first.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct FacetsResponse {
+    /// Primary language subtags (`en`), as the `languages` filter takes them.
+    #[schema(value_type = Vec<Object>)]
+    languages: Vec<podlens_data::snapshot::FacetCount>,
+    /// Genres, lowercased, as the genre filters take them.
+    #[schema(value_type = Vec<Object>)]
+    genres: Vec<podlens_data::snapshot::FacetCount>,
+}
+
+/// The values the catalog holds for the search filters' pick-lists (languages and
+/// genres), each with how many podcasts have it; read from the loaded snapshot.
+#[utoipa::path(get, path = "/api/v1/search/facets", tag = "autocomplete",
+    responses((status = 200, body = FacetsResponse,
+               description = "languages[] and genres[], each {value, count}, most podcasts first")))]
+pub async fn facets(State(state): State<AppState>) -> ApiResult<Envelope<FacetsResponse>> {
+    let SearchFacets { languages, genres } = state.catalog.snapshot()?.search_facets();
+    Ok(Envelope(FacetsResponse { languages, genres }))
 }
 
 #[derive(Debug, Deserialize)]

@@ -209,6 +209,12 @@ impl Snapshot {
         super::points::PodcastsView(self.points())
     }
 
+    /// The catalog's languages and genres with their podcast counts, for the search
+    /// form's pick-lists (computed when the snapshot is loaded).
+    pub fn search_facets(&self) -> super::points::SearchFacets {
+        self.points().search_facets()
+    }
+
     /// The podcasts among `ids` that exist, in the order of `ids` (duplicates once).
     pub fn podcasts_by_ids(&self, ids: &[Uuid]) -> Result<Vec<PodcastRecord>, DataError> {
         Ok(self.points().podcasts_by_ids(ids))

@@ -26,7 +26,7 @@ pub use lookups::{
     DirectoryPage, DirectoryQuery, EpisodePage, EpisodesQuery, LatestEpisodesQuery, PodcastEpisodes,
 };
 pub use persons::{PersonAppearance, PersonsQuery, PersonsSummary};
-pub use points::PodcastsView;
+pub use points::{FacetCount, PodcastsView, SearchFacets};
 pub use readers::{
     for_each_episode_batch, for_each_transcript, read_episodes, read_persons, read_podcasts,
     read_transcripts,

@@ -11,12 +11,13 @@
 //! one snapshot's maps or the next one's. Memory grows with the number of podcasts
 //! (their records and enrichment), not with episodes or transcripts.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use duckdb::Connection;
-use podlens_model::catalog::PodcastRecord;
+use podlens_model::catalog::{PodcastRecord, primary_language};
+use serde::Serialize;
 use uuid::Uuid;
 
 use super::enrichment::{AuthorityScoreRow, ContactRow, SocialLinkRow};
@@ -45,6 +46,62 @@ pub(crate) struct PointLookups {
     /// The crawl result as stored (JSON), read when asked for.
     crawls: HashMap<Uuid, (String, DateTime<Utc>)>,
     transcripts_unavailable: HashMap<Uuid, u64>,
+    facets: SearchFacets,
+}
+
+/// A value a search filter takes, with how many podcasts of the catalog have it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FacetCount {
+    pub value: String,
+    pub count: u64,
+}
+
+/// The values the catalog holds for the search form's pick-lists, most podcasts first
+/// (then by value): the primary language subtags (`en`, as the language filter matches
+/// them) and the genres (lowercased, as the genre filters match them), over the podcasts
+/// that are not blocked.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct SearchFacets {
+    pub languages: Vec<FacetCount>,
+    pub genres: Vec<FacetCount>,
+}
+
+impl SearchFacets {
+    fn of(podcasts: &[PodcastRecord]) -> SearchFacets {
+        let mut languages: BTreeMap<String, u64> = BTreeMap::new();
+        let mut genres: BTreeMap<String, u64> = BTreeMap::new();
+        for podcast in podcasts.iter().filter(|podcast| !podcast.podcast_blocked) {
+            if let Some(language) = podcast
+                .rss_language
+                .as_deref()
+                .map(primary_language)
+                .filter(|language| !language.is_empty())
+            {
+                *languages.entry(language).or_default() += 1;
+            }
+            let mut seen: Vec<String> = Vec::new();
+            for genre in &podcast.podcast_podlens_genres {
+                let genre = genre.trim().to_lowercase();
+                if !genre.is_empty() && !seen.contains(&genre) {
+                    *genres.entry(genre.clone()).or_default() += 1;
+                    seen.push(genre);
+                }
+            }
+        }
+        let ranked = |counts: BTreeMap<String, u64>| {
+            let mut list: Vec<FacetCount> = counts
+                .into_iter()
+                .map(|(value, count)| FacetCount { value, count })
+                .collect();
+            // Stable: equal counts keep the map's alphabetical order.
+            list.sort_by_key(|facet| std::cmp::Reverse(facet.count));
+            list
+        };
+        SearchFacets {
+            languages: ranked(languages),
+            genres: ranked(genres),
+        }
+    }
 }
 
 /// One snapshot's podcasts and authority scores, borrowed rather than copied: for readers
@@ -139,6 +196,7 @@ impl PointLookups {
                 .entry(lookup_feed_url(&podcast.podcast_rss_feed_url))
                 .or_insert(index);
         }
+        lookups.facets = SearchFacets::of(&podcasts);
         lookups.podcasts = podcasts;
         lookups.scores = rows(
             connection,
@@ -273,6 +331,10 @@ impl PointLookups {
         self.crawls.get(&podcast_id)
     }
 
+    pub(crate) fn search_facets(&self) -> SearchFacets {
+        self.facets.clone()
+    }
+
     pub(crate) fn transcripts_unavailable(&self, podcast_id: Uuid) -> u64 {
         self.transcripts_unavailable
             .get(&podcast_id)
@@ -300,5 +362,41 @@ mod tests {
         )
         .unwrap();
         assert_eq!(read, [(good, 1)]);
+    }
+
+    fn podcast(language: Option<&str>, genres: &[&str], blocked: bool) -> PodcastRecord {
+        PodcastRecord {
+            rss_language: language.map(str::to_owned),
+            podcast_podlens_genres: genres.iter().map(|genre| (*genre).to_owned()).collect(),
+            podcast_blocked: blocked,
+            ..PodcastRecord::default()
+        }
+    }
+
+    #[test]
+    fn facets_count_podcasts_by_primary_language_and_genre_as_the_filters_match_them() {
+        let facets = SearchFacets::of(&[
+            podcast(Some("en-US"), &["Technology", "News"], false),
+            podcast(Some("en"), &["technology", "Technology"], false),
+            podcast(Some("fr-CA"), &["News"], false),
+            podcast(Some("de"), &["Comedy"], true),
+            podcast(None, &[], false),
+            podcast(Some(" "), &[" "], false),
+        ]);
+        let pairs = |list: &[FacetCount]| {
+            list.iter()
+                .map(|facet| (facet.value.clone(), facet.count))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            pairs(&facets.languages),
+            [("en".to_owned(), 2), ("fr".to_owned(), 1)]
+        );
+        // A genre counts once per podcast; equal counts go alphabetically; the
+        // blocked podcast's language and genre are not offered.
+        assert_eq!(
+            pairs(&facets.genres),
+            [("news".to_owned(), 2), ("technology".to_owned(), 2)]
+        );
     }
 }

@@ -114,6 +114,16 @@ export function lowestTierWithFilter(filter: SearchFilterName): PlanTier {
   return PLAN_TIERS.find((tier) => planAllowsFilter(tier, filter)) ?? 'admin';
 }
 
+/** Facts of a podcast hit that only some plans see (SPEC §6 "Extra podcast fields":
+ * free and above get guests; individual and above also get the primary contact). */
+export const PODCAST_FACT_TIERS = { guests: 'free', contact: 'individual' } as const satisfies Record<string, PlanTier>;
+export type PodcastFact = keyof typeof PODCAST_FACT_TIERS;
+
+/** Whether `tier` sees `fact` on a podcast. */
+export function planSeesFact(tier: PlanTier, fact: PodcastFact): boolean {
+  return PLAN_TIERS.indexOf(tier) >= PLAN_TIERS.indexOf(PODCAST_FACT_TIERS[fact]);
+}
+
 export type PlanPrice = { monthly: number | null; annual: number | null; paymentLink: boolean };
 
 /** Prices of §9: free has none, business and agency have monthly and annual prices. */

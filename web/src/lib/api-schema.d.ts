@@ -1717,6 +1717,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/search/facets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The values the catalog holds for the search filters' pick-lists (languages and
+         *     genres), each with how many podcasts have it; read from the loaded snapshot.
+         */
+        get: operations["facets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/search/podcasts": {
         parameters: {
             query?: never;
@@ -3597,6 +3617,13 @@ export interface components {
         /** @description Export preferences of a user. */
         ExportPreferences: {
             columnsToNotExport?: components["schemas"]["ExportColumn"][] | null;
+        };
+        /** @description `data` of the facets: each list most podcasts first. */
+        FacetsResponse: {
+            /** @description Genres, lowercased, as the genre filters take them. */
+            genres: Record<string, never>[];
+            /** @description Primary language subtags (`en`), as the `languages` filter takes them. */
+            languages: Record<string, never>[];
         };
         /** @enum {string} */
         GenerationMode: "basic" | "advanced";
@@ -16231,6 +16258,48 @@ export interface operations {
             };
             /** @description No such resource (or not one of the caller's team) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    facets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description languages[] and genres[], each {value, count}, most podcasts first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FacetsResponse"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description The API key is missing where required, invalid or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -70,7 +70,7 @@ describe('an alert', () => {
     runDone = true;
     const list = await screen.findByRole('list', { name: 'Alert matches' }, { timeout: 8000 });
     expect(within(list).getByRole('link', { name: 'Soil and climate' })).toBeInTheDocument();
-    expect(screen.getByText('1 new match since you opened this page.')).toBeInTheDocument();
+    expect(await screen.findByText('1 new match since you opened this page.')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByText(/last run/)).toBeInTheDocument(), { timeout: 8000 });
   }, 20_000);
 });

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 
+import { Artwork } from '@/components/ui/artwork';
 import { usePodcast } from '@/features/podcasts/api/get-podcast';
 import { apiRequest } from '@/lib/api-client';
 
@@ -20,7 +21,7 @@ function ChosenPodcast({ podcast, onChange }: { podcast: string; onChange: () =>
     <div className="field">
       <span>Podcast</span>
       <div className="chosen-podcast">
-        {found?.imageUrl ? <img src={found.imageUrl} alt="" width={40} height={40} /> : null}
+        {found ? <Artwork src={found.imageUrl} title={found.title} size={40} /> : null}
         <strong>{found ? found.title : details.isError ? 'This podcast was not found' : 'Loading the podcast…'}</strong>
         {found?.author ? <span className="muted">{found.author}</span> : null}
         <button type="button" className="button button-ghost button-small" onClick={onChange}>

@@ -5,7 +5,9 @@ import { paths } from '@/config/paths';
 import { lowestTierWithFilter, planAllowsFilter, type PlanTier, type SearchFilterName } from '@/config/plans';
 import { socialLabel } from '@/features/podcasts/labels';
 
+import { useSearchFacets, type FacetCount } from '../api/facets';
 import { SOCIAL_KINDS, type DateFilterInput, type FilterInputs } from '../search-form-state';
+import { PickList, genreLabel, languageLabel } from './pick-list';
 
 type Control = { disabled: boolean; label: string; describedBy: string | undefined };
 
@@ -95,6 +97,9 @@ type Props = { filters: FilterInputs; onChange: (filters: FilterInputs) => void;
 export function FiltersPanel({ filters, onChange, tier }: Props) {
   const set = <K extends keyof FilterInputs>(key: K, value: FilterInputs[K]) => onChange({ ...filters, [key]: value });
   const [socialsOpen, setSocialsOpen] = useState(false);
+  // The catalog's languages and genres; until they are read (or if they cannot be),
+  // those filters are typed as text.
+  const facets = useSearchFacets();
 
   type TextKey = 'languages' | 'includeItunesGenres' | 'excludeItunesGenres' | 'podcastCountries' | 'includePodcastIds' | 'excludePodcastIds' | 'includeEpisodeIds';
   const text = (key: TextKey, placeholder: string) => (control: Control) => (
@@ -145,6 +150,11 @@ export function FiltersPanel({ filters, onChange, tier }: Props) {
       {label}
     </label>
   );
+  const pick = (key: 'languages' | 'includeItunesGenres' | 'excludeItunesGenres', options: FacetCount[] | undefined, labelOf: (value: string) => string, placeholder: string) =>
+    options && options.length > 0
+      ? (control: Control) => <PickList value={filters[key]} onChange={(next) => set(key, next)} options={options} labelOf={labelOf} control={control} />
+      : text(key, placeholder);
+  const idsSet = [filters.includePodcastIds, filters.excludePodcastIds, filters.includeEpisodeIds].some((value) => value.trim() !== '');
   const field = (name: SearchFilterName, label: string, control: (control: Control) => ReactNode) => (
     <FilterField tier={tier} name={name} label={label}>
       {control}
@@ -155,9 +165,9 @@ export function FiltersPanel({ filters, onChange, tier }: Props) {
     <div className="filters-groups" role="group" aria-label="Filters">
       <fieldset className="filters">
         <legend>Podcast</legend>
-        {field('languages', 'Languages', text('languages', 'en, fr'))}
-        {field('includeItunesGenres', 'Genres to include', text('includeItunesGenres', 'technology, news'))}
-        {field('excludeItunesGenres', 'Genres to exclude', text('excludeItunesGenres', 'comedy'))}
+        {field('languages', 'Languages', pick('languages', facets.data?.languages, languageLabel, 'en, fr'))}
+        {field('includeItunesGenres', 'Genres to include', pick('includeItunesGenres', facets.data?.genres, genreLabel, 'technology, news'))}
+        {field('excludeItunesGenres', 'Genres to exclude', pick('excludeItunesGenres', facets.data?.genres, genreLabel, 'comedy'))}
         {field('explicit', 'Explicit content', (control) => (
           <select
             aria-label={control.label}
@@ -175,14 +185,11 @@ export function FiltersPanel({ filters, onChange, tier }: Props) {
         {field('lastEpisodeDateSince', 'Active since', date('lastEpisodeDateSince'))}
         {field('minTotalEpisodes', 'Min episodes', number('minTotalEpisodes', { min: 0 }))}
         {field('maxTotalEpisodes', 'Max episodes', number('maxTotalEpisodes', { min: 1 }))}
-        {field('includePodcastIds', 'Only these podcast ids', text('includePodcastIds', 'id, id'))}
-        {field('excludePodcastIds', 'Exclude podcast ids', text('excludePodcastIds', 'id, id'))}
       </fieldset>
       <fieldset className="filters">
         <legend>Episodes</legend>
         {field('publishedSince', 'Episode published', date('publishedSince'))}
         {field('hasTranscript', 'Transcripts', checkbox('hasTranscript', 'Has a transcript'))}
-        {field('includeEpisodeIds', 'Only these episode ids', text('includeEpisodeIds', 'id, id'))}
       </fieldset>
       <fieldset className="filters">
         <legend>Ratings and reach</legend>
@@ -232,6 +239,13 @@ export function FiltersPanel({ filters, onChange, tier }: Props) {
         {/* Only admin sets the page size (§6); other plans never see the control. */}
         {planAllowsFilter(tier, 'pageSize') ? field('pageSize', 'Page size', number('pageSize', { min: 1, max: 1000 })) : null}
       </fieldset>
+      {/* Lists of ids are for API users and links from other pages: folded away unless set. */}
+      <details className="filters filters-ids" open={idsSet}>
+        <summary>Podcast and episode ids</summary>
+        {field('includePodcastIds', 'Only these podcast ids', text('includePodcastIds', 'id, id'))}
+        {field('excludePodcastIds', 'Exclude podcast ids', text('excludePodcastIds', 'id, id'))}
+        {field('includeEpisodeIds', 'Only these episode ids', text('includeEpisodeIds', 'id, id'))}
+      </details>
     </div>
   );
 }

@@ -24,7 +24,7 @@ function stubNothingFound(autocomplete: Record<string, Autocomplete> = {}) {
   });
   const searches = () =>
     calls
-      .filter((call) => call.url.pathname.startsWith('/api/v1/search/'))
+      .filter((call) => call.url.pathname.startsWith('/api/v1/search/') && call.init?.method === 'POST')
       .map((call) => ({ path: call.url.pathname, body: JSON.parse(String(call.init?.body)) as Body }));
   const lookups = () => calls.filter((call) => call.url.pathname === '/api/v1/autocomplete/podcasts').map((call) => call.url.searchParams.get('query'));
   return { searches, lookups };

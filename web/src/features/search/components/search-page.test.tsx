@@ -200,6 +200,52 @@ describe('the search screen', () => {
     expect(await screen.findByText('No results')).toBeInTheDocument();
   });
 
+  // Language and genre were free-text boxes: one had to guess `en` or `business`.
+  it('picks languages and genres from the catalog\'s own values with their counts, and sends them', async () => {
+    const facets = {
+      languages: [{ value: 'en', count: 1234 }, { value: 'fr', count: 56 }],
+      genres: [{ value: 'business', count: 300 }, { value: 'society & culture', count: 120 }, { value: 'comedy', count: 80 }],
+    };
+    const calls = stubApi((url) => {
+      if (url.pathname === '/api/v1/search/facets') return { body: facets };
+      if (url.pathname === '/api/v1/search/podcasts')
+        return { body: { searchMode: 'podcasts', searchId: 's1', searchOptions: {}, result: { total: { value: 0, relation: 'eq' }, maxScore: 0, hitsReturned: 0, hits: [] }, cursor: null } };
+      return undefined;
+    });
+    renderApp('/app/search');
+    fireEvent.click(await screen.findByRole('button', { name: 'Filters' }));
+    const languages = await screen.findByRole('combobox', { name: 'Languages' });
+    const offered = within(languages).getAllByRole('option').map((option) => option.textContent);
+    expect(offered).toEqual(['Any', 'English (en) · 1,234', 'French (fr) · 56']);
+    fireEvent.change(languages, { target: { value: 'fr' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Languages' }), { target: { value: 'en' } });
+    expect(within(screen.getByRole('list', { name: 'Languages chosen' })).getAllByRole('listitem').map((chip) => chip.textContent)).toEqual([
+      'French (fr)×',
+      'English (en)×',
+    ]);
+    // A chosen value is not offered again.
+    expect(within(screen.getByRole('combobox', { name: 'Languages' })).getAllByRole('option').map((option) => option.getAttribute('value'))).toEqual(['']);
+    fireEvent.click(screen.getByRole('button', { name: 'Remove French (fr)' }));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Genres to include' }), { target: { value: 'society & culture' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Genres to exclude' }), { target: { value: 'comedy' } });
+    // Ids are folded away for the API users who need them.
+    expect(screen.getByText('Podcast and episode ids').closest('details')).not.toHaveAttribute('open');
+    fireEvent.change(screen.getByLabelText('Search term 1'), { target: { value: 'startups' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(calls.some((call) => call.url.pathname === '/api/v1/search/podcasts')).toBe(true));
+    const body = JSON.parse(String(calls.find((call) => call.url.pathname === '/api/v1/search/podcasts')!.init?.body)) as Record<string, unknown>;
+    expect(body.languages).toEqual(['en']);
+    expect(body.includeItunesGenres).toEqual(['society & culture']);
+    expect(body.excludeItunesGenres).toEqual(['comedy']);
+  });
+
+  it('falls back to typing the language when the catalog\'s values cannot be read', async () => {
+    stubApi(() => undefined);
+    renderApp('/app/search');
+    fireEvent.click(await screen.findByRole('button', { name: 'Filters' }));
+    expect(await screen.findByRole('textbox', { name: 'Languages' })).toBeEnabled();
+  });
+
   describe('with podcasts selected', () => {
     const podcastHit = (id: string, title: string) => ({
       podcastId: id,

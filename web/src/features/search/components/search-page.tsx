@@ -242,6 +242,7 @@ function SearchScreen({ preferences }: { preferences: UserPreferences | undefine
             canAddToProject={signedIn}
             selectedProjectSlug={selectedProjectSlug}
             selection={request.mode === 'podcasts' ? selection : undefined}
+            tier={tier}
           />
           <div ref={sentinel} aria-hidden="true" />
           {search.isFetchingNextPage ? <Spinner label="Loading more results…" /> : null}

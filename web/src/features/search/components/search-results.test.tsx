@@ -48,6 +48,39 @@ const show = (view: 'list' | 'table') =>
   );
 
 describe('podcast results', () => {
+  // What a plan may not see was left out, so a free user could not tell "no contact"
+  // from "not on your plan". SPEC §6, "Extra podcast fields": free and above get guests;
+  // individual and above also get the primary contact.
+  it('show the facts a plan does not see as locked, with where to get them', () => {
+    const withGuests = hit({ podcastHasGuests: true, podcastEmails: ['host@example.com'] });
+    const factsFor = (tier: 'public' | 'free' | 'individual') => {
+      const { unmount } = render(
+        <MemoryRouter>
+          <SearchResults mode="podcasts" hits={[withGuests]} view="list" canAddToProject={false} tier={tier} />
+        </MemoryRouter>,
+      );
+      const list = screen.getByRole('list', { name: 'Podcast facts' });
+      const items = within(list).getAllByRole('listitem').map((item) => ({
+        text: item.textContent,
+        href: item.querySelector('a')?.getAttribute('href') ?? null,
+      }));
+      unmount();
+      return items;
+    };
+    expect(factsFor('public')).toEqual([
+      { text: '🔒 Guests: sign up', href: '/sign-up' },
+      { text: '🔒 Contact: sign up', href: '/sign-up' },
+    ]);
+    expect(factsFor('free')).toEqual([
+      { text: 'Has guests', href: null },
+      { text: '🔒 Contact: individual plan', href: '/pricing' },
+    ]);
+    expect(factsFor('individual')).toEqual([
+      { text: 'Has guests', href: null },
+      { text: 'Contact available', href: null },
+    ]);
+  });
+
   it('show what an agent decides on: score, genres, rating and a contact', () => {
     show('list');
     const [first, second] = screen.getAllByRole('list', { name: 'Podcast facts' });

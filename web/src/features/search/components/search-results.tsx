@@ -3,7 +3,8 @@ import { Link } from 'react-router';
 import { Artwork } from '@/components/ui/artwork';
 import { HighlightedText } from '@/components/ui/highlighted-text';
 import { formatDate, formatNumber, plainText } from '@/lib/format';
-import { links } from '@/config/paths';
+import { links, paths } from '@/config/paths';
+import { PODCAST_FACT_TIERS, planSeesFact, type PlanTier, type PodcastFact } from '@/config/plans';
 import type { EpisodeHit, PodcastHit } from '@/lib/api-types';
 
 import { TranscriptBadge } from '@/features/episodes/components/episode-list';
@@ -22,14 +23,32 @@ type Props = {
   selectedProjectSlug?: string;
   /** Podcast results get a checkbox each when given. */
   selection?: HitSelection;
+  /** The viewer's plan: facts it does not see are shown locked. */
+  tier?: PlanTier;
 };
 
 const firstHighlight = (list: string[] | null | undefined) => (list && list.length > 0 ? list[0] : null);
 
-/** What an agent decides on, at a glance: the score, the genres, the rating and
- * whether there is someone to write to. */
-function PodcastFacts({ hit }: { hit: PodcastHit }) {
+const FACT_NAMES: Record<PodcastFact, string> = { contact: 'Contact', guests: 'Guests' };
+
+/** A fact the plan does not see: named, locked, and where to get it. */
+function LockedFact({ fact, tier }: { fact: PodcastFact; tier: PlanTier }) {
+  const needed = PODCAST_FACT_TIERS[fact];
+  return (
+    <li className="tag tag-locked">
+      <span aria-hidden="true">🔒 </span>
+      {FACT_NAMES[fact]}:{' '}
+      <Link to={tier === 'public' ? paths.signUp.pattern : paths.pricing.pattern}>{tier === 'public' ? 'sign up' : `${needed} plan`}</Link>
+    </li>
+  );
+}
+
+/** What an agent decides on, at a glance: the score, the genres, the rating, whether
+ * the show has guests and whether there is someone to write to; what the plan does
+ * not see is shown locked rather than left out. */
+function PodcastFacts({ hit, tier }: { hit: PodcastHit; tier?: PlanTier }) {
   const genres = hit.rssCategories?.slice(0, 3) ?? [];
+  const sees = (fact: PodcastFact) => tier === undefined || planSeesFact(tier, fact);
   return (
     <ul className="tags result-facts" aria-label="Podcast facts">
       {hit.podcastAuthorityScoreTotal != null ? (
@@ -48,7 +67,8 @@ function PodcastFacts({ hit }: { hit: PodcastHit }) {
           {hit.applePodcastsRatingsCount ? ` (${formatNumber(hit.applePodcastsRatingsCount)})` : ''}
         </li>
       ) : null}
-      {hasContact(hit) ? <li className="tag">Contact available</li> : null}
+      {sees('guests') ? (hit.podcastHasGuests ? <li className="tag">Has guests</li> : null) : <LockedFact fact="guests" tier={tier!} />}
+      {sees('contact') ? (hasContact(hit) ? <li className="tag">Contact available</li> : null) : <LockedFact fact="contact" tier={tier!} />}
     </ul>
   );
 }
@@ -64,7 +84,19 @@ function SelectHit({ hit, selection }: { hit: PodcastHit; selection: HitSelectio
   );
 }
 
-function PodcastResult({ hit, canAdd, project, selection }: { hit: PodcastHit; canAdd: boolean; project?: string; selection?: HitSelection }) {
+function PodcastResult({
+  hit,
+  canAdd,
+  project,
+  selection,
+  tier,
+}: {
+  hit: PodcastHit;
+  canAdd: boolean;
+  project?: string;
+  selection?: HitSelection;
+  tier?: PlanTier;
+}) {
   const title = firstHighlight(hit.podcastTitleHighlights) ?? hit.podcastRssTitle;
   const description = firstHighlight(hit.podcastDescriptionHighlights);
   return (
@@ -86,7 +118,7 @@ function PodcastResult({ hit, canAdd, project, selection }: { hit: PodcastHit; c
           {hit.totalEpisodes ? <>{formatNumber(hit.totalEpisodes)} episodes · </> : null}
           last episode {formatDate(hit.lastEpisodeDate)}
         </p>
-        <PodcastFacts hit={hit} />
+        <PodcastFacts hit={hit} tier={tier} />
         <p className="snippet">
           {description ? <HighlightedText snippet={description} /> : plainText(hit.podcastRssDescriptionNoHtml ?? hit.podcastRssDescription)}
         </p>
@@ -197,13 +229,13 @@ function ResultsTable({ mode, hits, selection }: { mode: Props['mode']; hits: Pr
   );
 }
 
-export function SearchResults({ mode, hits, view, canAddToProject, selectedProjectSlug, selection }: Props) {
+export function SearchResults({ mode, hits, view, canAddToProject, selectedProjectSlug, selection, tier }: Props) {
   if (view === 'table') return <ResultsTable mode={mode} hits={hits} selection={mode === 'podcasts' ? selection : undefined} />;
   return (
     <ul className="results" data-testid="search-results">
       {mode === 'podcasts'
         ? (hits as PodcastHit[]).map((hit) => (
-            <PodcastResult key={hit.podcastId} hit={hit} canAdd={canAddToProject} project={selectedProjectSlug} selection={selection} />
+            <PodcastResult key={hit.podcastId} hit={hit} canAdd={canAddToProject} project={selectedProjectSlug} selection={selection} tier={tier} />
           ))
         : (hits as EpisodeHit[]).map((hit) => (
             <EpisodeResult key={hit.episodeId} hit={hit} canAdd={canAddToProject} project={selectedProjectSlug} />

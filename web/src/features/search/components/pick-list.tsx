@@ -1,0 +1,95 @@
+import type { FacetCount } from '../api/facets';
+
+type Control = { disabled: boolean; label: string; describedBy: string | undefined };
+
+/** The values of a comma-separated filter input, trimmed, empty ones dropped. */
+export const listValues = (text: string): string[] =>
+  text
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
+
+const languageNames = (() => {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' });
+  } catch {
+    return null;
+  }
+})();
+
+/** "English (en)" for a language subtag; the code alone when the browser has no name for it. */
+export function languageLabel(code: string): string {
+  let name: string | undefined;
+  try {
+    name = languageNames?.of(code);
+  } catch {
+    name = undefined;
+  }
+  return name && name.toLowerCase() !== code.toLowerCase() ? `${name} (${code})` : code;
+}
+
+/** "Society & culture" for a lowercased genre. */
+export const genreLabel = (genre: string): string => (genre ? genre[0].toUpperCase() + genre.slice(1) : genre);
+
+/**
+ * A filter picked from the catalog's own values: the chosen ones as removable chips, and
+ * a list of the others with how many podcasts have each. The filter's value stays the
+ * comma-separated text the rest of the form (and the URL) keeps.
+ */
+export function PickList({
+  value,
+  onChange,
+  options,
+  labelOf,
+  control,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  options: FacetCount[];
+  labelOf: (value: string) => string;
+  control: Control;
+}) {
+  const chosen = listValues(value);
+  const chosenKeys = new Set(chosen.map((item) => item.toLowerCase()));
+  const set = (values: string[]) => onChange(values.join(', '));
+  return (
+    <div className="pick-list">
+      {chosen.length > 0 ? (
+        <ul className="chips" aria-label={`${control.label} chosen`}>
+          {chosen.map((item) => (
+            <li key={item} className="chip">
+              {labelOf(item)}
+              <button
+                type="button"
+                className="chip-remove"
+                aria-label={`Remove ${labelOf(item)}`}
+                disabled={control.disabled}
+                onClick={() => set(chosen.filter((other) => other !== item))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <select
+        aria-label={control.label}
+        aria-describedby={control.describedBy}
+        disabled={control.disabled}
+        value=""
+        onChange={(event) => {
+          if (event.target.value) set([...chosen, event.target.value]);
+        }}
+      >
+        <option value="">{chosen.length > 0 ? 'Add another…' : 'Any'}</option>
+        {options
+          .filter((option) => !chosenKeys.has(option.value.toLowerCase()))
+          .map((option) => (
+            <option key={option.value} value={option.value}>
+              {labelOf(option.value)} · {option.count.toLocaleString('en')}
+            </option>
+          ))}
+      </select>
+    </div>
+  );
+}
