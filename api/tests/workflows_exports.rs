@@ -253,6 +253,52 @@ async fn a_remembered_search_exports_its_podcasts() {
         .collect();
     assert_eq!(exported.len(), 2);
     assert_eq!(exported, expected, "the search's order");
+
+    // The podcasts picked among the results (the web's "Export N" of a selection), in
+    // the search's order whatever the order picked; an id not among them is left out.
+    let all: Vec<String> = found["data"]["result"]["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hit| hit["podcastId"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(all.len(), 3);
+    let (status, _, bytes) = server
+        .raw(
+            Method::POST,
+            "/api/v1/export/podcasts",
+            Some(&key),
+            Some(
+                json!({"searchHistoryId": search_id, "columns": ["basicInfo"], "format": "json",
+                         "podcastIds": [all[2], all[0], uuid::Uuid::new_v4().to_string()]}),
+            ),
+        )
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "{}",
+        String::from_utf8_lossy(&bytes)
+    );
+    let rows: Vec<Value> = serde_json::from_slice(&bytes).unwrap();
+    let picked: Vec<&str> = rows
+        .iter()
+        .map(|row| row["podcastId"].as_str().unwrap())
+        .collect();
+    assert_eq!(picked, [all[0].as_str(), all[2].as_str()]);
+    let (status, body) = server
+        .call(
+            Method::POST,
+            "/api/v1/export/podcasts",
+            &key,
+            Some(json!({"searchHistoryId": search_id, "columns": ["basicInfo"], "format": "csv", "podcastIds": ["not-an-id"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        body["data"]["message"],
+        "podcastIds: not a podcast id: not-an-id"
+    );
     // Another team cannot export this search.
     let stranger = server.key("stranger@example.com", "business");
     let (status, _, _) = server

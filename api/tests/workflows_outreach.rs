@@ -467,6 +467,25 @@ async fn an_email_for_a_project_pitches_its_guest_and_is_not_signed_with_the_ema
     assert!(text.trim_end().ends_with("[Your name]"), "{text}");
     assert!(!text.contains("agent"), "{text}");
 
+    // Another guest named in the body gets none of the profile's bio, company or topics.
+    let (status, body) = server
+        .call(
+            Method::POST,
+            "/api/v1/outreach/generate",
+            &key,
+            Some(json!({
+                "podcastId": podcast.podcast_id, "projectId": project_id,
+                "guest": {"name": "John Smith"}
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let text = body["data"]["outreach"]["body"].as_str().unwrap();
+    assert!(text.contains("John Smith"), "{text}");
+    for hers in ["Rootwise", "rooftop", "Maya"] {
+        assert!(!text.contains(hers), "{hers}: {text}");
+    }
+
     // Pitching oneself without a name: the same place for it.
     let (_, body) = server
         .call(

@@ -202,7 +202,7 @@ pub fn podcast_document(
         doc.add_text(schema.language_tag, tag.trim().to_ascii_lowercase());
     }
     for genre in &podcast.podcast_podlens_genres {
-        add_opt_text(&mut doc, schema.genres, Some(&genre.to_lowercase()));
+        add_opt_text(&mut doc, schema.genres, Some(&genre.trim().to_lowercase()));
     }
     doc.add_bool(schema.explicit, podcast.explicit_rss);
     doc.add_bool(schema.has_transcript, podcast.total_transcripts > 0);

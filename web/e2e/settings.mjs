@@ -345,6 +345,7 @@ async function preferencesScenario(page, before) {
   const languages = form.getByRole('combobox', { name: 'Languages' });
   await languages.waitFor({ timeout: TIMEOUT });
   await languages.selectOption('en');
+  await form.getByRole('button', { name: 'Add to Languages' }).click();
   await form.getByRole('checkbox', { name: 'Socials' }).check();
   await form.getByRole('button', { name: 'Save preferences' }).click();
   await page.getByRole('status').filter({ hasText: 'Preferences saved.' }).waitFor({ timeout: TIMEOUT });

@@ -162,6 +162,21 @@ fn search_podcasts(
     Ok(state.catalog.snapshot()?.podcasts_by_ids(&ids)?)
 }
 
+/// The `podcastIds` of a search export: the podcasts picked among the search's results.
+fn picked_podcasts(body: &Map<String, Value>) -> ApiResult<Option<Vec<Uuid>>> {
+    optional_strings(body, "podcastIds")?
+        .map(|ids| {
+            ids.iter()
+                .map(|id| {
+                    Uuid::parse_str(id.trim()).map_err(|_| {
+                        ApiError::BadRequest(format!("podcastIds: not a podcast id: {id}"))
+                    })
+                })
+                .collect()
+        })
+        .transpose()
+}
+
 /// `POST /api/v1/export/podcasts`: body `searchHistoryId`, `limit`, `columns`, `format`.
 #[utoipa::path(post, path = "/api/v1/export/podcasts", tag = "exports",
     responses((status = 200, description = "OK: the answer in the envelope")))]
@@ -176,6 +191,9 @@ pub async fn export_search(
         .filter(|id| !id.trim().is_empty())
         .ok_or_else(|| ApiError::BadRequest("searchHistoryId is required".into()))?;
     let request = export_request(&body, caller.plan, 100)?;
+    // With `podcastIds`, only those of the search's results (as many as the plan's
+    // entries per export are read), in result order: the web's export of a selection.
+    let picked = picked_podcasts(&body)?;
     let lookup_state = state.clone();
     let team_id = account.team_id.clone();
     let lookup_id = search_id.clone();
@@ -209,8 +227,16 @@ pub async fn export_search(
     let plan = caller.plan;
     let columns = request.columns.clone();
     let rows = blocking(move || {
-        let podcasts =
-            search_podcasts(&state, &account, plan, &mode, &options_json, request.limit)?;
+        let podcasts = match &picked {
+            None => search_podcasts(&state, &account, plan, &mode, &options_json, request.limit)?,
+            Some(ids) => {
+                let read = max_export_entries(plan).unwrap_or(request.limit);
+                let mut podcasts =
+                    search_podcasts(&state, &account, plan, &mode, &options_json, read)?;
+                podcasts.retain(|podcast| ids.contains(&podcast.podcast_id));
+                podcasts
+            }
+        };
         Ok(podcasts
             .iter()
             .map(|podcast| export_row(podcast, None, &columns, plan))

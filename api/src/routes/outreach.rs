@@ -136,8 +136,8 @@ fn or_profile(given: Option<String>, profile: Option<String>) -> Option<String> 
 }
 
 /// The guest from the body's `guest` object, each field it leaves out taken from the
-/// guest `profile` (the one named by `guestProfileId`, or the project's); with
-/// neither, the caller pitches themself under `sender_name`.
+/// guest `profile` (the one named by `guestProfileId`, or the project's) unless the body
+/// names another guest; with neither, the caller pitches themself under `sender_name`.
 fn guest_of(
     body: &Map<String, Value>,
     profile: Option<&GuestProfileDoc>,
@@ -148,6 +148,14 @@ fn guest_of(
         Some(value) => object(value.clone())
             .map_err(|_| ApiError::BadRequest("guest must be an object".into()))?,
     };
+    // A guest named in the body who is not the profile's is someone else: none of the
+    // profile's bio, company or topics is theirs.
+    let named = optional_string(&guest, "name")?.filter(|name| !name.trim().is_empty());
+    let profile = profile.filter(|profile| {
+        named
+            .as_deref()
+            .is_none_or(|name| name.trim().eq_ignore_ascii_case(profile.name.trim()))
+    });
     let (profile_bio, profile_expertise, profile_topics) = match profile {
         None => (None, Vec::new(), Vec::new()),
         Some(profile) => match &profile.guest_bio {

@@ -26,7 +26,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::agent::text::keywords;
+use super::agent::text::{keywords, tokens};
 use super::documents::{DocFilter, DocKind};
 use super::guest_profiles::{GuestProfileDoc, profiles_by_project};
 use super::{ListedPodcastRow, ProjectRow};
@@ -86,12 +86,10 @@ const BOOKING_WORDS: &[&str] = &[
     "shows",
 ];
 
-/// The lower-cased words of `text`, for leaving a name's words out of the terms.
+/// The words of `text` as [`keywords`] gives them (lowercased, plurals folded), for
+/// leaving a name's words out of the terms.
 fn words_of(text: &str) -> HashSet<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .map(str::to_lowercase)
-        .collect()
+    tokens(text).into_iter().collect()
 }
 
 /// The terms a project is searched with, in order of trust, without repeats
@@ -137,7 +135,8 @@ pub fn project_terms(
     let mut terms: Vec<String> = Vec::new();
     let push = |terms: &mut Vec<String>, term: String| {
         let term = term.split_whitespace().collect::<Vec<_>>().join(" ");
-        let only_names = !guest_name.is_empty() && words_of(&term).is_subset(&guest_name);
+        let words = words_of(&term);
+        let only_names = !words.is_empty() && words.is_subset(&guest_name);
         if term.chars().count() >= 2
             && !only_names
             && terms.len() < MAX_TERMS
@@ -148,10 +147,11 @@ pub fn project_terms(
             terms.push(term);
         }
     };
+    let booking = words_of(&BOOKING_WORDS.join(" "));
     let telling = |text: &str| {
         keywords(text, MAX_TERMS + BOOKING_WORDS.len())
             .into_iter()
-            .filter(|word| !BOOKING_WORDS.contains(&word.to_lowercase().as_str()))
+            .filter(|word| !booking.contains(word) && !guest_name.contains(word))
             .collect::<Vec<_>>()
     };
     for term in written.chain(telling(purpose)) {
@@ -271,9 +271,18 @@ pub struct ProjectAssist {
     pub next_steps: Vec<String>,
 }
 
-/// The listed podcasts, newest first, as (id, title).
+/// The listed podcasts the team still wants (not ignored, not lost), newest first, as
+/// (id, title): the models of "shows like these".
 fn newest_listed(listed: &[ListedPodcastRow]) -> Vec<(Uuid, String)> {
-    let mut rows: Vec<&ListedPodcastRow> = listed.iter().collect();
+    let mut rows: Vec<&ListedPodcastRow> = listed
+        .iter()
+        .filter(|row| {
+            !matches!(
+                row.status,
+                ListedPodcastStatus::Ignored | ListedPodcastStatus::Lost
+            )
+        })
+        .collect();
     rows.sort_by_key(|row| std::cmp::Reverse(row.added_at));
     rows.into_iter()
         .filter_map(|row| {
@@ -313,9 +322,10 @@ pub fn project_assist(
             .filter_map(|row| Uuid::parse_str(&row.podcast_id).ok()),
     );
     let guest = profiles_by_project(state, &account.team_id)?.remove(&project.project_id);
-    let terms = project_terms(project, &strategies, guest.as_ref(), !listed.is_empty());
+    let models = newest_listed(&listed);
+    let terms = project_terms(project, &strategies, guest.as_ref(), !models.is_empty());
     let index = state.catalog.index()?;
-    let suggestions = suggest(&index, &terms, &newest_listed(&listed), &excluded, limit)?;
+    let suggestions = suggest(&index, &terms, &models, &excluded, limit)?;
     let mut pipeline: BTreeMap<String, u64> = ListedPodcastStatus::ALL
         .iter()
         .map(|status| (status.as_str().to_owned(), 0))
@@ -454,11 +464,12 @@ mod tests {
             &[],
             Some(&guest(
                 "Maya Chen",
-                &["Urban farming", "Maya", "  compost  "],
+                &["Urban farming", "Maya", "  compost  ", "AI"],
             )),
             false,
         );
-        assert_eq!(terms, ["Soil health", "Urban farming", "compost"]);
+        // "AI" has no word a name could hold (too short to be one): it stays.
+        assert_eq!(terms, ["Soil health", "Urban farming", "compost", "AI"]);
     }
 
     /// A project made with a guest profile is named "Pitch <name>" and its purpose is
@@ -469,6 +480,12 @@ mod tests {
         made.name = "Pitch Maya Chen".into();
         let terms = project_terms(&made, &[], Some(&guest("Maya Chen", &[])), false);
         assert_eq!(terms, ["Soil health"]);
+        // Names and booking words are left out as the terms are written: folded
+        // ("Williams" is searched as "william", "pitches" as "pitche").
+        let mut plural = project(&[], Some("Pitches for James Williams on rewilding"));
+        plural.name = "James Williams".into();
+        let terms = project_terms(&plural, &[], Some(&guest("James Williams", &[])), false);
+        assert_eq!(terms, ["Soil health", "rewilding"]);
         let terms = project_terms(&made, &[], None, false);
         assert!(
             terms

@@ -6,5 +6,6 @@ export function saveFile(blob: Blob, name: string) {
   link.href = url;
   link.download = name;
   link.click();
-  URL.revokeObjectURL(url);
+  // Revoked once the download has started: at once, some browsers cancel it.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

@@ -25,6 +25,8 @@ export const useAlertMatches = (alertConfigId: string, pollMs?: number) =>
 
 /** How often a page showing an alert whose first run has not finished looks again. */
 export const FIRST_RUN_POLL_MS = 3000;
+/** How long a page polls that often before falling back to MATCHES_POLL_MS. */
+export const FIRST_RUN_POLL_LIMIT_MS = 2 * 60_000;
 /** How often an open alert page looks for new matches (the server runs alerts every 5 minutes). */
 export const MATCHES_POLL_MS = 60_000;
 

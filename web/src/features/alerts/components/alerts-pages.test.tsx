@@ -60,7 +60,8 @@ describe('an alert', () => {
     stubApi((url) => {
       if (url.pathname === '/api/v1/alerts/alert-configs')
         return { body: { alertConfigs: [{ ...alertConfig, lastRunDate: runDone ? '2026-11-03' : null }], total: 1 } };
-      if (url.pathname === '/api/v1/alerts/matches') return { body: { options: {}, total: runDone ? 1 : 0, matches: runDone ? [match] : [] } };
+      // The first page of the matches, and their total.
+      if (url.pathname === '/api/v1/alerts/matches') return { body: { options: {}, total: runDone ? 3 : 0, matches: runDone ? [match] : [] } };
       return undefined;
     });
     renderApp('/app/alerts/a1');
@@ -70,7 +71,8 @@ describe('an alert', () => {
     runDone = true;
     const list = await screen.findByRole('list', { name: 'Alert matches' }, { timeout: 8000 });
     expect(within(list).getByRole('link', { name: 'Soil and climate' })).toBeInTheDocument();
-    expect(await screen.findByText('1 new match since you opened this page.')).toBeInTheDocument();
+    // Counted from the total, not the page (a page holds at most 20 matches).
+    expect(await screen.findByText('3 new matches since you opened this page.')).toBeInTheDocument();
     await waitFor(() => expect(screen.getByText(/last run/)).toBeInTheDocument(), { timeout: 8000 });
   }, 20_000);
 });

@@ -9,6 +9,7 @@ import { links } from '@/config/paths';
 import {
   ALERT_TYPES,
   EMAIL_FREQUENCIES,
+  FIRST_RUN_POLL_LIMIT_MS,
   FIRST_RUN_POLL_MS,
   MATCHES_POLL_MS,
   useAlertConfig,
@@ -103,7 +104,16 @@ export function AlertsPage({ alertId }: { alertId?: string }) {
   const query = useAlertConfigs(pollConfigs ? FIRST_RUN_POLL_MS : undefined);
   const shown = alertId ? query.data?.alertConfigs.find((alert) => alert.id === alertId) : undefined;
   const pending = shown ? firstRunPending(shown) : false;
-  useEffect(() => setPollConfigs(pending), [pending]);
+  // Fast polling while the first run is under way, for at most FIRST_RUN_POLL_LIMIT_MS:
+  // a first run that failed leaves the date unset until the next scheduled run.
+  const [pollingSince] = useState(() => Date.now());
+  const fast = pending && Date.now() - pollingSince < FIRST_RUN_POLL_LIMIT_MS;
+  useEffect(() => {
+    setPollConfigs(fast);
+    if (!fast) return;
+    const stop = setTimeout(() => setPollConfigs(false), FIRST_RUN_POLL_LIMIT_MS - (Date.now() - pollingSince));
+    return () => clearTimeout(stop);
+  }, [fast, pollingSince]);
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
   const action = alertId ? (
@@ -164,7 +174,7 @@ export function AlertsPage({ alertId }: { alertId?: string }) {
       </QueryState>
       {alertId ? (
         <Section title="Matches">
-          <AlertMatches alertId={alertId} firstRunPending={pending} />
+          <AlertMatches key={alertId} alertId={alertId} firstRunPending={fast} />
         </Section>
       ) : null}
     </div>
@@ -178,7 +188,8 @@ export function AlertsPage({ alertId }: { alertId?: string }) {
  */
 function AlertMatches({ alertId, firstRunPending }: { alertId: string; firstRunPending: boolean }) {
   const query = useAlertMatches(alertId, firstRunPending ? FIRST_RUN_POLL_MS : MATCHES_POLL_MS);
-  const count = query.data?.matches.length;
+  // The total, not the page: a page holds at most 20 matches.
+  const count = query.data?.total;
   const firstSeen = useRef<number | undefined>(undefined);
   const [arrived, setArrived] = useState(0);
   useEffect(() => {

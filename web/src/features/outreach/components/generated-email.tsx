@@ -1,16 +1,37 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
 
 import { CopyButton } from '@/components/ui/copy-button';
 import { usePodcastContacts } from '@/features/podcasts/api/get-podcast';
+import { errorText } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
 import { links } from '@/config/paths';
 
 import { mailtoLink, type OutreachItem } from '../api/outreach';
 
-/** Where the email goes: the show's first known address, with a link that opens the email in a mail program. */
+/** A `mailto:` link to `address` alone, the address encoded (it comes from feeds and websites). */
+const mailtoAddress = (address: string) => `mailto:${encodeURIComponent(address).replace(/%40/g, '@')}`;
+
+/**
+ * Where the email goes: the show's first known address, with a link that opens the email
+ * addressed in a mail program. The address is read when asked for, since reading a show's
+ * contacts counts against some plans' monthly contacts.
+ */
 function Recipient({ podcastId, podcastSlug, subject, body }: { podcastId: string; podcastSlug?: string | null; subject: string; body: string }) {
-  const contacts = usePodcastContacts(podcastId);
-  if (contacts.isPending) return null;
+  const [asked, setAsked] = useState(false);
+  const contacts = usePodcastContacts(podcastId, asked);
+  if (!asked) {
+    return (
+      <p className="recipient">
+        <button type="button" className="button button-ghost button-small" onClick={() => setAsked(true)}>
+          Show the show&apos;s contact address
+        </button>
+        <span className="muted">Counts as one contact lookup on plans that count them.</span>
+      </p>
+    );
+  }
+  if (contacts.isPending) return <p className="muted recipient">Reading the show&apos;s contacts…</p>;
+  if (contacts.isError) return <p className="form-error recipient">{errorText(contacts.error)}</p>;
   const address = contacts.data?.podcastContacts.emails.map((email) => email.email).find(Boolean);
   if (!address) {
     return (
@@ -28,7 +49,7 @@ function Recipient({ podcastId, podcastSlug, subject, body }: { podcastId: strin
   }
   return (
     <p className="recipient">
-      To <a href={`mailto:${address}`}>{address}</a>{' '}
+      To <a href={mailtoAddress(address)}>{address}</a>{' '}
       <a className="button button-small" href={mailtoLink(address, subject, body)}>
         Open in your email app
       </a>

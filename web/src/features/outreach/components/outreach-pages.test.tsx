@@ -112,7 +112,10 @@ describe('writing an outreach email', () => {
       senderName: 'Ada Quinn',
     });
     expect(within(email).getByRole('heading', { name: generated.subject })).toBeInTheDocument();
-    // Addressed to the show's contact, and ready to open in a mail program.
+    // Addressed to the show's contact, and ready to open in a mail program; the contacts
+    // are read only when asked for (a lookup counts against some plans).
+    expect(api.calls.some((call) => call.url.pathname === '/api/v1/podcasts/p1/contacts')).toBe(false);
+    fireEvent.click(within(email).getByRole('button', { name: "Show the show's contact address" }));
     expect(await within(email).findByRole('link', { name: 'ana@climatehour.example' })).toHaveAttribute('href', 'mailto:ana@climatehour.example');
     const mailto = new URL(within(email).getByRole('link', { name: 'Open in your email app' }).getAttribute('href')!);
     expect(mailto.protocol).toBe('mailto:');
@@ -148,6 +151,8 @@ describe('writing an outreach email', () => {
     const suggestions = await screen.findByRole('list', { name: 'Matching podcasts' });
     fireEvent.click(within(suggestions).getByRole('button', { name: /Climate Hour/ }));
     expect(await screen.findByText('Climate Hour')).toBeInTheDocument();
+    // The focus moves to what replaced the suggestion, not to the page.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Choose another podcast' })).toHaveFocus());
     fireEvent.click(screen.getByRole('button', { name: 'Generate email' }));
     await screen.findByRole('article', { name: 'Outreach email' });
     expect((api.bodyOf(0) as { podcastId: string }).podcastId).toBe('p1');

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 
 import { Artwork } from '@/components/ui/artwork';
 import { usePodcast } from '@/features/podcasts/api/get-podcast';
@@ -14,8 +14,12 @@ const getSuggestions = (query: string, signal?: AbortSignal) =>
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The chosen podcast by its title (never its id), with a way to choose another. */
-function ChosenPodcast({ podcast, onChange }: { podcast: string; onChange: () => void }) {
+function ChosenPodcast({ podcast, onChange, focus }: { podcast: string; onChange: () => void; focus: boolean }) {
   const details = usePodcast(podcast);
+  const change = useRef<HTMLButtonElement | null>(null);
+  useEffect(() => {
+    if (focus) change.current?.focus();
+  }, [focus]);
   const found = details.data?.podcast;
   return (
     <div className="field">
@@ -24,7 +28,7 @@ function ChosenPodcast({ podcast, onChange }: { podcast: string; onChange: () =>
         {found ? <Artwork src={found.imageUrl} title={found.title} size={40} /> : null}
         <strong>{found ? found.title : details.isError ? 'This podcast was not found' : 'Loading the podcast…'}</strong>
         {found?.author ? <span className="muted">{found.author}</span> : null}
-        <button type="button" className="button button-ghost button-small" onClick={onChange}>
+        <button type="button" ref={change} className="button button-ghost button-small" onClick={onChange}>
           Choose another podcast
         </button>
       </div>
@@ -51,6 +55,13 @@ export function PodcastPicker({
   const [choosing, setChoosing] = useState(value.trim() === '');
   const [text, setText] = useState('');
   const listId = useId();
+  // After a choice or "Choose another", the focus goes to what replaced the control
+  // that had it, not to the page.
+  const [moved, setMoved] = useState(false);
+  const input = useRef<HTMLInputElement | null>(null);
+  useEffect(() => {
+    if (moved && choosing) input.current?.focus();
+  }, [moved, choosing]);
   const typed = text.trim();
   const suggestions = useQuery({
     queryKey: ['autocomplete', 'podcasts', typed],
@@ -63,9 +74,11 @@ export function PodcastPicker({
     return (
       <ChosenPodcast
         podcast={value.trim()}
+        focus={moved}
         onChange={() => {
           setText('');
           setChoosing(true);
+          setMoved(true);
           onChange('');
         }}
       />
@@ -76,6 +89,7 @@ export function PodcastPicker({
     <div className="field">
       <label htmlFor={`${listId}-input`}>Podcast</label>
       <input
+        ref={input}
         id={`${listId}-input`}
         value={text}
         placeholder="Type a show's name (or paste its address)"
@@ -88,6 +102,9 @@ export function PodcastPicker({
         aria-controls={found.length > 0 ? listId : undefined}
         autoComplete="off"
       />
+      <span className="visually-hidden" role="status">
+        {typed.length >= 2 && suggestions.data ? `${found.length} matching podcast${found.length === 1 ? '' : 's'}` : ''}
+      </span>
       {found.length > 0 ? (
         <ul id={listId} className="picker-suggestions" aria-label="Matching podcasts">
           {found.map((podcast) => (
@@ -98,6 +115,7 @@ export function PodcastPicker({
                 onClick={() => {
                   onChange(podcast.id);
                   setChoosing(false);
+                  setMoved(true);
                 }}
               >
                 {podcast.title}

@@ -49,7 +49,7 @@ function subResource<T>(part: string, query?: Record<string, string | number | b
       queryFn: ({ signal }) => fetcher(idOrSlug, signal),
       retry: false,
     });
-  const hook = (idOrSlug: string) => useQuery(options(idOrSlug));
+  const hook = (idOrSlug: string, enabled = true) => useQuery({ ...options(idOrSlug), enabled });
   return { fetcher, options, hook };
 }
 

@@ -55,7 +55,6 @@ function AddButton({ projectSlug, podcastId, title }: { projectSlug: string; pod
   );
 }
 
-/** Project sub-page: asks the AI assist for podcasts that fit the project and are not on its list yet. */
 /** A suggestion's reasons: the terms it matched, and the listed shows it is like (sent as "like <title>"). */
 export function reasonsText(reasons: string[]): string {
   const likes = reasons.filter((reason) => reason.startsWith('like ')).map((reason) => reason.slice('like '.length));
@@ -65,6 +64,7 @@ export function reasonsText(reasons: string[]): string {
     .join(' · ');
 }
 
+/** Project sub-page: asks the AI assist for podcasts that fit the project and are not on its list yet. */
 export function ProjectSuggestions({ slug }: { slug: string }) {
   const suggest = useMutation({ mutationFn: () => suggestPodcasts(slug) });
   const assist = suggest.data;

@@ -155,6 +155,9 @@ export function FiltersPanel({ filters, onChange, tier }: Props) {
       ? (control: Control) => <PickList value={filters[key]} onChange={(next) => set(key, next)} options={options} labelOf={labelOf} control={control} />
       : text(key, placeholder);
   const idsSet = [filters.includePodcastIds, filters.excludePodcastIds, filters.includeEpisodeIds].some((value) => value.trim() !== '');
+  // Open at first when ids are set; then as the user leaves it (clearing the last id
+  // must not fold the section under the cursor).
+  const [idsOpen, setIdsOpen] = useState(idsSet);
   const field = (name: SearchFilterName, label: string, control: (control: Control) => ReactNode) => (
     <FilterField tier={tier} name={name} label={label}>
       {control}
@@ -240,7 +243,7 @@ export function FiltersPanel({ filters, onChange, tier }: Props) {
         {planAllowsFilter(tier, 'pageSize') ? field('pageSize', 'Page size', number('pageSize', { min: 1, max: 1000 })) : null}
       </fieldset>
       {/* Lists of ids are for API users and links from other pages: folded away unless set. */}
-      <details className="filters filters-ids" open={idsSet}>
+      <details className="filters filters-ids" open={idsOpen} onToggle={(event) => setIdsOpen(event.currentTarget.open)}>
         <summary>Podcast and episode ids</summary>
         {field('includePodcastIds', 'Only these podcast ids', text('includePodcastIds', 'id, id'))}
         {field('excludePodcastIds', 'Exclude podcast ids', text('excludePodcastIds', 'id, id'))}

@@ -1,3 +1,5 @@
+import { useState } from 'react';
+
 import type { FacetCount } from '../api/facets';
 
 type Control = { disabled: boolean; label: string; describedBy: string | undefined };
@@ -33,8 +35,9 @@ export const genreLabel = (genre: string): string => (genre ? genre[0].toUpperCa
 
 /**
  * A filter picked from the catalog's own values: the chosen ones as removable chips, and
- * a list of the others with how many podcasts have each. The filter's value stays the
- * comma-separated text the rest of the form (and the URL) keeps.
+ * a list of the others with how many podcasts have each, added with a button (a select
+ * that acted on change would add a value at every arrow key in some browsers). The
+ * filter's value stays the comma-separated text the rest of the form (and the URL) keeps.
  */
 export function PickList({
   value,
@@ -52,6 +55,7 @@ export function PickList({
   const chosen = listValues(value);
   const chosenKeys = new Set(chosen.map((item) => item.toLowerCase()));
   const set = (values: string[]) => onChange(values.join(', '));
+  const [picked, setPicked] = useState('');
   return (
     <div className="pick-list">
       {chosen.length > 0 ? (
@@ -72,24 +76,36 @@ export function PickList({
           ))}
         </ul>
       ) : null}
-      <select
-        aria-label={control.label}
-        aria-describedby={control.describedBy}
-        disabled={control.disabled}
-        value=""
-        onChange={(event) => {
-          if (event.target.value) set([...chosen, event.target.value]);
-        }}
-      >
-        <option value="">{chosen.length > 0 ? 'Add another…' : 'Any'}</option>
-        {options
-          .filter((option) => !chosenKeys.has(option.value.toLowerCase()))
-          .map((option) => (
-            <option key={option.value} value={option.value}>
-              {labelOf(option.value)} · {option.count.toLocaleString('en')}
-            </option>
-          ))}
-      </select>
+      <div className="pick-list-add">
+        <select
+          aria-label={control.label}
+          aria-describedby={control.describedBy}
+          disabled={control.disabled}
+          value={picked}
+          onChange={(event) => setPicked(event.target.value)}
+        >
+          <option value="">{chosen.length > 0 ? 'Add another…' : 'Any'}</option>
+          {options
+            .filter((option) => !chosenKeys.has(option.value.toLowerCase()))
+            .map((option) => (
+              <option key={option.value} value={option.value}>
+                {labelOf(option.value)} · {option.count.toLocaleString('en')}
+              </option>
+            ))}
+        </select>
+        <button
+          type="button"
+          className="button button-ghost button-small"
+          aria-label={`Add to ${control.label}`}
+          disabled={control.disabled || picked === ''}
+          onClick={() => {
+            set([...chosen, picked]);
+            setPicked('');
+          }}
+        >
+          Add
+        </button>
+      </div>
     </div>
   );
 }

@@ -1,13 +1,14 @@
+import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 
 import { paths } from '@/config/paths';
+import { LIMIT_ROWS, type PlanTier } from '@/config/plans';
 import { activeProjects, useAddPodcastsToProject, useProjects, type BulkAddOutcome } from '@/features/projects/api/projects';
-import { errorText } from '@/lib/api-client';
+import { downloadRequest, errorText } from '@/lib/api-client';
 import type { PodcastHit } from '@/lib/api-types';
 import { saveFile } from '@/lib/save-file';
 
-import { podcastHitsCsv } from '../export-hits';
 
 export type HitSelection = {
   selected: ReadonlySet<string>;
@@ -101,52 +102,93 @@ function BulkAddToProject({ count, defaultProjectSlug, pending, onAdd }: { count
   );
 }
 
+/** Whether `tier` may export (SPEC §9 "Exports per month" is not "-"). */
+export function planExports(tier: PlanTier): boolean {
+  const row = LIMIT_ROWS.find((limit) => limit.item === 'Exports per month');
+  return row !== undefined && row.values[tier] !== '-';
+}
+
+/** POST /export/podcasts with the picked podcasts of the search: the server checks the
+ * plan, counts the export and writes the file with the plan's columns. */
+function useExportPicked() {
+  return useMutation({
+    mutationFn: ({ searchId, podcastIds }: { searchId: string; podcastIds: string[] }) =>
+      downloadRequest('/export/podcasts', { method: 'POST', body: { searchHistoryId: searchId, podcastIds, format: 'csv' } }),
+  });
+}
+
 /** What to do with the ticked podcasts: add them to an active project (signed in, one
- * call each), export them as CSV, or let go; the last action's outcome until the selection changes. */
+ * call each), export them as CSV (plans with exports, counted by the server), or let go;
+ * the last action's outcome until the selection changes. */
 export function SelectionBar({
   hits,
   canAddToProject,
   defaultProjectSlug,
   onClear,
+  searchId,
+  tier,
 }: {
   hits: PodcastHit[];
   canAddToProject: boolean;
   defaultProjectSlug?: string;
   onClear: () => void;
+  /** The search the hits came from; exports name it. */
+  searchId?: string;
+  tier: PlanTier;
 }) {
   const add = useAddPodcastsToProject();
+  const exporter = useExportPicked();
   const [target, setTarget] = useState('');
   const [exported, setExported] = useState<number | null>(null);
   const ids = hits.map((hit) => hit.podcastId);
   const selectionKey = ids.join(',');
   const { reset } = add;
+  const { reset: resetExport } = exporter;
   useEffect(() => {
     reset();
+    resetExport();
     setExported(null);
-  }, [selectionKey, reset]);
+  }, [selectionKey, reset, resetExport]);
   const addAll = (project: { slug: string; name: string }) => {
     setTarget(project.name);
     add.mutate({ projectSlug: project.slug, podcastIds: ids });
   };
   const exportHits = () => {
-    const csv = podcastHitsCsv(hits, window.location.origin);
-    // The byte order mark makes spreadsheets read the titles as UTF-8.
-    saveFile(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }), `podcasts-${new Date().toISOString().slice(0, 10)}.csv`);
-    setExported(hits.length);
+    if (!searchId) return;
+    exporter.mutate(
+      { searchId, podcastIds: ids },
+      {
+        onSuccess: (blob) => {
+          saveFile(blob, `podcasts-${new Date().toISOString().slice(0, 10)}.csv`);
+          setExported(hits.length);
+        },
+      },
+    );
   };
+  const canExport = planExports(tier);
   return (
     <div className="selection-bar" role="region" aria-label="Selected podcasts">
       <div className="selection-bar-inner">
         <strong aria-live="polite">{hits.length} selected</strong>
         {canAddToProject ? <BulkAddToProject count={hits.length} defaultProjectSlug={defaultProjectSlug} pending={add.isPending} onAdd={addAll} /> : null}
-        <button type="button" className="button button-secondary" onClick={exportHits}>
-          Export {hits.length}
-        </button>
+        {canExport ? (
+          <button type="button" className="button button-secondary" disabled={exporter.isPending || !searchId} onClick={exportHits}>
+            {exporter.isPending ? 'Exporting…' : `Export ${hits.length}`}
+          </button>
+        ) : (
+          <span className="muted">
+            <span aria-hidden="true">🔒 </span>Export:{' '}
+            <Link to={tier === 'public' ? paths.signUp.pattern : paths.pricing.pattern}>{tier === 'public' ? 'sign up' : 'business plan'}</Link>
+          </span>
+        )}
         <button type="button" className="button button-ghost" onClick={onClear}>
           Clear selection
         </button>
         <span role="status" className={add.error || (add.data && add.data.failed.length > 0) ? 'form-error' : 'muted'}>
-          {[add.data ? describeBulkAdd(add.data, target) : add.error ? errorText(add.error) : null, exported !== null ? `Exported ${exported} to CSV` : null]
+          {[
+            add.data ? describeBulkAdd(add.data, target) : add.error ? errorText(add.error) : null,
+            exported !== null ? `Exported ${exported} to CSV` : exporter.error ? errorText(exporter.error) : null,
+          ]
             .filter(Boolean)
             .join(' · ')}
         </span>

@@ -2,28 +2,11 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { podcastHit } from '@/test/hits';
 import { renderApp, stubApi } from '@/test/render';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const podcastHit = (id: string, title: string) => ({
-  podcastId: id,
-  podcastSlug: `slug-${id}`,
-  podcastRssTitle: title,
-  podcastRssAuthor: null,
-  podcastImageUrl: null,
-  totalEpisodes: 10,
-  lastEpisodeDate: '2026-10-01T00:00:00Z',
-  podcastTitleHighlights: null,
-  podcastDescriptionHighlights: null,
-  podcastRssDescriptionNoHtml: null,
-  podcastAuthorityScoreTotal: 40,
-  rssCategories: [],
-  applePodcastsRating: null,
-  applePodcastsRatingsCount: null,
-  primaryContact: null,
-  podcastEmails: [],
-});
 
 /** A podcast search server: one show named after the first term of each search. */
 function stubPodcastSearch() {

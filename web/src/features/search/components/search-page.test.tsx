@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 
 import { setApiKey } from '@/lib/auth-storage';
+import { podcastHit } from '@/test/hits';
 import { renderApp, stubApi } from '@/test/render';
 
 import { formStateToParam, newTerm, EMPTY_FILTERS } from '../search-form-state';
@@ -217,8 +218,15 @@ describe('the search screen', () => {
     const languages = await screen.findByRole('combobox', { name: 'Languages' });
     const offered = within(languages).getAllByRole('option').map((option) => option.textContent);
     expect(offered).toEqual(['Any', 'English (en) · 1,234', 'French (fr) · 56']);
+    const add = (name: string, value: string) => {
+      fireEvent.change(screen.getByRole('combobox', { name }), { target: { value } });
+      fireEvent.click(screen.getByRole('button', { name: `Add to ${name}` }));
+    };
+    // Choosing in the list adds nothing until "Add" (arrow keys move through the list).
     fireEvent.change(languages, { target: { value: 'fr' } });
-    fireEvent.change(screen.getByRole('combobox', { name: 'Languages' }), { target: { value: 'en' } });
+    expect(screen.queryByRole('list', { name: 'Languages chosen' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Add to Languages' }));
+    add('Languages', 'en');
     expect(within(screen.getByRole('list', { name: 'Languages chosen' })).getAllByRole('listitem').map((chip) => chip.textContent)).toEqual([
       'French (fr)×',
       'English (en)×',
@@ -226,8 +234,8 @@ describe('the search screen', () => {
     // A chosen value is not offered again.
     expect(within(screen.getByRole('combobox', { name: 'Languages' })).getAllByRole('option').map((option) => option.getAttribute('value'))).toEqual(['']);
     fireEvent.click(screen.getByRole('button', { name: 'Remove French (fr)' }));
-    fireEvent.change(screen.getByRole('combobox', { name: 'Genres to include' }), { target: { value: 'society & culture' } });
-    fireEvent.change(screen.getByRole('combobox', { name: 'Genres to exclude' }), { target: { value: 'comedy' } });
+    add('Genres to include', 'society & culture');
+    add('Genres to exclude', 'comedy');
     // Ids are folded away for the API users who need them.
     expect(screen.getByText('Podcast and episode ids').closest('details')).not.toHaveAttribute('open');
     fireEvent.change(screen.getByLabelText('Search term 1'), { target: { value: 'startups' } });
@@ -247,25 +255,8 @@ describe('the search screen', () => {
   });
 
   describe('with podcasts selected', () => {
-    const podcastHit = (id: string, title: string) => ({
-      podcastId: id,
-      podcastSlug: `slug-${id}`,
-      podcastRssTitle: title,
-      podcastRssAuthor: null,
-      podcastImageUrl: null,
-      totalEpisodes: 10,
-      lastEpisodeDate: '2026-10-01T00:00:00Z',
-      podcastTitleHighlights: null,
-      podcastDescriptionHighlights: null,
-      podcastRssDescriptionNoHtml: null,
-      podcastAuthorityScoreTotal: 40.4,
-      rssCategories: ['News'],
-      applePodcastsRating: null,
-      applePodcastsRatingsCount: null,
-      primaryContact: null,
-      podcastEmails: ['host@example.com'],
-    });
-    const hits = [podcastHit('p1', 'Climate Hour'), podcastHit('p2', 'Night Garden'), podcastHit('p3', 'Moth Hour')];
+    const listed = { podcastAuthorityScoreTotal: 40.4, rssCategories: ['News'], podcastEmails: ['host@example.com'] };
+    const hits = [podcastHit('p1', 'Climate Hour', listed), podcastHit('p2', 'Night Garden', listed), podcastHit('p3', 'Moth Hour', listed)];
     const project = (slug: string, name: string, status: string) => ({ projectId: `id-${slug}`, slug, name, status, lastUpdated: '2026-11-01' });
 
     function stubSearch() {
@@ -307,8 +298,20 @@ describe('the search screen', () => {
       expect(screen.getAllByRole('checkbox', { name: /^Select / }).filter((box) => (box as HTMLInputElement).checked)).toHaveLength(0);
     });
 
-    it('exports the selected ones as a CSV file, in the table view too', async () => {
-      stubSearch();
+    // The export was built in the browser: it ignored the plan's exports (none below
+    // business, SPEC §9) and was never counted. It is the server's export now.
+    it('exports the selected ones through the server on a plan with exports, in the table view too', async () => {
+      setApiKey('pl_business');
+      const serverCsv = 'Title,Podcast ID\r\nNight Garden,p2\r\nMoth Hour,p3\r\n';
+      const calls = stubApi((url, init) => {
+        if (url.pathname === '/api/v1/teams/usage/current')
+          return { body: { plan: 'business', aliases: [], featureFlags: {}, periodStart: '2026-11-01', periodEnd: '2026-11-30', totalUsed: 0 } };
+        if (url.pathname === '/api/v1/export/podcasts' && init?.method === 'POST') return { body: serverCsv };
+        if (url.pathname === '/api/v1/search/podcasts')
+          return { body: { searchMode: 'podcasts', searchId: 's1', searchOptions: {}, result: { total: { value: 3, relation: 'eq' }, maxScore: 1, hitsReturned: 3, hits }, cursor: null } };
+        if (url.pathname === '/api/v1/projects') return { body: { options: {}, projects: [] } };
+        return undefined;
+      });
       const blobs: Blob[] = [];
       // Object URLs that keep the file, for this test only.
       const saved = ['createObjectURL', 'revokeObjectURL'].map((name) => [name, Object.getOwnPropertyDescriptor(URL, name)] as const);
@@ -325,17 +328,25 @@ describe('the search screen', () => {
       await userEvent.click(await screen.findByRole('checkbox', { name: 'Select Night Garden' }));
       await userEvent.click(screen.getByRole('checkbox', { name: 'Select Moth Hour' }));
       const bar = screen.getByRole('region', { name: 'Selected podcasts' });
-      // Signed out: export, but no project to add to.
-      expect(within(bar).queryByRole('button', { name: /to project/ })).toBeNull();
-      await userEvent.click(within(bar).getByRole('button', { name: 'Export 2' }));
-      expect(within(bar).getByRole('status')).toHaveTextContent('Exported 2 to CSV');
+      await userEvent.click(await within(bar).findByRole('button', { name: 'Export 2' }));
+      await waitFor(() => expect(within(bar).getByRole('status')).toHaveTextContent('Exported 2 to CSV'));
+      const posted = calls.filter((call) => call.url.pathname === '/api/v1/export/podcasts');
+      expect(posted.map((call) => JSON.parse(String(call.init?.body)))).toEqual([{ searchHistoryId: 's1', podcastIds: ['p2', 'p3'], format: 'csv' }]);
       expect(click).toHaveBeenCalledTimes(1);
       expect((click.mock.contexts[0] as HTMLAnchorElement).download).toMatch(/^podcasts-\d{4}-\d{2}-\d{2}\.csv$/);
-      const lines = (await blobs[0].text()).replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-      expect(lines).toHaveLength(3);
-      expect(lines.slice(1).map((line) => line.split(',')[1])).toEqual(['p2', 'p3']);
-      expect(lines[1]).toBe(`Night Garden,p2,40,News,10,2026-10-01,,yes,${window.location.origin}/podcasts/slug-p2`);
+      // The file is the server's answer as it came.
+      expect(await blobs[0].text()).toContain('Night Garden,p2');
       click.mockRestore();
+    });
+
+    it('shows the export locked to a signed-out visitor, with where to get it', async () => {
+      stubSearch();
+      renderApp('/app/search?q=climate');
+      await userEvent.click(await screen.findByRole('checkbox', { name: 'Select Night Garden' }));
+      const bar = screen.getByRole('region', { name: 'Selected podcasts' });
+      expect(within(bar).queryByRole('button', { name: /Export/ })).toBeNull();
+      expect(within(bar).queryByRole('button', { name: /to project/ })).toBeNull();
+      expect(within(bar).getByRole('link', { name: 'sign up' })).toHaveAttribute('href', '/sign-up');
     });
   });
 });

@@ -233,7 +233,14 @@ function SearchScreen({ preferences }: { preferences: UserPreferences | undefine
           {/* Fixed to the window's foot; in the document it follows "Select all", so the
               keyboard reaches the actions right after the selection. */}
           {selectedHits.length > 0 ? (
-            <SelectionBar hits={selectedHits} canAddToProject={signedIn} defaultProjectSlug={selectedProjectSlug} onClear={selection.clear} />
+            <SelectionBar
+              hits={selectedHits}
+              canAddToProject={signedIn}
+              defaultProjectSlug={selectedProjectSlug}
+              onClear={selection.clear}
+              searchId={pages[0]?.searchId}
+              tier={tier}
+            />
           ) : null}
           <SearchResults
             mode={request.mode}

@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 
 import type { PodcastHit } from '@/lib/api-types';
 
-import { podcastHitsCsv, HIT_EXPORT_COLUMNS } from '../export-hits';
 import { SearchResults } from './search-results';
 
 // Only the fields the results read; the rest of a hit is irrelevant here.
@@ -142,24 +141,5 @@ describe('selecting podcast results', () => {
   it('has no checkboxes without a selection', () => {
     show('table');
     expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
-  });
-});
-
-describe('the CSV of selected results', () => {
-  it('has a row per hit with the fields the table shows and its page on this site', () => {
-    const lines = podcastHitsCsv([scored, bare], 'https://podlens.example').trimEnd().split('\r\n');
-    expect(lines[0]).toBe(HIT_EXPORT_COLUMNS.join(','));
-    expect(lines[0]).toBe('Title,Podcast ID,Authority score,Genres,Episodes,Last episode,Apple rating,Contact available,URL');
-    expect(lines[1]).toBe('Climate Hour,p1,62,Science; Earth Sciences; News; Politics,120,2026-11-01,4.5,yes,https://podlens.example/podcasts/climate-hour');
-    // Nothing made up for what the hit lacks.
-    expect(lines[2]).toBe('Bare Show,p2,,,120,2026-11-01,,no,https://podlens.example/podcasts/bare');
-  });
-
-  it('quotes commas and quotes, and keeps a spreadsheet from running a title as a formula', () => {
-    const tricky = hit({ podcastRssTitle: 'Cats, "Dogs" & more' });
-    const formula = hit({ podcastRssTitle: '=HYPERLINK("x")' });
-    const [, first, second] = podcastHitsCsv([tricky, formula], '').trimEnd().split('\r\n');
-    expect(first.startsWith('"Cats, ""Dogs"" & more",')).toBe(true);
-    expect(second.startsWith(`"'=HYPERLINK(""x"")",`)).toBe(true);
   });
 });

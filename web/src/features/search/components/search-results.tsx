@@ -9,7 +9,6 @@ import type { EpisodeHit, PodcastHit } from '@/lib/api-types';
 
 import { TranscriptBadge } from '@/features/episodes/components/episode-list';
 
-import { hasContact } from '../export-hits';
 import { AddToProject } from './add-to-project';
 import type { HitSelection } from './result-selection';
 
@@ -26,6 +25,9 @@ type Props = {
   /** The viewer's plan: facts it does not see are shown locked. */
   tier?: PlanTier;
 };
+
+/** Whether the hit names someone to write to (a field the plan may not send). */
+const hasContact = (hit: PodcastHit) => Boolean(hit.primaryContact) || (hit.podcastEmails?.length ?? 0) > 0;
 
 const firstHighlight = (list: string[] | null | undefined) => (list && list.length > 0 ? list[0] : null);
 

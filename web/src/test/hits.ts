@@ -1,0 +1,20 @@
+/** A podcast search hit with the fields the results read; `overrides` sets others. */
+export const podcastHit = (id: string, title: string, overrides: Record<string, unknown> = {}) => ({
+  podcastId: id,
+  podcastSlug: `slug-${id}`,
+  podcastRssTitle: title,
+  podcastRssAuthor: null,
+  podcastImageUrl: null,
+  totalEpisodes: 10,
+  lastEpisodeDate: '2026-10-01T00:00:00Z',
+  podcastTitleHighlights: null,
+  podcastDescriptionHighlights: null,
+  podcastRssDescriptionNoHtml: null,
+  podcastAuthorityScoreTotal: 40,
+  rssCategories: [],
+  applePodcastsRating: null,
+  applePodcastsRatingsCount: null,
+  primaryContact: null,
+  podcastEmails: [],
+  ...overrides,
+});
