@@ -395,6 +395,15 @@ async fn a_team_template_is_kept_validated_and_used_to_write_an_email() {
     assert_eq!(details["data"]["outreach"]["body"].as_str(), Some(body));
 }
 
+/// Generates an email with `body`; the answer's `data.outreach`, after checking it is OK.
+async fn generated(server: &workflows_support::TestServer, key: &str, body: Value) -> Value {
+    let (status, answer) = server
+        .call(Method::POST, "/api/v1/outreach/generate", key, Some(body))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    answer["data"]["outreach"].clone()
+}
+
 /// Generated outreach signed with the account's internal name (the email's local part,
 /// "agent") and, written from a project, did not pitch the project's guest.
 #[tokio::test]
@@ -424,18 +433,14 @@ async fn an_email_for_a_project_pitches_its_guest_and_is_not_signed_with_the_ema
     let podcast = &server.podcasts[0];
 
     // From the project alone: its guest is pitched, in the guest's own words.
-    let (status, body) = server
-        .call(
-            Method::POST,
-            "/api/v1/outreach/generate",
-            &key,
-            Some(json!({
-                "podcastId": podcast.podcast_id, "projectId": project_id, "perspective": "first"
-            })),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let outreach = &body["data"]["outreach"];
+    let outreach = generated(
+        &server,
+        &key,
+        json!({
+            "podcastId": podcast.podcast_id, "projectId": project_id, "perspective": "first"
+        }),
+    )
+    .await;
     let text = outreach["body"].as_str().unwrap();
     assert!(text.contains("Maya Chen"), "the project's guest: {text}");
     assert!(
@@ -451,53 +456,38 @@ async fn an_email_for_a_project_pitches_its_guest_and_is_not_signed_with_the_ema
     assert_eq!(outreach["project"]["guest"]["id"], profile_id.as_str());
 
     // On the guest's behalf without a sender name: a place for it, never "agent".
-    let (status, body) = server
-        .call(
-            Method::POST,
-            "/api/v1/outreach/generate",
-            &key,
-            Some(json!({
-                "podcastId": podcast.podcast_id, "projectId": project_id, "perspective": "third"
-            })),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let text = body["data"]["outreach"]["body"].as_str().unwrap();
+    let outreach = generated(
+        &server,
+        &key,
+        json!({
+            "podcastId": podcast.podcast_id, "projectId": project_id, "perspective": "third"
+        }),
+    )
+    .await;
+    let text = outreach["body"].as_str().unwrap();
     assert!(text.contains("on behalf of Maya Chen"), "{text}");
     assert!(text.trim_end().ends_with("[Your name]"), "{text}");
     assert!(!text.contains("agent"), "{text}");
 
     // Another guest named in the body gets none of the profile's bio, company or topics.
-    let (status, body) = server
-        .call(
-            Method::POST,
-            "/api/v1/outreach/generate",
-            &key,
-            Some(json!({
-                "podcastId": podcast.podcast_id, "projectId": project_id,
-                "guest": {"name": "John Smith"}
-            })),
-        )
-        .await;
-    assert_eq!(status, StatusCode::OK, "{body}");
-    let text = body["data"]["outreach"]["body"].as_str().unwrap();
+    let outreach = generated(
+        &server,
+        &key,
+        json!({
+            "podcastId": podcast.podcast_id, "projectId": project_id,
+            "guest": {"name": "John Smith"}
+        }),
+    )
+    .await;
+    let text = outreach["body"].as_str().unwrap();
     assert!(text.contains("John Smith"), "{text}");
     for hers in ["Rootwise", "rooftop", "Maya"] {
         assert!(!text.contains(hers), "{hers}: {text}");
     }
 
     // Pitching oneself without a name: the same place for it.
-    let (_, body) = server
-        .call(
-            Method::POST,
-            "/api/v1/outreach/generate",
-            &key,
-            Some(json!({
-                "podcastId": podcast.podcast_id
-            })),
-        )
-        .await;
-    let text = body["data"]["outreach"]["body"].as_str().unwrap();
+    let outreach = generated(&server, &key, json!({"podcastId": podcast.podcast_id})).await;
+    let text = outreach["body"].as_str().unwrap();
     assert!(!text.contains("agent"), "{text}");
     assert!(text.contains("[Your name]"), "{text}");
 }
