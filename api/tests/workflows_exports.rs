@@ -205,6 +205,28 @@ async fn the_plan_caps_exports_per_month() {
     );
 }
 
+/// The podcast ids of a JSON search export made with `body`, after checking it is OK.
+async fn exported_ids(server: &TestServer, key: &str, body: Value) -> Vec<String> {
+    let (status, _, bytes) = server
+        .raw(
+            Method::POST,
+            "/api/v1/export/podcasts",
+            Some(key),
+            Some(body),
+        )
+        .await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "{}",
+        String::from_utf8_lossy(&bytes)
+    );
+    let rows: Vec<Value> = serde_json::from_slice(&bytes).unwrap();
+    rows.iter()
+        .map(|row| row["podcastId"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 #[tokio::test]
 async fn a_remembered_search_exports_its_podcasts() {
     let server = server(3);
@@ -236,21 +258,12 @@ async fn a_remembered_search_exports_its_podcasts() {
         .take(2)
         .collect();
     assert_eq!(expected.len(), 2, "every test podcast's title has the word");
-    let (status, _, bytes) = server
-        .raw(Method::POST, "/api/v1/export/podcasts", Some(&key),
-             Some(json!({"searchHistoryId": search_id, "limit": 2, "columns": ["basicInfo"], "format": "json"})))
-        .await;
-    assert_eq!(
-        status,
-        StatusCode::OK,
-        "{}",
-        String::from_utf8_lossy(&bytes)
-    );
-    let rows: Vec<Value> = serde_json::from_slice(&bytes).unwrap();
-    let exported: Vec<String> = rows
-        .iter()
-        .map(|row| row["podcastId"].as_str().unwrap().to_owned())
-        .collect();
+    let exported = exported_ids(
+        &server,
+        &key,
+        json!({"searchHistoryId": search_id, "limit": 2, "columns": ["basicInfo"], "format": "json"}),
+    )
+    .await;
     assert_eq!(exported.len(), 2);
     assert_eq!(exported, expected, "the search's order");
 
@@ -263,29 +276,14 @@ async fn a_remembered_search_exports_its_podcasts() {
         .map(|hit| hit["podcastId"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(all.len(), 3);
-    let (status, _, bytes) = server
-        .raw(
-            Method::POST,
-            "/api/v1/export/podcasts",
-            Some(&key),
-            Some(
-                json!({"searchHistoryId": search_id, "columns": ["basicInfo"], "format": "json",
-                         "podcastIds": [all[2], all[0], uuid::Uuid::new_v4().to_string()]}),
-            ),
-        )
-        .await;
-    assert_eq!(
-        status,
-        StatusCode::OK,
-        "{}",
-        String::from_utf8_lossy(&bytes)
-    );
-    let rows: Vec<Value> = serde_json::from_slice(&bytes).unwrap();
-    let picked: Vec<&str> = rows
-        .iter()
-        .map(|row| row["podcastId"].as_str().unwrap())
-        .collect();
-    assert_eq!(picked, [all[0].as_str(), all[2].as_str()]);
+    let picked = exported_ids(
+        &server,
+        &key,
+        json!({"searchHistoryId": search_id, "columns": ["basicInfo"], "format": "json",
+               "podcastIds": [all[2], all[0], uuid::Uuid::new_v4().to_string()]}),
+    )
+    .await;
+    assert_eq!(picked, [all[0].clone(), all[2].clone()]);
     let (status, body) = server
         .call(
             Method::POST,

@@ -297,26 +297,28 @@ mod tests {
             .unwrap()
     }
 
+    /// The month's searches of `subject` as the store holds them.
+    fn stored(store: &SqlAccountStore, subject: &UsageSubject, today: NaiveDate) -> u64 {
+        store
+            .used(subject, UsageCounter::Search, UsageWindow::Month, today)
+            .unwrap()
+    }
+
     #[test]
     fn counts_reach_the_store_when_flushed_and_not_before() {
         let accounts = Arc::new(SqlAccountStore::for_tests().unwrap());
         let meter = UsageMeter::new(accounts.clone());
         let subject = user("u1");
         let today = day(2025, 3, 4);
-        let used = |store: &SqlAccountStore| {
-            store
-                .used(&subject, UsageCounter::Search, UsageWindow::Month, today)
-                .unwrap()
-        };
         let counts: Vec<u64> = (0..3).map(|_| count(&meter, &subject, today)).collect();
         assert_eq!(counts, [1, 2, 3]);
-        assert_eq!(used(&accounts), 0);
+        assert_eq!(stored(&accounts, &subject, today), 0);
         assert_eq!(meter.flush().unwrap(), 3);
-        assert_eq!(used(&accounts), 3);
+        assert_eq!(stored(&accounts, &subject, today), 3);
         assert_eq!(meter.pending(), 0);
         assert_eq!(count(&meter, &subject, today), 4);
         assert_eq!(meter.flush().unwrap(), 1);
-        assert_eq!(used(&accounts), 4);
+        assert_eq!(stored(&accounts, &subject, today), 4);
         // Nothing counted: nothing written.
         assert_eq!(meter.flush().unwrap(), 0);
     }
@@ -345,10 +347,7 @@ mod tests {
         a.flush().unwrap();
         assert_eq!(count(&a, &subject, today), 5);
         a.flush().unwrap();
-        let total = accounts
-            .used(&subject, UsageCounter::Search, UsageWindow::Month, today)
-            .unwrap();
-        assert_eq!(total, 5);
+        assert_eq!(stored(&accounts, &subject, today), 5);
     }
 
     /// Days are counted apart: the month's total holds both, and a new month starts
@@ -413,10 +412,7 @@ mod tests {
             )
             .unwrap();
         assert_eq!(meter.flush().unwrap(), 2);
-        let total = accounts
-            .used(&subject, UsageCounter::Search, UsageWindow::Month, today)
-            .unwrap();
-        assert_eq!(total, 2);
+        assert_eq!(stored(&accounts, &subject, today), 2);
     }
 
     /// Many threads counting at once: every count is reported once, and all are
@@ -449,9 +445,6 @@ mod tests {
         counts.sort_unstable();
         assert_eq!(counts, (1..=200).collect::<Vec<u64>>());
         meter.flush().unwrap();
-        let total = accounts
-            .used(&subject, UsageCounter::Search, UsageWindow::Month, today)
-            .unwrap();
-        assert_eq!(total, 200);
+        assert_eq!(stored(&accounts, &subject, today), 200);
     }
 }

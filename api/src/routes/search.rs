@@ -257,15 +257,16 @@ async fn run(
             }
             .write(&state, &binding)
         });
-    let scores: Vec<f32> = match &engine_response.hits {
-        Hits::Podcasts(hits) => hits.iter().map(|hit| hit.score).collect(),
-        Hits::Episodes(hits) => hits.iter().map(|hit| hit.score).collect(),
+    let finite_max = |scores: &mut dyn Iterator<Item = f32>| {
+        scores
+            .map(f64::from)
+            .filter(|score| score.is_finite())
+            .reduce(f64::max)
     };
-    let max_score = scores
-        .into_iter()
-        .map(f64::from)
-        .filter(|score| score.is_finite())
-        .reduce(f64::max);
+    let max_score = match &engine_response.hits {
+        Hits::Podcasts(hits) => finite_max(&mut hits.iter().map(|hit| hit.score)),
+        Hits::Episodes(hits) => finite_max(&mut hits.iter().map(|hit| hit.score)),
+    };
     remember(&state, &caller, &search, &search_id, returned);
     let response = SearchResponse {
         search_mode: search.mode,

@@ -124,6 +124,15 @@ export function planSeesFact(tier: PlanTier, fact: PodcastFact): boolean {
   return PLAN_TIERS.indexOf(tier) >= PLAN_TIERS.indexOf(PODCAST_FACT_TIERS[fact]);
 }
 
+/** Whether `tier` may export (SPEC §9: "Exports per month" is not "-"). */
+export function planExports(tier: PlanTier): boolean {
+  const row = LIMIT_ROWS.find((limit) => limit.item === 'Exports per month');
+  return row !== undefined && row.values[tier] !== '-';
+}
+
+/** The lowest tier that exports, for the upgrade hint. */
+export const lowestTierExporting = (): PlanTier => PLAN_TIERS.find(planExports) ?? 'admin';
+
 export type PlanPrice = { monthly: number | null; annual: number | null; paymentLink: boolean };
 
 /** Prices of §9: free has none, business and agency have monthly and annual prices. */

@@ -147,7 +147,8 @@ export function searchModeReason(state: SearchFormState): string | null {
   return 'episode ids are set';
 }
 
-const list = (text: string, lower = false) =>
+/** The values of a comma-separated filter input, trimmed (lowercased when asked), empty ones dropped. */
+export const list = (text: string, lower = false) =>
   text
     .split(',')
     .map((item) => (lower ? item.trim().toLowerCase() : item.trim()))

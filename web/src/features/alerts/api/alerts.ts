@@ -7,8 +7,12 @@ export const getAlertConfigs = (signal?: AbortSignal) => call('get', '/alerts/al
 
 export const alertConfigsQueryOptions = () => queryOptions({ queryKey: ['alerts'], queryFn: ({ signal }) => getAlertConfigs(signal), retry: false });
 
-/** While `pollMs` is set the list is read again that often (a new alert's first run). */
-export const useAlertConfigs = (pollMs?: number) => useQuery({ ...alertConfigsQueryOptions(), refetchInterval: pollMs ?? false });
+/** While `pollWhile` holds for the list last read, it is read again every FIRST_RUN_POLL_MS (a new alert's first run). */
+export const useAlertConfigs = (pollWhile?: (data: ResponseData<'get', '/alerts/alert-configs'> | undefined) => boolean) =>
+  useQuery({
+    ...alertConfigsQueryOptions(),
+    refetchInterval: (query) => (pollWhile?.(query.state.data) ? FIRST_RUN_POLL_MS : false),
+  });
 
 /** GET /alerts/matches?alertConfigId: the episodes an alert matched, newest first. */
 export const getAlertMatches = (alertConfigId: string, signal?: AbortSignal) =>

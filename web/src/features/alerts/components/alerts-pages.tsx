@@ -100,20 +100,20 @@ function lastRunText(alert: { enabled: boolean; lastRunDate: unknown }) {
 }
 
 export function AlertsPage({ alertId }: { alertId?: string }) {
-  const [pollConfigs, setPollConfigs] = useState(false);
-  const query = useAlertConfigs(pollConfigs ? FIRST_RUN_POLL_MS : undefined);
-  const shown = alertId ? query.data?.alertConfigs.find((alert) => alert.id === alertId) : undefined;
-  const pending = shown ? firstRunPending(shown) : false;
-  // Fast polling while the first run is under way, for at most FIRST_RUN_POLL_LIMIT_MS:
-  // a first run that failed leaves the date unset until the next scheduled run.
-  const [pollingSince] = useState(() => Date.now());
-  const fast = pending && Date.now() - pollingSince < FIRST_RUN_POLL_LIMIT_MS;
+  // While the shown alert's first run is under way the list is read every few
+  // seconds, for at most FIRST_RUN_POLL_LIMIT_MS: a first run that failed leaves the
+  // date unset until the next scheduled run.
+  const [gaveUp, setGaveUp] = useState(false);
+  const pendingIn = (data: { alertConfigs: AlertConfig[] } | undefined) =>
+    Boolean(alertId && data?.alertConfigs.some((alert) => alert.id === alertId && firstRunPending(alert)));
+  const query = useAlertConfigs((data) => !gaveUp && pendingIn(data));
+  const pending = pendingIn(query.data);
+  const fast = pending && !gaveUp;
   useEffect(() => {
-    setPollConfigs(fast);
-    if (!fast) return;
-    const stop = setTimeout(() => setPollConfigs(false), FIRST_RUN_POLL_LIMIT_MS - (Date.now() - pollingSince));
+    if (!pending) return;
+    const stop = setTimeout(() => setGaveUp(true), FIRST_RUN_POLL_LIMIT_MS);
     return () => clearTimeout(stop);
-  }, [fast, pollingSince]);
+  }, [pending]);
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
   const action = alertId ? (
@@ -192,6 +192,13 @@ function AlertMatches({ alertId, firstRunPending }: { alertId: string; firstRunP
   const count = query.data?.total;
   const firstSeen = useRef<number | undefined>(undefined);
   const [arrived, setArrived] = useState(0);
+  // The first run just ended: its matches are read at once, not at the next poll.
+  const wasPending = useRef(firstRunPending);
+  const { refetch } = query;
+  useEffect(() => {
+    if (wasPending.current && !firstRunPending) void refetch();
+    wasPending.current = firstRunPending;
+  }, [firstRunPending, refetch]);
   useEffect(() => {
     if (count === undefined) return;
     if (firstSeen.current === undefined) firstSeen.current = count;

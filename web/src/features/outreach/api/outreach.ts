@@ -68,9 +68,11 @@ export function rememberSenderName(name: string) {
   }
 }
 
-/** The mailto: link that opens the email, addressed, in the user's mail program. */
-export function mailtoLink(to: string, subject: string, body: string): string {
-  return `mailto:${encodeURIComponent(to).replace(/%40/g, '@')}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
+/** A mailto: link to `to` (encoded: the address comes from feeds and websites), with the
+ * email's subject and body when given: it opens the email, addressed, in the user's mail program. */
+export function mailtoLink(to: string, email?: { subject: string; body: string }): string {
+  const address = `mailto:${encodeURIComponent(to).replace(/%40/g, '@')}`;
+  return email ? `${address}?subject=${encodeURIComponent(email.subject)}&body=${encodeURIComponent(email.body)}` : address;
 }
 
 export type OutreachTemplate = OutreachTemplatesResponse['templates'][number];

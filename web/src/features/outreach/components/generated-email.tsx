@@ -9,9 +9,6 @@ import { links } from '@/config/paths';
 
 import { mailtoLink, type OutreachItem } from '../api/outreach';
 
-/** A `mailto:` link to `address` alone, the address encoded (it comes from feeds and websites). */
-const mailtoAddress = (address: string) => `mailto:${encodeURIComponent(address).replace(/%40/g, '@')}`;
-
 /**
  * Where the email goes: the show's first known address, with a link that opens the email
  * addressed in a mail program. The address is read when asked for, since reading a show's
@@ -49,8 +46,8 @@ function Recipient({ podcastId, podcastSlug, subject, body }: { podcastId: strin
   }
   return (
     <p className="recipient">
-      To <a href={mailtoAddress(address)}>{address}</a>{' '}
-      <a className="button button-small" href={mailtoLink(address, subject, body)}>
+      To <a href={mailtoLink(address)}>{address}</a>{' '}
+      <a className="button button-small" href={mailtoLink(address, { subject, body })}>
         Open in your email app
       </a>
     </p>

@@ -3,13 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 
 import { Artwork } from '@/components/ui/artwork';
 import { usePodcast } from '@/features/podcasts/api/get-podcast';
-import { apiRequest } from '@/lib/api-client';
-
-type Suggested = { id: string; slug: string; title: string; author?: string | null; imageUrl?: string | null };
-
-/** GET /autocomplete/podcasts?query: podcasts whose titles complete what was typed. */
-const getSuggestions = (query: string, signal?: AbortSignal) =>
-  apiRequest<{ podcasts: Suggested[] }>('/autocomplete/podcasts', { query: { query }, signal });
+import { getAutocomplete } from '@/features/search/api/autocomplete';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -65,7 +59,7 @@ export function PodcastPicker({
   const typed = text.trim();
   const suggestions = useQuery({
     queryKey: ['autocomplete', 'podcasts', typed],
-    queryFn: ({ signal }) => getSuggestions(typed, signal),
+    queryFn: ({ signal }) => getAutocomplete(typed, signal),
     enabled: choosing && typed.length >= 2 && !UUID.test(typed),
     retry: false,
     staleTime: 60_000,

@@ -1,15 +1,9 @@
 import { useState } from 'react';
 
 import type { FacetCount } from '../api/facets';
+import { list } from '../search-form-state';
 
 type Control = { disabled: boolean; label: string; describedBy: string | undefined };
-
-/** The values of a comma-separated filter input, trimmed, empty ones dropped. */
-export const listValues = (text: string): string[] =>
-  text
-    .split(',')
-    .map((value) => value.trim())
-    .filter(Boolean);
 
 const languageNames = (() => {
   try {
@@ -52,7 +46,7 @@ export function PickList({
   labelOf: (value: string) => string;
   control: Control;
 }) {
-  const chosen = listValues(value);
+  const chosen = list(value);
   const chosenKeys = new Set(chosen.map((item) => item.toLowerCase()));
   const set = (values: string[]) => onChange(values.join(', '));
   const [picked, setPicked] = useState('');

@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 
 import { paths } from '@/config/paths';
-import { LIMIT_ROWS, type PlanTier } from '@/config/plans';
+import { lowestTierExporting, planExports, type PlanTier } from '@/config/plans';
+import { UpgradeLink } from '@/components/ui/upgrade-link';
 import { activeProjects, useAddPodcastsToProject, useProjects, type BulkAddOutcome } from '@/features/projects/api/projects';
 import { downloadRequest, errorText } from '@/lib/api-client';
 import type { PodcastHit } from '@/lib/api-types';
@@ -102,12 +103,6 @@ function BulkAddToProject({ count, defaultProjectSlug, pending, onAdd }: { count
   );
 }
 
-/** Whether `tier` may export (SPEC §9 "Exports per month" is not "-"). */
-export function planExports(tier: PlanTier): boolean {
-  const row = LIMIT_ROWS.find((limit) => limit.item === 'Exports per month');
-  return row !== undefined && row.values[tier] !== '-';
-}
-
 /** POST /export/podcasts with the picked podcasts of the search: the server checks the
  * plan, counts the export and writes the file with the plan's columns. */
 function useExportPicked() {
@@ -178,7 +173,7 @@ export function SelectionBar({
         ) : (
           <span className="muted">
             <span aria-hidden="true">🔒 </span>Export:{' '}
-            <Link to={tier === 'public' ? paths.signUp.pattern : paths.pricing.pattern}>{tier === 'public' ? 'sign up' : 'business plan'}</Link>
+            <UpgradeLink tier={tier} needed={lowestTierExporting()} />
           </span>
         )}
         <button type="button" className="button button-ghost" onClick={onClear}>

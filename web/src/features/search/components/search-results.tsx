@@ -3,7 +3,8 @@ import { Link } from 'react-router';
 import { Artwork } from '@/components/ui/artwork';
 import { HighlightedText } from '@/components/ui/highlighted-text';
 import { formatDate, formatNumber, plainText } from '@/lib/format';
-import { links, paths } from '@/config/paths';
+import { UpgradeLink } from '@/components/ui/upgrade-link';
+import { links } from '@/config/paths';
 import { PODCAST_FACT_TIERS, planSeesFact, type PlanTier, type PodcastFact } from '@/config/plans';
 import type { EpisodeHit, PodcastHit } from '@/lib/api-types';
 
@@ -35,12 +36,11 @@ const FACT_NAMES: Record<PodcastFact, string> = { contact: 'Contact', guests: 'G
 
 /** A fact the plan does not see: named, locked, and where to get it. */
 function LockedFact({ fact, tier }: { fact: PodcastFact; tier: PlanTier }) {
-  const needed = PODCAST_FACT_TIERS[fact];
   return (
     <li className="tag tag-locked">
       <span aria-hidden="true">🔒 </span>
       {FACT_NAMES[fact]}:{' '}
-      <Link to={tier === 'public' ? paths.signUp.pattern : paths.pricing.pattern}>{tier === 'public' ? 'sign up' : `${needed} plan`}</Link>
+      <UpgradeLink tier={tier} needed={PODCAST_FACT_TIERS[fact]} />
     </li>
   );
 }
