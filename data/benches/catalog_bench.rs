@@ -49,6 +49,7 @@ fn feed(index: usize, items: usize) -> FeedBatch {
         podcast,
         episodes,
         persons: Vec::new(),
+        ..FeedBatch::default()
     }
 }
 

@@ -159,6 +159,7 @@ fn feed(rng: &mut Rng, index: usize, items: usize) -> FeedBatch {
         podcast,
         episodes,
         persons: Vec::new(),
+        ..FeedBatch::default()
     }
 }
 

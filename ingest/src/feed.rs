@@ -57,6 +57,12 @@ pub struct Channel {
     pub itunes_complete: bool,
     pub new_feed_url: Option<String>,
     pub self_url: Option<String>,
+    /// The WebSub hub the feed declares (`atom:link rel="hub"`).
+    pub hub_url: Option<String>,
+    /// RSS syndication module: `sy:updatePeriod` (hourly, daily, weekly, monthly,
+    /// yearly) and `sy:updateFrequency` (how many times per period).
+    pub sy_update_period: Option<String>,
+    pub sy_update_frequency: Option<String>,
     pub pub_date: Option<String>,
     pub last_build_date: Option<String>,
     pub podcast_guid: Option<String>,

@@ -208,6 +208,7 @@ pub(crate) fn channel_element(
             Some(href) => match frame.attribute("rel").unwrap_or("alternate") {
                 "alternate" => set_once(&mut channel.link, Some(href.to_owned())),
                 "self" => set_once(&mut channel.self_url, Some(href.to_owned())),
+                "hub" => set_once(&mut channel.hub_url, Some(href.to_owned())),
                 _ => {}
             },
             None => set_once(&mut channel.link, text(frame)),
@@ -215,6 +216,11 @@ pub(crate) fn channel_element(
         "atom:link" if frame.attribute("rel") == Some("self") => {
             set_once(&mut channel.self_url, frame.owned_attribute("href"));
         }
+        "atom:link" if frame.attribute("rel") == Some("hub") => {
+            set_once(&mut channel.hub_url, frame.owned_attribute("href"));
+        }
+        "sy:updateperiod" => set_once(&mut channel.sy_update_period, text(frame)),
+        "sy:updatefrequency" => set_once(&mut channel.sy_update_frequency, text(frame)),
         "description" => set_once(&mut channel.description, text(frame)),
         "subtitle" | "itunes:subtitle" => set_once(&mut channel.subtitle, text(frame)),
         "itunes:summary" => set_once(&mut channel.summary, text(frame)),

@@ -19,6 +19,7 @@ mod handlers;
 mod namespaces;
 mod normalize;
 mod parser;
+pub mod schedule;
 mod simple_html;
 pub mod sponsors;
 pub mod text;

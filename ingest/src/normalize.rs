@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 use podlens_model::catalog::{
-    self, EpisodeRecord, FeedBatch, PersonRecord, PodcastRecord, TranscriptLink,
+    self, EpisodeRecord, FeedBatch, FeedPolling, PersonRecord, PodcastRecord, TranscriptLink,
 };
 use uuid::Uuid;
 
@@ -14,6 +14,7 @@ use crate::dates::parse_date;
 use crate::duration::parse_duration;
 use crate::feed::{Channel, Enclosure, Item, ParsedFeed, Person, TranscriptTag};
 use crate::frequency::update_frequency;
+use crate::schedule;
 use crate::text::{html_to_text, sanitize_html, slug_for};
 
 /// Normalises `feed`, read from `feed_url`, as of `now` (used for timestamps and
@@ -48,6 +49,44 @@ pub fn normalize_with_id(
         podcast,
         episodes,
         persons,
+        polling: feed_polling(channel, feed_url),
+    }
+}
+
+/// What the channel says about following it: its WebSub hub and topic, its declared
+/// publishing period, whether it is complete.
+fn feed_polling(channel: &Channel, feed_url: &str) -> FeedPolling {
+    let declared_rule = channel
+        .update_frequency
+        .as_ref()
+        .and_then(|tag| tag.rrule.as_deref())
+        .and_then(schedule::rrule_period);
+    let declared_syndication = channel.sy_update_period.as_deref().and_then(|period| {
+        schedule::syndication_period(period, channel.sy_update_frequency.as_deref())
+    });
+    let hub = channel
+        .hub_url
+        .as_deref()
+        .map(str::trim)
+        .filter(|hub| hub.starts_with("https://") || hub.starts_with("http://"))
+        .map(str::to_owned);
+    FeedPolling {
+        topic: hub.as_ref().map(|_| {
+            channel
+                .self_url
+                .as_deref()
+                .map(str::trim)
+                .filter(|url| url.starts_with("https://") || url.starts_with("http://"))
+                .unwrap_or(feed_url)
+                .to_owned()
+        }),
+        hub,
+        declared_period_seconds: declared_rule.or(declared_syndication),
+        complete: channel.itunes_complete
+            || channel
+                .update_frequency
+                .as_ref()
+                .is_some_and(|tag| tag.complete),
     }
 }
 

@@ -235,3 +235,75 @@ fn edge_case_feeds_never_panic_and_keep_their_items() {
         assert_eq!(feed.items.len() + foreign, row.items, "{}", row.path);
     }
 }
+
+/// The `href` of the first `<link>` (any prefix: `atom:`, `atom10:`) with `rel="hub"`, found by a plain
+/// scan of the text (attributes in either order).
+fn declared_hub(text: &str) -> Option<String> {
+    let tag =
+        regex::Regex::new(r#"<(?:[A-Za-z0-9_]+:)?link\b[^>]*\brel=["']hub["'][^>]*>"#).unwrap();
+    let href = regex::Regex::new(r#"\bhref=["']([^"']+)["']"#).unwrap();
+    let found = tag.find(text)?;
+    href.captures(found.as_str())
+        .map(|c| c[1].trim().to_owned())
+}
+
+#[test]
+fn declared_websub_hubs_and_publishing_periods_are_read() {
+    let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
+    let mut hubs = 0;
+    for row in index_rows()
+        .iter()
+        .filter(|row| row.wellformed && row.items > 0)
+    {
+        let bytes = std::fs::read(corpus().join(&row.path)).expect("feed file");
+        let text = String::from_utf8_lossy(&bytes);
+        let Ok(feed) = parse_feed(&bytes, None) else {
+            continue;
+        };
+        let batch = normalize(&feed, "https://feeds.example.test/feed.xml", now);
+        let expected = declared_hub(&text);
+        assert_eq!(batch.polling.hub, expected, "{}", row.path);
+        if expected.is_some() {
+            hubs += 1;
+            let topic = batch
+                .polling
+                .topic
+                .as_deref()
+                .expect("a hub comes with its topic");
+            assert!(topic.starts_with("http"), "{}: {topic}", row.path);
+        }
+    }
+    assert!(hubs >= 10, "only {hubs} corpus feeds declare a hub");
+
+    let read = |path: &str| {
+        let bytes = std::fs::read(corpus().join(path)).expect("feed file");
+        normalize(
+            &parse_feed(&bytes, None).unwrap(),
+            "https://feeds.example.test/f.xml",
+            now,
+        )
+    };
+    // <sy:updatePeriod>hourly</sy:updatePeriod><sy:updateFrequency>1</…>
+    assert_eq!(
+        read("feeds/podcast-feed-parser_80000HoursPodcast.xml")
+            .polling
+            .declared_period_seconds,
+        Some(3_600)
+    );
+    // rrule="FREQ=WEEKLY;INTERVAL=2;BYDAY=SA": one Saturday every two weeks.
+    assert_eq!(
+        read("feeds/partytime_themnshow.xml")
+            .polling
+            .declared_period_seconds,
+        Some(14 * 86_400)
+    );
+    let anchor = read("feeds/feed-rs_rss_2.0_anchorfm.xml").polling;
+    assert_eq!(
+        anchor.hub.as_deref(),
+        Some("https://pubsubhubbub.appspot.com/")
+    );
+    assert_eq!(
+        anchor.topic.as_deref(),
+        Some("https://anchor.fm/s/8d364524/podcast/rss")
+    );
+}

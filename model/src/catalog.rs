@@ -124,6 +124,26 @@ pub struct FeedBatch {
     pub podcast: PodcastRecord,
     pub episodes: Vec<EpisodeRecord>,
     pub persons: Vec<PersonRecord>,
+    /// What the feed says about polling it (not stored in the catalog: the feed
+    /// scheduler keeps it).
+    #[serde(default)]
+    pub polling: FeedPolling,
+}
+
+/// What a feed says about how to follow it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FeedPolling {
+    /// The WebSub hub it declares (`atom:link rel="hub"`), with the topic to
+    /// subscribe to (its `rel="self"` address, else the feed's own).
+    pub hub: Option<String>,
+    pub topic: Option<String>,
+    /// The publishing period it declares, in seconds: `podcast:updateFrequency`'s
+    /// rule, else `sy:updatePeriod` divided by `sy:updateFrequency`.
+    pub declared_period_seconds: Option<i64>,
+    /// `podcast:updateFrequency complete="true"` or `itunes:complete`: no new episodes
+    /// are expected.
+    pub complete: bool,
 }
 
 /// One episode (`<item>` or `<entry>`).

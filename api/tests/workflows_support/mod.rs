@@ -101,6 +101,7 @@ pub fn server(count: usize) -> TestServer {
             podcast: record.clone(),
             episodes: episodes_of(index, record, now),
             persons: Vec::new(),
+            ..FeedBatch::default()
         })
         .collect();
     let episodes = batches

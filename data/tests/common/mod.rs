@@ -138,6 +138,7 @@ pub fn feed(index: usize, episodes: usize) -> FeedBatch {
         podcast,
         episodes,
         persons,
+        ..FeedBatch::default()
     }
 }
 
