@@ -58,6 +58,9 @@ pub enum CatalogChange {
         episode: Box<EpisodeRecord>,
         transcript: Box<TranscriptRecord>,
     },
+    /// A podcast whose feed now blocks it, or is gone: out of search.
+    #[serde(rename_all = "camelCase")]
+    Blocked { podcast_id: uuid::Uuid },
 }
 
 impl CatalogChange {
@@ -65,6 +68,7 @@ impl CatalogChange {
         match self {
             CatalogChange::Feed { .. } => "feed",
             CatalogChange::Transcript { .. } => "transcript",
+            CatalogChange::Blocked { .. } => "blocked",
         }
     }
 }

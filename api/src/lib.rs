@@ -15,6 +15,7 @@ pub mod cursors;
 pub mod envelope;
 pub mod error;
 pub mod extract;
+pub mod feed_changes;
 pub mod mail;
 pub mod metering;
 pub mod openapi;
@@ -74,6 +75,7 @@ pub fn app(state: AppState) -> Router {
         .merge(routes::strategies::router())
         .merge(routes::passages::router())
         .merge(routes::operator::router())
+        .merge(routes::websub::router())
         .merge(openapi::router())
         .fallback(web::fallback)
         .layer(axum::extract::DefaultBodyLimit::max(extract::BODY_LIMIT))

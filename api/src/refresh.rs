@@ -1,7 +1,9 @@
 //! Refreshing one podcast from its feed while serving: the feed is fetched and parsed
 //! by `podlens-ingest` (the same fetcher and parser as `podlens ingest`), stored in
-//! the catalog with its fetch log, its sponsor mentions are found again, and a new
-//! Parquet snapshot is published so every route answers with the new data at once.
+//! the catalog with its fetch log, and published ([`crate::feed_changes`]): its
+//! sponsor mentions are found again, a new Parquet snapshot and an index generation
+//! with its new and changed episodes are published, so every route and search
+//! answers with the new data at once.
 //!
 //! The server otherwise never writes the catalog: a refresh opens it for the time of
 //! one feed, one refresh at a time, and reports a busy catalog (a batch job holding
@@ -12,14 +14,18 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use std::sync::Arc;
+
 use podlens_data::Catalog;
-use podlens_ingest::IngestError;
-use podlens_ingest::fetch::{FeedSource, FeedState, FeedStore, HttpConfig, IngestConfig, ingest};
-use podlens_ingest::sponsors::episode_sponsor_mentions;
-use podlens_model::catalog::{FeedBatch, FeedFetchRecord, PodcastRecord, TranscriptRecord};
+use podlens_ingest::fetch::{FeedSource, FeedState, HttpConfig, IngestConfig, ingest};
+use podlens_model::catalog::{FeedFetchRecord, PodcastRecord};
 use podlens_model::entities::RefreshErrorCode;
 
+use crate::catalog::CatalogReader;
 use crate::cluster::CatalogChange;
+use crate::feed_changes::{
+    CollectedFeeds, block_podcast, mark_unindexed, publish, store_collected, store_feed,
+};
 use uuid::Uuid;
 
 /// How long after a refresh the same podcast can be refreshed again.
@@ -116,8 +122,19 @@ impl FeedRefresher {
         self.one_at_a_time.lock().await
     }
 
-    /// Re-reads `podcast`'s feed into the catalog and publishes a new snapshot. The
-    /// stored image is kept unless `update_thumbnail`.
+    /// The HTTP settings of refreshes (and of the feed scheduler's polls).
+    pub fn http(&self) -> &HttpConfig {
+        &self.http
+    }
+
+    /// The data directory whose catalog refreshes write.
+    pub fn data_dir(&self) -> &std::path::Path {
+        &self.data_dir
+    }
+
+    /// Re-reads `podcast`'s feed into the catalog, then publishes a new snapshot and
+    /// an index generation with its new and changed episodes, and switches `reader`
+    /// to them. The stored image is kept unless `update_thumbnail`.
     ///
     /// On success, the change as stored, for the other nodes sharing the store to
     /// apply ([`apply_feed_change`]).
@@ -125,32 +142,9 @@ impl FeedRefresher {
         &self,
         podcast: &PodcastRecord,
         update_thumbnail: bool,
+        reader: &Arc<CatalogReader>,
     ) -> Result<CatalogChange, RefreshFailure> {
         let _turn = self.one_at_a_time.lock().await;
-        let data_dir = self.data_dir.clone();
-        let catalog = tokio::task::spawn_blocking(move || Catalog::open(&data_dir))
-            .await
-            .map_err(|error| {
-                RefreshFailure::new(RefreshErrorCode::UnknownError, error.to_string())
-            })?
-            .map_err(|error| {
-                tracing::warn!(%error, "refresh cannot open the catalog");
-                RefreshFailure::new(
-                    RefreshErrorCode::UpdateFailed,
-                    "The catalog is busy (a batch job is writing it); try again later",
-                )
-            })?;
-        let store = RefreshStore {
-            catalog,
-            kept_image: (!update_thumbnail)
-                .then(|| podcast.podcast_image_url.clone())
-                .flatten(),
-            fetch: None,
-            store_error: None,
-            stored: None,
-            transcripts: Vec::new(),
-            moved_to: None,
-        };
         let source = FeedSource::Url(FeedState {
             podcast_id: Some(podcast.podcast_id),
             feed_url: podcast.podcast_rss_feed_url.clone(),
@@ -163,13 +157,25 @@ impl FeedRefresher {
             per_host_concurrency: 1,
             ..IngestConfig::default()
         };
-        let (_, store) = ingest(vec![source], config, store, None)
+        let (_, mut collected) = ingest(vec![source], config, CollectedFeeds::default(), None)
             .await
             .map_err(|error| {
                 RefreshFailure::new(RefreshErrorCode::UnknownError, error.to_string())
             })?;
-        let podcast_id = podcast.podcast_id;
-        tokio::task::spawn_blocking(move || store.finish(podcast_id))
+        let fetch = collected.fetches.first().cloned().ok_or_else(|| {
+            RefreshFailure::new(RefreshErrorCode::UnknownError, "the feed was not fetched")
+        })?;
+        if fetch.outcome != "ok" {
+            return Err(fetch_failure(&fetch));
+        }
+        if !update_thumbnail {
+            for batch in &mut collected.batches {
+                batch.podcast.podcast_image_url = podcast.podcast_image_url.clone();
+            }
+        }
+        let data_dir = self.data_dir.clone();
+        let reader = reader.clone();
+        tokio::task::spawn_blocking(move || store_and_publish(&data_dir, &reader, &collected))
             .await
             .map_err(|error| {
                 RefreshFailure::new(RefreshErrorCode::UnknownError, error.to_string())
@@ -177,95 +183,81 @@ impl FeedRefresher {
     }
 }
 
-/// The catalog as the store of a one-feed ingest run.
-struct RefreshStore {
-    catalog: Catalog,
-    kept_image: Option<String>,
-    fetch: Option<FeedFetchRecord>,
-    store_error: Option<String>,
-    /// What was stored, for the change log.
-    stored: Option<FeedBatch>,
-    transcripts: Vec<TranscriptRecord>,
-    moved_to: Option<String>,
-}
-
-impl RefreshStore {
-    fn keep<T>(&mut self, result: Result<T, podlens_data::DataError>) -> Result<(), IngestError> {
-        result.map(|_| ()).map_err(|error| {
-            let message = error.to_string();
-            self.store_error.get_or_insert(message.clone());
-            IngestError::Store(message)
-        })
-    }
-
-    /// After the run: the outcome of the fetch; when it succeeded, the podcast's
-    /// sponsor mentions and a new snapshot.
-    fn finish(mut self, podcast_id: Uuid) -> Result<CatalogChange, RefreshFailure> {
-        let fetch = self.fetch.take().ok_or_else(|| {
-            RefreshFailure::new(RefreshErrorCode::UnknownError, "the feed was not fetched")
+/// Stores one refreshed feed and publishes it; the change for the other nodes.
+fn store_and_publish(
+    data_dir: &std::path::Path,
+    reader: &CatalogReader,
+    collected: &CollectedFeeds,
+) -> Result<CatalogChange, RefreshFailure> {
+    let mut catalog = Catalog::open(data_dir).map_err(|error| {
+        tracing::warn!(%error, "refresh cannot open the catalog");
+        RefreshFailure::new(
+            RefreshErrorCode::UpdateFailed,
+            "The catalog is busy (a batch job is writing it); try again later",
+        )
+    })?;
+    let ids: Vec<Uuid> = collected
+        .batches
+        .iter()
+        .map(|b| b.podcast.podcast_id)
+        .collect();
+    let stored = mark_unindexed(data_dir, &ids)
+        .map_err(|error| error.to_string())
+        .and_then(|()| store_collected(&mut catalog, collected).map_err(|error| error.to_string()));
+    let (delta, changes) = stored.map_err(|error| {
+        tracing::warn!(%error, "refresh could not store the feed");
+        RefreshFailure::new(
+            RefreshErrorCode::UpdateFailed,
+            "The feed was read but could not be stored",
+        )
+    })?;
+    let change = changes
+        .into_iter()
+        .find(|change| matches!(change, CatalogChange::Feed { .. }))
+        .ok_or_else(|| {
+            RefreshFailure::new(RefreshErrorCode::UnknownError, "the feed was not stored")
         })?;
-        if fetch.outcome != "ok" {
-            return Err(fetch_failure(&fetch));
-        }
-        if let Some(error) = self.store_error.take() {
-            tracing::warn!(%error, "refresh could not store the feed");
-            return Err(RefreshFailure::new(
-                RefreshErrorCode::UpdateFailed,
-                "The feed was read but could not be stored",
-            ));
-        }
-        let change = CatalogChange::Feed {
-            batch: Box::new(self.stored.take().ok_or_else(|| {
-                RefreshFailure::new(RefreshErrorCode::UnknownError, "the feed was not stored")
-            })?),
-            transcripts: std::mem::take(&mut self.transcripts),
-            moved_to: self.moved_to.take(),
-        };
-        publish(self.catalog, podcast_id).map_err(|error| {
-            tracing::warn!(%error, "refresh could not publish the snapshot");
-            RefreshFailure::new(
-                RefreshErrorCode::UpdateFailed,
-                "The feed was stored but the snapshot could not be published",
-            )
-        })?;
-        Ok(change)
-    }
+    publish(&mut catalog, reader, delta).map_err(|error| {
+        tracing::warn!(%error, "refresh could not publish the feed");
+        RefreshFailure::new(
+            RefreshErrorCode::UpdateFailed,
+            "The feed was stored but the snapshot could not be published",
+        )
+    })?;
+    Ok(change)
 }
 
-/// Finds the podcast's sponsor mentions again and publishes a new snapshot.
-fn publish(mut catalog: Catalog, podcast_id: Uuid) -> Result<(), podlens_data::DataError> {
-    let episodes = catalog.episodes_of_podcast(podcast_id)?;
-    let mentions: Vec<_> = episodes.iter().flat_map(episode_sponsor_mentions).collect();
-    catalog.store_sponsor_mentions(&[podcast_id], &mentions)?;
-    catalog.export_parquet()?;
-    Ok(())
-}
-
-/// Applies a feed refreshed by another node to the catalog of `refresher`'s data
-/// directory, as that node stored it, and publishes a new snapshot (blocking; takes
-/// the catalog turn refreshes take). Other changes are not for this function.
+/// Applies a change another node made — a refreshed feed, a blocked podcast — to the
+/// catalog of `refresher`'s data directory, as that node stored it, and publishes it
+/// (snapshot and index generation), switching `reader` to it (blocking; takes the
+/// catalog turn refreshes take). Other changes are not for this function.
 pub fn apply_feed_change(
     refresher: &FeedRefresher,
+    reader: &CatalogReader,
     change: &CatalogChange,
-) -> Result<(), podlens_data::DataError> {
-    let CatalogChange::Feed {
-        batch,
-        transcripts,
-        moved_to,
-    } = change
-    else {
-        return Ok(());
-    };
+) -> Result<(), crate::error::ApiError> {
     let _turn = refresher.catalog_turn();
     let mut catalog = Catalog::open(&refresher.data_dir)?;
-    catalog.upsert_feed(batch)?;
-    for transcript in transcripts {
-        catalog.upsert_transcript(transcript)?;
-    }
-    if let Some(url) = moved_to {
-        catalog.update_feed_url(batch.podcast.podcast_id, url)?;
-    }
-    publish(catalog, batch.podcast.podcast_id)
+    let delta = match change {
+        CatalogChange::Feed {
+            batch,
+            transcripts,
+            moved_to,
+        } => {
+            mark_unindexed(&refresher.data_dir, &[batch.podcast.podcast_id])?;
+            let delta = store_feed(&mut catalog, batch, transcripts)?;
+            if let Some(url) = moved_to {
+                catalog.update_feed_url(batch.podcast.podcast_id, url)?;
+            }
+            delta
+        }
+        CatalogChange::Blocked { podcast_id } => {
+            mark_unindexed(&refresher.data_dir, &[*podcast_id])?;
+            block_podcast(&mut catalog, *podcast_id)?
+        }
+        CatalogChange::Transcript { .. } => return Ok(()),
+    };
+    publish(&mut catalog, reader, delta).map(|_| ())
 }
 
 /// The SDK's error code for a failed fetch.
@@ -288,36 +280,6 @@ fn fetch_failure(fetch: &FeedFetchRecord) -> RefreshFailure {
         _ => format!("The podcast could not be updated: {detail}"),
     };
     RefreshFailure::new(code, message)
-}
-
-impl FeedStore for RefreshStore {
-    fn upsert_feed(&mut self, batch: &FeedBatch) -> Result<(), IngestError> {
-        let mut stored = batch.clone();
-        if let Some(image) = self.kept_image.clone() {
-            stored.podcast.podcast_image_url = Some(image);
-        }
-        let result = self.catalog.upsert_feed(&stored);
-        self.stored = Some(stored);
-        self.keep(result)
-    }
-
-    fn upsert_transcript(&mut self, transcript: &TranscriptRecord) -> Result<(), IngestError> {
-        let result = self.catalog.upsert_transcript(transcript);
-        self.transcripts.push(transcript.clone());
-        self.keep(result)
-    }
-
-    fn record_fetch(&mut self, fetch: &FeedFetchRecord) -> Result<(), IngestError> {
-        self.fetch = Some(fetch.clone());
-        let result = self.catalog.record_fetch(fetch);
-        self.keep(result)
-    }
-
-    fn update_feed_url(&mut self, podcast_id: Uuid, new_url: &str) -> Result<(), IngestError> {
-        let result = self.catalog.update_feed_url(podcast_id, new_url);
-        self.moved_to = Some(new_url.to_owned());
-        self.keep(result)
-    }
 }
 
 #[cfg(test)]

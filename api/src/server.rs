@@ -29,6 +29,11 @@ pub struct ServeOptions {
     /// Speech to text for transcription requests with faster-whisper and the Whisper
     /// model in this folder; `None`: requests without a publisher transcript fail.
     pub whisper_model: Option<PathBuf>,
+    /// Whether the leading node re-reads the catalog's feeds on their schedule.
+    pub poll_feeds: bool,
+    /// Where WebSub hubs reach this service (`https://podlens.example.com`); `None`:
+    /// no subscriptions, feeds are polled only.
+    pub public_url: Option<String>,
 }
 
 /// Opens the application store at `location`, first importing a data directory's
@@ -82,6 +87,10 @@ pub fn open_state_with(
         )),
         members: Arc::new(crate::accounts::members::MemberStore::open(
             database.clone(),
+        )),
+        feeds: Arc::new(crate::workflows::feeds::FeedScheduler::new(
+            database.clone(),
+            true,
         )),
         cluster: Arc::new(crate::cluster::Cluster::join(database)),
         mailer: Arc::new(crate::mail::Outbox::in_data_dir(&data_dir)),
@@ -149,6 +158,16 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
         }
         state.speech = Arc::new(worker);
     }
+    let mut http = state.refresher.http().clone();
+    http.retries = 1;
+    state.feeds = Arc::new(
+        crate::workflows::feeds::FeedScheduler::new(
+            state.feeds.database().clone(),
+            options.poll_feeds,
+        )
+        .with_http(http)
+        .with_public_url(options.public_url.clone()),
+    );
     if options.smtp.is_some() {
         state.mailer = crate::mail::mailer_for(&state.data_dir, options.smtp.as_ref())?;
     }
@@ -180,6 +199,7 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
     // Pipelines a stop interrupted are resumed by the node that leads (at once, when
     // this one does).
     crate::workflows::jobs::spawn_background_jobs(state.clone(), JOBS_INTERVAL);
+    crate::workflows::feeds::spawn_feed_scheduler(state.clone());
     crate::accounts::history::spawn_flusher(state.history.clone());
     crate::accounts::meter::spawn_flusher(state.usage.clone());
     let cluster = state.cluster.clone();

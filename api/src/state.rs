@@ -37,6 +37,9 @@ pub struct AppState {
     /// This node among those sharing the store: the leadership of the background
     /// jobs and the log of catalog changes.
     pub cluster: Arc<crate::cluster::Cluster>,
+    /// Re-reads the catalog's feeds on their schedule (run by the leading node of
+    /// `podlens serve`) and takes WebSub hubs' pushes.
+    pub feeds: Arc<crate::workflows::feeds::FeedScheduler>,
     /// Signs and checks the cursors clients send back.
     pub cursors: Arc<crate::cursors::CursorSigner>,
     pub data_dir: PathBuf,

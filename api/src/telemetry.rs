@@ -92,6 +92,22 @@ pub fn record_job_pass(seconds: f64, failures: &[crate::workflows::job_log::JobF
     }
 }
 
+/// Counts one cycle of the feed scheduler.
+pub fn record_feed_cycle(report: &crate::workflows::feeds::CycleReport, seconds: f64) {
+    metrics::counter!("podlens_feed_cycles_total").increment(1);
+    metrics::histogram!("podlens_feed_cycle_duration_seconds").record(seconds);
+    let changed = report.changed as u64;
+    let not_modified = report.not_modified as u64;
+    let failed = report.failed as u64;
+    let unchanged = (report.polled as u64).saturating_sub(changed + not_modified + failed);
+    metrics::counter!("podlens_feed_polls_total", "outcome" => "changed").increment(changed);
+    metrics::counter!("podlens_feed_polls_total", "outcome" => "unchanged").increment(unchanged);
+    metrics::counter!("podlens_feed_polls_total", "outcome" => "not_modified")
+        .increment(not_modified);
+    metrics::counter!("podlens_feed_polls_total", "outcome" => "failed").increment(failed);
+    metrics::counter!("podlens_feed_new_episodes_total").increment(report.new_episodes as u64);
+}
+
 fn age_seconds(now: DateTime<Utc>, at: DateTime<Utc>) -> f64 {
     (now - at).num_milliseconds().max(0) as f64 / 1000.0
 }
@@ -112,6 +128,22 @@ fn refresh_gauges(state: &AppState) {
         }
         Ok(None) => {}
         Err(error) => tracing::debug!(%error, "cannot read the index manifest for metrics"),
+    }
+    match state.feeds.database().schedule_summary(now) {
+        Ok(summary) => {
+            metrics::gauge!("podlens_feeds_scheduled").set(summary.feeds as f64);
+            metrics::gauge!("podlens_feeds_due").set(summary.due as f64);
+            metrics::gauge!("podlens_feeds_failing").set(summary.failing as f64);
+            metrics::gauge!("podlens_websub_subscriptions_active")
+                .set(summary.active_subscriptions as f64);
+            // How far behind its schedule the most overdue feed is.
+            metrics::gauge!("podlens_ingest_lag_seconds").set(
+                summary
+                    .oldest_due_at
+                    .map_or(0.0, |due| age_seconds(now, due)),
+            );
+        }
+        Err(error) => tracing::debug!(%error, "cannot read the feed schedule for metrics"),
     }
     let snapshot = state
         .data_dir

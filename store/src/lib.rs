@@ -14,6 +14,7 @@
 //! on a small runtime of its own, which keeps PostgreSQL sockets alive whatever
 //! runtime — or none — the caller has.
 
+mod feeds;
 mod leader;
 mod legacy;
 mod time;
@@ -25,6 +26,7 @@ use std::time::Duration;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{Any, AnyPool, Transaction};
 
+pub use feeds::{NewFeed, PollOutcome, ScheduleSummary, ScheduledFeed, Subscription};
 pub use leader::Leadership;
 pub use legacy::{LEGACY_DATABASE_FILE, LegacyImport, import_legacy};
 pub use time::{day_text, optional_time_at, parse_day, parse_time, time_at, time_text};

@@ -218,6 +218,9 @@ fn serve_args(port: u16, web_dir: PathBuf) -> serve_cmd::ServeArgs {
         // The demo's feeds are served on loopback.
         allow_private: true,
         whisper_model: None,
+        // The corpus server lives as long as the demo: its feeds are polled as any.
+        no_poll: false,
+        public_url: None,
     }
 }
 

@@ -35,6 +35,18 @@ pub struct ServeArgs {
     /// Without it, requests for episodes without a publisher transcript fail.
     #[arg(long, env = "PODLENS_WHISPER_MODEL", value_name = "DIR")]
     pub whisper_model: Option<PathBuf>,
+
+    /// Do not re-read the catalog's feeds on their schedule (by default the leading
+    /// node polls each feed at its own rhythm and publishes new episodes within
+    /// minutes).
+    #[arg(long, env = "PODLENS_NO_POLL")]
+    pub no_poll: bool,
+
+    /// The address hubs reach this service at (`https://podlens.example.com`): feeds
+    /// that declare a WebSub hub are then subscribed to, and their new episodes pushed
+    /// to `<URL>/websub/…` within seconds. Without it, feeds are polled only.
+    #[arg(long, env = "PODLENS_PUBLIC_URL", value_name = "URL")]
+    pub public_url: Option<String>,
 }
 
 /// Serves until Ctrl-C.
@@ -50,6 +62,11 @@ pub fn run_with(
     args: ServeArgs,
     on_listen: impl FnOnce(SocketAddr),
 ) -> anyhow::Result<()> {
+    if let Some(url) = &args.public_url
+        && !(url.starts_with("https://") || url.starts_with("http://"))
+    {
+        anyhow::bail!("--public-url must be an http:// or https:// address, not {url:?}");
+    }
     let web_dir = args
         .web_dir
         .or_else(|| Some(PathBuf::from("web/dist")).filter(|dir| dir.is_dir()));
@@ -61,6 +78,8 @@ pub fn run_with(
         smtp: config.smtp_settings()?,
         allow_private_feeds: args.allow_private,
         whisper_model: args.whisper_model.or_else(|| config.whisper_model.clone()),
+        poll_feeds: !args.no_poll,
+        public_url: args.public_url,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

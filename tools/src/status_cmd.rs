@@ -37,6 +37,11 @@ pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<()> {
     let snapshot_at = modified(&data_dir.join("parquet").join("podcasts.parquet"));
     let last_pass = job_log::read_last_pass(&data_dir);
     let failures = job_log::read_failures(&data_dir, args.failures);
+    // The scheduler's state lives in the application store, which the CLI opens
+    // beside a running server.
+    let schedule = podlens_store::Database::open(&config.store_location())
+        .and_then(|database| database.schedule_summary(now))
+        .map_err(|error| error.to_string());
     if args.json {
         let document = serde_json::json!({
             "dataDir": data_dir,
@@ -50,6 +55,18 @@ pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<()> {
             })),
             "snapshotWrittenAt": snapshot_at,
             "jobs": last_pass,
+            "scheduler": match &schedule {
+                Ok(s) => serde_json::json!({
+                    "feeds": s.feeds,
+                    "due": s.due,
+                    "failing": s.failing,
+                    "oldestDueAt": s.oldest_due_at,
+                    "nextPollAt": s.next_poll_at,
+                    "lastPolledAt": s.last_polled_at,
+                    "activeWebSubSubscriptions": s.active_subscriptions,
+                }),
+                Err(error) => serde_json::json!({ "error": error }),
+            },
             "recentFailures": failures,
         });
         println!("{}", serde_json::to_string_pretty(&document)?);
@@ -83,6 +100,31 @@ pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<()> {
             age(now, at)
         ),
         None => println!("catalog         no snapshot (run `podlens ingest`)"),
+    }
+    match &schedule {
+        Ok(s) if s.feeds == 0 => println!(
+            "scheduler       no feeds followed yet (`podlens serve` follows the catalog's feeds)"
+        ),
+        Ok(s) => println!(
+            "scheduler       {} feeds followed, {} due now{}, {} failing; last poll {}, next {}; {} WebSub subscriptions active",
+            s.feeds,
+            s.due,
+            s.oldest_due_at
+                .map(|at| format!(
+                    " (the oldest {} behind)",
+                    age(now, at).trim_end_matches(" ago")
+                ))
+                .unwrap_or_default(),
+            s.failing,
+            s.last_polled_at
+                .map(|at| age(now, at))
+                .unwrap_or_else(|| "never".to_owned()),
+            s.next_poll_at
+                .map(|at| at.to_rfc3339())
+                .unwrap_or_else(|| "-".to_owned()),
+            s.active_subscriptions
+        ),
+        Err(error) => println!("scheduler       unknown: {error}"),
     }
     match &last_pass {
         Some(pass) => println!(

@@ -35,3 +35,4 @@ pub mod teams;
 pub mod transcriptions;
 pub mod usage;
 pub mod webhooks;
+pub mod websub;

@@ -57,7 +57,11 @@ pub async fn refresh(
         }));
     }
     let update_thumbnail = params.update_podcast_thumbnail.unwrap_or(false);
-    let change = match state.refresher.refresh(&record, update_thumbnail).await {
+    let change = match state
+        .refresher
+        .refresh(&record, update_thumbnail, &state.catalog)
+        .await
+    {
         Ok(change) => change,
         Err(failure) => {
             return Ok(Envelope(RefreshPodcastResponse::Failed {

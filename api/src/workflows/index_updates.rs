@@ -159,6 +159,20 @@ pub fn update_index(
     episodes: &[EpisodeRecord],
     transcripts: &[TranscriptRecord],
 ) -> Result<UpdateOutcome, IndexError> {
+    let changes = IndexChanges {
+        episodes,
+        transcripts,
+        ..IndexChanges::default()
+    };
+    apply_to_index(index_dir, changes)
+}
+
+/// Applies `changes` to the generation published in `index_dir` as a new generation,
+/// with vectors from the generation's own model when it has them.
+pub fn apply_to_index(
+    index_dir: &Path,
+    changes: IndexChanges<'_>,
+) -> Result<UpdateOutcome, IndexError> {
     let Some(current) = read_manifest(index_dir)? else {
         return Ok(UpdateOutcome::NoIndex);
     };
@@ -180,16 +194,12 @@ pub fn update_index(
         writer_memory_bytes: 15 << 20,
         vectors,
     };
-    let changes = IndexChanges {
-        episodes,
-        transcripts,
-        ..IndexChanges::default()
-    };
+    let episodes = changes.episodes.len();
     let _publishing = lock(&PUBLISH_LOCK);
     let manifest = podlens_indexer::update_generation(index_dir, changes, &options)?;
     Ok(UpdateOutcome::Published {
         generation: manifest.generation,
-        episodes: episodes.len(),
+        episodes,
     })
 }
 

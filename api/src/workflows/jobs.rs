@@ -111,8 +111,8 @@ pub fn apply_changes(state: &AppState) -> ApiResult<usize> {
 
 fn apply_change(state: &AppState, logged: &LoggedChange) -> ApiResult<()> {
     match &logged.change {
-        change @ CatalogChange::Feed { .. } => {
-            crate::refresh::apply_feed_change(&state.refresher, change)?;
+        change @ (CatalogChange::Feed { .. } | CatalogChange::Blocked { .. }) => {
+            crate::refresh::apply_feed_change(&state.refresher, &state.catalog, change)?;
         }
         CatalogChange::Transcript {
             episode,

@@ -11,6 +11,7 @@ pub mod compose;
 pub mod delivery;
 pub mod documents;
 mod export;
+pub mod feeds;
 pub mod fields;
 pub mod guest_profiles;
 pub mod index_updates;
@@ -24,6 +25,7 @@ mod store;
 pub mod suggest;
 pub mod transcriptions;
 pub mod webhooks;
+pub mod websub;
 mod wire;
 
 pub use compose::{OutreachContext, OutreachGuestInfo, compose_outreach, host_first_name};

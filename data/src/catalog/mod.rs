@@ -126,6 +126,16 @@ impl Catalog {
         fetches::update_feed_url(&mut self.connection, podcast_id, new_url)
     }
 
+    /// Marks a podcast as blocked (its feed now says `itunes:block`, or is gone for
+    /// good): it leaves search. A later read of its feed stores it unblocked again.
+    pub fn set_podcast_blocked(&mut self, podcast_id: Uuid) -> Result<bool, DataError> {
+        let updated = self.connection.execute(
+            r#"UPDATE podcasts SET "podcastBlocked" = true WHERE "podcastId" = CAST(? AS UUID)"#,
+            [podcast_id.to_string()],
+        )?;
+        Ok(updated > 0)
+    }
+
     /// Writes the Parquet snapshots under `<data_dir>/parquet/` atomically.
     pub fn export_parquet(&self) -> Result<ExportSummary, DataError> {
         export::export_parquet(&self.connection, &self.parquet_dir())

@@ -123,6 +123,11 @@ impl PodcastsView {
     pub fn authority_score(&self, podcast_id: Uuid) -> Option<&AuthorityScoreRow> {
         self.0.scores.get(&podcast_id)
     }
+
+    /// Every podcast of the snapshot.
+    pub fn all(&self) -> impl Iterator<Item = &PodcastRecord> {
+        self.0.podcasts.iter()
+    }
 }
 
 fn to_u64(value: i64) -> u64 {

@@ -1,0 +1,473 @@
+//! The feed scheduler: `podlens serve` re-reads every feed of the catalog on a schedule
+//! that follows the feed's own rhythm ([`podlens_ingest::schedule`]), so new episodes
+//! become searchable within minutes without anyone running `podlens ingest`.
+//!
+//! It runs in the server rather than as a separate process because the server already
+//! owns what a poll must touch at once: the catalog's single writer turn (shared with
+//! refresh requests and stored transcripts), the incremental index generations, the
+//! readers that switch to them, and the cluster's leadership and change log. Only the
+//! leading node polls; the others apply its changes from the log.
+//!
+//! Every [`TICK`], the leader takes the feeds that are due (at most [`BATCH`], the
+//! longest overdue first) from the store's `feed_schedule` and fetches them with the
+//! same fetcher as `podlens ingest` — conditional GET with each feed's validators, a
+//! bounded number of feeds in flight and [`PER_HOST`] per host, timeouts and size caps.
+//! The catalog is opened only when a feed changed: the changed feeds are stored, and
+//! one snapshot and one index generation publish the whole cycle's new and changed
+//! episodes ([`crate::feed_changes`]). Each feed's next poll is then written: its
+//! rhythm's interval after an answer, an exponential backoff after a failure. A feed
+//! whose WebSub hub pushes its changes is polled at once when pushed
+//! ([`super::websub`]) and otherwise only as a safety net.
+//!
+//! The schedule is seeded from the catalog snapshot: each feed not yet followed is due
+//! somewhere within its first interval, so a fresh catalog is not polled all at once.
+//! A crash mid-cycle loses nothing: the feeds polled stay due until their outcome is
+//! written, and podcasts stored but not yet indexed are indexed by the next publish.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use podlens_ingest::fetch::{FeedSource, FeedState, HttpConfig, IngestConfig, ingest};
+use podlens_ingest::schedule;
+use podlens_model::catalog::{FeedBatch, FeedFetchRecord, FeedPolling, PodcastRecord};
+use podlens_store::{Database, NewFeed, PollOutcome, ScheduledFeed};
+use serde::Serialize;
+use uuid::Uuid;
+
+use crate::error::{ApiError, ApiResult};
+use crate::feed_changes::{CollectedFeeds, is_gone, mark_unindexed, publish, store_collected};
+use crate::state::AppState;
+
+/// How often the leader looks for due feeds.
+pub const TICK: Duration = Duration::from_secs(5);
+/// Feeds polled per cycle at most.
+pub const BATCH: i64 = 200;
+/// Feeds in flight at once.
+const CONCURRENCY: usize = 16;
+/// Requests in flight to one host at once.
+const PER_HOST: usize = 2;
+/// How often the schedule is seeded again from the snapshot (new podcasts of a batch
+/// `podlens ingest`).
+const SEED_EVERY: Duration = Duration::from_secs(300);
+
+/// The scheduler's settings and what it remembers between cycles.
+pub struct FeedScheduler {
+    database: Arc<Database>,
+    enabled: bool,
+    http: Mutex<HttpConfig>,
+    /// The podcasts known to be in the schedule, and when it was last seeded.
+    seeded: Mutex<(HashSet<Uuid>, Option<Instant>)>,
+    /// Where hubs reach this service (`--public-url`), for WebSub callbacks.
+    public_url: Option<String>,
+}
+
+impl std::fmt::Debug for FeedScheduler {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("FeedScheduler")
+            .field("enabled", &self.enabled)
+            .field("public_url", &self.public_url)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What one cycle did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CycleReport {
+    pub seeded: u64,
+    pub polled: usize,
+    pub changed: usize,
+    pub not_modified: usize,
+    pub failed: usize,
+    pub new_episodes: usize,
+    pub removed_podcasts: usize,
+    pub generation: Option<u64>,
+}
+
+impl FeedScheduler {
+    /// A scheduler over `database`'s `feed_schedule`; `enabled: false` never polls
+    /// (`podlens serve --no-poll`).
+    pub fn new(database: Arc<Database>, enabled: bool) -> FeedScheduler {
+        FeedScheduler {
+            database,
+            enabled,
+            http: Mutex::new(HttpConfig {
+                timeout: Duration::from_secs(20),
+                retries: 1,
+                ..HttpConfig::default()
+            }),
+            seeded: Mutex::new((HashSet::new(), None)),
+            public_url: None,
+        }
+    }
+
+    /// Polls with these HTTP settings (the server's address policy).
+    pub fn with_http(self, http: HttpConfig) -> FeedScheduler {
+        *lock(&self.http) = http;
+        self
+    }
+
+    /// Subscribes to WebSub hubs with callbacks under `public_url`.
+    pub fn with_public_url(mut self, public_url: Option<String>) -> FeedScheduler {
+        self.public_url = public_url.map(|url| url.trim_end_matches('/').to_owned());
+        self
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    pub fn database(&self) -> &Arc<Database> {
+        &self.database
+    }
+
+    pub fn public_url(&self) -> Option<&str> {
+        self.public_url.as_deref()
+    }
+
+    pub(crate) fn http(&self) -> HttpConfig {
+        lock(&self.http).clone()
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The publishing period an update-frequency class stands for.
+fn class_period(class: Option<&str>) -> Option<i64> {
+    Some(match class? {
+        "daily" => 86_400,
+        "weekly" => 7 * 86_400,
+        "bi-weekly" => 14 * 86_400,
+        "monthly" => 30 * 86_400,
+        _ => return None,
+    })
+}
+
+/// The interval a podcast starts with, from what the snapshot says of it.
+fn seed_interval(podcast: &PodcastRecord, now: DateTime<Utc>) -> Duration {
+    let polling = FeedPolling {
+        declared_period_seconds: class_period(podcast.update_frequency.as_deref()),
+        complete: podcast.podcast_complete,
+        ..FeedPolling::default()
+    };
+    let published: Vec<DateTime<Utc>> = podcast.last_episode_date.into_iter().collect();
+    schedule::poll_interval(&polling, &published, false, now)
+}
+
+/// Follows the snapshot's podcasts not followed yet (blocking). How many were added.
+pub fn seed(state: &AppState, now: DateTime<Utc>) -> ApiResult<u64> {
+    let scheduler = &state.feeds;
+    let mut seeded = lock(&scheduler.seeded);
+    if seeded.0.is_empty() {
+        seeded.0 = scheduler
+            .database
+            .scheduled_feed_ids()?
+            .iter()
+            .filter_map(|id| Uuid::parse_str(id).ok())
+            .collect();
+    }
+    let view = state.catalog.snapshot()?.podcasts_view();
+    let new: Vec<NewFeed> = view
+        .all()
+        .filter(|podcast| !podcast.podcast_blocked && !seeded.0.contains(&podcast.podcast_id))
+        .filter(|podcast| podcast.podcast_rss_feed_url.starts_with("http"))
+        .map(|podcast| {
+            let interval = seed_interval(podcast, now);
+            let offset = schedule::first_poll_offset(interval, podcast.podcast_id);
+            NewFeed {
+                podcast_id: podcast.podcast_id.to_string(),
+                feed_url: podcast.podcast_rss_feed_url.clone(),
+                interval_seconds: interval.as_secs() as i64,
+                next_poll_at: now + chrono::Duration::from_std(offset).unwrap_or_default(),
+            }
+        })
+        .collect();
+    let added = scheduler.database.schedule_feeds(&new)?;
+    seeded.0.extend(
+        new.iter()
+            .filter_map(|feed| Uuid::parse_str(&feed.podcast_id).ok()),
+    );
+    seeded.1 = Some(Instant::now());
+    Ok(added)
+}
+
+fn seed_due(scheduler: &FeedScheduler) -> bool {
+    lock(&scheduler.seeded)
+        .1
+        .is_none_or(|at| at.elapsed() >= SEED_EVERY)
+}
+
+/// One cycle: seed when due, poll the due feeds, store and publish what changed,
+/// write each feed's next poll.
+pub async fn run_cycle(state: &AppState) -> ApiResult<CycleReport> {
+    let mut report = CycleReport::default();
+    let started = Instant::now();
+    let now = Utc::now();
+    if seed_due(&state.feeds) {
+        let seed_state = state.clone();
+        report.seeded = crate::state::blocking(move || seed(&seed_state, now)).await?;
+    }
+    let database = state.feeds.database.clone();
+    let due = crate::state::blocking(move || Ok(database.due_feeds(now, BATCH)?)).await?;
+    // Podcasts a crash or a failed publish left stored but unindexed are published
+    // even when no feed is due.
+    if due.is_empty() && crate::feed_changes::unindexed(&state.data_dir).is_empty() {
+        return Ok(report);
+    }
+    let sources: Vec<FeedSource> = due
+        .iter()
+        .map(|feed| {
+            FeedSource::Url(FeedState {
+                podcast_id: Uuid::parse_str(&feed.podcast_id).ok(),
+                feed_url: feed.feed_url.clone(),
+                etag: feed.etag.clone(),
+                last_modified: feed.last_modified.clone(),
+            })
+        })
+        .collect();
+    let config = IngestConfig {
+        http: state.feeds.http(),
+        concurrency: CONCURRENCY,
+        per_host_concurrency: PER_HOST,
+        ..IngestConfig::default()
+    };
+    let (_, collected) = ingest(sources, config, CollectedFeeds::default(), None)
+        .await
+        .map_err(|error| ApiError::Internal(format!("the feed poll failed: {error}")))?;
+    report.polled = collected.fetches.len();
+    let cycle_state = state.clone();
+    let outcome =
+        crate::state::blocking(move || Ok(finish_cycle(&cycle_state, due, collected, now))).await?;
+    let (finished, subscribe) = outcome?;
+    report.changed = finished.changed;
+    report.not_modified = finished.not_modified;
+    report.failed = finished.failed;
+    report.new_episodes = finished.new_episodes;
+    report.removed_podcasts = finished.removed_podcasts;
+    report.generation = finished.generation;
+    crate::telemetry::record_feed_cycle(&report, started.elapsed().as_secs_f64());
+    if !subscribe.is_empty() {
+        super::websub::subscribe_all(state, subscribe).await;
+    }
+    Ok(report)
+}
+
+/// Stores the cycle's changes (when there are any), publishes them and writes the
+/// schedule. Returns the counts and the feeds whose hubs to subscribe to.
+fn finish_cycle(
+    state: &AppState,
+    due: Vec<ScheduledFeed>,
+    collected: CollectedFeeds,
+    started_at: DateTime<Utc>,
+) -> ApiResult<(CycleReport, Vec<(Uuid, FeedPolling)>)> {
+    let mut report = CycleReport::default();
+    let mut changed_ids: HashSet<Uuid> = HashSet::new();
+    let gone = collected
+        .fetches
+        .iter()
+        .filter(|fetch| is_gone(fetch))
+        .count();
+    let left_unindexed = !crate::feed_changes::unindexed(&state.data_dir).is_empty();
+    if !collected.batches.is_empty() || gone > 0 || left_unindexed {
+        let _turn = state.refresher.catalog_turn();
+        let mut catalog = podlens_data::Catalog::open(&state.data_dir).map_err(|error| {
+            ApiError::Unavailable(format!(
+                "the catalog is busy (a batch job holds it); the feeds stay due: {error}"
+            ))
+        })?;
+        let ids: Vec<Uuid> = collected
+            .batches
+            .iter()
+            .map(|batch| batch.podcast.podcast_id)
+            .collect();
+        let listed_before = crate::feed_changes::unindexed(&state.data_dir);
+        mark_unindexed(&state.data_dir, &ids)?;
+        let (delta, changes) = store_collected(&mut catalog, &collected)?;
+        // Feeds that came back unchanged need no index update.
+        let mut unindexed = listed_before;
+        unindexed.extend(delta.podcast_ids());
+        crate::feed_changes::set_unindexed(&state.data_dir, unindexed)?;
+        report.new_episodes = delta.new_episodes;
+        report.removed_podcasts = delta.deleted_podcasts.len();
+        for change in &changes {
+            if let crate::cluster::CatalogChange::Feed { batch, .. } = change {
+                changed_ids.insert(batch.podcast.podcast_id);
+            }
+        }
+        report.changed = changed_ids.len();
+        if !crate::feed_changes::unindexed(&state.data_dir).is_empty() {
+            let published = publish(&mut catalog, &state.catalog, delta)?;
+            report.generation = published.generation;
+        }
+        drop(catalog);
+        // The other nodes sharing the store apply the same changes to their copies.
+        for change in &changes {
+            if let Err(error) = state.cluster.record(change) {
+                tracing::warn!(%error, "a polled feed is not in the change log: other nodes keep the old feed until they poll it");
+            }
+        }
+    }
+    let batches: std::collections::HashMap<Uuid, &FeedBatch> = collected
+        .batches
+        .iter()
+        .map(|batch| (batch.podcast.podcast_id, batch))
+        .collect();
+    let moved: std::collections::HashMap<Uuid, &String> =
+        collected.moved.iter().map(|(id, url)| (*id, url)).collect();
+    let subscriptions: HashSet<String> = due
+        .iter()
+        .filter(|feed| {
+            state
+                .feeds
+                .database
+                .subscription_of(&feed.podcast_id)
+                .ok()
+                .flatten()
+                .is_some_and(|s| s.state == "active" && s.lease_expires_at > Some(Utc::now()))
+        })
+        .map(|feed| feed.podcast_id.clone())
+        .collect();
+    let mut subscribe = Vec::new();
+    let mut polls = Vec::with_capacity(due.len());
+    for feed in &due {
+        let Some(fetch) = collected.fetches.iter().find(|fetch| {
+            fetch.podcast_id.map(|id| id.to_string()) == Some(feed.podcast_id.clone())
+        }) else {
+            continue;
+        };
+        let id = Uuid::parse_str(&feed.podcast_id).unwrap_or_default();
+        let pushed = subscriptions.contains(&feed.podcast_id);
+        let mut poll = next_poll(feed, fetch, batches.get(&id).copied(), pushed, Utc::now());
+        poll.changed = changed_ids.contains(&id);
+        match fetch.outcome.as_str() {
+            "ok" => {}
+            "not-modified" => report.not_modified += 1,
+            _ => report.failed += 1,
+        }
+        if let Some(batch) = batches.get(&id)
+            && batch.polling.hub.is_some()
+            && !pushed
+        {
+            subscribe.push((id, batch.polling.clone()));
+        }
+        polls.push(PollOutcome {
+            feed_url: moved
+                .get(&id)
+                .map(|url| (*url).clone())
+                .unwrap_or_else(|| feed.feed_url.clone()),
+            ..poll
+        });
+    }
+    state.feeds.database.record_polls(&polls)?;
+    let _ = started_at;
+    Ok((report, subscribe))
+}
+
+/// When `feed` is due again after `fetch`: its rhythm's interval after an answer (the
+/// batch, when the feed was read, gives the rhythm anew), a backoff after a failure.
+/// `changed` says the feed was read; the caller sets it to whether its content
+/// changed.
+pub fn next_poll(
+    feed: &ScheduledFeed,
+    fetch: &FeedFetchRecord,
+    batch: Option<&FeedBatch>,
+    pushed: bool,
+    now: DateTime<Utc>,
+) -> PollOutcome {
+    let id = Uuid::parse_str(&feed.podcast_id).unwrap_or_default();
+    let previous = Duration::from_secs(u64::try_from(feed.interval_seconds).unwrap_or(3600));
+    let answered = matches!(fetch.outcome.as_str(), "ok" | "not-modified");
+    let interval = match batch {
+        Some(batch) => {
+            let published: Vec<DateTime<Utc>> = batch
+                .episodes
+                .iter()
+                .filter_map(|episode| episode.episode_rss_published_at)
+                .collect();
+            schedule::poll_interval(&batch.polling, &published, pushed, now)
+        }
+        None if pushed => previous
+            .max(schedule::PUSHED_INTERVAL)
+            .min(schedule::MAX_INTERVAL),
+        None => previous,
+    };
+    let failures = if answered { 0 } else { feed.failures + 1 };
+    let wait = if is_gone(fetch) {
+        schedule::MAX_INTERVAL
+    } else if answered {
+        schedule::spread(interval, id)
+    } else {
+        schedule::spread(
+            schedule::backoff(interval, u32::try_from(failures).unwrap_or(u32::MAX)),
+            id,
+        )
+    };
+    PollOutcome {
+        podcast_id: feed.podcast_id.clone(),
+        feed_url: feed.feed_url.clone(),
+        polled_at: fetch.fetched_at,
+        outcome: fetch.outcome.clone(),
+        error: fetch.error.clone(),
+        etag: if answered {
+            fetch.etag.clone()
+        } else {
+            feed.etag.clone()
+        },
+        last_modified: if answered {
+            fetch.last_modified.clone()
+        } else {
+            feed.last_modified.clone()
+        },
+        interval_seconds: interval.as_secs() as i64,
+        next_poll_at: now + chrono::Duration::from_std(wait).unwrap_or_default(),
+        failures,
+        changed: batch.is_some(),
+    }
+}
+
+/// Runs [`run_cycle`] every [`TICK`] while this node leads.
+pub fn spawn_feed_scheduler(state: AppState) {
+    if !state.feeds.enabled() {
+        tracing::info!(
+            "feed polling is off (--no-poll): feeds are re-read only by `podlens ingest` and refresh requests"
+        );
+        return;
+    }
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(TICK);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticker.tick().await;
+            if !state.cluster.is_leader() {
+                continue;
+            }
+            match run_cycle(&state).await {
+                Ok(report) if report.polled > 0 || report.seeded > 0 => {
+                    tracing::info!(
+                        seeded = report.seeded,
+                        polled = report.polled,
+                        changed = report.changed,
+                        not_modified = report.not_modified,
+                        failed = report.failed,
+                        new_episodes = report.new_episodes,
+                        generation = report.generation,
+                        "feeds polled"
+                    );
+                }
+                Ok(_) => {}
+                Err(error) => {
+                    metrics::counter!("podlens_feed_cycle_failures_total").increment(1);
+                    tracing::warn!(%error, "the feed poll cycle failed; the feeds stay due");
+                }
+            }
+        }
+    });
+}

@@ -1,0 +1,507 @@
+//! The feed scheduler of `podlens serve`: feeds served over HTTP on loopback, a
+//! catalog and index built from them, the real server on a socket. Feeds gain
+//! episodes, answer 304, break, block themselves and push through a WebSub hub; each
+//! cycle must publish exactly what changed, so search finds new episodes at once and
+//! blocked shows leave it.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use chrono::Utc;
+use podlens_api::AppState;
+use podlens_api::workflows::feeds::{FeedScheduler, run_cycle};
+use podlens_data::Catalog;
+use serde_json::{Value, json};
+
+/// A weekly show's feed: `items` are (guid, title), newest first, a week apart.
+fn feed_xml(title: &str, items: &[(&str, &str)], extra: &str) -> String {
+    let items: String = items
+        .iter()
+        .enumerate()
+        .map(|(n, (guid, episode))| {
+            let day = Utc::now() - chrono::Duration::days(7 * n as i64 + 1);
+            format!(
+                "<item><guid>{guid}</guid><title>{episode}</title>\
+                 <description>{episode}, an episode of {title}</description>\
+                 <pubDate>{}</pubDate>\
+                 <enclosure url=\"https://media.example.test/{guid}.mp3\" type=\"audio/mpeg\" length=\"1000\"/></item>",
+                day.to_rfc2822()
+            )
+        })
+        .collect();
+    format!(
+        "<?xml version=\"1.0\"?><rss version=\"2.0\" xmlns:atom=\"http://www.w3.org/2005/Atom\" \
+         xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\"><channel><title>{title}</title>\
+         <link>https://shows.example.test/</link><description>{title}, every week</description>\
+         <language>en</language>{extra}{items}</channel></rss>"
+    )
+}
+
+/// The forms of the subscription requests a hub received.
+type HubRequests = Arc<Mutex<Vec<Vec<(String, String)>>>>;
+
+const WEEKLY: &[(&str, &str)] = &[
+    ("w4", "Tidal pools at dawn"),
+    ("w3", "Kelp forests explained"),
+    ("w2", "Why crabs walk sideways"),
+    ("w1", "The first dive"),
+];
+
+struct Setup {
+    base: String,
+    state: AppState,
+    feeds: PathBuf,
+    key: String,
+    /// Podcast ids by feed file name.
+    ids: Vec<(String, String)>,
+    hub: HubRequests,
+    _dirs: (tempfile::TempDir, tempfile::TempDir),
+}
+
+impl Setup {
+    fn id(&self, name: &str) -> &str {
+        &self.ids.iter().find(|(n, _)| n == name).unwrap().1
+    }
+
+    fn push(&self, name: &str) {
+        // What a hub's delivery does, without the hub: the feed is due now.
+        assert!(
+            self.state
+                .feeds
+                .database()
+                .push_feed(self.id(name), Utc::now())
+                .unwrap()
+        );
+    }
+
+    fn write(&self, name: &str, text: &str) {
+        // Servers' Last-Modified has one-second resolution: make the change visible.
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        std::fs::write(self.feeds.join(name), text).unwrap();
+    }
+
+    async fn episode_titles(&self, words: &str) -> Vec<String> {
+        let response = reqwest::Client::new()
+            .post(format!("{}/api/v1/search/episodes", self.base))
+            .header("authorization", &self.key)
+            .header("content-type", "application/json")
+            .body(
+                json!({"searchTerms": [{"searchTerm": words, "searchType": "text",
+                    "searchTargets": ["episode-title"], "searchTermOptions": {"matchMode": "must"}}]})
+                .to_string(),
+            )
+            .send()
+            .await
+            .unwrap();
+        let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+        body["data"]["result"]["hits"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{body}"))
+            .iter()
+            .map(|hit| {
+                hit["episodeRssTitle"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{hit}"))
+                    .to_owned()
+            })
+            .collect()
+    }
+}
+
+/// Builds the search index from the published snapshot, as `podlens index` does.
+fn index(data_dir: &Path) {
+    let parquet = data_dir.join("parquet");
+    let podcasts = podlens_data::snapshot::read_podcasts(&parquet).unwrap();
+    let episodes = podlens_data::snapshot::read_episodes(&parquet).unwrap();
+    let source = podlens_indexer::IndexSource {
+        podcasts: &podcasts,
+        episodes: &episodes,
+        transcripts: &[],
+        persons: &[],
+        signals: None,
+    };
+    podlens_indexer::build_generation(
+        &data_dir.join("index"),
+        source,
+        &podlens_indexer::BuildOptions::default(),
+    )
+    .unwrap();
+}
+
+/// A WebSub hub on loopback: it records subscription requests and verifies the
+/// subscriber's intent as a hub does (a GET with a challenge that must come back).
+async fn serve_hub(requests: HubRequests) -> String {
+    use axum::routing::post;
+    let app = axum::Router::new().route(
+        "/hub",
+        post(move |body: String| {
+            let requests = requests.clone();
+            async move {
+                let form: Vec<(String, String)> = url::form_urlencoded::parse(body.as_bytes())
+                    .into_owned()
+                    .collect();
+                requests.lock().unwrap().push(form);
+                axum::http::StatusCode::ACCEPTED
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{address}")
+}
+
+async fn setup() -> Setup {
+    let feeds_dir = tempfile::tempdir().unwrap();
+    let feeds = feeds_dir.path().to_path_buf();
+    let feeds_base = common::serve_files(feeds.clone()).await;
+    let hub = Arc::new(Mutex::new(Vec::new()));
+    let hub_base = serve_hub(hub.clone()).await;
+    let files = [
+        // The reef show's newest episode is not out yet.
+        ("reef.xml", feed_xml("Reef Radio", &WEEKLY[1..], "")),
+        ("steady.xml", feed_xml("Steady Show", &WEEKLY[1..], "")),
+        ("fragile.xml", feed_xml("Fragile Hour", &WEEKLY[1..], "")),
+        (
+            "leaving.xml",
+            feed_xml("Leaving Soon Podcast", &WEEKLY[1..], ""),
+        ),
+        (
+            "pushed.xml",
+            feed_xml(
+                "Pushed Tales",
+                &WEEKLY[1..],
+                &format!(
+                    "<atom:link rel=\"hub\" href=\"{hub_base}/hub\"/>\
+                     <atom:link rel=\"self\" href=\"{feeds_base}/pushed.xml\"/>"
+                ),
+            ),
+        ),
+    ];
+    let data_dir = tempfile::tempdir().unwrap();
+    let mut catalog = Catalog::open(data_dir.path()).unwrap();
+    let mut ids = Vec::new();
+    for (name, text) in &files {
+        std::fs::write(feeds.join(name), text).unwrap();
+        let parsed = podlens_ingest::parse_feed(text.as_bytes(), None).unwrap();
+        let batch = podlens_ingest::normalize(&parsed, &format!("{feeds_base}/{name}"), Utc::now());
+        catalog.upsert_feed(&batch).unwrap();
+        ids.push((name.to_string(), batch.podcast.podcast_id.to_string()));
+    }
+    catalog.export_parquet().unwrap();
+    drop(catalog);
+    index(data_dir.path());
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let base = format!("http://{address}");
+    let mut state = podlens_api::server::open_state(data_dir.path().to_path_buf(), None).unwrap();
+    state.feeds = Arc::new(
+        FeedScheduler::new(state.feeds.database().clone(), true)
+            .with_http(podlens_ingest::fetch::HttpConfig {
+                allowed_addresses: vec![std::net::Ipv4Addr::LOCALHOST.into()],
+                retries: 0,
+                ..podlens_ingest::fetch::HttpConfig::default()
+            })
+            .with_public_url(Some(base.clone())),
+    );
+    let key = state
+        .accounts
+        .create_api_key("scheduler@example.com", "business")
+        .unwrap()
+        .api_key;
+    let app = podlens_api::app(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    Setup {
+        base,
+        state,
+        feeds,
+        key,
+        ids,
+        hub,
+        _dirs: (feeds_dir, data_dir),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn polls_publish_new_episodes_skip_unchanged_feeds_back_off_and_drop_blocked_shows() {
+    let setup = setup().await;
+    let database = setup.state.feeds.database().clone();
+
+    // The first cycle follows every feed, each due somewhere in its first interval
+    // (an hour for a weekly show), not all at once.
+    let report = run_cycle(&setup.state).await.unwrap();
+    assert_eq!(report.seeded, 5);
+    assert_eq!(report.polled, 0, "{report:?}");
+    for (_, id) in &setup.ids {
+        let feed = database.scheduled_feed(id).unwrap().unwrap();
+        let wait = feed.next_poll_at - Utc::now();
+        assert!(wait <= chrono::Duration::hours(1), "{feed:?}");
+        assert_eq!(feed.interval_seconds, 3600, "{feed:?}");
+    }
+    assert!(setup.episode_titles("tidal pools").await.is_empty());
+
+    // The reef feed gains an episode; the steady feed is read again unchanged.
+    setup.write("reef.xml", &feed_xml("Reef Radio", WEEKLY, ""));
+    setup.push("reef.xml");
+    setup.push("steady.xml");
+    let report = run_cycle(&setup.state).await.unwrap();
+    assert_eq!(
+        (report.polled, report.changed, report.failed),
+        (2, 1, 0),
+        "{report:?}"
+    );
+    assert_eq!(report.new_episodes, 1);
+    assert!(report.generation.is_some());
+    assert_eq!(
+        setup.episode_titles("tidal pools").await,
+        ["Tidal pools at dawn"]
+    );
+    let reef = database
+        .scheduled_feed(setup.id("reef.xml"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(reef.last_outcome.as_deref(), Some("ok"));
+    assert!(reef.last_changed_at.is_some());
+    let wait = reef.next_poll_at - Utc::now();
+    assert!(
+        wait > chrono::Duration::minutes(50) && wait <= chrono::Duration::minutes(66),
+        "a weekly show is polled about hourly: {reef:?}"
+    );
+    let steady = database
+        .scheduled_feed(setup.id("steady.xml"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        steady.last_changed_at, None,
+        "the same content is no change"
+    );
+    assert!(
+        steady.last_modified.is_some(),
+        "validators are kept: {steady:?}"
+    );
+
+    // Read again with its validators, the steady feed answers 304; nothing is published.
+    setup.push("steady.xml");
+    let report = run_cycle(&setup.state).await.unwrap();
+    assert_eq!(
+        (report.polled, report.not_modified, report.generation),
+        (1, 1, None)
+    );
+
+    // A feed that turns to garbage is recorded and backed off; the others go on.
+    setup.write("fragile.xml", "<html>maintenance</html>");
+    setup.write(
+        "steady.xml",
+        &feed_xml("Steady Show", &[("s9", "Barnacles and their secrets")], ""),
+    );
+    setup.push("fragile.xml");
+    setup.push("steady.xml");
+    let report = run_cycle(&setup.state).await.unwrap();
+    assert_eq!(
+        (report.polled, report.failed, report.changed),
+        (2, 1, 1),
+        "{report:?}"
+    );
+    let fragile = database
+        .scheduled_feed(setup.id("fragile.xml"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(fragile.failures, 1);
+    assert_eq!(fragile.last_outcome.as_deref(), Some("not-a-feed"));
+    assert!(fragile.next_poll_at - Utc::now() > chrono::Duration::minutes(25));
+    assert_eq!(
+        setup.episode_titles("barnacles").await,
+        ["Barnacles and their secrets"]
+    );
+
+    // A feed that blocks itself leaves search, episodes and all.
+    assert_eq!(setup.episode_titles("kelp forests").await.len(), 5);
+    setup.write(
+        "leaving.xml",
+        &feed_xml(
+            "Leaving Soon Podcast",
+            &WEEKLY[1..],
+            "<itunes:block>Yes</itunes:block>",
+        ),
+    );
+    setup.push("leaving.xml");
+    let report = run_cycle(&setup.state).await.unwrap();
+    assert_eq!(
+        (report.failed, report.removed_podcasts),
+        (1, 1),
+        "{report:?}"
+    );
+    assert!(report.generation.is_some());
+    assert_eq!(setup.episode_titles("kelp forests").await.len(), 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hub_confirms_the_subscription_and_its_signed_push_makes_the_feed_due_at_once() {
+    let setup = setup().await;
+    let database = setup.state.feeds.database().clone();
+    run_cycle(&setup.state).await.unwrap();
+    let pushed_id = setup.id("pushed.xml").to_owned();
+    setup.push("pushed.xml");
+    run_cycle(&setup.state).await.unwrap();
+
+    // After the poll read the feed's hub, the server asked the hub to subscribe.
+    let form = setup
+        .hub
+        .lock()
+        .unwrap()
+        .last()
+        .cloned()
+        .expect("a subscription request");
+    let field = |name: &str| {
+        form.iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.clone())
+            .unwrap_or_else(|| panic!("{name} in {form:?}"))
+    };
+    assert_eq!(field("hub.mode"), "subscribe");
+    assert!(field("hub.topic").ends_with("/pushed.xml"));
+    let callback = field("hub.callback");
+    assert!(
+        callback.starts_with(&format!("{}/websub/", setup.base)),
+        "{callback}"
+    );
+    let secret = field("hub.secret");
+    assert!(secret.len() >= 32);
+
+    // The hub verifies the intent: the challenge comes back only for the right topic.
+    let client = reqwest::Client::new();
+    let verify = |topic: String| {
+        let client = client.clone();
+        let callback = callback.clone();
+        async move {
+            let response = client
+                .get(&callback)
+                .query(&[
+                    ("hub.mode", "subscribe"),
+                    ("hub.topic", topic.as_str()),
+                    ("hub.challenge", "c-12345"),
+                    ("hub.lease_seconds", "86400"),
+                ])
+                .send()
+                .await
+                .unwrap();
+            (response.status().as_u16(), response.text().await.unwrap())
+        }
+    };
+    assert_eq!(verify("https://elsewhere.example/feed".into()).await.0, 404);
+    assert_eq!(
+        verify(field("hub.topic")).await,
+        (200, "c-12345".to_owned())
+    );
+    assert_eq!(
+        database
+            .schedule_summary(Utc::now())
+            .unwrap()
+            .active_subscriptions,
+        1
+    );
+    // A confirmed feed is polled only as a safety net.
+    setup.push("pushed.xml");
+    run_cycle(&setup.state).await.unwrap();
+    let feed = database.scheduled_feed(&pushed_id).unwrap().unwrap();
+    assert!(
+        feed.next_poll_at - Utc::now() > chrono::Duration::hours(5),
+        "{feed:?}"
+    );
+
+    // A delivery signed with another secret is acknowledged and ignored; a signed
+    // one makes the feed due now.
+    let body = b"<rss>updated</rss>".to_vec();
+    let sign = |secret: &str| {
+        use hmac::Mac;
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+        mac.update(&body);
+        let hex: String = mac
+            .finalize()
+            .into_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        format!("sha256={hex}")
+    };
+    let deliver = |signature: String| {
+        let client = client.clone();
+        let callback = callback.clone();
+        let body = body.clone();
+        async move {
+            client
+                .post(&callback)
+                .header("x-hub-signature", signature)
+                .body(body)
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    assert_eq!(deliver(sign("not-the-secret")).await, 202);
+    assert!(
+        database
+            .scheduled_feed(&pushed_id)
+            .unwrap()
+            .unwrap()
+            .next_poll_at
+            > Utc::now()
+    );
+    assert_eq!(deliver(sign(&secret)).await, 202);
+    assert!(
+        database
+            .scheduled_feed(&pushed_id)
+            .unwrap()
+            .unwrap()
+            .next_poll_at
+            <= Utc::now()
+    );
+    // An unknown callback is 404, so a hub drops it.
+    let unknown = client
+        .post(format!("{}/websub/not-a-token", setup.base))
+        .body("x")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status().as_u16(), 404);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn episodes_stored_before_a_crash_are_indexed_by_the_next_cycle() {
+    let setup = setup().await;
+    let data_dir = setup.state.data_dir.clone();
+    // A cycle stored the reef show's new episode, listed it as unindexed, and died
+    // before publishing the index generation.
+    let reef_id = uuid::Uuid::parse_str(setup.id("reef.xml")).unwrap();
+    podlens_api::feed_changes::mark_unindexed(&data_dir, &[reef_id]).unwrap();
+    {
+        let text = feed_xml("Reef Radio", WEEKLY, "");
+        let parsed = podlens_ingest::parse_feed(text.as_bytes(), None).unwrap();
+        let feed_url = podlens_data::snapshot::read_podcasts(&data_dir.join("parquet"))
+            .unwrap()
+            .iter()
+            .find(|p| p.podcast_id == reef_id)
+            .unwrap()
+            .podcast_rss_feed_url
+            .clone();
+        let batch = podlens_ingest::normalize(&parsed, &feed_url, Utc::now());
+        let mut catalog = Catalog::open(&data_dir).unwrap();
+        catalog.upsert_feed(&batch).unwrap();
+    }
+    assert!(setup.episode_titles("tidal pools").await.is_empty());
+    // The next cycle polls nothing (nothing is due) and still publishes it.
+    let report = run_cycle(&setup.state).await.unwrap();
+    assert_eq!(report.polled, 0);
+    assert!(report.generation.is_some(), "{report:?}");
+    assert_eq!(
+        setup.episode_titles("tidal pools").await,
+        ["Tidal pools at dawn"]
+    );
+    assert!(podlens_api::feed_changes::unindexed(&data_dir).is_empty());
+}
