@@ -244,10 +244,17 @@ pub fn apply_feed_change(
             transcripts,
             moved_to,
         } => {
+            let listed_before = crate::feed_changes::unindexed(&refresher.data_dir);
             mark_unindexed(&refresher.data_dir, &[batch.podcast.podcast_id])?;
             let delta = store_feed(&mut catalog, batch, transcripts)?;
             if let Some(url) = moved_to {
                 catalog.update_feed_url(batch.podcast.podcast_id, url)?;
+            }
+            // This node's own change, applied again in log order, is usually the
+            // same content: nothing to publish.
+            if delta.is_empty() && moved_to.is_none() && listed_before.is_empty() {
+                crate::feed_changes::set_unindexed(&refresher.data_dir, Vec::new())?;
+                return Ok(());
             }
             delta
         }

@@ -231,15 +231,15 @@ async fn polls_publish_new_episodes_skip_unchanged_feeds_back_off_and_drop_block
     let setup = setup().await;
     let database = setup.state.feeds.database().clone();
 
-    // The first cycle follows every feed, each due somewhere in its first interval
-    // (an hour for a weekly show), not all at once.
+    // The first cycle follows every feed, each due within its first ten minutes, not
+    // all at once, with an hour's interval for a weekly show.
     let report = run_cycle(&setup.state).await.unwrap();
     assert_eq!(report.seeded, 5);
     assert_eq!(report.polled, 0, "{report:?}");
     for (_, id) in &setup.ids {
         let feed = database.scheduled_feed(id).unwrap().unwrap();
         let wait = feed.next_poll_at - Utc::now();
-        assert!(wait <= chrono::Duration::hours(1), "{feed:?}");
+        assert!(wait <= chrono::Duration::minutes(10), "{feed:?}");
         assert_eq!(feed.interval_seconds, 3600, "{feed:?}");
     }
     assert!(setup.episode_titles("tidal pools").await.is_empty());

@@ -5,7 +5,8 @@
 //! [`MAX_INTERVAL`]. The period is the shorter of what the feed declares
 //! (`podcast:updateFrequency`, `sy:updatePeriod`) and the median gap between its
 //! recent episodes; a show that has gone quiet for a long while, or says it is
-//! complete, is polled once a day. A feed whose WebSub hub pushes its changes is
+//! complete, is polled once a day. A newly followed feed is first polled within ten
+//! minutes. A feed whose WebSub hub pushes its changes is
 //! polled only as a safety net ([`PUSHED_INTERVAL`] at least). Failures back off
 //! exponentially, up to a day. Every interval is spread by up to ±10% per feed so
 //! polls of feeds seeded together drift apart.
@@ -102,12 +103,18 @@ pub fn spread(interval: Duration, podcast_id: Uuid) -> Duration {
     interval.mul_f64(1.0 + 0.1 * fraction)
 }
 
-/// When a feed first polled by the scheduler is due: somewhere in its first interval,
-/// the same place every time for one feed, so a catalog seeded at once is polled
-/// evenly rather than all at the first tick.
+/// How long the first polls of a newly followed catalog are spread over at most.
+pub const FIRST_POLL_WINDOW: Duration = Duration::from_secs(10 * 60);
+
+/// When a feed first polled by the scheduler is due: somewhere in its first interval
+/// or [`FIRST_POLL_WINDOW`], whichever is shorter, the same place every time for one
+/// feed, so a catalog seeded at once is polled evenly rather than all at the first
+/// tick, and every feed is read (and its WebSub hub learnt) soon after it is followed.
 pub fn first_poll_offset(interval: Duration, podcast_id: Uuid) -> Duration {
     let bits = podcast_id.as_u128();
-    interval.mul_f64(((bits ^ (bits >> 64)) % 10_000) as f64 / 10_000.0)
+    interval
+        .min(FIRST_POLL_WINDOW)
+        .mul_f64(((bits ^ (bits >> 64)) % 10_000) as f64 / 10_000.0)
 }
 
 /// The period a `podcast:updateFrequency` rule declares (`FREQ=WEEKLY;INTERVAL=2`,
@@ -256,7 +263,8 @@ mod tests {
             let spread_out = spread(HOUR, id);
             assert!(spread_out >= HOUR.mul_f64(0.9) && spread_out <= HOUR.mul_f64(1.1));
             assert_eq!(spread_out, spread(HOUR, id));
-            assert!(first_poll_offset(HOUR, id) < HOUR);
+            assert!(first_poll_offset(HOUR, id) < FIRST_POLL_WINDOW);
+            assert!(first_poll_offset(MIN_INTERVAL / 3, id) < MIN_INTERVAL / 3);
         }
     }
 

@@ -20,7 +20,8 @@
 //! ([`super::websub`]) and otherwise only as a safety net.
 //!
 //! The schedule is seeded from the catalog snapshot: each feed not yet followed is due
-//! somewhere within its first interval, so a fresh catalog is not polled all at once.
+//! somewhere within its first ten minutes, so a fresh catalog is not polled all at
+//! once, and hubs are learnt soon.
 //! A crash mid-cycle loses nothing: the feeds polled stay due until their outcome is
 //! written, and podcasts stored but not yet indexed are indexed by the next publish.
 
