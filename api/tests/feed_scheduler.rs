@@ -7,7 +7,7 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use chrono::Utc;
@@ -111,26 +111,6 @@ impl Setup {
     }
 }
 
-/// Builds the search index from the published snapshot, as `podlens index` does.
-fn index(data_dir: &Path) {
-    let parquet = data_dir.join("parquet");
-    let podcasts = podlens_data::snapshot::read_podcasts(&parquet).unwrap();
-    let episodes = podlens_data::snapshot::read_episodes(&parquet).unwrap();
-    let source = podlens_indexer::IndexSource {
-        podcasts: &podcasts,
-        episodes: &episodes,
-        transcripts: &[],
-        persons: &[],
-        signals: None,
-    };
-    podlens_indexer::build_generation(
-        &data_dir.join("index"),
-        source,
-        &podlens_indexer::BuildOptions::default(),
-    )
-    .unwrap();
-}
-
 /// A WebSub hub on loopback: it records subscription requests and verifies the
 /// subscriber's intent as a hub does (a GET with a challenge that must come back).
 async fn serve_hub(requests: HubRequests) -> String {
@@ -193,7 +173,7 @@ async fn setup() -> Setup {
     }
     catalog.export_parquet().unwrap();
     drop(catalog);
-    index(data_dir.path());
+    common::fixture::index_snapshot(data_dir.path(), &podlens_indexer::BuildOptions::default());
 
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();

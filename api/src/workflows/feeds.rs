@@ -451,7 +451,14 @@ pub fn spawn_feed_scheduler(state: AppState) {
                 continue;
             }
             match run_cycle(&state).await {
-                Ok(report) if report.polled > 0 || report.seeded > 0 => {
+                // Cycles that found something new, or a failure, are worth a line; the
+                // rest are counted in /metrics.
+                Ok(report)
+                    if report.changed > 0
+                        || report.failed > 0
+                        || report.seeded > 0
+                        || report.removed_podcasts > 0 =>
+                {
                     tracing::info!(
                         seeded = report.seeded,
                         polled = report.polled,
@@ -463,6 +470,11 @@ pub fn spawn_feed_scheduler(state: AppState) {
                         "feeds polled"
                     );
                 }
+                Ok(report) if report.polled > 0 => tracing::debug!(
+                    polled = report.polled,
+                    not_modified = report.not_modified,
+                    "feeds polled: nothing new"
+                ),
                 Ok(_) => {}
                 Err(error) => {
                     metrics::counter!("podlens_feed_cycle_failures_total").increment(1);
