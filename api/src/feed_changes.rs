@@ -19,12 +19,10 @@ use std::path::{Path, PathBuf};
 
 use podlens_data::Catalog;
 use podlens_indexer::IndexChanges;
-use podlens_ingest::IngestError;
-use podlens_ingest::fetch::FeedStore;
+use podlens_ingest::fetch::CollectedFeeds;
 use podlens_ingest::sponsors::episode_sponsor_mentions;
 use podlens_model::catalog::{
-    EpisodeRecord, FeedBatch, FeedFetchRecord, PersonRecord, PodcastRecord, TranscriptAttempt,
-    TranscriptRecord,
+    EpisodeRecord, FeedBatch, FeedFetchRecord, PersonRecord, PodcastRecord, TranscriptRecord,
 };
 use uuid::Uuid;
 
@@ -93,8 +91,8 @@ fn comparable_podcast(mut podcast: PodcastRecord) -> PodcastRecord {
 }
 
 /// Stores `batch` (with the `transcripts` its feed linked to) in `catalog`; what the
-/// index must change for it. A podcast that was blocked, or is listed in `in_full`, is
-/// indexed again with every episode.
+/// index must change for it. A podcast that was blocked is indexed again with every
+/// episode.
 pub fn store_feed(
     catalog: &mut Catalog,
     batch: &FeedBatch,
@@ -258,8 +256,9 @@ pub fn publish(
     mut delta: IndexDelta,
 ) -> ApiResult<Published> {
     let data_dir = catalog.data_dir().to_owned();
+    let in_delta: HashSet<Uuid> = delta.podcast_ids().into_iter().collect();
     for podcast_id in unindexed(&data_dir) {
-        if !delta.podcast_ids().contains(&podcast_id) {
+        if !in_delta.contains(&podcast_id) {
             delta.extend(full_delta(catalog, podcast_id)?);
         }
     }
@@ -309,51 +308,46 @@ pub fn publish(
     Ok(published)
 }
 
-/// What an ingest run read, kept in memory until it is stored with [`store_collected`]
-/// (so the catalog is opened only when there is something to write).
+/// What [`store_marked`] wrote.
 #[derive(Debug, Default)]
-pub struct CollectedFeeds {
-    pub batches: Vec<FeedBatch>,
-    pub transcripts: Vec<TranscriptRecord>,
-    pub transcript_failures: Vec<TranscriptAttempt>,
-    pub fetches: Vec<FeedFetchRecord>,
-    /// Feeds that moved for good: the podcast and its new address.
-    pub moved: Vec<(Uuid, String)>,
+pub struct Stored {
+    pub delta: IndexDelta,
+    /// The changes for the other nodes sharing the store.
+    pub changes: Vec<CatalogChange>,
+    /// Whether a snapshot and an index generation must be published ([`publish`]):
+    /// something changed, or podcasts were left unindexed before.
+    pub to_publish: bool,
 }
 
-impl FeedStore for CollectedFeeds {
-    fn upsert_feed(&mut self, batch: &FeedBatch) -> Result<(), IngestError> {
-        self.batches.push(batch.clone());
-        Ok(())
-    }
-
-    fn upsert_feed_owned(&mut self, batch: FeedBatch) -> Result<(), IngestError> {
-        self.batches.push(batch);
-        Ok(())
-    }
-
-    fn upsert_transcript(&mut self, transcript: &TranscriptRecord) -> Result<(), IngestError> {
-        self.transcripts.push(transcript.clone());
-        Ok(())
-    }
-
-    fn record_fetch(&mut self, fetch: &FeedFetchRecord) -> Result<(), IngestError> {
-        self.fetches.push(fetch.clone());
-        Ok(())
-    }
-
-    fn update_feed_url(&mut self, podcast_id: Uuid, new_url: &str) -> Result<(), IngestError> {
-        self.moved.push((podcast_id, new_url.to_owned()));
-        Ok(())
-    }
-
-    fn record_transcript_failure(
-        &mut self,
-        attempt: &TranscriptAttempt,
-    ) -> Result<(), IngestError> {
-        self.transcript_failures.push(attempt.clone());
-        Ok(())
-    }
+/// [`store_collected`], with the podcasts it writes listed as unindexed first (so a
+/// crash before [`publish`] loses nothing), and the list left holding only what
+/// changed (feeds that came back the same need no index work).
+pub fn store_marked(catalog: &mut Catalog, collected: &CollectedFeeds) -> ApiResult<Stored> {
+    let data_dir = catalog.data_dir().to_owned();
+    let listed_before = unindexed(&data_dir);
+    let written: Vec<Uuid> = collected
+        .batches
+        .iter()
+        .map(|batch| batch.podcast.podcast_id)
+        .chain(
+            collected
+                .fetches
+                .iter()
+                .filter(|fetch| is_gone(fetch))
+                .filter_map(|fetch| fetch.podcast_id),
+        )
+        .collect();
+    mark_unindexed(&data_dir, &written)?;
+    let (delta, changes) = store_collected(catalog, collected)?;
+    let mut still = listed_before;
+    still.extend(delta.podcast_ids());
+    let to_publish = !still.is_empty() || !collected.moved.is_empty();
+    set_unindexed(&data_dir, still)?;
+    Ok(Stored {
+        delta,
+        changes,
+        to_publish,
+    })
 }
 
 /// Whether a fetch says the feed left for good: it blocks itself, or is gone (410).
@@ -384,8 +378,9 @@ pub fn store_collected(
         let id = batch.podcast.podcast_id;
         let own = transcripts.remove(&id).unwrap_or_default();
         let stored = store_feed(catalog, batch, &own)?;
-        if stored.is_empty() {
-            // The same content again: nothing for the index or the other nodes.
+        if stored.is_empty() && !moved.contains_key(&id) {
+            // The same content at the same address: nothing for the index or the
+            // other nodes.
             continue;
         }
         delta.extend(stored);
@@ -395,18 +390,20 @@ pub fn store_collected(
             moved_to: moved.get(&id).map(|url| (*url).clone()),
         });
     }
-    // Transcripts of feeds that did not change (retried links).
-    for (_, rest) in transcripts {
+    // Transcripts of feeds that did not change (links retried after a failure).
+    for (podcast_id, rest) in transcripts {
+        for transcript in &rest {
+            catalog.upsert_transcript(transcript)?;
+        }
+        let episodes = catalog.episodes_of_podcast(podcast_id)?;
         for transcript in rest {
-            catalog.upsert_transcript(&transcript)?;
-            if let Some(episode) = catalog
-                .episodes_of_podcast(transcript.podcast_id)?
-                .into_iter()
+            if let Some(episode) = episodes
+                .iter()
                 .find(|e| e.episode_id == transcript.episode_id)
             {
                 delta.episodes.push(episode.clone());
                 changes.push(CatalogChange::Transcript {
-                    episode: Box::new(episode),
+                    episode: Box::new(episode.clone()),
                     transcript: Box::new(transcript.clone()),
                 });
                 delta.transcripts.push(transcript);

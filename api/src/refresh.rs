@@ -17,15 +17,15 @@ use std::time::{Duration, Instant};
 use std::sync::Arc;
 
 use podlens_data::Catalog;
-use podlens_ingest::fetch::{FeedSource, FeedState, HttpConfig, IngestConfig, ingest};
+use podlens_ingest::fetch::{
+    CollectedFeeds, FeedSource, FeedState, HttpConfig, IngestConfig, ingest,
+};
 use podlens_model::catalog::{FeedFetchRecord, PodcastRecord};
 use podlens_model::entities::RefreshErrorCode;
 
 use crate::catalog::CatalogReader;
 use crate::cluster::CatalogChange;
-use crate::feed_changes::{
-    CollectedFeeds, block_podcast, mark_unindexed, publish, store_collected, store_feed,
-};
+use crate::feed_changes::{block_podcast, mark_unindexed, publish, store_marked};
 use uuid::Uuid;
 
 /// How long after a refresh the same podcast can be refreshed again.
@@ -137,13 +137,13 @@ impl FeedRefresher {
     /// to them. The stored image is kept unless `update_thumbnail`.
     ///
     /// On success, the change as stored, for the other nodes sharing the store to
-    /// apply ([`apply_feed_change`]).
+    /// apply ([`apply_feed_change`]); none when the feed is as it was.
     pub async fn refresh(
         &self,
         podcast: &PodcastRecord,
         update_thumbnail: bool,
         reader: &Arc<CatalogReader>,
-    ) -> Result<CatalogChange, RefreshFailure> {
+    ) -> Result<Option<CatalogChange>, RefreshFailure> {
         let _turn = self.one_at_a_time.lock().await;
         let source = FeedSource::Url(FeedState {
             podcast_id: Some(podcast.podcast_id),
@@ -183,12 +183,13 @@ impl FeedRefresher {
     }
 }
 
-/// Stores one refreshed feed and publishes it; the change for the other nodes.
+/// Stores one refreshed feed and publishes it; the change for the other nodes, if its
+/// content or address changed.
 fn store_and_publish(
     data_dir: &std::path::Path,
     reader: &CatalogReader,
     collected: &CollectedFeeds,
-) -> Result<CatalogChange, RefreshFailure> {
+) -> Result<Option<CatalogChange>, RefreshFailure> {
     let mut catalog = Catalog::open(data_dir).map_err(|error| {
         tracing::warn!(%error, "refresh cannot open the catalog");
         RefreshFailure::new(
@@ -196,41 +197,34 @@ fn store_and_publish(
             "The catalog is busy (a batch job is writing it); try again later",
         )
     })?;
-    let ids: Vec<Uuid> = collected
-        .batches
-        .iter()
-        .map(|b| b.podcast.podcast_id)
-        .collect();
-    let stored = mark_unindexed(data_dir, &ids)
-        .map_err(|error| error.to_string())
-        .and_then(|()| store_collected(&mut catalog, collected).map_err(|error| error.to_string()));
-    let (delta, changes) = stored.map_err(|error| {
+    let stored = store_marked(&mut catalog, collected).map_err(|error| {
         tracing::warn!(%error, "refresh could not store the feed");
         RefreshFailure::new(
             RefreshErrorCode::UpdateFailed,
             "The feed was read but could not be stored",
         )
     })?;
-    let change = changes
-        .into_iter()
-        .find(|change| matches!(change, CatalogChange::Feed { .. }))
-        .ok_or_else(|| {
-            RefreshFailure::new(RefreshErrorCode::UnknownError, "the feed was not stored")
+    if stored.to_publish {
+        publish(&mut catalog, reader, stored.delta).map_err(|error| {
+            tracing::warn!(%error, "refresh could not publish the feed");
+            RefreshFailure::new(
+                RefreshErrorCode::UpdateFailed,
+                "The feed was stored but the snapshot could not be published",
+            )
         })?;
-    publish(&mut catalog, reader, delta).map_err(|error| {
-        tracing::warn!(%error, "refresh could not publish the feed");
-        RefreshFailure::new(
-            RefreshErrorCode::UpdateFailed,
-            "The feed was stored but the snapshot could not be published",
-        )
-    })?;
-    Ok(change)
+    }
+    Ok(stored
+        .changes
+        .into_iter()
+        .find(|change| matches!(change, CatalogChange::Feed { .. })))
 }
 
-/// Applies a change another node made — a refreshed feed, a blocked podcast — to the
-/// catalog of `refresher`'s data directory, as that node stored it, and publishes it
-/// (snapshot and index generation), switching `reader` to it (blocking; takes the
-/// catalog turn refreshes take). Other changes are not for this function.
+/// Applies a change another node made — a refreshed or polled feed, a blocked podcast
+/// — to the catalog of `refresher`'s data directory, as that node stored it, and
+/// publishes what changed here (snapshot and index generation), switching `reader` to
+/// it (blocking; takes the catalog turn refreshes take). This node's own changes,
+/// applied again in log order, are usually the same content: nothing is published for
+/// them. Other changes are not for this function.
 pub fn apply_feed_change(
     refresher: &FeedRefresher,
     reader: &CatalogReader,
@@ -238,33 +232,34 @@ pub fn apply_feed_change(
 ) -> Result<(), crate::error::ApiError> {
     let _turn = refresher.catalog_turn();
     let mut catalog = Catalog::open(&refresher.data_dir)?;
-    let delta = match change {
+    let (delta, to_publish) = match change {
         CatalogChange::Feed {
             batch,
             transcripts,
             moved_to,
         } => {
-            let listed_before = crate::feed_changes::unindexed(&refresher.data_dir);
-            mark_unindexed(&refresher.data_dir, &[batch.podcast.podcast_id])?;
-            let delta = store_feed(&mut catalog, batch, transcripts)?;
-            if let Some(url) = moved_to {
-                catalog.update_feed_url(batch.podcast.podcast_id, url)?;
-            }
-            // This node's own change, applied again in log order, is usually the
-            // same content: nothing to publish.
-            if delta.is_empty() && moved_to.is_none() && listed_before.is_empty() {
-                crate::feed_changes::set_unindexed(&refresher.data_dir, Vec::new())?;
-                return Ok(());
-            }
-            delta
+            let collected = CollectedFeeds {
+                batches: vec![(**batch).clone()],
+                transcripts: transcripts.clone(),
+                moved: moved_to
+                    .iter()
+                    .map(|url| (batch.podcast.podcast_id, url.clone()))
+                    .collect(),
+                ..CollectedFeeds::default()
+            };
+            let stored = store_marked(&mut catalog, &collected)?;
+            (stored.delta, stored.to_publish)
         }
         CatalogChange::Blocked { podcast_id } => {
             mark_unindexed(&refresher.data_dir, &[*podcast_id])?;
-            block_podcast(&mut catalog, *podcast_id)?
+            (block_podcast(&mut catalog, *podcast_id)?, true)
         }
         CatalogChange::Transcript { .. } => return Ok(()),
     };
-    publish(&mut catalog, reader, delta).map(|_| ())
+    if to_publish {
+        publish(&mut catalog, reader, delta)?;
+    }
+    Ok(())
 }
 
 /// The SDK's error code for a failed fetch.

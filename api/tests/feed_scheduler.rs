@@ -77,6 +77,14 @@ impl Setup {
         );
     }
 
+    /// Pushes the feeds `names` and runs one cycle.
+    async fn poll(&self, names: &[&str]) -> podlens_api::workflows::feeds::CycleReport {
+        for name in names {
+            self.push(name);
+        }
+        run_cycle(&self.state).await.unwrap()
+    }
+
     fn write(&self, name: &str, text: &str) {
         // Servers' Last-Modified has one-second resolution: make the change visible.
         std::thread::sleep(std::time::Duration::from_millis(1100));
@@ -226,9 +234,7 @@ async fn polls_publish_new_episodes_skip_unchanged_feeds_back_off_and_drop_block
 
     // The reef feed gains an episode; the steady feed is read again unchanged.
     setup.write("reef.xml", &feed_xml("Reef Radio", WEEKLY, ""));
-    setup.push("reef.xml");
-    setup.push("steady.xml");
-    let report = run_cycle(&setup.state).await.unwrap();
+    let report = setup.poll(&["reef.xml", "steady.xml"]).await;
     assert_eq!(
         (report.polled, report.changed, report.failed),
         (2, 1, 0),
@@ -265,8 +271,7 @@ async fn polls_publish_new_episodes_skip_unchanged_feeds_back_off_and_drop_block
     );
 
     // Read again with its validators, the steady feed answers 304; nothing is published.
-    setup.push("steady.xml");
-    let report = run_cycle(&setup.state).await.unwrap();
+    let report = setup.poll(&["steady.xml"]).await;
     assert_eq!(
         (report.polled, report.not_modified, report.generation),
         (1, 1, None)
@@ -278,9 +283,7 @@ async fn polls_publish_new_episodes_skip_unchanged_feeds_back_off_and_drop_block
         "steady.xml",
         &feed_xml("Steady Show", &[("s9", "Barnacles and their secrets")], ""),
     );
-    setup.push("fragile.xml");
-    setup.push("steady.xml");
-    let report = run_cycle(&setup.state).await.unwrap();
+    let report = setup.poll(&["fragile.xml", "steady.xml"]).await;
     assert_eq!(
         (report.polled, report.failed, report.changed),
         (2, 1, 1),
@@ -308,8 +311,7 @@ async fn polls_publish_new_episodes_skip_unchanged_feeds_back_off_and_drop_block
             "<itunes:block>Yes</itunes:block>",
         ),
     );
-    setup.push("leaving.xml");
-    let report = run_cycle(&setup.state).await.unwrap();
+    let report = setup.poll(&["leaving.xml"]).await;
     assert_eq!(
         (report.failed, report.removed_podcasts),
         (1, 1),
@@ -325,8 +327,7 @@ async fn a_hub_confirms_the_subscription_and_its_signed_push_makes_the_feed_due_
     let database = setup.state.feeds.database().clone();
     run_cycle(&setup.state).await.unwrap();
     let pushed_id = setup.id("pushed.xml").to_owned();
-    setup.push("pushed.xml");
-    run_cycle(&setup.state).await.unwrap();
+    setup.poll(&["pushed.xml"]).await;
 
     // After the poll read the feed's hub, the server asked the hub to subscribe.
     let form = setup
@@ -385,8 +386,7 @@ async fn a_hub_confirms_the_subscription_and_its_signed_push_makes_the_feed_due_
         1
     );
     // A confirmed feed is polled only as a safety net.
-    setup.push("pushed.xml");
-    run_cycle(&setup.state).await.unwrap();
+    setup.poll(&["pushed.xml"]).await;
     let feed = database.scheduled_feed(&pushed_id).unwrap().unwrap();
     assert!(
         feed.next_poll_at - Utc::now() > chrono::Duration::hours(5),

@@ -262,3 +262,22 @@ async fn by_default_a_refresh_refuses_private_addresses() {
     let message = data["errorMessage"].as_str().unwrap_or_default();
     assert!(message.contains("loopback"), "{message}");
 }
+
+#[tokio::test]
+async fn refreshing_a_feed_that_has_not_changed_succeeds() {
+    let setup = setup().await;
+    let key = Some(setup.key.as_str());
+    let whole = &setup.ids[3];
+    let (status, refreshed) = get(&setup, &format!("/api/v1/podcasts/{whole}/refresh"), key).await;
+    assert_eq!(status, 200, "{refreshed}");
+    let data = &refreshed["data"];
+    assert_eq!(data["success"], true, "{data}");
+    assert_eq!(
+        data["podcast"]["stats"]["episodeCount"],
+        item_count(&corpus_feed()) - 1
+    );
+    assert_eq!(
+        data["podcast"]["imageUrl"],
+        "https://images.example/old.jpg"
+    );
+}

@@ -233,3 +233,36 @@ pub(crate) fn fetch_from_row(row: &Row<'_>) -> duckdb::Result<FeedFetchRecord> {
         episodes: row.get(9)?,
     })
 }
+
+/// The transcript of an episode with its segments in order (the one the episode points
+/// to when it has several, else the longest), from the `transcripts`,
+/// `transcript_segments` and `episodes` tables of `connection`: the catalog's (ids as
+/// UUID) or a snapshot's (ids as text), so ids are compared as text.
+pub(crate) fn transcript_of_episode(
+    connection: &duckdb::Connection,
+    episode_id: Uuid,
+) -> Result<Option<TranscriptRecord>, crate::DataError> {
+    let id = episode_id.to_string();
+    let mut statement = connection.prepare(&format!(
+        r#"SELECT {TRANSCRIPT_COLUMNS} FROM transcripts WHERE "episodeId"::VARCHAR = ?1
+           ORDER BY ("transcriptId" IS NOT DISTINCT FROM
+                     (SELECT "transcriptId" FROM episodes WHERE "episodeId"::VARCHAR = ?1 LIMIT 1)) DESC,
+                    length("transcriptText") DESC, "transcriptId"
+           LIMIT 1"#
+    ))?;
+    let mut transcripts = statement
+        .query_map([&id], transcript_from_row)?
+        .collect::<Result<Vec<_>, _>>()?;
+    let Some(mut transcript) = transcripts.pop() else {
+        return Ok(None);
+    };
+    let mut statement = connection.prepare(&format!(
+        r#"SELECT {SEGMENT_COLUMNS} FROM transcript_segments
+           WHERE "transcriptId"::VARCHAR = ? ORDER BY "segmentIndex""#
+    ))?;
+    transcript.segments = statement
+        .query_map([transcript.transcript_id.to_string()], segment_from_row)?
+        .map(|segment| segment.map(|(_, segment)| segment))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(transcript))
+}

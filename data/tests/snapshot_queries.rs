@@ -407,6 +407,21 @@ fn transcripts_come_with_their_segments() {
             .unwrap(),
         None
     );
+    // The catalog reads the same transcript (the feed scheduler indexes it from there).
+    assert_eq!(
+        fixture
+            .catalog
+            .transcript_of_episode(episode.episode_id)
+            .unwrap(),
+        Some(transcript(episode, 3))
+    );
+    assert_eq!(
+        fixture
+            .catalog
+            .transcript_of_episode(fixture.feeds[1].episodes[1].episode_id)
+            .unwrap(),
+        None
+    );
 }
 
 #[test]

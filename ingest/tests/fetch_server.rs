@@ -15,7 +15,7 @@ use podlens_ingest::fetch::{FeedSource, FeedState, HttpConfig, IngestConfig, ing
 use uuid::Uuid;
 
 mod common;
-use common::MemoryStore;
+use common::{FetchFor, MemoryStore};
 
 const ETAG: &str = "\"v1\"";
 

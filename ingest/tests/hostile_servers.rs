@@ -19,7 +19,7 @@ use podlens_ingest::fetch::{
 };
 
 mod common;
-use common::MemoryStore;
+use common::{FetchFor, MemoryStore};
 
 const INFLATED: usize = 256 * 1024 * 1024;
 

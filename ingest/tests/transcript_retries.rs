@@ -133,7 +133,7 @@ fn known_after(store: &MemoryStore) -> Vec<(uuid::Uuid, TranscriptStatus)> {
         .collect();
     known.extend(
         store
-            .failed_transcripts
+            .transcript_failures
             .iter()
             .map(|a| (a.episode_id, TranscriptStatus::Failing(a.clone()))),
     );
@@ -167,12 +167,12 @@ async fn poll(
 
 fn only_failure(store: &MemoryStore) -> &TranscriptAttempt {
     assert_eq!(
-        store.failed_transcripts.len(),
+        store.transcript_failures.len(),
         1,
         "{:#?}",
-        store.failed_transcripts
+        store.transcript_failures
     );
-    &store.failed_transcripts[0]
+    &store.transcript_failures[0]
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -221,7 +221,7 @@ async fn declared_transcripts_that_fail_wait_for_their_retry_time_and_are_given_
         "{summary}"
     );
     assert_eq!(summary.transcripts_waiting, 1, "{summary}");
-    assert!(store.failed_transcripts.is_empty());
+    assert!(store.transcript_failures.is_empty());
     assert_eq!(
         (server.hits.of("good.vtt"), server.hits.of("gone.vtt")),
         (1, 1)
@@ -287,7 +287,7 @@ async fn declared_transcripts_that_fail_wait_for_their_retry_time_and_are_given_
         )
         .await;
         assert_eq!(summary.transcripts_given_up, 1, "{summary}");
-        assert!(store.failed_transcripts.is_empty());
+        assert!(store.transcript_failures.is_empty());
         assert_eq!(server.hits.of("gone.vtt"), 3);
         assert_eq!(server.hits.of("good.vtt"), 1);
     }

@@ -21,6 +21,8 @@ pub struct ScheduledFeed {
     pub last_outcome: Option<String>,
     pub last_changed_at: Option<DateTime<Utc>>,
     pub pushed_at: Option<DateTime<Utc>>,
+    /// Whether a confirmed WebSub subscription with a live lease pushes the feed.
+    pub pushed: bool,
 }
 
 /// A feed to start following: due at `next_poll_at`.
@@ -80,10 +82,18 @@ pub struct Subscription {
     pub lease_expires_at: Option<DateTime<Utc>>,
 }
 
+/// The columns of a [`ScheduledFeed`], with whether a live subscription pushes the
+/// feed as of the time in parameter `$now`.
 macro_rules! schedule_columns {
-    () => {
-        "podcast_id, feed_url, etag, last_modified, interval_seconds, next_poll_at, \
-         failures, last_polled_at, last_outcome, last_changed_at, pushed_at"
+    ($now:literal) => {
+        concat!(
+            "f.podcast_id, f.feed_url, f.etag, f.last_modified, f.interval_seconds, \
+             f.next_poll_at, f.failures, f.last_polled_at, f.last_outcome, f.last_changed_at, \
+             f.pushed_at, CAST(CASE WHEN s.state = 'active' AND s.lease_expires_at > ",
+            $now,
+            " THEN 1 ELSE 0 END AS BIGINT) AS pushed \
+             FROM feed_schedule f LEFT JOIN websub_subscriptions s ON s.podcast_id = f.podcast_id"
+        )
     };
 }
 
@@ -100,6 +110,7 @@ fn scheduled(row: &AnyRow) -> Result<ScheduledFeed, StoreError> {
         last_outcome: row.try_get("last_outcome")?,
         last_changed_at: optional_time_at(row, "last_changed_at")?,
         pushed_at: optional_time_at(row, "pushed_at")?,
+        pushed: row.try_get::<i64, _>("pushed")? == 1,
     })
 }
 
@@ -166,9 +177,8 @@ impl Database {
         self.wait(async {
             let rows = sqlx::query(concat!(
                 "SELECT ",
-                schedule_columns!(),
-                " FROM feed_schedule WHERE next_poll_at <= $1 \
-                 ORDER BY next_poll_at, podcast_id LIMIT $2"
+                schedule_columns!("$1"),
+                " WHERE f.next_poll_at <= $1 ORDER BY f.next_poll_at, f.podcast_id LIMIT $2"
             ))
             .bind(time_text(now))
             .bind(limit)
@@ -178,15 +188,16 @@ impl Database {
         })
     }
 
-    /// One scheduled feed.
+    /// One scheduled feed, as of now.
     pub fn scheduled_feed(&self, podcast_id: &str) -> Result<Option<ScheduledFeed>, StoreError> {
         self.wait(async {
             let row = sqlx::query(concat!(
                 "SELECT ",
-                schedule_columns!(),
-                " FROM feed_schedule WHERE podcast_id = $1"
+                schedule_columns!("$2"),
+                " WHERE f.podcast_id = $1"
             ))
             .bind(podcast_id)
+            .bind(time_text(Utc::now()))
             .fetch_optional(self.pool())
             .await?;
             row.as_ref().map(scheduled).transpose()
@@ -513,6 +524,9 @@ mod tests {
                 .active_subscriptions,
             1
         );
+        // A due feed says whether a live subscription pushes it.
+        assert!(database.due_feeds(at(0), 10).unwrap()[0].pushed);
+        assert!(!database.due_feeds(at(60 * 24 * 11), 10).unwrap()[0].pushed);
 
         subscription.callback_token = "t2".into();
         database.save_subscription(&subscription).unwrap();
@@ -532,5 +546,6 @@ mod tests {
                 .active_subscriptions,
             0
         );
+        assert!(!database.due_feeds(at(0), 10).unwrap()[0].pushed);
     }
 }

@@ -39,9 +39,18 @@ pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<()> {
     let failures = job_log::read_failures(&data_dir, args.failures);
     // The scheduler's state lives in the application store, which the CLI opens
     // beside a running server.
-    let schedule = podlens_store::Database::open(&config.store_location())
-        .and_then(|database| database.schedule_summary(now))
-        .map_err(|error| error.to_string());
+    // Status only reads: a data directory without its store yet is not given one.
+    let location = config.store_location();
+    let schedule = match &location {
+        podlens_store::Location::DataDir(dir)
+            if !dir.join(podlens_store::APP_DATABASE_FILE).is_file() =>
+        {
+            Ok(podlens_store::ScheduleSummary::default())
+        }
+        _ => podlens_store::Database::open(&location)
+            .and_then(|database| database.schedule_summary(now))
+            .map_err(|error| error.to_string()),
+    };
     if args.json {
         let document = serde_json::json!({
             "dataDir": data_dir,

@@ -77,7 +77,9 @@ pub async fn refresh(
     let plan = caller.plan;
     blocking(move || {
         // The other nodes sharing the store apply the refresh to their copies.
-        if let Err(error) = state.cluster.record(&change) {
+        if let Some(change) = &change
+            && let Err(error) = state.cluster.record(change)
+        {
             tracing::warn!(%error, "the refresh is not in the change log: other nodes keep the old feed until they re-read it");
         }
         let snapshot = state.catalog.snapshot()?;

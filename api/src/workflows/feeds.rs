@@ -25,21 +25,24 @@
 //! A crash mid-cycle loses nothing: the feeds polled stay due until their outcome is
 //! written, and podcasts stored but not yet indexed are indexed by the next publish.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
-use podlens_ingest::fetch::{FeedSource, FeedState, HttpConfig, IngestConfig, ingest};
+use podlens_ingest::fetch::{
+    CollectedFeeds, FeedSource, FeedState, HttpConfig, IngestConfig, ingest,
+};
 use podlens_ingest::schedule;
 use podlens_model::catalog::{FeedBatch, FeedFetchRecord, FeedPolling, PodcastRecord};
 use podlens_store::{Database, NewFeed, PollOutcome, ScheduledFeed};
 use serde::Serialize;
 use uuid::Uuid;
 
+use crate::cluster::CatalogChange;
 use crate::error::{ApiError, ApiResult};
-use crate::feed_changes::{CollectedFeeds, is_gone, mark_unindexed, publish, store_collected};
+use crate::feed_changes::{is_gone, publish, store_marked};
 use crate::state::AppState;
 
 /// How often the leader looks for due feeds.
@@ -209,19 +212,22 @@ fn seed_due(scheduler: &FeedScheduler) -> bool {
 /// One cycle: seed when due, poll the due feeds, store and publish what changed,
 /// write each feed's next poll.
 pub async fn run_cycle(state: &AppState) -> ApiResult<CycleReport> {
-    let mut report = CycleReport::default();
     let started = Instant::now();
     let now = Utc::now();
+    let mut seeded = 0;
     if seed_due(&state.feeds) {
         let seed_state = state.clone();
-        report.seeded = crate::state::blocking(move || seed(&seed_state, now)).await?;
+        seeded = crate::state::blocking(move || seed(&seed_state, now)).await?;
     }
     let database = state.feeds.database.clone();
     let due = crate::state::blocking(move || Ok(database.due_feeds(now, BATCH)?)).await?;
     // Podcasts a crash or a failed publish left stored but unindexed are published
     // even when no feed is due.
     if due.is_empty() && crate::feed_changes::unindexed(&state.data_dir).is_empty() {
-        return Ok(report);
+        return Ok(CycleReport {
+            seeded,
+            ..CycleReport::default()
+        });
     }
     let sources: Vec<FeedSource> = due
         .iter()
@@ -243,144 +249,110 @@ pub async fn run_cycle(state: &AppState) -> ApiResult<CycleReport> {
     let (_, collected) = ingest(sources, config, CollectedFeeds::default(), None)
         .await
         .map_err(|error| ApiError::Internal(format!("the feed poll failed: {error}")))?;
-    report.polled = collected.fetches.len();
     let cycle_state = state.clone();
-    let outcome =
-        crate::state::blocking(move || Ok(finish_cycle(&cycle_state, due, collected, now))).await?;
-    let (finished, subscribe) = outcome?;
-    report.changed = finished.changed;
-    report.not_modified = finished.not_modified;
-    report.failed = finished.failed;
-    report.new_episodes = finished.new_episodes;
-    report.removed_podcasts = finished.removed_podcasts;
-    report.generation = finished.generation;
-    crate::telemetry::record_feed_cycle(&report, started.elapsed().as_secs_f64());
+    let (mut finished, subscribe) =
+        crate::state::blocking(move || finish_cycle(&cycle_state, &due, &collected)).await?;
+    finished.seeded = seeded;
+    crate::telemetry::record_feed_cycle(&finished, started.elapsed().as_secs_f64());
     if !subscribe.is_empty() {
         super::websub::subscribe_all(state, subscribe).await;
     }
-    Ok(report)
+    Ok(finished)
 }
 
-/// Stores the cycle's changes (when there are any), publishes them and writes the
-/// schedule. Returns the counts and the feeds whose hubs to subscribe to.
+/// Stores the cycle's feeds (when any answered with content, or podcasts were left
+/// unindexed), publishes what changed and writes the schedule. Returns the counts and
+/// the feeds whose hubs to subscribe to.
 fn finish_cycle(
     state: &AppState,
-    due: Vec<ScheduledFeed>,
-    collected: CollectedFeeds,
-    started_at: DateTime<Utc>,
+    due: &[ScheduledFeed],
+    collected: &CollectedFeeds,
 ) -> ApiResult<(CycleReport, Vec<(Uuid, FeedPolling)>)> {
-    let mut report = CycleReport::default();
-    let mut changed_ids: HashSet<Uuid> = HashSet::new();
-    let gone = collected
-        .fetches
-        .iter()
-        .filter(|fetch| is_gone(fetch))
-        .count();
+    let mut report = CycleReport {
+        polled: collected.fetches.len(),
+        ..CycleReport::default()
+    };
+    let mut changed: HashSet<Uuid> = HashSet::new();
+    let any_gone = collected.fetches.iter().any(is_gone);
     let left_unindexed = !crate::feed_changes::unindexed(&state.data_dir).is_empty();
-    if !collected.batches.is_empty() || gone > 0 || left_unindexed {
+    if !collected.batches.is_empty() || any_gone || left_unindexed {
         let _turn = state.refresher.catalog_turn();
         let mut catalog = podlens_data::Catalog::open(&state.data_dir).map_err(|error| {
             ApiError::Unavailable(format!(
                 "the catalog is busy (a batch job holds it); the feeds stay due: {error}"
             ))
         })?;
-        let ids: Vec<Uuid> = collected
-            .batches
-            .iter()
-            .map(|batch| batch.podcast.podcast_id)
-            .collect();
-        let listed_before = crate::feed_changes::unindexed(&state.data_dir);
-        mark_unindexed(&state.data_dir, &ids)?;
-        let (delta, changes) = store_collected(&mut catalog, &collected)?;
-        // Feeds that came back unchanged need no index update.
-        let mut unindexed = listed_before;
-        unindexed.extend(delta.podcast_ids());
-        crate::feed_changes::set_unindexed(&state.data_dir, unindexed)?;
-        report.new_episodes = delta.new_episodes;
-        report.removed_podcasts = delta.deleted_podcasts.len();
-        for change in &changes {
-            if let crate::cluster::CatalogChange::Feed { batch, .. } = change {
-                changed_ids.insert(batch.podcast.podcast_id);
-            }
-        }
-        report.changed = changed_ids.len();
-        if !crate::feed_changes::unindexed(&state.data_dir).is_empty() {
-            let published = publish(&mut catalog, &state.catalog, delta)?;
-            report.generation = published.generation;
+        let stored = store_marked(&mut catalog, collected)?;
+        report.new_episodes = stored.delta.new_episodes;
+        report.removed_podcasts = stored.delta.deleted_podcasts.len();
+        changed.extend(stored.changes.iter().filter_map(|change| match change {
+            CatalogChange::Feed { batch, .. } => Some(batch.podcast.podcast_id),
+            _ => None,
+        }));
+        report.changed = changed.len();
+        if stored.to_publish {
+            report.generation = publish(&mut catalog, &state.catalog, stored.delta)?.generation;
         }
         drop(catalog);
         // The other nodes sharing the store apply the same changes to their copies.
-        for change in &changes {
+        for change in &stored.changes {
             if let Err(error) = state.cluster.record(change) {
                 tracing::warn!(%error, "a polled feed is not in the change log: other nodes keep the old feed until they poll it");
             }
         }
     }
-    let batches: std::collections::HashMap<Uuid, &FeedBatch> = collected
+    let batches: HashMap<Uuid, &FeedBatch> = collected
         .batches
         .iter()
         .map(|batch| (batch.podcast.podcast_id, batch))
         .collect();
-    let moved: std::collections::HashMap<Uuid, &String> =
-        collected.moved.iter().map(|(id, url)| (*id, url)).collect();
-    let subscriptions: HashSet<String> = due
+    let fetches: HashMap<Uuid, &FeedFetchRecord> = collected
+        .fetches
         .iter()
-        .filter(|feed| {
-            state
-                .feeds
-                .database
-                .subscription_of(&feed.podcast_id)
-                .ok()
-                .flatten()
-                .is_some_and(|s| s.state == "active" && s.lease_expires_at > Some(Utc::now()))
-        })
-        .map(|feed| feed.podcast_id.clone())
+        .filter_map(|fetch| Some((fetch.podcast_id?, fetch)))
         .collect();
+    let moved: HashMap<Uuid, &String> =
+        collected.moved.iter().map(|(id, url)| (*id, url)).collect();
+    let now = Utc::now();
     let mut subscribe = Vec::new();
     let mut polls = Vec::with_capacity(due.len());
-    for feed in &due {
-        let Some(fetch) = collected.fetches.iter().find(|fetch| {
-            fetch.podcast_id.map(|id| id.to_string()) == Some(feed.podcast_id.clone())
-        }) else {
+    for feed in due {
+        let Ok(id) = Uuid::parse_str(&feed.podcast_id) else {
             continue;
         };
-        let id = Uuid::parse_str(&feed.podcast_id).unwrap_or_default();
-        let pushed = subscriptions.contains(&feed.podcast_id);
-        let mut poll = next_poll(feed, fetch, batches.get(&id).copied(), pushed, Utc::now());
-        poll.changed = changed_ids.contains(&id);
+        let Some(fetch) = fetches.get(&id) else {
+            continue;
+        };
         match fetch.outcome.as_str() {
             "ok" => {}
             "not-modified" => report.not_modified += 1,
             _ => report.failed += 1,
         }
-        if let Some(batch) = batches.get(&id)
+        let batch = batches.get(&id).copied();
+        if let Some(batch) = batch
             && batch.polling.hub.is_some()
-            && !pushed
+            && !feed.pushed
         {
             subscribe.push((id, batch.polling.clone()));
         }
-        polls.push(PollOutcome {
-            feed_url: moved
-                .get(&id)
-                .map(|url| (*url).clone())
-                .unwrap_or_else(|| feed.feed_url.clone()),
-            ..poll
-        });
+        let mut poll = next_poll(feed, fetch, batch, changed.contains(&id), now);
+        if let Some(url) = moved.get(&id) {
+            poll.feed_url = (*url).clone();
+        }
+        polls.push(poll);
     }
     state.feeds.database.record_polls(&polls)?;
-    let _ = started_at;
     Ok((report, subscribe))
 }
 
 /// When `feed` is due again after `fetch`: its rhythm's interval after an answer (the
-/// batch, when the feed was read, gives the rhythm anew), a backoff after a failure.
-/// `changed` says the feed was read; the caller sets it to whether its content
-/// changed.
+/// `batch`, when the feed was read, gives the rhythm anew), a backoff after a failure;
+/// `changed` says whether its content changed.
 pub fn next_poll(
     feed: &ScheduledFeed,
     fetch: &FeedFetchRecord,
     batch: Option<&FeedBatch>,
-    pushed: bool,
+    changed: bool,
     now: DateTime<Utc>,
 ) -> PollOutcome {
     let id = Uuid::parse_str(&feed.podcast_id).unwrap_or_default();
@@ -393,9 +365,9 @@ pub fn next_poll(
                 .iter()
                 .filter_map(|episode| episode.episode_rss_published_at)
                 .collect();
-            schedule::poll_interval(&batch.polling, &published, pushed, now)
+            schedule::poll_interval(&batch.polling, &published, feed.pushed, now)
         }
-        None if pushed => previous
+        None if feed.pushed => previous
             .max(schedule::PUSHED_INTERVAL)
             .min(schedule::MAX_INTERVAL),
         None => previous,
@@ -411,26 +383,24 @@ pub fn next_poll(
             id,
         )
     };
+    // A failed fetch keeps the validators of the last answer.
+    let (etag, last_modified) = if answered {
+        (fetch.etag.clone(), fetch.last_modified.clone())
+    } else {
+        (feed.etag.clone(), feed.last_modified.clone())
+    };
     PollOutcome {
         podcast_id: feed.podcast_id.clone(),
         feed_url: feed.feed_url.clone(),
         polled_at: fetch.fetched_at,
         outcome: fetch.outcome.clone(),
         error: fetch.error.clone(),
-        etag: if answered {
-            fetch.etag.clone()
-        } else {
-            feed.etag.clone()
-        },
-        last_modified: if answered {
-            fetch.last_modified.clone()
-        } else {
-            feed.last_modified.clone()
-        },
+        etag,
+        last_modified,
         interval_seconds: interval.as_secs() as i64,
         next_poll_at: now + chrono::Duration::from_std(wait).unwrap_or_default(),
         failures,
-        changed: batch.is_some(),
+        changed,
     }
 }
 

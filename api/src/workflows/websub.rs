@@ -186,7 +186,7 @@ pub fn signature_matches(secret: &str, body: &[u8], signature: &str) -> bool {
     let Some((method, hex)) = signature.trim().split_once('=') else {
         return false;
     };
-    let Some(expected) = decode_hex(hex.trim()) else {
+    let Some(expected) = crate::accounts::keys::from_hex(hex.trim()) else {
         return false;
     };
     fn check<M: Mac + hmac::digest::KeyInit>(secret: &str, body: &[u8], expected: &[u8]) -> bool {
@@ -205,16 +205,6 @@ pub fn signature_matches(secret: &str, body: &[u8], signature: &str) -> bool {
         "sha512" => check::<Hmac<sha2::Sha512>>(secret, body, &expected),
         _ => false,
     }
-}
-
-fn decode_hex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) || !text.is_ascii() {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
-        .collect()
 }
 
 /// What a delivery did.

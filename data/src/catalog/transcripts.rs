@@ -10,10 +10,7 @@ use uuid::Uuid;
 use super::Catalog;
 use super::staging::{SEGMENT_STAGE, TRANSCRIPT_STAGE, column_list, converted_columns};
 use crate::DataError;
-use crate::records::{
-    SEGMENT_COLUMNS, TRANSCRIPT_COLUMNS, optional_time_at, segment_from_row, time_at,
-    transcript_from_row, uuid_at,
-};
+use crate::records::{optional_time_at, time_at, uuid_at};
 
 impl Catalog {
     /// The transcript of an episode with its segments in order (the one the episode
@@ -22,29 +19,7 @@ impl Catalog {
         &self,
         episode_id: Uuid,
     ) -> Result<Option<TranscriptRecord>, DataError> {
-        let id = episode_id.to_string();
-        let mut statement = self.connection.prepare(&format!(
-            r#"SELECT {TRANSCRIPT_COLUMNS} FROM transcripts WHERE "episodeId" = CAST(?1 AS UUID)
-               ORDER BY ("transcriptId" IS NOT DISTINCT FROM
-                         (SELECT "transcriptId" FROM episodes WHERE "episodeId" = CAST(?1 AS UUID) LIMIT 1)) DESC,
-                        length("transcriptText") DESC, "transcriptId"
-               LIMIT 1"#
-        ))?;
-        let mut transcripts = statement
-            .query_map([&id], transcript_from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        let Some(mut transcript) = transcripts.pop() else {
-            return Ok(None);
-        };
-        let mut statement = self.connection.prepare(&format!(
-            r#"SELECT {SEGMENT_COLUMNS} FROM transcript_segments
-               WHERE "transcriptId" = CAST(? AS UUID) ORDER BY "segmentIndex""#
-        ))?;
-        transcript.segments = statement
-            .query_map([transcript.transcript_id.to_string()], segment_from_row)?
-            .map(|segment| segment.map(|(_, segment)| segment))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Some(transcript))
+        crate::records::transcript_of_episode(&self.connection, episode_id)
     }
 
     /// Stores many transcripts at once (one transaction; the last of repeated ids

@@ -10,10 +10,7 @@ use uuid::Uuid;
 
 use super::Snapshot;
 use crate::DataError;
-use crate::records::{
-    EPISODE_COLUMNS, PODCAST_COLUMNS, SEGMENT_COLUMNS, TRANSCRIPT_COLUMNS, episode_from_row,
-    podcast_from_row, segment_from_row, transcript_from_row,
-};
+use crate::records::{EPISODE_COLUMNS, PODCAST_COLUMNS, episode_from_row, podcast_from_row};
 
 /// Most episodes one page of a podcast's episodes may hold.
 pub const MAX_EPISODES_PAGE: u64 = 100;
@@ -435,30 +432,8 @@ impl Snapshot {
         &self,
         episode_id: Uuid,
     ) -> Result<Option<TranscriptRecord>, DataError> {
-        let id = episode_id.to_string();
         self.with_connection(|connection| {
-            let mut statement = connection.prepare(&format!(
-                r#"SELECT {TRANSCRIPT_COLUMNS} FROM transcripts WHERE "episodeId" = ?1
-                   ORDER BY ("transcriptId" IS NOT DISTINCT FROM
-                             (SELECT "transcriptId" FROM episodes WHERE "episodeId" = ?1 LIMIT 1)) DESC,
-                            length("transcriptText") DESC, "transcriptId"
-                   LIMIT 1"#
-            ))?;
-            let mut transcripts = statement
-                .query_map([&id], transcript_from_row)?
-                .collect::<Result<Vec<_>, _>>()?;
-            let Some(mut transcript) = transcripts.pop() else {
-                return Ok(None);
-            };
-            let mut statement = connection.prepare(&format!(
-                r#"SELECT {SEGMENT_COLUMNS} FROM transcript_segments WHERE "transcriptId" = ?
-                   ORDER BY "segmentIndex""#
-            ))?;
-            transcript.segments = statement
-                .query_map([transcript.transcript_id.to_string()], segment_from_row)?
-                .map(|segment| segment.map(|(_, segment)| segment))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(Some(transcript))
+            crate::records::transcript_of_episode(connection, episode_id)
         })
     }
 

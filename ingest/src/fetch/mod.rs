@@ -4,10 +4,12 @@
 //! `podcast:transcript`, and every outcome written through a [`FeedStore`] on a
 //! thread of its own. A failing feed is recorded and the run goes on.
 
+mod collected;
 mod http;
 mod run;
 mod sources;
 
+pub use collected::CollectedFeeds;
 pub use http::{HttpBody, HttpConfig, HttpOutcome, build_client, get};
 pub use run::{
     FeedObserver, FeedStore, IngestConfig, IngestSummary, KnownTranscripts, TranscriptRetry, ingest,
