@@ -1192,7 +1192,7 @@ fn podcasts_saying(stem: &str) -> Vec<String> {
 
 /// Suggestions searched the words of the project's name ("pitch", "maya", "chen")
 /// instead of what its listed shows are about: a project with no keywords now gets
-/// the shows related to the ones it lists, each with "like <title>" as its reason.
+/// the shows related to the ones it lists, each naming the listed show it is like (id and title) apart from the matched terms.
 #[tokio::test]
 async fn a_project_without_keywords_is_suggested_shows_like_the_ones_it_lists() {
     let http = start().await;
@@ -1240,17 +1240,13 @@ async fn a_project_without_keywords_is_suggested_shows_like_the_ones_it_lists() 
         )
         .await;
     let result = &answer.data()["result"];
-    let reason = format!("like {}", show.podcast.podcast_rss_title);
+    // The reason names the listed show by id and title, apart from the matched terms.
+    let reason = json!({"podcastId": show_id, "title": show.podcast.podcast_rss_title});
     let liked: Vec<&str> = result["suggestions"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|s| {
-            s["matchedTerms"]
-                .as_array()
-                .unwrap()
-                .contains(&json!(reason))
-        })
+        .filter(|s| s["likeListed"].as_array().unwrap().contains(&reason))
         .map(|s| s["podcastId"].as_str().unwrap())
         .collect();
     assert!(!liked.is_empty(), "{}", answer.body);

@@ -47,7 +47,7 @@ pub const DEFAULT_SUGGESTIONS: usize = 10;
 pub const MAX_SUGGESTIONS: usize = 25;
 
 /// A podcast suggested for a project, with the reasons it was: the project terms it
-/// matched, and "like <title>" for each listed show it is related to.
+/// matched, and the listed shows it is related to.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Suggestion {
@@ -56,9 +56,26 @@ pub struct Suggestion {
     pub title: String,
     pub image_url: Option<String>,
     pub genres: Vec<String>,
+    /// The project's search terms the podcast matched.
     pub matched_terms: Vec<String>,
+    /// The shows on the project's list this podcast is like.
+    pub like_listed: Vec<ListedShow>,
     /// The sum over its reasons of the hit's score relative to that reason's best hit.
     pub score: f64,
+}
+
+/// A show on the project's list, named in a suggestion it led to.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListedShow {
+    pub podcast_id: String,
+    pub title: String,
+}
+
+/// Why a podcast was gathered: a project term it matched, or a listed show it is like.
+enum Reason<'a> {
+    Term(&'a str),
+    Like(&'a ListedShow),
 }
 
 /// Words every booking project's purpose or name holds ("Book podcast appearances
@@ -171,7 +188,7 @@ struct Gathered(HashMap<Uuid, Suggestion>);
 
 impl Gathered {
     /// Adds `hits` (best first, as scored by one reason) under `reason`.
-    fn add(&mut self, reason: &str, hits: &[PodcastHit], excluded: &HashSet<Uuid>) {
+    fn add(&mut self, reason: Reason<'_>, hits: &[PodcastHit], excluded: &HashSet<Uuid>) {
         let best = hits.iter().map(|hit| hit.score).fold(0.0_f32, f32::max);
         for hit in hits
             .iter()
@@ -189,10 +206,21 @@ impl Gathered {
                 image_url: hit.image_url.clone(),
                 genres: hit.genres.clone(),
                 matched_terms: Vec::new(),
+                like_listed: Vec::new(),
                 score: 0.0,
             });
-            if !entry.matched_terms.iter().any(|known| known == reason) {
-                entry.matched_terms.push(reason.to_owned());
+            let new = match reason {
+                Reason::Term(term) if !entry.matched_terms.iter().any(|known| known == term) => {
+                    entry.matched_terms.push(term.to_owned());
+                    true
+                }
+                Reason::Like(show) if !entry.like_listed.contains(show) => {
+                    entry.like_listed.push(show.clone());
+                    true
+                }
+                _ => false,
+            };
+            if new {
                 entry.score += relative;
             }
         }
@@ -201,10 +229,10 @@ impl Gathered {
     /// Most reasons first, then the highest summed score, at most `limit`.
     fn ranked(self, limit: usize) -> Vec<Suggestion> {
         let mut ranked: Vec<Suggestion> = self.0.into_values().collect();
+        let reasons = |s: &Suggestion| s.matched_terms.len() + s.like_listed.len();
         ranked.sort_by(|a, b| {
-            b.matched_terms
-                .len()
-                .cmp(&a.matched_terms.len())
+            reasons(b)
+                .cmp(&reasons(a))
                 .then(b.score.total_cmp(&a.score))
                 .then_with(|| a.podcast_id.cmp(&b.podcast_id))
         });
@@ -246,12 +274,16 @@ pub fn suggest(
             ..SearchRequest::default()
         };
         if let Hits::Podcasts(hits) = index.search(&request)?.hits {
-            gathered.add(term, &hits, &excluded);
+            gathered.add(Reason::Term(term), &hits, &excluded);
         }
     }
     for (podcast_id, title) in listed.iter().take(MAX_LIKE_LISTED) {
         let related = index.related_podcasts(*podcast_id, RELATED_PER_LISTED)?;
-        gathered.add(&format!("like {title}"), &related, &excluded);
+        let show = ListedShow {
+            podcast_id: podcast_id.to_string(),
+            title: title.clone(),
+        };
+        gathered.add(Reason::Like(&show), &related, &excluded);
     }
     Ok(gathered.ranked(limit))
 }

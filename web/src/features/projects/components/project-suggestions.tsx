@@ -21,6 +21,7 @@ export type ProjectAssist = {
     imageUrl: string | null;
     genres: string[];
     matchedTerms: string[];
+    likeListed: { podcastId: string; title: string }[];
     score: number;
   }[];
   nextSteps: string[];
@@ -55,11 +56,12 @@ function AddButton({ projectSlug, podcastId, title }: { projectSlug: string; pod
   );
 }
 
-/** A suggestion's reasons: the terms it matched, and the listed shows it is like (sent as "like <title>"). */
-export function reasonsText(reasons: string[]): string {
-  const likes = reasons.filter((reason) => reason.startsWith('like ')).map((reason) => reason.slice('like '.length));
-  const terms = reasons.filter((reason) => !reason.startsWith('like '));
-  return [terms.length > 0 ? `Matches ${terms.join(', ')}` : null, likes.length > 0 ? `Like ${likes.join(', ')} on your list` : null]
+type Reasons = Pick<ProjectAssist['suggestions'][number], 'matchedTerms' | 'likeListed'>;
+
+/** A suggestion's reasons: the terms it matched, and the listed shows it is like. */
+export function reasonsText({ matchedTerms, likeListed }: Reasons): string {
+  const likes = likeListed.map((show) => show.title);
+  return [matchedTerms.length > 0 ? `Matches ${matchedTerms.join(', ')}` : null, likes.length > 0 ? `Like ${likes.join(', ')} on your list` : null]
     .filter(Boolean)
     .join(' · ');
 }
@@ -121,7 +123,7 @@ export function ProjectSuggestions({ slug }: { slug: string }) {
                     </h3>
                     <AddButton projectSlug={slug} podcastId={suggestion.podcastId} title={suggestion.title} />
                   </div>
-                  <p className="meta">{reasonsText(suggestion.matchedTerms)}</p>
+                  <p className="meta">{reasonsText(suggestion)}</p>
                 </li>
               ))}
             </ul>

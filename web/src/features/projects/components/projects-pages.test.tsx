@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -175,45 +173,17 @@ describe('a project board', () => {
     expect(link).toHaveAttribute('href', '/app/outreach/new?podcast-id=pod-l4&guest-profile-id=g1&project-id=pr1');
   });
 
-  it('fits a 1366 px window: six columns side by side and a priority select wide enough for its longest option (regression: the last column was cut off and "No priorit" truncated)', async () => {
+  // Whether the six columns and the priority select fit a 1366 px window is measured in
+  // Chromium (e2e/layout.mjs, "laptop width"); here, the structure that layout relies on.
+  it('puts the artwork in the card\'s title row and gives the controls the card\'s whole width (regression: the priority select was squeezed beside the artwork, "No priorit")', async () => {
     stubProject();
     renderApp('/app/projects/pr1');
     const [card] = await screen.findAllByTestId('board-card');
-    // The controls take the card's whole width: the artwork sits in the title row, not beside them.
     const select = within(card).getByRole('combobox', { name: /^Priority of / }) as HTMLSelectElement;
     expect(select.closest('.board-card-head')).toBeNull();
+    expect(select.closest('.board-controls')).not.toBeNull();
     expect(card.querySelector('.board-card-head img, .board-card-head .artwork')).not.toBeNull();
-    const longestOption = Math.max(...[...select.options].map((option) => option.text.length));
-
-    // The widths the stylesheet gives at a 1366 px window with a classic 17 px scrollbar.
-    const css = readFileSync(resolve(process.cwd(), 'src/index.css'), 'utf8');
-    const rule = (selector: string) => {
-      const body = css.match(new RegExp(`^${selector.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\{([^}]*)\\}`, 'm'))?.[1];
-      if (body === undefined) throw new Error(`no top-level rule ${selector} in index.css`);
-      return Object.fromEntries(body.split(';').filter((line) => line.includes(':')).map((line) => line.split(/:(.*)/s).map((part) => part.trim())));
-    };
-    const px = (value: string) => (value.endsWith('rem') ? parseFloat(value) * 16 : value.endsWith('px') ? parseFloat(value) : value === '0' ? 0 : NaN);
-    const sides = (value: string) => {
-      const [, right = value.split(/\s+/)[0]] = value.split(/\s+/);
-      return 2 * px(right);
-    };
-    const shell = Math.min(1366 - 17, px(rule('.app-shell')['max-width']));
-    const nav = px(rule('.app-shell')['grid-template-columns'].split(/\s+/)[0]);
-    const boardWidth = shell - nav - sides(rule('.app-shell .main').padding);
-    const board = rule('.board');
-    const tracks = board['grid-template-columns'].match(/^repeat\((\d+), minmax\(([^,]+), 1fr\)\)$/)!;
-    const columns = Number(tracks[1]);
-    const gap = px(board.gap);
-    expect(columns).toBe(STATUSES.length);
-    expect(columns * px(tracks[2]) + (columns - 1) * gap).toBeLessThanOrEqual(boardWidth);
-
-    const column = (boardWidth - (columns - 1) * gap) / columns;
-    const cardContent = column - sides(rule('.board-column').padding) - sides(rule('.board-card').padding);
-    const selectRule = rule('.board-controls select');
-    expect(selectRule.width).toBe('100%');
-    // A generous text width (0.6 em a character), the select's padding and its arrow.
-    const needed = longestOption * 0.6 * px(selectRule['font-size']) + sides(selectRule.padding) + 24;
-    expect(cardContent).toBeGreaterThanOrEqual(needed);
+    expect(screen.getAllByRole('region').filter((region) => region.classList.contains('board-column'))).toHaveLength(STATUSES.length);
   });
 
   it('filters the board by priority on the server', async () => {
@@ -269,11 +239,11 @@ describe('project suggestions', () => {
       slug: 'pr1',
       name: 'Spring pitch',
       pipeline: { ...stateCounts, prospect: 2, pitched: 1 },
-      searchTerms: ['gardening', 'moths'],
+      searchTerms: ['gardening', 'moths', 'like minded'],
       suggestions: [
-        { podcastId: 'p9', slug: 'night-garden', title: 'Night Garden', imageUrl: null, genres: [], matchedTerms: ['gardening', 'moths'], score: 1.8 },
-        { podcastId: 'p7', slug: 'moth-hour', title: 'Moth Hour', imageUrl: null, genres: [], matchedTerms: ['moths', 'like Night Owls'], score: 0.9 },
-        { podcastId: 'p6', slug: 'dusk', title: 'Dusk', imageUrl: null, genres: [], matchedTerms: ['like Night Owls'], score: 0.5 },
+        { podcastId: 'p9', slug: 'night-garden', title: 'Night Garden', imageUrl: null, genres: [], matchedTerms: ['gardening', 'moths'], likeListed: [], score: 1.8 },
+        { podcastId: 'p7', slug: 'moth-hour', title: 'Moth Hour', imageUrl: null, genres: [], matchedTerms: ['moths'], likeListed: [{ podcastId: 'p1', title: 'Night Owls' }], score: 0.9 },
+        { podcastId: 'p6', slug: 'dusk', title: 'Dusk', imageUrl: null, genres: [], matchedTerms: ['like minded'], likeListed: [{ podcastId: 'p1', title: 'Night Owls' }], score: 0.5 },
       ],
       nextSteps: ['1 pitched podcast(s) are waiting for an answer: follow up a week after the pitch.'],
     };
@@ -290,8 +260,9 @@ describe('project suggestions', () => {
     expect(within(list).getByText('Matches gardening, moths')).toBeInTheDocument();
     // A show related to one on the list says which.
     expect(within(list).getByText('Matches moths · Like Night Owls on your list')).toBeInTheDocument();
-    expect(within(list).getByText('Like Night Owls on your list')).toBeInTheDocument();
-    expect(screen.getByText('Searched for: gardening, moths; shows like the ones on the list')).toBeInTheDocument();
+    // A term that starts with "like" is a term, not a listed show (regression: reasons were one list of strings, "like <title>" parsed back out).
+    expect(within(list).getByText('Matches like minded · Like Night Owls on your list')).toBeInTheDocument();
+    expect(screen.getByText('Searched for: gardening, moths, like minded; shows like the ones on the list')).toBeInTheDocument();
     const asked = calls.find((call) => call.url.pathname === '/api/v1/agent/');
     expect(JSON.parse(String(asked?.init?.body))).toEqual({ kind: 'project', projectId: 'pr1', limit: 10 });
 

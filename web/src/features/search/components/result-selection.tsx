@@ -38,8 +38,8 @@ export function useHitSelection() {
   return { selected, toggle, setAll, clear: () => setSelected(new Set()) };
 }
 
-/** Ticks every podcast shown (or none); half-ticked when some are. */
-export function SelectAllOnPage({ hits, selection }: { hits: PodcastHit[]; selection: ReturnType<typeof useHitSelection> }) {
+/** Ticks every podcast shown, every loaded page of results (or none); half-ticked when some are. */
+export function SelectAllShown({ hits, selection }: { hits: PodcastHit[]; selection: ReturnType<typeof useHitSelection> }) {
   const ref = useRef<HTMLInputElement>(null);
   const ticked = hits.filter((hit) => selection.selected.has(hit.podcastId)).length;
   const all = hits.length > 0 && ticked === hits.length;
@@ -54,7 +54,7 @@ export function SelectAllOnPage({ hits, selection }: { hits: PodcastHit[]; selec
         checked={all}
         onChange={(event) => selection.setAll(hits.map((hit) => hit.podcastId), event.target.checked)}
       />
-      Select all on this page
+      Select all {hits.length} shown
     </label>
   );
 }

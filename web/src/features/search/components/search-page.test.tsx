@@ -283,7 +283,7 @@ describe('the search screen', () => {
       await userEvent.click(screen.getByRole('checkbox', { name: 'Select Night Garden' }));
       const bar = screen.getByRole('region', { name: 'Selected podcasts' });
       expect(bar).toHaveTextContent('2 selected');
-      const selectAll = screen.getByRole('checkbox', { name: 'Select all on this page' }) as HTMLInputElement;
+      const selectAll = screen.getByRole('checkbox', { name: 'Select all 3 shown' }) as HTMLInputElement;
       expect(selectAll.indeterminate).toBe(true);
       await userEvent.click(selectAll);
       expect(bar).toHaveTextContent('3 selected');

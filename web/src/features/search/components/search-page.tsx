@@ -24,7 +24,7 @@ import {
 import { NoResults } from './no-results';
 import { SearchForm } from './search-form';
 import { SearchResults, type ResultsView } from './search-results';
-import { SelectAllOnPage, SelectionBar, useHitSelection } from './result-selection';
+import { SelectAllShown, SelectionBar, useHitSelection } from './result-selection';
 
 const searchKey = (s: string | null, q: string | null) => JSON.stringify([s, q]);
 
@@ -229,7 +229,7 @@ function SearchScreen({ preferences }: { preferences: UserPreferences | undefine
         <NoResults state={searched} tier={tier} onSearch={(state) => runSearch(state, false)} />
       ) : (
         <div className={selectedHits.length > 0 ? 'has-selection' : undefined}>
-          {request.mode === 'podcasts' ? <SelectAllOnPage hits={podcastHits} selection={selection} /> : null}
+          {request.mode === 'podcasts' ? <SelectAllShown hits={podcastHits} selection={selection} /> : null}
           {/* Fixed to the window's foot; in the document it follows "Select all", so the
               keyboard reaches the actions right after the selection. */}
           {selectedHits.length > 0 ? (
