@@ -29,6 +29,7 @@ use crate::state::AppState;
         routes::auth::validate,
         routes::auth::email_link,
         routes::auth::session,
+        routes::auth::update_session,
         routes::auth::sign_out,
         routes::search::search_podcasts,
         routes::search::search_episodes,

@@ -491,3 +491,78 @@ async fn an_email_for_a_project_pitches_its_guest_and_is_not_signed_with_the_ema
     assert!(!text.contains("agent"), "{text}");
     assert!(text.contains("[Your name]"), "{text}");
 }
+
+/// Users could not say what they are called: outreach on a guest's behalf was signed
+/// "[Your name]" every time. The name chosen with `PATCH /auth/session` signs it now.
+#[tokio::test]
+async fn a_name_the_user_chose_signs_their_outreach() {
+    let server = server(1);
+    let key = server.key("jdoe42@example.com", "business");
+    let (status, session) = server
+        .call(Method::GET, "/api/v1/auth/session", &key, None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{session}");
+    assert_eq!(session["data"]["displayName"], Value::Null, "{session}");
+
+    for (name, message) in [
+        ("x".repeat(81), "displayName must be at most 80 characters"),
+        ("Ada\u{7}Quinn".to_owned(), "displayName must not contain control characters"),
+    ] {
+        let (status, answer) = server
+            .call(
+                Method::PATCH,
+                "/api/v1/auth/session",
+                &key,
+                Some(json!({"displayName": name})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+        assert_eq!(workflows_support::message(&answer), message, "{answer}");
+    }
+
+    let (status, answer) = server
+        .call(
+            Method::PATCH,
+            "/api/v1/auth/session",
+            &key,
+            Some(json!({"displayName": "  Ada Quinn "})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["data"]["displayName"], "Ada Quinn");
+    let (_, session) = server
+        .call(Method::GET, "/api/v1/auth/session", &key, None)
+        .await;
+    assert_eq!(session["data"]["displayName"], "Ada Quinn");
+
+    let podcast = &server.podcasts[0];
+    let outreach = generated(
+        &server,
+        &key,
+        json!({"podcastId": podcast.podcast_id, "perspective": "third", "guest": {"name": "Sam Reed"}}),
+    )
+    .await;
+    let text = outreach["body"].as_str().unwrap();
+    assert!(text.contains("on behalf of Sam Reed"), "{text}");
+    assert!(text.trim_end().ends_with("Ada Quinn"), "{text}");
+    // A name in the request still wins.
+    let outreach = generated(
+        &server,
+        &key,
+        json!({"podcastId": podcast.podcast_id, "perspective": "third", "guest": {"name": "Sam Reed"}, "senderName": "Bo Li"}),
+    )
+    .await;
+    assert!(outreach["body"].as_str().unwrap().trim_end().ends_with("Bo Li"));
+
+    // Blank clears it.
+    let (status, answer) = server
+        .call(
+            Method::PATCH,
+            "/api/v1/auth/session",
+            &key,
+            Some(json!({"displayName": " "})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["data"]["displayName"], Value::Null);
+}

@@ -65,7 +65,8 @@ async fn create_checks_name_length_and_types_with_the_spec_messages() {
     assert_eq!(project["status"], "ACTIVE");
     assert_eq!(project["projectTypes"], json!(["guest-booking"]));
     assert_eq!(project["listedPodcastsCount"], 0);
-    assert_eq!(project["createdBy"]["displayName"], "ada");
+    // No name chosen yet: the email address stands for it (never its local part).
+    assert_eq!(project["createdBy"]["displayName"], "ada@example.com");
     // The same name again gets the next free slug.
     let again = create(&server, &key, "Spring Launch 2025").await;
     assert_eq!(again["slug"], "spring-launch-2025-2");
@@ -336,7 +337,7 @@ async fn listed_podcasts_record_every_change_in_their_history() {
     assert!(
         history
             .iter()
-            .all(|entry| entry["userDisplayName"] == "ada")
+            .all(|entry| entry["userDisplayName"] == "ada@example.com")
     );
     assert_eq!(
         body["data"]["updatedListedPodcast"]["priority"],

@@ -18,7 +18,7 @@ pub use usage::{UsageCounter, UsageWindow};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 
 /// The caller behind a valid API key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -187,6 +187,10 @@ pub trait AccountStore: Send + Sync + 'static {
     /// new: what validating a sign-up link does.
     fn sign_up(&self, email: &str) -> ApiResult<Account>;
 
+    /// Sets (or, with `None`, clears) the name the user chose: the one their outreach
+    /// emails are signed with and their team sees.
+    fn set_display_name(&self, user_id: &str, name: Option<&str>) -> ApiResult<()>;
+
     /// Charges `amount` to `counter` for `subject` on `today` unless the window's total
     /// would exceed `limit` (`None` = unlimited).
     fn consume(
@@ -230,4 +234,24 @@ pub trait AccountStore: Send + Sync + 'static {
 
     /// Removes podcasts from a team; returns how many were removed.
     fn remove_team_podcasts(&self, team_id: &str, podcast_ids: &[String]) -> ApiResult<u64>;
+}
+
+/// The longest display name a user may choose.
+pub const MAX_DISPLAY_NAME_CHARS: usize = 80;
+
+/// A display name as a user typed it: trimmed, `None` when blank; refused when longer
+/// than [`MAX_DISPLAY_NAME_CHARS`] or holding control characters.
+pub fn chosen_display_name(text: &str) -> ApiResult<Option<String>> {
+    let name = text.trim();
+    if name.chars().count() > MAX_DISPLAY_NAME_CHARS {
+        return Err(ApiError::BadRequest(format!(
+            "displayName must be at most {MAX_DISPLAY_NAME_CHARS} characters"
+        )));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::BadRequest(
+            "displayName must not contain control characters".into(),
+        ));
+    }
+    Ok((!name.is_empty()).then(|| name.to_owned()))
 }

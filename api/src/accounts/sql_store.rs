@@ -131,8 +131,8 @@ pub(crate) fn normalized_email(email: &str) -> ApiResult<String> {
     Ok(email)
 }
 
-/// The user of `email` (id and display name), created with the address's local part as
-/// its display name when missing. Call it inside a write transaction.
+/// The user of `email` (id and display name), created without a display name when
+/// missing. Call it inside a write transaction.
 pub(crate) async fn user_for_email(
     connection: &mut AnyConnection,
     email: &str,
@@ -145,20 +145,19 @@ pub(crate) async fn user_for_email(
     if let Some(row) = existing {
         return Ok((row.try_get(0)?, row.try_get(1)?));
     }
+    // No display name until the user chooses one: the email's local part is no name.
     let user_id = Uuid::new_v4().to_string();
-    let display_name = email.split('@').next().unwrap_or_default().to_owned();
     sqlx::query(
-        "INSERT INTO users (user_id, email, display_name, avatar_seed, created_at)
-         VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO users (user_id, email, avatar_seed, created_at)
+         VALUES ($1, $2, $3, $4)",
     )
     .bind(&user_id)
     .bind(email)
-    .bind(&display_name)
     .bind(&user_id)
     .bind(time_text(now))
     .execute(connection)
     .await?;
-    Ok((user_id, Some(display_name)))
+    Ok((user_id, None))
 }
 
 /// The account of `email`, creating the user and a team named after them when missing.
@@ -389,6 +388,16 @@ impl AccountStore for SqlAccountStore {
             self.db
                 .wait(ensure_account(&self.db, &email, None, Utc::now(), false))?;
         Ok(account)
+    }
+
+    fn set_display_name(&self, user_id: &str, name: Option<&str>) -> ApiResult<()> {
+        self.db.wait(
+            sqlx::query("UPDATE users SET display_name = $1 WHERE user_id = $2")
+                .bind(name)
+                .bind(user_id)
+                .execute(self.db.writer()),
+        )?;
+        Ok(())
     }
 
     fn consume(
@@ -648,6 +657,7 @@ impl AccountStore for SqlAccountStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::accounts::{MAX_DISPLAY_NAME_CHARS, chosen_display_name};
 
     fn day(y: i32, m: u32, d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, d).unwrap()
@@ -661,6 +671,62 @@ mod tests {
         assert_eq!(account.email, "ada@example.com");
         assert_eq!(account.plan, "business");
         assert!(store.account_for_key("pl_wrong").unwrap().is_none());
+    }
+
+    #[test]
+    fn a_new_user_has_no_name_until_they_choose_one() {
+        let store = SqlAccountStore::for_tests().unwrap();
+        let created = store.create_api_key("jdoe42@example.com", "free").unwrap();
+        assert_eq!(created.account.display_name, None);
+        store
+            .set_display_name(&created.account.user_id, Some("Jane Doe"))
+            .unwrap();
+        let account = store.account_for_key(&created.api_key).unwrap().unwrap();
+        assert_eq!(account.display_name.as_deref(), Some("Jane Doe"));
+        let members = store.team_users(&account.team_id).unwrap();
+        assert_eq!(members[0].display_name.as_deref(), Some("Jane Doe"));
+        store.set_display_name(&account.user_id, None).unwrap();
+        let account = store.account_for_key(&created.api_key).unwrap().unwrap();
+        assert_eq!(account.display_name, None);
+    }
+
+    #[test]
+    fn names_made_from_the_email_are_cleared_and_chosen_ones_kept_by_the_migration() {
+        let store = SqlAccountStore::for_tests().unwrap();
+        let db = store.database().clone();
+        let made = store.create_api_key("jdoe42@example.com", "free").unwrap();
+        let chosen = store.create_api_key("ada@example.com", "free").unwrap();
+        // What accounts were created with before: the local part.
+        store
+            .set_display_name(&made.account.user_id, Some("jdoe42"))
+            .unwrap();
+        store
+            .set_display_name(&chosen.account.user_id, Some("Ada Quinn"))
+            .unwrap();
+        db.wait(
+            sqlx::query(include_str!("../../../store/migrations/0004_chosen_names.sql"))
+                .execute(db.writer()),
+        )
+        .unwrap();
+        let name = |key: &str| store.account_for_key(key).unwrap().unwrap().display_name;
+        assert_eq!(name(&made.api_key), None);
+        assert_eq!(name(&chosen.api_key).as_deref(), Some("Ada Quinn"));
+    }
+
+    #[test]
+    fn a_chosen_name_is_trimmed_and_bounded() {
+        assert_eq!(
+            chosen_display_name("  Ada Quinn ").unwrap().as_deref(),
+            Some("Ada Quinn")
+        );
+        assert_eq!(chosen_display_name("   ").unwrap(), None);
+        assert!(chosen_display_name(&"é".repeat(MAX_DISPLAY_NAME_CHARS)).is_ok());
+        let long = chosen_display_name(&"é".repeat(MAX_DISPLAY_NAME_CHARS + 1)).unwrap_err();
+        assert_eq!(
+            long.to_string(),
+            "displayName must be at most 80 characters"
+        );
+        assert!(chosen_display_name("Ada\u{0}Quinn").is_err());
     }
 
     #[test]

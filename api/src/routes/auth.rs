@@ -3,8 +3,8 @@
 //! `POST /api/v1/auth/sign-up` and `/auth/sign-in` mail a single-use link to the web
 //! app's `/sign-up/validate?key=` or `/sign-in/email-link?key=`; the page posts the key
 //! to `/auth/validate` or `/auth/email-link`, which opens a session (an HttpOnly,
-//! SameSite=Lax cookie). `GET /auth/session` says who is signed in; `POST /auth/sign-out`
-//! ends the session. The answer to a link request never reveals whether the address
+//! SameSite=Lax cookie). `GET /auth/session` says who is signed in, `PATCH /auth/session`
+//! sets the name they chose; `POST /auth/sign-out` ends the session. The answer to a link request never reveals whether the address
 //! has an account.
 
 use axum::Json;
@@ -34,7 +34,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/auth/sign-in", post(sign_in))
         .route("/api/v1/auth/validate", post(validate))
         .route("/api/v1/auth/email-link", post(email_link))
-        .route("/api/v1/auth/session", get(session))
+        .route("/api/v1/auth/session", get(session).patch(update_session))
         .route("/api/v1/auth/sign-out", post(sign_out))
 }
 
@@ -290,6 +290,34 @@ pub async fn email_link(
               (status = 401, description = "Not signed in")))]
 pub async fn session(caller: Caller) -> ApiResult<Envelope<SessionInfo>> {
     Ok(Envelope(session_info(caller.require_account()?)))
+}
+
+/// What a signed-in user may change about themself.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SessionUpdate {
+    /// The name outreach emails are signed with and the team sees (at most 80
+    /// characters; blank clears it, and the email address is shown instead).
+    pub display_name: String,
+}
+
+/// Sets the signed-in user's name.
+#[utoipa::path(patch, path = "/api/v1/auth/session", tag = "auth", request_body = SessionUpdate,
+    responses((status = 200, description = "The account with its new name", body = SessionInfo),
+              (status = 400, description = "The name is too long or holds control characters"),
+              (status = 401, description = "Not signed in")))]
+pub async fn update_session(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiJson(update): ApiJson<SessionUpdate>,
+) -> ApiResult<Envelope<SessionInfo>> {
+    let mut account = caller.require_account()?.clone();
+    let name = crate::accounts::chosen_display_name(&update.display_name)?;
+    let accounts = state.accounts.clone();
+    let (user_id, chosen) = (account.user_id.clone(), name.clone());
+    blocking(move || accounts.set_display_name(&user_id, chosen.as_deref())).await?;
+    account.display_name = name;
+    Ok(Envelope(session_info(&account)))
 }
 
 /// Ends the browser's session and clears its cookie.

@@ -114,17 +114,18 @@ fn template_id(body: &Map<String, Value>, options: &OutreachOptions) -> ApiResul
         .filter(|id| !id.trim().is_empty()))
 }
 
-/// Where the sender's name goes when it is not known: Podlens keeps no person's name
-/// for a user (only the email address, whose local part is no signature), so the email
-/// says where to write it rather than signing with "jdoe42".
+/// Where the sender's name goes when it is not known (the user chose no name in
+/// Settings and the body gives none): the email says where to write it rather than
+/// signing with the address's "jdoe42".
 pub const YOUR_NAME: &str = "[Your name]";
 
 /// The name the email is signed with when someone writes on the guest's behalf: the
-/// body's `senderName`, else [`YOUR_NAME`].
-fn sender_name_of(body: &Map<String, Value>) -> ApiResult<String> {
+/// body's `senderName`, else the name the user chose, else [`YOUR_NAME`].
+fn sender_name_of(body: &Map<String, Value>, chosen: Option<&str>) -> ApiResult<String> {
     Ok(optional_string(body, "senderName")?
         .map(|name| name.trim().to_owned())
         .filter(|name| !name.is_empty())
+        .or_else(|| chosen.map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned))
         .unwrap_or_else(|| YOUR_NAME.to_owned()))
 }
 
@@ -252,7 +253,7 @@ pub async fn generate(
         .ok_or_else(|| ApiError::BadRequest("podcastId is required".into()))?;
     let options = options_of(&body)?;
     let template_ref = template_id(&body, &options)?;
-    let sender_name = sender_name_of(&body)?;
+    let sender_name = sender_name_of(&body, account.display_name.as_deref())?;
     let project_ref = optional_string(&body, "projectId")?;
     let profile_ref = optional_string(&body, "guestProfileId")?;
     let lookup_state = state.clone();

@@ -210,7 +210,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Sets the signed-in user's name. */
+        patch: operations["update_session"];
         trace?: never;
     };
     "/api/v1/auth/sign-in": {
@@ -9878,6 +9879,14 @@ export interface components {
             teamId: string;
             userId: string;
         };
+        /** @description What a signed-in user may change about themself. */
+        SessionUpdate: {
+            /**
+             * @description The name outreach emails are signed with and the team sees (at most 80
+             *     characters; blank clears it, and the email address is shown instead).
+             */
+            displayName: string;
+        };
         /** @description A sponsor or ad read in an episode. */
         SponsorMention: {
             name: string;
@@ -10880,6 +10889,61 @@ export interface operations {
                         /** @constant */
                         status: "OK";
                     };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The account with its new name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SessionInfo"];
+                        /** @constant */
+                        status: "OK";
+                    };
+                };
+            };
+            /** @description The name is too long or holds control characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not signed in */

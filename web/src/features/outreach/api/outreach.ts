@@ -44,29 +44,9 @@ export type GenerateOutreachInput = OutreachOptions & {
   projectId?: string;
   guestProfileId?: string;
   guest?: OutreachGuest;
-  /** Who signs an email written on the guest's behalf; without it the email says "[Your name]". */
+  /** Who signs an email written on the guest's behalf; without it, the name the user chose in Settings, else "[Your name]". */
   senderName?: string;
 };
-
-const SENDER_NAME_KEY = 'podlens.outreach.senderName';
-
-/** The name the user last signed outreach with, remembered in this browser. */
-export function rememberedSenderName(): string {
-  try {
-    return window.localStorage.getItem(SENDER_NAME_KEY) ?? '';
-  } catch {
-    return '';
-  }
-}
-
-export function rememberSenderName(name: string) {
-  try {
-    if (name.trim()) window.localStorage.setItem(SENDER_NAME_KEY, name.trim());
-    else window.localStorage.removeItem(SENDER_NAME_KEY);
-  } catch {
-    // Storage refused (private mode): the name is simply not remembered.
-  }
-}
 
 /** A mailto: link to `to` (encoded: the address comes from feeds and websites), with the
  * email's subject and body when given: it opens the email, addressed, in the user's mail program. */

@@ -1,12 +1,14 @@
 import { useState, type FormEvent } from 'react';
 
+import { Link } from 'react-router';
+
 import { Spinner } from '@/components/ui/states';
+import { links } from '@/config/paths';
+import { useSession } from '@/features/settings/api/team';
 import { useGuestProfile } from '@/features/guests/api/guests';
 import { ApiClientError } from '@/lib/api-client';
 
 import {
-  rememberedSenderName,
-  rememberSenderName,
   CALL_TO_ACTION_STYLES,
   EMAIL_LENGTHS,
   PERSONALIZATION_LEVELS,
@@ -108,7 +110,8 @@ function GeneratorForm({ podcastId, guestProfileId, projectId, initialGuest }: G
   const [personalizationLevel, setPersonalizationLevel] = useState<GenerateOutreachInput['personalizationLevel']>('medium');
   const [guest, setGuest] = useState<GuestFields>(initialGuest);
   const [missingPodcast, setMissingPodcast] = useState(false);
-  const [senderName, setSenderName] = useState(rememberedSenderName);
+  const [senderName, setSenderName] = useState('');
+  const chosenName = useSession().data?.displayName ?? null;
 
   const setGuestField = (name: keyof GuestFields) => (event: { target: { value: string } }) =>
     setGuest((current) => ({ ...current, [name]: event.target.value }));
@@ -131,7 +134,6 @@ function GeneratorForm({ podcastId, guestProfileId, projectId, initialGuest }: G
     if (guestProfileId) input.guestProfileId = guestProfileId;
     if (projectId) input.projectId = projectId;
     if (senderName.trim()) input.senderName = senderName.trim();
-    rememberSenderName(senderName);
     const guestBody = guestOf(guest);
     if (guestBody) input.guest = guestBody;
     generate.mutate(input);
@@ -152,9 +154,19 @@ function GeneratorForm({ podcastId, guestProfileId, projectId, initialGuest }: G
           </span>
         ) : null}
         <label className="field">
-          <span>Your name (signs emails written on the guest's behalf; remembered in this browser)</span>
-          <input value={senderName} onChange={(event) => setSenderName(event.target.value)} autoComplete="name" />
+          <span>Signed by (emails written on the guest's behalf)</span>
+          <input
+            value={senderName}
+            onChange={(event) => setSenderName(event.target.value)}
+            placeholder={chosenName ?? '[Your name]'}
+            aria-describedby="outreach-signed-by-hint"
+            autoComplete="name"
+          />
         </label>
+        <p id="outreach-signed-by-hint" className="meta">
+          {chosenName ? `Left empty, the email is signed ${chosenName}: ` : 'Left empty, the email leaves "[Your name]" to fill in: '}
+          <Link to={links.userSettings('profile')}>{chosenName ? 'change your name' : 'set your name'}</Link> in your settings.
+        </p>
         <div className="grid-2">
           <label className="field">
             <span>Template</span>

@@ -76,6 +76,23 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('writing an outreach email', () => {
+  it("says who signs when the field is left empty: the name chosen in Settings, else a place for it", async () => {
+    const session = (displayName: string | null) => (url: URL): Answer | undefined =>
+      url.pathname === '/api/v1/auth/session' ? { body: { userId: 'u1', email: 'jdoe42@example.com', teamId: 't1', plan: 'BUSINESS', displayName } } : climateHour(url);
+    stubOutreach({ body: { outreach: generated } }, session('Ada Quinn'));
+    const view = renderApp('/app/outreach/new?podcast-id=p1');
+    const field = screen.getByRole('textbox', { name: "Signed by (emails written on the guest's behalf)" });
+    await waitFor(() => expect(field).toHaveAttribute('placeholder', 'Ada Quinn'));
+    expect(field).toHaveValue('');
+    expect(field).toHaveAccessibleDescription('Left empty, the email is signed Ada Quinn: change your name in your settings.');
+    view.unmount();
+    stubOutreach({ body: { outreach: generated } }, session(null));
+    renderApp('/app/outreach/new?podcast-id=p1');
+    const bare = screen.getByRole('textbox', { name: "Signed by (emails written on the guest's behalf)" });
+    await waitFor(() => expect(bare).toHaveAccessibleDescription('Left empty, the email leaves "[Your name]" to fill in: set your name in your settings.'));
+    expect(bare).toHaveAttribute('placeholder', '[Your name]');
+  });
+
   it('sends the podcast, the chosen template and options and the guest, and shows the email', async () => {
     const api = stubOutreach({ body: { outreach: generated } }, climateHour);
     renderApp('/app/outreach/new?podcast-id=p1');
@@ -86,7 +103,7 @@ describe('writing an outreach email', () => {
     // The podcast is named by its title, never by its id.
     expect(await screen.findByText('Climate Hour')).toBeInTheDocument();
     expect(screen.queryByDisplayValue('p1')).toBeNull();
-    type("Your name (signs emails written on the guest's behalf; remembered in this browser)", ' Ada Quinn ');
+    type("Signed by (emails written on the guest's behalf)", ' Ada Quinn ');
 
     select('Template', 'topicsIdeas');
     select('Perspective', 'third');

@@ -83,6 +83,15 @@ export const getSession = (signal?: AbortSignal) => apiRequest<SessionInfo>('/au
 
 export const useSession = () => useQuery({ queryKey: ['auth', 'session'], queryFn: ({ signal }) => getSession(signal), retry: false });
 
+/** PATCH /auth/session: the name outreach is signed with and the team sees (blank clears it). */
+export const updateDisplayName = (displayName: string) =>
+  apiRequest<SessionInfo>('/auth/session', { method: 'PATCH', body: { displayName } });
+
+export function useUpdateDisplayName() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: updateDisplayName, onSuccess: (info) => client.setQueryData(['auth', 'session'], info) });
+}
+
 
 /** GET /teams/invitations: the pending invitations, newest first. */
 export const getInvitations = (signal?: AbortSignal) => apiRequest<{ invitations: TeamInvitation[] }>('/teams/invitations', { signal });

@@ -123,8 +123,31 @@ describe('user settings', () => {
     // The default section is the current tab, though the address does not name it.
     expect(within(screen.getByRole('navigation', { name: 'User settings' })).getByRole('link', { name: 'Profile' })).toHaveAttribute('aria-current', 'page');
     expect(within(screen.getByRole('navigation', { name: 'User settings' })).getByRole('link', { name: 'Outreach templates' })).not.toHaveAttribute('aria-current');
-    expect(screen.getByText('Ana Lopez')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Your name' })).toHaveValue('Ana Lopez');
     expect(screen.getByText('business')).toBeInTheDocument();
+  });
+
+  it('saves the name the user chose', async () => {
+    let displayName: string | null = null;
+    const patches: unknown[] = [];
+    stubApi((url, init) => {
+      if (url.pathname !== '/api/v1/auth/session') return undefined;
+      if (init?.method === 'PATCH') {
+        const body = JSON.parse(String(init.body));
+        patches.push(body);
+        displayName = body.displayName.trim() || null;
+      }
+      return { body: { userId: 'u1', email: 'ana@example.com', teamId: 't1', plan: 'BUSINESS', displayName } };
+    });
+    renderApp('/app/user-settings');
+    const input = await screen.findByRole('textbox', { name: 'Your name' });
+    expect(input).toHaveValue('');
+    expect(screen.getByRole('button', { name: 'Save name' })).toBeDisabled();
+    fireEvent.change(input, { target: { value: 'Ana Lopez' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save name' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Saved');
+    expect(patches).toEqual([{ displayName: 'Ana Lopez' }]);
+    expect(screen.getByRole('button', { name: 'Save name' })).toBeDisabled();
   });
 
   it('lists the five built-in outreach templates of SPEC §3', async () => {

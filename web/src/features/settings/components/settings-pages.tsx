@@ -1,12 +1,14 @@
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 
 import { PageHeader, Section } from '@/components/ui/page-header';
 import { EmptyState, QueryState } from '@/components/ui/states';
+import { errorText } from '@/lib/api-client';
 import { DailyUsageChart, UsageSummary } from '@/features/dashboard/components/dashboard-page';
 import { useAuth } from '@/features/auth/use-auth';
 import { links, paths, TEAM_SETTINGS_SECTIONS, USER_SETTINGS_SECTIONS } from '@/config/paths';
 
-import { useSession } from '../api/team';
+import { useSession, useUpdateDisplayName } from '../api/team';
 import { ApiKeys } from './api-keys';
 import { CustomPrompts } from './custom-prompts';
 import { Integrations } from './integrations';
@@ -91,17 +93,47 @@ export function TeamSettingsPage({ section = 'team', subSection }: { section?: s
   );
 }
 
+/** The name the user goes by: it signs their outreach emails and their team sees it. */
+function NameForm({ current }: { current: string | null }) {
+  const [name, setName] = useState(current ?? '');
+  const update = useUpdateDisplayName();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate(name);
+  };
+  return (
+    <form className="stack" onSubmit={submit} aria-label="Your name">
+      <label className="field">
+        <span>Your name</span>
+        <input value={name} maxLength={80} autoComplete="name" onChange={(event) => setName(event.target.value)} aria-describedby="profile-name-hint" />
+      </label>
+      <p id="profile-name-hint" className="meta">
+        Signs the outreach emails you write on a guest's behalf, and is what your team sees. Left empty, your email address is shown.
+      </p>
+      <div className="toolbar">
+        <button type="submit" className="button" disabled={update.isPending || name.trim() === (current ?? '')}>
+          {update.isPending ? 'Saving…' : 'Save name'}
+        </button>
+        {update.isSuccess ? <span role="status">Saved</span> : null}
+        {update.isError ? (
+          <span className="form-error" role="alert">
+            {errorText(update.error)}
+          </span>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
 function Profile() {
   const { tier, apiKey } = useAuth();
   const session = useSession();
   return (
     <QueryState query={session} feature="Profile">
       {(info) => (
+        <>
+        <NameForm current={info.displayName ?? null} />
         <dl className="facts">
-          <div>
-            <dt>Name</dt>
-            <dd>{info.displayName ?? '—'}</dd>
-          </div>
           <div>
             <dt>Email</dt>
             <dd>{info.email}</dd>
@@ -115,6 +147,7 @@ function Profile() {
             <dd>{apiKey ? `API key ending …${apiKey.slice(-4)}` : 'Email link'}</dd>
           </div>
         </dl>
+        </>
       )}
     </QueryState>
   );
