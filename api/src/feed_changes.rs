@@ -90,6 +90,15 @@ fn comparable_podcast(mut podcast: PodcastRecord) -> PodcastRecord {
     podcast
 }
 
+/// Whether two transcripts of an episode say the same, from the same source.
+fn same_transcript(held: &TranscriptRecord, fetched: &TranscriptRecord) -> bool {
+    held.source == fetched.source
+        && held.format == fetched.format
+        && held.language == fetched.language
+        && held.transcript_text == fetched.transcript_text
+        && held.segments == fetched.segments
+}
+
 /// Stores `batch` (with the `transcripts` its feed linked to) in `catalog`; what the
 /// index must change for it. A podcast that was blocked is indexed again with every
 /// episode.
@@ -106,7 +115,14 @@ pub fn store_feed(
         .map(|episode| (episode.episode_id, comparable_episode(episode)))
         .collect();
     catalog.upsert_feed(batch)?;
+    // A transcript fetched again with the same content changes nothing (a feed answering
+    // in full, as on its first poll by the server, brings every linked transcript).
+    let mut transcribed: HashSet<Uuid> = HashSet::new();
     for transcript in transcripts {
+        let held = catalog.transcript_of_episode(transcript.episode_id)?;
+        if !held.is_some_and(|held| same_transcript(&held, transcript)) {
+            transcribed.insert(transcript.episode_id);
+        }
         catalog.upsert_transcript(transcript)?;
     }
     let in_full = before
@@ -114,7 +130,6 @@ pub fn store_feed(
         .is_some_and(|podcast| podcast.podcast_blocked);
     let after = catalog.podcast(id)?;
     let podcast_changed = before.map(comparable_podcast) != after.clone().map(comparable_podcast);
-    let transcribed: HashSet<Uuid> = transcripts.iter().map(|t| t.episode_id).collect();
     let mut new_episodes = 0;
     let changed: Vec<EpisodeRecord> = catalog
         .episodes_of_podcast(id)?

@@ -35,6 +35,7 @@ use axum::Router;
 
 pub use error::{ApiError, ApiResult};
 pub use state::AppState;
+pub use web::DEMO_CORPUS;
 
 /// The whole application: every route, with `state`.
 pub fn app(state: AppState) -> Router {

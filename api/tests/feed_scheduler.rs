@@ -40,6 +40,22 @@ fn feed_xml(title: &str, items: &[(&str, &str)], extra: &str) -> String {
     )
 }
 
+/// A show whose one episode links a transcript (`talk-1.vtt` beside the feed).
+fn talk_xml(base: &str) -> String {
+    format!(
+        "<?xml version=\"1.0\"?><rss version=\"2.0\" \
+         xmlns:podcast=\"https://podcastindex.org/namespace/1.0\"><channel><title>Talk Shop</title>\
+         <link>https://shows.example.test/talk</link><description>Conversations, transcribed</description>\
+         <language>en</language><item><guid>t1</guid><title>Lighthouse keepers remember</title>\
+         <description>Keepers of the coast</description><pubDate>{}</pubDate>\
+         <enclosure url=\"https://media.example.test/t1.mp3\" type=\"audio/mpeg\" length=\"1000\"/>\
+         <podcast:transcript url=\"{base}/talk-1.vtt\" type=\"text/vtt\"/></item></channel></rss>",
+        "Mon, 16 Nov 2026 09:00:00 GMT"
+    )
+}
+
+const TALK_TRANSCRIPT: &str = "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nThe foghorn sounded every thirty seconds.\n";
+
 /// The forms of the subscription requests a hub received.
 type HubRequests = Arc<Mutex<Vec<Vec<(String, String)>>>>;
 
@@ -52,6 +68,7 @@ const WEEKLY: &[(&str, &str)] = &[
 
 struct Setup {
     base: String,
+    feeds_base: String,
     state: AppState,
     feeds: PathBuf,
     key: String,
@@ -157,6 +174,7 @@ async fn setup() -> Setup {
             "leaving.xml",
             feed_xml("Leaving Soon Podcast", &WEEKLY[1..], ""),
         ),
+        ("talk.xml", talk_xml(&feeds_base)),
         (
             "pushed.xml",
             feed_xml(
@@ -169,6 +187,7 @@ async fn setup() -> Setup {
             ),
         ),
     ];
+    std::fs::write(feeds.join("talk-1.vtt"), TALK_TRANSCRIPT).unwrap();
     let data_dir = tempfile::tempdir().unwrap();
     let mut catalog = Catalog::open(data_dir.path()).unwrap();
     let mut ids = Vec::new();
@@ -205,6 +224,7 @@ async fn setup() -> Setup {
     tokio::spawn(async move { axum::serve(listener, app).await });
     Setup {
         base,
+        feeds_base,
         state,
         feeds,
         key,
@@ -222,7 +242,7 @@ async fn polls_publish_new_episodes_skip_unchanged_feeds_back_off_and_drop_block
     // The first cycle follows every feed, each due within its first ten minutes, not
     // all at once, with an hour's interval for a weekly show.
     let report = run_cycle(&setup.state).await.unwrap();
-    assert_eq!(report.seeded, 5);
+    assert_eq!(report.seeded, 6);
     assert_eq!(report.polled, 0, "{report:?}");
     for (_, id) in &setup.ids {
         let feed = database.scheduled_feed(id).unwrap().unwrap();
@@ -484,4 +504,35 @@ async fn episodes_stored_before_a_crash_are_indexed_by_the_next_cycle() {
         ["Tidal pools at dawn"]
     );
     assert!(podlens_api::feed_changes::unindexed(&data_dir).is_empty());
+}
+
+/// Every first poll by the server published an index generation: a feed answering in
+/// full brings its linked transcripts again, and each was taken for a change. Fetched
+/// again unchanged, a transcript changes nothing; changed, it is published.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_transcript_fetched_again_unchanged_publishes_nothing() {
+    let setup = setup().await;
+    run_cycle(&setup.state).await.unwrap();
+    let report = setup.poll(&["talk.xml"]).await;
+    assert_eq!((report.polled, report.changed), (1, 1), "{report:?}");
+    assert!(report.generation.is_some(), "the new transcript: {report:?}");
+
+    // The same feed and transcript, served as new (a later Last-Modified): a full read.
+    setup.write("talk.xml", &talk_xml(&setup.feeds_base));
+    let report = setup.poll(&["talk.xml"]).await;
+    assert_eq!(
+        (report.polled, report.not_modified, report.changed, report.generation),
+        (1, 0, 0, None),
+        "{report:?}"
+    );
+
+    // A corrected transcript is a change.
+    setup.write(
+        "talk-1.vtt",
+        &TALK_TRANSCRIPT.replace("thirty seconds", "twenty seconds"),
+    );
+    setup.write("talk.xml", &talk_xml(&setup.feeds_base));
+    let report = setup.poll(&["talk.xml"]).await;
+    assert_eq!(report.changed, 1, "{report:?}");
+    assert!(report.generation.is_some(), "{report:?}");
 }

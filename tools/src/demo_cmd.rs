@@ -1,7 +1,9 @@
 //! `podlens demo`: the whole pipeline on a generated corpus, then the app.
 //!
-//! It generates a deterministic corpus, serves it on loopback so feeds and transcripts
-//! go through the real HTTP fetcher, ingests the corpus's OPML, crawls the generated
+//! It generates a deterministic corpus, serves it on loopback under the app's own port
+//! (`/demo-corpus/`) so feeds and transcripts go through the real HTTP fetcher and the
+//! covers and audio the catalog points at keep loading once the app serves that folder
+//! itself (in the demo, or a later `podlens serve` of the same data directory), ingests the corpus's OPML, crawls the generated
 //! websites, scores the podcasts against the generated charts, builds (or reuses) the
 //! static embedding model, builds the search index with its vectors, creates an admin API
 //! key, and serves the API and the web app (by default at <http://127.0.0.1:8080>).
@@ -16,6 +18,8 @@ use anyhow::Context;
 use axum::Router;
 use axum::serve::ListenerExt;
 use tower_http::services::ServeDir;
+
+use podlens_api::DEMO_CORPUS;
 
 use crate::config::Config;
 use crate::generate::{GenerateOptions, generate};
@@ -74,13 +78,20 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
     let data_dir = config.data_dir();
     std::fs::create_dir_all(&data_dir)
         .with_context(|| format!("cannot create {}", data_dir.display()))?;
-    let corpus_dir = data_dir.join("demo-corpus");
 
-    // Bind the corpus server first: the generated feeds carry its address.
-    let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
-        .context("cannot bind the corpus server on loopback")?;
-    let corpus_address = listener.local_addr()?;
-    let base_url = format!("http://{corpus_address}");
+    // Take the app's port first: the generated corpus is served under it (feeds, covers,
+    // audio and sites at /demo-corpus/), by a corpus server while the pipeline runs and
+    // by the app afterwards, so its URLs outlive this process.
+    let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, args.port)))
+        .with_context(|| {
+            format!(
+                "cannot listen on 127.0.0.1:{} (is another podlens running there? choose another port with --port)",
+                args.port
+            )
+        })?;
+    let app_address = listener.local_addr()?;
+    let base_url = format!("http://{app_address}/{DEMO_CORPUS}");
+    let corpus_dir = data_dir.join(DEMO_CORPUS);
 
     println!(
         "1/7 generating {} podcasts into {}",
@@ -100,7 +111,7 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
     bar.finish_and_clear();
     println!("    {summary}");
 
-    serve_corpus_in_background(listener, corpus_dir.clone())?;
+    let corpus_server = CorpusServer::start(listener, corpus_dir.clone())?;
     println!("2/7 ingesting the feeds from {base_url} (real HTTP on loopback)");
     ingest_cmd::run(config, ingest_args(&corpus_dir.join("feeds.opml")))?;
 
@@ -157,10 +168,11 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
             },
         },
     )?;
+    corpus_server.stop();
     if args.no_serve {
         return Ok(());
     }
-    serve_cmd::run_with(config, serve_args(args.port, web_dir), |address| {
+    serve_cmd::run_with(config, serve_args(app_address.port(), web_dir), |address| {
         println!("serving the app at http://{address}/ (Ctrl-C to stop)");
     })
 }
@@ -224,37 +236,59 @@ fn serve_args(port: u16, web_dir: PathBuf) -> serve_cmd::ServeArgs {
     }
 }
 
-/// Serves `root` as static files from `listener` on a thread of its own, for as long
-/// as the process lives.
-fn serve_corpus_in_background(listener: TcpListener, root: PathBuf) -> anyhow::Result<()> {
-    listener.set_nonblocking(true)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("cannot start the corpus server's runtime")?;
-    thread::Builder::new()
-        .name("demo-corpus-server".into())
-        .spawn(move || {
-            runtime.block_on(async move {
-                let listener = match tokio::net::TcpListener::from_std(listener) {
-                    Ok(listener) => listener,
-                    Err(error) => {
-                        tracing::error!(%error, "corpus server cannot listen");
-                        return;
+/// The generated corpus served under `/demo-corpus/` on the app's port while the pipeline
+/// runs, on a thread of its own.
+struct CorpusServer {
+    stop: tokio::sync::oneshot::Sender<()>,
+    thread: thread::JoinHandle<()>,
+}
+
+impl CorpusServer {
+    fn start(listener: TcpListener, root: PathBuf) -> anyhow::Result<CorpusServer> {
+        listener.set_nonblocking(true)?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .context("cannot start the corpus server's runtime")?;
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = thread::Builder::new()
+            .name("demo-corpus-server".into())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let listener = match tokio::net::TcpListener::from_std(listener) {
+                        Ok(listener) => listener,
+                        Err(error) => {
+                            tracing::error!(%error, "corpus server cannot listen");
+                            return;
+                        }
+                    };
+                    // TCP_NODELAY: a response's last small segment must not wait for the
+                    // ingest client's delayed ACK (40 ms), once per feed.
+                    let listener = listener.tap_io(|stream| {
+                        let _ = stream.set_nodelay(true);
+                    });
+                    let app = Router::new()
+                        .nest_service(&format!("/{DEMO_CORPUS}"), ServeDir::new(root));
+                    tokio::select! {
+                        served = axum::serve(listener, app).into_future() => {
+                            if let Err(error) = served {
+                                tracing::error!(%error, "corpus server stopped");
+                            }
+                        }
+                        _ = stopped => {}
                     }
-                };
-                // TCP_NODELAY: a response's last small segment must not wait for the
-                // ingest client's delayed ACK (40 ms), once per feed.
-                let listener = listener.tap_io(|stream| {
-                    let _ = stream.set_nodelay(true);
                 });
-                let app = Router::new().fallback_service(ServeDir::new(root));
-                if let Err(error) = axum::serve(listener, app).await {
-                    tracing::error!(%error, "corpus server stopped");
-                }
-            });
-        })
-        .context("cannot start the corpus server thread")?;
-    Ok(())
+                // Dropping the runtime closes the listener and every open connection.
+                drop(runtime);
+            })
+            .context("cannot start the corpus server thread")?;
+        Ok(CorpusServer { stop, thread })
+    }
+
+    /// Stops serving and frees the port (the app takes it next).
+    fn stop(self) {
+        let _ = self.stop.send(());
+        let _ = self.thread.join();
+    }
 }

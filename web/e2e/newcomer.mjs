@@ -36,6 +36,41 @@ test('a scored podcast page shows its authority score', async (page) => {
   await page.screenshot({ path: join(screenshots, 'newcomer-podcast.png'), fullPage: true });
 });
 
+test("a podcast page's cover and audio load from the app itself, with no failed request", async (page) => {
+  const latest = await api('/episodes/latest');
+  const podcast = latest.latestPodcasts[0].podcast;
+  const failed = [];
+  page.on('requestfailed', (request) => {
+    const error = request.failure()?.errorText;
+    // A media element cancels its own range requests once it has what it needs.
+    if (!(request.resourceType() === 'media' && error === 'net::ERR_ABORTED')) failed.push(`${request.url()}: ${error}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.url()}: ${response.status()}`);
+  });
+  await page.goto(`${baseUrl}/podcasts/${encodeURIComponent(podcast.slug)}`);
+  const player = page.locator('audio').first();
+  await player.waitFor({ timeout: TIMEOUT });
+  // The cover: an image of the app's own origin that the browser decoded.
+  const cover = page.locator(`img[src="${podcast.imageUrl}"]`).first();
+  await cover.waitFor({ timeout: TIMEOUT });
+  assert(new URL(podcast.imageUrl).origin === new URL(baseUrl).origin, `the cover is served from ${podcast.imageUrl}, not the app`);
+  await page.waitForFunction((src) => [...document.images].some((image) => image.src === src && image.complete && image.naturalWidth > 0), podcast.imageUrl, { timeout: TIMEOUT });
+  // The audio: the browser reads the enclosure's length (it plays), and no "Audio unavailable".
+  const seconds = await player.evaluate(
+    (audio) =>
+      new Promise((done, fail) => {
+        audio.addEventListener('loadedmetadata', () => done(audio.duration), { once: true });
+        audio.addEventListener('error', () => fail(new Error(`audio error ${audio.error?.code} for ${audio.currentSrc}`)), { once: true });
+        audio.preload = 'metadata';
+        audio.load();
+      }),
+  );
+  assert(seconds > 1, `the enclosure lasts ${seconds} s`);
+  assert((await page.locator('.audio-unavailable').count()) === 0, 'a player says "Audio unavailable"');
+  assert(failed.length === 0, `requests failed on the podcast page: ${failed.join('; ')}`);
+});
+
 test('semantic search answers with hits', async () => {
   assert(apiKey, 'the demo key is needed');
   const latest = await api('/episodes/latest');

@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Datelike, Duration, FixedOffset, Utc};
 
+use super::audio;
 use super::names::{self, Sponsor};
 use super::rng::Rng;
 use super::show::{GuidStyle, Show, period_days, person_name};
@@ -132,17 +133,14 @@ impl Episode {
         })
     }
 
+    /// The show's short generated clip: every episode of a show plays it.
     pub fn enclosure_url(&self, context: &Context, show: &Show) -> String {
-        let extension = if show.mime_m4a { "m4a" } else { "mp3" };
-        format!(
-            "{}/audio/{}/{}.{extension}",
-            context.base_url, show.index, self.number
-        )
+        format!("{}/{}", context.base_url, audio::clip_path(show.audio_clip))
     }
 
-    /// Bytes of a 128 kbit/s encoding of the episode.
+    /// Bytes of the clip the enclosure points at.
     pub fn enclosure_length(&self) -> u64 {
-        u64::from(self.duration_seconds) * 16_000
+        audio::clip_bytes()
     }
 }
 

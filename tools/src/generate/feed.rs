@@ -200,11 +200,7 @@ fn write_item(
         "<enclosure url=\"{}\" length=\"{}\" type=\"{}\"/>\n<itunes:duration>{}</itunes:duration>\n",
         episode.enclosure_url(context, show),
         episode.enclosure_length(),
-        if show.mime_m4a {
-            "audio/x-m4a"
-        } else {
-            "audio/mpeg"
-        },
+        "audio/wav",
         duration_text(show.duration_style, episode.duration_seconds)
     );
     if show.serial || show.index % 10 < 7 {

@@ -7,12 +7,14 @@
 //! - `feeds/<n>.xml`: RSS 2.0 with the iTunes and Podcasting 2.0 namespaces, n = 0..N-1;
 //! - `transcripts/<n>/<episode>.vtt|txt`: transcripts linked from the feeds;
 //! - `sites/<slug>/{index,about,contact}.html`, `robots.txt`, `sitemap.xml`, `cover.svg`;
+//! - `audio/clip-<n>.wav`: a few short chimes the episodes' enclosures point at;
 //! - `charts/<apple|spotify>/<country>/<category>/<YYYY-MM-DD>.json`;
 //! - `feeds.opml` and `manifest.json` (options, counts, per-podcast ground truth).
 //!
 //! Memory grows with the number of podcasts (a few kilobytes of ground truth each),
 //! never with episodes or transcripts, which are written as they are made.
 
+mod audio;
 mod charts;
 mod episode;
 mod feed;
@@ -156,6 +158,7 @@ pub fn generate(
         let path = options.out.join(directory);
         std::fs::create_dir_all(&path).map_err(|source| io_error(&path, source))?;
     }
+    audio::write_clips(&options.out)?;
 
     let truths: Vec<(PodcastTruth, f64)> = (0..options.podcasts)
         .into_par_iter()

@@ -158,7 +158,8 @@ pub struct Show {
     pub duration_style: DurationStyle,
     pub guid_style: GuidStyle,
     pub cdata_descriptions: bool,
-    pub mime_m4a: bool,
+    /// The generated clip its episodes play (`audio/clip-<n>.wav`).
+    pub audio_clip: u64,
 }
 
 /// Namespace of `podcast:guid` (Podcasting 2.0: UUID v5 of the feed URL without scheme).
@@ -326,7 +327,7 @@ impl Show {
                 (GuidStyle::Tag, 10),
             ]),
             cdata_descriptions: rng.chance(0.75),
-            mime_m4a: rng.chance(0.05),
+            audio_clip: rng.below(super::audio::CLIPS),
             hosts,
             handle,
             title,
