@@ -54,7 +54,8 @@ fn talk_xml(base: &str) -> String {
     )
 }
 
-const TALK_TRANSCRIPT: &str = "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nThe foghorn sounded every thirty seconds.\n";
+const TALK_TRANSCRIPT: &str =
+    "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nThe foghorn sounded every thirty seconds.\n";
 
 /// The forms of the subscription requests a hub received.
 type HubRequests = Arc<Mutex<Vec<Vec<(String, String)>>>>;
@@ -515,13 +516,21 @@ async fn a_transcript_fetched_again_unchanged_publishes_nothing() {
     run_cycle(&setup.state).await.unwrap();
     let report = setup.poll(&["talk.xml"]).await;
     assert_eq!((report.polled, report.changed), (1, 1), "{report:?}");
-    assert!(report.generation.is_some(), "the new transcript: {report:?}");
+    assert!(
+        report.generation.is_some(),
+        "the new transcript: {report:?}"
+    );
 
     // The same feed and transcript, served as new (a later Last-Modified): a full read.
     setup.write("talk.xml", &talk_xml(&setup.feeds_base));
     let report = setup.poll(&["talk.xml"]).await;
     assert_eq!(
-        (report.polled, report.not_modified, report.changed, report.generation),
+        (
+            report.polled,
+            report.not_modified,
+            report.changed,
+            report.generation
+        ),
         (1, 0, 0, None),
         "{report:?}"
     );

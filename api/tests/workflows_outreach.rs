@@ -506,7 +506,10 @@ async fn a_name_the_user_chose_signs_their_outreach() {
 
     for (name, message) in [
         ("x".repeat(81), "displayName must be at most 80 characters"),
-        ("Ada\u{7}Quinn".to_owned(), "displayName must not contain control characters"),
+        (
+            "Ada\u{7}Quinn".to_owned(),
+            "displayName must not contain control characters",
+        ),
     ] {
         let (status, answer) = server
             .call(
@@ -552,7 +555,13 @@ async fn a_name_the_user_chose_signs_their_outreach() {
         json!({"podcastId": podcast.podcast_id, "perspective": "third", "guest": {"name": "Sam Reed"}, "senderName": "Bo Li"}),
     )
     .await;
-    assert!(outreach["body"].as_str().unwrap().trim_end().ends_with("Bo Li"));
+    assert!(
+        outreach["body"]
+            .as_str()
+            .unwrap()
+            .trim_end()
+            .ends_with("Bo Li")
+    );
 
     // Blank clears it.
     let (status, answer) = server

@@ -268,8 +268,8 @@ impl CorpusServer {
                     let listener = listener.tap_io(|stream| {
                         let _ = stream.set_nodelay(true);
                     });
-                    let app = Router::new()
-                        .nest_service(&format!("/{DEMO_CORPUS}"), ServeDir::new(root));
+                    let app =
+                        Router::new().nest_service(&format!("/{DEMO_CORPUS}"), ServeDir::new(root));
                     tokio::select! {
                         served = axum::serve(listener, app).into_future() => {
                             if let Err(error) = served {

@@ -864,7 +864,10 @@ fn every_enclosure_and_cover_is_a_file_of_the_corpus() {
             let path = local(&url);
             let bytes = std::fs::read(&path).unwrap_or_else(|_| panic!("{url}: no such file"));
             assert_eq!(Some(bytes.len() as u64), length, "{url}");
-            assert!(bytes.starts_with(b"RIFF") && &bytes[8..12] == b"WAVE", "{url}");
+            assert!(
+                bytes.starts_with(b"RIFF") && &bytes[8..12] == b"WAVE",
+                "{url}"
+            );
             enclosures += 1;
             clips.insert(url);
         }

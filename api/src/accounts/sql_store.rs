@@ -704,8 +704,10 @@ mod tests {
             .set_display_name(&chosen.account.user_id, Some("Ada Quinn"))
             .unwrap();
         db.wait(
-            sqlx::query(include_str!("../../../store/migrations/0004_chosen_names.sql"))
-                .execute(db.writer()),
+            sqlx::query(include_str!(
+                "../../../store/migrations/0004_chosen_names.sql"
+            ))
+            .execute(db.writer()),
         )
         .unwrap();
         let name = |key: &str| store.account_for_key(key).unwrap().unwrap().display_name;

@@ -125,7 +125,12 @@ fn sender_name_of(body: &Map<String, Value>, chosen: Option<&str>) -> ApiResult<
     Ok(optional_string(body, "senderName")?
         .map(|name| name.trim().to_owned())
         .filter(|name| !name.is_empty())
-        .or_else(|| chosen.map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned))
+        .or_else(|| {
+            chosen
+                .map(str::trim)
+                .filter(|name| !name.is_empty())
+                .map(str::to_owned)
+        })
         .unwrap_or_else(|| YOUR_NAME.to_owned()))
 }
 

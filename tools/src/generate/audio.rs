@@ -44,7 +44,8 @@ pub fn write_clips(out: &Path) -> Result<(), GenerateError> {
     std::fs::create_dir_all(&directory).map_err(|source| io_error(&directory, source))?;
     for clip in 0..CLIPS {
         let path = out.join(clip_path(clip));
-        std::fs::write(&path, wav(ROOTS[clip as usize])).map_err(|source| io_error(&path, source))?;
+        std::fs::write(&path, wav(ROOTS[clip as usize]))
+            .map_err(|source| io_error(&path, source))?;
     }
     Ok(())
 }

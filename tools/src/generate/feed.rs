@@ -197,10 +197,9 @@ fn write_item(
     out.push_str("</description>\n");
     let _ = write!(
         out,
-        "<enclosure url=\"{}\" length=\"{}\" type=\"{}\"/>\n<itunes:duration>{}</itunes:duration>\n",
+        "<enclosure url=\"{}\" length=\"{}\" type=\"audio/wav\"/>\n<itunes:duration>{}</itunes:duration>\n",
         episode.enclosure_url(context, show),
         episode.enclosure_length(),
-        "audio/wav",
         duration_text(show.duration_style, episode.duration_seconds)
     );
     if show.serial || show.index % 10 < 7 {
