@@ -161,6 +161,12 @@ async fn serve_hub(requests: HubRequests) -> String {
 }
 
 async fn setup() -> Setup {
+    setup_with(false).await
+}
+
+/// The setup; with `ingest_validators`, the catalog also holds each feed's fetch with the
+/// validators the feed server answers with, as `podlens ingest` leaves them.
+async fn setup_with(ingest_validators: bool) -> Setup {
     let feeds_dir = tempfile::tempdir().unwrap();
     let feeds = feeds_dir.path().to_path_buf();
     let feeds_base = common::serve_files(feeds.clone()).await;
@@ -197,6 +203,28 @@ async fn setup() -> Setup {
         let parsed = podlens_ingest::parse_feed(text.as_bytes(), None).unwrap();
         let batch = podlens_ingest::normalize(&parsed, &format!("{feeds_base}/{name}"), Utc::now());
         catalog.upsert_feed(&batch).unwrap();
+        if ingest_validators {
+            let url = format!("{feeds_base}/{name}");
+            let response = reqwest::get(&url).await.unwrap();
+            let header = |name: &str| {
+                response
+                    .headers()
+                    .get(name)
+                    .map(|value| value.to_str().unwrap().to_owned())
+            };
+            catalog
+                .record_fetch(&podlens_model::catalog::FeedFetchRecord {
+                    feed_url: url.clone(),
+                    podcast_id: Some(batch.podcast.podcast_id),
+                    fetched_at: Utc::now(),
+                    outcome: "ok".into(),
+                    http_status: Some(200),
+                    etag: header("etag"),
+                    last_modified: header("last-modified"),
+                    ..Default::default()
+                })
+                .unwrap();
+        }
         ids.push((name.to_string(), batch.podcast.podcast_id.to_string()));
     }
     catalog.export_parquet().unwrap();
@@ -544,4 +572,33 @@ async fn a_transcript_fetched_again_unchanged_publishes_nothing() {
     let report = setup.poll(&["talk.xml"]).await;
     assert_eq!(report.changed, 1, "{report:?}");
     assert!(report.generation.is_some(), "{report:?}");
+}
+
+/// The first poll of every feed was a full read: the schedule started without the
+/// validators `podlens ingest` had kept in the catalog. Followed with them, a feed
+/// unchanged since the ingest answers 304 at its first poll; a changed one is read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_poll_is_conditional_on_what_the_ingest_fetched() {
+    let setup = setup_with(true).await;
+    let database = setup.state.feeds.database().clone();
+    let report = run_cycle(&setup.state).await.unwrap();
+    assert_eq!(report.seeded, 6);
+    let steady = database
+        .scheduled_feed(setup.id("steady.xml"))
+        .unwrap()
+        .unwrap();
+    assert!(steady.last_modified.is_some(), "{steady:?}");
+
+    setup.write("reef.xml", &feed_xml("Reef Radio", WEEKLY, ""));
+    let report = setup.poll(&["reef.xml", "steady.xml"]).await;
+    assert_eq!(
+        (
+            report.polled,
+            report.not_modified,
+            report.changed,
+            report.new_episodes
+        ),
+        (2, 1, 1, 1),
+        "{report:?}"
+    );
 }

@@ -23,6 +23,8 @@ const NOT_TEAM_SCOPED: &[&str] = &[
     "POST /api/v1/auth/validate",
     "POST /api/v1/auth/email-link",
     "GET /api/v1/auth/session",
+    // The caller's own name: no id of anyone else in it.
+    "PATCH /api/v1/auth/session",
     "POST /api/v1/auth/sign-out",
     // Taken by the operator token of the data directory, not by a key.
     "POST /api/v1/operator/backup",

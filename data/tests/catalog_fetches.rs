@@ -139,3 +139,28 @@ fn a_moved_feed_is_polled_at_its_new_url_with_its_validators() {
         1
     );
 }
+
+/// The fetch log grew by a row per poll forever (and every snapshot with it): a feed
+/// keeps its newest fetches, the states and the other feeds' logs untouched.
+#[test]
+fn the_fetch_log_keeps_the_newest_fetches_of_each_feed() {
+    let keep = podlens_data::FETCH_LOG_PER_FEED;
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = Catalog::open(dir.path()).unwrap();
+    let busy = "https://feeds.example.com/busy.xml";
+    let quiet = "https://feeds.example.com/quiet.xml";
+    catalog
+        .record_fetches(&[fetch(quiet, 0, "ok", Some("\"q\""))])
+        .unwrap();
+    let polls: Vec<FeedFetchRecord> = (1..=keep as i64 + 30)
+        .map(|minute| fetch(busy, minute, "not-modified", None))
+        .collect();
+    // In two batches, so a later batch prunes what an earlier one wrote.
+    let (first, second) = polls.split_at(keep - 10);
+    catalog.record_fetches(first).unwrap();
+    catalog.record_fetches(second).unwrap();
+    let kept = catalog.fetches_of_feed(busy).unwrap();
+    assert_eq!(kept.len(), keep);
+    assert_eq!(kept, polls[polls.len() - keep..].to_vec());
+    assert_eq!(catalog.fetches_of_feed(quiet).unwrap().len(), 1);
+}

@@ -179,7 +179,7 @@ pub fn seed(state: &AppState, now: DateTime<Utc>) -> ApiResult<u64> {
             .collect();
     }
     let view = state.catalog.snapshot()?.podcasts_view();
-    let new: Vec<NewFeed> = view
+    let mut new: Vec<NewFeed> = view
         .all()
         .filter(|podcast| !podcast.podcast_blocked && !seeded.0.contains(&podcast.podcast_id))
         .filter(|podcast| podcast.podcast_rss_feed_url.starts_with("http"))
@@ -189,11 +189,14 @@ pub fn seed(state: &AppState, now: DateTime<Utc>) -> ApiResult<u64> {
             NewFeed {
                 podcast_id: podcast.podcast_id.to_string(),
                 feed_url: podcast.podcast_rss_feed_url.clone(),
+                etag: None,
+                last_modified: None,
                 interval_seconds: interval.as_secs() as i64,
                 next_poll_at: now + chrono::Duration::from_std(offset).unwrap_or_default(),
             }
         })
         .collect();
+    with_ingest_validators(state, &mut new);
     let added = scheduler.database.schedule_feeds(&new)?;
     seeded.0.extend(
         new.iter()
@@ -201,6 +204,37 @@ pub fn seed(state: &AppState, now: DateTime<Utc>) -> ApiResult<u64> {
     );
     seeded.1 = Some(Instant::now());
     Ok(added)
+}
+
+/// Gives `new` feeds the validators `podlens ingest` kept for them in the catalog, so
+/// their first poll is conditional: a feed unchanged since the ingest answers 304 and
+/// costs neither a download nor a catalog write. Without the catalog (a batch job holds
+/// it), the first polls are full reads.
+fn with_ingest_validators(state: &AppState, new: &mut [NewFeed]) {
+    if new.is_empty() {
+        return;
+    }
+    let states = {
+        let _turn = state.refresher.catalog_turn();
+        podlens_data::Catalog::open(&state.data_dir).and_then(|catalog| catalog.feeds_to_poll())
+    };
+    let states = match states {
+        Ok(states) => states,
+        Err(error) => {
+            tracing::info!(%error, "feeds followed without their ingest validators: their first polls read them in full");
+            return;
+        }
+    };
+    let by_url: HashMap<&str, &podlens_data::FeedState> = states
+        .iter()
+        .map(|state| (state.feed_url.as_str(), state))
+        .collect();
+    for feed in new.iter_mut() {
+        if let Some(known) = by_url.get(feed.feed_url.as_str()) {
+            feed.etag.clone_from(&known.etag);
+            feed.last_modified.clone_from(&known.last_modified);
+        }
+    }
 }
 
 fn seed_due(scheduler: &FeedScheduler) -> bool {

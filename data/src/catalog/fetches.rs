@@ -142,6 +142,11 @@ impl super::Catalog {
     }
 }
 
+/// The fetches of one feed the log keeps: the newest, older ones are removed when the
+/// feed is fetched again. A feed polled hourly by `podlens serve` would otherwise add
+/// 8,760 rows a year to the log and to every snapshot.
+pub const FETCH_LOG_PER_FEED: usize = 100;
+
 /// Records `fetches` in one transaction, set at a time: the fetches are appended to a
 /// staging table and copied into the log with one statement, the stored states of
 /// their feeds are read with one query, the next states are computed in order (a feed
@@ -181,6 +186,19 @@ pub(crate) fn record_fetches(
             r#"INSERT INTO feed_fetches ({}) SELECT {} FROM stage_fetches s ORDER BY s."stageOrder""#,
             column_list(FETCH_STAGE),
             converted_columns(FETCH_STAGE, "s", &[])
+        ),
+        [],
+    )?;
+    // Retention: the newest FETCH_LOG_PER_FEED fetches of each feed fetched now.
+    transaction.execute(
+        &format!(
+            r#"DELETE FROM feed_fetches WHERE rowid IN (
+                 SELECT rowid FROM (
+                   SELECT rowid, row_number() OVER (
+                     PARTITION BY "feedUrl" ORDER BY "fetchedAt" DESC, rowid DESC) AS newest
+                   FROM feed_fetches
+                   WHERE "feedUrl" IN (SELECT "feedUrl" FROM stage_fetches))
+                 WHERE newest > {FETCH_LOG_PER_FEED})"#
         ),
         [],
     )?;

@@ -21,7 +21,7 @@ pub(crate) use enrichment::ENRICHMENT_TABLES;
 pub use enrichment::{ChartPositionRow, PlatformLookupRow, PodcastLinks};
 pub use export::ExportSummary;
 pub(crate) use export::{SNAPSHOT_TABLES, sql_path};
-pub use fetches::FeedState;
+pub use fetches::{FETCH_LOG_PER_FEED, FeedState};
 pub use upsert::UpsertSummary;
 
 use crate::DataError;
