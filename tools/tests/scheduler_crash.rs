@@ -356,7 +356,7 @@ fn a_server_killed_during_a_poll_or_a_publish_loses_no_episode() {
     {
         assert_eq!(
             found(&runtime, &server.base, &key, title),
-            [title.clone()],
+            std::slice::from_ref(title),
             "{title}"
         );
     }
