@@ -28,7 +28,7 @@ pub mod speech;
 pub mod state;
 pub mod telemetry;
 mod transcripts;
-mod web;
+pub mod web;
 pub mod workflows;
 
 use axum::Router;

@@ -6,6 +6,8 @@ use std::path::Path;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
+use axum::http::HeaderValue;
+use axum::http::header::{CONTENT_SECURITY_POLICY, LOCATION, X_CONTENT_TYPE_OPTIONS};
 use axum::response::{IntoResponse, Response};
 use tower::ServiceExt;
 use tower_http::services::{ServeDir, ServeFile};
@@ -22,15 +24,10 @@ pub const DEMO_CORPUS: &str = "demo-corpus";
 /// The fallback of the whole app.
 pub async fn fallback(State(state): State<AppState>, request: Request) -> Response {
     let path = request.uri().path();
-    if let Some(rest) = path
-        .strip_prefix('/')
-        .and_then(|path| path.strip_prefix(DEMO_CORPUS))
-        .and_then(|path| path.strip_prefix('/'))
-    {
+    if demo_corpus_path(path).is_some() {
         let corpus = state.data_dir.join(DEMO_CORPUS);
         if corpus.is_dir() {
-            let rest = format!("/{rest}");
-            return serve_demo_corpus(&corpus, &rest, request).await;
+            return serve_demo_corpus(&corpus, request).await;
         }
     }
     let is_api = path == "/api" || path.starts_with("/api/");
@@ -40,21 +37,52 @@ pub async fn fallback(State(state): State<AppState>, request: Request) -> Respon
     }
 }
 
-/// A file of the demo's corpus, `path` inside it (no index page, 404 when missing).
-async fn serve_demo_corpus(dir: &Path, path: &str, request: Request) -> Response {
+/// The path inside the demo corpus of a request path under `/demo-corpus/`.
+fn demo_corpus_path(path: &str) -> Option<&str> {
+    path.strip_prefix('/')?
+        .strip_prefix(DEMO_CORPUS)?
+        .strip_prefix('/')
+}
+
+/// A file of the demo's corpus in `corpus` for a request under `/demo-corpus/` (a
+/// folder's `index.html` for a path ending in `/`, 404 for anything missing). What is
+/// served is generated content from the app's own origin, so it is served inert: no
+/// MIME sniffing, and pages sandboxed (no scripts, no same-origin access).
+pub async fn serve_demo_corpus(corpus: &Path, request: Request) -> Response {
+    let Some(inner) =
+        demo_corpus_path(request.uri().path()).map(|rest| match request.uri().query() {
+            Some(query) => format!("/{rest}?{query}"),
+            None => format!("/{rest}"),
+        })
+    else {
+        return ApiError::RouteNotFound.into_response();
+    };
     let (mut parts, body) = request.into_parts();
-    let Ok(uri) = path.parse() else {
+    let Ok(uri) = inner.parse() else {
         return ApiError::RouteNotFound.into_response();
     };
     parts.uri = uri;
     let request = Request::from_parts(parts, body);
-    match ServeDir::new(dir).oneshot(request).await {
+    let mut response = match ServeDir::new(corpus).oneshot(request).await {
         Ok(response) if response.status().is_success() || response.status().is_redirection() => {
             response.map(Body::new)
         }
-        Ok(_) => ApiError::RouteNotFound.into_response(),
-        Err(error) => ApiError::internal(error).into_response(),
+        Ok(_) => return ApiError::RouteNotFound.into_response(),
+        Err(error) => return ApiError::internal(error).into_response(),
+    };
+    let headers = response.headers_mut();
+    // A folder asked for without its slash is redirected inside the corpus's prefix.
+    if let Some(location) = headers
+        .get(LOCATION)
+        .and_then(|value| value.to_str().ok())
+        .filter(|location| location.starts_with('/'))
+        .and_then(|location| HeaderValue::from_str(&format!("/{DEMO_CORPUS}{location}")).ok())
+    {
+        headers.insert(LOCATION, location);
     }
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox"));
+    response
 }
 
 async fn serve_bundle(dir: &Path, request: Request) -> Response {

@@ -302,9 +302,21 @@ async fn polls_publish_new_episodes_skip_unchanged_feeds_back_off_and_drop_block
     assert_eq!(reef.last_outcome.as_deref(), Some("ok"));
     assert!(reef.last_changed_at.is_some());
     let wait = reef.next_poll_at - Utc::now();
+    // About hourly (±10%), a little more between its release windows: its four episodes
+    // came out at one time of the week, which it is polled around.
     assert!(
-        wait > chrono::Duration::minutes(50) && wait <= chrono::Duration::minutes(66),
+        wait > chrono::Duration::minutes(50) && wait <= chrono::Duration::minutes(68),
         "a weekly show is polled about hourly: {reef:?}"
+    );
+    let window = podlens_ingest::schedule::ReleaseWindow::from_text(
+        reef.release_window.as_deref().expect("a release window"),
+    )
+    .unwrap();
+    let newest = Utc::now() - chrono::Duration::days(1);
+    assert_eq!(window.cycle_seconds, 7 * 24 * 3600);
+    assert!(
+        (window.start_seconds - newest.timestamp().rem_euclid(window.cycle_seconds)).abs() < 120,
+        "{window:?}"
     );
     let steady = database
         .scheduled_feed(setup.id("steady.xml"))

@@ -17,7 +17,7 @@ export PODLENS_NO_PROGRESS=true
 
 if [[ ! -f "$data/parquet/podcasts.parquet" || ! -d "$data/index" ]]; then
   rm -rf "$data"
-  "$PODLENS_BIN" demo --no-serve --podcasts "$podcasts" --data-dir "$data" >&2
+  "$PODLENS_BIN" demo --no-serve --port 0 --podcasts "$podcasts" --data-dir "$data" >&2
 fi
 key="$("$PODLENS_BIN" keys create --data-dir "$data" --email "bench-$$@podlens.local" --plan admin | tail -n 1)"
 

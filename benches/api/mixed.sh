@@ -96,7 +96,8 @@ rm -f "$rss_log.index" "$rss_log.row"
 # While ingest re-polls every feed: the corpus served again where the feeds say it is.
 port="$(grep -m1 -o 'http://127.0.0.1:[0-9]*' "$data/demo-corpus/feeds.opml" | head -n 1 | cut -d: -f3)"
 find "$data/demo-corpus" -name '*.xml' -exec touch {} +
-python3 -m http.server "$port" --bind 127.0.0.1 --directory "$data/demo-corpus" >/dev/null 2>&1 &
+# (The feeds' URLs are under /demo-corpus/: serve the data directory.)
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$data" >/dev/null 2>&1 &
 feed_server=$!
 sleep 1
 ingest_log="$(mktemp)"

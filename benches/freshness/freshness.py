@@ -11,13 +11,15 @@ serve --allow-private --public-url …` with its default schedule.
 
 The server first follows the new catalog: each feed is polled once within ten minutes
 (and its hub subscribed to). After WARMUP_SECONDS of that, over RUN_SECONDS, EVENTS new
-episodes appear at uniformly random times in randomly
-chosen feeds, each with a unique word in its title. For each, the script asks the
-episode search API for that word once a second and records the delay until it is found.
-It reports the delay's p50/p90/p99/max for pushed feeds and for feeds that are only
-polled (those not found by the end count as "not yet", with the time they have waited),
-the polls the server made (per hour per 1,000 feeds, from the feed server's log), and
-the server's CPU time.
+episodes appear at uniformly random times in randomly chosen feeds, and EVENTS // 3
+more in polled-only feeds that release on habit: their ten past episodes came out a
+week apart at one time of the week (20 minutes early to 40 late), and the new one comes
+out at that time, during the run. Each new episode has a unique word in its title; the
+script asks the episode search API for that word once a second and records the delay
+until it is found. It reports the delay's p50/p90/p99/max for pushed feeds, for
+polled-only feeds at random times and for polled-only feeds on habit (those not found
+by the end count as "not yet", with the time they have waited), the polls the server
+made (per hour per 1,000 feeds, from the feed server's log), and the server's CPU time.
 
 Usage: freshness.py PODLENS_BIN [FEEDS] [EVENTS] [RUN_SECONDS] [WARMUP_SECONDS]
 """
@@ -50,6 +52,7 @@ WARMUP_SECONDS = int(sys.argv[5]) if len(sys.argv) > 5 else 660
 random.seed(7)
 
 lock = threading.Lock()
+script_start = time.time()
 now = datetime.now(timezone.utc)
 # Feed i: title, items (guid, title, date) newest first, whether it has a hub.
 feeds = {}
@@ -57,6 +60,17 @@ for i in range(FEEDS):
     newest = now - timedelta(hours=random.uniform(1, 160))
     items = [(f"f{i}-e{n}", f"Weekly chat number {10 - n} of show {i}", newest - timedelta(days=7 * n)) for n in range(10)]
     feeds[i] = {"title": f"Freshness Show {i}", "items": items, "hub": i % 2 == 0}
+# Polled-only feeds that release on habit: the time of their next release (seconds since
+# the epoch), in the run; their past episodes at that time of the week, give or take.
+HABITS = EVENTS // 3
+habit_release = {}
+for i in random.sample([i for i in feeds if not feeds[i]["hub"]], HABITS):
+    at = script_start + WARMUP_SECONDS + 120 + random.uniform(0, RUN_SECONDS * 0.6)
+    release = datetime.fromtimestamp(at, timezone.utc)
+    feeds[i]["items"] = [(f"f{i}-h{n}", f"Weekly chat number {11 - n} of show {i}",
+                          release - timedelta(days=7 * n) + timedelta(minutes=random.uniform(-20, 40)))
+                         for n in range(1, 11)]
+    habit_release[i] = at
 polls = []  # (time, feed, status)
 subscriptions = {}  # topic -> (callback, secret)
 hub_base = None
@@ -226,43 +240,51 @@ def measure(base, key, pid, data):
     cpu_before = cpu_seconds(pid)
     start = time.time()
     schedule = sorted(random.uniform(30, RUN_SECONDS * 0.8) for _ in range(EVENTS))
-    chosen = random.sample(sorted(feeds), EVENTS)
-    pending = []  # (added_at, feed, word, pushed)
-    results = []  # (pushed, delay or None, waited)
+    chosen = random.sample(sorted(i for i in feeds if i not in habit_release), EVENTS)
+    habits = sorted((at, i) for i, at in habit_release.items())
+    pending = []  # (added_at, feed, word, kind)
+    results = []  # (kind, delay or None, waited)
+
+    def release(i, kind):
+        word = "fresh" + os.urandom(5).hex()
+        with lock:
+            feeds[i]["items"].insert(0, (f"f{i}-{word}", f"Breaking {word} news", datetime.now(timezone.utc)))
+        added = time.time()
+        if kind == "random" and feeds[i]["hub"] and push(i):
+            kind = "pushed"
+        pending.append((added, i, word, kind))
+
     while time.time() - start < RUN_SECONDS:
         now_s = time.time() - start
         while schedule and schedule[0] <= now_s:
             schedule.pop(0)
-            i = chosen.pop()
-            word = "fresh" + os.urandom(5).hex()
-            with lock:
-                feeds[i]["items"].insert(0, (f"f{i}-{word}", f"Breaking {word} news", datetime.now(timezone.utc)))
-            added = time.time()
-            pushed = feeds[i]["hub"] and push(i)
-            pending.append((added, i, word, pushed))
+            release(chosen.pop(), "random")
+        while habits and habits[0][0] <= time.time():
+            release(habits.pop(0)[1], "habit")
         still = []
-        for added, i, word, pushed in pending:
+        for added, i, word, kind in pending:
             if found(base, key, word):
-                results.append((pushed, time.time() - added, None))
+                results.append((kind, time.time() - added, None))
             else:
-                still.append((added, i, word, pushed))
+                still.append((added, i, word, kind))
         pending = still
         time.sleep(1)
     end = time.time()
-    for added, i, word, pushed in pending:
-        results.append((pushed, None, end - added))
+    for added, i, word, kind in pending:
+        results.append((kind, None, end - added))
     cpu = cpu_seconds(pid) - cpu_before
     hours = (end - start) / 3600
     with lock:
         in_run = [p for p in polls if p[0] >= start]
         subscribed = len(subscriptions)
     full = sum(1 for p in in_run if p[2] == 200)
-    print(f"run: {end - start:.0f} s, {EVENTS} new episodes at random times; {FEEDS} feeds, "
+    print(f"run: {end - start:.0f} s, {EVENTS} new episodes at random times and {HABITS} on habit; {FEEDS} feeds, "
           f"{FEEDS // 2 + FEEDS % 2} declare a hub ({subscribed} subscribed by the end)")
     print()
     print("| feeds | new episodes | found | delay p50 s | p90 s | p99 s | max s | not found by the end (waited s) |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
-    for label, kind in (("pushed by their WebSub hub", True), ("polled only", False)):
+    for label, kind in (("pushed by their WebSub hub", "pushed"), ("polled only, at a random time", "random"),
+                        ("polled only, released on habit", "habit")):
         rows = [r for r in results if r[0] == kind]
         delays = sorted(r[1] for r in rows if r[1] is not None)
         waited = sorted(round(r[2]) for r in rows if r[1] is None)

@@ -164,3 +164,29 @@ fn the_fetch_log_keeps_the_newest_fetches_of_each_feed() {
     assert_eq!(kept, polls[polls.len() - keep..].to_vec());
     assert_eq!(catalog.fetches_of_feed(quiet).unwrap().len(), 1);
 }
+
+/// What the scheduler learns a show's release habit from: each feed's newest
+/// publication dates, newest first, at most as many as asked.
+#[test]
+fn recent_publication_dates_are_each_feeds_newest() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = Catalog::open(dir.path()).unwrap();
+    let long = feed(1, 15);
+    let short = feed(2, 3);
+    catalog.upsert_feed(&long).unwrap();
+    catalog.upsert_feed(&short).unwrap();
+    let dates = catalog.recent_publication_dates(12).unwrap();
+    let expected = |batch: &podlens_model::catalog::FeedBatch, take: usize| {
+        let mut dates: Vec<_> = batch
+            .episodes
+            .iter()
+            .filter_map(|episode| episode.episode_rss_published_at)
+            .collect();
+        dates.sort_unstable_by(|a, b| b.cmp(a));
+        dates.truncate(take);
+        dates
+    };
+    assert_eq!(dates[&long.podcast.podcast_rss_feed_url], expected(&long, 12));
+    assert_eq!(dates[&short.podcast.podcast_rss_feed_url], expected(&short, 12));
+    assert_eq!(dates.len(), 2);
+}

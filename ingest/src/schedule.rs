@@ -10,6 +10,13 @@
 //! polled only as a safety net ([`PUSHED_INTERVAL`] at least). Failures back off
 //! exponentially, up to a day. Every interval is spread by up to ±10% per feed so
 //! polls of feeds seeded together drift apart.
+//!
+//! Most shows publish at the same time of their week (or day) every time. When at
+//! least [`HABIT_SHARE`] of a feed's recent episodes came out within a two-hour
+//! [`ReleaseWindow`] of its cycle, the feed is polled every [`WINDOW_POLL`] from the
+//! window's start until [`WINDOW_GRACE`] after its end, and correspondingly less often
+//! through the rest of the cycle, so it costs no more polls than without the window:
+//! an episode released on habit is found within ten minutes at an hourly budget.
 
 use std::time::Duration;
 
@@ -103,6 +110,153 @@ pub fn spread(interval: Duration, podcast_id: Uuid) -> Duration {
     interval.mul_f64(1.0 + 0.1 * fraction)
 }
 
+/// The share of recent episodes that must fall in one window for a feed to have one.
+pub const HABIT_SHARE: f64 = 0.7;
+/// The widest window a habit is looked for in.
+pub const HABIT_SPAN_SECONDS: i64 = 2 * 3600;
+/// The recent episodes a habit is looked for among (at least [`HABIT_MIN_EPISODES`]).
+pub const HABIT_EPISODES: usize = 12;
+const HABIT_MIN_EPISODES: usize = 4;
+/// How often a feed is polled in its release window.
+pub const WINDOW_POLL: Duration = Duration::from_secs(10 * 60);
+/// How long after its window's end a feed is still polled every [`WINDOW_POLL`].
+pub const WINDOW_GRACE_SECONDS: i64 = 30 * 60;
+const WEEK_SECONDS: i64 = 7 * 24 * 3600;
+const DAY_SECONDS: i64 = 24 * 3600;
+
+/// When in its cycle (a week, or a day for a daily show) a show habitually publishes:
+/// `start_seconds` into the cycle (cycles counted from the Unix epoch) for
+/// `length_seconds`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReleaseWindow {
+    pub cycle_seconds: i64,
+    pub start_seconds: i64,
+    pub length_seconds: i64,
+}
+
+impl ReleaseWindow {
+    /// The window as the schedule stores it: `<cycle>/<start>/<length>` in seconds.
+    pub fn to_text(&self) -> String {
+        format!(
+            "{}/{}/{}",
+            self.cycle_seconds, self.start_seconds, self.length_seconds
+        )
+    }
+
+    /// A window written by [`ReleaseWindow::to_text`]; `None` for anything else.
+    pub fn from_text(text: &str) -> Option<ReleaseWindow> {
+        let mut parts = text.split('/').map(|part| part.parse::<i64>().ok());
+        let window = ReleaseWindow {
+            cycle_seconds: parts.next()??,
+            start_seconds: parts.next()??,
+            length_seconds: parts.next()??,
+        };
+        let valid = parts.next().is_none()
+            && window.cycle_seconds > 0
+            && (0..window.cycle_seconds).contains(&window.start_seconds)
+            && (0..=HABIT_SPAN_SECONDS).contains(&window.length_seconds);
+        valid.then_some(window)
+    }
+
+    /// Where `at` falls in the cycle, in seconds from its start.
+    fn phase(&self, at: DateTime<Utc>) -> i64 {
+        at.timestamp().rem_euclid(self.cycle_seconds)
+    }
+
+    /// Seconds from `at` until the fast polling starts (0 inside it), and whether `at`
+    /// is inside (from the window's start to [`WINDOW_GRACE_SECONDS`] after its end).
+    fn until_fast(&self, at: DateTime<Utc>) -> (i64, bool) {
+        let into = (self.phase(at) - self.start_seconds).rem_euclid(self.cycle_seconds);
+        if into < self.length_seconds + WINDOW_GRACE_SECONDS {
+            (0, true)
+        } else {
+            (self.cycle_seconds - into, false)
+        }
+    }
+}
+
+/// The window in which at least [`HABIT_SHARE`] of a feed's recent episodes came out,
+/// if any: over a week for a show publishing every two days or less often, over a day
+/// for one publishing every twelve hours to two days, none for faster ones (polled
+/// every [`MIN_INTERVAL`] anyway).
+pub fn release_window(published: &[DateTime<Utc>]) -> Option<ReleaseWindow> {
+    let mut dates: Vec<DateTime<Utc>> = published.to_vec();
+    dates.sort_unstable_by(|a, b| b.cmp(a));
+    dates.dedup();
+    dates.truncate(HABIT_EPISODES);
+    if dates.len() < HABIT_MIN_EPISODES {
+        return None;
+    }
+    let period = observed_period(&dates)?.as_secs() as i64;
+    let cycle_seconds = if period >= 2 * DAY_SECONDS {
+        WEEK_SECONDS
+    } else if period >= DAY_SECONDS / 2 {
+        DAY_SECONDS
+    } else {
+        return None;
+    };
+    let mut phases: Vec<i64> = dates
+        .iter()
+        .map(|date| date.timestamp().rem_euclid(cycle_seconds))
+        .collect();
+    phases.sort_unstable();
+    // The window starting at each phase: how many phases it holds (going round the
+    // cycle's end), and how far its last one is from its start.
+    let (held, start, length) = phases
+        .iter()
+        .map(|&start| {
+            let mut held = 0;
+            let mut length = 0;
+            for &phase in &phases {
+                let after = (phase - start).rem_euclid(cycle_seconds);
+                if after <= HABIT_SPAN_SECONDS {
+                    held += 1;
+                    length = length.max(after);
+                }
+            }
+            (held, start, length)
+        })
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.2.cmp(&a.2)).then(b.1.cmp(&a.1)))?;
+    (held as f64 >= HABIT_SHARE * phases.len() as f64).then_some(ReleaseWindow {
+        cycle_seconds,
+        start_seconds: start,
+        length_seconds: length,
+    })
+}
+
+/// How long to wait before the next poll of a feed polled every `interval` on
+/// average, that answered at `now` and has a release `window`: [`WINDOW_POLL`] inside
+/// the window; outside, the interval stretched so the cycle's polls stay as many as
+/// without the window, but never past the window's start. Without a window, `interval`.
+pub fn wait_with_window(
+    interval: Duration,
+    window: Option<&ReleaseWindow>,
+    now: DateTime<Utc>,
+) -> Duration {
+    let Some(window) = window else {
+        return interval;
+    };
+    if interval <= WINDOW_POLL {
+        return interval;
+    }
+    let (until, inside) = window.until_fast(now);
+    if inside {
+        return WINDOW_POLL;
+    }
+    let cycle = window.cycle_seconds as f64;
+    let fast = (window.length_seconds + WINDOW_GRACE_SECONDS) as f64;
+    let budget = cycle / interval.as_secs_f64();
+    let left = budget - fast / WINDOW_POLL.as_secs_f64();
+    let stretched = if left >= 1.0 {
+        Duration::from_secs_f64((cycle - fast) / left)
+    } else {
+        interval
+    };
+    stretched
+        .min(Duration::from_secs(u64::try_from(until).unwrap_or(0)))
+        .max(Duration::from_secs(60))
+}
+
 /// How long the first polls of a newly followed catalog are spread over at most.
 pub const FIRST_POLL_WINDOW: Duration = Duration::from_secs(10 * 60);
 
@@ -189,6 +343,146 @@ mod tests {
     }
 
     const HOUR: Duration = Duration::from_secs(3600);
+
+    /// Deterministic jitter in `-low..high` minutes for episode `n` (splitmix-style).
+    fn jitter(n: i64, seed: u64, low: i64, high: i64) -> chrono::Duration {
+        let mut z = (n as u64)
+            .wrapping_add(seed)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z ^= z >> 27;
+        chrono::Duration::minutes((z % (low + high) as u64) as i64 - low)
+    }
+
+    /// A weekly show's releases at `habit` (a time in some week) ± jitter, `weeks`
+    /// weeks from `from_week` on.
+    fn releases(habit: DateTime<Utc>, from_week: i64, weeks: i64, seed: u64) -> Vec<DateTime<Utc>> {
+        (from_week..from_week + weeks)
+            .map(|week| habit + chrono::Duration::weeks(week) + jitter(week, seed, 20, 40))
+            .collect()
+    }
+
+    /// Polls from `start` until `end` the way the scheduler waits; the delay from each
+    /// release to the first poll after it, and the polls an hour.
+    fn simulate(
+        window: Option<&ReleaseWindow>,
+        start: DateTime<Utc>,
+        end: DateTime<Utc>,
+        released: &[DateTime<Utc>],
+    ) -> (Vec<chrono::Duration>, f64) {
+        let mut polls = Vec::new();
+        let mut at = start;
+        while at < end {
+            polls.push(at);
+            at += chrono::Duration::from_std(wait_with_window(HOUR, window, at)).unwrap();
+        }
+        let delays = released
+            .iter()
+            .map(|release| *polls.iter().find(|poll| *poll >= release).unwrap() - *release)
+            .collect();
+        (
+            delays,
+            polls.len() as f64 / (end - start).num_seconds() as f64 * 3600.0,
+        )
+    }
+
+    #[test]
+    fn a_show_released_on_habit_is_found_within_ten_minutes_at_an_hourly_budget() {
+        // Tuesdays at 09:00, 20 minutes early to 40 late; and Wednesdays at 23:50, where
+        // the window goes round the end of the epoch's week (which starts on Thursday).
+        for habit in [
+            Utc.with_ymd_and_hms(2026, 6, 2, 9, 0, 0).unwrap(),
+            Utc.with_ymd_and_hms(2026, 6, 3, 23, 50, 0).unwrap(),
+        ] {
+            let history = releases(habit, 0, 12, 1);
+            let window = release_window(&history).expect("a habit");
+            assert_eq!(window.cycle_seconds, 7 * 24 * 3600);
+            assert!(window.length_seconds <= HABIT_SPAN_SECONDS, "{window:?}");
+            let coming = releases(habit, 12, 8, 2);
+            let start = history[11] + chrono::Duration::hours(5);
+            let end = coming[7] + chrono::Duration::days(2);
+            let (delays, per_hour) = simulate(Some(&window), start, end, &coming);
+            let worst = delays.iter().max().unwrap();
+            assert!(
+                *worst <= chrono::Duration::minutes(10),
+                "{worst} for {habit}"
+            );
+            assert!(per_hour <= 1.0, "{per_hour} polls an hour");
+            // Without the window, the same polls find them up to an hour late.
+            let (plain, plain_per_hour) = simulate(None, start, end, &coming);
+            assert!(plain.iter().max().unwrap() > &chrono::Duration::minutes(20));
+            assert!(
+                (per_hour - plain_per_hour).abs() < 0.05,
+                "{per_hour} vs {plain_per_hour}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_window_is_stored_as_text_and_read_back_and_nothing_else_is_read() {
+        let window = ReleaseWindow {
+            cycle_seconds: 604_800,
+            start_seconds: 30_600,
+            length_seconds: 3_600,
+        };
+        assert_eq!(window.to_text(), "604800/30600/3600");
+        assert_eq!(ReleaseWindow::from_text(&window.to_text()), Some(window));
+        for bad in [
+            "",
+            "604800/30600",
+            "604800/30600/3600/1",
+            "0/0/0",
+            "604800/604800/0",
+            "x/1/2",
+            "86400/10/99999",
+        ] {
+            assert_eq!(ReleaseWindow::from_text(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_show_with_no_habit_has_no_window_and_keeps_its_interval() {
+        // Releases scattered over the week.
+        let scattered: Vec<DateTime<Utc>> = (0..12)
+            .map(|n| now() - chrono::Duration::weeks(n) + jitter(n, 7, 0, 7 * 24 * 60))
+            .collect();
+        assert_eq!(release_window(&scattered), None);
+        assert_eq!(wait_with_window(HOUR, None, now()), HOUR);
+        // Too few episodes to tell.
+        assert_eq!(release_window(&every(7, 3)), None);
+        // A show faster than twice a day has none: it is polled every quarter hour.
+        let hourly: Vec<DateTime<Utc>> = (0..12)
+            .map(|n| now() - chrono::Duration::hours(n))
+            .collect();
+        assert_eq!(release_window(&hourly), None);
+    }
+
+    #[test]
+    fn a_daily_show_released_at_six_has_a_daily_window() {
+        let six = Utc.with_ymd_and_hms(2026, 6, 1, 6, 0, 0).unwrap();
+        let history: Vec<DateTime<Utc>> = (0..12)
+            .map(|n| six + chrono::Duration::days(n) + jitter(n, 3, 5, 10))
+            .collect();
+        let window = release_window(&history).expect("a habit");
+        assert_eq!(window.cycle_seconds, 24 * 3600);
+        let start = six.timestamp().rem_euclid(24 * 3600) - 5 * 60;
+        assert!(
+            (window.start_seconds - start).abs() <= 15 * 60,
+            "{window:?}"
+        );
+        // Just before the window, the wait ends at its start at the latest; inside, it
+        // is the window's pace.
+        let before = six + chrono::Duration::days(20) - chrono::Duration::minutes(40);
+        let (until, inside) = window.until_fast(before);
+        assert!(!inside && until > 0);
+        let wait = wait_with_window(MIN_INTERVAL, Some(&window), before);
+        assert!(wait.as_secs() as i64 <= until, "{wait:?} past {until} s");
+        let at_six = six + chrono::Duration::days(20);
+        assert_eq!(
+            wait_with_window(MIN_INTERVAL, Some(&window), at_six),
+            WINDOW_POLL
+        );
+    }
 
     #[test]
     fn a_weekly_show_is_polled_hourly_and_a_daily_one_every_quarter_hour() {

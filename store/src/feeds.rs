@@ -23,6 +23,8 @@ pub struct ScheduledFeed {
     pub pushed_at: Option<DateTime<Utc>>,
     /// Whether a confirmed WebSub subscription with a live lease pushes the feed.
     pub pushed: bool,
+    /// When the show habitually publishes, as the scheduler writes it.
+    pub release_window: Option<String>,
 }
 
 /// A feed to start following: due at `next_poll_at`.
@@ -36,6 +38,8 @@ pub struct NewFeed {
     pub last_modified: Option<String>,
     pub interval_seconds: i64,
     pub next_poll_at: DateTime<Utc>,
+    /// When the show habitually publishes, learnt from the catalog's episodes.
+    pub release_window: Option<String>,
 }
 
 /// What a poll of one feed found, and when the feed is due again.
@@ -56,6 +60,8 @@ pub struct PollOutcome {
     pub failures: i64,
     /// Whether the feed's content changed.
     pub changed: bool,
+    /// When the show habitually publishes, as now known.
+    pub release_window: Option<String>,
 }
 
 /// The schedule at a glance, for `podlens status` and `/metrics`.
@@ -93,7 +99,7 @@ macro_rules! schedule_columns {
         concat!(
             "f.podcast_id, f.feed_url, f.etag, f.last_modified, f.interval_seconds, \
              f.next_poll_at, f.failures, f.last_polled_at, f.last_outcome, f.last_changed_at, \
-             f.pushed_at, CAST(CASE WHEN s.state = 'active' AND s.lease_expires_at > ",
+             f.pushed_at, f.release_window, CAST(CASE WHEN s.state = 'active' AND s.lease_expires_at > ",
             $now,
             " THEN 1 ELSE 0 END AS BIGINT) AS pushed \
              FROM feed_schedule f LEFT JOIN websub_subscriptions s ON s.podcast_id = f.podcast_id"
@@ -115,6 +121,7 @@ fn scheduled(row: &AnyRow) -> Result<ScheduledFeed, StoreError> {
         last_changed_at: optional_time_at(row, "last_changed_at")?,
         pushed_at: optional_time_at(row, "pushed_at")?,
         pushed: row.try_get::<i64, _>("pushed")? == 1,
+        release_window: row.try_get("release_window")?,
     })
 }
 
@@ -156,7 +163,8 @@ impl Database {
             for feed in feeds {
                 added += sqlx::query(
                     "INSERT INTO feed_schedule (podcast_id, feed_url, etag, last_modified, \
-                     interval_seconds, next_poll_at, failures) VALUES ($1, $2, $3, $4, $5, $6, 0) \
+                     interval_seconds, next_poll_at, failures, release_window) \
+                     VALUES ($1, $2, $3, $4, $5, $6, 0, $7) \
                      ON CONFLICT (podcast_id) DO NOTHING",
                 )
                 .bind(&feed.podcast_id)
@@ -165,6 +173,7 @@ impl Database {
                 .bind(feed.last_modified.as_deref())
                 .bind(feed.interval_seconds)
                 .bind(time_text(feed.next_poll_at))
+                .bind(feed.release_window.as_deref())
                 .execute(&mut *transaction)
                 .await?
                 .rows_affected();
@@ -226,7 +235,8 @@ impl Database {
                      next_poll_at = CASE WHEN pushed_at IS NOT NULL AND pushed_at > $6 \
                                     THEN pushed_at ELSE $7 END, \
                      failures = $8, last_polled_at = $6, last_outcome = $9, last_error = $10, \
-                     last_changed_at = CASE WHEN $11 = 1 THEN $6 ELSE last_changed_at END \
+                     last_changed_at = CASE WHEN $11 = 1 THEN $6 ELSE last_changed_at END, \
+                     release_window = $12 \
                      WHERE podcast_id = $1",
                 )
                 .bind(&poll.podcast_id)
@@ -240,6 +250,7 @@ impl Database {
                 .bind(&poll.outcome)
                 .bind(&poll.error)
                 .bind(i64::from(poll.changed))
+                .bind(poll.release_window.as_deref())
                 .execute(&mut *transaction)
                 .await?;
             }
@@ -408,6 +419,7 @@ mod tests {
             last_modified: None,
             interval_seconds: 3600,
             next_poll_at: at(due_minute),
+            release_window: None,
         }
     }
 
@@ -424,6 +436,7 @@ mod tests {
             next_poll_at: at(next_minute),
             failures: i64::from(outcome != "ok"),
             changed: outcome == "ok",
+            release_window: (outcome == "ok").then(|| "604800/30600/3600".to_owned()),
         }
     }
 
@@ -477,7 +490,9 @@ mod tests {
         assert_eq!(a.next_poll_at, at(61));
         assert_eq!(a.etag.as_deref(), Some("\"v2\""));
         assert_eq!((a.failures, a.last_changed_at), (0, Some(at(1))));
+        assert_eq!(a.release_window.as_deref(), Some("604800/30600/3600"));
         let b = database.scheduled_feed("b").unwrap().unwrap();
+        assert_eq!(b.release_window, None);
         assert_eq!(b.next_poll_at, at(2), "the push after the poll began wins");
         assert_eq!(
             (b.failures, b.last_outcome.as_deref()),

@@ -401,6 +401,11 @@ pub fn import_legacy(
             }
             counts.push((table.name.to_owned(), rows.len() as u64));
         }
+        // The legacy store named every user after their email's local part: those are
+        // no names anyone chose (migration 0004 clears them in stores made since).
+        sqlx::query(include_str!("../migrations/0004_chosen_names.sql"))
+            .execute(&mut *transaction)
+            .await?;
         transaction.commit().await?;
         Ok::<_, StoreError>(counts)
     })?;

@@ -63,6 +63,14 @@ fn every_legacy_row_is_imported_once_with_its_values() {
     assert!(dir.path().join("app.duckdb.imported").is_file());
 
     let some = |value: &str| Some(value.to_owned());
+    // The legacy store's names were the email's local part: no one chose "ada".
+    assert_eq!(
+        text(
+            &database,
+            "SELECT email, display_name, first_name FROM users"
+        ),
+        vec![some("ada@example.com"), None, some("Ada")]
+    );
     assert_eq!(
         text(
             &database,

@@ -17,7 +17,6 @@ use std::thread;
 use anyhow::Context;
 use axum::Router;
 use axum::serve::ListenerExt;
-use tower_http::services::ServeDir;
 
 use podlens_api::DEMO_CORPUS;
 
@@ -230,7 +229,7 @@ fn serve_args(port: u16, web_dir: PathBuf) -> serve_cmd::ServeArgs {
         // The demo's feeds are served on loopback.
         allow_private: true,
         whisper_model: None,
-        // The corpus server lives as long as the demo: its feeds are polled as any.
+        // The app serves the corpus under /demo-corpus/: its feeds are polled as any.
         no_poll: false,
         public_url: None,
     }
@@ -268,8 +267,12 @@ impl CorpusServer {
                     let listener = listener.tap_io(|stream| {
                         let _ = stream.set_nodelay(true);
                     });
-                    let app =
-                        Router::new().nest_service(&format!("/{DEMO_CORPUS}"), ServeDir::new(root));
+                    // The app's own handler of /demo-corpus/, so the corpus is served
+                    // the same way before and after the app starts.
+                    let app = Router::new().fallback(move |request: axum::extract::Request| {
+                        let root = root.clone();
+                        async move { podlens_api::web::serve_demo_corpus(&root, request).await }
+                    });
                     tokio::select! {
                         served = axum::serve(listener, app).into_future() => {
                             if let Err(error) = served {

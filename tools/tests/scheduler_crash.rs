@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 /// How long a restarted server may take to find an episode (a cycle runs every 5 s).
 const CONVERGE: Duration = Duration::from_secs(90);
-/// When, after the feed server answered the changed feed, each kill lands.
+/// When, after the server asked the feed server for the changed feed, each kill lands.
 const KILL_AFTER_MS: [u64; 7] = [0, 50, 100, 150, 250, 400, 900];
 /// A word of each round's new episode title, found in no other title.
 const ROUND_WORDS: [&str; 7] = [
@@ -133,9 +133,16 @@ impl Server {
         Server { child, base }
     }
 
-    fn kill(mut self) {
-        self.child.kill().expect("SIGKILL");
-        self.child.wait().expect("reaped");
+    /// SIGKILL, then reaped.
+    fn kill(self) {
+        drop(self);
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 

@@ -239,19 +239,16 @@ pub trait AccountStore: Send + Sync + 'static {
 /// The longest display name a user may choose.
 pub const MAX_DISPLAY_NAME_CHARS: usize = 80;
 
-/// A display name as a user typed it: trimmed, `None` when blank; refused when longer
-/// than [`MAX_DISPLAY_NAME_CHARS`] or holding control characters.
-pub fn chosen_display_name(text: &str) -> ApiResult<Option<String>> {
-    let name = text.trim();
-    if name.chars().count() > MAX_DISPLAY_NAME_CHARS {
-        return Err(ApiError::BadRequest(format!(
-            "displayName must be at most {MAX_DISPLAY_NAME_CHARS} characters"
-        )));
-    }
-    if name.chars().any(char::is_control) {
+/// A display name a user chose (already trimmed, blank as `None`, at most
+/// [`MAX_DISPLAY_NAME_CHARS`]): refused when it holds control characters.
+pub fn chosen_display_name(name: Option<String>) -> ApiResult<Option<String>> {
+    if name
+        .as_deref()
+        .is_some_and(|name| name.chars().any(char::is_control))
+    {
         return Err(ApiError::BadRequest(
             "displayName must not contain control characters".into(),
         ));
     }
-    Ok((!name.is_empty()).then(|| name.to_owned()))
+    Ok(name)
 }

@@ -21,12 +21,14 @@ use utoipa::ToSchema;
 use crate::accounts::sessions::{
     LinkKind, SESSION_COOKIE, SESSION_LIFETIME_DAYS, session_from_cookies,
 };
+use crate::accounts::{MAX_DISPLAY_NAME_CHARS, chosen_display_name};
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::ApiJson;
+use crate::extract::{ApiJson, RawJson};
 use crate::mail::Mail;
 use crate::state::{AppState, blocking};
+use crate::workflows::fields::{clearable_text, object};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -294,11 +296,11 @@ pub async fn session(caller: Caller) -> ApiResult<Envelope<SessionInfo>> {
 
 /// What a signed-in user may change about themself.
 #[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct SessionUpdate {
     /// The name outreach emails are signed with and the team sees (at most 80
-    /// characters; blank clears it, and the email address is shown instead).
-    pub display_name: String,
+    /// characters; null or blank clears it, and the email address is shown instead).
+    pub display_name: Option<String>,
 }
 
 /// Sets the signed-in user's name.
@@ -309,10 +311,13 @@ pub struct SessionUpdate {
 pub async fn update_session(
     State(state): State<AppState>,
     caller: Caller,
-    ApiJson(update): ApiJson<SessionUpdate>,
+    RawJson(body): RawJson,
 ) -> ApiResult<Envelope<SessionInfo>> {
     let mut account = caller.require_account()?.clone();
-    let name = crate::accounts::chosen_display_name(&update.display_name)?;
+    let body = object(body)?;
+    let name = clearable_text(&body, "displayName", MAX_DISPLAY_NAME_CHARS)?
+        .ok_or_else(|| ApiError::BadRequest("displayName is required".into()))?;
+    let name = chosen_display_name(name)?;
     let accounts = state.accounts.clone();
     let (user_id, chosen) = (account.user_id.clone(), name.clone());
     blocking(move || accounts.set_display_name(&user_id, chosen.as_deref())).await?;

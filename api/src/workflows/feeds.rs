@@ -191,12 +191,13 @@ pub fn seed(state: &AppState, now: DateTime<Utc>) -> ApiResult<u64> {
                 feed_url: podcast.podcast_rss_feed_url.clone(),
                 etag: None,
                 last_modified: None,
+                release_window: None,
                 interval_seconds: interval.as_secs() as i64,
                 next_poll_at: now + chrono::Duration::from_std(offset).unwrap_or_default(),
             }
         })
         .collect();
-    with_ingest_validators(state, &mut new);
+    with_catalog_knowledge(state, &mut new);
     let added = scheduler.database.schedule_feeds(&new)?;
     seeded.0.extend(
         new.iter()
@@ -206,20 +207,26 @@ pub fn seed(state: &AppState, now: DateTime<Utc>) -> ApiResult<u64> {
     Ok(added)
 }
 
-/// Gives `new` feeds the validators `podlens ingest` kept for them in the catalog, so
-/// their first poll is conditional: a feed unchanged since the ingest answers 304 and
-/// costs neither a download nor a catalog write. Without the catalog (a batch job holds
-/// it), the first polls are full reads.
-fn with_ingest_validators(state: &AppState, new: &mut [NewFeed]) {
+/// Gives `new` feeds what the catalog knows of them: the validators `podlens ingest`
+/// kept, so their first poll is conditional (a feed unchanged since the ingest answers
+/// 304 and costs neither a download nor a catalog write), and the release habit of
+/// their recent episodes. Without the catalog (a batch job holds it), the first polls
+/// are full reads and the habits are learnt from them.
+fn with_catalog_knowledge(state: &AppState, new: &mut [NewFeed]) {
     if new.is_empty() {
         return;
     }
-    let states = {
+    let known = {
         let _turn = state.refresher.catalog_turn();
-        podlens_data::Catalog::open(&state.data_dir).and_then(|catalog| catalog.feeds_to_poll())
+        podlens_data::Catalog::open(&state.data_dir).and_then(|catalog| {
+            Ok((
+                catalog.feeds_to_poll()?,
+                catalog.recent_publication_dates(schedule::HABIT_EPISODES)?,
+            ))
+        })
     };
-    let states = match states {
-        Ok(states) => states,
+    let (states, published) = match known {
+        Ok(known) => known,
         Err(error) => {
             tracing::info!(%error, "feeds followed without their ingest validators: their first polls read them in full");
             return;
@@ -234,6 +241,10 @@ fn with_ingest_validators(state: &AppState, new: &mut [NewFeed]) {
             feed.etag.clone_from(&known.etag);
             feed.last_modified.clone_from(&known.last_modified);
         }
+        feed.release_window = published
+            .get(&feed.feed_url)
+            .and_then(|dates| schedule::release_window(dates))
+            .map(|window| window.to_text());
     }
 }
 
@@ -392,23 +403,40 @@ pub fn next_poll(
     let id = Uuid::parse_str(&feed.podcast_id).unwrap_or_default();
     let previous = Duration::from_secs(u64::try_from(feed.interval_seconds).unwrap_or(3600));
     let answered = matches!(fetch.outcome.as_str(), "ok" | "not-modified");
-    let interval = match batch {
+    // The show's release habit: learnt again from the episodes of a feed that answered
+    // with content, else the one known.
+    let (interval, window) = match batch {
         Some(batch) => {
             let published: Vec<DateTime<Utc>> = batch
                 .episodes
                 .iter()
                 .filter_map(|episode| episode.episode_rss_published_at)
                 .collect();
-            schedule::poll_interval(&batch.polling, &published, feed.pushed, now)
+            (
+                schedule::poll_interval(&batch.polling, &published, feed.pushed, now),
+                schedule::release_window(&published),
+            )
         }
-        None if feed.pushed => previous
-            .max(schedule::PUSHED_INTERVAL)
-            .min(schedule::MAX_INTERVAL),
-        None => previous,
+        None => {
+            let window = feed
+                .release_window
+                .as_deref()
+                .and_then(schedule::ReleaseWindow::from_text);
+            if feed.pushed {
+                let interval = previous
+                    .max(schedule::PUSHED_INTERVAL)
+                    .min(schedule::MAX_INTERVAL);
+                (interval, window)
+            } else {
+                (previous, window)
+            }
+        }
     };
     let failures = if answered { 0 } else { feed.failures + 1 };
     let wait = if is_gone(fetch) {
         schedule::MAX_INTERVAL
+    } else if answered && !feed.pushed {
+        schedule::wait_with_window(schedule::spread(interval, id), window.as_ref(), now)
     } else if answered {
         schedule::spread(interval, id)
     } else {
@@ -433,6 +461,7 @@ pub fn next_poll(
         last_modified,
         interval_seconds: interval.as_secs() as i64,
         next_poll_at: now + chrono::Duration::from_std(wait).unwrap_or_default(),
+        release_window: window.map(|window| window.to_text()),
         failures,
         changed,
     }

@@ -9,8 +9,10 @@ mod staging;
 mod transcripts;
 mod upsert;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use chrono::{DateTime, Utc};
 use duckdb::Connection;
 use podlens_model::catalog::{
     EpisodeRecord, FeedBatch, FeedFetchRecord, PersonRecord, PodcastRecord, TranscriptRecord,
@@ -27,7 +29,7 @@ pub use upsert::UpsertSummary;
 use crate::DataError;
 use crate::records::{
     EPISODE_COLUMNS, FETCH_COLUMNS, PERSON_COLUMNS, PODCAST_COLUMNS, episode_from_row,
-    fetch_from_row, person_from_row, podcast_from_row, uuid_at,
+    fetch_from_row, person_from_row, podcast_from_row, time_at, uuid_at,
 };
 
 /// File name of the catalog database inside the data directory.
@@ -200,6 +202,34 @@ impl Catalog {
             .query_map([podcast_id.to_string()], episode_from_row)?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(episodes)
+    }
+
+    /// The publication dates of each podcast's newest `per_podcast` episodes (newest
+    /// first), by feed URL, in one query: what the feed scheduler learns a show's
+    /// release habit from when it starts following a catalog.
+    pub fn recent_publication_dates(
+        &self,
+        per_podcast: usize,
+    ) -> Result<HashMap<String, Vec<DateTime<Utc>>>, DataError> {
+        let mut statement = self.connection.prepare(
+            r#"SELECT p."podcastRssFeedUrl", epoch_us(e."episodeRssPublishedAt")
+               FROM (SELECT "podcastId", "episodeRssPublishedAt", row_number() OVER (
+                       PARTITION BY "podcastId" ORDER BY "episodeRssPublishedAt" DESC) AS newest
+                     FROM episodes WHERE "episodeRssPublishedAt" IS NOT NULL) e
+               JOIN podcasts p ON p."podcastId" = e."podcastId"
+               WHERE e.newest <= ?
+               ORDER BY p."podcastRssFeedUrl", e."episodeRssPublishedAt" DESC"#,
+        )?;
+        let mut dates: HashMap<String, Vec<DateTime<Utc>>> = HashMap::new();
+        let rows = statement
+            .query_map([i64::try_from(per_podcast).unwrap_or(i64::MAX)], |row| {
+                Ok((row.get::<_, String>(0)?, time_at(row, 1)?))
+            })?;
+        for row in rows {
+            let (feed_url, published) = row?;
+            dates.entry(feed_url).or_default().push(published);
+        }
+        Ok(dates)
     }
 
     /// Calls `visit` once for every stored podcast with its stored episodes (newest

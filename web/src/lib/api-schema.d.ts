@@ -9883,9 +9883,9 @@ export interface components {
         SessionUpdate: {
             /**
              * @description The name outreach emails are signed with and the team sees (at most 80
-             *     characters; blank clears it, and the email address is shown instead).
+             *     characters; null or blank clears it, and the email address is shown instead).
              */
-            displayName: string;
+            displayName?: string | null;
         };
         /** @description A sponsor or ad read in an episode. */
         SponsorMention: {

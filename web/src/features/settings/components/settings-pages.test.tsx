@@ -142,12 +142,29 @@ describe('user settings', () => {
     renderApp('/app/user-settings');
     const input = await screen.findByRole('textbox', { name: 'Your name' });
     expect(input).toHaveValue('');
-    expect(screen.getByRole('button', { name: 'Save name' })).toBeDisabled();
     fireEvent.change(input, { target: { value: 'Ana Lopez' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save name' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Saved');
     expect(patches).toEqual([{ displayName: 'Ana Lopez' }]);
-    expect(screen.getByRole('button', { name: 'Save name' })).toBeDisabled();
+    // The button keeps the focus it had; editing again takes "Saved" away.
+    expect(screen.getByRole('button', { name: 'Save name' })).toBeEnabled();
+    fireEvent.change(input, { target: { value: 'Ana L.' } });
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('ties a refused name to the field and says why in words', async () => {
+    stubApi((url, init) => {
+      if (url.pathname !== '/api/v1/auth/session') return undefined;
+      if (init?.method === 'PATCH') return { status: 400, body: { status: 'BAD_REQUEST', data: { message: 'displayName must not contain control characters' } } };
+      return { body: { userId: 'u1', email: 'ana@example.com', teamId: 't1', plan: 'BUSINESS', displayName: null } };
+    });
+    renderApp('/app/user-settings');
+    const input = await screen.findByRole('textbox', { name: 'Your name' });
+    fireEvent.change(input, { target: { value: 'Ana\u0007' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save name' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The name must not contain control characters');
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(input).toHaveAccessibleDescription(/The name must not contain control characters/);
   });
 
   it('lists the five built-in outreach templates of SPEC §3', async () => {

@@ -105,19 +105,29 @@ function NameForm({ current }: { current: string | null }) {
     <form className="stack" onSubmit={submit} aria-label="Your name">
       <label className="field">
         <span>Your name</span>
-        <input value={name} maxLength={80} autoComplete="name" onChange={(event) => setName(event.target.value)} aria-describedby="profile-name-hint" />
+        <input
+          value={name}
+          autoComplete="name"
+          onChange={(event) => {
+            setName(event.target.value);
+            if (!update.isIdle) update.reset();
+          }}
+          aria-invalid={update.isError || undefined}
+          aria-describedby={update.isError ? 'profile-name-error profile-name-hint' : 'profile-name-hint'}
+        />
       </label>
       <p id="profile-name-hint" className="meta">
-        Signs the outreach emails you write on a guest's behalf, and is what your team sees. Left empty, your email address is shown.
+        Signs the outreach emails you write on a guest's behalf, and is what your team sees (at most 80 characters). Left empty,
+        your email address is shown.
       </p>
       <div className="toolbar">
-        <button type="submit" className="button" disabled={update.isPending || name.trim() === (current ?? '')}>
+        <button type="submit" className="button" disabled={update.isPending}>
           {update.isPending ? 'Saving…' : 'Save name'}
         </button>
         {update.isSuccess ? <span role="status">Saved</span> : null}
         {update.isError ? (
-          <span className="form-error" role="alert">
-            {errorText(update.error)}
+          <span id="profile-name-error" className="form-error" role="alert">
+            {errorText(update.error).replace(/^displayName/, 'The name')}
           </span>
         ) : null}
       </div>
