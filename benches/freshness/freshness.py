@@ -65,7 +65,9 @@ for i in range(FEEDS):
 HABITS = EVENTS // 3
 habit_release = {}
 for i in random.sample([i for i in feeds if not feeds[i]["hub"]], HABITS):
-    at = script_start + WARMUP_SECONDS + 120 + random.uniform(0, RUN_SECONDS * 0.6)
+    # Early in the run, so that each can be found before it ends (a window is polled
+    # every 10 minutes).
+    at = script_start + WARMUP_SECONDS + 60 + random.uniform(0, max(60, RUN_SECONDS - 720))
     release = datetime.fromtimestamp(at, timezone.utc)
     feeds[i]["items"] = [(f"f{i}-h{n}", f"Weekly chat number {11 - n} of show {i}",
                           release - timedelta(days=7 * n) + timedelta(minutes=random.uniform(-20, 40)))

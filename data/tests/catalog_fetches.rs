@@ -186,7 +186,13 @@ fn recent_publication_dates_are_each_feeds_newest() {
         dates.truncate(take);
         dates
     };
-    assert_eq!(dates[&long.podcast.podcast_rss_feed_url], expected(&long, 12));
-    assert_eq!(dates[&short.podcast.podcast_rss_feed_url], expected(&short, 12));
+    assert_eq!(
+        dates[&long.podcast.podcast_rss_feed_url],
+        expected(&long, 12)
+    );
+    assert_eq!(
+        dates[&short.podcast.podcast_rss_feed_url],
+        expected(&short, 12)
+    );
     assert_eq!(dates.len(), 2);
 }

@@ -32,10 +32,6 @@ pub struct ScheduledFeed {
 pub struct NewFeed {
     pub podcast_id: String,
     pub feed_url: String,
-    /// The validators of the feed's last fetch (by `podlens ingest`), so its first
-    /// poll can be conditional.
-    pub etag: Option<String>,
-    pub last_modified: Option<String>,
     pub interval_seconds: i64,
     pub next_poll_at: DateTime<Utc>,
     /// When the show habitually publishes, learnt from the catalog's episodes.
@@ -162,15 +158,13 @@ impl Database {
             let mut added = 0;
             for feed in feeds {
                 added += sqlx::query(
-                    "INSERT INTO feed_schedule (podcast_id, feed_url, etag, last_modified, \
+                    "INSERT INTO feed_schedule (podcast_id, feed_url, \
                      interval_seconds, next_poll_at, failures, release_window) \
-                     VALUES ($1, $2, $3, $4, $5, $6, 0, $7) \
+                     VALUES ($1, $2, $3, $4, 0, $5) \
                      ON CONFLICT (podcast_id) DO NOTHING",
                 )
                 .bind(&feed.podcast_id)
                 .bind(&feed.feed_url)
-                .bind(feed.etag.as_deref())
-                .bind(feed.last_modified.as_deref())
                 .bind(feed.interval_seconds)
                 .bind(time_text(feed.next_poll_at))
                 .bind(feed.release_window.as_deref())
@@ -415,8 +409,6 @@ mod tests {
         NewFeed {
             podcast_id: id.to_owned(),
             feed_url: format!("https://feeds.example.test/{id}.xml"),
-            etag: None,
-            last_modified: None,
             interval_seconds: 3600,
             next_poll_at: at(due_minute),
             release_window: None,

@@ -165,6 +165,20 @@ fn push_until_followed(data_dir: &Path, podcast_id: &str) {
     }
 }
 
+/// Pushes the coast feed and returns as soon as the server asks the feed server for it.
+fn push_and_wait_for_the_poll(feeds: &Feeds, data_dir: &Path, podcast_id: &str) {
+    let asked = feeds.asked("coast.xml");
+    push_until_followed(data_dir, podcast_id);
+    let started = Instant::now();
+    while feeds.asked("coast.xml") == asked {
+        assert!(
+            started.elapsed() < CONVERGE,
+            "the server never polled the pushed feed"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// The episode titles search finds for `words` (episode titles, every word).
 fn found(runtime: &tokio::runtime::Runtime, base: &str, key: &str, words: &str) -> Vec<String> {
     runtime.block_on(async {
@@ -299,16 +313,7 @@ fn a_server_killed_during_a_poll_or_a_publish_loses_no_episode() {
     )
     .unwrap();
     feeds.held.lock().unwrap().push("coast.xml".into());
-    let asked = feeds.asked("coast.xml");
-    push_until_followed(data_dir, &coast);
-    let started = Instant::now();
-    while feeds.asked("coast.xml") == asked {
-        assert!(
-            started.elapsed() < CONVERGE,
-            "the server never polled the pushed feed"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    push_and_wait_for_the_poll(&feeds, data_dir, &coast);
     server.kill();
     feeds.held.lock().unwrap().clear();
     let server = Server::start(data_dir, 1);
@@ -325,16 +330,7 @@ fn a_server_killed_during_a_poll_or_a_publish_loses_no_episode() {
             feed_xml("Coast Notes", &episodes),
         )
         .unwrap();
-        let asked = feeds.asked("coast.xml");
-        push_until_followed(data_dir, &coast);
-        let started = Instant::now();
-        while feeds.asked("coast.xml") == asked {
-            assert!(
-                started.elapsed() < CONVERGE,
-                "the server never polled the pushed feed"
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        push_and_wait_for_the_poll(&feeds, data_dir, &coast);
         std::thread::sleep(Duration::from_millis(*after));
         server.kill();
         // Where the kill landed: between storing and publishing, the podcast is listed

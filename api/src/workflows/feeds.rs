@@ -189,15 +189,13 @@ pub fn seed(state: &AppState, now: DateTime<Utc>) -> ApiResult<u64> {
             NewFeed {
                 podcast_id: podcast.podcast_id.to_string(),
                 feed_url: podcast.podcast_rss_feed_url.clone(),
-                etag: None,
-                last_modified: None,
                 release_window: None,
                 interval_seconds: interval.as_secs() as i64,
                 next_poll_at: now + chrono::Duration::from_std(offset).unwrap_or_default(),
             }
         })
         .collect();
-    with_catalog_knowledge(state, &mut new);
+    with_release_habits(state, &mut new);
     let added = scheduler.database.schedule_feeds(&new)?;
     seeded.0.extend(
         new.iter()
@@ -207,40 +205,27 @@ pub fn seed(state: &AppState, now: DateTime<Utc>) -> ApiResult<u64> {
     Ok(added)
 }
 
-/// Gives `new` feeds what the catalog knows of them: the validators `podlens ingest`
-/// kept, so their first poll is conditional (a feed unchanged since the ingest answers
-/// 304 and costs neither a download nor a catalog write), and the release habit of
-/// their recent episodes. Without the catalog (a batch job holds it), the first polls
-/// are full reads and the habits are learnt from them.
-fn with_catalog_knowledge(state: &AppState, new: &mut [NewFeed]) {
+/// Gives `new` feeds the release habit of their recent episodes in the catalog. Their
+/// first poll is a full read on purpose (the ingest's validators are not used): it
+/// is how the scheduler learns a feed's WebSub hub, which the catalog does not keep.
+/// Without the catalog (a batch job holds it), the habits are learnt from that read.
+fn with_release_habits(state: &AppState, new: &mut [NewFeed]) {
     if new.is_empty() {
         return;
     }
-    let known = {
+    let published = {
         let _turn = state.refresher.catalog_turn();
-        podlens_data::Catalog::open(&state.data_dir).and_then(|catalog| {
-            Ok((
-                catalog.feeds_to_poll()?,
-                catalog.recent_publication_dates(schedule::HABIT_EPISODES)?,
-            ))
-        })
+        podlens_data::Catalog::open(&state.data_dir)
+            .and_then(|catalog| catalog.recent_publication_dates(schedule::HABIT_EPISODES))
     };
-    let (states, published) = match known {
-        Ok(known) => known,
+    let published = match published {
+        Ok(published) => published,
         Err(error) => {
-            tracing::info!(%error, "feeds followed without their ingest validators: their first polls read them in full");
+            tracing::info!(%error, "feeds followed without their release habits: their first polls learn them");
             return;
         }
     };
-    let by_url: HashMap<&str, &podlens_data::FeedState> = states
-        .iter()
-        .map(|state| (state.feed_url.as_str(), state))
-        .collect();
     for feed in new.iter_mut() {
-        if let Some(known) = by_url.get(feed.feed_url.as_str()) {
-            feed.etag.clone_from(&known.etag);
-            feed.last_modified.clone_from(&known.last_modified);
-        }
         feed.release_window = published
             .get(&feed.feed_url)
             .and_then(|dates| schedule::release_window(dates))
