@@ -31,6 +31,22 @@ pub struct Account {
     pub plan: String,
 }
 
+impl Account {
+    /// The name others see for this user: the one they chose, else their email address.
+    pub fn shown_name(&self) -> String {
+        self.chosen_name()
+            .map_or_else(|| self.email.clone(), str::to_owned)
+    }
+
+    /// The name the user chose, if any (never blank).
+    pub fn chosen_name(&self) -> Option<&str> {
+        self.display_name
+            .as_deref()
+            .map(str::trim)
+            .filter(|name| !name.is_empty())
+    }
+}
+
 /// What `keys create` returns: the account and the key, shown once.
 #[derive(Debug, Clone)]
 pub struct NewApiKey {

@@ -176,11 +176,7 @@ pub async fn invite(
         state.members.require_manager(&account)?;
         let (invitation, token) = state.members.invite(&account, &email, role, Utc::now())?;
         let url = format!("{origin}/team-invite?key={token}");
-        let inviter = account
-            .display_name
-            .clone()
-            .filter(|name| !name.trim().is_empty())
-            .unwrap_or_else(|| account.email.clone());
+        let inviter = account.shown_name();
         state
             .mailer
             .send(&invitation_mail(&email, &inviter, role.as_str(), &url))?;

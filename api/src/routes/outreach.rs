@@ -125,12 +125,7 @@ fn sender_name_of(body: &Map<String, Value>, chosen: Option<&str>) -> ApiResult<
     Ok(optional_string(body, "senderName")?
         .map(|name| name.trim().to_owned())
         .filter(|name| !name.is_empty())
-        .or_else(|| {
-            chosen
-                .map(str::trim)
-                .filter(|name| !name.is_empty())
-                .map(str::to_owned)
-        })
+        .or_else(|| chosen.map(str::to_owned))
         .unwrap_or_else(|| YOUR_NAME.to_owned()))
 }
 
@@ -258,7 +253,7 @@ pub async fn generate(
         .ok_or_else(|| ApiError::BadRequest("podcastId is required".into()))?;
     let options = options_of(&body)?;
     let template_ref = template_id(&body, &options)?;
-    let sender_name = sender_name_of(&body, account.display_name.as_deref())?;
+    let sender_name = sender_name_of(&body, account.chosen_name())?;
     let project_ref = optional_string(&body, "projectId")?;
     let profile_ref = optional_string(&body, "guestProfileId")?;
     let lookup_state = state.clone();

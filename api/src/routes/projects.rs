@@ -599,14 +599,6 @@ pub async fn delete_project(
 
 // ---------------------------------------------------------------- listed podcasts
 
-fn display_name(account: &Account) -> String {
-    account
-        .display_name
-        .clone()
-        .filter(|name| !name.trim().is_empty())
-        .unwrap_or_else(|| account.email.clone())
-}
-
 fn activity(
     account: &Account,
     action_type: ActivityActionType,
@@ -620,7 +612,7 @@ fn activity(
         from_value,
         to_value,
         user_id: account.user_id.clone(),
-        user_display_name: display_name(account),
+        user_display_name: account.shown_name(),
     }
 }
 
