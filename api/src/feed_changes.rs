@@ -63,6 +63,17 @@ impl IndexDelta {
         self.new_episodes += other.new_episodes;
     }
 
+    /// Replaces everything this delta holds of `podcast_id` with `full`, the podcast
+    /// indexed again in full ([`full_delta`]).
+    fn put_in_full(&mut self, podcast_id: Uuid, full: IndexDelta) {
+        self.podcasts.retain(|p| p.podcast_id != podcast_id);
+        self.episodes.retain(|e| e.podcast_id != podcast_id);
+        self.transcripts.retain(|t| t.podcast_id != podcast_id);
+        self.persons.retain(|p| p.podcast_id != podcast_id);
+        self.deleted_podcasts.retain(|id| *id != podcast_id);
+        self.extend(full);
+    }
+
     /// The podcasts this delta touches.
     pub fn podcast_ids(&self) -> Vec<Uuid> {
         let mut ids: Vec<Uuid> = self
@@ -336,7 +347,8 @@ pub struct Stored {
 
 /// [`store_collected`], with the podcasts it writes listed as unindexed first (so a
 /// crash before [`publish`] loses nothing), and the list left holding only what
-/// changed (feeds that came back the same need no index work).
+/// changed (feeds that came back the same need no index work). Podcasts listed before
+/// are in the delta in full.
 pub fn store_marked(catalog: &mut Catalog, collected: &CollectedFeeds) -> ApiResult<Stored> {
     let data_dir = catalog.data_dir().to_owned();
     let listed_before = unindexed(&data_dir);
@@ -353,7 +365,13 @@ pub fn store_marked(catalog: &mut Catalog, collected: &CollectedFeeds) -> ApiRes
         )
         .collect();
     mark_unindexed(&data_dir, &written)?;
-    let (delta, changes) = store_collected(catalog, collected)?;
+    let (mut delta, changes) = store_collected(catalog, collected)?;
+    // A podcast listed before this write may hold stored episodes no generation has:
+    // what this write changed of it is not enough (an older copy of its feed, applied
+    // from the change log after a crash, changes the podcast and none of them).
+    for podcast_id in &listed_before {
+        delta.put_in_full(*podcast_id, full_delta(catalog, *podcast_id)?);
+    }
     let mut still = listed_before;
     still.extend(delta.podcast_ids());
     let to_publish = !still.is_empty() || !collected.moved.is_empty();

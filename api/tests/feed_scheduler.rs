@@ -552,6 +552,53 @@ async fn episodes_stored_before_a_crash_are_indexed_by_the_next_cycle() {
     assert!(podlens_api::feed_changes::unindexed(&data_dir).is_empty());
 }
 
+/// A server killed after storing a new episode and before publishing it was restarted
+/// with a new node id, so its last recorded change — the same feed one poll earlier,
+/// without the new episode — was applied as another node's. Storing that older feed
+/// changed the podcast, the podcast's partial delta stood in for the full one owed to
+/// the podcast left unindexed, and the new episode was never indexed (found by the
+/// `scheduler_crash` test).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_older_change_applied_after_a_crash_still_indexes_the_episodes_left_unindexed() {
+    let setup = setup().await;
+    let data_dir = setup.state.data_dir.clone();
+    let reef_id = uuid::Uuid::parse_str(setup.id("reef.xml")).unwrap();
+    let feed_url = podlens_data::snapshot::read_podcasts(&data_dir.join("parquet"))
+        .unwrap()
+        .iter()
+        .find(|p| p.podcast_id == reef_id)
+        .unwrap()
+        .podcast_rss_feed_url
+        .clone();
+    let batch = |items: &[(&str, &str)]| {
+        let text = feed_xml("Reef Radio", items, "");
+        let parsed = podlens_ingest::parse_feed(text.as_bytes(), None).unwrap();
+        podlens_ingest::normalize(&parsed, &feed_url, Utc::now())
+    };
+    podlens_api::feed_changes::mark_unindexed(&data_dir, &[reef_id]).unwrap();
+    Catalog::open(&data_dir)
+        .unwrap()
+        .upsert_feed(&batch(WEEKLY))
+        .unwrap();
+    let older = podlens_api::cluster::CatalogChange::Feed {
+        batch: Box::new(batch(&WEEKLY[1..])),
+        transcripts: Vec::new(),
+        moved_to: None,
+    };
+    let state = setup.state.clone();
+    tokio::task::spawn_blocking(move || {
+        podlens_api::refresh::apply_feed_change(&state.refresher, &state.catalog, &older)
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(
+        setup.episode_titles("tidal pools").await,
+        ["Tidal pools at dawn"]
+    );
+    assert!(podlens_api::feed_changes::unindexed(&data_dir).is_empty());
+}
+
 /// Every first poll by the server published an index generation: a feed answering in
 /// full brings its linked transcripts again, and each was taken for a change. Fetched
 /// again unchanged, a transcript changes nothing; changed, it is published.

@@ -209,6 +209,20 @@ fn found(runtime: &tokio::runtime::Runtime, base: &str, key: &str, words: &str) 
     })
 }
 
+/// The end of the newest `serve-N.log`, for a failure's message (the data directory
+/// is removed as the test unwinds).
+fn last_log(data_dir: &Path) -> String {
+    let newest = (0..=KILL_AFTER_MS.len() + 1)
+        .rev()
+        .map(|round| data_dir.join(format!("serve-{round}.log")))
+        .find(|path| path.exists());
+    let text = newest
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(60)..].join("\n")
+}
+
 fn wait_until_found(
     runtime: &tokio::runtime::Runtime,
     server: &Server,
@@ -223,8 +237,8 @@ fn wait_until_found(
     {
         assert!(
             started.elapsed() < CONVERGE,
-            "search never found {title:?} after the restart; see {}",
-            data_dir.display()
+            "search never found {title:?} after the restart; the restarted server's log:\n{}",
+            last_log(data_dir)
         );
         std::thread::sleep(Duration::from_millis(250));
     }
