@@ -17,7 +17,8 @@
 //! - **Shows like X.** A podcast term that asks for shows like, similar to or alternatives
 //!   to a show the keyword search finds by its title (every content word in the title)
 //!   takes that show's centroid as the query's vector, weighs the vector ranking up and
-//!   the other keyword hits down: the show first, then shows like it.
+//!   the other keyword hits down, and adds the share of genres each candidate has in
+//!   common with the show: the show first, then shows like it.
 //! - **Paging.** The fused order is recomputed, identically, for every page, and paged by
 //!   position; after the window, pages continue in keyword order after the window's last
 //!   keyword hit, without the vector-only candidates already served.
@@ -67,6 +68,11 @@ pub const LIKE_FUSION: Fusion = Fusion {
     keyword: 0.3,
     vector: 1.5,
 };
+
+/// In a "shows like X" query, a candidate sharing all of X's genres gains this much
+/// (the share of X's genres it holds, Jaccard): shows of one kind are alike even where
+/// their words and static vectors are not.
+pub const LIKE_GENRE_WEIGHT: Score = 2.0;
 
 /// Episodes weigh the vectors at this share of podcasts' weight: an episode's vector is
 /// one description or passage, noisier than a podcast's centroid.
@@ -184,6 +190,28 @@ fn named_show(
             .iter()
             .all(|word| title.all.iter().any(|held| held.folded == *word))
     })
+}
+
+/// A podcast hit's genres.
+fn genres(generation: &OpenGeneration, hit: &Collected) -> HashSet<String> {
+    generation.shards[hit.shard]
+        .podcasts
+        .doc::<tantivy::TantivyDocument>(hit.address)
+        .map(|doc| {
+            crate::search::texts(&doc, generation.schemas.podcasts.genres)
+                .into_iter()
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The share of the two sets' union they hold in common (0 when both are empty).
+fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> Score {
+    let union = a.union(b).count();
+    if union == 0 {
+        return 0.0;
+    }
+    a.intersection(b).count() as Score / union as Score
 }
 
 /// Podcasts nearest to `query` that pass the request's filters and `not` terms, and are
@@ -367,6 +395,7 @@ pub(crate) fn page(
         SearchMode::Episodes => EPISODE_VECTOR_SHARE,
     };
     let vector_weight = weights.vector * mode_weight * (1.0 - confidence);
+    let named_genres = named.map(|at| genres(generation, &keyword[at]));
     for candidate in &mut candidates {
         let named_show = named_id == Some(id_of(&candidate.hit));
         let keyword_weight = if named_show {
@@ -384,8 +413,15 @@ pub(crate) fn page(
             }
             _ => 0.0,
         };
+        let genre_part = match &named_genres {
+            Some(named) if !named_show => {
+                LIKE_GENRE_WEIGHT * jaccard(named, &genres(generation, &candidate.hit))
+            }
+            _ => 0.0,
+        };
         // The named show first, whatever its vector rank.
-        candidate.fused = keyword_part + vector_part + if named_show { 10.0 } else { 0.0 };
+        candidate.fused =
+            keyword_part + vector_part + genre_part + if named_show { 10.0 } else { 0.0 };
     }
     candidates.sort_by(|a, b| {
         b.fused

@@ -41,6 +41,7 @@ mod search;
 mod semantic;
 mod shard;
 pub mod sort_key;
+mod translations;
 pub mod vectors;
 pub mod words;
 

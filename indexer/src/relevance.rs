@@ -6,7 +6,7 @@
 //! | target | podcast search | episode search |
 //! |---|---|---|
 //! | podcast-title | title 3.0, people 2.5 | (the podcast's match, joined) |
-//! | podcast-description | description 1.0, keywords 0.4; episodes' text 1.0 in a group of weight 0.45 | (joined) |
+//! | podcast-description | description 1.0, keywords 0.4; episodes' text 1.0 in a group of weight 0.3 | (joined) |
 //! | episode-title | — | title 2.0, people 2.0 |
 //! | episode-description | — | description 1.0, keywords 0.4 |
 //! | transcript | — | transcript 1.0 in a group of weight 0.6 |
@@ -17,7 +17,7 @@ use tantivy::query::{
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Score, Term};
 
-use crate::analysis::LanguageFamily;
+use crate::analysis::{LanguageFamily, analyze_in};
 use crate::any_field::AnyFieldQuery;
 use crate::bm25f::{FieldGroup, WeightedField, WordQuery};
 use crate::coverage::CoverageQuery;
@@ -25,6 +25,7 @@ use crate::guarded::Guarded;
 use crate::request::{MatchMode, SearchTerm, Target};
 use crate::schema::FamilyFields;
 use crate::shard::{IndexKind, NonEmptyFields, OpenGeneration, OpenShard};
+use crate::translations::translations;
 use crate::words::{TermWords, Word, exact_form, language_codes, phrase_tokens};
 
 /// A field's weight and length normalisation.
@@ -74,6 +75,9 @@ pub struct Weights {
     /// A fuzzy match (asked for, or of a word the catalog does not have) scores this
     /// share of the field's weight.
     pub fuzzy: Score,
+    /// A word's translation into a language the term names ([`crate::translations`])
+    /// counts at this share of the field's weight.
+    pub translation: Score,
 }
 
 /// The weights in use.
@@ -84,7 +88,7 @@ pub const WEIGHTS: Weights = Weights {
     podcast_keywords: field(0.4, 0.75),
     podcast_categories: field(1.5, 0.3),
     podcast_episodes: field(1.0, 0.75),
-    podcast_episodes_group: 0.45,
+    podcast_episodes_group: 0.3,
     episode_title: field(2.0, 0.5),
     episode_people: field(2.0, 0.5),
     episode_description: field(1.0, 0.75),
@@ -100,6 +104,7 @@ pub const WEIGHTS: Weights = Weights {
     phrase_title: 1.0,
     exact_title: 3.0,
     fuzzy: 0.5,
+    translation: 1.0,
 };
 
 /// A term ready to search: its words, and for each content word whether it is searched
@@ -327,8 +332,14 @@ impl TermBuilder<'_> {
         }
     }
 
-    fn weighted(&self, fields: &[WordField], word: &Word, any_word: bool) -> Vec<WeightedField> {
-        fields
+    fn weighted(
+        &self,
+        fields: &[WordField],
+        word: &Word,
+        any_word: bool,
+        translate: &[LanguageFamily],
+    ) -> Vec<WeightedField> {
+        let mut weighted: Vec<WeightedField> = fields
             .iter()
             .filter_map(|field| {
                 let token = Self::token(word, field, any_word)?;
@@ -339,7 +350,29 @@ impl TermBuilder<'_> {
                     average_length: self.average(field.field),
                 })
             })
-            .collect()
+            .collect();
+        // The word's translations, in the fields of the languages the term names.
+        for field in fields {
+            let Some(family) = field.family.filter(|family| translate.contains(family)) else {
+                continue;
+            };
+            let own = Self::token(word, field, any_word);
+            for form in translations(&word.folded, family) {
+                let Some(token) = analyze_in(family, form).into_iter().next() else {
+                    continue;
+                };
+                if own.as_deref() == Some(token.as_str()) {
+                    continue;
+                }
+                weighted.push(WeightedField {
+                    term: Term::from_field_text(field.field, &token),
+                    weight: field.weight.weight * self.weights.translation,
+                    b: field.weight.b,
+                    average_length: self.average(field.field),
+                });
+            }
+        }
+        weighted
     }
 
     fn fuzzy_queries(&self, fields: &[WordField], word: &Word) -> Vec<Box<dyn Query>> {
@@ -379,13 +412,15 @@ impl TermBuilder<'_> {
             .collect()
     }
 
-    /// One word over the term's fields (plus `extras`, added as they are).
+    /// One word over the term's fields (plus `extras`, added as they are), and its
+    /// translations into the `translate` languages.
     fn word_query(
         &self,
         targets: &[Target],
         word: &Word,
         fuzzy: bool,
         any_word: bool,
+        translate: &[LanguageFamily],
         mut extras: Vec<Box<dyn Query>>,
     ) -> WordQuery {
         let (main, long) = self.groups(targets);
@@ -400,11 +435,11 @@ impl TermBuilder<'_> {
         WordQuery::new(
             vec![
                 FieldGroup {
-                    fields: self.weighted(&main, word, any_word),
+                    fields: self.weighted(&main, word, any_word, translate),
                     weight: 1.0,
                 },
                 FieldGroup {
-                    fields: self.weighted(&long, word, any_word),
+                    fields: self.weighted(&long, word, any_word, translate),
                     weight: long_weight,
                 },
             ],
@@ -479,7 +514,7 @@ impl TermBuilder<'_> {
             .iter()
             .position(|content| content == word)
             .is_some_and(|at| plan.fuzzy[at]);
-        self.word_query(targets, word, fuzzy, false, Vec::new())
+        self.word_query(targets, word, fuzzy, false, &[], Vec::new())
     }
 
     /// The term's queries, `None` when it has no word to search.
@@ -497,7 +532,7 @@ impl TermBuilder<'_> {
         // A phrase, or a term of stopwords only: the words in order.
         if (term.phrase && words.all.len() > 1) || words.only_stopwords() {
             if words.all.len() == 1 {
-                let query = self.word_query(targets, &words.all[0], false, true, Vec::new());
+                let query = self.word_query(targets, &words.all[0], false, true, &[], Vec::new());
                 return (!query.is_empty()).then(|| TermQueries {
                     matching: Box::new(query),
                     bonus: None,
@@ -526,8 +561,20 @@ impl TermBuilder<'_> {
                 bonus: self.exact_title(term),
             });
         }
+        // The languages the term names ("german"), among those searched and stemmed:
+        // its words match their translations there too.
+        let translate: Vec<LanguageFamily> = words
+            .content
+            .iter()
+            .flat_map(|word| language_codes(&word.folded))
+            .map(|code| LanguageFamily::from_language_tag(Some(code)))
+            .filter(|family| {
+                !matches!(family, LanguageFamily::English | LanguageFamily::Other)
+                    && self.families.contains(family)
+            })
+            .collect();
         let word_query = |(word, fuzzy): (&Word, &bool)| -> Box<dyn Query> {
-            Box::new(self.word_query(targets, word, *fuzzy, false, extras(word)))
+            Box::new(self.word_query(targets, word, *fuzzy, false, &translate, extras(word)))
         };
         let matching: Box<dyn Query> = match term.match_mode {
             MatchMode::Optional => {

@@ -38,6 +38,10 @@ const OTHERS: &[&str] = &[
     "partytime_themnshow.xml",
     "partytime_dk-podcast.xml", // DW: Langsam gesprochene Nachrichten (German)
     "feed-rs_rss_2.0_spiegel.xml",
+    "gopodcast_1568123217.xml", // Machtwechsel (German politics)
+    "gopodcast_1582828457.xml", // LANZ & PRECHT (German)
+    "gopodcast_1790620773.xml", // Somnoversum (German sleep science)
+    "gopodcast_1374777021.xml", // Alles gesagt? (German interviews)
     // one show, two dated copies each
     "gnome-podcasts_2018-01-20-Intercepted.xml",
     "gnome-podcasts_2018-02-03-Intercepted.xml",
@@ -469,6 +473,48 @@ fn language_words_find_shows_in_that_language() {
     for id in german {
         let at = found.iter().position(|hit| *hit == id).expect("found");
         assert!(at < 4, "{at}");
+    }
+}
+
+/// English topic words beside a language word match their translations in that
+/// language: "german politics" finds the German show whose channel text says "Politik"
+/// and never "politics" near the top (the holders are found by a plain scan).
+#[test]
+fn an_english_topic_word_finds_its_translation_in_the_language_named() {
+    let fixture = fixture();
+    for (query, translated, english) in [
+        ("german politics", "politik", "politics"),
+        ("german science", "wissenschaft", "science"),
+    ] {
+        let holders: Vec<Uuid> = fixture
+            .batches
+            .iter()
+            .map(|(_, batch)| &batch.podcast)
+            .filter(|podcast| {
+                podcast
+                    .rss_language
+                    .as_deref()
+                    .is_some_and(|tag| tag.starts_with("de"))
+            })
+            .filter(|podcast| {
+                let words = plain_words(&format!(
+                    "{} {}",
+                    podcast.podcast_rss_title,
+                    podcast
+                        .podcast_rss_description_no_html
+                        .as_deref()
+                        .unwrap_or_default()
+                ));
+                words.contains(translated) && !words.contains(english)
+            })
+            .map(|podcast| podcast.podcast_id)
+            .collect();
+        assert!(!holders.is_empty(), "{query}");
+        let found = podcasts(&fixture.handle, query);
+        for id in holders {
+            let at = found.iter().position(|hit| *hit == id);
+            assert!(at.is_some_and(|at| at < 2), "{query}: {at:?}");
+        }
     }
 }
 
