@@ -84,6 +84,17 @@ impl Setup {
         &self.ids.iter().find(|(n, _)| n == name).unwrap().1
     }
 
+    /// The feed address the snapshot holds for `podcast_id`.
+    fn feed_url(&self, podcast_id: uuid::Uuid) -> String {
+        podlens_data::snapshot::read_podcasts(&self.state.data_dir.join("parquet"))
+            .unwrap()
+            .iter()
+            .find(|p| p.podcast_id == podcast_id)
+            .unwrap()
+            .podcast_rss_feed_url
+            .clone()
+    }
+
     fn push(&self, name: &str) {
         // What a hub's delivery does, without the hub: the feed is due now.
         assert!(
@@ -529,14 +540,7 @@ async fn episodes_stored_before_a_crash_are_indexed_by_the_next_cycle() {
     {
         let text = feed_xml("Reef Radio", WEEKLY, "");
         let parsed = podlens_ingest::parse_feed(text.as_bytes(), None).unwrap();
-        let feed_url = podlens_data::snapshot::read_podcasts(&data_dir.join("parquet"))
-            .unwrap()
-            .iter()
-            .find(|p| p.podcast_id == reef_id)
-            .unwrap()
-            .podcast_rss_feed_url
-            .clone();
-        let batch = podlens_ingest::normalize(&parsed, &feed_url, Utc::now());
+        let batch = podlens_ingest::normalize(&parsed, &setup.feed_url(reef_id), Utc::now());
         let mut catalog = Catalog::open(&data_dir).unwrap();
         catalog.upsert_feed(&batch).unwrap();
     }
@@ -563,13 +567,7 @@ async fn an_older_change_applied_after_a_crash_still_indexes_the_episodes_left_u
     let setup = setup().await;
     let data_dir = setup.state.data_dir.clone();
     let reef_id = uuid::Uuid::parse_str(setup.id("reef.xml")).unwrap();
-    let feed_url = podlens_data::snapshot::read_podcasts(&data_dir.join("parquet"))
-        .unwrap()
-        .iter()
-        .find(|p| p.podcast_id == reef_id)
-        .unwrap()
-        .podcast_rss_feed_url
-        .clone();
+    let feed_url = setup.feed_url(reef_id);
     let batch = |items: &[(&str, &str)]| {
         let text = feed_xml("Reef Radio", items, "");
         let parsed = podlens_ingest::parse_feed(text.as_bytes(), None).unwrap();

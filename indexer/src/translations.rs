@@ -14,15 +14,11 @@
 
 use crate::analysis::LanguageFamily;
 
-/// The translated languages, in the column order of [`TRANSLATIONS`].
-const COLUMNS: [LanguageFamily; 6] = [
-    LanguageFamily::German,
-    LanguageFamily::French,
-    LanguageFamily::Spanish,
-    LanguageFamily::Portuguese,
-    LanguageFamily::Italian,
-    LanguageFamily::Dutch,
-];
+/// The translated languages, in the column order of [`TRANSLATIONS`]: the stemmed
+/// families after English (German, French, Spanish, Portuguese, Italian, Dutch).
+fn column(family: LanguageFamily) -> Option<usize> {
+    LanguageFamily::ALL[1..7].iter().position(|c| *c == family)
+}
 
 /// English word (lowercased, ASCII) → its forms in German, French, Spanish, Portuguese,
 /// Italian and Dutch (`|` between several; empty where the word is the same or there is
@@ -100,7 +96,7 @@ const TRANSLATIONS: &[(&str, [&str; 6])] = &[
 /// The forms of the English word `folded` in `family` (none for an untranslated word or
 /// language).
 pub fn translations(folded: &str, family: LanguageFamily) -> Vec<&'static str> {
-    let Some(column) = COLUMNS.iter().position(|c| *c == family) else {
+    let Some(column) = column(family) else {
         return Vec::new();
     };
     TRANSLATIONS
@@ -122,7 +118,7 @@ mod tests {
     fn the_table_is_sorted_and_every_form_is_one_token() {
         assert!(TRANSLATIONS.windows(2).all(|pair| pair[0].0 < pair[1].0));
         for (word, forms) in TRANSLATIONS {
-            for (family, cell) in COLUMNS.iter().zip(forms) {
+            for (family, cell) in LanguageFamily::ALL[1..7].iter().zip(forms) {
                 for form in cell.split('|').filter(|form| !form.is_empty()) {
                     assert_eq!(
                         crate::analysis::analyze_in(*family, form).len(),
