@@ -69,10 +69,10 @@ pub const LIKE_FUSION: Fusion = Fusion {
     vector: 1.5,
 };
 
-/// In a "shows like X" query, a candidate sharing all of X's genres gains this much
-/// (the share of X's genres it holds, Jaccard): shows of one kind are alike even where
-/// their words and static vectors are not.
-pub const LIKE_GENRE_WEIGHT: Score = 2.0;
+/// In a "shows like X" query, a candidate gains this much times the Jaccard share of
+/// genres it has in common with X (the whole weight for the same set of genres): shows
+/// of one kind are alike even where their words and static vectors are not.
+pub const LIKE_GENRE_WEIGHT: Score = 1.0;
 
 /// Episodes weigh the vectors at this share of podcasts' weight: an episode's vector is
 /// one description or passage, noisier than a podcast's centroid.
@@ -296,6 +296,8 @@ struct Candidate {
     keyword_rank: Option<usize>,
     similarity: Option<f32>,
     vector_rank: Option<usize>,
+    /// The Jaccard share of genres in common with the named show of a "like" query.
+    genre_share: Option<Score>,
     fused: Score,
 }
 
@@ -354,6 +356,7 @@ pub(crate) fn page(
             hit,
             keyword_rank,
             vector_rank: None,
+            genre_share: None,
             fused: 0.0,
         })
         .collect();
@@ -395,7 +398,9 @@ pub(crate) fn page(
         SearchMode::Episodes => EPISODE_VECTOR_SHARE,
     };
     let vector_weight = weights.vector * mode_weight * (1.0 - confidence);
-    let named_genres = named.map(|at| genres(generation, &keyword[at]));
+    let named_genres = named
+        .map(|at| genres(generation, &keyword[at]))
+        .filter(|genres| !genres.is_empty());
     for candidate in &mut candidates {
         let named_show = named_id == Some(id_of(&candidate.hit));
         let keyword_weight = if named_show {
@@ -413,12 +418,12 @@ pub(crate) fn page(
             }
             _ => 0.0,
         };
-        let genre_part = match &named_genres {
-            Some(named) if !named_show => {
-                LIKE_GENRE_WEIGHT * jaccard(named, &genres(generation, &candidate.hit))
-            }
-            _ => 0.0,
-        };
+        if let Some(named) = &named_genres
+            && !named_show
+        {
+            candidate.genre_share = Some(jaccard(named, &genres(generation, &candidate.hit)));
+        }
+        let genre_part = LIKE_GENRE_WEIGHT * candidate.genre_share.unwrap_or(0.0);
         // The named show first, whatever its vector rank.
         candidate.fused =
             keyword_part + vector_part + genre_part + if named_show { 10.0 } else { 0.0 };
@@ -480,6 +485,8 @@ pub(crate) fn page(
                         "similarityLow": low,
                         "similarityHigh": high,
                         "vectorWeight": vector_weight,
+                        "genreShare": candidate.genre_share,
+                        "genreWeight": LIKE_GENRE_WEIGHT,
                         "namedShow": named_show,
                     }))
                 })

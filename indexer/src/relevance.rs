@@ -356,14 +356,16 @@ impl TermBuilder<'_> {
             let Some(family) = field.family.filter(|family| translate.contains(family)) else {
                 continue;
             };
-            let own = Self::token(word, field, any_word);
+            // Each stem once, and never the word's own: one frequency per word.
+            let mut seen: Vec<String> = Self::token(word, field, any_word).into_iter().collect();
             for form in translations(&word.folded, family) {
                 let Some(token) = analyze_in(family, form).into_iter().next() else {
                     continue;
                 };
-                if own.as_deref() == Some(token.as_str()) {
+                if seen.contains(&token) {
                     continue;
                 }
+                seen.push(token.clone());
                 weighted.push(WeightedField {
                     term: Term::from_field_text(field.field, &token),
                     weight: field.weight.weight * self.weights.translation,
