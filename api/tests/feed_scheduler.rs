@@ -183,12 +183,14 @@ async fn serve_hub(requests: HubRequests) -> String {
 }
 
 async fn setup() -> Setup {
-    setup_with(false).await
+    setup_with(false, &[]).await
 }
 
 /// The setup; with `ingest_validators`, the catalog also holds each feed's fetch with the
-/// validators the feed server answers with, as `podlens ingest` leaves them.
-async fn setup_with(ingest_validators: bool) -> Setup {
+/// validators the feed server answers with, as `podlens ingest` leaves them. The
+/// catalog also holds a weekly show for each of `elsewhere`'s (name, feed address), as
+/// an earlier ingest left it.
+async fn setup_with(ingest_validators: bool, elsewhere: &[(&str, String)]) -> Setup {
     let feeds_dir = tempfile::tempdir().unwrap();
     let feeds = feeds_dir.path().to_path_buf();
     let feeds_base = common::serve_files(feeds.clone()).await;
@@ -247,6 +249,13 @@ async fn setup_with(ingest_validators: bool) -> Setup {
                 })
                 .unwrap();
         }
+        ids.push((name.to_string(), batch.podcast.podcast_id.to_string()));
+    }
+    for (name, url) in elsewhere {
+        let text = feed_xml(&format!("The {name} show"), &WEEKLY[1..], "");
+        let parsed = podlens_ingest::parse_feed(text.as_bytes(), None).unwrap();
+        let batch = podlens_ingest::normalize(&parsed, url, Utc::now());
+        catalog.upsert_feed(&batch).unwrap();
         ids.push((name.to_string(), batch.podcast.podcast_id.to_string()));
     }
     catalog.export_parquet().unwrap();
@@ -642,7 +651,7 @@ async fn a_transcript_fetched_again_unchanged_publishes_nothing() {
 /// not changed since the ingest.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_hub_of_a_feed_unchanged_since_the_ingest_is_learnt_at_its_first_poll() {
-    let setup = setup_with(true).await;
+    let setup = setup_with(true, &[]).await;
     let report = run_cycle(&setup.state).await.unwrap();
     assert_eq!(report.seeded, 6);
     let report = setup.poll(&["pushed.xml"]).await;
@@ -666,4 +675,160 @@ async fn the_hub_of_a_feed_unchanged_since_the_ingest_is_learnt_at_its_first_pol
             .any(|(name, value)| name == "hub.mode" && value == "subscribe"),
         "{request:?}"
     );
+}
+
+/// A feed server gone bad in four ways: one never answers, one redirects to itself,
+/// one streams without end, one answers binary garbage.
+async fn serve_hostile_feeds() -> String {
+    use axum::body::{Body, Bytes};
+    use axum::response::IntoResponse;
+    use axum::routing::get;
+    let app = axum::Router::new()
+        .route(
+            "/hang.xml",
+            get(|| async {
+                tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
+                "too late"
+            }),
+        )
+        .route(
+            "/loop.xml",
+            get(|| async { axum::response::Redirect::to("/loop.xml") }),
+        )
+        .route(
+            "/endless.xml",
+            get(|| async {
+                let chunk = Bytes::from(b"<item><title>more</title></item>".repeat(2048));
+                let chunks = futures_util::stream::repeat_with(move || {
+                    Ok::<_, std::io::Error>(chunk.clone())
+                });
+                (
+                    [("content-type", "application/rss+xml")],
+                    Body::from_stream(chunks),
+                )
+                    .into_response()
+            }),
+        )
+        .route(
+            "/garbage.xml",
+            get(|| async {
+                let bytes: Vec<u8> = (0..4096u32).map(|n| (n * 7919 % 251) as u8).collect();
+                ([("content-type", "application/rss+xml")], bytes).into_response()
+            }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{address}")
+}
+
+/// Feeds that hang, redirect in a loop, stream without end or answer garbage are
+/// recorded with what went wrong and backed off; once failing, they are polled in the
+/// retry lane, so a healthy feed's new episode is published without waiting for them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hanging_looping_endless_and_garbage_feeds_back_off_without_holding_up_the_others() {
+    const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(8);
+    let hostile = serve_hostile_feeds().await;
+    let bad = ["hang.xml", "loop.xml", "endless.xml", "garbage.xml"];
+    let elsewhere: Vec<(&str, String)> = bad
+        .iter()
+        .map(|name| (*name, format!("{hostile}/{name}")))
+        .collect();
+    let mut setup = setup_with(false, &elsewhere).await;
+    let database = setup.state.feeds.database().clone();
+    setup.state.feeds = Arc::new(FeedScheduler::new(database.clone(), true).with_http(
+        podlens_ingest::fetch::HttpConfig {
+            allowed_addresses: vec![std::net::Ipv4Addr::LOCALHOST.into()],
+            retries: 0,
+            timeout: TIMEOUT,
+            ..podlens_ingest::fetch::HttpConfig::default()
+        },
+    ));
+    run_cycle(&setup.state).await.unwrap();
+
+    // Never failed yet: polled with the reef show, whose new episode is published.
+    setup.write("reef.xml", &feed_xml("Reef Radio", WEEKLY, ""));
+    let started = std::time::Instant::now();
+    let mut names = vec!["reef.xml"];
+    names.extend(bad);
+    let report = setup.poll(&names).await;
+    assert!(
+        started.elapsed() < TIMEOUT * 3,
+        "a cycle is bounded by the timeout: {:?}",
+        started.elapsed()
+    );
+    assert_eq!((report.polled, report.failed, report.changed), (5, 4, 1));
+    assert!(
+        setup
+            .episode_titles("tidal pools dawn")
+            .await
+            .contains(&"Tidal pools at dawn".to_owned())
+    );
+    let expected = [
+        ("hang.xml", "network", "timed out"),
+        ("loop.xml", "network", "redirects"),
+        ("endless.xml", "too-large", ""),
+        ("garbage.xml", "not-a-feed", "not a feed"),
+    ];
+    for (name, outcome, error) in expected {
+        let feed = database.scheduled_feed(setup.id(name)).unwrap().unwrap();
+        assert_eq!(
+            (feed.failures, feed.last_outcome.as_deref()),
+            (1, Some(outcome)),
+            "{name}: {feed:?}"
+        );
+        assert!(
+            feed.last_error
+                .as_deref()
+                .unwrap_or_default()
+                .contains(error),
+            "{name}: {feed:?}"
+        );
+        assert!(
+            feed.next_poll_at - Utc::now() > chrono::Duration::minutes(25),
+            "{name} is backed off: {feed:?}"
+        );
+    }
+
+    // Due again with the steady show's new episode: the failing feeds go to the retry
+    // lane, and the steady show is published without waiting for the hanging feed.
+    let mut steady = vec![("s5", "Lanterns over the bay")];
+    steady.extend_from_slice(&WEEKLY[1..]);
+    setup.write("steady.xml", &feed_xml("Steady Show", &steady, ""));
+    let started = std::time::Instant::now();
+    let mut names = vec!["steady.xml"];
+    names.extend(bad);
+    let report = setup.poll(&names).await;
+    assert!(
+        setup
+            .episode_titles("lanterns over the bay")
+            .await
+            .contains(&"Lanterns over the bay".to_owned())
+    );
+    assert!(
+        started.elapsed() < TIMEOUT,
+        "the healthy feed waited for the hanging one: {:?}",
+        started.elapsed()
+    );
+    assert_eq!((report.polled, report.failed, report.changed), (1, 0, 1));
+    let retried = setup
+        .state
+        .feeds
+        .retry_lane_finished()
+        .await
+        .expect("the failing feeds were polled in the retry lane")
+        .unwrap();
+    assert_eq!((retried.polled, retried.failed), (4, 4));
+    for (name, outcome, _) in expected {
+        let feed = database.scheduled_feed(setup.id(name)).unwrap().unwrap();
+        assert_eq!(
+            (feed.failures, feed.last_outcome.as_deref()),
+            (2, Some(outcome)),
+            "{name}: {feed:?}"
+        );
+        assert!(
+            feed.next_poll_at - Utc::now() > chrono::Duration::minutes(50),
+            "{name}'s backoff doubles: {feed:?}"
+        );
+    }
 }

@@ -19,6 +19,8 @@ pub struct ScheduledFeed {
     pub failures: i64,
     pub last_polled_at: Option<DateTime<Utc>>,
     pub last_outcome: Option<String>,
+    /// What went wrong, when the last poll failed.
+    pub last_error: Option<String>,
     pub last_changed_at: Option<DateTime<Utc>>,
     pub pushed_at: Option<DateTime<Utc>>,
     /// Whether a confirmed WebSub subscription with a live lease pushes the feed.
@@ -60,6 +62,16 @@ pub struct PollOutcome {
     pub release_window: Option<String>,
 }
 
+/// Which due feeds a poll takes: feeds whose last poll failed are polled apart from
+/// those that answered, so one that hangs until its timeout cannot hold up the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FeedLane {
+    /// Feeds whose last poll answered (or that were never polled).
+    Answering,
+    /// Feeds whose last poll failed.
+    Failing,
+}
+
 /// The schedule at a glance, for `podlens status` and `/metrics`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ScheduleSummary {
@@ -94,7 +106,8 @@ macro_rules! schedule_columns {
     ($now:literal) => {
         concat!(
             "f.podcast_id, f.feed_url, f.etag, f.last_modified, f.interval_seconds, \
-             f.next_poll_at, f.failures, f.last_polled_at, f.last_outcome, f.last_changed_at, \
+             f.next_poll_at, f.failures, f.last_polled_at, f.last_outcome, f.last_error, \
+             f.last_changed_at, \
              f.pushed_at, f.release_window, CAST(CASE WHEN s.state = 'active' AND s.lease_expires_at > ",
             $now,
             " THEN 1 ELSE 0 END AS BIGINT) AS pushed \
@@ -114,6 +127,7 @@ fn scheduled(row: &AnyRow) -> Result<ScheduledFeed, StoreError> {
         failures: row.try_get("failures")?,
         last_polled_at: optional_time_at(row, "last_polled_at")?,
         last_outcome: row.try_get("last_outcome")?,
+        last_error: row.try_get("last_error")?,
         last_changed_at: optional_time_at(row, "last_changed_at")?,
         pushed_at: optional_time_at(row, "pushed_at")?,
         pushed: row.try_get::<i64, _>("pushed")? == 1,
@@ -182,17 +196,28 @@ impl Database {
         &self,
         now: DateTime<Utc>,
         limit: i64,
+        lane: FeedLane,
     ) -> Result<Vec<ScheduledFeed>, StoreError> {
-        self.wait(async {
-            let rows = sqlx::query(concat!(
+        let sql = match lane {
+            FeedLane::Answering => concat!(
                 "SELECT ",
                 schedule_columns!("$1"),
-                " WHERE f.next_poll_at <= $1 ORDER BY f.next_poll_at, f.podcast_id LIMIT $2"
-            ))
-            .bind(time_text(now))
-            .bind(limit)
-            .fetch_all(self.pool())
-            .await?;
+                " WHERE f.next_poll_at <= $1 AND f.failures = 0 \
+                 ORDER BY f.next_poll_at, f.podcast_id LIMIT $2"
+            ),
+            FeedLane::Failing => concat!(
+                "SELECT ",
+                schedule_columns!("$1"),
+                " WHERE f.next_poll_at <= $1 AND f.failures > 0 \
+                 ORDER BY f.next_poll_at, f.podcast_id LIMIT $2"
+            ),
+        };
+        self.wait(async {
+            let rows = sqlx::query(sql)
+                .bind(time_text(now))
+                .bind(limit)
+                .fetch_all(self.pool())
+                .await?;
             rows.iter().map(scheduled).collect()
         })
     }
@@ -449,13 +474,19 @@ mod tests {
             1
         );
         let due: Vec<String> = database
-            .due_feeds(at(10), 10)
+            .due_feeds(at(10), 10, FeedLane::Answering)
             .unwrap()
             .into_iter()
             .map(|feed| feed.podcast_id)
             .collect();
         assert_eq!(due, ["d", "b", "a"]);
-        assert_eq!(database.due_feeds(at(10), 2).unwrap().len(), 2);
+        assert_eq!(
+            database
+                .due_feeds(at(10), 2, FeedLane::Answering)
+                .unwrap()
+                .len(),
+            2
+        );
         let mut ids = database.scheduled_feed_ids().unwrap();
         ids.sort();
         assert_eq!(ids, ["a", "b", "c", "d"]);
@@ -491,6 +522,13 @@ mod tests {
             (1, Some("network"))
         );
         assert_eq!(b.last_changed_at, None);
+        // The failed feed is polled in the failing lane only.
+        let lane = |lane| -> Vec<String> {
+            let due = database.due_feeds(at(100), 10, lane).unwrap();
+            due.into_iter().map(|feed| feed.podcast_id).collect()
+        };
+        assert_eq!(lane(FeedLane::Answering), ["a"]);
+        assert_eq!(lane(FeedLane::Failing), ["b"]);
         // A push before the poll began was served by it.
         database.record_polls(&[polled("b", 3, 63, "ok")]).unwrap();
         assert_eq!(
@@ -540,8 +578,13 @@ mod tests {
             1
         );
         // A due feed says whether a live subscription pushes it.
-        assert!(database.due_feeds(at(0), 10).unwrap()[0].pushed);
-        assert!(!database.due_feeds(at(60 * 24 * 11), 10).unwrap()[0].pushed);
+        assert!(database.due_feeds(at(0), 10, FeedLane::Answering).unwrap()[0].pushed);
+        assert!(
+            !database
+                .due_feeds(at(60 * 24 * 11), 10, FeedLane::Answering)
+                .unwrap()[0]
+                .pushed
+        );
 
         subscription.callback_token = "t2".into();
         database.save_subscription(&subscription).unwrap();
@@ -561,6 +604,6 @@ mod tests {
                 .active_subscriptions,
             0
         );
-        assert!(!database.due_feeds(at(0), 10).unwrap()[0].pushed);
+        assert!(!database.due_feeds(at(0), 10, FeedLane::Answering).unwrap()[0].pushed);
     }
 }

@@ -26,7 +26,7 @@ use std::time::Duration;
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{Any, AnyPool, Transaction};
 
-pub use feeds::{NewFeed, PollOutcome, ScheduleSummary, ScheduledFeed, Subscription};
+pub use feeds::{FeedLane, NewFeed, PollOutcome, ScheduleSummary, ScheduledFeed, Subscription};
 pub use leader::Leadership;
 pub use legacy::{LEGACY_DATABASE_FILE, LegacyImport, import_legacy};
 pub use time::{day_text, optional_time_at, parse_day, parse_time, time_at, time_text};

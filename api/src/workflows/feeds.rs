@@ -15,7 +15,10 @@
 //! The catalog is opened only when a feed changed: the changed feeds are stored, and
 //! one snapshot and one index generation publish the whole cycle's new and changed
 //! episodes ([`crate::feed_changes`]). Each feed's next poll is then written: its
-//! rhythm's interval after an answer, an exponential backoff after a failure. A feed
+//! rhythm's interval after an answer, an exponential backoff after a failure. Feeds
+//! whose last poll failed are polled apart, in a retry lane of their own (one poll at
+//! a time), so a feed that hangs until its timeout, redirects in a loop or streams
+//! without end never holds up the publishing of the feeds that answer. A feed
 //! whose WebSub hub pushes its changes is polled at once when pushed
 //! ([`super::websub`]) and otherwise only as a safety net.
 //!
@@ -36,7 +39,7 @@ use podlens_ingest::fetch::{
 };
 use podlens_ingest::schedule;
 use podlens_model::catalog::{FeedBatch, FeedFetchRecord, FeedPolling, PodcastRecord};
-use podlens_store::{Database, NewFeed, PollOutcome, ScheduledFeed};
+use podlens_store::{Database, FeedLane, NewFeed, PollOutcome, ScheduledFeed};
 use serde::Serialize;
 use uuid::Uuid;
 
@@ -66,6 +69,8 @@ pub struct FeedScheduler {
     seeded: Mutex<(HashSet<Uuid>, Option<Instant>)>,
     /// Where hubs reach this service (`--public-url`), for WebSub callbacks.
     public_url: Option<String>,
+    /// The poll of the feeds whose last poll failed, while it runs.
+    retry_lane: Mutex<Option<tokio::task::JoinHandle<ApiResult<CycleReport>>>>,
 }
 
 impl std::fmt::Debug for FeedScheduler {
@@ -106,6 +111,7 @@ impl FeedScheduler {
             }),
             seeded: Mutex::new((HashSet::new(), None)),
             public_url: None,
+            retry_lane: Mutex::new(None),
         }
     }
 
@@ -135,6 +141,17 @@ impl FeedScheduler {
 
     pub(crate) fn http(&self) -> HttpConfig {
         lock(&self.http).clone()
+    }
+
+    /// Waits for the retry lane's poll of failing feeds, when one was started, and
+    /// returns what it did.
+    pub async fn retry_lane_finished(&self) -> Option<ApiResult<CycleReport>> {
+        let lane = lock(&self.retry_lane).take()?;
+        Some(lane.await.unwrap_or_else(|error| {
+            Err(ApiError::Internal(format!(
+                "the retry lane failed: {error}"
+            )))
+        }))
     }
 }
 
@@ -239,18 +256,21 @@ fn seed_due(scheduler: &FeedScheduler) -> bool {
         .is_none_or(|at| at.elapsed() >= SEED_EVERY)
 }
 
-/// One cycle: seed when due, poll the due feeds, store and publish what changed,
+/// One cycle: seed when due, hand the due feeds whose last poll failed to the retry
+/// lane (when it is free), poll the other due feeds, store and publish what changed,
 /// write each feed's next poll.
 pub async fn run_cycle(state: &AppState) -> ApiResult<CycleReport> {
-    let started = Instant::now();
     let now = Utc::now();
     let mut seeded = 0;
     if seed_due(&state.feeds) {
         let seed_state = state.clone();
         seeded = crate::state::blocking(move || seed(&seed_state, now)).await?;
     }
+    start_retry_lane(state, now).await?;
     let database = state.feeds.database.clone();
-    let due = crate::state::blocking(move || Ok(database.due_feeds(now, BATCH)?)).await?;
+    let due =
+        crate::state::blocking(move || Ok(database.due_feeds(now, BATCH, FeedLane::Answering)?))
+            .await?;
     // Podcasts a crash or a failed publish left stored but unindexed are published
     // even when no feed is due.
     if due.is_empty() && crate::feed_changes::unindexed(&state.data_dir).is_empty() {
@@ -259,6 +279,43 @@ pub async fn run_cycle(state: &AppState) -> ApiResult<CycleReport> {
             ..CycleReport::default()
         });
     }
+    let mut report = poll(state, due).await?;
+    report.seeded = seeded;
+    Ok(report)
+}
+
+/// Polls the due feeds whose last poll failed in a task of their own, unless the lane
+/// is still busy with the previous ones (they stay due meanwhile): a feed that hangs
+/// until its timeout, redirects in a loop or streams without end holds up only the
+/// other failing feeds, never the publishing of the feeds that answer.
+async fn start_retry_lane(state: &AppState, now: DateTime<Utc>) -> ApiResult<()> {
+    if lock(&state.feeds.retry_lane)
+        .as_ref()
+        .is_some_and(|lane| !lane.is_finished())
+    {
+        return Ok(());
+    }
+    let database = state.feeds.database.clone();
+    let failing =
+        crate::state::blocking(move || Ok(database.due_feeds(now, BATCH, FeedLane::Failing)?))
+            .await?;
+    if failing.is_empty() {
+        return Ok(());
+    }
+    let lane_state = state.clone();
+    let lane = tokio::spawn(async move {
+        let result = poll(&lane_state, failing).await;
+        log_cycle("retry", &result);
+        result
+    });
+    *lock(&state.feeds.retry_lane) = Some(lane);
+    Ok(())
+}
+
+/// Fetches `due` (conditional GET, bounded concurrency), stores and publishes what
+/// changed, and writes each feed's next poll.
+async fn poll(state: &AppState, due: Vec<ScheduledFeed>) -> ApiResult<CycleReport> {
+    let started = Instant::now();
     let sources: Vec<FeedSource> = due
         .iter()
         .map(|feed| {
@@ -280,9 +337,8 @@ pub async fn run_cycle(state: &AppState) -> ApiResult<CycleReport> {
         .await
         .map_err(|error| ApiError::Internal(format!("the feed poll failed: {error}")))?;
     let cycle_state = state.clone();
-    let (mut finished, subscribe) =
+    let (finished, subscribe) =
         crate::state::blocking(move || finish_cycle(&cycle_state, &due, &collected)).await?;
-    finished.seeded = seeded;
     crate::telemetry::record_feed_cycle(&finished, started.elapsed().as_secs_f64());
     if !subscribe.is_empty() {
         super::websub::subscribe_all(state, subscribe).await;
@@ -468,37 +524,45 @@ pub fn spawn_feed_scheduler(state: AppState) {
             if !state.cluster.is_leader() {
                 continue;
             }
-            match run_cycle(&state).await {
-                // Cycles that found something new, or a failure, are worth a line; the
-                // rest are counted in /metrics.
-                Ok(report)
-                    if report.changed > 0
-                        || report.failed > 0
-                        || report.seeded > 0
-                        || report.removed_podcasts > 0 =>
-                {
-                    tracing::info!(
-                        seeded = report.seeded,
-                        polled = report.polled,
-                        changed = report.changed,
-                        not_modified = report.not_modified,
-                        failed = report.failed,
-                        new_episodes = report.new_episodes,
-                        generation = report.generation,
-                        "feeds polled"
-                    );
-                }
-                Ok(report) if report.polled > 0 => tracing::debug!(
-                    polled = report.polled,
-                    not_modified = report.not_modified,
-                    "feeds polled: nothing new"
-                ),
-                Ok(_) => {}
-                Err(error) => {
-                    metrics::counter!("podlens_feed_cycle_failures_total").increment(1);
-                    tracing::warn!(%error, "the feed poll cycle failed; the feeds stay due");
-                }
-            }
+            let result = run_cycle(&state).await;
+            log_cycle("main", &result);
         }
     });
+}
+
+/// A line for a cycle that found something new or failed; the rest are counted in
+/// /metrics. `lane` says which feeds it polled (`main`, or `retry` for those whose
+/// last poll failed).
+fn log_cycle(lane: &str, result: &ApiResult<CycleReport>) {
+    match result {
+        Ok(report)
+            if report.changed > 0
+                || report.failed > 0
+                || report.seeded > 0
+                || report.removed_podcasts > 0 =>
+        {
+            tracing::info!(
+                lane,
+                seeded = report.seeded,
+                polled = report.polled,
+                changed = report.changed,
+                not_modified = report.not_modified,
+                failed = report.failed,
+                new_episodes = report.new_episodes,
+                generation = report.generation,
+                "feeds polled"
+            );
+        }
+        Ok(report) if report.polled > 0 => tracing::debug!(
+            lane,
+            polled = report.polled,
+            not_modified = report.not_modified,
+            "feeds polled: nothing new"
+        ),
+        Ok(_) => {}
+        Err(error) => {
+            metrics::counter!("podlens_feed_cycle_failures_total").increment(1);
+            tracing::warn!(lane, %error, "the feed poll cycle failed; the feeds stay due");
+        }
+    }
 }
