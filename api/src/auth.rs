@@ -7,10 +7,10 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
 
-use crate::accounts::{Account, UsageSubject};
 use crate::error::ApiError;
-use crate::plan::{self, Plan};
 use crate::state::{AppState, blocking};
+use podlens_app::accounts::{Account, UsageSubject};
+use podlens_app::plan::{self, Plan};
 
 /// The caller of a request. Extracting it rejects a bad key with 401 and a key whose
 /// plan has no API access with 403; a request without a key is a public caller.
@@ -146,12 +146,13 @@ impl Caller {
                 .headers
                 .get(COOKIE)
                 .and_then(|value| value.to_str().ok())
-                .and_then(crate::accounts::sessions::session_from_cookies)
+                .and_then(podlens_app::accounts::sessions::session_from_cookies)
                 .map(str::to_owned);
             if let Some(token) = session {
                 let sessions = state.sessions.clone();
                 let account =
-                    blocking(move || sessions.session_account(&token, chrono::Utc::now())).await?;
+                    blocking(move || Ok(sessions.session_account(&token, chrono::Utc::now())?))
+                        .await?;
                 if let Some(account) = account {
                     let plan = plan::plan_of(&account.plan)?;
                     return Ok((
@@ -177,7 +178,7 @@ impl Caller {
             return Err(ApiError::InvalidToken);
         };
         let accounts = state.accounts.clone();
-        let account = blocking(move || accounts.account_for_key(&key))
+        let account = blocking(move || Ok(accounts.account_for_key(&key)?))
             .await?
             .ok_or(ApiError::InvalidToken)?;
         let plan = plan::plan_of(&account.plan)?;

@@ -11,15 +11,7 @@ pub const INVALID_TOKEN_MESSAGE: &str = "Invalid authorization token";
 /// The exact message for a search body that cannot be read (SPEC §5).
 pub const SEARCH_PARSE_MESSAGE: &str = "Error parsing search options.";
 
-/// A usage limit that a call would exceed, reported in the 429 answer and its headers.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LimitExceeded {
-    pub message: String,
-    pub limit: u64,
-    pub used: u64,
-    /// Seconds until the window resets.
-    pub reset_after_seconds: u64,
-}
+pub use podlens_app::LimitExceeded;
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -62,22 +54,43 @@ pub enum ApiError {
     Internal(String),
 }
 
-impl From<podlens_store::StoreError> for ApiError {
-    fn from(error: podlens_store::StoreError) -> ApiError {
+/// The HTTP side of the services' errors: each kind keeps its message.
+impl From<podlens_app::AppError> for ApiError {
+    fn from(error: podlens_app::AppError) -> ApiError {
+        use podlens_app::AppError;
         match error {
-            podlens_store::StoreError::Unavailable(_) => ApiError::Unavailable(
-                "The application database is unavailable; try again shortly.".to_owned(),
-            ),
+            AppError::Invalid(message) => ApiError::BadRequest(message),
+            AppError::Forbidden(message) => ApiError::Forbidden(message),
+            AppError::NotFound(message) => ApiError::NotFound(message),
+            AppError::Conflict(message) => ApiError::Conflict(message),
+            AppError::CapReached(limit) => ApiError::TooManyRequests(limit),
+            AppError::Unavailable(message) => ApiError::Unavailable(message),
+            AppError::Internal(cause) => ApiError::Internal(cause),
+            // A kind added later is an internal error until it is mapped.
             other => ApiError::Internal(other.to_string()),
         }
     }
 }
 
-impl From<sqlx::Error> for ApiError {
-    fn from(error: sqlx::Error) -> ApiError {
-        ApiError::from(podlens_store::StoreError::from(error))
-    }
+/// Errors of the lower layers, mapped as the services map them.
+macro_rules! through_app_error {
+    ($($error:ty),* $(,)?) => {
+        $(impl From<$error> for ApiError {
+            fn from(error: $error) -> ApiError {
+                ApiError::from(podlens_app::AppError::from(error))
+            }
+        })*
+    };
 }
+
+through_app_error!(
+    podlens_store::StoreError,
+    sqlx::Error,
+    podlens_model::ValidationError,
+    podlens_data::DataError,
+    podlens_indexer::IndexError,
+    podlens_model::SearchError,
+);
 
 impl ApiError {
     pub fn internal(error: impl std::fmt::Display) -> ApiError {
@@ -209,41 +222,6 @@ pub async fn envelope_plain_failures(
     );
     parts.headers.remove(axum::http::header::CONTENT_LENGTH);
     Response::from_parts(parts, axum::body::Body::from(body))
-}
-
-impl From<podlens_model::ValidationError> for ApiError {
-    fn from(error: podlens_model::ValidationError) -> Self {
-        ApiError::BadRequest(error.to_string())
-    }
-}
-
-impl From<podlens_data::DataError> for ApiError {
-    fn from(error: podlens_data::DataError) -> Self {
-        ApiError::Internal(format!("catalog: {error}"))
-    }
-}
-
-impl From<podlens_indexer::IndexError> for ApiError {
-    fn from(error: podlens_indexer::IndexError) -> Self {
-        match error {
-            podlens_indexer::IndexError::VectorsUnavailable => {
-                ApiError::Unavailable(error.to_string())
-            }
-            // What a client sent (a page size, a cursor) that the engine refuses.
-            podlens_indexer::IndexError::InvalidRequest(message) => ApiError::BadRequest(message),
-            podlens_indexer::IndexError::InvalidCursor(_) => crate::cursors::invalid_cursor(),
-            error => ApiError::Internal(format!("search index: {error}")),
-        }
-    }
-}
-
-impl From<podlens_model::SearchError> for ApiError {
-    fn from(error: podlens_model::SearchError) -> Self {
-        if let Some(detail) = error.detail() {
-            tracing::debug!(detail, "search options refused");
-        }
-        ApiError::BadRequest(error.to_string())
-    }
 }
 
 #[cfg(test)]

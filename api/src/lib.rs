@@ -1,35 +1,23 @@
 //! The HTTP API (axum): Pod Engine-compatible routes under `/api/v1`, API-key auth,
 //! plans and metering, the OpenAPI document, and the web app's static bundle.
 //!
-//! [`app`] builds the whole router over an [`AppState`] (the account store and the
-//! reloading catalog reader); [`server::serve`] runs it for `podlens serve`.
+//! [`app`] builds the whole router over an [`AppState`] (the services of
+//! `podlens-app` and the web bundle); [`server::serve`] runs it for `podlens serve`.
+//! Handlers extract what a request says, call a service and map its answer or its
+//! [`podlens_app::AppError`] to HTTP.
 
-pub mod accounts;
 pub mod auth;
-pub mod backup;
-pub mod catalog;
-pub mod cluster;
 pub mod conditional;
-mod convert;
-pub mod cursors;
 pub mod envelope;
 pub mod error;
 pub mod extract;
-pub mod feed_changes;
-pub mod mail;
 pub mod metering;
 pub mod openapi;
-pub mod plan;
-pub mod refresh;
 pub mod routes;
-mod search_plan;
 pub mod server;
-pub mod speech;
 pub mod state;
 pub mod telemetry;
-mod transcripts;
 pub mod web;
-pub mod workflows;
 
 use axum::Router;
 

@@ -9,10 +9,10 @@ use axum::response::{IntoResponseParts, ResponseParts};
 use chrono::{Datelike, NaiveDate, Utc};
 use podlens_model::plans::{Quota, QuotaPeriod};
 
-use crate::accounts::{Consumption, UsageCounter, UsageWindow};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult, LimitExceeded};
 use crate::state::{AppState, blocking};
+use podlens_app::accounts::{Consumption, UsageCounter, UsageWindow};
 
 /// The limit that applies to a counter for the caller's plan: `(window, limit)`, with
 /// `None` for unlimited. Counters without a plan limit are recorded, not limited.
@@ -107,7 +107,7 @@ pub async fn charge(
             Some(used) => used,
             None => {
                 let meter = state.usage.clone();
-                blocking(move || meter.count_after_reading(&subject, counter, window, today))
+                blocking(move || Ok(meter.count_after_reading(&subject, counter, window, today)?))
                     .await?
             }
         };
@@ -119,7 +119,7 @@ pub async fn charge(
     }
     let accounts = state.accounts.clone();
     let outcome =
-        blocking(move || accounts.consume(&subject, counter, window, limit, 1, today)).await?;
+        blocking(move || Ok(accounts.consume(&subject, counter, window, limit, 1, today)?)).await?;
     match outcome {
         Consumption::Granted { used } => Ok(Metered {
             limit,

@@ -83,31 +83,6 @@ pub async fn track(request: Request, next: Next) -> Response {
     response
 }
 
-/// Counts one pass of the background jobs and its failures.
-pub fn record_job_pass(seconds: f64, failures: &[crate::workflows::job_log::JobFailure]) {
-    metrics::counter!("podlens_job_passes_total").increment(1);
-    metrics::histogram!("podlens_job_pass_duration_seconds").record(seconds);
-    for failure in failures {
-        metrics::counter!("podlens_job_failures_total", "job" => failure.job.clone()).increment(1);
-    }
-}
-
-/// Counts one cycle of the feed scheduler.
-pub fn record_feed_cycle(report: &crate::workflows::feeds::CycleReport, seconds: f64) {
-    metrics::counter!("podlens_feed_cycles_total").increment(1);
-    metrics::histogram!("podlens_feed_cycle_duration_seconds").record(seconds);
-    let changed = report.changed as u64;
-    let not_modified = report.not_modified as u64;
-    let failed = report.failed as u64;
-    let unchanged = (report.polled as u64).saturating_sub(changed + not_modified + failed);
-    metrics::counter!("podlens_feed_polls_total", "outcome" => "changed").increment(changed);
-    metrics::counter!("podlens_feed_polls_total", "outcome" => "unchanged").increment(unchanged);
-    metrics::counter!("podlens_feed_polls_total", "outcome" => "not_modified")
-        .increment(not_modified);
-    metrics::counter!("podlens_feed_polls_total", "outcome" => "failed").increment(failed);
-    metrics::counter!("podlens_feed_new_episodes_total").increment(report.new_episodes as u64);
-}
-
 fn age_seconds(now: DateTime<Utc>, at: DateTime<Utc>) -> f64 {
     (now - at).num_milliseconds().max(0) as f64 / 1000.0
 }

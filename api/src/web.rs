@@ -1,13 +1,22 @@
 //! The web app's built bundle (`web/dist`), served for every path outside `/api`,
 //! with unknown paths answered by `index.html` so the app's router can take them; and
 //! the media of `podlens demo`'s generated corpus under `/demo-corpus/`.
+//!
+//! The bundle's scripts and styles under `/assets/` are named after a hash of their
+//! content, so they are cached for a year and never revalidated; `index.html` and the
+//! other files are revalidated on every use, so a new release is seen on the next visit.
+//! A file is sent as the build's brotli or gzip copy beside it (`app.js.br`,
+//! `app.js.gz`) when the client accepts that encoding; anything else compressible is
+//! gzip-compressed on the way out.
 
 use std::path::Path;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::HeaderValue;
-use axum::http::header::{CONTENT_SECURITY_POLICY, LOCATION, X_CONTENT_TYPE_OPTIONS};
+use axum::http::header::{
+    ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_SECURITY_POLICY, LOCATION, VARY, X_CONTENT_TYPE_OPTIONS,
+};
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use tower::ServiceExt;
 use tower_http::services::{ServeDir, ServeFile};
@@ -85,10 +94,47 @@ pub async fn serve_demo_corpus(corpus: &Path, request: Request) -> Response {
     response
 }
 
+/// The folder of the bundle's content-hashed files, and the first segment of their path.
+const ASSETS: &str = "/assets/";
+
+/// How long a content-hashed file may be kept: a year, without asking again.
+const HASHED_FILE_CACHING: &str = "public, max-age=31536000, immutable";
+
+/// `index.html` and the bundle's other files: kept, but checked on every use.
+const REVALIDATED_FILE_CACHING: &str = "no-cache";
+
 async fn serve_bundle(dir: &Path, request: Request) -> Response {
-    let service = ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")));
-    match service.oneshot(request.map(Body::new)).await {
+    let hashed = request.uri().path().starts_with(ASSETS);
+    let files = ServeDir::new(dir).precompressed_br().precompressed_gzip();
+    let answer = if hashed {
+        // A hashed file that is not there is a 404, never `index.html` in its stead: a
+        // page left open across a release then loads the app again instead of running
+        // (or caching for a year) a page where it expected a script.
+        files.oneshot(request.map(Body::new)).await
+    } else {
+        let index = ServeFile::new(dir.join("index.html"))
+            .precompressed_br()
+            .precompressed_gzip();
+        files.fallback(index).oneshot(request.map(Body::new)).await
+    };
+    let mut response = match answer {
+        Ok(response) if hashed && response.status() == StatusCode::NOT_FOUND => {
+            return ApiError::RouteNotFound.into_response();
+        }
         Ok(response) => response.map(Body::new),
-        Err(error) => ApiError::internal(error).into_response(),
+        Err(error) => return ApiError::internal(error).into_response(),
+    };
+    let status = response.status();
+    if status.is_success() || status == StatusCode::NOT_MODIFIED {
+        let caching = if hashed {
+            HASHED_FILE_CACHING
+        } else {
+            REVALIDATED_FILE_CACHING
+        };
+        let headers = response.headers_mut();
+        headers.insert(CACHE_CONTROL, HeaderValue::from_static(caching));
+        // The same path is sent as brotli, gzip or as is, by what the client accepts.
+        headers.append(VARY, HeaderValue::from_name(ACCEPT_ENCODING));
     }
+    response
 }

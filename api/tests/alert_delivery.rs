@@ -17,7 +17,7 @@ use axum::body::Bytes;
 use axum::http::{HeaderMap, StatusCode};
 use hmac::{Hmac, Mac};
 use podlens_api::AppState;
-use podlens_api::workflows::delivery::{Delivery, DeliveryWorker, RetryPolicy};
+use podlens_app::workflows::delivery::{Delivery, DeliveryWorker, RetryPolicy};
 use podlens_netguard::AddressPolicy;
 use serde_json::{Value, json};
 use sha2::Sha256;
@@ -296,7 +296,7 @@ async fn each_new_match_reaches_the_webhook_signed_with_its_secret_and_by_mail()
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].target, "deliver-signed@example.com");
     assert_eq!(mails[0].status, "sent");
-    let outbox = podlens_api::mail::Outbox::in_data_dir(&http.state.data_dir);
+    let outbox = podlens_app::mail::Outbox::in_data_dir(&http.state.data_dir);
     let files = outbox.messages().unwrap();
     let ours: Vec<_> = files
         .iter()
@@ -316,7 +316,7 @@ async fn each_new_match_reaches_the_webhook_signed_with_its_secret_and_by_mail()
     // A second run matches nothing new and delivers nothing.
     let state = http.state.clone();
     let report =
-        tokio::task::spawn_blocking(move || podlens_api::workflows::alerts::run_alerts(&state))
+        tokio::task::spawn_blocking(move || podlens_app::workflows::alerts::run_alerts(&state))
             .await
             .unwrap()
             .unwrap();
@@ -434,7 +434,7 @@ async fn private_targets_are_refused_by_default_and_allowed_when_opted_in() {
         eprintln!("no host name resolving to loopback here: only the literal is checked");
     }
     for url in &targets {
-        let row = podlens_api::workflows::webhooks::WebhookRow {
+        let row = podlens_app::workflows::webhooks::WebhookRow {
             webhook_id: uuid::Uuid::new_v4().to_string(),
             team_id: account.team_id.clone(),
             url: url.clone(),

@@ -6,7 +6,7 @@ mod common;
 
 use std::net::SocketAddr;
 
-use podlens_api::mail::Outbox;
+use podlens_app::mail::Outbox;
 use reqwest::StatusCode;
 use reqwest::header::{COOKIE, SET_COOKIE};
 use serde_json::{Value, json};
@@ -157,7 +157,7 @@ async fn sign_up_by_outbox_link_then_session_then_sign_out() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(
         body["data"]["message"],
-        podlens_api::accounts::sessions::BAD_LINK_MESSAGE
+        podlens_app::accounts::sessions::BAD_LINK_MESSAGE
     );
 
     // The cookie identifies the user, on the free plan, without API access needed.
@@ -263,7 +263,7 @@ async fn sign_in_links_rotate_sessions_and_are_rate_limited() {
     );
 
     // Two links were sent to booker@ so far; the limit is per hour.
-    let limit = podlens_api::accounts::sessions::LINKS_PER_EMAIL_PER_HOUR;
+    let limit = podlens_app::accounts::sessions::LINKS_PER_EMAIL_PER_HOUR;
     for _ in 2..limit {
         let (status, _, _) = post_json(
             &server,

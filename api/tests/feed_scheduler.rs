@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use chrono::Utc;
 use podlens_api::AppState;
-use podlens_api::workflows::feeds::{FeedScheduler, run_cycle};
+use podlens_app::workflows::feeds::{FeedScheduler, run_cycle};
 use podlens_data::Catalog;
 use serde_json::{Value, json};
 
@@ -109,7 +109,7 @@ impl Setup {
     /// Pushes the feeds `names` and runs one cycle that polls exactly them: the other
     /// feeds' first polls (somewhere in their first ten minutes) are put off by an hour,
     /// so one falling due during the test cannot join the cycle.
-    async fn poll(&self, names: &[&str]) -> podlens_api::workflows::feeds::CycleReport {
+    async fn poll(&self, names: &[&str]) -> podlens_app::workflows::feeds::CycleReport {
         let database = self.state.feeds.database();
         let later = podlens_store::time_text(Utc::now() + chrono::Duration::hours(1));
         database
@@ -545,7 +545,7 @@ async fn episodes_stored_before_a_crash_are_indexed_by_the_next_cycle() {
     // A cycle stored the reef show's new episode, listed it as unindexed, and died
     // before publishing the index generation.
     let reef_id = uuid::Uuid::parse_str(setup.id("reef.xml")).unwrap();
-    podlens_api::feed_changes::mark_unindexed(&data_dir, &[reef_id]).unwrap();
+    podlens_app::feed_changes::mark_unindexed(&data_dir, &[reef_id]).unwrap();
     {
         let text = feed_xml("Reef Radio", WEEKLY, "");
         let parsed = podlens_ingest::parse_feed(text.as_bytes(), None).unwrap();
@@ -562,7 +562,7 @@ async fn episodes_stored_before_a_crash_are_indexed_by_the_next_cycle() {
         setup.episode_titles("tidal pools").await,
         ["Tidal pools at dawn"]
     );
-    assert!(podlens_api::feed_changes::unindexed(&data_dir).is_empty());
+    assert!(podlens_app::feed_changes::unindexed(&data_dir).is_empty());
 }
 
 /// A server killed after storing a new episode and before publishing it was restarted
@@ -582,19 +582,19 @@ async fn an_older_change_applied_after_a_crash_still_indexes_the_episodes_left_u
         let parsed = podlens_ingest::parse_feed(text.as_bytes(), None).unwrap();
         podlens_ingest::normalize(&parsed, &feed_url, Utc::now())
     };
-    podlens_api::feed_changes::mark_unindexed(&data_dir, &[reef_id]).unwrap();
+    podlens_app::feed_changes::mark_unindexed(&data_dir, &[reef_id]).unwrap();
     Catalog::open(&data_dir)
         .unwrap()
         .upsert_feed(&batch(WEEKLY))
         .unwrap();
-    let older = podlens_api::cluster::CatalogChange::Feed {
+    let older = podlens_app::cluster::CatalogChange::Feed {
         batch: Box::new(batch(&WEEKLY[1..])),
         transcripts: Vec::new(),
         moved_to: None,
     };
     let state = setup.state.clone();
     tokio::task::spawn_blocking(move || {
-        podlens_api::refresh::apply_feed_change(&state.refresher, &state.catalog, &older)
+        podlens_app::refresh::apply_feed_change(&state.refresher, &state.catalog, &older)
     })
     .await
     .unwrap()
@@ -603,7 +603,7 @@ async fn an_older_change_applied_after_a_crash_still_indexes_the_episodes_left_u
         setup.episode_titles("tidal pools").await,
         ["Tidal pools at dawn"]
     );
-    assert!(podlens_api::feed_changes::unindexed(&data_dir).is_empty());
+    assert!(podlens_app::feed_changes::unindexed(&data_dir).is_empty());
 }
 
 /// Every first poll by the server published an index generation: a feed answering in

@@ -65,7 +65,7 @@ async fn setup_with(allow_loopback: bool) -> Setup {
     // --allow-private` would allow it; every other private address stays refused.
     if allow_loopback {
         state.refresher = std::sync::Arc::new(
-            podlens_api::refresh::FeedRefresher::new(data_dir.path().to_path_buf())
+            podlens_app::refresh::FeedRefresher::new(data_dir.path().to_path_buf())
                 .allowing_addresses(vec![std::net::Ipv4Addr::LOCALHOST.into()]),
         );
     }

@@ -18,8 +18,8 @@ use std::time::Duration;
 
 use chrono::Utc;
 use podlens_api::AppState;
-use podlens_api::speech::FasterWhisper;
-use podlens_api::workflows::speech_worker::SpeechWorker;
+use podlens_app::speech::FasterWhisper;
+use podlens_app::workflows::speech_worker::SpeechWorker;
 use podlens_data::Catalog;
 use serde_json::{Value, json};
 
@@ -560,7 +560,7 @@ async fn speech_is_transcribed_with_whisper_served_with_timings_and_searchable()
             .state
             .data_dir
             .join("transcriptions")
-            .join(podlens_api::workflows::index_updates::FAILURES_FILE)
+            .join(podlens_app::workflows::index_updates::FAILURES_FILE)
             .exists()
     );
 }

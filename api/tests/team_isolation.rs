@@ -614,7 +614,7 @@ async fn build_team_a(http: &Http, key: &str) -> TeamA {
 
 /// The key of the `/team-invite` link in the newest outbox message, mailed to `to`.
 fn newest_invite_key(http: &Http, to: &str) -> String {
-    let outbox = podlens_api::mail::Outbox::in_data_dir(&http.state.data_dir);
+    let outbox = podlens_app::mail::Outbox::in_data_dir(&http.state.data_dir);
     let messages = outbox.messages().expect("outbox readable");
     let text = std::fs::read_to_string(messages.last().expect("a mail")).expect("readable");
     assert!(text.contains(&format!("To: {to}\r\n")), "{text}");

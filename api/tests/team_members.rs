@@ -8,8 +8,8 @@ mod common;
 mod workflows_http;
 
 use chrono::{Duration, Utc};
-use podlens_api::accounts::members::{BAD_INVITATION_MESSAGE, NOT_A_MANAGER_MESSAGE, Role};
-use podlens_api::mail::Outbox;
+use podlens_app::accounts::members::{BAD_INVITATION_MESSAGE, NOT_A_MANAGER_MESSAGE, Role};
+use podlens_app::mail::Outbox;
 use serde_json::{Value, json};
 use workflows_http::{Answer, Http, start};
 

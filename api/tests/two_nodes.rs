@@ -190,7 +190,7 @@ async fn one_node_leads_the_jobs_and_another_takes_over_when_it_stops() {
         );
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
-    let report = podlens_api::workflows::delivery::deliver_pending(&follower.state)
+    let report = podlens_app::workflows::delivery::deliver_pending(&follower.state)
         .await
         .unwrap();
     assert_eq!(report, Default::default());
@@ -200,7 +200,7 @@ async fn one_node_leads_the_jobs_and_another_takes_over_when_it_stops() {
         statuses.iter().all(|status| *status == "pending"),
         "{statuses:?}"
     );
-    let report = podlens_api::workflows::delivery::deliver_pending(&leader.state)
+    let report = podlens_app::workflows::delivery::deliver_pending(&leader.state)
         .await
         .unwrap();
     assert_eq!(report.sent as usize, pending.len(), "{report:?}");
@@ -253,7 +253,7 @@ async fn a_feed_refreshed_through_one_node_reaches_the_other() {
     let second = Arc::new(first.reopen().unwrap());
     let mut a = open_state_with(first_dir.path().to_path_buf(), None, first).unwrap();
     a.refresher = Arc::new(
-        podlens_api::refresh::FeedRefresher::new(first_dir.path().to_path_buf())
+        podlens_app::refresh::FeedRefresher::new(first_dir.path().to_path_buf())
             .allowing_addresses(vec![std::net::Ipv4Addr::LOCALHOST.into()]),
     );
     let b = open_state_with(second_dir.path().to_path_buf(), None, second).unwrap();
@@ -281,14 +281,14 @@ async fn a_feed_refreshed_through_one_node_reaches_the_other() {
     // order, which changes nothing it serves.
     let state = b.state.clone();
     let applied = tokio::task::spawn_blocking(move || {
-        podlens_api::workflows::jobs::apply_changes(&state).unwrap()
+        podlens_app::workflows::jobs::apply_changes(&state).unwrap()
     })
     .await
     .unwrap();
     assert_eq!(applied, 1);
     let state = a.state.clone();
     let own = tokio::task::spawn_blocking(move || {
-        podlens_api::workflows::jobs::apply_changes(&state).unwrap()
+        podlens_app::workflows::jobs::apply_changes(&state).unwrap()
     })
     .await
     .unwrap();
@@ -296,7 +296,7 @@ async fn a_feed_refreshed_through_one_node_reaches_the_other() {
     assert_eq!(episodes(&a).await, Value::from(newest_title.as_str()));
     assert_eq!(episodes(&b).await, Value::from(newest_title.as_str()));
     assert_eq!(
-        podlens_api::cluster::applied_position(&b.state.data_dir).unwrap(),
+        podlens_app::cluster::applied_position(&b.state.data_dir).unwrap(),
         1,
         "B's position in the change log"
     );

@@ -12,7 +12,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
-use podlens_api::workflows::agent::{AssistTask, OpenAiConfig, OpenAiProvider};
+use podlens_app::workflows::agent::{AssistTask, OpenAiConfig, OpenAiProvider};
 use serde_json::{Value, json};
 use workflows_http::{Http, start, start_with};
 

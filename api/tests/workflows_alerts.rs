@@ -7,7 +7,7 @@ mod workflows_http;
 
 use std::collections::BTreeSet;
 
-use podlens_api::workflows::alerts::run_alerts;
+use podlens_app::workflows::alerts::run_alerts;
 use serde_json::{Value, json};
 use workflows_http::{Http, start};
 
@@ -249,7 +249,7 @@ async fn transcript_mentions_carry_their_time_and_a_playable_link() {
     );
 
     // The new match was mailed once to the alert's creator, with the snippet.
-    let outbox = podlens_api::mail::Outbox::in_data_dir(&http.state.data_dir);
+    let outbox = podlens_app::mail::Outbox::in_data_dir(&http.state.data_dir);
     let mails: Vec<String> = outbox
         .messages()
         .unwrap()

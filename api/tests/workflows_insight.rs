@@ -15,9 +15,9 @@ use std::time::Duration;
 use axum::Json;
 use axum::extract::State;
 use axum::routing::post;
-use podlens_api::accounts::{UsageCounter, UsageSubject, UsageWindow};
-use podlens_api::mail::Outbox;
-use podlens_api::workflows::agent::{AssistTask, OpenAiConfig, OpenAiProvider, ShowMaterial};
+use podlens_app::accounts::{UsageCounter, UsageSubject, UsageWindow};
+use podlens_app::mail::Outbox;
+use podlens_app::workflows::agent::{AssistTask, OpenAiConfig, OpenAiProvider, ShowMaterial};
 use podlens_model::catalog::{EpisodeRecord, FeedBatch};
 use serde_json::{Value, json};
 use workflows_http::{Http, start, start_with};
@@ -105,7 +105,7 @@ fn free_session(http: &Http, email: &str) -> String {
         .unwrap();
     format!(
         "{}={token}",
-        podlens_api::accounts::sessions::SESSION_COOKIE
+        podlens_app::accounts::sessions::SESSION_COOKIE
     )
 }
 

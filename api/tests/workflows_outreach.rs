@@ -5,7 +5,7 @@ mod workflows_support;
 
 use axum::http::{Method, StatusCode};
 use chrono::Utc;
-use podlens_api::accounts::{UsageCounter, UsageSubject, UsageWindow};
+use podlens_app::accounts::{UsageCounter, UsageSubject, UsageWindow};
 use serde_json::{Value, json};
 use workflows_support::{EPISODE_AGES_DAYS, episode_title, message, server};
 

@@ -4,7 +4,7 @@
 //! Backup: when the data directory's control file names a server that answers, the
 //! server makes the copy of what it and the batch jobs may be changing (its open app
 //! database, the catalog, the snapshot and the published index: see
-//! `podlens_api::backup`) inside the data directory, and this command moves it out;
+//! `podlens_app::backup`) inside the data directory, and this command moves it out;
 //! otherwise the same copy is made here, opening the files directly (DuckDB refuses that
 //! while another process writes them, which is reported). Everything else of the data
 //! directory (outbox, guest documents, …) is copied as is. The backup is written to a
@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Args;
-use podlens_api::backup::{
+use podlens_app::backup::{
     CONTROL_FILE, ControlFile, INDEX_DIR, OPERATOR_TOKEN_HEADER, STAGING_DIR, StagedCopy,
     read_control_file, stage_copy,
 };
@@ -368,14 +368,14 @@ fn staged_by_server(server: &ControlFile, wait: Duration) -> anyhow::Result<Stag
 fn staged_here(data_dir: &Path, wait: Duration) -> anyhow::Result<StagedCopy> {
     let started = Instant::now();
     loop {
-        let database = podlens_api::server::open_app_store(
+        let database = podlens_app::services::open_app_store(
             data_dir,
             &podlens_store::Location::DataDir(data_dir.to_path_buf()),
         )
         .context("cannot open the application store")?;
         match stage_copy(data_dir, &database) {
             Ok(staged) => return Ok(staged),
-            Err(podlens_api::ApiError::Unavailable(_)) if started.elapsed() < wait => {
+            Err(podlens_app::AppError::Unavailable(_)) if started.elapsed() < wait => {
                 std::thread::sleep(Duration::from_secs(1));
             }
             Err(error) => return Err(anyhow::anyhow!("cannot copy the data directory: {error}")),

@@ -71,7 +71,7 @@ pub struct Config {
 
     /// The `[smtp]` table of the file: host, port, tls, user, password, from.
     #[arg(skip)]
-    pub smtp: Option<podlens_api::mail::SmtpSettings>,
+    pub smtp: Option<podlens_app::mail::SmtpSettings>,
 
     /// The file's `whisper-model`: the Whisper model folder `podlens serve` transcribes
     /// with (`--whisper-model` / `PODLENS_WHISPER_MODEL` win over it).
@@ -177,14 +177,14 @@ impl Config {
 
     /// The SMTP server mail goes through, if one is configured (the URL wins over the
     /// file's table); `None` sends mail to the data directory's outbox.
-    pub fn smtp_settings(&self) -> anyhow::Result<Option<podlens_api::mail::SmtpSettings>> {
+    pub fn smtp_settings(&self) -> anyhow::Result<Option<podlens_app::mail::SmtpSettings>> {
         if let Some(SmtpUrl(url)) = self
             .smtp_url
             .as_ref()
             .filter(|url| !url.0.trim().is_empty())
         {
             return Ok(Some(
-                podlens_api::mail::SmtpSettings::from_url(url)
+                podlens_app::mail::SmtpSettings::from_url(url)
                     .map_err(|error| anyhow::anyhow!("PODLENS_SMTP_URL / --smtp-url: {error}"))?,
             ));
         }
@@ -243,7 +243,7 @@ mod tests {
         .expect("smtp table parses");
         let settings = file.smtp_settings().unwrap().unwrap();
         assert_eq!(settings.port, Some(2525));
-        assert_eq!(settings.tls, podlens_api::mail::SmtpTls::None);
+        assert_eq!(settings.tls, podlens_app::mail::SmtpTls::None);
         let cli = Config {
             smtp_url: Some(SmtpUrl("smtps://user:hunter2@relay.example.com".into())),
             ..Config::default()

@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use podlens_api::accounts::{AccountStore, SqlAccountStore};
+use podlens_app::accounts::{AccountStore, SqlAccountStore};
 
 use crate::config::Config;
 
@@ -45,7 +45,7 @@ pub fn run(config: &Config, args: KeysArgs) -> anyhow::Result<()> {
 /// PostgreSQL both take a second process).
 fn open_store(config: &Config) -> anyhow::Result<SqlAccountStore> {
     let database =
-        podlens_api::server::open_app_store(&config.data_dir(), &config.store_location())
+        podlens_app::services::open_app_store(&config.data_dir(), &config.store_location())
             .context("cannot open the application store")?;
     Ok(SqlAccountStore::new(database))
 }
@@ -65,7 +65,7 @@ fn revoke(config: &Config, key_id: &str) -> anyhow::Result<()> {
 }
 
 fn create(config: &Config, email: &str, plan: &str) -> anyhow::Result<()> {
-    let plan = podlens_api::plan::stored_plan_name(plan)?;
+    let plan = podlens_app::plan::stored_plan_name(plan)?;
     let store = open_store(config)?;
     let created = store
         .create_api_key(email, plan)

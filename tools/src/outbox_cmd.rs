@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use clap::Args;
-use podlens_api::mail::Outbox;
+use podlens_app::mail::Outbox;
 
 use crate::config::Config;
 

@@ -75,11 +75,13 @@ pub fn run_with(
         store: config.store_location(),
         address: SocketAddr::new(args.bind, args.port),
         web_dir,
-        smtp: config.smtp_settings()?,
-        allow_private_feeds: args.allow_private,
-        whisper_model: args.whisper_model.or_else(|| config.whisper_model.clone()),
-        poll_feeds: !args.no_poll,
-        public_url: args.public_url,
+        node: podlens_app::services::NodeOptions {
+            smtp: config.smtp_settings()?,
+            allow_private_feeds: args.allow_private,
+            whisper_model: args.whisper_model.or_else(|| config.whisper_model.clone()),
+            poll_feeds: !args.no_poll,
+            public_url: args.public_url,
+        },
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

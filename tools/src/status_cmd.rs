@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use anyhow::Context;
 use chrono::{DateTime, Utc};
-use podlens_api::workflows::job_log;
+use podlens_app::workflows::job_log;
 
 use crate::config::Config;
 

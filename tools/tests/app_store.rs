@@ -3,7 +3,7 @@
 //! imports it, and the key it held authenticates and can be revoked — and a database
 //! URL podlens cannot use stops the command with one clear line.
 
-use podlens_api::accounts::{AccountStore, SqlAccountStore};
+use podlens_app::accounts::{AccountStore, SqlAccountStore};
 
 fn podlens(data_dir: &std::path::Path, args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_podlens"))
@@ -21,7 +21,7 @@ fn podlens(data_dir: &std::path::Path, args: &[&str]) -> std::process::Output {
 fn a_legacy_app_duckdb_is_imported_and_its_key_still_works() {
     let dir = tempfile::tempdir().unwrap();
     let key = "pl_legacykeylegacykeylegacykey0001";
-    let hash = podlens_api::accounts::keys::hash_api_key(key);
+    let hash = podlens_app::accounts::keys::hash_api_key(key);
     {
         let legacy = duckdb::Connection::open(dir.path().join("app.duckdb")).unwrap();
         legacy
@@ -51,7 +51,7 @@ fn a_legacy_app_duckdb_is_imported_and_its_key_still_works() {
     assert!(dir.path().join("app.sqlite3").is_file());
     assert!(!dir.path().join("app.duckdb").exists());
 
-    let database = podlens_api::server::open_app_store(
+    let database = podlens_app::services::open_app_store(
         dir.path(),
         &podlens_store::Location::DataDir(dir.path().to_path_buf()),
     )

@@ -3,10 +3,10 @@
 //! fails without touching anything — all while another process (this test) holds the
 //! application store open, as `podlens serve` does.
 
-use podlens_api::accounts::{AccountStore, SqlAccountStore};
+use podlens_app::accounts::{AccountStore, SqlAccountStore};
 
 fn open_store(data_dir: &std::path::Path) -> SqlAccountStore {
-    let database = podlens_api::server::open_app_store(
+    let database = podlens_app::services::open_app_store(
         data_dir,
         &podlens_store::Location::DataDir(data_dir.to_path_buf()),
     )
@@ -27,7 +27,7 @@ fn podlens(data_dir: &std::path::Path, args: &[&str]) -> std::process::Output {
 
 /// The id of a key as its team's list shows it: the first 16 hex digits of SHA-256.
 fn key_id(key: &str) -> String {
-    podlens_api::accounts::keys::hash_api_key(key)[..16].to_owned()
+    podlens_app::accounts::keys::hash_api_key(key)[..16].to_owned()
 }
 
 #[test]

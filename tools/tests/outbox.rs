@@ -1,7 +1,7 @@
 //! `podlens outbox` prints the mail the server left in the data directory's outbox,
 //! filtered by recipient and limited to the newest messages.
 
-use podlens_api::mail::{Mail, Mailer, Outbox};
+use podlens_app::mail::{Mail, Mailer, Outbox};
 
 fn podlens_outbox(data_dir: &std::path::Path, args: &[&str]) -> String {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_podlens"))

@@ -10,23 +10,23 @@ use axum::routing::{get, post};
 use chrono::Utc;
 use serde_json::{Value, json};
 
-use crate::accounts::UsageCounter;
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
 use crate::metering::{self, Metered};
 use crate::state::{AppState, blocking};
-use crate::workflows::agent::{
+use podlens_app::accounts::UsageCounter;
+use podlens_app::workflows::agent::{
     self, ContextKind, PodcastBrief, ProjectBrief, RelevancyAnswer, ShowMaterial, insight,
 };
-use crate::workflows::briefs::{
+use podlens_app::workflows::briefs::{
     CONTEXT_TRANSCRIPT_CHARS, SHOW_EPISODES, podcast_brief, project_brief, recent_show_material,
     show_material,
 };
-use crate::workflows::documents::{DocKind, Stored};
-use crate::workflows::fields::{enum_value, object, optional_string};
-use crate::workflows::suggest;
+use podlens_app::workflows::documents::{DocKind, Stored};
+use podlens_app::workflows::fields::{enum_value, object, optional_string};
+use podlens_app::workflows::suggest;
 use podlens_model::enums::CustomPromptContextType;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -166,11 +166,11 @@ pub async fn review(
                 value: saved.clone(),
             },
         )?;
-        store.workflows.set_listed_relevancy(
+        Ok(store.workflows.set_listed_relevancy(
             &input.project_id,
             &input.podcast_id,
             f64::from(saved.rating),
-        )
+        )?)
     })
     .await?;
     Ok((answer, Some(metered)))
@@ -237,7 +237,8 @@ pub async fn listed_relevancy(
     axum::extract::Query(query): axum::extract::Query<Vec<(String, String)>>,
 ) -> ApiResult<(Option<Metered>, Envelope<Value>)> {
     let account = caller.require_account()?.clone();
-    let force = crate::workflows::fields::query_value(&query, "forceRegenerate") == Some("true");
+    let force =
+        podlens_app::workflows::fields::query_value(&query, "forceRegenerate") == Some("true");
     let lookup = state.clone();
     let (project_id, podcast_id) = blocking(move || {
         let found = lookup
@@ -338,7 +339,7 @@ fn load_context(
                 ApiError::BadRequest("podcastId is required for a podcast context".into())
             })?;
             let podcast = lookup::podcast_by_id_or_slug(state, &key)?;
-            recent_show_material(snapshot, &podcast, SHOW_EPISODES, 0)
+            Ok(recent_show_material(snapshot, &podcast, SHOW_EPISODES, 0)?)
         }
         ContextKind::Episode | ContextKind::Transcript => {
             let key = required(body, "episodeId").map_err(|_| {
@@ -481,7 +482,8 @@ pub async fn run_kind(
             let metered = metering::charge(&state, &caller, UsageCounter::AiAssist).await?;
             let run = state.clone();
             let assist =
-                blocking(move || suggest::project_assist(&run, &account, &project, limit)).await?;
+                blocking(move || Ok(suggest::project_assist(&run, &account, &project, limit)?))
+                    .await?;
             (
                 Some(metered),
                 serde_json::to_value(assist).map_err(ApiError::internal)?,

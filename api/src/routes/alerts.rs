@@ -14,13 +14,13 @@ use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
 use crate::state::{AppState, blocking};
-use crate::workflows::CapCheck;
-use crate::workflows::agent;
-use crate::workflows::alerts::{
+use podlens_app::workflows::CapCheck;
+use podlens_app::workflows::agent;
+use podlens_app::workflows::alerts::{
     ALERT_TYPES, AlertConfig, AlertMatch, EMAIL_FREQUENCIES, EmailSettings, match_wire,
 };
-use crate::workflows::documents::{DocFilter, DocKind, Stored};
-use crate::workflows::fields::{object, optional_string, optional_strings, query_value};
+use podlens_app::workflows::documents::{DocFilter, DocKind, Stored};
+use podlens_app::workflows::fields::{object, optional_string, optional_strings, query_value};
 
 /// Matches per page of the history (SDK: "50 per page").
 pub const HISTORY_PAGE_SIZE: usize = 50;
@@ -254,11 +254,11 @@ pub async fn create(
 fn spawn_first_run(state: &AppState, config: AlertConfig) {
     let state = state.clone();
     tokio::task::spawn_blocking(move || {
-        if let Err(error) = crate::workflows::alerts::run_alert(&state, &config) {
+        if let Err(error) = podlens_app::workflows::alerts::run_alert(&state, &config) {
             tracing::debug!(alert = %config.id, %error, "first alert run skipped");
             return;
         }
-        if let Err(error) = crate::workflows::delivery::deliver_pending_blocking(&state) {
+        if let Err(error) = podlens_app::workflows::delivery::deliver_pending_blocking(&state) {
             tracing::warn!(alert = %config.id, %error, "alert delivery pass failed");
         }
     });
@@ -632,7 +632,7 @@ pub fn parse_date(text: &str) -> ApiResult<DateTime<Utc>> {
 
 fn history_item(
     m: &AlertMatch,
-    mention: &crate::workflows::alerts::Mention,
+    mention: &podlens_app::workflows::alerts::Mention,
     team_id: &str,
 ) -> Value {
     let mut item = json!({

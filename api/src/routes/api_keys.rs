@@ -8,11 +8,11 @@ use axum::routing::{delete, get};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::accounts::keys::display_prefix;
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::state::{AppState, blocking};
+use podlens_app::accounts::keys::display_prefix;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -18,17 +18,17 @@ use chrono::Utc;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::accounts::sessions::{
-    LinkKind, SESSION_COOKIE, SESSION_LIFETIME_DAYS, session_from_cookies,
-};
-use crate::accounts::{MAX_DISPLAY_NAME_CHARS, chosen_display_name};
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, RawJson};
-use crate::mail::Mail;
 use crate::state::{AppState, blocking};
-use crate::workflows::fields::{clearable_text, object};
+use podlens_app::accounts::sessions::{
+    LinkKind, SESSION_COOKIE, SESSION_LIFETIME_DAYS, session_from_cookies,
+};
+use podlens_app::accounts::{MAX_DISPLAY_NAME_CHARS, chosen_display_name};
+use podlens_app::mail::Mail;
+use podlens_app::workflows::fields::{clearable_text, object};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -106,7 +106,7 @@ fn link_mail(email: &str, kind: LinkKind, url: &str) -> Mail {
         subject: subject.to_owned(),
         text: format!(
             "Open this link to {what}:\n\n{url}\n\nThe link works once and expires in {} minutes. If you did not ask for it, ignore this email.",
-            crate::accounts::sessions::LINK_LIFETIME_MINUTES
+            podlens_app::accounts::sessions::LINK_LIFETIME_MINUTES
         ),
     }
 }
@@ -119,7 +119,7 @@ async fn send_link(
     address: String,
     request: LinkRequest,
 ) -> ApiResult<String> {
-    let email = crate::accounts::normalized_email(&request.email)
+    let email = podlens_app::accounts::normalized_email(&request.email)
         .map_err(|_| ApiError::BadRequest("Please enter a valid email address.".to_owned()))?;
     let origin = public_origin(headers);
     let sessions = state.sessions.clone();
@@ -138,7 +138,7 @@ async fn send_link(
             url.push_str("&source=");
             url.push_str(&percent_encode(&source));
         }
-        mailer.send(&link_mail(&email_for_work, kind, &url))
+        Ok(mailer.send(&link_mail(&email_for_work, kind, &url))?)
     })
     .await?;
     Ok(email)
@@ -215,7 +215,7 @@ async fn redeem(
     let accounts = state.accounts.clone();
     sign_in_as(&state, &headers, move |now| {
         let email = sessions.redeem_link(&request.key, kind, now)?;
-        accounts.sign_up(&email)
+        Ok(accounts.sign_up(&email)?)
     })
     .await
 }
@@ -227,7 +227,9 @@ async fn redeem(
 pub(crate) async fn sign_in_as(
     state: &AppState,
     headers: &HeaderMap,
-    resolve: impl FnOnce(chrono::DateTime<Utc>) -> ApiResult<crate::accounts::Account> + Send + 'static,
+    resolve: impl FnOnce(chrono::DateTime<Utc>) -> ApiResult<podlens_app::accounts::Account>
+    + Send
+    + 'static,
 ) -> ApiResult<Response> {
     let previous = headers
         .get(COOKIE)
@@ -252,7 +254,7 @@ pub(crate) async fn sign_in_as(
     Ok(response)
 }
 
-pub(crate) fn session_info(account: &crate::accounts::Account) -> SessionInfo {
+pub(crate) fn session_info(account: &podlens_app::accounts::Account) -> SessionInfo {
     SessionInfo {
         user_id: account.user_id.clone(),
         email: account.email.clone(),
@@ -320,7 +322,7 @@ pub async fn update_session(
     let name = chosen_display_name(name)?;
     let accounts = state.accounts.clone();
     let (user_id, chosen) = (account.user_id.clone(), name.clone());
-    blocking(move || accounts.set_display_name(&user_id, chosen.as_deref())).await?;
+    blocking(move || Ok(accounts.set_display_name(&user_id, chosen.as_deref())?)).await?;
     account.display_name = name;
     Ok(Envelope(session_info(&account)))
 }
@@ -336,7 +338,7 @@ pub async fn sign_out(State(state): State<AppState>, headers: HeaderMap) -> ApiR
         .map(str::to_owned)
     {
         let sessions = state.sessions.clone();
-        blocking(move || sessions.close_session(&token)).await?;
+        blocking(move || Ok(sessions.close_session(&token)?)).await?;
     }
     let mut response = Json(serde_json::json!({
         "status": "OK",

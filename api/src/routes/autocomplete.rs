@@ -10,11 +10,11 @@ use podlens_data::snapshot::SearchFacets;
 use podlens_model::entities::PodcastSummary;
 use serde::{Deserialize, Serialize};
 
-use crate::convert;
 use crate::envelope::Envelope;
 use crate::error::ApiResult;
 use crate::extract::ApiQuery;
 use crate::state::{AppState, blocking};
+use podlens_app::convert;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -24,13 +24,13 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::convert;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
 use crate::routes::lookup;
 use crate::routes::podcast_details::{score_summary, summary_with_score};
 use crate::state::{AppState, blocking};
+use podlens_app::convert;
 
 /// Days of history a chart position carries (`history30d`).
 const HISTORY_DAYS: i64 = 30;

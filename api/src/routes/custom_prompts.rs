@@ -18,9 +18,9 @@ use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
 use crate::state::{AppState, blocking};
-use crate::workflows::CapCheck;
-use crate::workflows::documents::{DocFilter, DocKind, Stored};
-use crate::workflows::fields::{
+use podlens_app::workflows::CapCheck;
+use podlens_app::workflows::documents::{DocFilter, DocKind, Stored};
+use podlens_app::workflows::fields::{
     bounded_text, clearable_text, enum_value, object, only_fields, optional_string,
 };
 
@@ -116,7 +116,7 @@ pub fn find(state: &AppState, team_id: &str, id: &str) -> ApiResult<CustomPrompt
 }
 
 fn reject_unknown(body: &Map<String, Value>) -> ApiResult<()> {
-    only_fields(body, &FIELDS, "custom prompt")
+    Ok(only_fields(body, &FIELDS, "custom prompt")?)
 }
 
 fn name_of(body: &Map<String, Value>) -> ApiResult<Option<String>> {
@@ -127,11 +127,11 @@ fn name_of(body: &Map<String, Value>) -> ApiResult<Option<String>> {
 
 /// `Some(None)` when the description is cleared (absent stays `None`).
 fn description_of(body: &Map<String, Value>) -> ApiResult<Option<Option<String>>> {
-    clearable_text(body, "description", MAX_DESCRIPTION_CHARS)
+    Ok(clearable_text(body, "description", MAX_DESCRIPTION_CHARS)?)
 }
 
 fn context_type_of(body: &Map<String, Value>) -> ApiResult<Option<CustomPromptContextType>> {
-    optional_string(body, "contextType")?
+    Ok(optional_string(body, "contextType")?
         .map(|value| {
             enum_value(
                 value.trim(),
@@ -141,12 +141,12 @@ fn context_type_of(body: &Map<String, Value>) -> ApiResult<Option<CustomPromptCo
                 CustomPromptContextType::as_str,
             )
         })
-        .transpose()
+        .transpose()?)
 }
 
 /// A prompt text: not blank, at most [`MAX_PROMPT_CHARS`].
 pub fn checked_prompt(text: &str) -> ApiResult<String> {
-    bounded_text(text, "prompt", MAX_PROMPT_CHARS)
+    Ok(bounded_text(text, "prompt", MAX_PROMPT_CHARS)?)
 }
 
 fn prompt_of(body: &Map<String, Value>) -> ApiResult<Option<String>> {

@@ -13,17 +13,17 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::lookup;
-use crate::accounts::UsageCounter;
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
 use crate::metering::{self, Metered};
 use crate::state::{AppState, blocking};
-use crate::workflows::agent::{self, DeepAnalysis};
-use crate::workflows::briefs::{ANALYSIS_TRANSCRIPT_CHARS, show_material};
-use crate::workflows::documents::{DocFilter, DocKind, Stored};
-use crate::workflows::fields::{object, optional_string, optional_strings, query_value};
+use podlens_app::accounts::UsageCounter;
+use podlens_app::workflows::agent::{self, DeepAnalysis};
+use podlens_app::workflows::briefs::{ANALYSIS_TRANSCRIPT_CHARS, show_material};
+use podlens_app::workflows::documents::{DocFilter, DocKind, Stored};
+use podlens_app::workflows::fields::{object, optional_string, optional_strings, query_value};
 
 /// The most episodes one request analyses, and how many it takes by default.
 pub const MAX_EPISODES_PER_REQUEST: usize = 10;
@@ -98,7 +98,7 @@ pub struct DeepAnalysesResponse {
 /// signed-out caller.
 pub fn requested_times(
     state: &AppState,
-    account: Option<&crate::accounts::Account>,
+    account: Option<&podlens_app::accounts::Account>,
     podcast_id: &str,
 ) -> ApiResult<std::collections::HashMap<String, DateTime<Utc>>> {
     let Some(account) = account else {
@@ -122,7 +122,7 @@ pub fn requested_times(
 /// When the caller's team asked for a deep analysis of the episode, if it did.
 pub fn requested_time(
     state: &AppState,
-    account: Option<&crate::accounts::Account>,
+    account: Option<&podlens_app::accounts::Account>,
     episode_id: &str,
 ) -> ApiResult<Option<DateTime<Utc>>> {
     let Some(account) = account else {
@@ -193,7 +193,7 @@ async fn analyse(
     let save = state.clone();
     let saved = record.clone();
     blocking(move || {
-        save.workflows.put_doc(
+        Ok(save.workflows.put_doc(
             DocKind::DeepAnalysis,
             &Stored {
                 id: doc_id(&team_id, &saved.episode_id),
@@ -204,7 +204,7 @@ async fn analyse(
                 deleted: false,
                 value: saved,
             },
-        )
+        )?)
     })
     .await?;
     Ok((record, metered))

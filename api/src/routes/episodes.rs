@@ -16,16 +16,16 @@ use podlens_model::enums::TranscriptFormat;
 use podlens_model::validation::parse_transcript_format;
 use serde::{Deserialize, Serialize};
 
-use crate::accounts::UsageCounter;
 use crate::auth::Caller;
-use crate::convert;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
 use crate::metering;
 use crate::routes::{deep_analysis, lookup};
 use crate::state::{AppState, blocking};
-use crate::transcripts::{self, PREVIEW_CHARACTERS, PREVIEW_SENTENCES};
+use podlens_app::accounts::UsageCounter;
+use podlens_app::convert;
+use podlens_app::transcripts::{self, PREVIEW_CHARACTERS, PREVIEW_SENTENCES};
 
 pub fn router() -> Router<AppState> {
     Router::new()

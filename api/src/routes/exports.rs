@@ -22,16 +22,15 @@ use podlens_model::{parse_search_options, validate_search};
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
-use crate::accounts::{Account, UsageCounter};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
 use crate::metering::{self, Metered};
-use crate::routes::teams;
-use crate::search_plan::engine_request;
 use crate::state::{AppState, blocking};
-use crate::workflows::fields::{enum_value, object, optional_string, optional_strings};
-use crate::workflows::{
+use podlens_app::accounts::{Account, UsageCounter};
+use podlens_app::search_plan::engine_request;
+use podlens_app::workflows::fields::{enum_value, object, optional_string, optional_strings};
+use podlens_app::workflows::{
     ExportRow, ListedPodcastRow, export_row, header_of, max_export_entries, render_csv, render_json,
 };
 
@@ -144,10 +143,9 @@ fn search_podcasts(
     };
     let search = validate_search(&options, &context)?;
     let mut request = engine_request(&search, limit as usize, None)?;
-    request
-        .filters
-        .exclude_podcast_ids
-        .extend(teams::blacklisted_podcast_ids(state, Some(account))?);
+    request.filters.exclude_podcast_ids.extend(
+        podlens_app::accounts::blacklists::blacklisted_podcast_ids(state, Some(account))?,
+    );
     let response = state.catalog.index()?.search(&request)?;
     let mut seen = HashSet::new();
     let hit_ids: Vec<Uuid> = match &response.hits {
@@ -205,7 +203,7 @@ pub async fn export_search(
         if let Err(error) = lookup_state.history.flush() {
             tracing::warn!(%error, "remembered searches not written before an export");
         }
-        let interval = crate::accounts::history::FLUSH_INTERVAL;
+        let interval = podlens_app::accounts::history::FLUSH_INTERVAL;
         let deadline = std::time::Instant::now() + interval * 2;
         loop {
             if let Some(found) = lookup_state
@@ -254,7 +252,7 @@ pub async fn export_search(
 }
 
 fn states_filter(body: &Map<String, Value>) -> ApiResult<Option<Vec<ListedPodcastStatus>>> {
-    optional_strings(body, "listedPodcastStatesFilter")?
+    Ok(optional_strings(body, "listedPodcastStatesFilter")?
         .map(|values| {
             values
                 .iter()
@@ -269,7 +267,7 @@ fn states_filter(body: &Map<String, Value>) -> ApiResult<Option<Vec<ListedPodcas
                 })
                 .collect()
         })
-        .transpose()
+        .transpose()?)
 }
 
 /// `POST /api/v1/export/project/{projectId}/listed-podcasts`: body `columns`,

@@ -12,17 +12,19 @@ use podlens_model::validation::{is_valid_slug, validate_guest_prep_email_request
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::accounts::UsageCounter;
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
-use crate::mail::Mail;
 use crate::metering::{self, Metered};
 use crate::state::{AppState, blocking};
-use crate::workflows::agent;
-use crate::workflows::briefs::{CONTEXT_TRANSCRIPT_CHARS, SHOW_EPISODES, recent_show_material};
-use crate::workflows::fields::{object, optional_string};
+use podlens_app::accounts::UsageCounter;
+use podlens_app::mail::Mail;
+use podlens_app::workflows::agent;
+use podlens_app::workflows::briefs::{
+    CONTEXT_TRANSCRIPT_CHARS, SHOW_EPISODES, recent_show_material,
+};
+use podlens_app::workflows::fields::{object, optional_string};
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/guest-prep/generate", post(generate))
@@ -73,7 +75,12 @@ pub async fn prepare(
         let podcast = snapshot
             .podcast_by_slug(&lookup)?
             .ok_or_else(|| ApiError::NotFound(format!("Podcast not found: {lookup}")))?;
-        recent_show_material(snapshot, &podcast, SHOW_EPISODES, CONTEXT_TRANSCRIPT_CHARS)
+        Ok(recent_show_material(
+            snapshot,
+            &podcast,
+            SHOW_EPISODES,
+            CONTEXT_TRANSCRIPT_CHARS,
+        )?)
     })
     .await?;
     let metered = metering::charge(state, caller, UsageCounter::AiAssist).await?;
@@ -146,7 +153,7 @@ pub async fn generate(
     if let Some(to) = &email {
         let mail = prep_mail(to, &prep);
         let mailer = state.mailer.clone();
-        blocking(move || mailer.send(&mail)).await?;
+        blocking(move || Ok(mailer.send(&mail)?)).await?;
     }
     Ok((
         metered,

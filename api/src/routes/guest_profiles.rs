@@ -20,22 +20,22 @@ use podlens_model::validation::{
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use crate::accounts::{Account, UsageCounter};
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
 use crate::metering::{self, Metered};
 use crate::state::{AppState, blocking};
-use crate::workflows::agent;
-use crate::workflows::documents::{DocKind, Stored};
-use crate::workflows::fields::{object, optional_string, optional_strings, query_value};
-use crate::workflows::guest_profiles::{
+use podlens_app::accounts::{Account, UsageCounter};
+use podlens_app::workflows::agent;
+use podlens_app::workflows::documents::{DocKind, Stored};
+use podlens_app::workflows::fields::{object, optional_string, optional_strings, query_value};
+use podlens_app::workflows::guest_profiles::{
     GuestDocumentDoc, GuestProfileDoc, GuestSource, bio_of, bio_source, find_profile,
     profile_documents, render_markdown, spawn_pipeline, stored_profile,
 };
-use crate::workflows::render::{markdown_to_docx, markdown_to_html, markdown_to_pdf};
-use crate::workflows::{CapCheck, ProjectRow, slugify};
+use podlens_app::workflows::render::{markdown_to_docx, markdown_to_html, markdown_to_pdf};
+use podlens_app::workflows::{CapCheck, ProjectRow, slugify};
 
 /// The largest upload body: five files of the largest size, with room for the form.
 pub const UPLOAD_BODY_LIMIT: usize = (podlens_model::validation::MAX_UPLOAD_FILES + 1)
@@ -245,7 +245,7 @@ fn create_person_alert(
     plan: podlens_model::Plan,
     name: &str,
 ) -> ApiResult<()> {
-    use crate::workflows::alerts::{AlertConfig, EmailSettings};
+    use podlens_app::workflows::alerts::{AlertConfig, EmailSettings};
     let now = Utc::now();
     let mut settings = Map::new();
     settings.insert("type".into(), json!("person"));
@@ -352,7 +352,7 @@ pub async fn create_from_form(
 ) -> ApiResult<Envelope<CreateGuestProfileResponse>> {
     caller.require_account()?;
     let body = object(body)?;
-    let field = |name: &str| -> ApiResult<Option<String>> { optional_string(&body, name) };
+    let field = |name: &str| -> ApiResult<Option<String>> { Ok(optional_string(&body, name)?) };
     let short_bio = require_guest_field(GuestFormField::ShortBio, field("shortBio")?.as_deref())?;
     let goals = require_guest_field(GuestFormField::Goals, field("goals")?.as_deref())?;
     let expertise = require_guest_field(GuestFormField::Expertise, field("expertise")?.as_deref())?;
@@ -863,7 +863,7 @@ pub async fn regenerate_bio(
     doc.value.guest_bio = Some(bio);
     doc.updated_at = Utc::now();
     let save_state = state.clone();
-    blocking(move || save_state.workflows.put_doc(DocKind::GuestProfile, &doc)).await?;
+    blocking(move || Ok(save_state.workflows.put_doc(DocKind::GuestProfile, &doc)?)).await?;
     Ok((
         Some(metered),
         Envelope(json!({"result": {"answer": answer}})),

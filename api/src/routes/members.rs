@@ -11,14 +11,16 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::accounts::members::{INVITATION_LIFETIME_DAYS, Invitation, Role, no_members_message};
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::mail::Mail;
 use crate::routes::auth::{SessionInfo, public_origin, sign_in_as};
 use crate::state::{AppState, blocking};
+use podlens_app::accounts::members::{
+    INVITATION_LIFETIME_DAYS, Invitation, Role, no_members_message,
+};
+use podlens_app::mail::Mail;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -112,7 +114,7 @@ pub struct MemberMessage {
 }
 
 /// The caller's account when they manage members of a plan that has them.
-fn manager(state: &AppState, caller: &Caller) -> ApiResult<crate::accounts::Account> {
+fn manager(state: &AppState, caller: &Caller) -> ApiResult<podlens_app::accounts::Account> {
     let account = caller.require_account()?.clone();
     state.members.require_manager(&account)?;
     Ok(account)
@@ -168,7 +170,7 @@ pub async fn invite(
     if caller.plan.team_member_limit() == Some(0) {
         return Err(ApiError::Forbidden(no_members_message(caller.plan)));
     }
-    let email = crate::accounts::normalized_email(&request.email)
+    let email = podlens_app::accounts::normalized_email(&request.email)
         .map_err(|_| ApiError::BadRequest("Please enter a valid email address.".to_owned()))?;
     let role = Role::assignable(request.role.as_deref().unwrap_or("member"))?;
     let origin = public_origin(&headers);
@@ -231,7 +233,7 @@ pub async fn accept(
 ) -> ApiResult<Response> {
     let members = state.members.clone();
     sign_in_as(&state, &headers, move |now| {
-        members.accept(&request.key, now)
+        Ok(members.accept(&request.key, now)?)
     })
     .await
 }

@@ -8,10 +8,10 @@ use axum::http::HeaderMap;
 use axum::routing::post;
 use sha2::{Digest, Sha256};
 
-use crate::backup::{OPERATOR_TOKEN_HEADER, StagedCopy, read_control_file};
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::state::{AppState, blocking};
+use podlens_app::backup::{OPERATOR_TOKEN_HEADER, StagedCopy, read_control_file};
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/operator/backup", post(backup))
@@ -54,7 +54,8 @@ pub async fn backup(
     let _refreshes_held = state.refresher.hold_off().await;
     let database = state.workflows.database().clone();
     let data_dir = state.data_dir.clone();
-    let staged = blocking(move || crate::backup::stage_copy(&data_dir, &database)).await?;
+    let staged =
+        blocking(move || Ok(podlens_app::backup::stage_copy(&data_dir, &database)?)).await?;
     tracing::info!(
         staging = %staged.staging_dir,
         files = staged.files.len(),

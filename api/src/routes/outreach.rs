@@ -20,7 +20,6 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
-use crate::accounts::UsageCounter;
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
@@ -28,11 +27,12 @@ use crate::extract::{ApiQuery, RawJson};
 use crate::metering::{self, Metered};
 use crate::routes::{lookup, outreach_templates};
 use crate::state::{AppState, blocking};
-use crate::workflows::fields::{
+use podlens_app::accounts::UsageCounter;
+use podlens_app::workflows::fields::{
     enum_value, object, optional_string, optional_strings, query_value,
 };
-use crate::workflows::guest_profiles::{GuestProfileDoc, find_profile, profiles_by_project};
-use crate::workflows::{
+use podlens_app::workflows::guest_profiles::{GuestProfileDoc, find_profile, profiles_by_project};
+use podlens_app::workflows::{
     OutreachContext, OutreachGuestInfo, OutreachRow, compose_outreach, host_first_name, slugify,
 };
 
@@ -53,7 +53,7 @@ fn option<T: Copy>(
 ) -> ApiResult<T> {
     match optional_string(body, name)? {
         None => Ok(default),
-        Some(value) => enum_value(&value, name, parse, all, as_str),
+        Some(value) => Ok(enum_value(&value, name, parse, all, as_str)?),
     }
 }
 

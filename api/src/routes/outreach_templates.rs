@@ -15,18 +15,18 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::accounts::Account;
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
 use crate::state::{AppState, blocking};
-use crate::workflows::compose::{PLACEHOLDERS, template_text, template_title};
-use crate::workflows::documents::{DocFilter, DocKind, Stored};
-use crate::workflows::fields::{
+use podlens_app::accounts::Account;
+use podlens_app::workflows::compose::{PLACEHOLDERS, template_text, template_title};
+use podlens_app::workflows::documents::{DocFilter, DocKind, Stored};
+use podlens_app::workflows::fields::{
     bounded_text, clearable_text, enum_value, object, only_fields, optional_string,
 };
-use crate::workflows::{CapCheck, slugify};
+use podlens_app::workflows::{CapCheck, slugify};
 
 /// The longest template text, in characters.
 pub const MAX_TEMPLATE_CHARS: usize = 10_000;
@@ -181,7 +181,7 @@ fn owned_template(state: &AppState, account: &Account, id: &str) -> ApiResult<St
 }
 
 fn reject_unknown(body: &Map<String, Value>) -> ApiResult<()> {
-    only_fields(body, &FIELDS, "template")
+    Ok(only_fields(body, &FIELDS, "template")?)
 }
 
 fn name_of(body: &Map<String, Value>) -> ApiResult<Option<String>> {
@@ -191,7 +191,7 @@ fn name_of(body: &Map<String, Value>) -> ApiResult<Option<String>> {
 }
 
 fn context_of(body: &Map<String, Value>) -> ApiResult<Option<TemplateContext>> {
-    optional_string(body, "context")?
+    Ok(optional_string(body, "context")?
         .map(|value| {
             enum_value(
                 value.trim(),
@@ -201,13 +201,13 @@ fn context_of(body: &Map<String, Value>) -> ApiResult<Option<TemplateContext>> {
                 TemplateContext::as_str,
             )
         })
-        .transpose()
+        .transpose()?)
 }
 
 fn text_of(body: &Map<String, Value>) -> ApiResult<Option<String>> {
-    optional_string(body, "template")?
+    Ok(optional_string(body, "template")?
         .map(|text| bounded_text(&text, "template", MAX_TEMPLATE_CHARS))
-        .transpose()
+        .transpose()?)
 }
 
 /// `GET /api/v1/outreach/templates`: the built-in templates and the team's.

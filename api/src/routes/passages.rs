@@ -9,13 +9,13 @@ use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
 use crate::auth::Caller;
-use crate::cursors::{CursorKind, Payload, Reader, fingerprint, invalid_cursor};
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
 use crate::state::{AppState, blocking};
-use crate::workflows::agent::text::sentences;
-use crate::workflows::fields::object;
+use podlens_app::cursors::{CursorKind, Payload, Reader, fingerprint, invalid_cursor};
+use podlens_app::workflows::agent::text::sentences;
+use podlens_app::workflows::fields::object;
 
 /// The most passages that can be browsed.
 pub const MAX_BROWSABLE: usize = 100;
@@ -145,7 +145,7 @@ pub async fn passages(
             let bound = reader.bytes8()?;
             reader.end()?;
             if bound != binding || offset > MAX_BROWSABLE {
-                return Err(invalid_cursor());
+                return Err(ApiError::from(invalid_cursor()));
             }
             offset
         }
@@ -160,7 +160,7 @@ pub async fn passages(
             .snapshot()?
             .transcript_by_episode(id)?
             .ok_or_else(not_found)?;
-        let mut units: Vec<String> = crate::transcripts::sentences(&transcript)
+        let mut units: Vec<String> = podlens_app::transcripts::sentences(&transcript)
             .into_iter()
             .map(|sentence| sentence.text)
             .collect();

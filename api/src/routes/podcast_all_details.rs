@@ -16,9 +16,7 @@ use podlens_model::entities::{
 use podlens_model::publishing;
 use serde::Deserialize;
 
-use crate::accounts::UsageCounter;
 use crate::auth::Caller;
-use crate::convert;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
@@ -31,6 +29,8 @@ use crate::routes::podcast_details::{
 use crate::routes::podcast_sponsors::{podcast_sponsors, sponsor_window};
 use crate::routes::podcasts::{podcast_guests, related_podcasts};
 use crate::state::{AppState, blocking};
+use podlens_app::accounts::UsageCounter;
+use podlens_app::convert;
 
 /// Recent episodes listed.
 const RECENT_EPISODES: u64 = 10;

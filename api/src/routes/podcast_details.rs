@@ -18,14 +18,14 @@ use podlens_model::enums::SocialLinkSource;
 use podlens_model::{Plan, SocialKind};
 use serde::Serialize;
 
-use crate::accounts::UsageCounter;
 use crate::auth::Caller;
-use crate::convert;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::metering::{self, Metered};
 use crate::routes::lookup;
 use crate::state::{AppState, blocking};
+use podlens_app::accounts::UsageCounter;
+use podlens_app::convert;
 
 pub fn router() -> Router<AppState> {
     Router::new()

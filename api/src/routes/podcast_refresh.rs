@@ -1,5 +1,5 @@
 //! `GET /api/v1/podcasts/{id}/refresh`: re-reads a podcast's feed now (see
-//! [`crate::refresh`]). Signed-in callers only; once a minute per podcast.
+//! [`podlens_app::refresh`]). Signed-in callers only; once a minute per podcast.
 
 use axum::Router;
 use axum::extract::{Path, State};

@@ -10,12 +10,12 @@ use podlens_model::entities::{PodcastSponsor, PodcastSponsors, PodcastSponsorsRe
 use podlens_model::enums::SponsorType;
 use serde::Deserialize;
 
-use crate::convert;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
 use crate::routes::lookup;
 use crate::state::{AppState, blocking};
+use podlens_app::convert;
 
 /// Episodes a sponsor summary covers when no `sinceDays` is given.
 pub const DEFAULT_SPONSOR_EPISODES: u64 = 10;

@@ -16,7 +16,6 @@ use podlens_model::validation::{PodcastLookupKey, podcast_lookup_key, validate_e
 use serde::{Deserialize, Serialize};
 
 use crate::auth::Caller;
-use crate::convert;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
@@ -24,6 +23,7 @@ use crate::routes::deep_analysis;
 use crate::routes::lookup::{self, parse_uuid};
 use crate::routes::podcast_details::podcast_details;
 use crate::state::{AppState, blocking};
+use podlens_app::convert;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -9,15 +9,17 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use crate::auth::Caller;
-use crate::cursors::{CursorKind, CursorSigner, Payload, Reader, fingerprint, invalid_cursor};
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::routes::alerts::parse_date;
 use crate::state::{AppState, blocking};
-use crate::workflows::alerts::AlertMatch;
-use crate::workflows::documents::{DocFilter, DocKind, Stored};
-use crate::workflows::fields::{query_list, query_value};
-use crate::workflows::transcriptions::team_requests;
+use podlens_app::cursors::{
+    CursorKind, CursorSigner, Payload, Reader, fingerprint, invalid_cursor,
+};
+use podlens_app::workflows::alerts::AlertMatch;
+use podlens_app::workflows::documents::{DocFilter, DocKind, Stored};
+use podlens_app::workflows::fields::{query_list, query_value};
+use podlens_app::workflows::transcriptions::team_requests;
 
 /// The event types.
 pub const EVENT_TYPES: [&str; 4] = [
@@ -62,7 +64,7 @@ fn parse_cursor(signer: &CursorSigner, text: &str, team: [u8; 8]) -> ApiResult<(
     let bound = reader.bytes8()?;
     reader.end()?;
     if bound != team || id.is_empty() {
-        return Err(invalid_cursor());
+        return Err(ApiError::from(invalid_cursor()));
     }
     Ok((micros, id))
 }

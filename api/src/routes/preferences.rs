@@ -15,8 +15,8 @@ use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
 use crate::state::{AppState, blocking};
-use crate::workflows::documents::{DocKind, Stored};
-use crate::workflows::fields::object;
+use podlens_app::workflows::documents::{DocKind, Stored};
+use podlens_app::workflows::fields::object;
 
 /// The most favourite projects a user keeps.
 pub const MAX_FAVORITE_PROJECTS: usize = 100;

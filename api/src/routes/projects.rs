@@ -28,19 +28,19 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use crate::accounts::Account;
 use crate::auth::Caller;
-use crate::convert;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiQuery, RawJson};
 use crate::routes::lookup;
 use crate::state::{AppState, blocking};
-use crate::workflows::fields::{
+use podlens_app::accounts::Account;
+use podlens_app::convert;
+use podlens_app::workflows::fields::{
     enum_value, nullable, object, optional_string, optional_strings, query_list, query_value,
 };
-use crate::workflows::guest_profiles::GuestProfileDoc;
-use crate::workflows::{
+use podlens_app::workflows::guest_profiles::GuestProfileDoc;
+use podlens_app::workflows::{
     ActivityRow, CapCheck, ListedPodcastRow, NewListedPodcast, ProjectRow, UserDirectory,
     guest_profiles, history_of, listed_podcast_wire, project_wire, slugify,
 };
@@ -170,27 +170,28 @@ fn parse_states(values: &[String]) -> ApiResult<Vec<ProjectStatus>> {
                 ProjectStatus::as_str,
             )
         })
-        .collect()
+        .collect::<Result<_, podlens_app::AppError>>()
+        .map_err(ApiError::from)
 }
 
 fn parse_listed_status(value: &str) -> ApiResult<ListedPodcastStatus> {
-    enum_value(
+    Ok(enum_value(
         value,
         "state",
         ListedPodcastStatus::parse,
         ListedPodcastStatus::ALL,
         ListedPodcastStatus::as_str,
-    )
+    )?)
 }
 
 fn parse_priority(value: &str) -> ApiResult<Priority> {
-    enum_value(
+    Ok(enum_value(
         value,
         "priority",
         Priority::parse,
         Priority::ALL,
         Priority::as_str,
-    )
+    )?)
 }
 
 fn parse_labels(values: &[String]) -> ApiResult<Vec<ListedPodcastLabel>> {

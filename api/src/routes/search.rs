@@ -16,16 +16,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::accounts::{SearchRecord, UsageCounter};
 use crate::auth::Caller;
-use crate::cursors::{CursorKind, Payload, Reader, fingerprint, invalid_cursor};
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, RawJson};
 use crate::metering::{self, Metered};
-use crate::routes::teams;
-use crate::search_plan::engine_request;
 use crate::state::{AppState, blocking};
+use podlens_app::accounts::{SearchRecord, UsageCounter};
+use podlens_app::cursors::{CursorKind, Payload, Reader, fingerprint, invalid_cursor};
+use podlens_app::search_plan::engine_request;
 
 mod hits;
 
@@ -117,7 +116,10 @@ pub async fn semantic_search(
     let run_state = state.clone();
     let account = caller.account.clone();
     let response = blocking(move || {
-        let blacklisted = teams::blacklisted_podcast_ids(&run_state, account.as_ref())?;
+        let blacklisted = podlens_app::accounts::blacklists::blacklisted_podcast_ids(
+            &run_state,
+            account.as_ref(),
+        )?;
         let mut response = run_state
             .catalog
             .index()?
@@ -223,10 +225,9 @@ async fn run(
     if let Some(cursor) = &cursor {
         cursor.check_generation(&state, &request).await?;
     }
-    request
-        .filters
-        .exclude_podcast_ids
-        .extend(teams::blacklist_of(&state, caller.account.as_ref()).await?);
+    request.filters.exclude_podcast_ids.extend(
+        podlens_app::accounts::blacklists::blacklist_of(&state, caller.account.as_ref()).await?,
+    );
     let metered = metering::charge(&state, &caller, UsageCounter::Search).await?;
     let search_id = Uuid::new_v4().to_string();
     let plan = caller.plan;
@@ -316,8 +317,8 @@ impl CursorBinding {
             fields.remove("pageSize");
         }
         let who = match caller.usage_subject() {
-            crate::accounts::UsageSubject::User { team_id, .. } => format!("team:{team_id}"),
-            crate::accounts::UsageSubject::Client { address } => format!("client:{address}"),
+            podlens_app::accounts::UsageSubject::User { team_id, .. } => format!("team:{team_id}"),
+            podlens_app::accounts::UsageSubject::Client { address } => format!("client:{address}"),
         };
         CursorBinding {
             options: fingerprint(&options.to_string()),
@@ -359,7 +360,7 @@ impl SearchCursor {
         let engine = reader.text()?;
         reader.end()?;
         if options != binding.options || caller != binding.caller {
-            return Err(invalid_cursor());
+            return Err(ApiError::from(invalid_cursor()));
         }
         Ok(SearchCursor {
             served,

@@ -12,18 +12,18 @@ use podlens_model::validation::{StrategyTextField, validate_strategy_text};
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
-use crate::accounts::{Account, UsageCounter};
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
 use crate::metering::{self, Metered};
 use crate::state::{AppState, blocking};
-use crate::workflows::ProjectRow;
-use crate::workflows::agent::{self, StrategyDraft};
-use crate::workflows::briefs::project_brief;
-use crate::workflows::documents::{DocFilter, DocKind, Stored};
-use crate::workflows::fields::{object, optional_string, optional_strings};
+use podlens_app::accounts::{Account, UsageCounter};
+use podlens_app::workflows::ProjectRow;
+use podlens_app::workflows::agent::{self, StrategyDraft};
+use podlens_app::workflows::briefs::project_brief;
+use podlens_app::workflows::documents::{DocFilter, DocKind, Stored};
+use podlens_app::workflows::fields::{object, optional_string, optional_strings};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -66,14 +66,14 @@ fn strategies_of(
     account: &Account,
     project_id: &str,
 ) -> ApiResult<Vec<Stored<SearchStrategy>>> {
-    state.workflows.list_docs(
+    Ok(state.workflows.list_docs(
         DocKind::Strategy,
         &DocFilter {
             team_id: Some(&account.team_id),
             parent_id: Some(project_id),
             ..DocFilter::default()
         },
-    )
+    )?)
 }
 
 fn stored(strategy: SearchStrategy, team_id: &str, project_id: &str) -> Stored<SearchStrategy> {

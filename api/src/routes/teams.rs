@@ -12,14 +12,14 @@ use podlens_model::entities::{
 use podlens_model::enums::TeamPodcastAddedReason;
 use serde::{Deserialize, Serialize};
 
-use crate::accounts::TeamPodcastRow;
 use crate::auth::Caller;
-use crate::convert;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, ApiQuery, RawJson};
 use crate::routes::lookup;
 use crate::state::{AppState, blocking};
+use podlens_app::accounts::TeamPodcastRow;
+use podlens_app::convert;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -305,36 +305,4 @@ pub async fn users(
         Ok(Envelope(TeamUsersResponse { users }))
     })
     .await
-}
-
-/// The blacklist of `account`'s team for an async caller: from memory when fresh,
-/// without a hand-off to a blocking thread; else as [`blacklisted_podcast_ids`].
-pub async fn blacklist_of(
-    state: &AppState,
-    account: Option<&crate::accounts::Account>,
-) -> ApiResult<Vec<uuid::Uuid>> {
-    let Some(account) = account else {
-        return Ok(Vec::new());
-    };
-    if let Some(list) = state.blacklists.cached(&account.team_id) {
-        return Ok(list.to_vec());
-    }
-    let (state, account) = (state.clone(), account.clone());
-    blocking(move || blacklisted_podcast_ids(&state, Some(&account))).await
-}
-
-/// The podcasts the team of `account` has blacklisted (none for a signed-out caller):
-/// searches, semantic searches and search exports leave them out. Blocking when the
-/// team's list is not remembered (see `accounts::blacklists`).
-pub fn blacklisted_podcast_ids(
-    state: &AppState,
-    account: Option<&crate::accounts::Account>,
-) -> ApiResult<Vec<uuid::Uuid>> {
-    let Some(account) = account else {
-        return Ok(Vec::new());
-    };
-    Ok(state
-        .blacklists
-        .get(state.accounts.as_ref(), &account.team_id)?
-        .to_vec())
 }

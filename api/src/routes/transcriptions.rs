@@ -8,16 +8,16 @@ use chrono::Utc;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::accounts::UsageCounter;
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::metering;
 use crate::routes::alerts::parse_date;
 use crate::state::{AppState, blocking};
-use crate::workflows::documents::{DocKind, Stored};
-use crate::workflows::fields::query_value;
-use crate::workflows::transcriptions::{
+use podlens_app::accounts::UsageCounter;
+use podlens_app::workflows::documents::{DocKind, Stored};
+use podlens_app::workflows::fields::query_value;
+use podlens_app::workflows::transcriptions::{
     PodcastFollow, TranscriptionRequest, default_since, episodes_for, new_request, open_request,
     save_request, spawn_processing, team_requests,
 };
@@ -86,7 +86,7 @@ pub async fn request_episode(
     let save_state = state.clone();
     let saved = request.clone();
     let team_id = account.team_id.clone();
-    blocking(move || save_request(&save_state, &team_id, &saved)).await?;
+    blocking(move || Ok(save_request(&save_state, &team_id, &saved)?)).await?;
     spawn_processing(&state, &account.team_id, &request.request_id);
     Ok(Envelope(json!({"message": format!(
         "Transcription requested for \"{}\"",

@@ -10,14 +10,14 @@ use chrono::{Duration, NaiveDate, Utc};
 use podlens_model::entities::{DailyUsageResponse, MonthlyUsageResponse, UsageDay, UsageMonth};
 use serde::{Deserialize, Serialize};
 
-use crate::accounts::usage::month_bounds;
-use crate::accounts::{UsageCounter, UsageRow, UsageWindow};
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
 use crate::metering::limit_for;
 use crate::state::{AppState, blocking};
+use podlens_app::accounts::usage::month_bounds;
+use podlens_app::accounts::{UsageCounter, UsageRow, UsageWindow};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -73,7 +73,7 @@ async fn team_rows(
         if let Err(error) = meter.flush() {
             tracing::warn!(%error, "usage counts not written before a usage report");
         }
-        accounts.team_usage(&team_id, from, to)
+        Ok(accounts.team_usage(&team_id, from, to)?)
     })
     .await
 }
@@ -299,7 +299,7 @@ pub async fn members(
     let rows = team_rows(&state, &account.team_id, first, today).await?;
     let accounts = state.accounts.clone();
     let team_id = account.team_id.clone();
-    let users = blocking(move || accounts.team_users(&team_id)).await?;
+    let users = blocking(move || Ok(accounts.team_users(&team_id)?)).await?;
     let members = users
         .into_iter()
         .map(|user| {

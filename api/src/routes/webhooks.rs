@@ -15,9 +15,9 @@ use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
 use crate::state::{AppState, blocking};
-use crate::workflows::CapCheck;
-use crate::workflows::fields::{object, optional_string, optional_strings};
-use crate::workflows::webhooks::{
+use podlens_app::workflows::CapCheck;
+use podlens_app::workflows::fields::{object, optional_string, optional_strings};
+use podlens_app::workflows::webhooks::{
     MAX_WEBHOOKS_PER_TEAM, WEBHOOK_EVENTS, WebhookRow, new_secret, url_problem,
 };
 

@@ -1,5 +1,5 @@
 //! `GET` and `POST /websub/{token}`: the WebSub subscriber's callback (see
-//! [`crate::workflows::websub`]). Hubs, not API clients, call it: the answers are
+//! [`podlens_app::workflows::websub`]). Hubs, not API clients, call it: the answers are
 //! plain, as the WebSub specification has them, not the API's envelope.
 
 use std::collections::HashMap;
@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use crate::state::{AppState, blocking};
-use crate::workflows::websub::{self, Verification};
+use podlens_app::workflows::websub::{self, Verification};
 
 /// The largest delivery taken: a hub may send the whole feed.
 const DELIVERY_LIMIT: usize = 16 * 1024 * 1024;
@@ -50,7 +50,7 @@ async fn verify(
             .and_then(|value| value.trim().parse().ok()),
         reason: query.get("hub.reason").cloned(),
     };
-    match blocking(move || websub::verify(&state, &token, &verification)).await {
+    match blocking(move || Ok(websub::verify(&state, &token, &verification)?)).await {
         Ok(challenge) => plain(StatusCode::OK, challenge),
         Err(error) => error.into_response(),
     }
@@ -80,7 +80,16 @@ async fn deliver(
                 .and_then(|value| value.to_str().ok())
                 .map(str::to_owned)
         });
-    match blocking(move || websub::deliver(&state, &token, &body, signature.as_deref())).await {
+    match blocking(move || {
+        Ok(websub::deliver(
+            &state,
+            &token,
+            &body,
+            signature.as_deref(),
+        )?)
+    })
+    .await
+    {
         Ok(_) => plain(StatusCode::ACCEPTED, String::new()),
         Err(error) => error.into_response(),
     }

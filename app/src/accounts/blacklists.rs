@@ -1,0 +1,164 @@
+//! The podcasts each team has blacklisted, remembered for [`FRESH_FOR`]: every search
+//! of a team leaves them out, and reading them from the store cost each search a query
+//! and a hand-off to a blocking thread. A change made through this node forgets the
+//! team's list at once; a change made through another node sharing the store shows
+//! here within [`FRESH_FOR`].
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use uuid::Uuid;
+
+use crate::accounts::AccountStore;
+use crate::error::AppResult;
+use crate::services::App;
+
+/// How long a team's list is used before it is read again.
+pub const FRESH_FOR: Duration = Duration::from_secs(1);
+
+/// Teams remembered at most; past this, the lists are dropped and read again.
+const MAX_TEAMS: usize = 10_000;
+
+/// A team's blacklisted podcasts.
+pub type Blacklist = Arc<[Uuid]>;
+
+#[derive(Debug, Default)]
+pub struct TeamBlacklists {
+    teams: Mutex<HashMap<String, (Instant, Blacklist)>>,
+    /// Bumped by every change, so a list read before a change is not kept after it.
+    changes: AtomicU64,
+}
+
+impl TeamBlacklists {
+    fn teams(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Instant, Blacklist)>> {
+        self.teams
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The team's list when it was read less than [`FRESH_FOR`] ago.
+    pub fn cached(&self, team_id: &str) -> Option<Blacklist> {
+        self.teams()
+            .get(team_id)
+            .filter(|(read_at, _)| read_at.elapsed() < FRESH_FOR)
+            .map(|(_, list)| list.clone())
+    }
+
+    /// The team's list, from memory when fresh, else read from the store (blocking).
+    pub fn get(&self, accounts: &dyn AccountStore, team_id: &str) -> AppResult<Blacklist> {
+        if let Some(list) = self.cached(team_id) {
+            return Ok(list);
+        }
+        let changes = self.changes.load(Ordering::SeqCst);
+        let list: Blacklist = accounts
+            .team_podcasts(team_id)?
+            .into_iter()
+            .filter(|row| row.blacklist)
+            .filter_map(|row| Uuid::parse_str(&row.podcast_id).ok())
+            .collect();
+        let mut teams = self.teams();
+        // A change while the list was read may have made it stale: use it, keep it not.
+        if self.changes.load(Ordering::SeqCst) == changes {
+            if teams.len() >= MAX_TEAMS {
+                teams.clear();
+            }
+            teams.insert(team_id.to_owned(), (Instant::now(), list.clone()));
+        }
+        Ok(list)
+    }
+
+    /// Forgets the team's list: call it after changing the team's podcasts.
+    pub fn forget(&self, team_id: &str) {
+        let mut teams = self.teams();
+        self.changes.fetch_add(1, Ordering::SeqCst);
+        teams.remove(team_id);
+    }
+}
+
+/// The blacklist of `account`'s team for an async caller: from memory when fresh,
+/// without a hand-off to a blocking thread; else as [`blacklisted_podcast_ids`].
+pub async fn blacklist_of(
+    app: &App,
+    account: Option<&super::Account>,
+) -> AppResult<Vec<uuid::Uuid>> {
+    let Some(account) = account else {
+        return Ok(Vec::new());
+    };
+    if let Some(list) = app.blacklists.cached(&account.team_id) {
+        return Ok(list.to_vec());
+    }
+    let (app, account) = (app.clone(), account.clone());
+    crate::services::blocking(move || blacklisted_podcast_ids(&app, Some(&account))).await
+}
+
+/// The podcasts the team of `account` has blacklisted (none for a signed-out caller):
+/// searches, semantic searches and search exports leave them out. Blocking when the
+/// team's list is not remembered (see `accounts::blacklists`).
+pub fn blacklisted_podcast_ids(
+    app: &App,
+    account: Option<&super::Account>,
+) -> AppResult<Vec<uuid::Uuid>> {
+    let Some(account) = account else {
+        return Ok(Vec::new());
+    };
+    Ok(app
+        .blacklists
+        .get(app.accounts.as_ref(), &account.team_id)?
+        .to_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::Utc;
+
+    use super::*;
+    use crate::accounts::{SqlAccountStore, TeamPodcastRow};
+
+    fn row(team: &str, podcast: Uuid, blacklist: bool) -> TeamPodcastRow {
+        TeamPodcastRow {
+            team_id: team.into(),
+            podcast_id: podcast.to_string(),
+            added_by_user_id: None,
+            added_reason: "test".into(),
+            blacklist,
+            sync: false,
+            created_at: Utc::now(),
+            updated_at: Utc::now(),
+        }
+    }
+
+    #[test]
+    fn a_change_through_this_node_shows_at_once_and_another_nodes_within_the_freshness() {
+        let store = SqlAccountStore::for_tests().unwrap();
+        let (first, second, listed) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+        store.upsert_team_podcast(&row("t1", first, true)).unwrap();
+        store
+            .upsert_team_podcast(&row("t1", listed, false))
+            .unwrap();
+        let lists = TeamBlacklists::default();
+        assert_eq!(&*lists.get(&store, "t1").unwrap(), &[first]);
+        assert_eq!(lists.get(&store, "t2").unwrap().len(), 0);
+
+        // Another node's change: this node still answers from memory...
+        store.upsert_team_podcast(&row("t1", second, true)).unwrap();
+        assert_eq!(&*lists.get(&store, "t1").unwrap(), &[first]);
+        // ...until the list is older than FRESH_FOR.
+        std::thread::sleep(FRESH_FOR);
+        let mut now = lists.get(&store, "t1").unwrap().to_vec();
+        now.sort();
+        let mut expected = vec![first, second];
+        expected.sort();
+        assert_eq!(now, expected);
+
+        // A change through this node: forgotten at once.
+        store
+            .remove_team_podcasts("t1", &[first.to_string()])
+            .unwrap();
+        lists.forget("t1");
+        assert_eq!(lists.cached("t1"), None);
+        assert_eq!(&*lists.get(&store, "t1").unwrap(), &[second]);
+    }
+}

@@ -1,0 +1,101 @@
+//! The one error type of the application's services. Each kind says what went wrong in
+//! the domain's terms; only the HTTP layer (`podlens-api`) turns kinds into statuses.
+
+/// A usage limit that a call would exceed: the message, the limit, what was used and
+/// when the window resets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LimitExceeded {
+    pub message: String,
+    pub limit: u64,
+    pub used: u64,
+    /// Seconds until the window resets.
+    pub reset_after_seconds: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AppError {
+    /// What the caller sent is invalid (the message, often the specification's exact
+    /// words, is shown to the caller as is).
+    #[error("{0}")]
+    Invalid(String),
+    /// The caller's plan or role does not allow this (message shown as is).
+    #[error("{0}")]
+    Forbidden(String),
+    /// The thing asked for does not exist, or is not the caller's (message shown as is).
+    #[error("{0}")]
+    NotFound(String),
+    /// The request conflicts with the current state (message shown as is).
+    #[error("{0}")]
+    Conflict(String),
+    /// A cap of the caller's plan is reached.
+    #[error("{}", .0.message)]
+    CapReached(LimitExceeded),
+    /// A resource the service needs is not there yet or is down (the catalog, the
+    /// index, the application database); the message says what, and that it may pass.
+    #[error("{0}")]
+    Unavailable(String),
+    /// Anything else: logged with its cause, never shown.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+pub type AppResult<T> = Result<T, AppError>;
+
+impl AppError {
+    pub fn internal(error: impl std::fmt::Display) -> AppError {
+        AppError::Internal(error.to_string())
+    }
+}
+
+impl From<podlens_store::StoreError> for AppError {
+    fn from(error: podlens_store::StoreError) -> AppError {
+        match error {
+            podlens_store::StoreError::Unavailable(_) => AppError::Unavailable(
+                "The application database is unavailable; try again shortly.".to_owned(),
+            ),
+            other => AppError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<sqlx::Error> for AppError {
+    fn from(error: sqlx::Error) -> AppError {
+        AppError::from(podlens_store::StoreError::from(error))
+    }
+}
+
+impl From<podlens_model::ValidationError> for AppError {
+    fn from(error: podlens_model::ValidationError) -> Self {
+        AppError::Invalid(error.to_string())
+    }
+}
+
+impl From<podlens_data::DataError> for AppError {
+    fn from(error: podlens_data::DataError) -> Self {
+        AppError::Internal(format!("catalog: {error}"))
+    }
+}
+
+impl From<podlens_indexer::IndexError> for AppError {
+    fn from(error: podlens_indexer::IndexError) -> Self {
+        match error {
+            podlens_indexer::IndexError::VectorsUnavailable => {
+                AppError::Unavailable(error.to_string())
+            }
+            // What a client sent (a page size, a cursor) that the engine refuses.
+            podlens_indexer::IndexError::InvalidRequest(message) => AppError::Invalid(message),
+            podlens_indexer::IndexError::InvalidCursor(_) => crate::cursors::invalid_cursor(),
+            error => AppError::Internal(format!("search index: {error}")),
+        }
+    }
+}
+
+impl From<podlens_model::SearchError> for AppError {
+    fn from(error: podlens_model::SearchError) -> Self {
+        if let Some(detail) = error.detail() {
+            tracing::debug!(detail, "search options refused");
+        }
+        AppError::Invalid(error.to_string())
+    }
+}

@@ -1,0 +1,217 @@
+//! The application's services, assembled once per server over a data directory and an
+//! application store.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::accounts::AccountStore;
+use crate::catalog::CatalogReader;
+
+/// Every service of a running node. The HTTP layer holds one beside the web bundle.
+#[derive(Clone)]
+pub struct App {
+    pub accounts: Arc<dyn AccountStore>,
+    /// Searches to remember, written in batches.
+    pub history: Arc<crate::accounts::history::SearchHistory>,
+    /// The teams' blacklisted podcasts, remembered for a moment.
+    pub blacklists: Arc<crate::accounts::blacklists::TeamBlacklists>,
+    /// Usage of unlimited counters, counted in memory and written in batches.
+    pub usage: Arc<crate::accounts::meter::UsageMeter>,
+    pub catalog: Arc<CatalogReader>,
+    /// Projects, listed podcasts and outreach history (tables of the app database).
+    pub workflows: Arc<crate::workflows::WorkflowStore>,
+    /// The AI assist provider (offline unless an OpenAI-compatible endpoint is configured).
+    pub assist: Arc<dyn crate::workflows::agent::AiProvider>,
+    /// Sign-in links and browser sessions (tables of the app database).
+    pub sessions: Arc<crate::accounts::sessions::SessionStore>,
+    /// Team members' roles and invitations (tables of the app database).
+    pub members: Arc<crate::accounts::members::MemberStore>,
+    /// Where sign-in links and notifications are mailed.
+    pub mailer: Arc<dyn crate::mail::Mailer>,
+    /// Re-reads one podcast's feed on request (`/podcasts/{id}/refresh`).
+    pub refresher: Arc<crate::refresh::FeedRefresher>,
+    /// Speech to text for transcription requests without a publisher transcript
+    /// (disabled unless `podlens serve --whisper-model` names a model).
+    pub speech: Arc<crate::workflows::speech_worker::SpeechWorker>,
+    /// Sends alert deliveries (e-mail and team webhooks) from the ledger.
+    pub deliveries: Arc<crate::workflows::delivery::DeliveryWorker>,
+    /// This node among those sharing the store: the leadership of the background
+    /// jobs and the log of catalog changes.
+    pub cluster: Arc<crate::cluster::Cluster>,
+    /// Re-reads the catalog's feeds on their schedule (run by the leading node of
+    /// `podlens serve`) and takes WebSub hubs' pushes.
+    pub feeds: Arc<crate::workflows::feeds::FeedScheduler>,
+    /// Signs and checks the cursors clients send back.
+    pub cursors: Arc<crate::cursors::CursorSigner>,
+    pub data_dir: PathBuf,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("App")
+            .field("data_dir", &self.data_dir)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Runs blocking work (DuckDB, tantivy, the store's synchronous calls) off the async
+/// runtime.
+pub async fn blocking<T, F>(work: F) -> crate::error::AppResult<T>
+where
+    F: FnOnce() -> crate::error::AppResult<T> + Send + 'static,
+    T: Send + 'static,
+{
+    tokio::task::spawn_blocking(work).await.map_err(|error| {
+        crate::error::AppError::Internal(format!("blocking task failed: {error}"))
+    })?
+}
+
+/// How a node runs its services (`podlens serve`'s settings).
+#[derive(Debug, Clone, Default)]
+pub struct NodeOptions {
+    /// Mail through this SMTP server; `None`: to the data directory's outbox.
+    pub smtp: Option<crate::mail::SmtpSettings>,
+    /// Feed refreshes may fetch from, and team webhooks may be delivered to, private,
+    /// loopback and link-local addresses.
+    pub allow_private_feeds: bool,
+    /// Speech to text for transcription requests with faster-whisper and the Whisper
+    /// model in this folder; `None`: requests without a publisher transcript fail.
+    pub whisper_model: Option<PathBuf>,
+    /// Whether the leading node re-reads the catalog's feeds on their schedule.
+    pub poll_feeds: bool,
+    /// Where WebSub hubs reach this service (`https://podlens.example.com`); `None`:
+    /// no subscriptions, feeds are polled only.
+    pub public_url: Option<String>,
+}
+
+/// Opens the application store at `location`, first importing a data directory's
+/// legacy `app.duckdb` into it when one is there.
+pub fn open_app_store(
+    data_dir: &std::path::Path,
+    location: &podlens_store::Location,
+) -> crate::error::AppResult<Arc<podlens_store::Database>> {
+    let database = podlens_store::Database::open(location)?;
+    if let Some(imported) = podlens_store::import_legacy(data_dir, &database)? {
+        let rows: u64 = imported.rows.iter().map(|(_, rows)| rows).sum();
+        tracing::info!(
+            rows,
+            moved_to = %imported.moved_to.display(),
+            store = database.describe(),
+            "imported the application data of app.duckdb"
+        );
+    }
+    Ok(Arc::new(database))
+}
+
+impl App {
+    /// The services over `data_dir` (its catalog and indexes) and `database`, with
+    /// the defaults: mail to the outbox, public addresses only, no speech to text,
+    /// feeds polled, no WebSub.
+    pub fn open(
+        data_dir: PathBuf,
+        database: Arc<podlens_store::Database>,
+    ) -> crate::error::AppResult<App> {
+        let accounts: Arc<dyn AccountStore> =
+            Arc::new(crate::accounts::SqlAccountStore::new(database.clone()));
+        let catalog = CatalogReader::open(&data_dir)?;
+        let workflows = crate::workflows::WorkflowStore::open(database.clone())?;
+        Ok(App {
+            history: Arc::new(crate::accounts::history::SearchHistory::new(
+                accounts.clone(),
+            )),
+            usage: Arc::new(crate::accounts::meter::UsageMeter::new(accounts.clone())),
+            blacklists: Arc::default(),
+            workflows: Arc::new(workflows),
+            assist: crate::workflows::agent::provider_from_env()?,
+            sessions: Arc::new(crate::accounts::sessions::SessionStore::open(
+                database.clone(),
+            )),
+            members: Arc::new(crate::accounts::members::MemberStore::open(
+                database.clone(),
+            )),
+            feeds: Arc::new(crate::workflows::feeds::FeedScheduler::new(
+                database.clone(),
+                true,
+            )),
+            cluster: Arc::new(crate::cluster::Cluster::join(database)),
+            mailer: Arc::new(crate::mail::Outbox::in_data_dir(&data_dir)),
+            refresher: Arc::new(crate::refresh::FeedRefresher::new(data_dir.clone())),
+            speech: Arc::new(crate::workflows::speech_worker::SpeechWorker::disabled()),
+            deliveries: Arc::new(crate::workflows::delivery::DeliveryWorker::new(
+                podlens_netguard::AddressPolicy::public_only(),
+            )?),
+            cursors: Arc::new(crate::cursors::CursorSigner::new(
+                accounts.server_secret("cursor")?,
+            )),
+            accounts,
+            catalog: Arc::new(catalog),
+            data_dir,
+        })
+    }
+
+    /// The services of a node run with `options`.
+    pub fn open_node(
+        data_dir: PathBuf,
+        database: Arc<podlens_store::Database>,
+        options: &NodeOptions,
+    ) -> crate::error::AppResult<App> {
+        let mut app = App::open(data_dir, database)?;
+        if options.allow_private_feeds {
+            app.refresher = Arc::new(
+                crate::refresh::FeedRefresher::new(app.data_dir.clone()).allowing_private(),
+            );
+            app.deliveries = Arc::new(crate::workflows::delivery::DeliveryWorker::new(
+                podlens_netguard::AddressPolicy::allow_private(),
+            )?);
+        }
+        if let Some(model_dir) = &options.whisper_model {
+            if !model_dir.join("model.bin").is_file() {
+                tracing::warn!(dir = %model_dir.display(), "no Whisper model.bin there: speech-to-text requests will fail until it is installed (scripts/install-whisper.sh)");
+            }
+            let engine = crate::speech::FasterWhisper::new(model_dir.clone());
+            let mut worker = crate::workflows::speech_worker::SpeechWorker::new(Arc::new(engine));
+            if options.allow_private_feeds {
+                worker = worker.allowing_private();
+            }
+            app.speech = Arc::new(worker);
+        }
+        let mut http = app.refresher.http().clone();
+        http.retries = 1;
+        app.feeds = Arc::new(
+            crate::workflows::feeds::FeedScheduler::new(
+                app.feeds.database().clone(),
+                options.poll_feeds,
+            )
+            .with_http(http)
+            .with_public_url(options.public_url.clone()),
+        );
+        if options.smtp.is_some() {
+            app.mailer = crate::mail::mailer_for(&app.data_dir, options.smtp.as_ref())?;
+        }
+        Ok(app)
+    }
+
+    /// Starts the node's background work: the jobs every `jobs_interval` and the feed
+    /// scheduler (run while this node leads), and the flushers of remembered searches
+    /// and usage counts.
+    pub fn spawn_background(&self, jobs_interval: std::time::Duration) {
+        crate::workflows::jobs::spawn_background_jobs(self.clone(), jobs_interval);
+        crate::workflows::feeds::spawn_feed_scheduler(self.clone());
+        crate::accounts::history::spawn_flusher(self.history.clone());
+        crate::accounts::meter::spawn_flusher(self.usage.clone());
+    }
+
+    /// What a stopping node does last (blocking): writes the searches and usage counts
+    /// of the last moments and gives the background jobs' leadership up, so another
+    /// node takes them over at once.
+    pub fn shut_down(&self) {
+        if let Err(error) = self.history.flush() {
+            tracing::warn!(%error, lost = self.history.pending(), "searches not remembered at shutdown");
+        }
+        if let Err(error) = self.usage.flush() {
+            tracing::warn!(%error, lost = self.usage.pending(), "usage counts not written at shutdown");
+        }
+        self.cluster.resign()
+    }
+}

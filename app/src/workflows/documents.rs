@@ -1,0 +1,637 @@
+//! Stored workflow documents: alert configs and matches, guest profiles and their
+//! uploads, transcription requests, search strategies, relevancy answers, custom
+//! prompts, episode deep analyses, user preferences and team settings. Each is a
+//! JSON document in `workflow_documents`, keyed by kind and id, with the team, an
+//! optional parent (project, guest profile, alert config) and timestamps as columns so
+//! lists and plan caps are plain queries.
+
+use podlens_model::entities::Timestamp;
+use podlens_store::{Backend, count, time_at, time_text};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use sqlx::any::{AnyArguments, AnyRow};
+use sqlx::query::Query;
+use sqlx::{Any, AssertSqlSafe, Row};
+
+use super::CapCheck;
+use super::store::WorkflowStore;
+use crate::error::{AppError, AppResult};
+
+/// What a stored document is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocKind {
+    AlertConfig,
+    AlertMatch,
+    GuestProfile,
+    GuestDocument,
+    TranscriptionRequest,
+    TranscriptionFollow,
+    Strategy,
+    Relevancy,
+    CustomPrompt,
+    DeepAnalysis,
+    UserPreferences,
+    TeamSettings,
+    OutreachTemplate,
+}
+
+impl DocKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DocKind::AlertConfig => "alert_config",
+            DocKind::AlertMatch => "alert_match",
+            DocKind::GuestProfile => "guest_profile",
+            DocKind::GuestDocument => "guest_document",
+            DocKind::TranscriptionRequest => "transcription_request",
+            DocKind::TranscriptionFollow => "transcription_follow",
+            DocKind::Strategy => "strategy",
+            DocKind::Relevancy => "relevancy",
+            DocKind::CustomPrompt => "custom_prompt",
+            DocKind::DeepAnalysis => "deep_analysis",
+            DocKind::UserPreferences => "user_preferences",
+            DocKind::TeamSettings => "team_settings",
+            DocKind::OutreachTemplate => "outreach_template",
+        }
+    }
+}
+
+/// One stored document with its columns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stored<T> {
+    pub id: String,
+    pub team_id: String,
+    pub parent_id: Option<String>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+    pub deleted: bool,
+    pub value: T,
+}
+
+/// Which documents of a kind a query returns.
+#[derive(Debug, Clone, Default)]
+pub struct DocFilter<'a> {
+    pub team_id: Option<&'a str>,
+    pub parent_id: Option<&'a str>,
+    pub include_deleted: bool,
+}
+
+const COLUMNS: &str = "doc_id, team_id, parent_id, created_at, updated_at, deleted, doc";
+
+/// The conflict clause that keeps the stored document.
+pub(super) const ON_CONFLICT_SKIP: &str = "ON CONFLICT (kind, doc_id) DO NOTHING";
+/// The conflict clause that replaces the stored document.
+const ON_CONFLICT_REPLACE: &str =
+    "ON CONFLICT (kind, doc_id) DO UPDATE SET team_id = excluded.team_id,
+    parent_id = excluded.parent_id, updated_at = excluded.updated_at,
+    deleted = excluded.deleted, doc = excluded.doc";
+
+fn decode<T: DeserializeOwned>(kind: DocKind, row: &AnyRow) -> AppResult<Stored<T>> {
+    let id: String = row.try_get("doc_id")?;
+    let value = serde_json::from_str(&row.try_get::<String, _>("doc")?).map_err(|error| {
+        AppError::Internal(format!("stored {} {id} unreadable: {error}", kind.as_str()))
+    })?;
+    Ok(Stored {
+        team_id: row.try_get("team_id")?,
+        parent_id: row.try_get("parent_id")?,
+        created_at: time_at(row, "created_at")?,
+        updated_at: time_at(row, "updated_at")?,
+        deleted: row.try_get::<i64, _>("deleted")? != 0,
+        id,
+        value,
+    })
+}
+
+fn encode<T: Serialize>(value: &T) -> AppResult<String> {
+    serde_json::to_string(value).map_err(AppError::internal)
+}
+
+/// The statement that inserts `doc` with `conflict` as its conflict clause, its values
+/// bound (the document encoded).
+pub(super) fn insert_doc_query<T: Serialize>(
+    kind: DocKind,
+    doc: &Stored<T>,
+    conflict: &str,
+) -> AppResult<Query<'static, Any, AnyArguments>> {
+    Ok(sqlx::query(AssertSqlSafe(format!(
+        "INSERT INTO workflow_documents (kind, {COLUMNS})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) {conflict}"
+    )))
+    .bind(kind.as_str())
+    .bind(doc.id.clone())
+    .bind(doc.team_id.clone())
+    .bind(doc.parent_id.clone())
+    .bind(time_text(doc.created_at))
+    .bind(time_text(doc.updated_at))
+    .bind(i64::from(doc.deleted))
+    .bind(encode(&doc.value)?))
+}
+
+/// `patch` merged into `target` as RFC 7396 says: an object patch merges member by
+/// member (a null member removes it), anything else replaces the target.
+fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(members) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    if let Value::Object(target) = target {
+        for (name, value) in members {
+            if value.is_null() {
+                target.remove(name);
+            } else {
+                merge_patch(target.entry(name.as_str()).or_insert(Value::Null), value);
+            }
+        }
+    }
+}
+
+impl WorkflowStore {
+    /// Writes a document, replacing the stored one with the same kind and id.
+    pub fn put_doc<T: Serialize>(&self, kind: DocKind, doc: &Stored<T>) -> AppResult<()> {
+        let database = self.database();
+        let insert = insert_doc_query(kind, doc, ON_CONFLICT_REPLACE)?;
+        database.wait(insert.execute(database.writer()))?;
+        Ok(())
+    }
+
+    /// Merges `patch` (an RFC 7396 JSON merge patch) into a stored document: read,
+    /// merged and written back in one write transaction that holds the document's row
+    /// (SQLite's write lock; `FOR UPDATE` on PostgreSQL), so a concurrent
+    /// whole-document update is never overwritten with stale fields. True when the
+    /// document exists.
+    pub fn merge_into_doc(&self, kind: DocKind, id: &str, patch: &Value) -> AppResult<bool> {
+        let database = self.database();
+        let select = match database.backend() {
+            Backend::Sqlite => "SELECT doc FROM workflow_documents WHERE kind = $1 AND doc_id = $2",
+            Backend::Postgres => {
+                "SELECT doc FROM workflow_documents WHERE kind = $1 AND doc_id = $2 FOR UPDATE"
+            }
+        };
+        database.wait(async {
+            let mut tx = database.begin_write().await?;
+            let Some(row) = sqlx::query(select)
+                .bind(kind.as_str())
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?
+            else {
+                return Ok(false);
+            };
+            let mut doc: Value =
+                serde_json::from_str(&row.try_get::<String, _>(0)?).map_err(|error| {
+                    AppError::Internal(format!("stored {} {id} unreadable: {error}", kind.as_str()))
+                })?;
+            merge_patch(&mut doc, patch);
+            sqlx::query("UPDATE workflow_documents SET doc = $1 WHERE kind = $2 AND doc_id = $3")
+                .bind(doc.to_string())
+                .bind(kind.as_str())
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok::<_, AppError>(true)
+        })
+    }
+
+    /// Writes a document unless one with the same kind and id exists; true when written.
+    pub fn insert_doc_if_absent<T: Serialize>(
+        &self,
+        kind: DocKind,
+        doc: &Stored<T>,
+    ) -> AppResult<bool> {
+        let database = self.database();
+        let insert = insert_doc_query(kind, doc, ON_CONFLICT_SKIP)?;
+        let written = database.wait(insert.execute(database.writer()))?;
+        Ok(written.rows_affected() > 0)
+    }
+
+    /// Writes a new document unless the team already holds `cap` live documents of the
+    /// kind (deleted ones do not count). The count and the insert run in one write
+    /// transaction holding the team's lock for the kind.
+    pub fn insert_doc_capped<T: Serialize>(
+        &self,
+        kind: DocKind,
+        doc: &Stored<T>,
+        cap: Option<u64>,
+    ) -> AppResult<CapCheck<()>> {
+        let database = self.database();
+        let insert = insert_doc_query(kind, doc, "")?;
+        let team_id = doc.team_id.as_str();
+        database.wait(async {
+            let mut tx = database.begin_write().await?;
+            database
+                .lock(
+                    &mut tx,
+                    &format!("workflow_documents:{}:{team_id}", kind.as_str()),
+                )
+                .await?;
+            let count = count(
+                sqlx::query(
+                    "SELECT COUNT(*) FROM workflow_documents
+                 WHERE kind = $1 AND team_id = $2 AND deleted = 0",
+                )
+                .bind(kind.as_str())
+                .bind(team_id),
+                &mut *tx,
+            )
+            .await?;
+            if let Some(limit) = cap
+                && count >= limit
+            {
+                return Ok(CapCheck::CapReached { limit });
+            }
+            insert.execute(&mut *tx).await?;
+            tx.commit().await?;
+            Ok::<_, AppError>(CapCheck::Done(()))
+        })
+    }
+
+    /// One document by id, within a team when `team_id` is given (deleted ones too).
+    pub fn get_doc<T: DeserializeOwned>(
+        &self,
+        kind: DocKind,
+        team_id: Option<&str>,
+        id: &str,
+    ) -> AppResult<Option<Stored<T>>> {
+        let database = self.database();
+        let row = database.wait(
+            sqlx::query(AssertSqlSafe(format!(
+                "SELECT {COLUMNS} FROM workflow_documents
+                 WHERE kind = $1 AND doc_id = $2
+                   AND (CAST($3 AS TEXT) IS NULL OR team_id = $3)"
+            )))
+            .bind(kind.as_str())
+            .bind(id)
+            .bind(team_id)
+            .fetch_optional(database.pool()),
+        )?;
+        row.map(|row| decode(kind, &row)).transpose()
+    }
+
+    /// Documents of a kind, oldest first.
+    pub fn list_docs<T: DeserializeOwned>(
+        &self,
+        kind: DocKind,
+        filter: &DocFilter<'_>,
+    ) -> AppResult<Vec<Stored<T>>> {
+        let database = self.database();
+        let rows = database.wait(
+            sqlx::query(AssertSqlSafe(format!(
+                "SELECT {COLUMNS} FROM workflow_documents
+                 WHERE kind = $1 AND (CAST($2 AS TEXT) IS NULL OR team_id = $2)
+                   AND (CAST($3 AS TEXT) IS NULL OR parent_id = $3)
+                   AND ($4 = 1 OR deleted = 0)
+                 ORDER BY created_at, doc_id"
+            )))
+            .bind(kind.as_str())
+            .bind(filter.team_id)
+            .bind(filter.parent_id)
+            .bind(i64::from(filter.include_deleted))
+            .fetch_all(database.pool()),
+        )?;
+        rows.iter().map(|row| decode(kind, row)).collect()
+    }
+
+    /// Removes a document for good; true when one was removed.
+    pub fn remove_doc(&self, kind: DocKind, team_id: &str, id: &str) -> AppResult<bool> {
+        let database = self.database();
+        let removed = database.wait(
+            sqlx::query(
+                "DELETE FROM workflow_documents WHERE kind = $1 AND doc_id = $2 AND team_id = $3",
+            )
+            .bind(kind.as_str())
+            .bind(id)
+            .bind(team_id)
+            .execute(database.writer()),
+        )?;
+        Ok(removed.rows_affected() > 0)
+    }
+
+    /// The ids of the teams that hold live documents of a kind.
+    pub fn teams_with(&self, kind: DocKind) -> AppResult<Vec<String>> {
+        let database = self.database();
+        let rows = database.wait(
+            sqlx::query(
+                "SELECT DISTINCT team_id FROM workflow_documents
+                 WHERE kind = $1 AND deleted = 0 ORDER BY team_id",
+            )
+            .bind(kind.as_str())
+            .fetch_all(database.pool()),
+        )?;
+        Ok(rows
+            .iter()
+            .map(|row| row.try_get(0))
+            .collect::<Result<Vec<String>, _>>()?)
+    }
+
+    /// Records a relevancy score on a podcast's listing in a project (if listed).
+    pub fn set_listed_relevancy(
+        &self,
+        project_id: &str,
+        podcast_id: &str,
+        score: f64,
+    ) -> AppResult<()> {
+        let database = self.database();
+        database.wait(
+            sqlx::query(
+                "UPDATE listed_podcasts SET relevancy_score = $1
+                 WHERE project_id = $2 AND podcast_id = $3",
+            )
+            .bind(score)
+            .bind(project_id)
+            .bind(podcast_id)
+            .execute(database.writer()),
+        )?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::workflows::store::tests::{at, memory_store};
+
+    fn doc(id: &str, team_id: &str, parent_id: Option<&str>, second: i64) -> Stored<Value> {
+        Stored {
+            id: id.to_owned(),
+            team_id: team_id.to_owned(),
+            parent_id: parent_id.map(str::to_owned),
+            created_at: at(second),
+            updated_at: at(second),
+            deleted: false,
+            value: json!({"name": id, "settings": {"a": 1, "b": 2}}),
+        }
+    }
+
+    fn ids(docs: Vec<Stored<Value>>) -> Vec<String> {
+        docs.into_iter().map(|doc| doc.id).collect()
+    }
+
+    #[test]
+    fn merge_patches_follow_rfc_7396() {
+        // RFC 7396, appendix A (a selection).
+        for (target, patch, result) in [
+            (json!({"a": "b"}), json!({"a": "c"}), json!({"a": "c"})),
+            (
+                json!({"a": "b"}),
+                json!({"b": "c"}),
+                json!({"a": "b", "b": "c"}),
+            ),
+            (
+                json!({"a": "b", "b": "c"}),
+                json!({"a": null}),
+                json!({"b": "c"}),
+            ),
+            (json!({"a": ["b"]}), json!({"a": "c"}), json!({"a": "c"})),
+            (
+                json!({"a": {"b": "c"}}),
+                json!({"a": {"b": "d", "c": null}}),
+                json!({"a": {"b": "d"}}),
+            ),
+            (json!(["a", "b"]), json!(["c", "d"]), json!(["c", "d"])),
+            (json!({"a": "b"}), json!(["c"]), json!(["c"])),
+            (
+                json!({"e": null}),
+                json!({"a": 1}),
+                json!({"e": null, "a": 1}),
+            ),
+            (
+                json!([1, 2]),
+                json!({"a": "b", "c": null}),
+                json!({"a": "b"}),
+            ),
+            (
+                json!({}),
+                json!({"a": {"bb": {"ccc": null}}}),
+                json!({"a": {"bb": {}}}),
+            ),
+        ] {
+            let mut merged = target.clone();
+            merge_patch(&mut merged, &patch);
+            assert_eq!(merged, result, "{target} + {patch}");
+        }
+    }
+
+    #[test]
+    fn documents_are_written_read_listed_and_removed() {
+        let store = memory_store();
+        store
+            .put_doc(DocKind::Strategy, &doc("d2", "t1", Some("p1"), 2))
+            .unwrap();
+        store
+            .put_doc(DocKind::Strategy, &doc("d1", "t1", None, 1))
+            .unwrap();
+        store
+            .put_doc(DocKind::Strategy, &doc("d3", "t2", Some("p1"), 3))
+            .unwrap();
+        store
+            .put_doc(DocKind::Relevancy, &doc("d4", "t1", Some("p1"), 4))
+            .unwrap();
+        let mut deleted = doc("d5", "t1", Some("p1"), 5);
+        deleted.deleted = true;
+        store.put_doc(DocKind::Strategy, &deleted).unwrap();
+
+        assert_eq!(
+            store
+                .get_doc::<Value>(DocKind::Strategy, None, "d5")
+                .unwrap(),
+            Some(deleted.clone())
+        );
+        assert_eq!(
+            store
+                .get_doc::<Value>(DocKind::Strategy, Some("t1"), "d2")
+                .unwrap(),
+            Some(doc("d2", "t1", Some("p1"), 2))
+        );
+        assert_eq!(
+            store
+                .get_doc::<Value>(DocKind::Strategy, Some("t2"), "d2")
+                .unwrap(),
+            None
+        );
+        assert_eq!(
+            store
+                .get_doc::<Value>(DocKind::Relevancy, None, "d2")
+                .unwrap(),
+            None
+        );
+
+        let list = |filter: DocFilter<'_>| {
+            ids(store
+                .list_docs::<Value>(DocKind::Strategy, &filter)
+                .unwrap())
+        };
+        assert_eq!(list(DocFilter::default()), ["d1", "d2", "d3"]);
+        assert_eq!(
+            list(DocFilter {
+                include_deleted: true,
+                ..DocFilter::default()
+            }),
+            ["d1", "d2", "d3", "d5"]
+        );
+        assert_eq!(
+            list(DocFilter {
+                team_id: Some("t1"),
+                ..DocFilter::default()
+            }),
+            ["d1", "d2"]
+        );
+        assert_eq!(
+            list(DocFilter {
+                parent_id: Some("p1"),
+                ..DocFilter::default()
+            }),
+            ["d2", "d3"]
+        );
+        assert_eq!(
+            list(DocFilter {
+                team_id: Some("t1"),
+                parent_id: Some("p1"),
+                include_deleted: true,
+            }),
+            ["d2", "d5"]
+        );
+
+        // A put replaces everything but the creation time.
+        let mut replaced = doc("d2", "t1", None, 2);
+        replaced.created_at = at(99);
+        replaced.updated_at = at(100);
+        replaced.value = json!({"name": "new"});
+        store.put_doc(DocKind::Strategy, &replaced).unwrap();
+        replaced.created_at = at(2);
+        assert_eq!(
+            store
+                .get_doc::<Value>(DocKind::Strategy, None, "d2")
+                .unwrap(),
+            Some(replaced)
+        );
+
+        assert_eq!(store.teams_with(DocKind::Strategy).unwrap(), ["t1", "t2"]);
+        assert_eq!(store.teams_with(DocKind::Relevancy).unwrap(), ["t1"]);
+        assert!(store.teams_with(DocKind::AlertConfig).unwrap().is_empty());
+
+        assert!(!store.remove_doc(DocKind::Strategy, "t2", "d1").unwrap());
+        assert!(store.remove_doc(DocKind::Strategy, "t1", "d1").unwrap());
+        assert_eq!(
+            store
+                .get_doc::<Value>(DocKind::Strategy, None, "d1")
+                .unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn inserts_keep_what_is_stored_and_count_live_documents_against_the_cap() {
+        let store = memory_store();
+        assert!(
+            store
+                .insert_doc_if_absent(DocKind::CustomPrompt, &doc("d1", "t1", None, 1))
+                .unwrap()
+        );
+        let mut other = doc("d1", "t1", None, 2);
+        other.value = json!({"name": "other"});
+        assert!(
+            !store
+                .insert_doc_if_absent(DocKind::CustomPrompt, &other)
+                .unwrap()
+        );
+        assert_eq!(
+            store
+                .get_doc::<Value>(DocKind::CustomPrompt, None, "d1")
+                .unwrap(),
+            Some(doc("d1", "t1", None, 1))
+        );
+
+        let mut deleted = doc("d2", "t1", None, 2);
+        deleted.deleted = true;
+        assert_eq!(
+            store
+                .insert_doc_capped(DocKind::CustomPrompt, &deleted, Some(2))
+                .unwrap(),
+            CapCheck::Done(())
+        );
+        assert_eq!(
+            store
+                .insert_doc_capped(DocKind::CustomPrompt, &doc("d3", "t1", None, 3), Some(2))
+                .unwrap(),
+            CapCheck::Done(())
+        );
+        assert_eq!(
+            store
+                .insert_doc_capped(DocKind::CustomPrompt, &doc("d4", "t1", None, 4), Some(2))
+                .unwrap(),
+            CapCheck::CapReached { limit: 2 }
+        );
+        assert_eq!(
+            store
+                .get_doc::<Value>(DocKind::CustomPrompt, None, "d4")
+                .unwrap(),
+            None
+        );
+        assert_eq!(
+            store
+                .insert_doc_capped(DocKind::CustomPrompt, &doc("d4", "t2", None, 4), Some(2))
+                .unwrap(),
+            CapCheck::Done(())
+        );
+        assert_eq!(
+            store
+                .insert_doc_capped(DocKind::CustomPrompt, &doc("d5", "t1", None, 5), None)
+                .unwrap(),
+            CapCheck::Done(())
+        );
+        // An id taken is an error, not a silent replacement.
+        assert!(
+            store
+                .insert_doc_capped(DocKind::CustomPrompt, &other, None)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn a_merge_patch_changes_only_the_fields_it_names() {
+        let store = memory_store();
+        store
+            .put_doc(DocKind::TeamSettings, &doc("d1", "t1", None, 1))
+            .unwrap();
+        assert!(
+            store
+                .merge_into_doc(
+                    DocKind::TeamSettings,
+                    "d1",
+                    &json!({"settings": {"a": null, "c": 3}, "x": true})
+                )
+                .unwrap()
+        );
+        let stored = store
+            .get_doc::<Value>(DocKind::TeamSettings, None, "d1")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            stored.value,
+            json!({"name": "d1", "settings": {"b": 2, "c": 3}, "x": true})
+        );
+        assert_eq!(stored.updated_at, at(1));
+        assert!(
+            !store
+                .merge_into_doc(DocKind::TeamSettings, "d9", &json!({"x": 1}))
+                .unwrap()
+        );
+        assert!(
+            !store
+                .merge_into_doc(DocKind::Strategy, "d1", &json!({"x": 1}))
+                .unwrap()
+        );
+        assert_eq!(
+            store
+                .get_doc::<Value>(DocKind::TeamSettings, None, "d9")
+                .unwrap(),
+            None
+        );
+    }
+}

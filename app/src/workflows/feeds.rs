@@ -1,0 +1,585 @@
+//! The feed scheduler: `podlens serve` re-reads every feed of the catalog on a schedule
+//! that follows the feed's own rhythm ([`podlens_ingest::schedule`]), so new episodes
+//! become searchable within minutes without anyone running `podlens ingest`.
+//!
+//! It runs in the server rather than as a separate process because the server already
+//! owns what a poll must touch at once: the catalog's single writer turn (shared with
+//! refresh requests and stored transcripts), the incremental index generations, the
+//! readers that switch to them, and the cluster's leadership and change log. Only the
+//! leading node polls; the others apply its changes from the log.
+//!
+//! Every [`TICK`], the leader takes the feeds that are due (at most [`BATCH`], the
+//! longest overdue first) from the store's `feed_schedule` and fetches them with the
+//! same fetcher as `podlens ingest` — conditional GET with each feed's validators, a
+//! bounded number of feeds in flight and [`PER_HOST`] per host, timeouts and size caps.
+//! The catalog is opened only when a feed changed: the changed feeds are stored, and
+//! one snapshot and one index generation publish the whole cycle's new and changed
+//! episodes ([`crate::feed_changes`]). Each feed's next poll is then written: its
+//! rhythm's interval after an answer, an exponential backoff after a failure. Feeds
+//! whose last poll failed are polled apart, in a retry lane of their own (one poll at
+//! a time), so a feed that hangs until its timeout, redirects in a loop or streams
+//! without end never holds up the publishing of the feeds that answer. A feed
+//! whose WebSub hub pushes its changes is polled at once when pushed
+//! ([`super::websub`]) and otherwise only as a safety net.
+//!
+//! The schedule is seeded from the catalog snapshot: each feed not yet followed is due
+//! somewhere within its first ten minutes, so a fresh catalog is not polled all at
+//! once, and hubs are learnt soon.
+//! A crash mid-cycle loses nothing: the feeds polled stay due until their outcome is
+//! written, and podcasts stored but not yet indexed are indexed by the next publish.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use podlens_ingest::fetch::{
+    CollectedFeeds, FeedSource, FeedState, HttpConfig, IngestConfig, ingest,
+};
+use podlens_ingest::schedule;
+use podlens_model::catalog::{FeedBatch, FeedFetchRecord, FeedPolling, PodcastRecord};
+use podlens_store::{Database, FeedLane, NewFeed, PollOutcome, ScheduledFeed};
+use serde::Serialize;
+use uuid::Uuid;
+
+use crate::cluster::CatalogChange;
+use crate::error::{AppError, AppResult};
+use crate::feed_changes::{is_gone, publish, store_marked};
+use crate::services::App;
+
+/// How often the leader looks for due feeds.
+pub const TICK: Duration = Duration::from_secs(5);
+/// Feeds polled per cycle at most.
+pub const BATCH: i64 = 200;
+/// Feeds in flight at once.
+const CONCURRENCY: usize = 16;
+/// Requests in flight to one host at once.
+const PER_HOST: usize = 2;
+/// How often the schedule is seeded again from the snapshot (new podcasts of a batch
+/// `podlens ingest`).
+const SEED_EVERY: Duration = Duration::from_secs(300);
+
+/// The scheduler's settings and what it remembers between cycles.
+pub struct FeedScheduler {
+    database: Arc<Database>,
+    enabled: bool,
+    http: Mutex<HttpConfig>,
+    /// The podcasts known to be in the schedule, and when it was last seeded.
+    seeded: Mutex<(HashSet<Uuid>, Option<Instant>)>,
+    /// Where hubs reach this service (`--public-url`), for WebSub callbacks.
+    public_url: Option<String>,
+    /// The poll of the feeds whose last poll failed, while it runs.
+    retry_lane: Mutex<Option<tokio::task::JoinHandle<AppResult<CycleReport>>>>,
+}
+
+impl std::fmt::Debug for FeedScheduler {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("FeedScheduler")
+            .field("enabled", &self.enabled)
+            .field("public_url", &self.public_url)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What one cycle did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CycleReport {
+    pub seeded: u64,
+    pub polled: usize,
+    pub changed: usize,
+    pub not_modified: usize,
+    pub failed: usize,
+    pub new_episodes: usize,
+    pub removed_podcasts: usize,
+    pub generation: Option<u64>,
+}
+
+impl FeedScheduler {
+    /// A scheduler over `database`'s `feed_schedule`; `enabled: false` never polls
+    /// (`podlens serve --no-poll`).
+    pub fn new(database: Arc<Database>, enabled: bool) -> FeedScheduler {
+        FeedScheduler {
+            database,
+            enabled,
+            http: Mutex::new(HttpConfig {
+                timeout: Duration::from_secs(20),
+                retries: 1,
+                ..HttpConfig::default()
+            }),
+            seeded: Mutex::new((HashSet::new(), None)),
+            public_url: None,
+            retry_lane: Mutex::new(None),
+        }
+    }
+
+    /// Polls with these HTTP settings (the server's address policy).
+    pub fn with_http(self, http: HttpConfig) -> FeedScheduler {
+        *lock(&self.http) = http;
+        self
+    }
+
+    /// Subscribes to WebSub hubs with callbacks under `public_url`.
+    pub fn with_public_url(mut self, public_url: Option<String>) -> FeedScheduler {
+        self.public_url = public_url.map(|url| url.trim_end_matches('/').to_owned());
+        self
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    pub fn database(&self) -> &Arc<Database> {
+        &self.database
+    }
+
+    pub fn public_url(&self) -> Option<&str> {
+        self.public_url.as_deref()
+    }
+
+    pub(crate) fn http(&self) -> HttpConfig {
+        lock(&self.http).clone()
+    }
+
+    /// Waits for the retry lane's poll of failing feeds, when one was started, and
+    /// returns what it did.
+    pub async fn retry_lane_finished(&self) -> Option<AppResult<CycleReport>> {
+        let lane = lock(&self.retry_lane).take()?;
+        Some(lane.await.unwrap_or_else(|error| {
+            Err(AppError::Internal(format!(
+                "the retry lane failed: {error}"
+            )))
+        }))
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The publishing period an update-frequency class stands for.
+fn class_period(class: Option<&str>) -> Option<i64> {
+    Some(match class? {
+        "daily" => 86_400,
+        "weekly" => 7 * 86_400,
+        "bi-weekly" => 14 * 86_400,
+        "monthly" => 30 * 86_400,
+        _ => return None,
+    })
+}
+
+/// The interval a podcast starts with, from what the snapshot says of it.
+fn seed_interval(podcast: &PodcastRecord, now: DateTime<Utc>) -> Duration {
+    let polling = FeedPolling {
+        declared_period_seconds: class_period(podcast.update_frequency.as_deref()),
+        complete: podcast.podcast_complete,
+        ..FeedPolling::default()
+    };
+    let published: Vec<DateTime<Utc>> = podcast.last_episode_date.into_iter().collect();
+    schedule::poll_interval(&polling, &published, false, now)
+}
+
+/// Follows the snapshot's podcasts not followed yet (blocking). How many were added.
+pub fn seed(state: &App, now: DateTime<Utc>) -> AppResult<u64> {
+    let scheduler = &state.feeds;
+    let mut seeded = lock(&scheduler.seeded);
+    if seeded.0.is_empty() {
+        seeded.0 = scheduler
+            .database
+            .scheduled_feed_ids()?
+            .iter()
+            .filter_map(|id| Uuid::parse_str(id).ok())
+            .collect();
+    }
+    let view = state.catalog.snapshot()?.podcasts_view();
+    let mut new: Vec<NewFeed> = view
+        .all()
+        .filter(|podcast| !podcast.podcast_blocked && !seeded.0.contains(&podcast.podcast_id))
+        .filter(|podcast| podcast.podcast_rss_feed_url.starts_with("http"))
+        .map(|podcast| {
+            let interval = seed_interval(podcast, now);
+            let offset = schedule::first_poll_offset(interval, podcast.podcast_id);
+            NewFeed {
+                podcast_id: podcast.podcast_id.to_string(),
+                feed_url: podcast.podcast_rss_feed_url.clone(),
+                release_window: None,
+                interval_seconds: interval.as_secs() as i64,
+                next_poll_at: now + chrono::Duration::from_std(offset).unwrap_or_default(),
+            }
+        })
+        .collect();
+    with_release_habits(state, &mut new);
+    let added = scheduler.database.schedule_feeds(&new)?;
+    seeded.0.extend(
+        new.iter()
+            .filter_map(|feed| Uuid::parse_str(&feed.podcast_id).ok()),
+    );
+    seeded.1 = Some(Instant::now());
+    Ok(added)
+}
+
+/// Gives `new` feeds the release habit of their recent episodes in the catalog. Their
+/// first poll is a full read on purpose (the ingest's validators are not used): it
+/// is how the scheduler learns a feed's WebSub hub, which the catalog does not keep.
+/// Without the catalog (a batch job holds it), the habits are learnt from that read.
+fn with_release_habits(state: &App, new: &mut [NewFeed]) {
+    if new.is_empty() {
+        return;
+    }
+    let published = {
+        let _turn = state.refresher.catalog_turn();
+        podlens_data::Catalog::open(&state.data_dir)
+            .and_then(|catalog| catalog.recent_publication_dates(schedule::HABIT_EPISODES))
+    };
+    let published = match published {
+        Ok(published) => published,
+        Err(error) => {
+            tracing::info!(%error, "feeds followed without their release habits: their first polls learn them");
+            return;
+        }
+    };
+    for feed in new.iter_mut() {
+        feed.release_window = published
+            .get(&feed.feed_url)
+            .and_then(|dates| schedule::release_window(dates))
+            .map(|window| window.to_text());
+    }
+}
+
+fn seed_due(scheduler: &FeedScheduler) -> bool {
+    lock(&scheduler.seeded)
+        .1
+        .is_none_or(|at| at.elapsed() >= SEED_EVERY)
+}
+
+/// One cycle: seed when due, hand the due feeds whose last poll failed to the retry
+/// lane (when it is free), poll the other due feeds, store and publish what changed,
+/// write each feed's next poll.
+pub async fn run_cycle(state: &App) -> AppResult<CycleReport> {
+    let now = Utc::now();
+    let mut seeded = 0;
+    if seed_due(&state.feeds) {
+        let seed_state = state.clone();
+        seeded = crate::services::blocking(move || seed(&seed_state, now)).await?;
+    }
+    start_retry_lane(state, now).await?;
+    let database = state.feeds.database.clone();
+    let due = crate::services::blocking(move || {
+        Ok(database.due_feeds(now, BATCH, FeedLane::Answering)?)
+    })
+    .await?;
+    // Podcasts a crash or a failed publish left stored but unindexed are published
+    // even when no feed is due.
+    if due.is_empty() && crate::feed_changes::unindexed(&state.data_dir).is_empty() {
+        return Ok(CycleReport {
+            seeded,
+            ..CycleReport::default()
+        });
+    }
+    let mut report = poll(state, due).await?;
+    report.seeded = seeded;
+    Ok(report)
+}
+
+/// Polls the due feeds whose last poll failed in a task of their own, unless the lane
+/// is still busy with the previous ones (they stay due meanwhile): a feed that hangs
+/// until its timeout, redirects in a loop or streams without end holds up only the
+/// other failing feeds, never the publishing of the feeds that answer.
+async fn start_retry_lane(state: &App, now: DateTime<Utc>) -> AppResult<()> {
+    if lock(&state.feeds.retry_lane)
+        .as_ref()
+        .is_some_and(|lane| !lane.is_finished())
+    {
+        return Ok(());
+    }
+    let database = state.feeds.database.clone();
+    let failing =
+        crate::services::blocking(move || Ok(database.due_feeds(now, BATCH, FeedLane::Failing)?))
+            .await?;
+    if failing.is_empty() {
+        return Ok(());
+    }
+    let lane_state = state.clone();
+    let lane = tokio::spawn(async move {
+        let result = poll(&lane_state, failing).await;
+        log_cycle("retry", &result);
+        result
+    });
+    *lock(&state.feeds.retry_lane) = Some(lane);
+    Ok(())
+}
+
+/// Fetches `due` (conditional GET, bounded concurrency), stores and publishes what
+/// changed, and writes each feed's next poll.
+async fn poll(state: &App, due: Vec<ScheduledFeed>) -> AppResult<CycleReport> {
+    let started = Instant::now();
+    let sources: Vec<FeedSource> = due
+        .iter()
+        .map(|feed| {
+            FeedSource::Url(FeedState {
+                podcast_id: Uuid::parse_str(&feed.podcast_id).ok(),
+                feed_url: feed.feed_url.clone(),
+                etag: feed.etag.clone(),
+                last_modified: feed.last_modified.clone(),
+            })
+        })
+        .collect();
+    let config = IngestConfig {
+        http: state.feeds.http(),
+        concurrency: CONCURRENCY,
+        per_host_concurrency: PER_HOST,
+        ..IngestConfig::default()
+    };
+    let (_, collected) = ingest(sources, config, CollectedFeeds::default(), None)
+        .await
+        .map_err(|error| AppError::Internal(format!("the feed poll failed: {error}")))?;
+    let cycle_state = state.clone();
+    let (finished, subscribe) =
+        crate::services::blocking(move || finish_cycle(&cycle_state, &due, &collected)).await?;
+    record_feed_cycle(&finished, started.elapsed().as_secs_f64());
+    if !subscribe.is_empty() {
+        super::websub::subscribe_all(state, subscribe).await;
+    }
+    Ok(finished)
+}
+
+/// Stores the cycle's feeds (when any answered with content, or podcasts were left
+/// unindexed), publishes what changed and writes the schedule. Returns the counts and
+/// the feeds whose hubs to subscribe to.
+fn finish_cycle(
+    state: &App,
+    due: &[ScheduledFeed],
+    collected: &CollectedFeeds,
+) -> AppResult<(CycleReport, Vec<(Uuid, FeedPolling)>)> {
+    let mut report = CycleReport {
+        polled: collected.fetches.len(),
+        ..CycleReport::default()
+    };
+    let mut changed: HashSet<Uuid> = HashSet::new();
+    let any_gone = collected.fetches.iter().any(is_gone);
+    let left_unindexed = !crate::feed_changes::unindexed(&state.data_dir).is_empty();
+    if !collected.batches.is_empty() || any_gone || left_unindexed {
+        let _turn = state.refresher.catalog_turn();
+        let mut catalog = podlens_data::Catalog::open(&state.data_dir).map_err(|error| {
+            AppError::Unavailable(format!(
+                "the catalog is busy (a batch job holds it); the feeds stay due: {error}"
+            ))
+        })?;
+        let stored = store_marked(&mut catalog, collected)?;
+        report.new_episodes = stored.delta.new_episodes;
+        report.removed_podcasts = stored.delta.deleted_podcasts.len();
+        changed.extend(stored.changes.iter().filter_map(|change| match change {
+            CatalogChange::Feed { batch, .. } => Some(batch.podcast.podcast_id),
+            _ => None,
+        }));
+        report.changed = changed.len();
+        if stored.to_publish {
+            report.generation = publish(&mut catalog, &state.catalog, stored.delta)?.generation;
+        }
+        drop(catalog);
+        // The other nodes sharing the store apply the same changes to their copies.
+        for change in &stored.changes {
+            if let Err(error) = state.cluster.record(change) {
+                tracing::warn!(%error, "a polled feed is not in the change log: other nodes keep the old feed until they poll it");
+            }
+        }
+    }
+    let batches: HashMap<Uuid, &FeedBatch> = collected
+        .batches
+        .iter()
+        .map(|batch| (batch.podcast.podcast_id, batch))
+        .collect();
+    let fetches: HashMap<Uuid, &FeedFetchRecord> = collected
+        .fetches
+        .iter()
+        .filter_map(|fetch| Some((fetch.podcast_id?, fetch)))
+        .collect();
+    let moved: HashMap<Uuid, &String> =
+        collected.moved.iter().map(|(id, url)| (*id, url)).collect();
+    let now = Utc::now();
+    let mut subscribe = Vec::new();
+    let mut polls = Vec::with_capacity(due.len());
+    for feed in due {
+        let Ok(id) = Uuid::parse_str(&feed.podcast_id) else {
+            continue;
+        };
+        let Some(fetch) = fetches.get(&id) else {
+            continue;
+        };
+        match fetch.outcome.as_str() {
+            "ok" => {}
+            "not-modified" => report.not_modified += 1,
+            _ => report.failed += 1,
+        }
+        let batch = batches.get(&id).copied();
+        if let Some(batch) = batch
+            && batch.polling.hub.is_some()
+            && !feed.pushed
+        {
+            subscribe.push((id, batch.polling.clone()));
+        }
+        let mut poll = next_poll(feed, fetch, batch, changed.contains(&id), now);
+        if let Some(url) = moved.get(&id) {
+            poll.feed_url = (*url).clone();
+        }
+        polls.push(poll);
+    }
+    state.feeds.database.record_polls(&polls)?;
+    Ok((report, subscribe))
+}
+
+/// When `feed` is due again after `fetch`: its rhythm's interval after an answer (the
+/// `batch`, when the feed was read, gives the rhythm anew), a backoff after a failure;
+/// `changed` says whether its content changed.
+pub fn next_poll(
+    feed: &ScheduledFeed,
+    fetch: &FeedFetchRecord,
+    batch: Option<&FeedBatch>,
+    changed: bool,
+    now: DateTime<Utc>,
+) -> PollOutcome {
+    let id = Uuid::parse_str(&feed.podcast_id).unwrap_or_default();
+    let previous = Duration::from_secs(u64::try_from(feed.interval_seconds).unwrap_or(3600));
+    let answered = matches!(fetch.outcome.as_str(), "ok" | "not-modified");
+    // The show's release habit: learnt again from the episodes of a feed that answered
+    // with content, else the one known.
+    let (interval, window) = match batch {
+        Some(batch) => {
+            let published: Vec<DateTime<Utc>> = batch
+                .episodes
+                .iter()
+                .filter_map(|episode| episode.episode_rss_published_at)
+                .collect();
+            (
+                schedule::poll_interval(&batch.polling, &published, feed.pushed, now),
+                schedule::release_window(&published),
+            )
+        }
+        None => {
+            let window = feed
+                .release_window
+                .as_deref()
+                .and_then(schedule::ReleaseWindow::from_text);
+            if feed.pushed {
+                let interval = previous
+                    .max(schedule::PUSHED_INTERVAL)
+                    .min(schedule::MAX_INTERVAL);
+                (interval, window)
+            } else {
+                (previous, window)
+            }
+        }
+    };
+    let failures = if answered { 0 } else { feed.failures + 1 };
+    let wait = if is_gone(fetch) {
+        schedule::MAX_INTERVAL
+    } else if answered && !feed.pushed {
+        schedule::wait_with_window(schedule::spread(interval, id), window.as_ref(), now)
+    } else if answered {
+        schedule::spread(interval, id)
+    } else {
+        schedule::spread(
+            schedule::backoff(interval, u32::try_from(failures).unwrap_or(u32::MAX)),
+            id,
+        )
+    };
+    // A failed fetch keeps the validators of the last answer.
+    let (etag, last_modified) = if answered {
+        (fetch.etag.clone(), fetch.last_modified.clone())
+    } else {
+        (feed.etag.clone(), feed.last_modified.clone())
+    };
+    PollOutcome {
+        podcast_id: feed.podcast_id.clone(),
+        feed_url: feed.feed_url.clone(),
+        polled_at: fetch.fetched_at,
+        outcome: fetch.outcome.clone(),
+        error: fetch.error.clone(),
+        etag,
+        last_modified,
+        interval_seconds: interval.as_secs() as i64,
+        next_poll_at: now + chrono::Duration::from_std(wait).unwrap_or_default(),
+        release_window: window.map(|window| window.to_text()),
+        failures,
+        changed,
+    }
+}
+
+/// Runs [`run_cycle`] every [`TICK`] while this node leads.
+pub fn spawn_feed_scheduler(state: App) {
+    if !state.feeds.enabled() {
+        tracing::info!(
+            "feed polling is off (--no-poll): feeds are re-read only by `podlens ingest` and refresh requests"
+        );
+        return;
+    }
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(TICK);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticker.tick().await;
+            if !state.cluster.is_leader() {
+                continue;
+            }
+            let result = run_cycle(&state).await;
+            log_cycle("main", &result);
+        }
+    });
+}
+
+/// A line for a cycle that found something new or failed; the rest are counted in
+/// /metrics. `lane` says which feeds it polled (`main`, or `retry` for those whose
+/// last poll failed).
+fn log_cycle(lane: &str, result: &AppResult<CycleReport>) {
+    match result {
+        Ok(report)
+            if report.changed > 0
+                || report.failed > 0
+                || report.seeded > 0
+                || report.removed_podcasts > 0 =>
+        {
+            tracing::info!(
+                lane,
+                seeded = report.seeded,
+                polled = report.polled,
+                changed = report.changed,
+                not_modified = report.not_modified,
+                failed = report.failed,
+                new_episodes = report.new_episodes,
+                generation = report.generation,
+                "feeds polled"
+            );
+        }
+        Ok(report) if report.polled > 0 => tracing::debug!(
+            lane,
+            polled = report.polled,
+            not_modified = report.not_modified,
+            "feeds polled: nothing new"
+        ),
+        Ok(_) => {}
+        Err(error) => {
+            metrics::counter!("podlens_feed_cycle_failures_total").increment(1);
+            tracing::warn!(lane, %error, "the feed poll cycle failed; the feeds stay due");
+        }
+    }
+}
+
+/// Counts one cycle of the feed scheduler.
+pub fn record_feed_cycle(report: &CycleReport, seconds: f64) {
+    metrics::counter!("podlens_feed_cycles_total").increment(1);
+    metrics::histogram!("podlens_feed_cycle_duration_seconds").record(seconds);
+    let changed = report.changed as u64;
+    let not_modified = report.not_modified as u64;
+    let failed = report.failed as u64;
+    let unchanged = (report.polled as u64).saturating_sub(changed + not_modified + failed);
+    metrics::counter!("podlens_feed_polls_total", "outcome" => "changed").increment(changed);
+    metrics::counter!("podlens_feed_polls_total", "outcome" => "unchanged").increment(unchanged);
+    metrics::counter!("podlens_feed_polls_total", "outcome" => "not_modified")
+        .increment(not_modified);
+    metrics::counter!("podlens_feed_polls_total", "outcome" => "failed").increment(failed);
+    metrics::counter!("podlens_feed_new_episodes_total").increment(report.new_episodes as u64);
+}

@@ -1,0 +1,182 @@
+//! Reading request bodies and query strings field by field, so each bad value is
+//! answered with a message that names the field and the values it accepts.
+
+use serde_json::{Map, Value};
+
+use crate::error::{AppError, AppResult};
+
+/// A JSON body that must be an object.
+pub fn object(body: Value) -> AppResult<Map<String, Value>> {
+    match body {
+        Value::Object(map) => Ok(map),
+        _ => Err(AppError::Invalid(
+            "The request body must be a JSON object".into(),
+        )),
+    }
+}
+
+/// A field that may be absent, null, or a value: `None` when absent,
+/// `Some(None)` when null.
+pub fn nullable<'a>(body: &'a Map<String, Value>, name: &str) -> Option<Option<&'a Value>> {
+    body.get(name)
+        .map(|value| (!value.is_null()).then_some(value))
+}
+
+/// An optional string field (absent and null are both `None`).
+pub fn optional_string(body: &Map<String, Value>, name: &str) -> AppResult<Option<String>> {
+    match nullable(body, name).flatten() {
+        None => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(_) => Err(AppError::Invalid(format!("{name} must be a string"))),
+    }
+}
+
+/// An optional list of strings (absent and null are both `None`).
+pub fn optional_strings(body: &Map<String, Value>, name: &str) -> AppResult<Option<Vec<String>>> {
+    match nullable(body, name).flatten() {
+        None => Ok(None),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| match item {
+                Value::String(text) => Ok(text.clone()),
+                _ => Err(AppError::Invalid(format!(
+                    "{name} must be a list of strings"
+                ))),
+            })
+            .collect::<AppResult<Vec<_>>>()
+            .map(Some),
+        Some(_) => Err(AppError::Invalid(format!(
+            "{name} must be a list of strings"
+        ))),
+    }
+}
+
+/// One value of a wire enumeration, with a message listing the accepted values.
+pub fn enum_value<T: Copy>(
+    value: &str,
+    name: &str,
+    parse: fn(&str) -> Option<T>,
+    all: &[T],
+    as_str: fn(T) -> &'static str,
+) -> AppResult<T> {
+    parse(value).ok_or_else(|| {
+        let accepted: Vec<&str> = all.iter().map(|&item| as_str(item)).collect();
+        AppError::Invalid(format!(
+            "Invalid {name} \"{value}\"; expected one of {}",
+            accepted.join(", ")
+        ))
+    })
+}
+
+/// The values of a query parameter given repeated (`?a=x&a=y`), comma-separated
+/// (`?a=x,y`) or both; empty pieces are dropped.
+pub fn query_list(pairs: &[(String, String)], name: &str) -> Option<Vec<String>> {
+    let values: Vec<String> = pairs
+        .iter()
+        .filter(|(key, _)| key == name || key == &format!("{name}[]"))
+        .flat_map(|(_, value)| value.split(','))
+        .map(str::trim)
+        .filter(|value| !value.is_empty())
+        .map(str::to_owned)
+        .collect();
+    (!values.is_empty()).then_some(values)
+}
+
+/// The single value of a query parameter, if given.
+pub fn query_value<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .rev()
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.as_str())
+}
+
+/// A text field an update may clear: `None` when absent, `Some(None)` when null, empty
+/// or blank (stored as null), else the trimmed text, refused past `max_chars`.
+pub fn clearable_text(
+    body: &Map<String, Value>,
+    name: &str,
+    max_chars: usize,
+) -> AppResult<Option<Option<String>>> {
+    if !body.contains_key(name) {
+        return Ok(None);
+    }
+    let text = optional_string(body, name)?
+        .map(|text| text.trim().to_owned())
+        .filter(|text| !text.is_empty());
+    if let Some(text) = &text
+        && text.chars().count() > max_chars
+    {
+        return Err(AppError::Invalid(format!(
+            "{name} must be at most {max_chars} characters"
+        )));
+    }
+    Ok(Some(text))
+}
+
+/// Refuses a body field not in `allowed`, naming it and the fields `what` takes
+/// ("Unknown template field \"x\"; expected name, description or template").
+pub fn only_fields(body: &Map<String, Value>, allowed: &[&str], what: &str) -> AppResult<()> {
+    match body.keys().find(|key| !allowed.contains(&key.as_str())) {
+        Some(unknown) => {
+            let expected = match allowed.split_last() {
+                Some((last, [])) => (*last).to_owned(),
+                Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+                None => "no fields".to_owned(),
+            };
+            Err(AppError::Invalid(format!(
+                "Unknown {what} field \"{unknown}\"; expected {expected}"
+            )))
+        }
+        None => Ok(()),
+    }
+}
+
+/// A required text given: trimmed, not blank ("{name} is required"), at most
+/// `max_chars` characters.
+pub fn bounded_text(text: &str, name: &str, max_chars: usize) -> AppResult<String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(AppError::Invalid(format!("{name} is required")));
+    }
+    if text.chars().count() > max_chars {
+        return Err(AppError::Invalid(format!(
+            "{name} must be at most {max_chars} characters"
+        )));
+    }
+    Ok(text.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
+        items
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn query_lists_accept_repeats_and_commas() {
+        let query = pairs(&[
+            ("states", "ACTIVE,DRAFT"),
+            ("states", "PENDING"),
+            ("x", "1"),
+        ]);
+        assert_eq!(
+            query_list(&query, "states").unwrap(),
+            vec!["ACTIVE", "DRAFT", "PENDING"]
+        );
+        assert_eq!(query_list(&query, "priorities"), None);
+    }
+
+    #[test]
+    fn null_and_absent_are_told_apart() {
+        let body = object(serde_json::json!({"priority": null, "state": "booked"})).unwrap();
+        assert_eq!(nullable(&body, "priority"), Some(None));
+        assert_eq!(nullable(&body, "labels"), None);
+        assert!(matches!(nullable(&body, "state"), Some(Some(_))));
+    }
+}

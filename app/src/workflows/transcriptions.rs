@@ -1,0 +1,297 @@
+//! Transcription requests: queued durably per episode, processed by a worker that
+//! completes a request from the publisher's transcript when the catalog holds one,
+//! otherwise hands it to the speech-to-text worker ([`super::speech_worker`]) when a
+//! model is configured, and otherwise fails it with the reason. Podcasts can be
+//! followed so that requests are made for their future episodes.
+
+use super::job_log::JobFailure;
+use chrono::{DateTime, NaiveDate, Utc};
+use podlens_data::snapshot::EpisodesQuery;
+use podlens_model::catalog::{EpisodeRecord, PodcastRecord};
+use podlens_model::entities::Timestamp;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use super::documents::{DocFilter, DocKind, Stored};
+use crate::error::AppResult;
+use crate::services::{App, blocking};
+
+/// The default start of `since` podcast requests (SPEC.md §9).
+pub fn default_since() -> DateTime<Utc> {
+    NaiveDate::from_ymd_opt(2024, 1, 1)
+        .and_then(|date| date.and_hms_opt(0, 0, 0))
+        .map(|at| at.and_utc())
+        .unwrap_or_default()
+}
+
+/// Episodes a `recent` podcast request covers.
+pub const RECENT_EPISODES: u64 = 5;
+/// The most episodes one podcast request covers.
+pub const MAX_EPISODES_PER_REQUEST: u64 = 100;
+/// Why a request without a publisher transcript fails.
+pub const NO_TRANSCRIPT_REASON: &str = "no publisher transcript is available for this episode and this server has no speech-to-text model";
+
+/// One transcription request, in its wire shape plus its status.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptionRequest {
+    pub request_id: String,
+    pub request_type: String,
+    pub podcast_title: String,
+    pub podcast_image_url: Option<String>,
+    pub podcast_id: String,
+    pub podcast_slug: String,
+    pub requested_at: Timestamp,
+    pub requested_by_user_id: Option<String>,
+    pub completed_at: Option<Timestamp>,
+    pub failure_reason: Option<String>,
+    pub episode_id: String,
+    pub episode_title: Option<String>,
+    pub episode_image_url: Option<String>,
+    pub episode_slug: String,
+    /// `not_started`, `completed` or `failed`.
+    pub status: String,
+}
+
+/// A podcast whose future episodes are requested automatically.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodcastFollow {
+    pub podcast_id: String,
+    pub requested_by_user_id: String,
+    pub since: Timestamp,
+}
+
+pub fn new_request(
+    podcast: &PodcastRecord,
+    episode: &EpisodeRecord,
+    user_id: &str,
+) -> TranscriptionRequest {
+    TranscriptionRequest {
+        request_id: Uuid::new_v4().to_string(),
+        request_type: "transcription".into(),
+        podcast_title: podcast.podcast_rss_title.clone(),
+        podcast_image_url: podcast.podcast_image_url.clone(),
+        podcast_id: podcast.podcast_id.to_string(),
+        podcast_slug: podcast.podcast_slug.clone(),
+        requested_at: Utc::now(),
+        requested_by_user_id: Some(user_id.to_owned()),
+        completed_at: None,
+        failure_reason: None,
+        episode_id: episode.episode_id.to_string(),
+        episode_title: Some(episode.episode_rss_title.clone()),
+        episode_image_url: episode.episode_image_url.clone(),
+        episode_slug: episode.episode_slug.clone(),
+        status: "not_started".into(),
+    }
+}
+
+/// The team's requests, newest first.
+pub fn team_requests(state: &App, team_id: &str) -> AppResult<Vec<TranscriptionRequest>> {
+    let mut requests: Vec<TranscriptionRequest> = state
+        .workflows
+        .list_docs::<TranscriptionRequest>(
+            DocKind::TranscriptionRequest,
+            &DocFilter {
+                team_id: Some(team_id),
+                ..DocFilter::default()
+            },
+        )?
+        .into_iter()
+        .map(|doc| doc.value)
+        .collect();
+    requests.sort_by(|a, b| {
+        b.requested_at
+            .cmp(&a.requested_at)
+            .then(a.request_id.cmp(&b.request_id))
+    });
+    Ok(requests)
+}
+
+/// The team's live (queued or completed) request for an episode, if any.
+pub fn open_request(
+    state: &App,
+    team_id: &str,
+    episode_id: &str,
+) -> AppResult<Option<TranscriptionRequest>> {
+    Ok(team_requests(state, team_id)?
+        .into_iter()
+        .find(|request| request.episode_id == episode_id && request.status != "failed"))
+}
+
+pub fn save_request(state: &App, team_id: &str, request: &TranscriptionRequest) -> AppResult<()> {
+    state.workflows.put_doc(
+        DocKind::TranscriptionRequest,
+        &Stored {
+            id: request.request_id.clone(),
+            team_id: team_id.to_owned(),
+            parent_id: Some(request.podcast_id.clone()),
+            created_at: request.requested_at,
+            updated_at: Utc::now(),
+            deleted: false,
+            value: request.clone(),
+        },
+    )
+}
+
+/// Completes or fails one queued request, or hands it to the speech-to-text worker
+/// (where it stays `not_started` until the audio is transcribed).
+pub fn process_request(state: &App, team_id: &str, request_id: &str) -> AppResult<()> {
+    let Some(mut doc) = state.workflows.get_doc::<TranscriptionRequest>(
+        DocKind::TranscriptionRequest,
+        Some(team_id),
+        request_id,
+    )?
+    else {
+        return Ok(());
+    };
+    if doc.value.status != "not_started" {
+        return Ok(());
+    }
+    let transcript = match Uuid::parse_str(&doc.value.episode_id) {
+        Ok(id) => state.catalog.snapshot()?.transcript_by_episode(id)?,
+        Err(_) => None,
+    };
+    if transcript.is_none() && state.speech.has_engine() {
+        // Speech to text runs on the leader only: a follower leaves the request
+        // not started for the leader's next pass.
+        if state.cluster.is_leader() {
+            state.speech.enqueue(state, team_id, request_id);
+        }
+        return Ok(());
+    }
+    let now = Utc::now();
+    match transcript {
+        Some(_) => {
+            doc.value.status = "completed".into();
+            doc.value.failure_reason = None;
+        }
+        None => {
+            doc.value.status = "failed".into();
+            doc.value.failure_reason = Some(NO_TRANSCRIPT_REASON.into());
+        }
+    }
+    doc.value.completed_at = Some(now);
+    doc.updated_at = now;
+    state.workflows.put_doc(DocKind::TranscriptionRequest, &doc)
+}
+
+/// Processes a request in the background.
+pub fn spawn_processing(state: &App, team_id: &str, request_id: &str) {
+    let (state, team_id, request_id) = (state.clone(), team_id.to_owned(), request_id.to_owned());
+    tokio::spawn(async move {
+        let outcome = blocking(move || process_request(&state, &team_id, &request_id)).await;
+        if let Err(error) = outcome {
+            tracing::warn!(%error, "transcription request processing failed");
+        }
+    });
+}
+
+/// The episodes a podcast request of `kind` covers: `latest` (the newest),
+/// `recent` (the [`RECENT_EPISODES`] newest) or `since` (published on or after `since`).
+pub fn episodes_for(
+    state: &App,
+    podcast: &PodcastRecord,
+    kind: &str,
+    since: DateTime<Utc>,
+) -> AppResult<Vec<EpisodeRecord>> {
+    let limit = match kind {
+        "latest" => 1,
+        "recent" => RECENT_EPISODES,
+        _ => MAX_EPISODES_PER_REQUEST,
+    };
+    let page = state.catalog.snapshot()?.podcast_episodes(
+        podcast.podcast_id,
+        &EpisodesQuery {
+            limit,
+            ..EpisodesQuery::default()
+        },
+    )?;
+    Ok(page
+        .episodes
+        .into_iter()
+        .filter(|episode| {
+            kind != "since"
+                || episode
+                    .episode_rss_published_at
+                    .is_some_and(|at| at >= since)
+        })
+        .collect())
+}
+
+/// What a pass of the transcription worker did.
+#[derive(Debug, Default)]
+pub struct TranscriptionRunReport {
+    /// Requests created for new episodes of followed podcasts.
+    pub created: u64,
+    /// Requests still waiting after the pass.
+    pub queued: u64,
+    /// Requests and follows that failed; the others were processed.
+    pub failures: Vec<JobFailure>,
+}
+
+/// The worker pass: processes queued requests and requests the new episodes of
+/// followed podcasts. A request or follow that fails is recorded and the others go on.
+pub fn run_transcriptions(state: &App) -> AppResult<TranscriptionRunReport> {
+    let mut report = TranscriptionRunReport::default();
+    let queued: Vec<Stored<TranscriptionRequest>> = state
+        .workflows
+        .list_docs(DocKind::TranscriptionRequest, &DocFilter::default())?;
+    for doc in queued
+        .iter()
+        .filter(|doc| doc.value.status == "not_started")
+    {
+        if let Err(error) = process_request(state, &doc.team_id, &doc.id) {
+            report.failures.push(JobFailure::new(
+                "transcription request",
+                Some(&doc.team_id),
+                Some(&doc.id),
+                &error,
+            ));
+        }
+    }
+    let follows: Vec<Stored<PodcastFollow>> = state
+        .workflows
+        .list_docs(DocKind::TranscriptionFollow, &DocFilter::default())?;
+    for follow in follows {
+        if let Err(error) = follow_podcast(state, &follow, &mut report.created) {
+            report.failures.push(JobFailure::new(
+                "transcription follow",
+                Some(&follow.team_id),
+                Some(&follow.value.podcast_id),
+                &error,
+            ));
+        }
+    }
+    report.queued = state
+        .workflows
+        .list_docs::<TranscriptionRequest>(DocKind::TranscriptionRequest, &DocFilter::default())?
+        .iter()
+        .filter(|doc| doc.value.status == "not_started" || doc.value.status == "in_progress")
+        .count() as u64;
+    Ok(report)
+}
+
+/// Requests the new episodes of one followed podcast.
+fn follow_podcast(state: &App, follow: &Stored<PodcastFollow>, created: &mut u64) -> AppResult<()> {
+    let Ok(id) = Uuid::parse_str(&follow.value.podcast_id) else {
+        return Ok(());
+    };
+    let Some(podcast) = state.catalog.snapshot()?.podcast_by_id(id)? else {
+        return Ok(());
+    };
+    for episode in episodes_for(state, &podcast, "since", follow.value.since)? {
+        let episode_id = episode.episode_id.to_string();
+        if team_requests(state, &follow.team_id)?
+            .iter()
+            .any(|r| r.episode_id == episode_id)
+        {
+            continue;
+        }
+        let request = new_request(&podcast, &episode, &follow.value.requested_by_user_id);
+        save_request(state, &follow.team_id, &request)?;
+        process_request(state, &follow.team_id, &request.request_id)?;
+        *created += 1;
+    }
+    Ok(())
+}

@@ -1,0 +1,349 @@
+//! WebSub (W3C): feeds that declare a hub (`atom:link rel="hub"`) push their changes
+//! to us, so a new episode is polled seconds after it is published instead of at the
+//! feed's next scheduled poll.
+//!
+//! After a poll reads such a feed, the scheduler asks its hub for a subscription to
+//! the feed's topic, with a callback `<public-url>/websub/<token>` (the token names
+//! the subscription; it is random and unguessable), a secret and a ten-day lease; it
+//! asks again a day before the lease ends. The hub verifies the intent with a GET on
+//! the callback, which answers the challenge only for the token's own topic; then it
+//! delivers each update with a POST signed with the secret (`X-Hub-Signature:
+//! sha1=…`, or sha256/384/512). A correctly signed delivery makes the feed due at
+//! once; a delivery that is unsigned or signed wrongly is acknowledged, as the
+//! specification requires, and ignored. Without `--public-url`, hubs cannot reach the
+//! server, and no subscription is asked for.
+
+use chrono::{DateTime, Utc};
+use hmac::{Hmac, Mac};
+use podlens_model::catalog::FeedPolling;
+use podlens_store::Subscription;
+use uuid::Uuid;
+
+use crate::error::{AppError, AppResult};
+use crate::services::App;
+
+/// The lease asked for.
+pub const LEASE_SECONDS: i64 = 10 * 86_400;
+/// A subscription is renewed when its lease ends within this.
+const RENEW_BEFORE: chrono::Duration = chrono::Duration::days(1);
+/// A request the hub did not confirm is asked again after this.
+const RETRY_UNCONFIRMED: chrono::Duration = chrono::Duration::hours(6);
+
+/// Whether the feed needs a (new) subscription request now.
+fn needs_request(
+    existing: Option<&Subscription>,
+    polling: &FeedPolling,
+    now: DateTime<Utc>,
+) -> bool {
+    let (Some(hub), Some(topic)) = (&polling.hub, &polling.topic) else {
+        return false;
+    };
+    match existing {
+        None => true,
+        Some(subscription) if &subscription.hub != hub || &subscription.topic != topic => true,
+        Some(subscription) => match subscription.state.as_str() {
+            "active" => subscription
+                .lease_expires_at
+                .is_none_or(|end| end - now < RENEW_BEFORE),
+            "requested" => now - subscription.requested_at > RETRY_UNCONFIRMED,
+            // A hub that denied is asked again only after a while too.
+            _ => now - subscription.requested_at > RETRY_UNCONFIRMED * 4,
+        },
+    }
+}
+
+/// Asks the hubs of `feeds` for subscriptions where one is needed. Failures are
+/// logged: the feed is polled on its schedule meanwhile.
+pub async fn subscribe_all(state: &App, feeds: Vec<(Uuid, FeedPolling)>) {
+    let Some(public_url) = state.feeds.public_url().map(str::to_owned) else {
+        return;
+    };
+    let client = match podlens_ingest::fetch::build_client(&state.feeds.http()) {
+        Ok(client) => client,
+        Err(error) => {
+            tracing::warn!(%error, "cannot build the WebSub client");
+            return;
+        }
+    };
+    for (podcast_id, polling) in feeds {
+        let database = state.feeds.database().clone();
+        let id = podcast_id.to_string();
+        let now = Utc::now();
+        let lookup = {
+            let database = database.clone();
+            let id = id.clone();
+            tokio::task::spawn_blocking(move || database.subscription_of(&id)).await
+        };
+        let existing = match lookup {
+            Ok(Ok(existing)) => existing,
+            _ => continue,
+        };
+        if !needs_request(existing.as_ref(), &polling, now) {
+            continue;
+        }
+        let (Some(hub), Some(topic)) = (polling.hub.clone(), polling.topic.clone()) else {
+            continue;
+        };
+        let subscription = Subscription {
+            podcast_id: id,
+            hub: hub.clone(),
+            topic: topic.clone(),
+            callback_token: crate::accounts::keys::random_token(),
+            secret: crate::accounts::keys::random_token(),
+            state: "requested".to_owned(),
+            requested_at: now,
+            lease_expires_at: None,
+        };
+        let saved = {
+            let subscription = subscription.clone();
+            tokio::task::spawn_blocking(move || database.save_subscription(&subscription)).await
+        };
+        if !matches!(saved, Ok(Ok(()))) {
+            tracing::warn!(%podcast_id, "cannot record a WebSub subscription request");
+            continue;
+        }
+        let callback = format!("{public_url}/websub/{}", subscription.callback_token);
+        let lease = LEASE_SECONDS.to_string();
+        let form = [
+            ("hub.mode", "subscribe"),
+            ("hub.topic", topic.as_str()),
+            ("hub.callback", callback.as_str()),
+            ("hub.secret", subscription.secret.as_str()),
+            ("hub.lease_seconds", lease.as_str()),
+        ];
+        match client.post(&hub).form(&form).send().await {
+            Ok(response) if response.status().is_success() => {
+                metrics::counter!("podlens_websub_requests_total", "outcome" => "accepted")
+                    .increment(1);
+                tracing::debug!(%podcast_id, %hub, "asked the hub for a WebSub subscription");
+            }
+            Ok(response) => {
+                metrics::counter!("podlens_websub_requests_total", "outcome" => "refused")
+                    .increment(1);
+                tracing::info!(%podcast_id, %hub, status = %response.status(), "the WebSub hub refused the subscription; the feed is polled");
+            }
+            Err(error) => {
+                metrics::counter!("podlens_websub_requests_total", "outcome" => "failed")
+                    .increment(1);
+                tracing::info!(%podcast_id, %hub, %error, "cannot reach the WebSub hub; the feed is polled");
+            }
+        }
+    }
+}
+
+/// A hub's verification of intent (`GET` on the callback).
+#[derive(Debug, Clone, Default)]
+pub struct Verification {
+    pub mode: String,
+    pub topic: String,
+    pub challenge: Option<String>,
+    pub lease_seconds: Option<i64>,
+    pub reason: Option<String>,
+}
+
+/// Answers a hub's verification: the challenge to echo when the token names a
+/// subscription to `topic` (recording it active, unsubscribed or denied); not found
+/// otherwise. Blocking.
+pub fn verify(state: &App, token: &str, verification: &Verification) -> AppResult<String> {
+    let database = state.feeds.database();
+    let not_found = || AppError::NotFound("Unknown subscription".to_owned());
+    let subscription = database
+        .subscription_by_token(token)?
+        .ok_or_else(not_found)?;
+    if subscription.topic != verification.topic {
+        return Err(not_found());
+    }
+    let now = Utc::now();
+    match verification.mode.as_str() {
+        "subscribe" => {
+            let lease = verification
+                .lease_seconds
+                .filter(|&seconds| seconds > 0)
+                .unwrap_or(LEASE_SECONDS);
+            database.set_subscription_state(
+                token,
+                "active",
+                Some(now + chrono::Duration::seconds(lease)),
+            )?;
+            tracing::info!(podcast_id = %subscription.podcast_id, hub = %subscription.hub, lease, "WebSub subscription confirmed");
+        }
+        "unsubscribe" => database.set_subscription_state(token, "unsubscribed", None)?,
+        "denied" => {
+            database.set_subscription_state(token, "denied", None)?;
+            tracing::info!(podcast_id = %subscription.podcast_id, hub = %subscription.hub, reason = ?verification.reason, "the WebSub hub denied the subscription");
+            return Ok(String::new());
+        }
+        _ => return Err(AppError::Invalid("Unknown hub.mode".to_owned())),
+    }
+    verification
+        .challenge
+        .clone()
+        .ok_or_else(|| AppError::Invalid("Missing hub.challenge".to_owned()))
+}
+
+/// Whether `signature` (`sha256=<hex>`) is `body` signed with `secret`.
+pub fn signature_matches(secret: &str, body: &[u8], signature: &str) -> bool {
+    let Some((method, hex)) = signature.trim().split_once('=') else {
+        return false;
+    };
+    let Some(expected) = crate::accounts::keys::from_hex(hex.trim()) else {
+        return false;
+    };
+    fn check<M: Mac + hmac::digest::KeyInit>(secret: &str, body: &[u8], expected: &[u8]) -> bool {
+        match <M as hmac::digest::KeyInit>::new_from_slice(secret.as_bytes()) {
+            Ok(mut mac) => {
+                mac.update(body);
+                mac.verify_slice(expected).is_ok()
+            }
+            Err(_) => false,
+        }
+    }
+    match method.trim().to_ascii_lowercase().as_str() {
+        "sha1" => check::<Hmac<sha1::Sha1>>(secret, body, &expected),
+        "sha256" => check::<Hmac<sha2::Sha256>>(secret, body, &expected),
+        "sha384" => check::<Hmac<sha2::Sha384>>(secret, body, &expected),
+        "sha512" => check::<Hmac<sha2::Sha512>>(secret, body, &expected),
+        _ => false,
+    }
+}
+
+/// What a delivery did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delivery {
+    /// Signed correctly: the feed is due now.
+    Accepted,
+    /// Unsigned or signed wrongly: acknowledged and ignored.
+    Ignored,
+}
+
+/// A hub's content delivery (`POST` on the callback). Not found for an unknown token
+/// or a subscription that is not active. Blocking.
+pub fn deliver(
+    state: &App,
+    token: &str,
+    body: &[u8],
+    signature: Option<&str>,
+) -> AppResult<Delivery> {
+    let database = state.feeds.database();
+    let subscription = database
+        .subscription_by_token(token)?
+        .filter(|subscription| subscription.state == "active")
+        .ok_or_else(|| AppError::NotFound("Unknown subscription".to_owned()))?;
+    let signed =
+        signature.is_some_and(|signature| signature_matches(&subscription.secret, body, signature));
+    if !signed {
+        metrics::counter!("podlens_websub_deliveries_total", "outcome" => "ignored").increment(1);
+        tracing::info!(podcast_id = %subscription.podcast_id, "ignored a WebSub delivery without a valid signature");
+        return Ok(Delivery::Ignored);
+    }
+    database.push_feed(&subscription.podcast_id, Utc::now())?;
+    metrics::counter!("podlens_websub_deliveries_total", "outcome" => "accepted").increment(1);
+    Ok(Delivery::Accepted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hmac_hex<M: Mac + hmac::digest::KeyInit>(secret: &str, body: &[u8]) -> String {
+        let mut mac = <M as hmac::digest::KeyInit>::new_from_slice(secret.as_bytes()).unwrap();
+        mac.update(body);
+        mac.finalize()
+            .into_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    #[test]
+    fn signatures_are_checked_with_every_method_the_specification_names() {
+        let body = b"<rss>new episode</rss>";
+        // RFC 2202's HMAC-SHA1 case 2 pins the SHA-1 method independently.
+        assert!(signature_matches(
+            "Jefe",
+            b"what do ya want for nothing?",
+            "sha1=effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"
+        ));
+        let sha256 = hmac_hex::<Hmac<sha2::Sha256>>("s3cret", body);
+        assert!(signature_matches(
+            "s3cret",
+            body,
+            &format!("sha256={sha256}")
+        ));
+        assert!(signature_matches(
+            "s3cret",
+            body,
+            &format!("SHA256={}", sha256.to_uppercase())
+        ));
+        assert!(!signature_matches(
+            "other",
+            body,
+            &format!("sha256={sha256}")
+        ));
+        assert!(!signature_matches(
+            "s3cret",
+            b"tampered",
+            &format!("sha256={sha256}")
+        ));
+        let sha512 = hmac_hex::<Hmac<sha2::Sha512>>("s3cret", body);
+        assert!(signature_matches(
+            "s3cret",
+            body,
+            &format!("sha512={sha512}")
+        ));
+        for bad in [
+            "",
+            "sha256",
+            "md5=00",
+            "sha256=zz",
+            "sha256=abc",
+            "sha256=é",
+        ] {
+            assert!(!signature_matches("s3cret", body, bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_subscription_is_asked_for_when_missing_moved_expiring_or_long_unconfirmed() {
+        let now = Utc::now();
+        let polling = FeedPolling {
+            hub: Some("https://hub.example.test/".into()),
+            topic: Some("https://feeds.example.test/a.xml".into()),
+            ..FeedPolling::default()
+        };
+        let active = Subscription {
+            podcast_id: "a".into(),
+            hub: "https://hub.example.test/".into(),
+            topic: "https://feeds.example.test/a.xml".into(),
+            callback_token: "t".into(),
+            secret: "s".into(),
+            state: "active".into(),
+            requested_at: now - chrono::Duration::days(3),
+            lease_expires_at: Some(now + chrono::Duration::days(7)),
+        };
+        assert!(needs_request(None, &polling, now));
+        assert!(!needs_request(None, &FeedPolling::default(), now));
+        assert!(!needs_request(Some(&active), &polling, now));
+        let expiring = Subscription {
+            lease_expires_at: Some(now + chrono::Duration::hours(12)),
+            ..active.clone()
+        };
+        assert!(needs_request(Some(&expiring), &polling, now));
+        let moved = Subscription {
+            hub: "https://other-hub.example.test/".into(),
+            ..active.clone()
+        };
+        assert!(needs_request(Some(&moved), &polling, now));
+        let pending = Subscription {
+            state: "requested".into(),
+            requested_at: now - chrono::Duration::hours(1),
+            ..active.clone()
+        };
+        assert!(!needs_request(Some(&pending), &polling, now));
+        let stale = Subscription {
+            requested_at: now - chrono::Duration::hours(7),
+            ..pending
+        };
+        assert!(needs_request(Some(&stale), &polling, now));
+    }
+}
