@@ -7,7 +7,7 @@
 //! other files are revalidated on every use, so a new release is seen on the next visit.
 //! A file is sent as the build's brotli or gzip copy beside it (`app.js.br`,
 //! `app.js.gz`) when the client accepts that encoding; anything else compressible is
-//! gzip-compressed on the way out.
+//! compressed on the way out (brotli or gzip, by what the client accepts).
 
 use std::path::Path;
 

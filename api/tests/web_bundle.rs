@@ -43,8 +43,11 @@ fn gunzip(bytes: &[u8]) -> String {
 fn write_bundle(dir: &Path) {
     std::fs::create_dir_all(dir.join("assets")).expect("bundle dir");
     std::fs::write(dir.join("index.html"), INDEX).expect("index");
-    std::fs::write(dir.join("favicon.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\"/>")
-        .expect("favicon");
+    std::fs::write(
+        dir.join("favicon.svg"),
+        "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+    )
+    .expect("favicon");
     std::fs::write(dir.join("assets/index-B_0qPQQh.js"), script("index")).expect("entry");
     let vendor = script("vendor");
     std::fs::write(dir.join("assets/vendor-C873Rpar.js"), &vendor).expect("vendor");
@@ -74,7 +77,7 @@ async fn get(app: &Router, uri: &str, headers: &[(&str, &str)]) -> Reply {
     send(app, request.body(Body::empty()).expect("request")).await
 }
 
-fn header<'a>(reply: &'a Reply, name: header::HeaderName) -> &'a str {
+fn header(reply: &Reply, name: header::HeaderName) -> &str {
     reply
         .headers
         .get(&name)
@@ -83,11 +86,13 @@ fn header<'a>(reply: &'a Reply, name: header::HeaderName) -> &'a str {
 }
 
 fn varies_by_encoding(reply: &Reply) -> bool {
-    reply
-        .headers
-        .get_all(header::VARY)
-        .iter()
-        .any(|value| value.to_str().unwrap_or_default().to_ascii_lowercase().contains("accept-encoding"))
+    reply.headers.get_all(header::VARY).iter().any(|value| {
+        value
+            .to_str()
+            .unwrap_or_default()
+            .to_ascii_lowercase()
+            .contains("accept-encoding")
+    })
 }
 
 #[tokio::test]
@@ -100,10 +105,19 @@ async fn hashed_files_are_cached_for_a_year_and_the_app_page_is_revalidated() {
     assert_eq!(script.status, StatusCode::OK);
     assert_eq!(script.text, self::script("index"));
     assert_eq!(header(&script, header::CACHE_CONTROL), YEAR_IMMUTABLE);
-    assert!(header(&script, header::CONTENT_TYPE).contains("javascript"), "{:?}", script.headers);
+    assert!(
+        header(&script, header::CONTENT_TYPE).contains("javascript"),
+        "{:?}",
+        script.headers
+    );
 
     // The app's page, at its own address and at any address the app's router takes.
-    for path in ["/", "/index.html", "/podcasts/some-show", "/app/search?q=climate"] {
+    for path in [
+        "/",
+        "/index.html",
+        "/podcasts/some-show",
+        "/app/search?q=climate",
+    ] {
         let page = get(&app, path, &[]).await;
         assert_eq!(page.status, StatusCode::OK, "{path}");
         assert_eq!(page.text, INDEX, "{path}");
@@ -138,7 +152,12 @@ async fn scripts_are_sent_compressed() {
     let (app, _data) = app(bundle.path());
 
     // Without a compressed copy: gzip-compressed on the way out.
-    let entry = get(&app, "/assets/index-B_0qPQQh.js", &[("accept-encoding", "gzip")]).await;
+    let entry = get(
+        &app,
+        "/assets/index-B_0qPQQh.js",
+        &[("accept-encoding", "gzip")],
+    )
+    .await;
     assert_eq!(entry.status, StatusCode::OK);
     assert_eq!(header(&entry, header::CONTENT_ENCODING), "gzip");
     assert_eq!(gunzip(&entry.bytes), script("index"));
@@ -155,11 +174,20 @@ async fn scripts_are_sent_compressed() {
     assert_eq!(brotli.status, StatusCode::OK);
     assert_eq!(header(&brotli, header::CONTENT_ENCODING), "br");
     assert_eq!(brotli.bytes, b"the build's brotli copy");
-    assert!(header(&brotli, header::CONTENT_TYPE).contains("javascript"), "{:?}", brotli.headers);
+    assert!(
+        header(&brotli, header::CONTENT_TYPE).contains("javascript"),
+        "{:?}",
+        brotli.headers
+    );
     assert_eq!(header(&brotli, header::CACHE_CONTROL), YEAR_IMMUTABLE);
     assert!(varies_by_encoding(&brotli), "{:?}", brotli.headers);
 
-    let gzipped = get(&app, "/assets/vendor-C873Rpar.js", &[("accept-encoding", "gzip")]).await;
+    let gzipped = get(
+        &app,
+        "/assets/vendor-C873Rpar.js",
+        &[("accept-encoding", "gzip")],
+    )
+    .await;
     assert_eq!(header(&gzipped, header::CONTENT_ENCODING), "gzip");
     assert_eq!(gunzip(&gzipped.bytes), script("vendor"));
     assert_eq!(header(&gzipped, header::CACHE_CONTROL), YEAR_IMMUTABLE);
@@ -168,4 +196,44 @@ async fn scripts_are_sent_compressed() {
     let plain = get(&app, "/assets/vendor-C873Rpar.js", &[]).await;
     assert_eq!(header(&plain, header::CONTENT_ENCODING), "");
     assert_eq!(plain.text, script("vendor"));
+}
+
+/// What Chromium sends: every encoding it can read.
+const BROWSER_ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
+
+#[tokio::test]
+async fn a_browser_gets_compressed_answers() {
+    let bundle = tempfile::tempdir().expect("bundle");
+    write_bundle(bundle.path());
+    let (app, _data) = app(bundle.path());
+    let browser = [("accept-encoding", BROWSER_ACCEPT_ENCODING)];
+
+    // A script with the build's copies: the brotli one.
+    let vendor = get(&app, "/assets/vendor-C873Rpar.js", &browser).await;
+    assert_eq!(header(&vendor, header::CONTENT_ENCODING), "br");
+    assert_eq!(vendor.bytes, b"the build's brotli copy");
+
+    // A script without copies, and an API answer: compressed on the way out (they were
+    // sent as they are when the browser also named an encoding the server did not write).
+    let entry = get(&app, "/assets/index-B_0qPQQh.js", &browser).await;
+    assert_eq!(entry.status, StatusCode::OK);
+    assert_eq!(header(&entry, header::CONTENT_ENCODING), "br");
+    assert!(
+        entry.bytes.len() < script("index").len() / 4,
+        "{} bytes",
+        entry.bytes.len()
+    );
+    assert_eq!(header(&entry, header::CACHE_CONTROL), YEAR_IMMUTABLE);
+
+    let plain = get(&app, "/api/v1/openapi.json", &[]).await;
+    assert_eq!(plain.status, StatusCode::OK);
+    let answer = get(&app, "/api/v1/openapi.json", &browser).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(header(&answer, header::CONTENT_ENCODING), "br");
+    assert!(
+        answer.bytes.len() < plain.bytes.len() / 4,
+        "{} of {} bytes",
+        answer.bytes.len(),
+        plain.bytes.len()
+    );
 }

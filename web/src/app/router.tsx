@@ -3,47 +3,49 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 
 import { RequireUser } from '@/components/layouts/require-user';
 import { SiteLayout } from '@/components/layouts/site-layout';
-import { AlertsPage } from '@/features/alerts/components/alerts-pages';
-import { ApiDocsPage, ApiStatusPage } from '@/features/api-docs/components/api-docs-page';
-import {
-  EmailLinkPage,
-  MagicEmailSentPage,
-  SignInPage,
-  SignOutPage,
-  SignUpPage,
-  TeamInvitePage,
-  ValidatePage,
-  ValidationEmailSentPage,
-} from '@/features/auth/components/auth-pages';
-import { ChartsPage } from '@/features/charts/components/charts-page';
+import { paths, type RouteName } from '@/config/paths';
+import { SearchPage } from '@/features/search/components/search-page';
+
 import {
   AboutPage,
+  AlertsPage,
+  ApiDocsPage,
+  ApiStatusPage,
+  AppPodcastsPage,
   ArticlesPage,
   AuthorityScorePage,
   BookingAgencyPage,
+  ChartsPage,
+  DashboardPage,
+  DirectoryIndexPage,
+  EmailLinkPage,
   ForPodcastersPage,
   FreePlanBookCallPage,
   GetStartedPage,
+  GuestsPage,
+  MagicEmailSentPage,
   MediaKitPage,
+  NewGuestPage,
+  NewProjectPage,
   NotFoundPage,
+  OnboardingPage,
+  OutreachPage,
+  Podcast2StatsPage,
+  PodcastsLandingPage,
+  PricingPage,
   PrivacyPage,
+  ProjectsPage,
+  SignInPage,
+  SignOutPage,
+  SignUpPage,
   SolutionPage,
+  TeamInvitePage,
   TermsPage,
-} from '@/features/content/components/content-pages';
-import { DashboardPage } from '@/features/dashboard/components/dashboard-page';
-import { DirectoryIndexPage } from '@/features/directory/components/directory-page';
-import { GuestsPage, NewGuestPage } from '@/features/guests/components/guests-pages';
-import { OutreachPage } from '@/features/outreach/components/outreach-pages';
-import { AppPodcastsPage } from '@/features/podcasts/components/app-podcast-pages';
-import { PodcastsLandingPage } from '@/features/podcasts/components/podcasts-landing';
-import { PricingPage } from '@/features/pricing/components/pricing-page';
-import { OnboardingPage, UpgradePage } from '@/features/pricing/components/upgrade-pages';
-import { NewProjectPage, ProjectsPage } from '@/features/projects/components/projects-pages';
-import { SearchPage } from '@/features/search/components/search-page';
-import { Podcast2StatsPage } from '@/features/stats/components/podcast2-stats-page';
-import { TranscriptionsPage } from '@/features/transcriptions/components/transcriptions-page';
-import { paths, type RouteName } from '@/config/paths';
-
+  TranscriptionsPage,
+  UpgradePage,
+  ValidatePage,
+  ValidationEmailSentPage,
+} from './pages';
 import { HomeRoute } from './routes/home';
 import {
   AlertRoute,
@@ -61,7 +63,11 @@ import {
 
 const user = (element: ReactNode) => <RequireUser>{element}</RequireUser>;
 
-/** The element of every route of `paths`: the type makes a missing route a build error. */
+/**
+ * The element of every route of `paths`: the type makes a missing route a build error.
+ * The landing page, the search page and a podcast page are part of the app's first
+ * download; every other page loads its own code when it is first shown (see `./pages`).
+ */
 export const ROUTE_ELEMENTS: Record<RouteName, ReactNode> = {
   home: <HomeRoute />,
   about: <AboutPage />,

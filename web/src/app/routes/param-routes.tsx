@@ -3,15 +3,19 @@
 import { useParams } from 'react-router';
 
 import { RequireUser } from '@/components/layouts/require-user';
-import { AlertsPage } from '@/features/alerts/components/alerts-pages';
-import { ArticlePage, ErrorPage } from '@/features/content/components/content-pages';
-import { DirectoryLetterPage } from '@/features/directory/components/directory-page';
-import { OutreachDetailPage } from '@/features/outreach/components/outreach-pages';
-import { AppPodcastPage } from '@/features/podcasts/components/app-podcast-pages';
 import { PodcastPage } from '@/features/podcasts/components/podcast-page';
-import { ProjectPage } from '@/features/projects/components/projects-pages';
-import { ProjectGuestProfilePage } from '@/features/guests/components/guests-pages';
-import { TeamSettingsPage, UserSettingsPage } from '@/features/settings/components/settings-pages';
+import {
+  AlertsPage,
+  AppPodcastPage,
+  ArticlePage,
+  DirectoryLetterPage,
+  ErrorPage,
+  OutreachDetailPage,
+  ProjectGuestProfilePage,
+  ProjectPage,
+  TeamSettingsPage,
+  UserSettingsPage,
+} from '../pages';
 
 export function PodcastRoute() {
   const { podcastSlug = '' } = useParams();

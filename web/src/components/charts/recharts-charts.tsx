@@ -1,4 +1,4 @@
-// recharts, wrapped once: every chart of the app goes through these components.
+// recharts, wrapped once: the charts `./charts` loads when a page first draws one.
 
 import {
   Bar,
@@ -13,19 +13,17 @@ import {
   YAxis,
 } from 'recharts';
 
+import type { Datum, Series } from './charts';
+
 export const CHART_COLORS = ['#2b59c3', '#e07a1f', '#2a9d6f', '#b8336a', '#6c4ab6', '#8a8d91'];
 
-type Datum = Record<string, string | number | null>;
-
-export type Series = { key: string; label: string; color?: string };
-
-type BarChartProps = {
+export type BarChartProps = {
   data: Datum[];
   categoryKey: string;
   series: Series[];
   /** Horizontal bars read better with long category labels. */
   layout?: 'horizontal' | 'vertical';
-  height?: number;
+  height: number;
   valueFormatter?: (value: number) => string;
   domain?: [number, number];
   label: string;
@@ -37,7 +35,7 @@ export function BarChart({
   categoryKey,
   series,
   layout = 'horizontal',
-  height = 280,
+  height,
   valueFormatter,
   domain,
   label,
@@ -78,17 +76,17 @@ export function BarChart({
   );
 }
 
-type LineChartProps = {
+export type LineChartProps = {
   data: Datum[];
   xKey: string;
   series: Series[];
-  height?: number;
+  height: number;
   /** Chart positions read top-down: position 1 at the top. */
   reversed?: boolean;
   label: string;
 };
 
-export function LineChart({ data, xKey, series, height = 280, reversed = false, label }: LineChartProps) {
+export function LineChart({ data, xKey, series, height, reversed = false, label }: LineChartProps) {
   return (
     <figure className="chart" aria-label={label}>
       <ResponsiveContainer width="100%" height={height}>

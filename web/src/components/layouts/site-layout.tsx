@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 
+import { Spinner } from '@/components/ui/states';
 import { useAuth } from '@/features/auth/use-auth';
 import { paths } from '@/config/paths';
 
@@ -23,6 +24,15 @@ const APP_NAV = [
   { to: paths.teamSettings.pattern, label: 'Team' },
   { to: paths.userSettings.pattern, label: 'Profile' },
 ];
+
+/** What the page area shows while a page's code is on its way (shown after a short delay). */
+function PageLoading() {
+  return (
+    <div className="page-loading">
+      <Spinner label="Loading page…" />
+    </div>
+  );
+}
 
 /** Header, navigation and footer around every screen; app screens add a side menu. */
 export function SiteLayout() {
@@ -77,7 +87,11 @@ export function SiteLayout() {
           </nav>
         ) : null}
         <main id="main" className="main" tabIndex={-1}>
-          <Outlet />
+          {/* A page's code loads when it is first shown; moving between pages keeps the
+              current page on screen until the next one is ready. */}
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
         </main>
       </div>
       <footer className="site-footer">
