@@ -1,5 +1,5 @@
 //! Times the server's incremental index update for stored transcripts
-//! (`podlens_app::workflows::index_updates::update_index`) on a data directory with a
+//! (`podlens_app::index_updates::update_index`) on a data directory with a
 //! published index (the demo's): `index_update_timing <data-dir> [runs]`.
 //!
 //! Each run gives one episode without a transcript a transcript of realistic length
@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use podlens_app::workflows::index_updates::update_index;
+use podlens_app::index_updates::update_index;
 use podlens_indexer::generation::generations_on_disk;
 use podlens_model::catalog::{EpisodeRecord, TranscriptRecord, transcript_id};
 

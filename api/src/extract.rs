@@ -12,6 +12,61 @@ use crate::error::ApiError;
 /// explicitly so the 413 message can name it).
 pub const BODY_LIMIT: usize = 2 * 1024 * 1024;
 
+/// The most of a request body read after its answer is ready (a refused upload, a
+/// route that ignores its body), and the longest wait for it.
+const DRAIN_BYTES: usize = 32 * 1024 * 1024;
+const DRAIN_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Reads the rest of a request body the handler left unread (a 413 over the limit, a
+/// 401 before an upload) before the answer goes out, up to [`DRAIN_BYTES`] and
+/// [`DRAIN_TIME`]. Over HTTP/1.1, a server that answers and closes while the client
+/// still sends makes the kernel reset the connection, and the client loses the answer
+/// it was about to read ("connection reset" instead of the 413 and its message).
+/// Bodies that declare a length within [`BODY_LIMIT`] are passed through untouched:
+/// every route reads those whole.
+pub async fn finish_reading_bodies(
+    request: Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use futures_util::StreamExt;
+    let declared = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<usize>().ok());
+    let chunked = request
+        .headers()
+        .get(axum::http::header::TRANSFER_ENCODING)
+        .is_some();
+    if !chunked && declared.is_none_or(|length| length <= BODY_LIMIT) {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let shared = std::sync::Arc::new(tokio::sync::Mutex::new(body.into_data_stream()));
+    let reader = shared.clone();
+    let stream = futures_util::stream::unfold(reader, |reader| async move {
+        let next = reader.lock().await.next().await;
+        next.map(|item| (item, reader))
+    });
+    let request = Request::from_parts(parts, axum::body::Body::from_stream(stream));
+    let response = next.run(request).await;
+    let drained = tokio::time::timeout(DRAIN_TIME, async {
+        let mut body = shared.lock().await;
+        let mut read = 0;
+        while read <= DRAIN_BYTES {
+            match body.next().await {
+                Some(Ok(chunk)) => read += chunk.len(),
+                _ => break,
+            }
+        }
+    })
+    .await;
+    if drained.is_err() {
+        tracing::debug!("an unread request body was still arriving after the drain time");
+    }
+    response
+}
+
 /// 413 when a body went over the limit while it was read.
 fn over_limit(status: axum::http::StatusCode, limit: usize) -> Option<ApiError> {
     (status == axum::http::StatusCode::PAYLOAD_TOO_LARGE)

@@ -72,6 +72,7 @@ pub fn app(state: AppState) -> Router {
             state.clone(),
             auth::authenticate,
         ))
+        .layer(axum::middleware::from_fn(extract::finish_reading_bodies))
         .layer(axum::middleware::from_fn(error::envelope_plain_failures))
         .layer(axum::middleware::from_fn(conditional::conditional_get))
         .layer(tower_http::compression::CompressionLayer::new())

@@ -315,8 +315,8 @@ async fn each_new_match_reaches_the_webhook_signed_with_its_secret_and_by_mail()
 
     // A second run matches nothing new and delivers nothing.
     let state = http.state.clone();
-    let report =
-        tokio::task::spawn_blocking(move || podlens_app::workflows::alerts::run_alerts(&state))
+    let (report, _) =
+        tokio::task::spawn_blocking(move || podlens_app::services::jobs::run_alerts(&state))
             .await
             .unwrap()
             .unwrap();

@@ -122,7 +122,7 @@ impl Setup {
         for name in names {
             self.push(name);
         }
-        run_cycle(&self.state).await.unwrap()
+        run_cycle(&self.state.feed_cycles()).await.unwrap()
     }
 
     fn write(&self, name: &str, text: &str) {
@@ -301,7 +301,7 @@ async fn polls_publish_new_episodes_skip_unchanged_feeds_back_off_and_drop_block
 
     // The first cycle follows every feed, each due within its first ten minutes, not
     // all at once, with an hour's interval for a weekly show.
-    let report = run_cycle(&setup.state).await.unwrap();
+    let report = run_cycle(&setup.state.feed_cycles()).await.unwrap();
     assert_eq!(report.seeded, 6);
     assert_eq!(report.polled, 0, "{report:?}");
     for (_, id) in &setup.ids {
@@ -417,7 +417,7 @@ async fn polls_publish_new_episodes_skip_unchanged_feeds_back_off_and_drop_block
 async fn a_hub_confirms_the_subscription_and_its_signed_push_makes_the_feed_due_at_once() {
     let setup = setup().await;
     let database = setup.state.feeds.database().clone();
-    run_cycle(&setup.state).await.unwrap();
+    run_cycle(&setup.state.feed_cycles()).await.unwrap();
     let pushed_id = setup.id("pushed.xml").to_owned();
     setup.poll(&["pushed.xml"]).await;
 
@@ -555,7 +555,7 @@ async fn episodes_stored_before_a_crash_are_indexed_by_the_next_cycle() {
     }
     assert!(setup.episode_titles("tidal pools").await.is_empty());
     // The next cycle polls nothing (nothing is due) and still publishes it.
-    let report = run_cycle(&setup.state).await.unwrap();
+    let report = run_cycle(&setup.state.feed_cycles()).await.unwrap();
     assert_eq!(report.polled, 0);
     assert!(report.generation.is_some(), "{report:?}");
     assert_eq!(
@@ -612,7 +612,7 @@ async fn an_older_change_applied_after_a_crash_still_indexes_the_episodes_left_u
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_transcript_fetched_again_unchanged_publishes_nothing() {
     let setup = setup().await;
-    run_cycle(&setup.state).await.unwrap();
+    run_cycle(&setup.state.feed_cycles()).await.unwrap();
     let report = setup.poll(&["talk.xml"]).await;
     assert_eq!((report.polled, report.changed), (1, 1), "{report:?}");
     assert!(
@@ -652,7 +652,7 @@ async fn a_transcript_fetched_again_unchanged_publishes_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_hub_of_a_feed_unchanged_since_the_ingest_is_learnt_at_its_first_poll() {
     let setup = setup_with(true, &[]).await;
-    let report = run_cycle(&setup.state).await.unwrap();
+    let report = run_cycle(&setup.state.feed_cycles()).await.unwrap();
     assert_eq!(report.seeded, 6);
     let report = setup.poll(&["pushed.xml"]).await;
     assert_eq!(
@@ -744,7 +744,7 @@ async fn hanging_looping_endless_and_garbage_feeds_back_off_without_holding_up_t
             ..podlens_ingest::fetch::HttpConfig::default()
         },
     ));
-    run_cycle(&setup.state).await.unwrap();
+    run_cycle(&setup.state.feed_cycles()).await.unwrap();
 
     // Never failed yet: polled with the reef show, whose new episode is published.
     setup.write("reef.xml", &feed_xml("Reef Radio", WEEKLY, ""));

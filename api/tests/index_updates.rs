@@ -9,7 +9,7 @@
 mod common;
 
 use common::*;
-use podlens_app::workflows::index_updates::{UpdateOutcome, update_index};
+use podlens_app::index_updates::{UpdateOutcome, update_index};
 use podlens_data::snapshot::{read_episodes, read_podcasts, read_transcripts};
 use podlens_indexer::chunking::chunk_transcript;
 use podlens_indexer::read_manifest;

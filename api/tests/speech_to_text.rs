@@ -560,7 +560,7 @@ async fn speech_is_transcribed_with_whisper_served_with_timings_and_searchable()
             .state
             .data_dir
             .join("transcriptions")
-            .join(podlens_app::workflows::index_updates::FAILURES_FILE)
+            .join(podlens_app::index_updates::FAILURES_FILE)
             .exists()
     );
 }

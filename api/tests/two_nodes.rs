@@ -190,9 +190,10 @@ async fn one_node_leads_the_jobs_and_another_takes_over_when_it_stops() {
         );
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
-    let report = podlens_app::workflows::delivery::deliver_pending(&follower.state)
-        .await
-        .unwrap();
+    let report =
+        podlens_app::workflows::delivery::deliver_pending(&follower.state.delivery_passes())
+            .await
+            .unwrap();
     assert_eq!(report, Default::default());
     let pending = deliveries(follower).await;
     let statuses: Vec<&str> = pending.iter().map(|d| d.status.as_str()).collect();
@@ -200,7 +201,7 @@ async fn one_node_leads_the_jobs_and_another_takes_over_when_it_stops() {
         statuses.iter().all(|status| *status == "pending"),
         "{statuses:?}"
     );
-    let report = podlens_app::workflows::delivery::deliver_pending(&leader.state)
+    let report = podlens_app::workflows::delivery::deliver_pending(&leader.state.delivery_passes())
         .await
         .unwrap();
     assert_eq!(report.sent as usize, pending.len(), "{report:?}");
@@ -281,14 +282,14 @@ async fn a_feed_refreshed_through_one_node_reaches_the_other() {
     // order, which changes nothing it serves.
     let state = b.state.clone();
     let applied = tokio::task::spawn_blocking(move || {
-        podlens_app::workflows::jobs::apply_changes(&state).unwrap()
+        podlens_app::services::jobs::apply_changes(&state).unwrap()
     })
     .await
     .unwrap();
     assert_eq!(applied, 1);
     let state = a.state.clone();
     let own = tokio::task::spawn_blocking(move || {
-        podlens_app::workflows::jobs::apply_changes(&state).unwrap()
+        podlens_app::services::jobs::apply_changes(&state).unwrap()
     })
     .await
     .unwrap();

@@ -7,7 +7,7 @@ mod workflows_http;
 
 use std::collections::BTreeSet;
 
-use podlens_app::workflows::alerts::run_alerts;
+use podlens_app::services::jobs::run_alerts;
 use serde_json::{Value, json};
 use workflows_http::{Http, start};
 
@@ -144,7 +144,7 @@ async fn the_job_matches_every_episode_that_mentions_the_value_and_nothing_else(
 
     // The job finds nothing new.
     let state = http.state.clone();
-    let again = tokio::task::spawn_blocking(move || run_alerts(&state))
+    let again = tokio::task::spawn_blocking(move || run_alerts(&state).map(|(alerts, _)| alerts))
         .await
         .unwrap()
         .unwrap();
@@ -223,7 +223,7 @@ async fn transcript_mentions_carry_their_time_and_a_playable_link() {
     .await;
     let id = config["id"].as_str().unwrap().to_owned();
     let state = http.state.clone();
-    tokio::task::spawn_blocking(move || run_alerts(&state))
+    tokio::task::spawn_blocking(move || run_alerts(&state).map(|(alerts, _)| alerts))
         .await
         .unwrap()
         .unwrap();
@@ -452,7 +452,7 @@ async fn polling_pages_by_cursor_without_losing_or_repeating_events() {
     let config = create(&http, &key, alert("Scahill", "person", "Jeremy Scahill")).await;
     let id = config["id"].as_str().unwrap().to_owned();
     let state = http.state.clone();
-    tokio::task::spawn_blocking(move || run_alerts(&state))
+    tokio::task::spawn_blocking(move || run_alerts(&state).map(|(alerts, _)| alerts))
         .await
         .unwrap()
         .unwrap();

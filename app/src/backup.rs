@@ -215,7 +215,7 @@ fn busy(path: &Path, error: podlens_data::DataError) -> AppError {
 /// during the copy, the copy is made again from the new manifest. The server's own
 /// index updates wait while the generation is linked.
 fn stage_index(data_dir: &Path, staging: &Path) -> AppResult<Option<u64>> {
-    let _publishing = crate::workflows::index_updates::PUBLISH_LOCK
+    let _publishing = crate::index_updates::PUBLISH_LOCK
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let index = data_dir.join(INDEX_DIR);

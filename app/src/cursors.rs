@@ -40,9 +40,7 @@ impl std::fmt::Debug for CursorSigner {
 
 /// The message every refused cursor gets.
 pub fn invalid_cursor() -> AppError {
-    AppError::Invalid(
-        "Invalid cursor: it was not issued for this request; restart without it".into(),
-    )
+    AppError::invalid_cursor()
 }
 
 impl CursorSigner {

@@ -46,6 +46,14 @@ impl AppError {
     pub fn internal(error: impl std::fmt::Display) -> AppError {
         AppError::Internal(error.to_string())
     }
+
+    /// A cursor that was not issued for the request it came back with (tampered
+    /// with, or from another search).
+    pub fn invalid_cursor() -> AppError {
+        AppError::Invalid(
+            "Invalid cursor: it was not issued for this request; restart without it".into(),
+        )
+    }
 }
 
 impl From<podlens_store::StoreError> for AppError {
@@ -85,7 +93,7 @@ impl From<podlens_indexer::IndexError> for AppError {
             }
             // What a client sent (a page size, a cursor) that the engine refuses.
             podlens_indexer::IndexError::InvalidRequest(message) => AppError::Invalid(message),
-            podlens_indexer::IndexError::InvalidCursor(_) => crate::cursors::invalid_cursor(),
+            podlens_indexer::IndexError::InvalidCursor(_) => AppError::invalid_cursor(),
             error => AppError::Internal(format!("search index: {error}")),
         }
     }

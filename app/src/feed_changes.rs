@@ -29,7 +29,7 @@ use uuid::Uuid;
 use crate::catalog::CatalogReader;
 use crate::cluster::CatalogChange;
 use crate::error::{AppError, AppResult};
-use crate::workflows::index_updates::{UpdateOutcome, apply_to_index};
+use crate::index_updates::{UpdateOutcome, apply_to_index};
 
 /// The file listing podcasts stored in the catalog but not yet in a published index
 /// generation, under `<data-dir>/feeds/`.

@@ -12,9 +12,11 @@ pub mod convert;
 pub mod cursors;
 pub mod error;
 pub mod feed_changes;
+pub mod index_updates;
 pub mod mail;
 pub mod plan;
 pub mod refresh;
+pub mod runtime;
 pub mod search_plan;
 pub mod services;
 pub mod speech;
@@ -22,4 +24,5 @@ pub mod transcripts;
 pub mod workflows;
 
 pub use error::{AppError, AppResult, LimitExceeded};
-pub use services::{App, blocking};
+pub use runtime::blocking;
+pub use services::App;

@@ -47,6 +47,18 @@ impl RefreshFailure {
     }
 }
 
+/// What the server's own writes to the catalog need: the data directory, the catalog
+/// turn (taken by refreshes, feed polls and stored transcripts alike, in
+/// [`FeedRefresher`]), the reader switched to what is published, and the cluster's
+/// change log the other nodes apply.
+#[derive(Clone)]
+pub struct CatalogWrites {
+    pub data_dir: PathBuf,
+    pub refresher: Arc<FeedRefresher>,
+    pub catalog: Arc<CatalogReader>,
+    pub cluster: Arc<crate::cluster::Cluster>,
+}
+
 /// Refreshes podcasts one at a time and remembers when each was last refreshed.
 pub struct FeedRefresher {
     data_dir: PathBuf,

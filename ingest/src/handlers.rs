@@ -7,7 +7,28 @@ use crate::feed::{
     Location, Person, RemoteItem, Season, SocialInteract, Trailer, TranscriptTag, Txt,
     UpdateFrequencyTag, Value, ValueRecipient,
 };
-use crate::parser::Frame;
+
+/// One open element.
+#[derive(Debug, Default)]
+pub(crate) struct Frame {
+    pub name: String,
+    pub text: String,
+    pub attributes: Vec<(String, String)>,
+}
+
+impl Frame {
+    pub fn attribute(&self, key: &str) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|(name, _)| name == key)
+            .map(|(_, value)| value.trim())
+            .filter(|value| !value.is_empty())
+    }
+
+    pub fn owned_attribute(&self, key: &str) -> Option<String> {
+        self.attribute(key).map(str::to_owned)
+    }
+}
 
 fn text(frame: &Frame) -> Option<String> {
     let trimmed = frame.text.trim();

@@ -10,33 +10,11 @@ use crate::decode::decode_borrowed;
 use crate::entities;
 use crate::error::IngestError;
 use crate::feed::{FeedFormat, Item, ParsedFeed};
-use crate::handlers;
+use crate::handlers::{self, Frame};
 use crate::namespaces::Bindings;
 
 /// Syntax errors stepped over before a document is given up as truncated.
 const MAX_RECOVERED_ERRORS: usize = 200;
-
-/// One open element.
-#[derive(Debug, Default)]
-pub(crate) struct Frame {
-    pub name: String,
-    pub text: String,
-    pub attributes: Vec<(String, String)>,
-}
-
-impl Frame {
-    pub fn attribute(&self, key: &str) -> Option<&str> {
-        self.attributes
-            .iter()
-            .find(|(name, _)| name == key)
-            .map(|(_, value)| value.trim())
-            .filter(|value| !value.is_empty())
-    }
-
-    pub fn owned_attribute(&self, key: &str) -> Option<String> {
-        self.attribute(key).map(str::to_owned)
-    }
-}
 
 /// Parses feed bytes; `http_charset` is the `charset` of the HTTP `Content-Type`.
 pub fn parse_feed(bytes: &[u8], http_charset: Option<&str>) -> Result<ParsedFeed, IngestError> {

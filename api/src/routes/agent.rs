@@ -96,7 +96,7 @@ fn review_input(
         project_id: project.project_id.clone(),
         podcast_id: record.podcast_id.to_string(),
         project: project_brief(&project),
-        podcast: podcast_brief(state, &record)?,
+        podcast: podcast_brief(&state.catalog, &record)?,
     })
 }
 
@@ -481,9 +481,22 @@ pub async fn run_kind(
             .await?;
             let metered = metering::charge(&state, &caller, UsageCounter::AiAssist).await?;
             let run = state.clone();
-            let assist =
-                blocking(move || Ok(suggest::project_assist(&run, &account, &project, limit)?))
-                    .await?;
+            let assist = blocking(move || {
+                let blacklisted = podlens_app::accounts::blacklists::blacklisted_podcast_ids(
+                    &run.blacklists,
+                    run.accounts.as_ref(),
+                    Some(&account),
+                )?;
+                Ok(suggest::project_assist(
+                    &run.workflows,
+                    &run.catalog,
+                    blacklisted,
+                    &account,
+                    &project,
+                    limit,
+                )?)
+            })
+            .await?;
             (
                 Some(metered),
                 serde_json::to_value(assist).map_err(ApiError::internal)?,

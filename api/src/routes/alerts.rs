@@ -254,11 +254,14 @@ pub async fn create(
 fn spawn_first_run(state: &AppState, config: AlertConfig) {
     let state = state.clone();
     tokio::task::spawn_blocking(move || {
-        if let Err(error) = podlens_app::workflows::alerts::run_alert(&state, &config) {
+        if let Err(error) = podlens_app::workflows::alerts::run_alert(&state.alert_runs(), &config)
+        {
             tracing::debug!(alert = %config.id, %error, "first alert run skipped");
             return;
         }
-        if let Err(error) = podlens_app::workflows::delivery::deliver_pending_blocking(&state) {
+        if let Err(error) =
+            podlens_app::workflows::delivery::deliver_pending_blocking(&state.delivery_passes())
+        {
             tracing::warn!(alert = %config.id, %error, "alert delivery pass failed");
         }
     });

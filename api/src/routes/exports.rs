@@ -144,7 +144,11 @@ fn search_podcasts(
     let search = validate_search(&options, &context)?;
     let mut request = engine_request(&search, limit as usize, None)?;
     request.filters.exclude_podcast_ids.extend(
-        podlens_app::accounts::blacklists::blacklisted_podcast_ids(state, Some(account))?,
+        podlens_app::accounts::blacklists::blacklisted_podcast_ids(
+            &state.blacklists,
+            state.accounts.as_ref(),
+            Some(account),
+        )?,
     );
     let response = state.catalog.index()?.search(&request)?;
     let mut seen = HashSet::new();

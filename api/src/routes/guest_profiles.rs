@@ -32,7 +32,7 @@ use podlens_app::workflows::documents::{DocKind, Stored};
 use podlens_app::workflows::fields::{object, optional_string, optional_strings, query_value};
 use podlens_app::workflows::guest_profiles::{
     GuestDocumentDoc, GuestProfileDoc, GuestSource, bio_of, bio_source, find_profile,
-    profile_documents, render_markdown, spawn_pipeline, stored_profile,
+    profile_documents, render_markdown, stored_profile,
 };
 use podlens_app::workflows::render::{markdown_to_docx, markdown_to_html, markdown_to_pdf};
 use podlens_app::workflows::{CapCheck, ProjectRow, slugify};
@@ -94,7 +94,7 @@ fn not_found(id: &str) -> ApiError {
 }
 
 fn load(state: &AppState, account: &Account, key: &str) -> ApiResult<Stored<GuestProfileDoc>> {
-    find_profile(state, &account.team_id, key)?.ok_or_else(|| not_found(key))
+    find_profile(&state.workflows, &account.team_id, key)?.ok_or_else(|| not_found(key))
 }
 
 /// Trimmed text, `None` when absent, null or empty.
@@ -234,7 +234,9 @@ async fn store_new(
         ))
     })
     .await?;
-    spawn_pipeline(&state, &account.team_id, &profile_id, true);
+    state
+        .guest_pipeline()
+        .spawn(&account.team_id, &profile_id, true);
     Ok(Envelope(response))
 }
 
@@ -403,7 +405,7 @@ fn wire(state: &AppState, team_id: &str, doc: &Stored<GuestProfileDoc>) -> ApiRe
     } else {
         project.map(|p| p.status).unwrap_or(ProjectStatus::Active)
     };
-    let documents = profile_documents(state, team_id, &profile.guest_profile_id)?;
+    let documents = profile_documents(&state.workflows, team_id, &profile.guest_profile_id)?;
     Ok(GuestProfile {
         project_id: profile.project_id.clone(),
         project_slug: profile.project_slug.clone(),
@@ -809,7 +811,9 @@ pub async fn upload_documents(
         Ok((profile.id, uploaded))
     })
     .await?;
-    spawn_pipeline(&state, &account.team_id, &profile_id, false);
+    state
+        .guest_pipeline()
+        .spawn(&account.team_id, &profile_id, false);
     Ok(Envelope(json!({"uploadedDocuments": uploaded})))
 }
 
@@ -828,7 +832,7 @@ pub async fn regenerate_bio(
     let load_account = account.clone();
     let (doc, documents) = blocking(move || {
         let doc = load(&load_state, &load_account, &key)?;
-        let documents = profile_documents(&load_state, &load_account.team_id, &doc.id)?;
+        let documents = profile_documents(&load_state.workflows, &load_account.team_id, &doc.id)?;
         Ok((doc, documents))
     })
     .await?;
@@ -890,7 +894,7 @@ pub async fn download(
     }
     let (profile, documents) = blocking(move || {
         let doc = load(&state, &account, &key)?;
-        let documents = profile_documents(&state, &account.team_id, &doc.id)?;
+        let documents = profile_documents(&state.workflows, &account.team_id, &doc.id)?;
         Ok((doc.value, documents))
     })
     .await?;

@@ -278,10 +278,10 @@ pub async fn generate(
         // filled the guest.
         let profile = match (&profile_key, &project) {
             (Some(reference), _) => {
-                find_profile(&lookup_state, team, reference.trim())?.map(|doc| doc.value)
+                find_profile(&lookup_state.workflows, team, reference.trim())?.map(|doc| doc.value)
             }
             (None, Some(project)) => {
-                profiles_by_project(&lookup_state, team)?.remove(&project.project_id)
+                profiles_by_project(&lookup_state.workflows, team)?.remove(&project.project_id)
             }
             (None, None) => None,
         };

@@ -83,7 +83,7 @@ fn collect(state: &AppState, team_id: &str, filters: &Filters) -> ApiResult<Vec<
         || filters.alert_config_id.is_some();
     let mut events = Vec::new();
     if wants("request_completed") && !scoped {
-        for request in team_requests(state, team_id)? {
+        for request in team_requests(&state.workflows, team_id)? {
             let Some(completed_at) = request.completed_at else {
                 continue;
             };

@@ -269,7 +269,7 @@ fn load_filtered(
 ) -> ApiResult<(Loaded, UserDirectory, Vec<ListedPodcast>)> {
     let project = find_project(state, account, id_or_slug)?;
     let users = users_of(state, account)?;
-    let profiles = guest_profiles::profiles_by_project(state, &account.team_id)?;
+    let profiles = guest_profiles::profiles_by_project(&state.workflows, &account.team_id)?;
     let loaded = load(state, project, &profiles)?;
     let listed = filtered_listed(&loaded, filter, &users);
     Ok((loaded, users, listed))
@@ -395,7 +395,7 @@ pub async fn list_projects(
     let pinned: Vec<String> = query_list(&pairs, "pinnedIds").unwrap_or_default();
     blocking(move || {
         let users = users_of(&state, &account)?;
-        let profiles = guest_profiles::profiles_by_project(&state, &account.team_id)?;
+        let profiles = guest_profiles::profiles_by_project(&state.workflows, &account.team_id)?;
         let mut projects = Vec::new();
         for project in state.workflows.team_projects(&account.team_id)? {
             if states
@@ -549,7 +549,7 @@ pub async fn update_project(
         changes.apply(&mut project);
         state.workflows.save_project(&project)?;
         let users = users_of(&state, &account)?;
-        let profiles = guest_profiles::profiles_by_project(&state, &account.team_id)?;
+        let profiles = guest_profiles::profiles_by_project(&state.workflows, &account.team_id)?;
         let loaded = load(&state, project, &profiles)?;
         Ok(Envelope(UpdateProjectResponse {
             project: project_wire(

@@ -117,7 +117,8 @@ pub async fn semantic_search(
     let account = caller.account.clone();
     let response = blocking(move || {
         let blacklisted = podlens_app::accounts::blacklists::blacklisted_podcast_ids(
-            &run_state,
+            &run_state.blacklists,
+            run_state.accounts.as_ref(),
             account.as_ref(),
         )?;
         let mut response = run_state
@@ -226,7 +227,12 @@ async fn run(
         cursor.check_generation(&state, &request).await?;
     }
     request.filters.exclude_podcast_ids.extend(
-        podlens_app::accounts::blacklists::blacklist_of(&state, caller.account.as_ref()).await?,
+        podlens_app::accounts::blacklists::blacklist_of(
+            &state.blacklists,
+            &state.accounts,
+            caller.account.as_ref(),
+        )
+        .await?,
     );
     let metered = metering::charge(&state, &caller, UsageCounter::Search).await?;
     let search_id = Uuid::new_v4().to_string();

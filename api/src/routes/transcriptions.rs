@@ -70,7 +70,7 @@ pub async fn request_episode(
         let podcast = snapshot
             .podcast_by_id(episode.podcast_id)?
             .ok_or_else(not_found)?;
-        let existing = open_request(&lookup_state, &team_id, &id.to_string())?;
+        let existing = open_request(&lookup_state.workflows, &team_id, &id.to_string())?;
         Ok((podcast, episode, existing))
     })
     .await?;
@@ -86,8 +86,12 @@ pub async fn request_episode(
     let save_state = state.clone();
     let saved = request.clone();
     let team_id = account.team_id.clone();
-    blocking(move || Ok(save_request(&save_state, &team_id, &saved)?)).await?;
-    spawn_processing(&state, &account.team_id, &request.request_id);
+    blocking(move || Ok(save_request(&save_state.workflows, &team_id, &saved)?)).await?;
+    spawn_processing(
+        &state.transcriptions(),
+        &account.team_id,
+        &request.request_id,
+    );
     Ok(Envelope(json!({"message": format!(
         "Transcription requested for \"{}\"",
         episode.episode_rss_title
@@ -136,8 +140,8 @@ pub async fn request_podcast(
             .snapshot()?
             .podcast_by_id_or_slug(&podcast_id)?
             .ok_or_else(|| ApiError::NotFound(format!("Podcast not found: {podcast_id}")))?;
-        let existing = team_requests(&lookup_state, &team_id)?;
-        let wanted: Vec<_> = episodes_for(&lookup_state, &podcast, &kind, since)?
+        let existing = team_requests(&lookup_state.workflows, &team_id)?;
+        let wanted: Vec<_> = episodes_for(&lookup_state.catalog, &podcast, &kind, since)?
             .into_iter()
             .filter(|episode| {
                 let id = episode.episode_id.to_string();
@@ -168,7 +172,7 @@ pub async fn request_podcast(
     let followed_id = podcast.podcast_id.to_string();
     blocking(move || {
         for request in &to_save {
-            save_request(&save_state, &team_id, request)?;
+            save_request(&save_state.workflows, &team_id, request)?;
         }
         if follow {
             let now = Utc::now();
@@ -193,7 +197,11 @@ pub async fn request_podcast(
     })
     .await?;
     for request in &created {
-        spawn_processing(&state, &account.team_id, &request.request_id);
+        spawn_processing(
+            &state.transcriptions(),
+            &account.team_id,
+            &request.request_id,
+        );
     }
     let mut message = format!(
         "Transcription requested for {} episode{} of \"{}\"",
@@ -257,7 +265,7 @@ fn history(
     skip: u64,
     completed: Option<bool>,
 ) -> ApiResult<Value> {
-    let requests: Vec<TranscriptionRequest> = team_requests(state, team_id)?
+    let requests: Vec<TranscriptionRequest> = team_requests(&state.workflows, team_id)?
         .into_iter()
         .filter(|request| request.request_type == request_type)
         .filter(|request| completed.is_none_or(|wanted| (request.status == "completed") == wanted))

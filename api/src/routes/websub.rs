@@ -50,7 +50,7 @@ async fn verify(
             .and_then(|value| value.trim().parse().ok()),
         reason: query.get("hub.reason").cloned(),
     };
-    match blocking(move || Ok(websub::verify(&state, &token, &verification)?)).await {
+    match blocking(move || Ok(websub::verify(&state.feeds, &token, &verification)?)).await {
         Ok(challenge) => plain(StatusCode::OK, challenge),
         Err(error) => error.into_response(),
     }
@@ -82,7 +82,7 @@ async fn deliver(
         });
     match blocking(move || {
         Ok(websub::deliver(
-            &state,
+            &state.feeds,
             &token,
             &body,
             signature.as_deref(),

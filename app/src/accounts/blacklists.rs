@@ -14,7 +14,6 @@ use uuid::Uuid;
 
 use crate::accounts::AccountStore;
 use crate::error::AppResult;
-use crate::services::App;
 
 /// How long a team's list is used before it is read again.
 pub const FRESH_FOR: Duration = Duration::from_secs(1);
@@ -81,33 +80,35 @@ impl TeamBlacklists {
 /// The blacklist of `account`'s team for an async caller: from memory when fresh,
 /// without a hand-off to a blocking thread; else as [`blacklisted_podcast_ids`].
 pub async fn blacklist_of(
-    app: &App,
+    blacklists: &Arc<TeamBlacklists>,
+    accounts: &Arc<dyn AccountStore>,
     account: Option<&super::Account>,
 ) -> AppResult<Vec<uuid::Uuid>> {
     let Some(account) = account else {
         return Ok(Vec::new());
     };
-    if let Some(list) = app.blacklists.cached(&account.team_id) {
+    if let Some(list) = blacklists.cached(&account.team_id) {
         return Ok(list.to_vec());
     }
-    let (app, account) = (app.clone(), account.clone());
-    crate::services::blocking(move || blacklisted_podcast_ids(&app, Some(&account))).await
+    let (blacklists, accounts, account) = (blacklists.clone(), accounts.clone(), account.clone());
+    crate::runtime::blocking(move || {
+        blacklisted_podcast_ids(&blacklists, accounts.as_ref(), Some(&account))
+    })
+    .await
 }
 
 /// The podcasts the team of `account` has blacklisted (none for a signed-out caller):
 /// searches, semantic searches and search exports leave them out. Blocking when the
 /// team's list is not remembered (see `accounts::blacklists`).
 pub fn blacklisted_podcast_ids(
-    app: &App,
+    blacklists: &TeamBlacklists,
+    accounts: &dyn AccountStore,
     account: Option<&super::Account>,
 ) -> AppResult<Vec<uuid::Uuid>> {
     let Some(account) = account else {
         return Ok(Vec::new());
     };
-    Ok(app
-        .blacklists
-        .get(app.accounts.as_ref(), &account.team_id)?
-        .to_vec())
+    Ok(blacklists.get(accounts, &account.team_id)?.to_vec())
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 //! (snippets and, in transcripts, timestamps).
 
 use super::job_log::JobFailure;
+use std::sync::Arc;
+
 use chrono::Utc;
 use podlens_indexer::{
     EpisodeHit, Hits, MatchMode, SearchFilters, SearchMode, SearchRequest, SearchTerm, SortField,
@@ -16,7 +18,6 @@ use serde_json::{Map, Value};
 
 use super::documents::{DocFilter, DocKind, Stored};
 use crate::error::AppResult;
-use crate::services::App;
 
 /// The alert types of the wire.
 pub const ALERT_TYPES: [&str; 3] = ["person", "company", "custom-keyword"];
@@ -193,8 +194,7 @@ impl AlertMatch {
 pub struct AlertRunReport {
     pub alerts_run: u64,
     pub new_matches: u64,
-    pub deliveries: super::delivery::DeliveryReport,
-    /// Alerts (or the deliveries) that failed this run; the others ran.
+    /// Alerts that failed this run; the others ran.
     #[serde(skip)]
     pub failures: Vec<super::job_log::JobFailure>,
 }
@@ -473,17 +473,26 @@ fn request_for(config: &AlertConfig, cursor: Option<String>) -> SearchRequest {
     }
 }
 
+/// What running alerts needs: the catalog to search, the store of alerts, matches
+/// and the delivery ledger, and the accounts (whom to mail).
+#[derive(Clone)]
+pub struct Alerts {
+    pub catalog: Arc<crate::catalog::CatalogReader>,
+    pub store: Arc<super::WorkflowStore>,
+    pub accounts: Arc<dyn crate::accounts::AccountStore>,
+}
+
 /// Runs one alert: records a match for every episode that mentions it and has none
 /// yet, with the deliveries that report the kept ones (see [`super::delivery`]), and
 /// returns the new matches. Nothing is sent here: call
 /// [`super::delivery::deliver_pending`] (or the blocking variant) after.
-pub fn run_alert(state: &App, config: &AlertConfig) -> AppResult<Vec<AlertMatch>> {
+pub fn run_alert(alerts: &Alerts, config: &AlertConfig) -> AppResult<Vec<AlertMatch>> {
     let now = Utc::now();
     if config.search_terms().is_empty() {
         return Ok(Vec::new());
     }
-    let index = state.catalog.index()?;
-    let snapshot = state.catalog.snapshot()?;
+    let index = alerts.catalog.index()?;
+    let snapshot = alerts.catalog.snapshot()?;
     let mut found = Vec::new();
     let mut cursor = None;
     let mut seen = 0usize;
@@ -519,13 +528,13 @@ pub fn run_alert(state: &App, config: &AlertConfig) -> AppResult<Vec<AlertMatch>
     let recipients = if found.is_empty() {
         Vec::new()
     } else {
-        mail_recipients(state, config)?
+        mail_recipients(alerts, config)?
     };
-    let found = state
-        .workflows
+    let found = alerts
+        .store
         .record_alert_matches(config, found, &recipients, now)?;
     // Only the run date is written, in place: an update or delete made meanwhile is kept.
-    state.workflows.merge_into_doc(
+    alerts.store.merge_into_doc(
         DocKind::AlertConfig,
         &config.id,
         &serde_json::json!({ "lastRunDate": now }),
@@ -564,8 +573,8 @@ pub fn match_mail_text(config: &AlertConfig, matches: &[&AlertMatch]) -> String 
 }
 
 /// Who is mailed an alert's new matches: its creator and its other e-mail addresses.
-fn mail_recipients(state: &App, config: &AlertConfig) -> AppResult<Vec<String>> {
-    let mut recipients: Vec<String> = state
+fn mail_recipients(alerts: &Alerts, config: &AlertConfig) -> AppResult<Vec<String>> {
+    let mut recipients: Vec<String> = alerts
         .accounts
         .team_users(&config.team_id)?
         .into_iter()
@@ -628,17 +637,16 @@ pub fn match_wire(m: &AlertMatch, show_filtered: bool) -> Value {
     })
 }
 
-/// The alerts job: runs every enabled alert of every team, then a pass of the
-/// delivery worker (the new matches' deliveries and any retry that is due). Call it
-/// from blocking code (it waits for the pass).
-pub fn run_alerts(state: &App) -> AppResult<AlertRunReport> {
+/// Runs every enabled alert of every team; one failing alert is recorded and the
+/// others still run. The new matches' deliveries wait in the ledger for the delivery
+/// worker.
+pub fn run_enabled_alerts(alerts: &Alerts) -> AppResult<AlertRunReport> {
     let mut report = AlertRunReport::default();
-    let configs: Vec<Stored<AlertConfig>> = state
-        .workflows
+    let configs: Vec<Stored<AlertConfig>> = alerts
+        .store
         .list_docs(DocKind::AlertConfig, &DocFilter::default())?;
-    // One failing alert is recorded and the others still run.
     for config in configs.into_iter().filter(|c| c.value.enabled) {
-        match run_alert(state, &config.value) {
+        match run_alert(alerts, &config.value) {
             Ok(found) => {
                 report.alerts_run += 1;
                 report.new_matches += found.len() as u64;
@@ -653,12 +661,6 @@ pub fn run_alerts(state: &App) -> AppResult<AlertRunReport> {
                 &error,
             )),
         }
-    }
-    match super::delivery::deliver_pending_blocking(state) {
-        Ok(deliveries) => report.deliveries = deliveries,
-        Err(error) => report
-            .failures
-            .push(JobFailure::new("deliveries", None, None, &error)),
     }
     Ok(report)
 }

@@ -10,8 +10,8 @@ use super::agent::{
     EpisodeBrief, EpisodeMaterial, KnownPerson, Passage, PodcastBrief, ProjectBrief, ShowMaterial,
 };
 use super::projects::ProjectRow;
+use crate::catalog::CatalogReader;
 use crate::error::AppResult;
-use crate::services::App;
 
 /// Recent episodes a podcast brief carries.
 pub const BRIEF_EPISODES: u64 = 5;
@@ -32,8 +32,8 @@ pub fn project_brief(project: &ProjectRow) -> ProjectBrief {
 }
 
 /// The podcast with its newest episodes and some of the newest transcript.
-pub fn podcast_brief(state: &App, podcast: &PodcastRecord) -> AppResult<PodcastBrief> {
-    let snapshot = state.catalog.snapshot()?;
+pub fn podcast_brief(catalog: &CatalogReader, podcast: &PodcastRecord) -> AppResult<PodcastBrief> {
+    let snapshot = catalog.snapshot()?;
     let page = snapshot.podcast_episodes(
         podcast.podcast_id,
         &EpisodesQuery {

@@ -54,7 +54,7 @@ use super::store::WorkflowStore;
 use super::webhooks::{AttemptFailure, WebhookSender, team_webhooks_on};
 use crate::error::{AppError, AppResult};
 use crate::mail::{Mail, MessageIdentity};
-use crate::services::{App, blocking};
+use crate::runtime::blocking;
 
 /// The e-mail channel: the target is the address.
 pub const CHANNEL_EMAIL: &str = "email";
@@ -96,7 +96,7 @@ impl RetryPolicy {
     }
 }
 
-/// Sends the ledger's deliveries; one per server (in [`App::deliveries`]).
+/// Sends the ledger's deliveries; one per server.
 #[derive(Debug)]
 pub struct DeliveryWorker {
     sender: WebhookSender,
@@ -460,16 +460,26 @@ pub struct DeliveryReport {
     pub resumed: u64,
 }
 
-async fn store_call<T, F>(state: &App, work: F) -> AppResult<T>
+/// What the delivery passes need: the worker (its webhook sender, retry policy and
+/// turn), the ledger's store, the mailer, and the cluster (only the leader sends).
+#[derive(Clone)]
+pub struct Deliveries {
+    pub worker: Arc<DeliveryWorker>,
+    pub store: Arc<WorkflowStore>,
+    pub mailer: Arc<dyn crate::mail::Mailer>,
+    pub cluster: Arc<crate::cluster::Cluster>,
+}
+
+async fn store_call<T, F>(deliveries: &Deliveries, work: F) -> AppResult<T>
 where
     F: FnOnce(&WorkflowStore) -> AppResult<T> + Send + 'static,
     T: Send + 'static,
 {
-    let store = Arc::clone(&state.workflows);
+    let store = Arc::clone(&deliveries.store);
     blocking(move || work(&store)).await
 }
 
-async fn send_mail(state: &App, delivery: &Delivery) -> Result<(), AttemptFailure> {
+async fn send_mail(deliveries: &Deliveries, delivery: &Delivery) -> Result<(), AttemptFailure> {
     let field = |name: &str| {
         delivery.payload[name]
             .as_str()
@@ -485,7 +495,7 @@ async fn send_mail(state: &App, delivery: &Delivery) -> Result<(), AttemptFailur
         id: delivery.delivery_id.clone(),
         created_at: delivery.created_at,
     };
-    let mailer = Arc::clone(&state.mailer);
+    let mailer = Arc::clone(&deliveries.mailer);
     let sent = tokio::task::spawn_blocking(move || mailer.send_identified(&mail, &identity))
         .await
         .map_err(|error| AttemptFailure::Transient(format!("mail task failed: {error}")))?;
@@ -497,9 +507,9 @@ async fn send_mail(state: &App, delivery: &Delivery) -> Result<(), AttemptFailur
     }
 }
 
-async fn send_webhook(state: &App, delivery: &Delivery) -> Result<(), AttemptFailure> {
+async fn send_webhook(deliveries: &Deliveries, delivery: &Delivery) -> Result<(), AttemptFailure> {
     let webhook_id = delivery.target.clone();
-    let webhook = store_call(state, move |store| store.webhook(&webhook_id))
+    let webhook = store_call(deliveries, move |store| store.webhook(&webhook_id))
         .await
         .map_err(|error| AttemptFailure::Transient(error.to_string()))?;
     let Some(webhook) = webhook.filter(|w| w.team_id == delivery.team_id) else {
@@ -507,28 +517,31 @@ async fn send_webhook(state: &App, delivery: &Delivery) -> Result<(), AttemptFai
     };
     let body = serde_json::to_vec(&delivery.payload)
         .map_err(|error| AttemptFailure::Permanent(format!("body: {error}")))?;
-    state
-        .deliveries
+    deliveries
+        .worker
         .sender()
         .post(&webhook, &delivery.delivery_id, &delivery.event, body)
         .await
 }
 
 /// One attempt at `delivery`; `None` when another pass claimed it first.
-async fn attempt(state: &App, delivery: &Delivery) -> AppResult<Option<Outcome>> {
+async fn attempt(deliveries: &Deliveries, delivery: &Delivery) -> AppResult<Option<Outcome>> {
     let id = delivery.delivery_id.clone();
-    let claimed = store_call(state, move |store| store.begin_attempt(&id, Utc::now())).await?;
+    let claimed = store_call(deliveries, move |store| {
+        store.begin_attempt(&id, Utc::now())
+    })
+    .await?;
     let Some(attempts) = claimed else {
         return Ok(None);
     };
     let result = match delivery.channel.as_str() {
-        CHANNEL_EMAIL => send_mail(state, delivery).await,
-        CHANNEL_WEBHOOK => send_webhook(state, delivery).await,
+        CHANNEL_EMAIL => send_mail(deliveries, delivery).await,
+        CHANNEL_WEBHOOK => send_webhook(deliveries, delivery).await,
         other => Err(AttemptFailure::Permanent(format!(
             "unknown channel {other}"
         ))),
     };
-    let retry = state.deliveries.retry();
+    let retry = deliveries.worker.retry();
     let now = Utc::now();
     let outcome = match result {
         Ok(()) => Outcome::Sent,
@@ -555,7 +568,7 @@ async fn attempt(state: &App, delivery: &Delivery) -> AppResult<Option<Outcome>>
     }
     let id = delivery.delivery_id.clone();
     let recorded = outcome.clone();
-    store_call(state, move |store| {
+    store_call(deliveries, move |store| {
         store.finish_attempt(&id, &recorded, Utc::now())
     })
     .await?;
@@ -569,17 +582,17 @@ async fn attempt(state: &App, delivery: &Delivery) -> AppResult<Option<Outcome>>
 ///
 /// Only the leader delivers (see [`crate::cluster`]): on another node this does
 /// nothing, and the leader sends what is due within a tick.
-pub async fn deliver_pending(state: &App) -> AppResult<DeliveryReport> {
-    if !state.cluster.is_leader() {
+pub async fn deliver_pending(deliveries: &Deliveries) -> AppResult<DeliveryReport> {
+    if !deliveries.cluster.is_leader() {
         return Ok(DeliveryReport::default());
     }
-    let worker = Arc::clone(&state.deliveries);
+    let worker = Arc::clone(&deliveries.worker);
     let _turn = worker.turn.lock().await;
     let mut report = DeliveryReport::default();
     let all = worker
         .resume_all
         .swap(false, std::sync::atomic::Ordering::AcqRel);
-    let resumed = store_call(state, move |store| {
+    let resumed = store_call(deliveries, move |store| {
         store.resume_interrupted(Utc::now(), all)
     })
     .await?;
@@ -591,9 +604,9 @@ pub async fn deliver_pending(state: &App) -> AppResult<DeliveryReport> {
     }
     report.resumed = resumed;
     loop {
-        let due = store_call(state, |store| store.due_deliveries(Utc::now(), BATCH)).await?;
+        let due = store_call(deliveries, |store| store.due_deliveries(Utc::now(), BATCH)).await?;
         for delivery in &due {
-            match attempt(state, delivery).await? {
+            match attempt(deliveries, delivery).await? {
                 Some(Outcome::Sent) => report.sent += 1,
                 Some(Outcome::RetryAt(..)) => report.retrying += 1,
                 Some(Outcome::Failed(_)) => report.failed += 1,
@@ -604,21 +617,21 @@ pub async fn deliver_pending(state: &App) -> AppResult<DeliveryReport> {
             break;
         }
     }
-    if let Some(at) = store_call(state, |store| store.next_due()).await? {
-        schedule(state, at);
+    if let Some(at) = store_call(deliveries, |store| store.next_due()).await? {
+        schedule(deliveries, at);
     }
     Ok(report)
 }
 
 /// Runs a pass at `at` (the next retry), unless a timer fires before then already.
-fn schedule(state: &App, at: Timestamp) {
+fn schedule(deliveries: &Deliveries, at: Timestamp) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return;
     };
     let now = Utc::now();
     {
-        let mut wake_at = state
-            .deliveries
+        let mut wake_at = deliveries
+            .worker
             .wake_at
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -628,12 +641,12 @@ fn schedule(state: &App, at: Timestamp) {
         *wake_at = Some(at);
     }
     let wait = (at - now).to_std().unwrap_or_default();
-    let state = state.clone();
+    let deliveries = deliveries.clone();
     runtime.spawn(async move {
         tokio::time::sleep(wait).await;
         {
-            let mut wake_at = state
-                .deliveries
+            let mut wake_at = deliveries
+                .worker
                 .wake_at
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -641,7 +654,7 @@ fn schedule(state: &App, at: Timestamp) {
                 *wake_at = None;
             }
         }
-        if let Err(error) = deliver_pending(&state).await {
+        if let Err(error) = deliver_pending(&deliveries).await {
             tracing::warn!(%error, "alert delivery pass failed");
         }
     });
@@ -649,14 +662,14 @@ fn schedule(state: &App, at: Timestamp) {
 
 /// Runs a pass from blocking code (an alert run on the blocking pool) and waits for it.
 /// Outside a runtime nothing is sent; the next pass of the background jobs sends it.
-pub fn deliver_pending_blocking(state: &App) -> AppResult<DeliveryReport> {
+pub fn deliver_pending_blocking(deliveries: &Deliveries) -> AppResult<DeliveryReport> {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
         return Ok(DeliveryReport::default());
     };
     let (done, wait) = std::sync::mpsc::channel();
-    let state = state.clone();
+    let deliveries = deliveries.clone();
     runtime.spawn(async move {
-        let _ = done.send(deliver_pending(&state).await);
+        let _ = done.send(deliver_pending(&deliveries).await);
     });
     wait.recv()
         .map_err(|_| AppError::Internal("the delivery pass stopped".into()))?

@@ -4,6 +4,7 @@
 //! profile downloads as.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use chrono::Utc;
 use podlens_model::entities::{
@@ -12,10 +13,11 @@ use podlens_model::entities::{
 use podlens_model::enums::{GuestProfileStatus, ProjectStatus};
 use serde::{Deserialize, Serialize};
 
+use super::WorkflowStore;
 use super::agent::{self, BioAnswer, BioSource};
 use super::documents::{DocFilter, DocKind, Stored};
 use crate::error::{AppError, AppResult};
-use crate::services::{App, blocking};
+use crate::runtime::blocking;
 
 /// What the guest told us: the onboarding form or the SDK's create call.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -108,18 +110,16 @@ pub fn stored_profile(
 
 /// A profile by its id, its slug or its project's id or slug, within a team.
 pub fn find_profile(
-    state: &App,
+    store: &WorkflowStore,
     team_id: &str,
     key: &str,
 ) -> AppResult<Option<Stored<GuestProfileDoc>>> {
     if let Some(doc) =
-        state
-            .workflows
-            .get_doc::<GuestProfileDoc>(DocKind::GuestProfile, Some(team_id), key)?
+        store.get_doc::<GuestProfileDoc>(DocKind::GuestProfile, Some(team_id), key)?
     {
         return Ok(Some(doc));
     }
-    let all: Vec<Stored<GuestProfileDoc>> = state.workflows.list_docs(
+    let all: Vec<Stored<GuestProfileDoc>> = store.list_docs(
         DocKind::GuestProfile,
         &DocFilter {
             team_id: Some(team_id),
@@ -135,10 +135,10 @@ pub fn find_profile(
 /// made for the project that is not archived. One query for the whole team, so a
 /// project list does not ask once per project.
 pub fn profiles_by_project(
-    state: &App,
+    store: &WorkflowStore,
     team_id: &str,
 ) -> AppResult<HashMap<String, GuestProfileDoc>> {
-    let profiles: Vec<Stored<GuestProfileDoc>> = state.workflows.list_docs(
+    let profiles: Vec<Stored<GuestProfileDoc>> = store.list_docs(
         DocKind::GuestProfile,
         &DocFilter {
             team_id: Some(team_id),
@@ -185,12 +185,11 @@ pub fn linked_profile(profile: &GuestProfileDoc, booked: u64) -> LinkedGuestProf
 
 /// A profile's documents, oldest first.
 pub fn profile_documents(
-    state: &App,
+    store: &WorkflowStore,
     team_id: &str,
     guest_profile_id: &str,
 ) -> AppResult<Vec<GuestDocumentDoc>> {
-    Ok(state
-        .workflows
+    Ok(store
         .list_docs::<GuestDocumentDoc>(
             DocKind::GuestDocument,
             &DocFilter {
@@ -297,26 +296,25 @@ pub fn bio_of(answer: BioAnswer, additional_context: Option<String>) -> GuestBio
 }
 
 fn set_status(
-    state: &App,
+    store: &WorkflowStore,
     team_id: &str,
     id: &str,
     status: GuestProfileStatus,
     change: impl FnOnce(&mut GuestProfileDoc),
 ) -> AppResult<GuestProfileDoc> {
-    let mut doc = state
-        .workflows
+    let mut doc = store
         .get_doc::<GuestProfileDoc>(DocKind::GuestProfile, Some(team_id), id)?
         .ok_or_else(|| AppError::NotFound(format!("Guest profile not found: {id}")))?;
     doc.value.processing_status = status;
     change(&mut doc.value);
     doc.updated_at = Utc::now();
-    state.workflows.put_doc(DocKind::GuestProfile, &doc)?;
+    store.put_doc(DocKind::GuestProfile, &doc)?;
     Ok(doc.value)
 }
 
 /// Extracts the text of every document still `uploaded`.
-fn process_documents(state: &App, team_id: &str, id: &str) -> AppResult<()> {
-    let documents: Vec<Stored<GuestDocumentDoc>> = state.workflows.list_docs(
+fn process_documents(store: &WorkflowStore, team_id: &str, id: &str) -> AppResult<()> {
+    let documents: Vec<Stored<GuestDocumentDoc>> = store.list_docs(
         DocKind::GuestDocument,
         &DocFilter {
             team_id: Some(team_id),
@@ -340,98 +338,107 @@ fn process_documents(state: &App, team_id: &str, id: &str) -> AppResult<()> {
         .to_owned();
         doc.value.date_extracted = doc.value.text.as_ref().map(|_| Utc::now());
         doc.updated_at = Utc::now();
-        state.workflows.put_doc(DocKind::GuestDocument, &doc)?;
+        store.put_doc(DocKind::GuestDocument, &doc)?;
     }
     Ok(())
 }
 
-/// Runs the pipeline from the profile's current status to DONE (or ERROR with the
-/// reason). `generate` says whether the bio is (re)generated at the end.
-pub async fn run_pipeline(state: App, team_id: String, id: String, generate: bool) {
-    if let Err(error) = pipeline(&state, &team_id, &id, generate).await {
-        tracing::warn!(guest_profile = %id, %error, "guest profile processing failed");
-        let reason = error.to_string();
-        let (state, team_id, id) = (state.clone(), team_id.clone(), id.clone());
-        let _ = blocking(move || {
-            set_status(
-                &state,
-                &team_id,
-                &id,
-                GuestProfileStatus::Error,
-                |profile| {
-                    profile.processing_error = Some(reason);
-                },
-            )
-        })
-        .await;
-    }
+/// What the guest-profile pipeline needs: the documents' store and the AI assist
+/// provider that writes the bio.
+#[derive(Clone)]
+pub struct GuestPipeline {
+    pub store: Arc<WorkflowStore>,
+    pub assist: Arc<dyn agent::AiProvider>,
 }
 
-async fn pipeline(state: &App, team_id: &str, id: &str, generate: bool) -> AppResult<()> {
-    let step = |status: GuestProfileStatus| {
-        let (state, team_id, id) = (state.clone(), team_id.to_owned(), id.to_owned());
-        blocking(move || {
-            set_status(&state, &team_id, &id, status, |profile| {
-                profile.processing_error = None;
-                if status == GuestProfileStatus::CreatingDocumentFromForm {
-                    profile.form_document = Some(form_document(profile));
-                }
+impl GuestPipeline {
+    /// Runs the pipeline from the profile's current status to DONE (or ERROR with the
+    /// reason). `generate` says whether the bio is (re)generated at the end.
+    pub async fn run(self, team_id: String, id: String, generate: bool) {
+        if let Err(error) = self.steps(&team_id, &id, generate).await {
+            tracing::warn!(guest_profile = %id, %error, "guest profile processing failed");
+            let reason = error.to_string();
+            let store = self.store.clone();
+            let _ = blocking(move || {
+                set_status(
+                    &store,
+                    &team_id,
+                    &id,
+                    GuestProfileStatus::Error,
+                    |profile| {
+                        profile.processing_error = Some(reason);
+                    },
+                )
             })
-        })
-    };
-    step(GuestProfileStatus::CreatingDocumentFromForm).await?;
-    step(GuestProfileStatus::ProcessingDocuments).await?;
-    let (work_state, work_team, work_id) = (state.clone(), team_id.to_owned(), id.to_owned());
-    blocking(move || process_documents(&work_state, &work_team, &work_id)).await?;
-    let profile = step(GuestProfileStatus::GeneratingProfile).await?;
-    if generate || profile.guest_bio.is_none() {
-        let (docs_state, docs_team, docs_id) = (state.clone(), team_id.to_owned(), id.to_owned());
-        let documents =
-            blocking(move || profile_documents(&docs_state, &docs_team, &docs_id)).await?;
-        let answer =
-            agent::generate_bio(state.assist.as_ref(), bio_source(&profile, &documents)).await?;
-        let bio = bio_of(answer, profile.source.additional_context.clone());
-        let (state, team_id, id) = (state.clone(), team_id.to_owned(), id.to_owned());
-        blocking(move || {
-            set_status(&state, &team_id, &id, GuestProfileStatus::Done, |profile| {
-                profile.guest_bio = Some(bio);
-            })
-        })
-        .await?;
-    } else {
-        step(GuestProfileStatus::Done).await?;
-    }
-    Ok(())
-}
-
-/// Starts the pipeline in the background.
-pub fn spawn_pipeline(state: &App, team_id: &str, id: &str, generate: bool) {
-    tokio::spawn(run_pipeline(
-        state.clone(),
-        team_id.to_owned(),
-        id.to_owned(),
-        generate,
-    ));
-}
-
-/// Restarts the pipeline of every profile a stopped server left mid-way.
-pub fn resume_pipelines(state: &App) {
-    let profiles: Vec<Stored<GuestProfileDoc>> = match state
-        .workflows
-        .list_docs(DocKind::GuestProfile, &DocFilter::default())
-    {
-        Ok(profiles) => profiles,
-        Err(error) => {
-            tracing::warn!(%error, "cannot list guest profiles to resume");
-            return;
+            .await;
         }
-    };
-    for doc in profiles {
-        if !matches!(
-            doc.value.processing_status,
-            GuestProfileStatus::Done | GuestProfileStatus::Error
-        ) {
-            spawn_pipeline(state, &doc.team_id, &doc.id, false);
+    }
+
+    async fn steps(&self, team_id: &str, id: &str, generate: bool) -> AppResult<()> {
+        let step = |status: GuestProfileStatus| {
+            let (store, team_id, id) = (self.store.clone(), team_id.to_owned(), id.to_owned());
+            blocking(move || {
+                set_status(&store, &team_id, &id, status, |profile| {
+                    profile.processing_error = None;
+                    if status == GuestProfileStatus::CreatingDocumentFromForm {
+                        profile.form_document = Some(form_document(profile));
+                    }
+                })
+            })
+        };
+        step(GuestProfileStatus::CreatingDocumentFromForm).await?;
+        step(GuestProfileStatus::ProcessingDocuments).await?;
+        let (store, work_team, work_id) = (self.store.clone(), team_id.to_owned(), id.to_owned());
+        blocking(move || process_documents(&store, &work_team, &work_id)).await?;
+        let profile = step(GuestProfileStatus::GeneratingProfile).await?;
+        if generate || profile.guest_bio.is_none() {
+            let (store, docs_team, docs_id) =
+                (self.store.clone(), team_id.to_owned(), id.to_owned());
+            let documents =
+                blocking(move || profile_documents(&store, &docs_team, &docs_id)).await?;
+            let answer =
+                agent::generate_bio(self.assist.as_ref(), bio_source(&profile, &documents)).await?;
+            let bio = bio_of(answer, profile.source.additional_context.clone());
+            let (store, team_id, id) = (self.store.clone(), team_id.to_owned(), id.to_owned());
+            blocking(move || {
+                set_status(&store, &team_id, &id, GuestProfileStatus::Done, |profile| {
+                    profile.guest_bio = Some(bio);
+                })
+            })
+            .await?;
+        } else {
+            step(GuestProfileStatus::Done).await?;
+        }
+        Ok(())
+    }
+
+    /// Starts the pipeline in the background.
+    pub fn spawn(&self, team_id: &str, id: &str, generate: bool) {
+        tokio::spawn(
+            self.clone()
+                .run(team_id.to_owned(), id.to_owned(), generate),
+        );
+    }
+
+    /// Restarts the pipeline of every profile a stopped server left mid-way.
+    pub fn resume(&self) {
+        let profiles: Vec<Stored<GuestProfileDoc>> = match self
+            .store
+            .list_docs(DocKind::GuestProfile, &DocFilter::default())
+        {
+            Ok(profiles) => profiles,
+            Err(error) => {
+                tracing::warn!(%error, "cannot list guest profiles to resume");
+                return;
+            }
+        };
+        for doc in profiles {
+            if !matches!(
+                doc.value.processing_status,
+                GuestProfileStatus::Done | GuestProfileStatus::Error
+            ) {
+                self.spawn(&doc.team_id, &doc.id, false);
+            }
         }
     }
 }

@@ -26,13 +26,13 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::WorkflowStore;
 use super::agent::text::{keywords, tokens};
 use super::documents::{DocFilter, DocKind};
 use super::guest_profiles::{GuestProfileDoc, profiles_by_project};
 use super::{ListedPodcastRow, ProjectRow};
-use crate::accounts::blacklists::blacklisted_podcast_ids;
+use crate::catalog::CatalogReader;
 use crate::error::AppResult;
-use crate::services::App;
 
 /// The most terms searched for one project.
 pub const MAX_TERMS: usize = 6;
@@ -326,16 +326,17 @@ fn newest_listed(listed: &[ListedPodcastRow]) -> Vec<(Uuid, String)> {
 }
 
 /// Reviews the team's `project`: counts its list by status and suggests up to `limit`
-/// podcasts that are neither listed nor blacklisted by the team.
+/// podcasts that are neither listed nor among the team's `blacklisted` ones.
 pub fn project_assist(
-    state: &App,
+    store: &WorkflowStore,
+    catalog: &CatalogReader,
+    blacklisted: Vec<Uuid>,
     account: &crate::accounts::Account,
     project: &ProjectRow,
     limit: usize,
 ) -> AppResult<ProjectAssist> {
-    let listed = state.workflows.listed_podcasts(&project.project_id)?;
-    let strategies: Vec<SearchStrategy> = state
-        .workflows
+    let listed = store.listed_podcasts(&project.project_id)?;
+    let strategies: Vec<SearchStrategy> = store
         .list_docs::<SearchStrategy>(
             DocKind::Strategy,
             &DocFilter {
@@ -347,16 +348,16 @@ pub fn project_assist(
         .into_iter()
         .map(|doc| doc.value)
         .collect();
-    let mut excluded = blacklisted_podcast_ids(state, Some(account))?;
+    let mut excluded = blacklisted;
     excluded.extend(
         listed
             .iter()
             .filter_map(|row| Uuid::parse_str(&row.podcast_id).ok()),
     );
-    let guest = profiles_by_project(state, &account.team_id)?.remove(&project.project_id);
+    let guest = profiles_by_project(store, &account.team_id)?.remove(&project.project_id);
     let models = newest_listed(&listed);
     let terms = project_terms(project, &strategies, guest.as_ref(), !models.is_empty());
-    let index = state.catalog.index()?;
+    let index = catalog.index()?;
     let suggestions = suggest(&index, &terms, &models, &excluded, limit)?;
     let mut pipeline: BTreeMap<String, u64> = ListedPodcastStatus::ALL
         .iter()

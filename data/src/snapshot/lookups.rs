@@ -120,20 +120,6 @@ fn json_text_list(values: &[String]) -> String {
     serde_json::to_string(values).unwrap_or_else(|_| "[]".to_owned())
 }
 
-/// A feed URL reduced for lookups: no scheme, lowercase, no trailing slash.
-pub(crate) fn lookup_feed_url(url: &str) -> String {
-    let lower = url.trim().to_lowercase();
-    let without_scheme = lower
-        .split_once("://")
-        .filter(|(scheme, _)| {
-            scheme
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
-        })
-        .map_or(lower.as_str(), |(_, rest)| rest);
-    without_scheme.trim_end_matches('/').to_owned()
-}
-
 fn query_podcasts(
     connection: &Connection,
     condition: &str,
@@ -478,23 +464,5 @@ impl Snapshot {
                 podcasts,
             })
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::lookup_feed_url;
-
-    #[test]
-    fn feed_urls_compare_without_scheme_case_or_trailing_slash() {
-        assert_eq!(
-            lookup_feed_url("HTTPS://Example.com/Feed/"),
-            "example.com/feed"
-        );
-        assert_eq!(
-            lookup_feed_url("http://example.com/feed"),
-            "example.com/feed"
-        );
-        assert_eq!(lookup_feed_url(" example.com/feed "), "example.com/feed");
     }
 }

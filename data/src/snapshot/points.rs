@@ -21,7 +21,6 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use super::enrichment::{AuthorityScoreRow, ContactRow, SocialLinkRow};
-use super::lookups::lookup_feed_url;
 use crate::DataError;
 use crate::records::{PODCAST_COLUMNS, podcast_from_row, uuid_at};
 
@@ -348,9 +347,36 @@ impl PointLookups {
     }
 }
 
+/// A feed URL reduced for lookups: no scheme, lowercase, no trailing slash.
+pub(crate) fn lookup_feed_url(url: &str) -> String {
+    let lower = url.trim().to_lowercase();
+    let without_scheme = lower
+        .split_once("://")
+        .filter(|(scheme, _)| {
+            scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
+        })
+        .map_or(lower.as_str(), |(_, rest)| rest);
+    without_scheme.trim_end_matches('/').to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn feed_urls_compare_without_scheme_case_or_trailing_slash() {
+        assert_eq!(
+            lookup_feed_url("HTTPS://Example.com/Feed/"),
+            "example.com/feed"
+        );
+        assert_eq!(
+            lookup_feed_url("http://example.com/feed"),
+            "example.com/feed"
+        );
+        assert_eq!(lookup_feed_url(" example.com/feed "), "example.com/feed");
+    }
 
     /// One row with a malformed or missing podcast id used to fail the whole load, so
     /// the server did not start (or a refresh was refused); only that row is left out.

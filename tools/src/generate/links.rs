@@ -5,8 +5,31 @@
 use podlens_model::{DirectoryKind, SocialKind};
 
 use super::rng::{BASE62, LOWER_ALNUM, Rng};
-use super::show::EmailStyle;
 use super::text::ascii_fold;
+
+/// How an email address is written on the show's contact page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmailStyle {
+    /// A `mailto:` link showing the address.
+    Plain,
+    /// Text like `name [at] domain [dot] com`, no link.
+    AtDot,
+    /// `mailto:` link and text written as numeric character references.
+    Entities,
+    /// A percent-encoded `mailto:` link whose text does not show the address.
+    Percent,
+}
+
+impl EmailStyle {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EmailStyle::Plain => "plain",
+            EmailStyle::AtDot => "at-dot",
+            EmailStyle::Entities => "entities",
+            EmailStyle::Percent => "percent",
+        }
+    }
+}
 
 /// A phone number as written on a page and in E.164 form.
 #[derive(Debug, Clone, PartialEq, Eq)]

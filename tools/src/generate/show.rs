@@ -5,7 +5,7 @@ use chrono::{DateTime, Duration, Utc};
 use podlens_model::{DirectoryKind, SocialKind};
 use uuid::Uuid;
 
-use super::links::{self, Phone};
+use super::links::{self, EmailStyle, Phone};
 use super::names::{self, Language, Place, Sponsor};
 use super::rng::Rng;
 use super::text::{ascii_fold, slugify};
@@ -84,30 +84,6 @@ pub struct Breakage {
     pub undefined_entity: bool,
     /// The file is encoded as ISO-8859-1 and says so in its XML declaration.
     pub latin1: bool,
-}
-
-/// How an email address is written on the show's contact page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EmailStyle {
-    /// A `mailto:` link showing the address.
-    Plain,
-    /// Text like `name [at] domain [dot] com`, no link.
-    AtDot,
-    /// `mailto:` link and text written as numeric character references.
-    Entities,
-    /// A percent-encoded `mailto:` link whose text does not show the address.
-    Percent,
-}
-
-impl EmailStyle {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EmailStyle::Plain => "plain",
-            EmailStyle::AtDot => "at-dot",
-            EmailStyle::Entities => "entities",
-            EmailStyle::Percent => "percent",
-        }
-    }
 }
 
 /// One podcast's profile.

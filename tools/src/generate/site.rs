@@ -7,8 +7,9 @@ use std::fmt::Write;
 use super::Context;
 use super::STREAM_SITE;
 use super::episode::Episode;
+use super::links::EmailStyle;
 use super::rng::Rng;
-use super::show::{EmailStyle, Show};
+use super::show::Show;
 use super::text::escape;
 
 /// A site's files: (file name, contents).

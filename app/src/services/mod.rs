@@ -1,5 +1,9 @@
 //! The application's services, assembled once per server over a data directory and an
-//! application store.
+//! application store: the composition root. Each workflow takes only what it needs;
+//! [`App`] hands it those parts ([`App::alert_runs`], [`App::feed_cycles`], …), and
+//! [`jobs`] runs the background work that spans several of them.
+
+pub mod jobs;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -53,18 +57,6 @@ impl std::fmt::Debug for App {
             .field("data_dir", &self.data_dir)
             .finish_non_exhaustive()
     }
-}
-
-/// Runs blocking work (DuckDB, tantivy, the store's synchronous calls) off the async
-/// runtime.
-pub async fn blocking<T, F>(work: F) -> crate::error::AppResult<T>
-where
-    F: FnOnce() -> crate::error::AppResult<T> + Send + 'static,
-    T: Send + 'static,
-{
-    tokio::task::spawn_blocking(work).await.map_err(|error| {
-        crate::error::AppError::Internal(format!("blocking task failed: {error}"))
-    })?
 }
 
 /// How a node runs its services (`podlens serve`'s settings).
@@ -196,8 +188,8 @@ impl App {
     /// scheduler (run while this node leads), and the flushers of remembered searches
     /// and usage counts.
     pub fn spawn_background(&self, jobs_interval: std::time::Duration) {
-        crate::workflows::jobs::spawn_background_jobs(self.clone(), jobs_interval);
-        crate::workflows::feeds::spawn_feed_scheduler(self.clone());
+        jobs::spawn_background_jobs(self.clone(), jobs_interval);
+        crate::workflows::feeds::spawn_feed_scheduler(self.feed_cycles());
         crate::accounts::history::spawn_flusher(self.history.clone());
         crate::accounts::meter::spawn_flusher(self.usage.clone());
     }
@@ -213,5 +205,62 @@ impl App {
             tracing::warn!(%error, lost = self.usage.pending(), "usage counts not written at shutdown");
         }
         self.cluster.resign()
+    }
+}
+
+/// The parts each workflow takes, from this node's services.
+impl App {
+    /// The server's writes to the catalog (refreshes, polls, transcripts).
+    pub fn catalog_writes(&self) -> crate::refresh::CatalogWrites {
+        crate::refresh::CatalogWrites {
+            data_dir: self.data_dir.clone(),
+            refresher: self.refresher.clone(),
+            catalog: self.catalog.clone(),
+            cluster: self.cluster.clone(),
+        }
+    }
+
+    /// The feed scheduler's cycles.
+    pub fn feed_cycles(&self) -> crate::workflows::feeds::Feeds {
+        crate::workflows::feeds::Feeds {
+            scheduler: self.feeds.clone(),
+            writes: self.catalog_writes(),
+        }
+    }
+
+    /// Passes of the alert delivery worker.
+    pub fn delivery_passes(&self) -> crate::workflows::delivery::Deliveries {
+        crate::workflows::delivery::Deliveries {
+            worker: self.deliveries.clone(),
+            store: self.workflows.clone(),
+            mailer: self.mailer.clone(),
+            cluster: self.cluster.clone(),
+        }
+    }
+
+    /// Runs of the teams' alerts.
+    pub fn alert_runs(&self) -> crate::workflows::alerts::Alerts {
+        crate::workflows::alerts::Alerts {
+            catalog: self.catalog.clone(),
+            store: self.workflows.clone(),
+            accounts: self.accounts.clone(),
+        }
+    }
+
+    /// Transcription requests and their speech-to-text worker.
+    pub fn transcriptions(&self) -> crate::workflows::transcriptions::Transcriptions {
+        crate::workflows::transcriptions::Transcriptions {
+            store: self.workflows.clone(),
+            writes: self.catalog_writes(),
+            speech: self.speech.clone(),
+        }
+    }
+
+    /// The guest-profile pipeline.
+    pub fn guest_pipeline(&self) -> crate::workflows::guest_profiles::GuestPipeline {
+        crate::workflows::guest_profiles::GuestPipeline {
+            store: self.workflows.clone(),
+            assist: self.assist.clone(),
+        }
     }
 }

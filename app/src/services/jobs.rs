@@ -9,18 +9,21 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::alerts::{AlertRunReport, run_alerts};
-use super::job_log::{self, JobFailure, LastPass};
-use super::transcriptions::run_transcriptions;
+use super::App;
 use crate::cluster::{CatalogChange, LoggedChange};
 use crate::error::{AppError, AppResult};
-use crate::services::App;
+use crate::workflows::alerts::{AlertRunReport, run_enabled_alerts};
+use crate::workflows::delivery::{DeliveryReport, deliver_pending, deliver_pending_blocking};
+use crate::workflows::job_log::{self, JobFailure, LastPass};
+use crate::workflows::transcriptions::run_transcriptions;
 
 /// What one pass of the jobs did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JobsReport {
     pub alerts: AlertRunReport,
+    /// The delivery pass that followed the alerts.
+    pub deliveries: DeliveryReport,
     pub transcription_requests_created: u64,
     pub transcriptions_queued: u64,
     /// What failed, each job and each alert on its own: the rest of the pass ran.
@@ -33,7 +36,7 @@ pub struct JobsReport {
 pub fn run_jobs(state: &App) -> JobsReport {
     let started = Instant::now();
     let mut report = JobsReport::default();
-    match run_transcriptions(state) {
+    match run_transcriptions(&state.transcriptions()) {
         Ok(transcriptions) => {
             report.transcription_requests_created = transcriptions.created;
             report.transcriptions_queued = transcriptions.queued;
@@ -44,9 +47,10 @@ pub fn run_jobs(state: &App) -> JobsReport {
             .push(JobFailure::new("transcriptions", None, None, &error)),
     }
     match run_alerts(state) {
-        Ok(mut alerts) => {
+        Ok((mut alerts, deliveries)) => {
             report.failures.append(&mut alerts.failures);
             report.alerts = alerts;
+            report.deliveries = deliveries;
         }
         Err(error) => report
             .failures
@@ -63,9 +67,9 @@ pub fn run_jobs(state: &App) -> JobsReport {
         new_matches: report.alerts.new_matches,
         transcription_requests_created: report.transcription_requests_created,
         transcriptions_queued: report.transcriptions_queued,
-        deliveries_sent: report.alerts.deliveries.sent,
-        deliveries_retrying: report.alerts.deliveries.retrying,
-        deliveries_failed: report.alerts.deliveries.failed,
+        deliveries_sent: report.deliveries.sent,
+        deliveries_retrying: report.deliveries.retrying,
+        deliveries_failed: report.deliveries.failed,
         failures: report.failures.len() as u64,
     };
     if let Err(error) = job_log::record_failures(&state.data_dir, &report.failures)
@@ -74,6 +78,24 @@ pub fn run_jobs(state: &App) -> JobsReport {
         tracing::warn!(%error, "cannot record the background jobs' pass");
     }
     report
+}
+
+/// The alerts job: runs every enabled alert of every team, then a pass of the
+/// delivery worker (the new matches' deliveries and any retry that is due). Call it
+/// from blocking code (it waits for the pass). A failing delivery pass is one more
+/// failure of the report.
+pub fn run_alerts(state: &App) -> AppResult<(AlertRunReport, DeliveryReport)> {
+    let mut alerts = run_enabled_alerts(&state.alert_runs())?;
+    let deliveries = match deliver_pending_blocking(&state.delivery_passes()) {
+        Ok(deliveries) => deliveries,
+        Err(error) => {
+            alerts
+                .failures
+                .push(JobFailure::new("deliveries", None, None, &error));
+            DeliveryReport::default()
+        }
+    };
+    Ok((alerts, deliveries))
 }
 
 /// Applies the catalog changes other nodes logged since this node's position (a
@@ -118,7 +140,7 @@ fn apply_change(state: &App, logged: &LoggedChange) -> AppResult<()> {
             episode,
             transcript,
         } => {
-            super::speech_worker::store(state, transcript)?;
+            crate::workflows::speech_worker::store(&state.catalog_writes(), transcript)?;
             // This node queued its own transcript for its index when it made it.
             if logged.own {
                 return Ok(());
@@ -176,7 +198,7 @@ pub fn spawn_background_jobs(state: App, interval: std::time::Duration) {
                 resumed = true;
                 let resume_state = state.clone();
                 if let Err(error) = tokio::task::spawn_blocking(move || {
-                    super::guest_profiles::resume_pipelines(&resume_state);
+                    resume_state.guest_pipeline().resume();
                 })
                 .await
                 {
@@ -205,7 +227,7 @@ pub fn spawn_background_jobs(state: App, interval: std::time::Duration) {
             // Alert deliveries are sent even when a job above failed: the first pass
             // after a start resumes the deliveries a crash interrupted. Deliveries due
             // from alerts made on other nodes go out within a tick.
-            match super::delivery::deliver_pending(&state).await {
+            match deliver_pending(&state.delivery_passes()).await {
                 Ok(report) => tracing::debug!(?report, "alert deliveries ran"),
                 Err(error) => tracing::warn!(%error, "alert deliveries failed"),
             }
@@ -214,7 +236,7 @@ pub fn spawn_background_jobs(state: App, interval: std::time::Duration) {
 }
 
 /// Counts one pass of the background jobs and its failures.
-pub fn record_job_pass(seconds: f64, failures: &[super::job_log::JobFailure]) {
+pub fn record_job_pass(seconds: f64, failures: &[JobFailure]) {
     metrics::counter!("podlens_job_passes_total").increment(1);
     metrics::histogram!("podlens_job_pass_duration_seconds").record(seconds);
     for failure in failures {

@@ -4,7 +4,7 @@
 //! [`SpeechToText`] engine on a thread of its own (one request at a time: the model
 //! takes every core), and stored in the catalog with its timed segments. A new Parquet
 //! snapshot is published at once, so the transcript routes serve it, and the episode is
-//! queued for an incremental update of the search index ([`super::index_updates`]),
+//! queued for an incremental update of the search index ([`crate::index_updates`]),
 //! which makes the transcript searchable with its timestamps a moment later.
 //!
 //! A request is completed or failed with the reason. When the catalog is busy (a batch
@@ -23,10 +23,11 @@ use podlens_ingest::fetch::{HttpConfig, HttpOutcome, build_client, get};
 use podlens_model::catalog::{EpisodeRecord, TranscriptRecord, TranscriptSegment, transcript_id};
 use uuid::Uuid;
 
-use super::documents::DocKind;
-use super::index_updates::IndexUpdater;
-use super::transcriptions::TranscriptionRequest;
-use crate::services::App;
+use super::super::WorkflowStore;
+use super::super::documents::DocKind;
+use super::TranscriptionRequest;
+use crate::index_updates::IndexUpdater;
+use crate::refresh::CatalogWrites;
 use crate::speech::{SpeechError, SpeechToText, SpeechTranscript};
 
 /// The largest enclosure downloaded for transcription.
@@ -35,7 +36,7 @@ pub const MAX_AUDIO_BYTES: u64 = 300 * 1024 * 1024;
 pub const DOWNLOAD_TIMEOUT: Duration = Duration::from_secs(10 * 60);
 /// The folder of `<data-dir>` holding downloads in progress and recognised text not
 /// stored yet.
-pub const WORK_DIR: &str = "transcriptions";
+pub use crate::index_updates::WORK_DIR;
 
 /// The speech engine (if any) and the worker thread that runs it.
 pub struct SpeechWorker {
@@ -58,7 +59,8 @@ impl std::fmt::Debug for SpeechWorker {
 }
 
 struct Job {
-    state: App,
+    store: Arc<WorkflowStore>,
+    writes: CatalogWrites,
     team_id: String,
     request_id: String,
 }
@@ -106,8 +108,15 @@ impl SpeechWorker {
     }
 
     /// Queues a request for the worker thread (started on first use); false when it is
-    /// queued or running already.
-    pub(crate) fn enqueue(&self, state: &App, team_id: &str, request_id: &str) -> bool {
+    /// queued or running already. The request is read from and saved to `store`; its
+    /// transcript is written through `writes`.
+    pub(crate) fn enqueue(
+        &self,
+        store: &Arc<WorkflowStore>,
+        writes: &CatalogWrites,
+        team_id: &str,
+        request_id: &str,
+    ) -> bool {
         let Some(engine) = self.engine.clone() else {
             return false;
         };
@@ -115,7 +124,8 @@ impl SpeechWorker {
             return false;
         }
         let job = Job {
-            state: state.clone(),
+            store: store.clone(),
+            writes: writes.clone(),
             team_id: team_id.to_owned(),
             request_id: request_id.to_owned(),
         };
@@ -124,11 +134,12 @@ impl SpeechWorker {
             let (sender, receiver) = channel::<Job>();
             let claimed = self.claimed.clone();
             let http = self.http.clone();
+            let index_updates = self.index_updates.clone();
             let spawned = std::thread::Builder::new()
                 .name("podlens-speech".into())
                 .spawn(move || {
                     for job in receiver {
-                        run_job(&job, engine.as_ref(), &http);
+                        run_job(&job, engine.as_ref(), &http, &index_updates);
                         lock(&claimed).remove(&job.request_id);
                     }
                 });
@@ -161,8 +172,8 @@ enum Outcome {
     Retry,
 }
 
-fn run_job(job: &Job, engine: &dyn SpeechToText, http: &HttpConfig) {
-    let doc = match job.state.workflows.get_doc::<TranscriptionRequest>(
+fn run_job(job: &Job, engine: &dyn SpeechToText, http: &HttpConfig, index_updates: &IndexUpdater) {
+    let doc = match job.store.get_doc::<TranscriptionRequest>(
         DocKind::TranscriptionRequest,
         Some(&job.team_id),
         &job.request_id,
@@ -175,7 +186,13 @@ fn run_job(job: &Job, engine: &dyn SpeechToText, http: &HttpConfig) {
         }
     };
     let started = Instant::now();
-    let outcome = transcribe_episode(&job.state, &doc.value.episode_id, engine, http);
+    let outcome = transcribe_episode(
+        &job.writes,
+        index_updates,
+        &doc.value.episode_id,
+        engine,
+        http,
+    );
     tracing::info!(
         request_id = %job.request_id,
         episode_id = %doc.value.episode_id,
@@ -194,17 +211,14 @@ fn run_job(job: &Job, engine: &dyn SpeechToText, http: &HttpConfig) {
     doc.value.failure_reason = reason;
     doc.value.completed_at = Some(now);
     doc.updated_at = now;
-    if let Err(error) = job
-        .state
-        .workflows
-        .put_doc(DocKind::TranscriptionRequest, &doc)
-    {
+    if let Err(error) = job.store.put_doc(DocKind::TranscriptionRequest, &doc) {
         tracing::warn!(%error, "cannot save a transcription request");
     }
 }
 
 fn transcribe_episode(
-    state: &App,
+    writes: &CatalogWrites,
+    index_updates: &IndexUpdater,
     episode_id: &str,
     engine: &dyn SpeechToText,
     http: &HttpConfig,
@@ -212,7 +226,7 @@ fn transcribe_episode(
     let Ok(id) = Uuid::parse_str(episode_id) else {
         return Outcome::Failed(format!("invalid episode id {episode_id:?}"));
     };
-    let found = state
+    let found = writes
         .catalog
         .snapshot()
         .and_then(|snapshot| Ok(snapshot.episode_by_id(id)?));
@@ -231,7 +245,7 @@ fn transcribe_episode(
     else {
         return Outcome::Failed("the episode has no audio enclosure to transcribe".into());
     };
-    let work_dir = state.data_dir.join(WORK_DIR);
+    let work_dir = writes.data_dir.join(WORK_DIR);
     if let Err(error) = std::fs::create_dir_all(&work_dir) {
         tracing::warn!(%error, dir = %work_dir.display(), "cannot create the transcription folder");
         return Outcome::Retry;
@@ -249,20 +263,17 @@ fn transcribe_episode(
         return Outcome::Failed("no speech was recognised in the episode's audio".into());
     }
     let record = transcript_of(&episode, &url, engine.model_name(), &speech);
-    match store(state, &record) {
+    match store(writes, &record) {
         Ok(()) => {
             let _ = std::fs::remove_file(&kept);
             let change = crate::cluster::CatalogChange::Transcript {
                 episode: Box::new(episode.clone()),
                 transcript: Box::new(record.clone()),
             };
-            if let Err(error) = state.cluster.record(&change) {
+            if let Err(error) = writes.cluster.record(&change) {
                 tracing::warn!(%error, "the transcript is not in the change log: other nodes index it at their next full build");
             }
-            state
-                .speech
-                .index_updates
-                .submit(&state.data_dir, &state.catalog, episode, record);
+            index_updates.submit(&writes.data_dir, &writes.catalog, episode, record);
             Outcome::Completed
         }
         Err(error) => {
@@ -385,9 +396,12 @@ fn transcript_of(
 
 /// Writes the transcript into the catalog and publishes a new snapshot, taking the
 /// catalog turn feed refreshes take.
-pub(crate) fn store(state: &App, record: &TranscriptRecord) -> Result<(), podlens_data::DataError> {
-    let _turn = state.refresher.catalog_turn();
-    let mut catalog = Catalog::open(&state.data_dir)?;
+pub(crate) fn store(
+    writes: &CatalogWrites,
+    record: &TranscriptRecord,
+) -> Result<(), podlens_data::DataError> {
+    let _turn = writes.refresher.catalog_turn();
+    let mut catalog = Catalog::open(&writes.data_dir)?;
     catalog.upsert_transcript(record)?;
     catalog.export_parquet()?;
     Ok(())

@@ -1,8 +1,12 @@
 //! Transcription requests: queued durably per episode, processed by a worker that
 //! completes a request from the publisher's transcript when the catalog holds one,
-//! otherwise hands it to the speech-to-text worker ([`super::speech_worker`]) when a
+//! otherwise hands it to the speech-to-text worker ([`speech_worker`]) when a
 //! model is configured, and otherwise fails it with the reason. Podcasts can be
 //! followed so that requests are made for their future episodes.
+
+pub mod speech_worker;
+
+use std::sync::Arc;
 
 use super::job_log::JobFailure;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -12,9 +16,13 @@ use podlens_model::entities::Timestamp;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use super::WorkflowStore;
 use super::documents::{DocFilter, DocKind, Stored};
+use crate::catalog::CatalogReader;
 use crate::error::AppResult;
-use crate::services::{App, blocking};
+use crate::refresh::CatalogWrites;
+use crate::runtime::blocking;
+use speech_worker::SpeechWorker;
 
 /// The default start of `since` podcast requests (SPEC.md §9).
 pub fn default_since() -> DateTime<Utc> {
@@ -87,9 +95,8 @@ pub fn new_request(
 }
 
 /// The team's requests, newest first.
-pub fn team_requests(state: &App, team_id: &str) -> AppResult<Vec<TranscriptionRequest>> {
-    let mut requests: Vec<TranscriptionRequest> = state
-        .workflows
+pub fn team_requests(store: &WorkflowStore, team_id: &str) -> AppResult<Vec<TranscriptionRequest>> {
+    let mut requests: Vec<TranscriptionRequest> = store
         .list_docs::<TranscriptionRequest>(
             DocKind::TranscriptionRequest,
             &DocFilter {
@@ -110,17 +117,21 @@ pub fn team_requests(state: &App, team_id: &str) -> AppResult<Vec<TranscriptionR
 
 /// The team's live (queued or completed) request for an episode, if any.
 pub fn open_request(
-    state: &App,
+    store: &WorkflowStore,
     team_id: &str,
     episode_id: &str,
 ) -> AppResult<Option<TranscriptionRequest>> {
-    Ok(team_requests(state, team_id)?
+    Ok(team_requests(store, team_id)?
         .into_iter()
         .find(|request| request.episode_id == episode_id && request.status != "failed"))
 }
 
-pub fn save_request(state: &App, team_id: &str, request: &TranscriptionRequest) -> AppResult<()> {
-    state.workflows.put_doc(
+pub fn save_request(
+    store: &WorkflowStore,
+    team_id: &str,
+    request: &TranscriptionRequest,
+) -> AppResult<()> {
+    store.put_doc(
         DocKind::TranscriptionRequest,
         &Stored {
             id: request.request_id.clone(),
@@ -134,10 +145,23 @@ pub fn save_request(state: &App, team_id: &str, request: &TranscriptionRequest) 
     )
 }
 
+/// What processing transcription requests needs: the requests' store, the catalog
+/// (its transcripts, and the writes of recognised ones) and the speech-to-text worker.
+#[derive(Clone)]
+pub struct Transcriptions {
+    pub store: Arc<WorkflowStore>,
+    pub writes: CatalogWrites,
+    pub speech: Arc<SpeechWorker>,
+}
+
 /// Completes or fails one queued request, or hands it to the speech-to-text worker
 /// (where it stays `not_started` until the audio is transcribed).
-pub fn process_request(state: &App, team_id: &str, request_id: &str) -> AppResult<()> {
-    let Some(mut doc) = state.workflows.get_doc::<TranscriptionRequest>(
+pub fn process_request(
+    transcriptions: &Transcriptions,
+    team_id: &str,
+    request_id: &str,
+) -> AppResult<()> {
+    let Some(mut doc) = transcriptions.store.get_doc::<TranscriptionRequest>(
         DocKind::TranscriptionRequest,
         Some(team_id),
         request_id,
@@ -149,14 +173,23 @@ pub fn process_request(state: &App, team_id: &str, request_id: &str) -> AppResul
         return Ok(());
     }
     let transcript = match Uuid::parse_str(&doc.value.episode_id) {
-        Ok(id) => state.catalog.snapshot()?.transcript_by_episode(id)?,
+        Ok(id) => transcriptions
+            .writes
+            .catalog
+            .snapshot()?
+            .transcript_by_episode(id)?,
         Err(_) => None,
     };
-    if transcript.is_none() && state.speech.has_engine() {
+    if transcript.is_none() && transcriptions.speech.has_engine() {
         // Speech to text runs on the leader only: a follower leaves the request
         // not started for the leader's next pass.
-        if state.cluster.is_leader() {
-            state.speech.enqueue(state, team_id, request_id);
+        if transcriptions.writes.cluster.is_leader() {
+            transcriptions.speech.enqueue(
+                &transcriptions.store,
+                &transcriptions.writes,
+                team_id,
+                request_id,
+            );
         }
         return Ok(());
     }
@@ -173,14 +206,21 @@ pub fn process_request(state: &App, team_id: &str, request_id: &str) -> AppResul
     }
     doc.value.completed_at = Some(now);
     doc.updated_at = now;
-    state.workflows.put_doc(DocKind::TranscriptionRequest, &doc)
+    transcriptions
+        .store
+        .put_doc(DocKind::TranscriptionRequest, &doc)
 }
 
 /// Processes a request in the background.
-pub fn spawn_processing(state: &App, team_id: &str, request_id: &str) {
-    let (state, team_id, request_id) = (state.clone(), team_id.to_owned(), request_id.to_owned());
+pub fn spawn_processing(transcriptions: &Transcriptions, team_id: &str, request_id: &str) {
+    let (transcriptions, team_id, request_id) = (
+        transcriptions.clone(),
+        team_id.to_owned(),
+        request_id.to_owned(),
+    );
     tokio::spawn(async move {
-        let outcome = blocking(move || process_request(&state, &team_id, &request_id)).await;
+        let outcome =
+            blocking(move || process_request(&transcriptions, &team_id, &request_id)).await;
         if let Err(error) = outcome {
             tracing::warn!(%error, "transcription request processing failed");
         }
@@ -190,7 +230,7 @@ pub fn spawn_processing(state: &App, team_id: &str, request_id: &str) {
 /// The episodes a podcast request of `kind` covers: `latest` (the newest),
 /// `recent` (the [`RECENT_EPISODES`] newest) or `since` (published on or after `since`).
 pub fn episodes_for(
-    state: &App,
+    catalog: &CatalogReader,
     podcast: &PodcastRecord,
     kind: &str,
     since: DateTime<Utc>,
@@ -200,7 +240,7 @@ pub fn episodes_for(
         "recent" => RECENT_EPISODES,
         _ => MAX_EPISODES_PER_REQUEST,
     };
-    let page = state.catalog.snapshot()?.podcast_episodes(
+    let page = catalog.snapshot()?.podcast_episodes(
         podcast.podcast_id,
         &EpisodesQuery {
             limit,
@@ -232,16 +272,16 @@ pub struct TranscriptionRunReport {
 
 /// The worker pass: processes queued requests and requests the new episodes of
 /// followed podcasts. A request or follow that fails is recorded and the others go on.
-pub fn run_transcriptions(state: &App) -> AppResult<TranscriptionRunReport> {
+pub fn run_transcriptions(transcriptions: &Transcriptions) -> AppResult<TranscriptionRunReport> {
     let mut report = TranscriptionRunReport::default();
-    let queued: Vec<Stored<TranscriptionRequest>> = state
-        .workflows
+    let queued: Vec<Stored<TranscriptionRequest>> = transcriptions
+        .store
         .list_docs(DocKind::TranscriptionRequest, &DocFilter::default())?;
     for doc in queued
         .iter()
         .filter(|doc| doc.value.status == "not_started")
     {
-        if let Err(error) = process_request(state, &doc.team_id, &doc.id) {
+        if let Err(error) = process_request(transcriptions, &doc.team_id, &doc.id) {
             report.failures.push(JobFailure::new(
                 "transcription request",
                 Some(&doc.team_id),
@@ -250,11 +290,11 @@ pub fn run_transcriptions(state: &App) -> AppResult<TranscriptionRunReport> {
             ));
         }
     }
-    let follows: Vec<Stored<PodcastFollow>> = state
-        .workflows
+    let follows: Vec<Stored<PodcastFollow>> = transcriptions
+        .store
         .list_docs(DocKind::TranscriptionFollow, &DocFilter::default())?;
     for follow in follows {
-        if let Err(error) = follow_podcast(state, &follow, &mut report.created) {
+        if let Err(error) = follow_podcast(transcriptions, &follow, &mut report.created) {
             report.failures.push(JobFailure::new(
                 "transcription follow",
                 Some(&follow.team_id),
@@ -263,8 +303,8 @@ pub fn run_transcriptions(state: &App) -> AppResult<TranscriptionRunReport> {
             ));
         }
     }
-    report.queued = state
-        .workflows
+    report.queued = transcriptions
+        .store
         .list_docs::<TranscriptionRequest>(DocKind::TranscriptionRequest, &DocFilter::default())?
         .iter()
         .filter(|doc| doc.value.status == "not_started" || doc.value.status == "in_progress")
@@ -273,24 +313,38 @@ pub fn run_transcriptions(state: &App) -> AppResult<TranscriptionRunReport> {
 }
 
 /// Requests the new episodes of one followed podcast.
-fn follow_podcast(state: &App, follow: &Stored<PodcastFollow>, created: &mut u64) -> AppResult<()> {
+fn follow_podcast(
+    transcriptions: &Transcriptions,
+    follow: &Stored<PodcastFollow>,
+    created: &mut u64,
+) -> AppResult<()> {
     let Ok(id) = Uuid::parse_str(&follow.value.podcast_id) else {
         return Ok(());
     };
-    let Some(podcast) = state.catalog.snapshot()?.podcast_by_id(id)? else {
+    let Some(podcast) = transcriptions
+        .writes
+        .catalog
+        .snapshot()?
+        .podcast_by_id(id)?
+    else {
         return Ok(());
     };
-    for episode in episodes_for(state, &podcast, "since", follow.value.since)? {
+    for episode in episodes_for(
+        &transcriptions.writes.catalog,
+        &podcast,
+        "since",
+        follow.value.since,
+    )? {
         let episode_id = episode.episode_id.to_string();
-        if team_requests(state, &follow.team_id)?
+        if team_requests(&transcriptions.store, &follow.team_id)?
             .iter()
             .any(|r| r.episode_id == episode_id)
         {
             continue;
         }
         let request = new_request(&podcast, &episode, &follow.value.requested_by_user_id);
-        save_request(state, &follow.team_id, &request)?;
-        process_request(state, &follow.team_id, &request.request_id)?;
+        save_request(&transcriptions.store, &follow.team_id, &request)?;
+        process_request(transcriptions, &follow.team_id, &request.request_id)?;
         *created += 1;
     }
     Ok(())

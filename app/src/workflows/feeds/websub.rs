@@ -19,8 +19,8 @@ use podlens_model::catalog::FeedPolling;
 use podlens_store::Subscription;
 use uuid::Uuid;
 
+use super::FeedScheduler;
 use crate::error::{AppError, AppResult};
-use crate::services::App;
 
 /// The lease asked for.
 pub const LEASE_SECONDS: i64 = 10 * 86_400;
@@ -54,11 +54,11 @@ fn needs_request(
 
 /// Asks the hubs of `feeds` for subscriptions where one is needed. Failures are
 /// logged: the feed is polled on its schedule meanwhile.
-pub async fn subscribe_all(state: &App, feeds: Vec<(Uuid, FeedPolling)>) {
-    let Some(public_url) = state.feeds.public_url().map(str::to_owned) else {
+pub async fn subscribe_all(scheduler: &FeedScheduler, feeds: Vec<(Uuid, FeedPolling)>) {
+    let Some(public_url) = scheduler.public_url().map(str::to_owned) else {
         return;
     };
-    let client = match podlens_ingest::fetch::build_client(&state.feeds.http()) {
+    let client = match podlens_ingest::fetch::build_client(&scheduler.http()) {
         Ok(client) => client,
         Err(error) => {
             tracing::warn!(%error, "cannot build the WebSub client");
@@ -66,7 +66,7 @@ pub async fn subscribe_all(state: &App, feeds: Vec<(Uuid, FeedPolling)>) {
         }
     };
     for (podcast_id, polling) in feeds {
-        let database = state.feeds.database().clone();
+        let database = scheduler.database().clone();
         let id = podcast_id.to_string();
         let now = Utc::now();
         let lookup = {
@@ -144,8 +144,12 @@ pub struct Verification {
 /// Answers a hub's verification: the challenge to echo when the token names a
 /// subscription to `topic` (recording it active, unsubscribed or denied); not found
 /// otherwise. Blocking.
-pub fn verify(state: &App, token: &str, verification: &Verification) -> AppResult<String> {
-    let database = state.feeds.database();
+pub fn verify(
+    scheduler: &FeedScheduler,
+    token: &str,
+    verification: &Verification,
+) -> AppResult<String> {
+    let database = scheduler.database();
     let not_found = || AppError::NotFound("Unknown subscription".to_owned());
     let subscription = database
         .subscription_by_token(token)?
@@ -219,12 +223,12 @@ pub enum Delivery {
 /// A hub's content delivery (`POST` on the callback). Not found for an unknown token
 /// or a subscription that is not active. Blocking.
 pub fn deliver(
-    state: &App,
+    scheduler: &FeedScheduler,
     token: &str,
     body: &[u8],
     signature: Option<&str>,
 ) -> AppResult<Delivery> {
-    let database = state.feeds.database();
+    let database = scheduler.database();
     let subscription = database
         .subscription_by_token(token)?
         .filter(|subscription| subscription.state == "active")

@@ -20,13 +20,15 @@
 //! a time), so a feed that hangs until its timeout, redirects in a loop or streams
 //! without end never holds up the publishing of the feeds that answer. A feed
 //! whose WebSub hub pushes its changes is polled at once when pushed
-//! ([`super::websub`]) and otherwise only as a safety net.
+//! ([`websub`]) and otherwise only as a safety net.
 //!
 //! The schedule is seeded from the catalog snapshot: each feed not yet followed is due
 //! somewhere within its first ten minutes, so a fresh catalog is not polled all at
 //! once, and hubs are learnt soon.
 //! A crash mid-cycle loses nothing: the feeds polled stay due until their outcome is
 //! written, and podcasts stored but not yet indexed are indexed by the next publish.
+
+pub mod websub;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -46,7 +48,7 @@ use uuid::Uuid;
 use crate::cluster::CatalogChange;
 use crate::error::{AppError, AppResult};
 use crate::feed_changes::{is_gone, publish, store_marked};
-use crate::services::App;
+use crate::refresh::CatalogWrites;
 
 /// How often the leader looks for due feeds.
 pub const TICK: Duration = Duration::from_secs(5);
@@ -183,9 +185,17 @@ fn seed_interval(podcast: &PodcastRecord, now: DateTime<Utc>) -> Duration {
     schedule::poll_interval(&polling, &published, false, now)
 }
 
+/// What the scheduler's cycles need: the scheduler (its schedule, HTTP settings and
+/// retry lane) and the server's writes to the catalog.
+#[derive(Clone)]
+pub struct Feeds {
+    pub scheduler: Arc<FeedScheduler>,
+    pub writes: CatalogWrites,
+}
+
 /// Follows the snapshot's podcasts not followed yet (blocking). How many were added.
-pub fn seed(state: &App, now: DateTime<Utc>) -> AppResult<u64> {
-    let scheduler = &state.feeds;
+pub fn seed(feeds: &Feeds, now: DateTime<Utc>) -> AppResult<u64> {
+    let scheduler = &feeds.scheduler;
     let mut seeded = lock(&scheduler.seeded);
     if seeded.0.is_empty() {
         seeded.0 = scheduler
@@ -195,7 +205,7 @@ pub fn seed(state: &App, now: DateTime<Utc>) -> AppResult<u64> {
             .filter_map(|id| Uuid::parse_str(id).ok())
             .collect();
     }
-    let view = state.catalog.snapshot()?.podcasts_view();
+    let view = feeds.writes.catalog.snapshot()?.podcasts_view();
     let mut new: Vec<NewFeed> = view
         .all()
         .filter(|podcast| !podcast.podcast_blocked && !seeded.0.contains(&podcast.podcast_id))
@@ -212,7 +222,7 @@ pub fn seed(state: &App, now: DateTime<Utc>) -> AppResult<u64> {
             }
         })
         .collect();
-    with_release_habits(state, &mut new);
+    with_release_habits(feeds, &mut new);
     let added = scheduler.database.schedule_feeds(&new)?;
     seeded.0.extend(
         new.iter()
@@ -226,13 +236,13 @@ pub fn seed(state: &App, now: DateTime<Utc>) -> AppResult<u64> {
 /// first poll is a full read on purpose (the ingest's validators are not used): it
 /// is how the scheduler learns a feed's WebSub hub, which the catalog does not keep.
 /// Without the catalog (a batch job holds it), the habits are learnt from that read.
-fn with_release_habits(state: &App, new: &mut [NewFeed]) {
+fn with_release_habits(feeds: &Feeds, new: &mut [NewFeed]) {
     if new.is_empty() {
         return;
     }
     let published = {
-        let _turn = state.refresher.catalog_turn();
-        podlens_data::Catalog::open(&state.data_dir)
+        let _turn = feeds.writes.refresher.catalog_turn();
+        podlens_data::Catalog::open(&feeds.writes.data_dir)
             .and_then(|catalog| catalog.recent_publication_dates(schedule::HABIT_EPISODES))
     };
     let published = match published {
@@ -259,28 +269,28 @@ fn seed_due(scheduler: &FeedScheduler) -> bool {
 /// One cycle: seed when due, hand the due feeds whose last poll failed to the retry
 /// lane (when it is free), poll the other due feeds, store and publish what changed,
 /// write each feed's next poll.
-pub async fn run_cycle(state: &App) -> AppResult<CycleReport> {
+pub async fn run_cycle(feeds: &Feeds) -> AppResult<CycleReport> {
     let now = Utc::now();
     let mut seeded = 0;
-    if seed_due(&state.feeds) {
-        let seed_state = state.clone();
-        seeded = crate::services::blocking(move || seed(&seed_state, now)).await?;
+    if seed_due(&feeds.scheduler) {
+        let seed_feeds = feeds.clone();
+        seeded = crate::runtime::blocking(move || seed(&seed_feeds, now)).await?;
     }
-    start_retry_lane(state, now).await?;
-    let database = state.feeds.database.clone();
-    let due = crate::services::blocking(move || {
+    start_retry_lane(feeds, now).await?;
+    let database = feeds.scheduler.database.clone();
+    let due = crate::runtime::blocking(move || {
         Ok(database.due_feeds(now, BATCH, FeedLane::Answering)?)
     })
     .await?;
     // Podcasts a crash or a failed publish left stored but unindexed are published
     // even when no feed is due.
-    if due.is_empty() && crate::feed_changes::unindexed(&state.data_dir).is_empty() {
+    if due.is_empty() && crate::feed_changes::unindexed(&feeds.writes.data_dir).is_empty() {
         return Ok(CycleReport {
             seeded,
             ..CycleReport::default()
         });
     }
-    let mut report = poll(state, due).await?;
+    let mut report = poll(feeds, due).await?;
     report.seeded = seeded;
     Ok(report)
 }
@@ -289,33 +299,33 @@ pub async fn run_cycle(state: &App) -> AppResult<CycleReport> {
 /// is still busy with the previous ones (they stay due meanwhile): a feed that hangs
 /// until its timeout, redirects in a loop or streams without end holds up only the
 /// other failing feeds, never the publishing of the feeds that answer.
-async fn start_retry_lane(state: &App, now: DateTime<Utc>) -> AppResult<()> {
-    if lock(&state.feeds.retry_lane)
+async fn start_retry_lane(feeds: &Feeds, now: DateTime<Utc>) -> AppResult<()> {
+    if lock(&feeds.scheduler.retry_lane)
         .as_ref()
         .is_some_and(|lane| !lane.is_finished())
     {
         return Ok(());
     }
-    let database = state.feeds.database.clone();
+    let database = feeds.scheduler.database.clone();
     let failing =
-        crate::services::blocking(move || Ok(database.due_feeds(now, BATCH, FeedLane::Failing)?))
+        crate::runtime::blocking(move || Ok(database.due_feeds(now, BATCH, FeedLane::Failing)?))
             .await?;
     if failing.is_empty() {
         return Ok(());
     }
-    let lane_state = state.clone();
+    let lane_feeds = feeds.clone();
     let lane = tokio::spawn(async move {
-        let result = poll(&lane_state, failing).await;
+        let result = poll(&lane_feeds, failing).await;
         log_cycle("retry", &result);
         result
     });
-    *lock(&state.feeds.retry_lane) = Some(lane);
+    *lock(&feeds.scheduler.retry_lane) = Some(lane);
     Ok(())
 }
 
 /// Fetches `due` (conditional GET, bounded concurrency), stores and publishes what
 /// changed, and writes each feed's next poll.
-async fn poll(state: &App, due: Vec<ScheduledFeed>) -> AppResult<CycleReport> {
+async fn poll(feeds: &Feeds, due: Vec<ScheduledFeed>) -> AppResult<CycleReport> {
     let started = Instant::now();
     let sources: Vec<FeedSource> = due
         .iter()
@@ -329,7 +339,7 @@ async fn poll(state: &App, due: Vec<ScheduledFeed>) -> AppResult<CycleReport> {
         })
         .collect();
     let config = IngestConfig {
-        http: state.feeds.http(),
+        http: feeds.scheduler.http(),
         concurrency: CONCURRENCY,
         per_host_concurrency: PER_HOST,
         ..IngestConfig::default()
@@ -337,12 +347,12 @@ async fn poll(state: &App, due: Vec<ScheduledFeed>) -> AppResult<CycleReport> {
     let (_, collected) = ingest(sources, config, CollectedFeeds::default(), None)
         .await
         .map_err(|error| AppError::Internal(format!("the feed poll failed: {error}")))?;
-    let cycle_state = state.clone();
+    let cycle_feeds = feeds.clone();
     let (finished, subscribe) =
-        crate::services::blocking(move || finish_cycle(&cycle_state, &due, &collected)).await?;
+        crate::runtime::blocking(move || finish_cycle(&cycle_feeds, &due, &collected)).await?;
     record_feed_cycle(&finished, started.elapsed().as_secs_f64());
     if !subscribe.is_empty() {
-        super::websub::subscribe_all(state, subscribe).await;
+        websub::subscribe_all(&feeds.scheduler, subscribe).await;
     }
     Ok(finished)
 }
@@ -351,7 +361,7 @@ async fn poll(state: &App, due: Vec<ScheduledFeed>) -> AppResult<CycleReport> {
 /// unindexed), publishes what changed and writes the schedule. Returns the counts and
 /// the feeds whose hubs to subscribe to.
 fn finish_cycle(
-    state: &App,
+    feeds: &Feeds,
     due: &[ScheduledFeed],
     collected: &CollectedFeeds,
 ) -> AppResult<(CycleReport, Vec<(Uuid, FeedPolling)>)> {
@@ -361,10 +371,10 @@ fn finish_cycle(
     };
     let mut changed: HashSet<Uuid> = HashSet::new();
     let any_gone = collected.fetches.iter().any(is_gone);
-    let left_unindexed = !crate::feed_changes::unindexed(&state.data_dir).is_empty();
+    let left_unindexed = !crate::feed_changes::unindexed(&feeds.writes.data_dir).is_empty();
     if !collected.batches.is_empty() || any_gone || left_unindexed {
-        let _turn = state.refresher.catalog_turn();
-        let mut catalog = podlens_data::Catalog::open(&state.data_dir).map_err(|error| {
+        let _turn = feeds.writes.refresher.catalog_turn();
+        let mut catalog = podlens_data::Catalog::open(&feeds.writes.data_dir).map_err(|error| {
             AppError::Unavailable(format!(
                 "the catalog is busy (a batch job holds it); the feeds stay due: {error}"
             ))
@@ -378,12 +388,13 @@ fn finish_cycle(
         }));
         report.changed = changed.len();
         if stored.to_publish {
-            report.generation = publish(&mut catalog, &state.catalog, stored.delta)?.generation;
+            report.generation =
+                publish(&mut catalog, &feeds.writes.catalog, stored.delta)?.generation;
         }
         drop(catalog);
         // The other nodes sharing the store apply the same changes to their copies.
         for change in &stored.changes {
-            if let Err(error) = state.cluster.record(change) {
+            if let Err(error) = feeds.writes.cluster.record(change) {
                 tracing::warn!(%error, "a polled feed is not in the change log: other nodes keep the old feed until they poll it");
             }
         }
@@ -428,7 +439,7 @@ fn finish_cycle(
         }
         polls.push(poll);
     }
-    state.feeds.database.record_polls(&polls)?;
+    feeds.scheduler.database.record_polls(&polls)?;
     Ok((report, subscribe))
 }
 
@@ -510,8 +521,8 @@ pub fn next_poll(
 }
 
 /// Runs [`run_cycle`] every [`TICK`] while this node leads.
-pub fn spawn_feed_scheduler(state: App) {
-    if !state.feeds.enabled() {
+pub fn spawn_feed_scheduler(feeds: Feeds) {
+    if !feeds.scheduler.enabled() {
         tracing::info!(
             "feed polling is off (--no-poll): feeds are re-read only by `podlens ingest` and refresh requests"
         );
@@ -522,10 +533,10 @@ pub fn spawn_feed_scheduler(state: App) {
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticker.tick().await;
-            if !state.cluster.is_leader() {
+            if !feeds.writes.cluster.is_leader() {
                 continue;
             }
-            let result = run_cycle(&state).await;
+            let result = run_cycle(&feeds).await;
             log_cycle("main", &result);
         }
     });

@@ -36,6 +36,10 @@ pub static PUBLISH_LOCK: Mutex<()> = Mutex::new(());
 /// The file failed updates are recorded in, under `<data-dir>/transcriptions/`.
 pub const FAILURES_FILE: &str = "index-updates.log";
 
+/// The folder of `<data-dir>` for transcription work: downloads in progress, recognised
+/// text not stored yet, and [`FAILURES_FILE`].
+pub const WORK_DIR: &str = "transcriptions";
+
 /// Episodes waiting for an index update, and whether the update thread runs.
 #[derive(Debug, Default)]
 struct Queue {
@@ -43,8 +47,8 @@ struct Queue {
     running: bool,
 }
 
-/// Queues stored transcripts for the search index.
-#[derive(Debug, Default)]
+/// Queues stored transcripts for the search index (clones share the queue).
+#[derive(Debug, Default, Clone)]
 pub struct IndexUpdater {
     queue: Arc<Mutex<Queue>>,
 }
@@ -204,7 +208,7 @@ pub fn apply_to_index(
 }
 
 fn record_failure(data_dir: &Path, episodes: &[EpisodeRecord], error: &str) {
-    let dir: PathBuf = data_dir.join(super::speech_worker::WORK_DIR);
+    let dir: PathBuf = data_dir.join(WORK_DIR);
     let path = dir.join(FAILURES_FILE);
     let line = serde_json::json!({
         "at": chrono::Utc::now(),
@@ -271,12 +275,7 @@ mod tests {
             &error.to_string(),
         );
         record_failure(dir.path(), std::slice::from_ref(&second), "disk full");
-        let log = std::fs::read_to_string(
-            dir.path()
-                .join(super::super::speech_worker::WORK_DIR)
-                .join(FAILURES_FILE),
-        )
-        .unwrap();
+        let log = std::fs::read_to_string(dir.path().join(WORK_DIR).join(FAILURES_FILE)).unwrap();
         let lines: Vec<serde_json::Value> = log
             .lines()
             .map(|line| serde_json::from_str(line).unwrap())
