@@ -13,7 +13,15 @@ use std::time::{Duration, Instant};
 use podlens_data::Snapshot;
 use podlens_indexer::IndexReaderHandle;
 
+use podlens_model::catalog::PodcastRecord;
+use podlens_model::entities::PodcastSummary;
+
 use crate::error::{AppError, AppResult};
+
+/// The answer for a podcast id or slug the catalog does not hold.
+pub fn podcast_not_found(id_or_slug: &str) -> AppError {
+    AppError::NotFound(format!("Podcast not found: {id_or_slug}"))
+}
 
 /// How often the snapshot files and the index manifest are looked at.
 const CHECK_INTERVAL: Duration = Duration::from_secs(1);
@@ -81,6 +89,23 @@ impl CatalogReader {
             });
         }
         Ok(&self.snapshot)
+    }
+
+    /// The podcast named by an id or a slug; not found names what was asked.
+    pub fn podcast(&self, id_or_slug: &str) -> AppResult<PodcastRecord> {
+        self.snapshot()?
+            .podcast_by_id_or_slug(id_or_slug.trim())?
+            .ok_or_else(|| podcast_not_found(id_or_slug))
+    }
+
+    /// The summary of a podcast with its authority score, when it has one.
+    pub fn podcast_summary(&self, record: &PodcastRecord) -> AppResult<PodcastSummary> {
+        let mut summary = crate::convert::podcast_summary(record);
+        let scores = self.snapshot()?.authority_scores(&[record.podcast_id])?;
+        summary.authority_score = scores
+            .get(&record.podcast_id)
+            .map(crate::convert::score_summary);
+        Ok(summary)
     }
 
     /// The index handle, opened on first use once a generation is published.

@@ -132,3 +132,17 @@ pub fn episode(record: &EpisodeRecord, podcast_slug: &str) -> Episode {
         author: None,
     }
 }
+
+/// The compact score a podcast summary carries.
+pub fn score_summary(
+    row: &podlens_data::snapshot::AuthorityScoreRow,
+) -> podlens_model::entities::AuthorityScoreSummary {
+    podlens_model::entities::AuthorityScoreSummary {
+        calculated_at: row.calculated_at,
+        authority_score: row.authority_score,
+        quality_score: row.quality_score,
+        youtube_score: row.youtube_score,
+        social_score: row.social_score,
+        engagement_score: row.engagement_score,
+    }
+}

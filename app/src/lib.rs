@@ -7,6 +7,7 @@
 pub mod accounts;
 pub mod backup;
 pub mod catalog;
+pub mod charts;
 pub mod cluster;
 pub mod convert;
 pub mod cursors;

@@ -8,15 +8,11 @@ use crate::state::AppState;
 
 /// The podcast named by an id or a slug, or 404.
 pub fn podcast_by_id_or_slug(state: &AppState, id_or_slug: &str) -> ApiResult<PodcastRecord> {
-    state
-        .catalog
-        .snapshot()?
-        .podcast_by_id_or_slug(id_or_slug.trim())?
-        .ok_or_else(|| podcast_not_found(id_or_slug))
+    Ok(state.catalog.podcast(id_or_slug)?)
 }
 
 pub fn podcast_not_found(id_or_slug: &str) -> ApiError {
-    ApiError::NotFound(format!("Podcast not found: {id_or_slug}"))
+    podlens_app::catalog::podcast_not_found(id_or_slug).into()
 }
 
 /// The episode with this id, or 400 for a malformed id and 404 for an unknown one.

@@ -21,7 +21,6 @@ use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
 use crate::metering::{self, Metered};
-use crate::routes::charts::{PodcastChartFilter, podcast_chart_positions};
 use crate::routes::lookup;
 use crate::routes::podcast_details::{
     lookups_time, podcast_contacts, podcast_details, podcast_reviews, youtube_channels,
@@ -30,6 +29,7 @@ use crate::routes::podcast_sponsors::{podcast_sponsors, sponsor_window};
 use crate::routes::podcasts::{podcast_guests, related_podcasts};
 use crate::state::{AppState, blocking};
 use podlens_app::accounts::UsageCounter;
+use podlens_app::charts::{PodcastChartFilter, podcast_chart_positions};
 use podlens_app::convert;
 
 /// Recent episodes listed.
@@ -138,7 +138,7 @@ fn compose(
         Err(other) => return Err(other),
     };
     let (chart_positions, _) = podcast_chart_positions(
-        state,
+        &state.catalog,
         record,
         &PodcastChartFilter::default(),
         CHART_POSITIONS,

@@ -6,7 +6,6 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::get;
 use podlens_data::PlatformLookupRow;
-use podlens_data::snapshot::AuthorityScoreRow;
 use podlens_model::catalog::PodcastRecord;
 use podlens_model::entities::{
     AppleReview, AuthorityScoreDetails, AuthorityScoreSummary, CastboxStats, ContactEmail,
@@ -46,27 +45,11 @@ pub fn router() -> Router<AppState> {
         )
 }
 
-/// The compact score a podcast summary carries.
-pub fn score_summary(row: &AuthorityScoreRow) -> AuthorityScoreSummary {
-    AuthorityScoreSummary {
-        calculated_at: row.calculated_at,
-        authority_score: row.authority_score,
-        quality_score: row.quality_score,
-        youtube_score: row.youtube_score,
-        social_score: row.social_score,
-        engagement_score: row.engagement_score,
-    }
-}
+pub use podlens_app::convert::score_summary;
 
 /// The summary of a podcast with its authority score, when it has one.
 pub fn summary_with_score(state: &AppState, record: &PodcastRecord) -> ApiResult<PodcastSummary> {
-    let mut summary = convert::podcast_summary(record);
-    let scores = state
-        .catalog
-        .snapshot()?
-        .authority_scores(&[record.podcast_id])?;
-    summary.authority_score = scores.get(&record.podcast_id).map(score_summary);
-    Ok(summary)
+    Ok(state.catalog.podcast_summary(record)?)
 }
 
 /// A podcast's details with what the catalog's enrichment knows of it: its authority
