@@ -1,3 +1,4 @@
+import { useDeferredValue } from 'react';
 import { Link } from 'react-router';
 
 import { Artwork } from '@/components/ui/artwork';
@@ -231,15 +232,23 @@ function ResultsTable({ mode, hits, selection }: { mode: Props['mode']; hits: Pr
   );
 }
 
+/** Cards drawn in the first render of a new list of results; the rest of the page follows
+ * in a render of its own, so the first results are on screen sooner. */
+const FIRST_DRAWN = 6;
+
 export function SearchResults({ mode, hits, view, canAddToProject, selectedProjectSlug, selection, tier }: Props) {
+  const deferred = useDeferredValue(hits, hits.slice(0, FIRST_DRAWN));
+  // While the deferred list is another search's (a new query, another mode), the new
+  // list's first cards stand in for it.
+  const drawn = deferred === hits || (deferred.length > 0 && deferred[0] === hits[0]) ? deferred : hits.slice(0, FIRST_DRAWN);
   if (view === 'table') return <ResultsTable mode={mode} hits={hits} selection={mode === 'podcasts' ? selection : undefined} />;
   return (
     <ul className="results" data-testid="search-results">
       {mode === 'podcasts'
-        ? (hits as PodcastHit[]).map((hit) => (
+        ? (drawn as PodcastHit[]).map((hit) => (
             <PodcastResult key={hit.podcastId} hit={hit} canAdd={canAddToProject} project={selectedProjectSlug} selection={selection} tier={tier} />
           ))
-        : (hits as EpisodeHit[]).map((hit) => (
+        : (drawn as EpisodeHit[]).map((hit) => (
             <EpisodeResult key={hit.episodeId} hit={hit} canAdd={canAddToProject} project={selectedProjectSlug} />
           ))}
     </ul>
