@@ -678,3 +678,41 @@ async fn deleting_a_webhook_fails_its_pending_deliveries_without_another_request
         .await;
     assert_eq!(gone.status, 404);
 }
+
+/// Regression: each new alert's first run waited, on a thread of the blocking pool, for
+/// a delivery pass that needed a thread of that pool itself, so a burst of more than
+/// 512 new alerts left every thread waiting and the server stopped answering (found by
+/// benches/app-store).
+#[tokio::test]
+async fn a_burst_of_new_alerts_leaves_the_server_answering() {
+    use futures_util::StreamExt;
+    let http = server().await;
+    // A team may have 500 alerts on the admin plan: two teams.
+    let keys = [
+        http.key("burst-one@example.com", "admin"),
+        http.key("burst-two@example.com", "admin"),
+    ];
+    let burst = futures_util::stream::iter(0..600)
+        .map(|n| {
+            let (http, key) = (&http, &keys[n % 2]);
+            async move {
+                let body = json!({"alertName": format!("Burst {n}"), "alertType": "custom-keyword", "value": format!("word{n}")});
+                http.post("/api/v1/alerts/alert-config", key, body)
+                    .await
+                    .status
+            }
+        })
+        .buffer_unordered(64)
+        .collect::<Vec<_>>();
+    let statuses = tokio::time::timeout(Duration::from_secs(120), burst)
+        .await
+        .expect("600 alerts created within two minutes");
+    assert!(statuses.iter().all(|status| *status == 200), "{statuses:?}");
+    let listed = tokio::time::timeout(
+        Duration::from_secs(30),
+        http.get("/api/v1/alerts/alert-configs?pageSize=1", &keys[0]),
+    )
+    .await
+    .expect("the server answers after the burst");
+    assert_eq!(listed.status, 200, "{}", listed.body);
+}

@@ -238,7 +238,7 @@ pub async fn create(
             .insert_doc_capped(DocKind::AlertConfig, &stored(config.clone(), false), cap)?
         {
             CapCheck::Done(()) => {
-                spawn_first_run(&state, config.clone());
+                podlens_app::services::jobs::spawn_first_run(&state, config.clone());
                 Ok(Envelope(json!({"createdAlertConfig": config})))
             }
             CapCheck::CapReached { limit } => Err(ApiError::Forbidden(format!(
@@ -247,24 +247,6 @@ pub async fn create(
         }
     })
     .await
-}
-
-/// Matches a new alert against the catalog in the background, so its first matches
-/// (existing episodes that mention it) appear without waiting for the next job run.
-fn spawn_first_run(state: &AppState, config: AlertConfig) {
-    let state = state.clone();
-    tokio::task::spawn_blocking(move || {
-        if let Err(error) = podlens_app::workflows::alerts::run_alert(&state.alert_runs(), &config)
-        {
-            tracing::debug!(alert = %config.id, %error, "first alert run skipped");
-            return;
-        }
-        if let Err(error) =
-            podlens_app::workflows::delivery::deliver_pending_blocking(&state.delivery_passes())
-        {
-            tracing::warn!(alert = %config.id, %error, "alert delivery pass failed");
-        }
-    });
 }
 
 /// `GET /api/v1/alerts/alert-config/{alertConfigId}`.

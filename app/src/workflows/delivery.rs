@@ -107,6 +107,9 @@ pub struct DeliveryWorker {
     wake_at: std::sync::Mutex<Option<Timestamp>>,
     /// The next pass makes every `sending` row due (set at start).
     resume_all: std::sync::atomic::AtomicBool,
+    /// A pass asked for by [`request_pass`] waits for its turn; requests made before it
+    /// starts need no pass of their own.
+    pass_queued: std::sync::atomic::AtomicBool,
 }
 
 impl DeliveryWorker {
@@ -118,6 +121,7 @@ impl DeliveryWorker {
             turn: tokio::sync::Mutex::new(()),
             wake_at: std::sync::Mutex::new(None),
             resume_all: std::sync::atomic::AtomicBool::new(true),
+            pass_queued: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -588,6 +592,10 @@ pub async fn deliver_pending(deliveries: &Deliveries) -> AppResult<DeliveryRepor
     }
     let worker = Arc::clone(&deliveries.worker);
     let _turn = worker.turn.lock().await;
+    // Deliveries asked for from now on are not covered by this pass's reading.
+    worker
+        .pass_queued
+        .store(false, std::sync::atomic::Ordering::Release);
     let mut report = DeliveryReport::default();
     let all = worker
         .resume_all
@@ -660,7 +668,33 @@ fn schedule(deliveries: &Deliveries, at: Timestamp) {
     });
 }
 
+/// Asks for a pass without waiting for it: a pass is started unless one is already
+/// waiting for its turn (that one reads the deliveries due after this call). A burst
+/// of alert runs asks for one pass, not one each. Outside a runtime nothing is sent;
+/// the next pass of the background jobs sends it.
+pub fn request_pass(deliveries: &Deliveries) {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    if deliveries
+        .worker
+        .pass_queued
+        .swap(true, std::sync::atomic::Ordering::AcqRel)
+    {
+        return;
+    }
+    let deliveries = deliveries.clone();
+    runtime.spawn(async move {
+        if let Err(error) = deliver_pending(&deliveries).await {
+            tracing::warn!(%error, "alert delivery pass failed");
+        }
+    });
+}
+
 /// Runs a pass from blocking code (an alert run on the blocking pool) and waits for it.
+/// It holds its blocking thread while the pass runs (and the pass reads the store on
+/// the blocking pool), so only the background jobs' one thread calls it; elsewhere use
+/// [`request_pass`].
 /// Outside a runtime nothing is sent; the next pass of the background jobs sends it.
 pub fn deliver_pending_blocking(deliveries: &Deliveries) -> AppResult<DeliveryReport> {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
