@@ -825,7 +825,9 @@ pub async fn update_listed_podcast(
             state.workflows.update_listed(&row, &entries)?;
         }
         let users = users_of(&state, &account)?;
-        let activity = state.workflows.project_activity(&project.project_id)?;
+        let activity = state
+            .workflows
+            .listed_activity(&project.project_id, &row.listed_podcast_id)?;
         Ok(Envelope(UpdateListedPodcastResponse {
             project_slug: project.slug,
             listed_podcast_id: row.listed_podcast_id.clone(),

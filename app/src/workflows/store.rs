@@ -259,18 +259,35 @@ impl WorkflowStore {
             self.db
                 .lock(&mut tx, &format!("projects:{}", project.team_id))
                 .await?;
-            let taken = sqlx::query("SELECT slug FROM projects WHERE team_id = $1")
-                .bind(project.team_id.as_str())
-                .fetch_all(&mut *tx)
-                .await?
-                .iter()
-                .map(|row| row.try_get::<String, _>(0))
-                .collect::<Result<Vec<_>, _>>()?;
-            if let Some(limit) = cap
-                && taken.len() as u64 >= limit
-            {
-                return Ok(CapCheck::CapReached { limit });
+            if let Some(limit) = cap {
+                let count: i64 =
+                    sqlx::query_scalar("SELECT COUNT(*) FROM projects WHERE team_id = $1")
+                        .bind(project.team_id.as_str())
+                        .fetch_one(&mut *tx)
+                        .await?;
+                if count as u64 >= limit {
+                    return Ok(CapCheck::CapReached { limit });
+                }
             }
+            // Only the slugs the new one could collide with: itself and its numbered
+            // forms (reading every slug of a team made each new project slower).
+            let escaped = project
+                .slug
+                .replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_");
+            let taken = sqlx::query(
+                "SELECT slug FROM projects
+                 WHERE team_id = $1 AND (slug = $2 OR slug LIKE $3 ESCAPE '\\')",
+            )
+            .bind(project.team_id.as_str())
+            .bind(project.slug.as_str())
+            .bind(format!("{escaped}-%"))
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|row| row.try_get::<String, _>(0))
+            .collect::<Result<Vec<_>, _>>()?;
             project.slug = unique_slug(&project.slug, &taken);
             sqlx::query(AssertSqlSafe(format!(
                 "INSERT INTO projects ({PROJECT_COLUMNS})
@@ -570,26 +587,27 @@ impl WorkflowStore {
             .bind(project_id)
             .fetch_all(self.db.pool()),
         )?;
-        rows.iter()
-            .map(|row| {
-                Ok(ActivityRow {
-                    listed_podcast_id: row.try_get("listed_podcast_id")?,
-                    project_id: row.try_get("project_id")?,
-                    entry: ActivityEntry {
-                        action_type: parse_stored(
-                            &row.try_get::<String, _>("action_type")?,
-                            ActivityActionType::parse,
-                            "action type",
-                        )?,
-                        activity_date: time_at(row, "activity_date")?,
-                        from_value: row.try_get("from_value")?,
-                        to_value: row.try_get("to_value")?,
-                        user_id: row.try_get("user_id")?,
-                        user_display_name: row.try_get("user_display_name")?,
-                    },
-                })
-            })
-            .collect()
+        activity_rows(&rows)
+    }
+
+    /// The activity entries of one listed podcast of a project, oldest first.
+    pub fn listed_activity(
+        &self,
+        project_id: &str,
+        listed_podcast_id: &str,
+    ) -> AppResult<Vec<ActivityRow>> {
+        let rows = self.db.wait(
+            sqlx::query(
+                "SELECT listed_podcast_id, project_id, action_type, activity_date, from_value,
+                        to_value, user_id, user_display_name
+                 FROM listed_podcast_activity WHERE listed_podcast_id = $1 AND project_id = $2
+                 ORDER BY activity_date, sequence",
+            )
+            .bind(listed_podcast_id)
+            .bind(project_id)
+            .fetch_all(self.db.pool()),
+        )?;
+        activity_rows(&rows)
     }
 
     // ------------------------------------------------------------ outreach
@@ -683,6 +701,30 @@ impl WorkflowStore {
         row.map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
             .transpose()
     }
+}
+
+/// Activity entries from their rows.
+fn activity_rows(rows: &[AnyRow]) -> AppResult<Vec<ActivityRow>> {
+    rows.iter()
+        .map(|row| {
+            Ok(ActivityRow {
+                listed_podcast_id: row.try_get("listed_podcast_id")?,
+                project_id: row.try_get("project_id")?,
+                entry: ActivityEntry {
+                    action_type: parse_stored(
+                        &row.try_get::<String, _>("action_type")?,
+                        ActivityActionType::parse,
+                        "action type",
+                    )?,
+                    activity_date: time_at(row, "activity_date")?,
+                    from_value: row.try_get("from_value")?,
+                    to_value: row.try_get("to_value")?,
+                    user_id: row.try_get("user_id")?,
+                    user_display_name: row.try_get("user_display_name")?,
+                },
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -790,6 +832,28 @@ pub(super) mod tests {
             .collect();
         ids.sort();
         assert_eq!(ids, ["p1", "p2"]);
+    }
+
+    #[test]
+    fn a_new_slug_is_numbered_past_its_own_forms_only() {
+        let store = memory_store();
+        let slug_of = |id: &str, slug: &str| match store
+            .create_project(project(id, "t1", slug), None)
+            .unwrap()
+        {
+            CapCheck::Done(project) => project.slug,
+            CapCheck::CapReached { .. } => panic!("no cap"),
+        };
+        assert_eq!(slug_of("p1", "tour"), "tour");
+        assert_eq!(slug_of("p2", "tourist"), "tourist");
+        assert_eq!(slug_of("p3", "tour"), "tour-2");
+        assert_eq!(slug_of("p4", "tour"), "tour-3");
+        // LIKE's wildcards in a slug are plain characters.
+        assert_eq!(slug_of("p5", "a_b"), "a_b");
+        assert_eq!(slug_of("p6", "axb-2"), "axb-2");
+        assert_eq!(slug_of("p7", "a_b"), "a_b-2");
+        assert_eq!(slug_of("p8", "100%"), "100%");
+        assert_eq!(slug_of("p9", "100%"), "100%-2");
     }
 
     #[test]
