@@ -3,7 +3,7 @@
 // page whose charts sit further down shows its content first; until the chart is drawn,
 // its place is held by a box of its final size.
 
-import { lazy, Suspense, useEffect, useRef, useState, type RefObject } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentType, type RefObject } from 'react';
 
 import type { BarChartProps as DrawnBarChartProps, LineChartProps as DrawnLineChartProps } from './recharts-charts';
 
@@ -24,28 +24,27 @@ type Sized<P extends { height: number }> = Omit<P, 'height'> & { height?: number
 export type BarChartProps = Sized<DrawnBarChartProps>;
 export type LineChartProps = Sized<DrawnLineChartProps>;
 
-/** A bar chart with an accessible description of what it shows. */
-export function BarChart({ height = DEFAULT_HEIGHT, ...props }: BarChartProps) {
+/** A drawn chart's place: held by the placeholder until it comes near the screen and
+ * while the chart library loads. */
+function DrawnWhenNear<P extends { label: string; height: number }>({ Drawn, props }: { Drawn: ComponentType<P>; props: P }) {
   const [place, near] = useNearScreen();
-  const placeholder = <ChartPlaceholder label={props.label} height={height} place={place} />;
+  const placeholder = <ChartPlaceholder label={props.label} height={props.height} place={place} />;
   if (!near) return placeholder;
   return (
     <Suspense fallback={placeholder}>
-      <DrawnBarChart {...props} height={height} />
+      <Drawn {...props} />
     </Suspense>
   );
 }
 
+/** A bar chart with an accessible description of what it shows. */
+export function BarChart({ height = DEFAULT_HEIGHT, ...props }: BarChartProps) {
+  return <DrawnWhenNear Drawn={DrawnBarChart} props={{ ...props, height } as DrawnBarChartProps} />;
+}
+
 /** A line chart with an accessible description of what it shows. */
 export function LineChart({ height = DEFAULT_HEIGHT, ...props }: LineChartProps) {
-  const [place, near] = useNearScreen();
-  const placeholder = <ChartPlaceholder label={props.label} height={height} place={place} />;
-  if (!near) return placeholder;
-  return (
-    <Suspense fallback={placeholder}>
-      <DrawnLineChart {...props} height={height} />
-    </Suspense>
-  );
+  return <DrawnWhenNear Drawn={DrawnLineChart} props={{ ...props, height } as DrawnLineChartProps} />;
 }
 
 /** Whether the element `place` holds has come near the screen (at once where this cannot be told). */
