@@ -1,7 +1,7 @@
 //! Charging metered calls against the caller's plan (SPEC §9): a call of a limited
-//! counter is charged in the store, one at a time, so a cap is exact across calls and
-//! nodes; an unlimited one is counted in memory and written in batches
-//! (`accounts::meter`). Over the limit answers 429 with the limit in `X-RateLimit-*`
+//! counter is charged against its node's reservation of the window, so a cap is exact
+//! across calls and nodes (`accounts::quota`); an unlimited one is counted in memory
+//! (`accounts::meter`). Both are written in batches. Over the limit answers 429 with the limit in `X-RateLimit-*`
 //! headers, and a successful call carries the same headers.
 
 use axum::http::HeaderValue;
@@ -12,7 +12,7 @@ use podlens_model::plans::{Quota, QuotaPeriod};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult, LimitExceeded};
 use crate::state::{AppState, blocking};
-use podlens_app::accounts::{Consumption, UsageCounter, UsageWindow};
+use podlens_app::accounts::{Consumption, UsageCounter, UsageSubject, UsageWindow, quota};
 
 /// The limit that applies to a counter for the caller's plan: `(window, limit)`, with
 /// `None` for unlimited. Counters without a plan limit are recorded, not limited.
@@ -101,7 +101,7 @@ pub async fn charge(
     let today = Utc::now().date_naive();
     let subject = caller.usage_subject();
     let reset_after_seconds = seconds_until_reset(window, today);
-    if limit.is_none() {
+    let Some(cap) = limit else {
         // Nothing to refuse: counted in memory, written with the next flush.
         let used = match state.usage.try_count(&subject, counter, window, today) {
             Some(used) => used,
@@ -116,23 +116,49 @@ pub async fn charge(
             used,
             reset_after_seconds,
         });
+    };
+    let mut outcome = charge_capped(state, &subject, counter, window, cap, today).await?;
+    if let Consumption::Refused { elsewhere, .. } = outcome
+        && elsewhere > 0
+    {
+        // Other nodes hold part of the window: they write what they used and give
+        // back the rest with their next batch.
+        tokio::time::sleep(quota::FLUSH_INTERVAL + quota::FLUSH_INTERVAL / 2).await;
+        outcome = charge_capped(state, &subject, counter, window, cap, today).await?;
     }
-    let accounts = state.accounts.clone();
-    let outcome =
-        blocking(move || Ok(accounts.consume(&subject, counter, window, limit, 1, today)?)).await?;
     match outcome {
         Consumption::Granted { used } => Ok(Metered {
             limit,
             used,
             reset_after_seconds,
         }),
-        Consumption::Refused { used, limit } => Err(ApiError::TooManyRequests(LimitExceeded {
+        Consumption::Refused { used, limit, .. } => Err(ApiError::TooManyRequests(LimitExceeded {
             message: limit_message(caller, counter, window, limit, today),
             limit,
             used,
             reset_after_seconds,
         })),
     }
+}
+
+/// One call of a capped counter charged from this node's reservation, reserving more
+/// from the store when it is used up.
+async fn charge_capped(
+    state: &AppState,
+    subject: &UsageSubject,
+    counter: UsageCounter,
+    window: UsageWindow,
+    cap: u64,
+    today: NaiveDate,
+) -> ApiResult<Consumption> {
+    if let Some(used) = state
+        .quotas
+        .try_charge(subject, counter, window, cap, today)
+    {
+        return Ok(Consumption::Granted { used });
+    }
+    let (quotas, subject) = (state.quotas.clone(), subject.clone());
+    blocking(move || Ok(quotas.charge_reserving(&subject, counter, window, cap, today)?)).await
 }
 
 fn limit_message(

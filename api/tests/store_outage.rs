@@ -75,7 +75,9 @@ async fn postgres_stopped_under_load_gives_503_and_the_server_recovers_by_itself
     tokio::task::spawn_blocking(|| control("stop"))
         .await
         .unwrap();
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    // Longer than a call waits for a connection, so the calls that arrive meanwhile
+    // are answered 503 too, not only those whose sessions the stop cut.
+    tokio::time::sleep(podlens_store::ACQUIRE_TIMEOUT + Duration::from_secs(1)).await;
     tokio::task::spawn_blocking(|| control("start"))
         .await
         .unwrap();

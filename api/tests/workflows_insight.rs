@@ -318,6 +318,8 @@ async fn every_new_kind_is_charged_to_the_ai_assist_quota() {
         .accounts
         .sign_up("prep-free@example.com")
         .unwrap();
+    // Capped calls are written in batches: write this node's now.
+    http.state.quotas.flush().unwrap();
     let used = http
         .state
         .accounts

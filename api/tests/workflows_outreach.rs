@@ -118,6 +118,8 @@ async fn an_email_is_written_from_the_podcast_and_the_guest_and_kept_in_history(
         user_id: account.user_id,
         team_id: account.team_id,
     };
+    // Capped calls are written in batches: write this node's now.
+    server.state.quotas.flush().unwrap();
     let used = server
         .state
         .accounts

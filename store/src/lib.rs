@@ -172,6 +172,11 @@ fn sqlite_url(path: &Path) -> Result<String, StoreError> {
     ))
 }
 
+/// How long a call waits for a connection: while the database is down, new calls wait
+/// this long for it to come back (the pool retries refused connections), then fail as
+/// unavailable.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
 impl Database {
     /// Opens the store at `location`, creating and migrating it as needed. Errors are
     /// one line an operator can act on.
@@ -220,7 +225,7 @@ impl Database {
             })?;
         let mut options = AnyPoolOptions::new()
             .max_connections(max_connections)
-            .acquire_timeout(Duration::from_secs(10));
+            .acquire_timeout(ACQUIRE_TIMEOUT);
         if backend == Backend::Sqlite {
             // An in-memory database lives as long as one of its connections.
             options = options

@@ -65,12 +65,12 @@ async fn team_rows(
     to: NaiveDate,
 ) -> ApiResult<Vec<UsageRow>> {
     let accounts = state.accounts.clone();
-    let meter = state.usage.clone();
+    let (meter, quotas) = (state.usage.clone(), state.quotas.clone());
     let team_id = team_id.to_owned();
     blocking(move || {
         // This node's counts not yet written are written first, so a caller sees
         // their own calls.
-        if let Err(error) = meter.flush() {
+        if let Err(error) = meter.flush().and_then(|_| quotas.flush()) {
             tracing::warn!(%error, "usage counts not written before a usage report");
         }
         Ok(accounts.team_usage(&team_id, from, to)?)

@@ -6,11 +6,13 @@ pub mod history;
 pub mod keys;
 pub mod members;
 pub mod meter;
+pub mod quota;
 pub mod sessions;
 mod sql_store;
 pub mod usage;
 
 pub use keys::{generate_api_key, hash_api_key};
+pub use quota::Consumption;
 pub use sql_store::SqlAccountStore;
 pub use sql_store::normalized_email;
 pub(crate) use sql_store::user_for_email;
@@ -127,15 +129,6 @@ pub struct TeamPodcastRow {
     pub updated_at: DateTime<Utc>,
 }
 
-/// The result of charging a metered call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Consumption {
-    /// Charged; `used` counts this call.
-    Granted { used: u64 },
-    /// Not charged: the window already holds `used` of `limit`.
-    Refused { used: u64, limit: u64 },
-}
-
 /// Runs `flush` on a blocking thread every `interval` until the runtime stops, with a
 /// warning naming `what` when it fails (what it could not write stays queued for the
 /// next run).
@@ -208,17 +201,25 @@ pub trait AccountStore: Send + Sync + 'static {
     /// emails are signed with and their team sees.
     fn set_display_name(&self, user_id: &str, name: Option<&str>) -> AppResult<()>;
 
-    /// Charges `amount` to `counter` for `subject` on `today` unless the window's total
-    /// would exceed `limit` (`None` = unlimited).
-    fn consume(
+    /// Reserves for node `request.node` up to `request.want` uses of a capped counter's
+    /// window, as many as the limit leaves beside what is written and what live
+    /// reservations hold (near the limit, half of what is left), and renews the node's
+    /// reservation until `request.expires_at_ms`. Reservations that expired are
+    /// dropped first.
+    fn reserve_usage(&self, request: &quota::LeaseRequest<'_>) -> AppResult<quota::Reservation>;
+
+    /// Writes the uses counted against this node's reservations and settles them, in
+    /// one transaction: each reservation still live gives up what is written and what
+    /// is given back and is renewed until `expires_at_ms` (or ends). The uses of a
+    /// reservation that expired are not written. Returns, for each settlement, whether
+    /// its uses were written.
+    fn settle_usage(
         &self,
-        subject: &UsageSubject,
-        counter: UsageCounter,
-        window: UsageWindow,
-        limit: Option<u64>,
-        amount: u64,
-        today: NaiveDate,
-    ) -> AppResult<Consumption>;
+        node: &str,
+        settlements: &[quota::Settlement],
+        now_ms: i64,
+        expires_at_ms: i64,
+    ) -> AppResult<Vec<bool>>;
 
     /// Adds counted uses, `(subject, counter, day, amount)` with one row per key, in
     /// one transaction and without a limit (the usage meter's batches).

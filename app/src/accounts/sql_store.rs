@@ -17,10 +17,11 @@ use uuid::Uuid;
 use super::keys::{
     KEY_ID_DIGITS, display_prefix, from_hex, generate_api_key, hash_api_key, hex, key_id_of,
 };
+use super::quota;
 use super::usage::{UsageCounter, UsageWindow};
 use super::{
-    Account, AccountStore, ApiKeyRow, Consumption, NewApiKey, SearchRecord, TeamPodcastRow,
-    TeamUser, UsageRow, UsageSubject, account_from_row,
+    Account, AccountStore, ApiKeyRow, NewApiKey, SearchRecord, TeamPodcastRow, TeamUser, UsageRow,
+    UsageSubject, account_from_row,
 };
 use crate::error::{AppError, AppResult};
 
@@ -400,35 +401,153 @@ impl AccountStore for SqlAccountStore {
         Ok(())
     }
 
-    fn consume(
-        &self,
-        subject: &UsageSubject,
-        counter: UsageCounter,
-        window: UsageWindow,
-        limit: Option<u64>,
-        amount: u64,
-        today: NaiveDate,
-    ) -> AppResult<Consumption> {
-        let key = subject_key(subject);
+    fn reserve_usage(&self, request: &quota::LeaseRequest<'_>) -> AppResult<quota::Reservation> {
+        let key = subject_key(request.subject);
+        let counter = request.counter.alias();
+        let first_day = day_text(request.window.bounds(request.today).0);
         self.db.wait(async {
             let mut transaction = self.db.begin_write().await?;
             self.db
-                .lock(
-                    &mut transaction,
-                    &format!("usage:{key}:{}", counter.alias()),
-                )
+                .lock(&mut transaction, &format!("usage:{key}:{counter}"))
                 .await?;
-            let used = window_total(&mut transaction, &key, counter, window, today).await?;
-            if let Some(limit) = limit
-                && used.saturating_add(amount) > limit
-            {
-                return Ok(Consumption::Refused { used, limit });
+            let written = window_total(
+                &mut transaction,
+                &key,
+                request.counter,
+                request.window,
+                request.today,
+            )
+            .await?;
+            // A node that stopped renewing is gone: what it held is free again. So is
+            // what this node held, when it starts afresh (node ids are never empty).
+            sqlx::query(
+                "DELETE FROM usage_leases
+                 WHERE subject = $1 AND counter = $2 AND first_day = $3
+                   AND (expires_at <= $4 OR node_id = $5)",
+            )
+            .bind(&key)
+            .bind(counter)
+            .bind(&first_day)
+            .bind(request.now_ms)
+            .bind(if request.fresh { request.node } else { "" })
+            .execute(&mut *transaction)
+            .await?;
+            let held = sqlx::query(
+                "SELECT CAST(COALESCE(SUM(units), 0) AS BIGINT),
+                        CAST(COALESCE(SUM(CASE WHEN node_id = $4 THEN 0 ELSE units END), 0) AS BIGINT)
+                 FROM usage_leases WHERE subject = $1 AND counter = $2 AND first_day = $3",
+            )
+            .bind(&key)
+            .bind(counter)
+            .bind(&first_day)
+            .bind(request.node)
+            .fetch_one(&mut *transaction)
+            .await?;
+            let (held, elsewhere) = (
+                count_of(held.try_get(0)?),
+                count_of(held.try_get(1)?),
+            );
+            let taken = written.saturating_add(held);
+            let granted = quota::grant(request.limit, taken, request.want);
+            if granted > 0 {
+                sqlx::query(
+                    "INSERT INTO usage_leases (subject, counter, first_day, node_id, units, expires_at)
+                     VALUES ($1, $2, $3, $4, $5, $6)
+                     ON CONFLICT (subject, counter, first_day, node_id)
+                     DO UPDATE SET units = usage_leases.units + excluded.units,
+                                   expires_at = excluded.expires_at",
+                )
+                .bind(&key)
+                .bind(counter)
+                .bind(&first_day)
+                .bind(request.node)
+                .bind(i64::try_from(granted).unwrap_or(i64::MAX))
+                .bind(request.expires_at_ms)
+                .execute(&mut *transaction)
+                .await?;
             }
-            add_to_day(&mut transaction, subject, counter, today, amount).await?;
             transaction.commit().await?;
-            Ok(Consumption::Granted {
-                used: used.saturating_add(amount),
+            Ok(quota::Reservation {
+                granted,
+                first: taken + 1,
+                taken: taken + granted,
+                elsewhere,
             })
+        })
+    }
+
+    fn settle_usage(
+        &self,
+        node: &str,
+        settlements: &[quota::Settlement],
+        now_ms: i64,
+        expires_at_ms: i64,
+    ) -> AppResult<Vec<bool>> {
+        if settlements.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.db.wait(async {
+            let mut transaction = self.db.begin_write().await?;
+            // The windows' locks, in one order: a reservation reads what is written and
+            // what is held in two statements, which must not see half of a batch.
+            let mut locks: Vec<String> = settlements
+                .iter()
+                .map(|settlement| {
+                    format!(
+                        "usage:{}:{}",
+                        subject_key(&settlement.subject),
+                        settlement.counter.alias()
+                    )
+                })
+                .collect();
+            locks.sort();
+            locks.dedup();
+            for lock in &locks {
+                self.db.lock(&mut transaction, lock).await?;
+            }
+            let mut written = Vec::with_capacity(settlements.len());
+            for settlement in settlements {
+                let key = subject_key(&settlement.subject);
+                let used: u64 = settlement.days.iter().map(|(_, amount)| amount).sum();
+                let given_up =
+                    i64::try_from(used.saturating_add(settlement.give_back)).unwrap_or(i64::MAX);
+                let statement = if settlement.end {
+                    "DELETE FROM usage_leases
+                     WHERE subject = $1 AND counter = $2 AND first_day = $3 AND node_id = $4
+                       AND expires_at > $5"
+                } else {
+                    "UPDATE usage_leases SET units = units - $6, expires_at = $7
+                     WHERE subject = $1 AND counter = $2 AND first_day = $3 AND node_id = $4
+                       AND expires_at > $5"
+                };
+                let query = sqlx::query(statement)
+                    .bind(key)
+                    .bind(settlement.counter.alias())
+                    .bind(day_text(settlement.first_day))
+                    .bind(node)
+                    .bind(now_ms);
+                let query = if settlement.end {
+                    query
+                } else {
+                    query.bind(given_up).bind(expires_at_ms)
+                };
+                let live = query.execute(&mut *transaction).await?.rows_affected() > 0;
+                if live {
+                    for &(day, amount) in &settlement.days {
+                        add_to_day(
+                            &mut transaction,
+                            &settlement.subject,
+                            settlement.counter,
+                            day,
+                            amount,
+                        )
+                        .await?;
+                    }
+                }
+                written.push(live);
+            }
+            transaction.commit().await?;
+            Ok(written)
         })
     }
 
@@ -755,58 +874,95 @@ mod tests {
         assert_eq!(store.team_users(&first.account.team_id).unwrap().len(), 1);
     }
 
+    /// Reservations of a window of 10: what is written plus what live reservations
+    /// hold never passes the limit; places follow one another; a reservation not
+    /// renewed expires, freeing what it held and losing its calls not written.
     #[test]
-    fn consume_refuses_past_the_limit_and_counts_the_month() {
+    fn reservations_hold_within_the_limit_and_expire_when_not_renewed() {
         let store = SqlAccountStore::for_tests().unwrap();
         let subject = UsageSubject::User {
             user_id: "u".into(),
             team_id: "t".into(),
         };
         let counter = UsageCounter::Search;
-        for (index, date) in [day(2025, 3, 1), day(2025, 3, 2)].into_iter().enumerate() {
-            let outcome = store
-                .consume(&subject, counter, UsageWindow::Month, Some(2), 1, date)
-                .unwrap();
-            assert_eq!(
-                outcome,
-                Consumption::Granted {
-                    used: index as u64 + 1
-                }
-            );
-        }
-        let refused = store
-            .consume(
-                &subject,
-                counter,
-                UsageWindow::Month,
-                Some(2),
-                1,
-                day(2025, 3, 9),
-            )
-            .unwrap();
-        assert_eq!(refused, Consumption::Refused { used: 2, limit: 2 });
-        // A new month starts from zero, and the daily window only sees its day.
-        let april = store
-            .consume(
-                &subject,
-                counter,
-                UsageWindow::Month,
-                Some(2),
-                1,
-                day(2025, 4, 1),
-            )
-            .unwrap();
-        assert_eq!(april, Consumption::Granted { used: 1 });
-        assert_eq!(
+        let reserve = |node: &str, want: u64, fresh: bool, now_ms: i64, today: NaiveDate| {
             store
-                .used(&subject, counter, UsageWindow::Day, day(2025, 3, 2))
-                .unwrap(),
-            1
+                .reserve_usage(&quota::LeaseRequest {
+                    node,
+                    subject: &subject,
+                    counter,
+                    window: UsageWindow::Month,
+                    today,
+                    limit: 10,
+                    want,
+                    fresh,
+                    now_ms,
+                    expires_at_ms: now_ms + 10_000,
+                })
+                .unwrap()
+        };
+        let settle = |node: &str, days: Vec<(NaiveDate, u64)>, end: bool, now_ms: i64| {
+            store
+                .settle_usage(
+                    node,
+                    &[quota::Settlement {
+                        subject: subject.clone(),
+                        counter,
+                        first_day: day(2025, 3, 1),
+                        days,
+                        give_back: 0,
+                        end,
+                    }],
+                    now_ms,
+                    now_ms + 10_000,
+                )
+                .unwrap()
+        };
+        let used = |window: UsageWindow, today: NaiveDate| {
+            store.used(&subject, counter, window, today).unwrap()
+        };
+        let march = day(2025, 3, 2);
+        // Half of what is left at most: 4 of 10 for a, 3 of the 6 left for b.
+        let a = reserve("a", 4, true, 1_000, march);
+        assert_eq!((a.granted, a.first, a.taken), (4, 1, 4));
+        let b = reserve("b", 4, true, 1_000, march);
+        assert_eq!((b.granted, b.first, b.taken), (3, 5, 7));
+        // a writes 3 calls (on two days); its reservation keeps the one it has left.
+        assert_eq!(
+            settle(
+                "a",
+                vec![(day(2025, 3, 2), 2), (day(2025, 3, 9), 1)],
+                false,
+                2_000
+            ),
+            [true]
         );
+        assert_eq!(used(UsageWindow::Month, march), 3);
+        assert_eq!(used(UsageWindow::Day, march), 2);
+        // 3 written + 1 held by a + 3 by b: 3 left, a gets 1, then 1, then the last.
+        let grants: Vec<(u64, u64)> = (0..4)
+            .map(|_| reserve("a", 8, false, 2_000, march))
+            .map(|granted| (granted.granted, granted.first))
+            .collect();
+        assert_eq!(grants, [(1, 8), (1, 9), (1, 10), (0, 11)]);
+        // Past a's renewal (12 s) and b's reservation (11 s): both expire, what they
+        // held is free, and a's calls not written are lost.
+        let c = reserve("c", 4, true, 13_000, march);
+        assert_eq!((c.granted, c.first), (3, 4), "7 left after the 3 written");
+        assert_eq!(settle("a", vec![(march, 5)], false, 13_000), [false]);
+        assert_eq!(used(UsageWindow::Month, march), 3);
+        // Starting afresh drops what the node itself held: c holds 3 again, not 6.
+        let again = reserve("c", 2, true, 13_000, march);
+        assert_eq!((again.granted, again.first), (2, 4));
+        // c writes 2 and ends its reservation; the next month starts from nothing.
+        assert_eq!(settle("c", vec![(march, 2)], true, 14_000), [true]);
+        assert_eq!(used(UsageWindow::Month, march), 5);
+        let april = reserve("c", 4, true, 14_000, day(2025, 4, 1));
+        assert_eq!((april.granted, april.first), (4, 1));
         let rows = store
             .team_usage("t", day(2025, 3, 1), day(2025, 3, 31))
             .unwrap();
-        assert_eq!(rows.iter().map(|row| row.count).sum::<u64>(), 2);
+        assert_eq!(rows.iter().map(|row| row.count).sum::<u64>(), 5);
         assert!(rows.iter().all(|row| row.user_id == "u"));
     }
 

@@ -21,6 +21,8 @@ pub struct App {
     pub blacklists: Arc<crate::accounts::blacklists::TeamBlacklists>,
     /// Usage of unlimited counters, counted in memory and written in batches.
     pub usage: Arc<crate::accounts::meter::UsageMeter>,
+    /// Calls of capped counters, charged against this node's reservations.
+    pub quotas: Arc<crate::accounts::quota::Quotas>,
     pub catalog: Arc<CatalogReader>,
     /// Projects, listed podcasts and outreach history (tables of the app database).
     pub workflows: Arc<crate::workflows::WorkflowStore>,
@@ -113,6 +115,7 @@ impl App {
                 accounts.clone(),
             )),
             usage: Arc::new(crate::accounts::meter::UsageMeter::new(accounts.clone())),
+            quotas: Arc::new(crate::accounts::quota::Quotas::new(accounts.clone())),
             blacklists: Arc::default(),
             workflows: Arc::new(workflows),
             assist: crate::workflows::agent::provider_from_env()?,
@@ -192,6 +195,7 @@ impl App {
         crate::workflows::feeds::spawn_feed_scheduler(self.feed_cycles());
         crate::accounts::history::spawn_flusher(self.history.clone());
         crate::accounts::meter::spawn_flusher(self.usage.clone());
+        crate::accounts::quota::spawn_flusher(self.quotas.clone());
     }
 
     /// What a stopping node does last (blocking): writes the searches and usage counts
@@ -203,6 +207,9 @@ impl App {
         }
         if let Err(error) = self.usage.flush() {
             tracing::warn!(%error, lost = self.usage.pending(), "usage counts not written at shutdown");
+        }
+        if let Err(error) = self.quotas.close() {
+            tracing::warn!(%error, lost = self.quotas.pending(), "capped usage counts not written at shutdown");
         }
         self.cluster.resign()
     }
