@@ -1,8 +1,11 @@
 -- wrk script for the API load benchmark: rotates over request paths (PATHS, space
 -- separated) or POST bodies (BODIES, a file with one JSON body per line), sends the
--- API key (PODLENS_KEY), and prints one JSON line with throughput, latency
--- percentiles and every kind of error.
-local key = os.getenv("PODLENS_KEY")
+-- API key (PODLENS_KEY; or PODLENS_KEYS, several separated by commas, taken in turn),
+-- and prints one JSON line with throughput, latency percentiles and every kind of error.
+local keys = {}
+for key in string.gmatch(os.getenv("PODLENS_KEYS") or os.getenv("PODLENS_KEY"), "[^,]+") do
+  keys[#keys + 1] = key
+end
 local paths, bodies = {}, {}
 for path in string.gmatch(os.getenv("PATHS") or "", "%S+") do
   paths[#paths + 1] = path
@@ -15,7 +18,7 @@ if bodies_file and bodies_file ~= "" then
 end
 
 local counter = 0
-wrk.headers["Authorization"] = key
+wrk.headers["Authorization"] = keys[1]
 if #bodies > 0 then
   wrk.method = "POST"
   wrk.headers["Content-Type"] = "application/json"
@@ -23,6 +26,9 @@ end
 
 function request()
   counter = counter + 1
+  if #keys > 1 then
+    wrk.headers["Authorization"] = keys[(counter % #keys) + 1]
+  end
   if #bodies > 0 then
     return wrk.format(nil, paths[1], nil, bodies[(counter % #bodies) + 1])
   end
