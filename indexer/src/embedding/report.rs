@@ -11,7 +11,7 @@ use super::error::{EmbeddingError, EmbeddingResult};
 use super::eval::{self, EvalSet};
 use super::frequency::TokenFrequencies;
 use super::mpnet::MpnetModel;
-use super::static_model::{StaticModel, apply_recipe, sha256_hex};
+use super::static_model::{StaticModel, apply_recipe, remove_top_components, sha256_hex};
 
 /// What the report compares, and on what.
 #[derive(Debug, Clone)]
@@ -47,14 +47,38 @@ impl QualityOptions {
     }
 }
 
-/// Weighting recipes compared: name, SIF constant, centring.
-const RECIPES: &[(&str, Option<f64>, bool)] = &[
-    ("uniform weights", None, false),
-    ("uniform, centred", None, true),
-    ("SIF a=1e-3", Some(1e-3), false),
-    ("SIF a=1e-4, centred", Some(1e-4), true),
-    ("SIF a=1e-3, centred", Some(1e-3), true),
-    ("SIF a=1e-2, centred", Some(1e-2), true),
+/// Weighting recipes compared: name, SIF constant, centring, top components removed.
+const RECIPES: &[(&str, Option<f64>, bool, usize)] = &[
+    ("uniform weights", None, false, 0),
+    ("uniform, centred", None, true, 0),
+    ("SIF a=1e-3", Some(1e-3), false, 0),
+    ("SIF a=1e-4, centred", Some(1e-4), true, 0),
+    ("SIF a=1e-3, centred", Some(1e-3), true, 0),
+    ("SIF a=1e-2, centred", Some(1e-2), true, 0),
+    (
+        "SIF a=1e-3, centred, top 2 components removed",
+        Some(1e-3),
+        true,
+        2,
+    ),
+    (
+        "SIF a=1e-3, centred, top 8 components removed",
+        Some(1e-3),
+        true,
+        8,
+    ),
+    (
+        "SIF a=1e-3, centred, top 24 components removed",
+        Some(1e-3),
+        true,
+        24,
+    ),
+    (
+        "SIF a=1e-4, centred, top 8 components removed",
+        Some(1e-4),
+        true,
+        8,
+    ),
 ];
 
 /// Runs the comparison and returns the Markdown report.
@@ -97,15 +121,16 @@ pub fn quality_report(options: &QualityOptions) -> EmbeddingResult<String> {
     );
     out.push_str("| static model recipe | pairwise Spearman | query Spearman | recall@10 |\n");
     out.push_str("|---|---:|---:|---:|\n");
-    for (name, sif_a, center) in RECIPES {
+    for (name, sif_a, center, components) in RECIPES {
         let weights = sif_a.map(|a| frequencies.sif_weights(a));
-        let table = apply_recipe(
+        let mut table = apply_recipe(
             &raw,
             manifest.dim,
             &frequencies.counts,
             weights.as_deref(),
             *center,
         );
+        remove_top_components(&mut table, manifest.dim, &frequencies.counts, *components);
         let model = StaticModel::from_parts(built.tokenizer().clone(), table, manifest.dim)?;
         agreement_row(&mut out, name, &model, &set, exact_passages, exact_queries);
     }
