@@ -172,10 +172,14 @@ fn sqlite_url(path: &Path) -> Result<String, StoreError> {
     ))
 }
 
-/// How long a call waits for a connection: while the database is down, new calls wait
-/// this long for it to come back (the pool retries refused connections), then fail as
-/// unavailable.
+/// How long a call waits for a PostgreSQL connection: while the server is down, new
+/// calls wait this long for it to come back (the pool retries refused connections), then
+/// fail as unavailable.
 pub const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long a call waits for a SQLite connection (the file's one writer is contention,
+/// not an outage: a long batch may hold it for seconds).
+const SQLITE_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
 
 impl Database {
     /// Opens the store at `location`, creating and migrating it as needed. Errors are
@@ -225,7 +229,11 @@ impl Database {
             })?;
         let mut options = AnyPoolOptions::new()
             .max_connections(max_connections)
-            .acquire_timeout(ACQUIRE_TIMEOUT);
+            .acquire_timeout(if backend == Backend::Sqlite {
+                SQLITE_ACQUIRE_TIMEOUT
+            } else {
+                ACQUIRE_TIMEOUT
+            });
         if backend == Backend::Sqlite {
             // An in-memory database lives as long as one of its connections.
             options = options
