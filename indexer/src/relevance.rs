@@ -485,10 +485,12 @@ impl TermBuilder<'_> {
                     slop,
                 )),
             };
-            out.push(Box::new(BoostQuery::new(
+            // Guarded: a boolean explains each of its clauses, and a phrase clause that
+            // starts past the explained document must not be sought back to it.
+            out.push(Box::new(Guarded::new(Box::new(BoostQuery::new(
                 query,
                 field.weight.weight * boost,
-            )));
+            )))));
         }
         out
     }

@@ -631,3 +631,64 @@ fn an_explained_fuzzy_phrase_of_one_letter_words_never_seeks_backwards() {
         }
     }
 }
+
+/// Found by the search fuzzer: explaining the episode hits of "13?11" (two words in one,
+/// so the term gets proximity phrases) explained every clause of the proximity bonus,
+/// and a phrase clause whose first match lies past the hit was sought backwards (a
+/// debug assertion in tantivy; a wrong explanation in release).
+#[test]
+fn explaining_a_hit_never_seeks_a_proximity_phrase_backwards() {
+    let batches: Vec<(String, FeedBatch)> = [
+        "gopodcast_1322200189.xml",
+        "partytime_pc20rss.xml",
+        "feed-rs_rss_2.0_spiegel.xml",
+    ]
+    .iter()
+    .map(|name| {
+        let bytes = std::fs::read(corpus().join("feeds").join(name)).unwrap();
+        (name.to_string(), parse(name, &bytes))
+    })
+    .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let index_dir = dir.path().join("index");
+    index(&batches, &index_dir);
+    let handle = IndexReaderHandle::open(&index_dir).unwrap();
+    let mut request = SearchRequest {
+        mode: Some(SearchMode::Episodes),
+        terms: vec![SearchTerm {
+            text: "13?11".into(),
+            targets: vec![
+                Target::PodcastDescription,
+                Target::EpisodeTitle,
+                Target::EpisodeDescription,
+                Target::Transcript,
+            ],
+            match_mode: MatchMode::Must,
+            phrase: false,
+            slop: 1,
+            fuzzy: false,
+        }],
+        page_size: 4,
+        explain: true,
+        ..SearchRequest::default()
+    };
+    let mut explained = 0;
+    loop {
+        let response = handle.search(&request).unwrap();
+        let Hits::Episodes(hits) = &response.hits else {
+            panic!("episode hits expected");
+        };
+        for hit in hits {
+            assert!(hit.explanation.is_some(), "{hit:?}");
+            explained += 1;
+        }
+        match response.next_cursor {
+            Some(cursor) => request.cursor = Some(cursor),
+            None => break,
+        }
+    }
+    assert!(
+        explained > 0,
+        "the words are in the feeds: some episode matches"
+    );
+}
