@@ -2,7 +2,7 @@
 # `podcasts` first): the release binary, the catalog of `podlens demo --no-serve`, an
 # admin key, a running `podlens serve` ($server, $base) stopped on exit, and realistic
 # inputs from the catalog: $ids (50 podcast ids) and search bodies built from catalog
-# title words, one JSON body per line, in $bodies_podcasts and $bodies_episodes; $counts
+# podcast and episode title words, one JSON body per line, in $bodies_podcasts and $bodies_episodes; $counts
 # says what the catalog holds.
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -36,11 +36,24 @@ import json, sys
 titles = [p["title"] for p in json.load(sys.stdin)["data"]["podcasts"]]
 words = sorted({w.strip(",.:!?").lower() for t in titles for w in t.split() if len(w) > 4})
 print(" ".join(words[:12]))' <<<"$latest")"
+# Episode searches look for words of episode titles (podcast title words are often in
+# no episode of a generated catalog, and an empty answer measures nothing): 12 words
+# of five letters or more, spread over the ranks 20-240 of their frequency.
+episode_words="$(python3 - "$data" <<'PY'
+import collections, re, sys, duckdb
+titles = duckdb.connect().execute(
+    f"select episodeRssTitle from '{sys.argv[1]}/parquet/episodes.parquet' order by episodeId limit 20000").fetchall()
+counts = collections.Counter(
+    w for (title,) in titles for w in re.findall(r"[a-z]{5,}", (title or "").lower()))
+ranked = [w for w, _ in counts.most_common(240)][20:]
+print(" ".join(ranked[::len(ranked) // 12][:12]))
+PY
+)"
 bodies_podcasts="$(mktemp)"
 bodies_episodes="$(mktemp)"
-python3 - "$bodies_podcasts" "$bodies_episodes" $words <<'PY'
+python3 - "$bodies_podcasts" "$bodies_episodes" "$episode_words" $words <<'PY'
 import json, sys
-podcasts_file, episodes_file, words = sys.argv[1], sys.argv[2], sys.argv[3:]
+podcasts_file, episodes_file, episode_words, words = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4:]
 def term(text, targets, mode="must"):
     return {"searchTerm": text, "searchType": "text", "searchTargets": targets,
             "searchTermOptions": {"matchMode": mode}}
@@ -53,7 +66,7 @@ with open(podcasts_file, "w") as out:
             body["searchTerms"].append(term(words[(i + 1) % len(words)], ["podcast-description"], "optional"))
         out.write(json.dumps(body) + "\n")
 with open(episodes_file, "w") as out:
-    for i, word in enumerate(words):
+    for i, word in enumerate(episode_words):
         body = {"searchTerms": [term(word, ["episode-title", "episode-description"])]}
         if i % 2:
             body["sortOrder"] = [{"field": "recentActivity", "direction": "desc"}]
