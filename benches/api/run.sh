@@ -2,7 +2,8 @@
 # Load benchmark of the API on loopback: a release `podlens serve` over a generated
 # catalog (`podlens demo --no-serve`), driven by wrk (Debian `wrk`) with the Lua script
 # beside this file. Measures the health route (the server's ceiling on this machine),
-# podcast details, podcast search and episode search (a few realistic bodies each);
+# podcast details, podcast search and episode search (a few realistic bodies each), and
+# podcast search again with the keys of a limited plan (every search charged to a cap);
 # prints requests/s, each as a share of the health route's rate, p50/p90/p99, the
 # server's CPU time per request and every error wrk saw (non-2xx answers, socket errors,
 # timeouts) as a table; then what the API adds to the engine's own time at one
