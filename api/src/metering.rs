@@ -1,8 +1,9 @@
 //! Charging metered calls against the caller's plan (SPEC §9): a call of a limited
 //! counter is charged against its node's reservation of the window, so a cap is exact
 //! across calls and nodes (`accounts::quota`); an unlimited one is counted in memory
-//! (`accounts::meter`). Both are written in batches. Over the limit answers 429 with the limit in `X-RateLimit-*`
-//! headers, and a successful call carries the same headers.
+//! (`accounts::meter`). Both are written in batches. Over the limit answers 429 with
+//! the limit in `X-RateLimit-*` headers, and a successful call carries the same
+//! headers.
 
 use axum::http::HeaderValue;
 use axum::response::{IntoResponseParts, ResponseParts};
@@ -121,9 +122,8 @@ pub async fn charge(
     if let Consumption::Refused { elsewhere, .. } = outcome
         && elsewhere > 0
     {
-        // Other nodes hold part of the window: they write what they used and give
-        // back the rest with their next batch.
-        tokio::time::sleep(quota::FLUSH_INTERVAL + quota::FLUSH_INTERVAL / 2).await;
+        // Other nodes hold part of the window and give back what they do not use.
+        tokio::time::sleep(quota::RETRY_REFUSED_AFTER).await;
         outcome = charge_capped(state, &subject, counter, window, cap, today).await?;
     }
     match outcome {

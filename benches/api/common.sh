@@ -1,6 +1,7 @@
 # Shared setup of the API benchmarks (sourced by run.sh and mixed.sh, which set
 # `podcasts` first): the release binary, the catalog of `podlens demo --no-serve`, an
-# admin key, a running `podlens serve` ($server, $base) stopped on exit, and realistic
+# admin key, a running `podlens serve` ($server, $base; `start_server` starts another)
+# stopped on exit, `run` (one wrk run into $results, for table.py), and realistic
 # inputs from the catalog: $ids (50 podcast ids) and search bodies built from catalog
 # podcast and episode title words, one JSON body per line, in $bodies_podcasts and $bodies_episodes; $counts
 # says what the catalog holds.
@@ -22,11 +23,18 @@ fi
 key="$("$PODLENS_BIN" keys create --data-dir "$data" --email "bench-$$@podlens.local" --plan admin | tail -n 1)"
 
 log="$(mktemp)"
-"$PODLENS_BIN" serve --data-dir "$data" --port 0 >"$log" 2>/dev/null &
-server=$!
+# Starts `podlens serve` over DIR (more flags after it) on a free port: sets $server
+# and $base once it listens.
+start_server() {
+  local dir="$1"
+  shift
+  "$PODLENS_BIN" serve --data-dir "$dir" --port 0 "$@" >"$log" 2>/dev/null &
+  server=$!
+  for _ in $(seq 100); do grep -q "listening on" "$log" && break; sleep 0.1; done
+  base="$(grep -o 'http://127.0.0.1:[0-9]*' "$log" | head -n 1)"
+}
+start_server "$data"
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log" "$bodies_podcasts" "$bodies_episodes"' EXIT
-for _ in $(seq 100); do grep -q "listening on" "$log" && break; sleep 0.1; done
-base="$(grep -o 'http://127.0.0.1:[0-9]*' "$log" | head -n 1)"
 
 # Realistic inputs from the catalog itself: podcast ids, and title words to search for.
 latest="$(curl -fsS -H "Authorization: $key" "$base/api/v1/podcasts/latest")"
@@ -83,3 +91,18 @@ transcripts = con.execute(f"select count(*) from '{parquet}/transcripts.parquet'
 print(f"{podcasts} podcasts, {episodes} episodes, {transcripts} transcripts")
 PY
 )"
+
+# One wrk run of `load.lua` against the server: appends "name<TAB>json<TAB>ticks" to
+# $results (for table.py). Arguments: name, paths, bodies file, and keys (default the
+# admin key). The server's CPU time (user + system, in clock ticks) is read before and
+# after, so each line also says what one request costs the server, a figure that
+# depends far less on what else the machine runs than requests/s does.
+server_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+run() {
+  local name="$1" paths="$2" bodies="$3" keys="${4:-$key}" line before after
+  before="$(server_ticks)"
+  line="$(PODLENS_KEYS="$keys" PATHS="$paths" BODIES="$bodies" BENCH_LUA_DIR="$here" \
+    wrk -t2 -c"$connections" -d"${seconds}s" --timeout 10s --latency -s "$here/load.lua" "$base" | tail -n 1)"
+  after="$(server_ticks)"
+  printf '%s\t%s\t%s\n' "$name" "$line" "$((after - before))" >>"$results"
+}

@@ -20,15 +20,6 @@ relevance_episodes="$(mktemp)"
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log" "$bodies_podcasts" "$bodies_episodes" "$relevance_episodes" "$results"' EXIT
 grep -v '"sortOrder"' "$bodies_episodes" >"$relevance_episodes"
 
-server_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
-run() {
-  local name="$1" path="$2" bodies="$3" line before after
-  before="$(server_ticks)"
-  line="$(PODLENS_KEYS="$key" PATHS="$path" BODIES="$bodies" BENCH_LUA_DIR="$here" \
-    wrk -t2 -c"$connections" -d"${seconds}s" --timeout 10s --latency -s "$here/load.lua" "$base" | tail -n 1)"
-  after="$(server_ticks)"
-  printf '%s\t%s\t%s\n' "$name" "$line" "$((after - before))" >>"$results"
-}
 measure() {
   local label="$1"
   run "GET /api/v1/public/health ($label)" "/api/v1/public/health" ""
@@ -55,32 +46,10 @@ fi
 kill "$server"
 wait "$server" 2>/dev/null || true
 key="$("$PODLENS_BIN" keys create --data-dir "$keyword" --email "bench-$$@podlens.local" --plan admin | tail -n 1)"
-"$PODLENS_BIN" serve --data-dir "$keyword" --port 0 --no-poll >"$log" 2>/dev/null &
-server=$!
-for _ in $(seq 100); do grep -q "listening on" "$log" && break; sleep 0.1; done
-base="$(grep -o 'http://127.0.0.1:[0-9]*' "$log" | head -n 1)"
+start_server "$keyword" --no-poll
 measure keyword-only
 
-python3 - "$results" "$(getconf CLK_TCK)" <<'PY'
-import json, sys
-rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
-ticks_per_second = int(sys.argv[2])
-print("| endpoint | requests | requests/s | share of health | p50 ms | p90 ms | p99 ms | server CPU ms/request | errors |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-failed = False
-health = None
-for name, line, ticks in rows:
-    result = json.loads(line)
-    if name.startswith("GET /api/v1/public/health"):
-        health = result["rps"]
-    errors = result["non_2xx"] + result["connect"] + result["read"] + result["write"] + result["timeout"]
-    cpu = 1000 * int(ticks) / ticks_per_second / max(result["requests"], 1)
-    print(f"| {name} | {result['requests']} | {result['rps']:.0f} | {100 * result['rps'] / health:.1f}% | {result['p50_ms']:.1f} | {result['p90_ms']:.1f} | {result['p99_ms']:.1f} | {cpu:.3f} | {errors} |")
-    if errors:
-        print(f"errors in {name}: {result}", file=sys.stderr)
-        failed = True
-sys.exit(1 if failed else 0)
-PY
+python3 "$here/table.py" "$results" "$(getconf CLK_TCK)"
 echo
 cat "$results.hybrid" "$results.keyword-only"
 rm -f "$results.hybrid" "$results.keyword-only"

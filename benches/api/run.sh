@@ -20,20 +20,6 @@ connections="${3:-16}"
 source "$(cd "$(dirname "$0")" && pwd)/common.sh"
 results="$(mktemp)"
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log" "$bodies_podcasts" "$bodies_episodes" "$results"' EXIT
-# One wrk run: appends "name<TAB>json" to $results.
-# The server's CPU time (user + system, in clock ticks) is read before and after, so each
-# line also says what one request costs the server, a figure that depends far less on
-# what else the machine runs than requests/s does.
-server_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
-run() {
-  local name="$1" paths="$2" bodies="$3" keys="${4:-$key}" line before after
-  before="$(server_ticks)"
-  line="$(PODLENS_KEYS="$keys" PATHS="$paths" BODIES="$bodies" BENCH_LUA_DIR="$here" \
-    wrk -t2 -c"$connections" -d"${seconds}s" --timeout 10s --latency -s "$here/load.lua" "$base" | tail -n 1)"
-  after="$(server_ticks)"
-  printf '%s\t%s\t%s\n' "$name" "$line" "$((after - before))" >>"$results"
-}
-
 # A limited plan's searches are charged against its cap (agency: 5,000 a month), so
 # they run with keys of their own, enough for the run: 16 agency users.
 agency_keys=""
@@ -53,25 +39,7 @@ run "GET /api/v1/podcasts/{id} (50 podcasts)" "$details_paths" ""
 run "POST /api/v1/search/podcasts (12 bodies)" "/api/v1/search/podcasts" "$bodies_podcasts"
 run "POST /api/v1/search/episodes (12 bodies)" "/api/v1/search/episodes" "$bodies_episodes"
 run "POST /api/v1/search/podcasts (12 bodies, agency plan, 16 keys)" "/api/v1/search/podcasts" "$bodies_podcasts" "$agency_keys"
-python3 - "$results" "$(getconf CLK_TCK)" <<'PY'
-import json, sys
-rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
-ticks_per_second = int(sys.argv[2])
-health = json.loads(rows[0][1])["rps"]
-print("| endpoint | requests | requests/s | share of health | p50 ms | p90 ms | p99 ms | server CPU ms/request | errors |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-failed = False
-for name, line, ticks in rows:
-    result = json.loads(line)
-    errors = result["non_2xx"] + result["connect"] + result["read"] + result["write"] + result["timeout"]
-    share = 100 * result["rps"] / health
-    cpu = 1000 * int(ticks) / ticks_per_second / max(result["requests"], 1)
-    print(f"| {name} | {result['requests']} | {result['rps']:.0f} | {share:.1f}% | {result['p50_ms']:.1f} | {result['p90_ms']:.1f} | {result['p99_ms']:.1f} | {cpu:.3f} | {errors} |")
-    if errors:
-        print(f"errors in {name}: {result}", file=sys.stderr)
-        failed = True
-sys.exit(1 if failed else 0)
-PY
+python3 "$here/table.py" "$results" "$(getconf CLK_TCK)"
 
 # What the API adds to the engine: the same search bodies, one connection, one request
 # at a time; the client's time for each request against the engine's own time for it

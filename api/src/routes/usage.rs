@@ -70,8 +70,10 @@ async fn team_rows(
     blocking(move || {
         // This node's counts not yet written are written first, so a caller sees
         // their own calls.
-        if let Err(error) = meter.flush().and_then(|_| quotas.flush()) {
-            tracing::warn!(%error, "usage counts not written before a usage report");
+        for flushed in [meter.flush(), quotas.flush()] {
+            if let Err(error) = flushed {
+                tracing::warn!(%error, "usage counts not written before a usage report");
+            }
         }
         Ok(accounts.team_usage(&team_id, from, to)?)
     })

@@ -274,13 +274,7 @@ mod tests {
 
     use super::*;
     use crate::accounts::SqlAccountStore;
-
-    fn user(id: &str) -> UsageSubject {
-        UsageSubject::User {
-            user_id: id.into(),
-            team_id: "t1".into(),
-        }
-    }
+    use crate::accounts::test_user as user;
 
     fn day(y: i32, m: u32, d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, d).unwrap()

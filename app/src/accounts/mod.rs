@@ -129,6 +129,15 @@ pub struct TeamPodcastRow {
     pub updated_at: DateTime<Utc>,
 }
 
+/// A user of team `t1`: the usage tests' subject.
+#[cfg(test)]
+pub(crate) fn test_user(id: &str) -> UsageSubject {
+    UsageSubject::User {
+        user_id: id.into(),
+        team_id: "t1".into(),
+    }
+}
+
 /// Runs `flush` on a blocking thread every `interval` until the runtime stops, with a
 /// warning naming `what` when it fails (what it could not write stays queued for the
 /// next run).

@@ -26,9 +26,9 @@
 //!   the cap itself does not depend on it.
 //! - **Near the cap.** Once the store grants less than a node asked for, that node
 //!   gives back what it has not used with every batch. A call refused while other
-//!   nodes hold part of the window is asked again once, a batch later (the API does
-//!   this), so the last uses of a window go to whichever node is asked for them, and
-//!   a caller is not refused while uses are left.
+//!   nodes hold part of the window is asked again once, [`RETRY_REFUSED_AFTER`] later
+//!   (the API does this), so the last uses of a window go to whichever node is asked
+//!   for them, and a caller is not refused while uses are left.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -41,6 +41,12 @@ use crate::error::AppResult;
 
 /// How often granted calls are written and reservations renewed.
 pub const FLUSH_INTERVAL: Duration = super::meter::FLUSH_INTERVAL;
+
+/// How long a caller refused while other nodes hold part of the window waits before
+/// asking once more: by then those nodes have written what they used and given back
+/// the rest (a batch, and half of one for the time a batch takes).
+pub const RETRY_REFUSED_AFTER: Duration =
+    Duration::from_millis(FLUSH_INTERVAL.as_millis() as u64 * 3 / 2);
 
 /// How long a reservation lasts in the store without being renewed.
 pub const LEASE_TIME: Duration = Duration::from_secs(10);
@@ -130,6 +136,22 @@ struct LeaseKey {
     subject: UsageSubject,
     counter: UsageCounter,
     first_day: NaiveDate,
+}
+
+impl LeaseKey {
+    /// The window of `counter` that holds `today`.
+    fn new(
+        subject: &UsageSubject,
+        counter: UsageCounter,
+        window: UsageWindow,
+        today: NaiveDate,
+    ) -> LeaseKey {
+        LeaseKey {
+            subject: subject.clone(),
+            counter,
+            first_day: window.bounds(today).0,
+        }
+    }
 }
 
 /// This node's reservation of one window.
@@ -257,11 +279,7 @@ impl Quotas {
         limit: u64,
         today: NaiveDate,
     ) -> Option<u64> {
-        let key = LeaseKey {
-            subject: subject.clone(),
-            counter,
-            first_day: window.bounds(today).0,
-        };
+        let key = LeaseKey::new(subject, counter, window, today);
         let mut leases = self.leases();
         let lease = leases.get_mut(&key)?;
         if lease.limit != limit || lease.free() == 0 || Instant::now() >= lease.valid_until {
@@ -281,11 +299,7 @@ impl Quotas {
         today: NaiveDate,
     ) -> AppResult<Consumption> {
         let _turn = self.turn();
-        let key = LeaseKey {
-            subject: subject.clone(),
-            counter,
-            first_day: window.bounds(today).0,
-        };
+        let key = LeaseKey::new(subject, counter, window, today);
         let (want, fresh) = {
             let mut leases = self.leases();
             let now = Instant::now();
@@ -461,13 +475,7 @@ pub fn spawn_flusher(quotas: Arc<Quotas>) {
 mod tests {
     use super::*;
     use crate::accounts::SqlAccountStore;
-
-    fn user(id: &str) -> UsageSubject {
-        UsageSubject::User {
-            user_id: id.into(),
-            team_id: "t1".into(),
-        }
-    }
+    use crate::accounts::test_user as user;
 
     fn today() -> NaiveDate {
         NaiveDate::from_ymd_opt(2025, 3, 4).unwrap()
