@@ -449,9 +449,22 @@ struct ShardWriters {
     merge_at_end: bool,
 }
 
+/// Bytes of stored documents compressed together. A hit reads its stored fields by
+/// decompressing its whole block: at tantivy's default (16 KiB, about six episodes) a
+/// page of 100 episode hits decompressed 1.6 MB; 4 KiB blocks cut that fourfold for a
+/// few percent more on disk.
+const DOCSTORE_BLOCK_BYTES: usize = 4096;
+
 fn create_index(dir: &Path, schema: &Schema, memory: usize) -> Result<(Index, IndexWriter)> {
     std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
-    let index = Index::create_in_dir(dir, schema.clone())?;
+    let settings = tantivy::IndexSettings {
+        docstore_blocksize: DOCSTORE_BLOCK_BYTES,
+        ..tantivy::IndexSettings::default()
+    };
+    let index = Index::builder()
+        .schema(schema.clone())
+        .settings(settings)
+        .create_in_dir(dir)?;
     register_analyzers(&index);
     let writer = index.writer_with_num_threads(1, memory)?;
     writer.set_merge_policy(Box::new(NoMergePolicy));

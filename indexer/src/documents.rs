@@ -297,6 +297,7 @@ pub fn episode_document(
     if let Some(date) = episode.episode_rss_published_at {
         doc.add_i64(schema.published_at, date.timestamp());
     }
+    doc.add_i64(schema.first_seen_at, episode.episode_created_at.timestamp());
     if let Some(seconds) = episode.episode_duration_seconds {
         doc.add_u64(schema.duration_seconds, seconds.max(0) as u64);
     }
@@ -308,6 +309,15 @@ pub fn episode_document(
     doc.add_u64(schema.title_sort_hi, sort_hi);
     doc.add_u64(schema.title_sort_lo, sort_lo);
     if let Some((record, chunks)) = transcript {
+        if let Some(first) = chunks.iter().find(|chunk| chunk.ordinal == 0) {
+            let start: String = first
+                .text
+                .trim()
+                .chars()
+                .take(crate::schema::TRANSCRIPT_START_STORED)
+                .collect();
+            doc.add_text(schema.transcript_start, start);
+        }
         let family = transcript_family(record, language);
         for chunk in chunks {
             doc.add_text(schema.transcript.field(family), &chunk.text);

@@ -25,8 +25,9 @@ use crate::error::{IndexError, Result};
 /// The manifest's file name inside the index directory.
 pub const MANIFEST_FILE: &str = "manifest.json";
 /// 2: podcasts carry their people, their episodes' text, their stored record and a text
-/// quality; episodes their people.
-const FORMAT_VERSION: u32 = 2;
+/// quality; episodes their people. 3: episodes store when they were first seen and the
+/// start of their transcript; stored fields compress in 4 KiB blocks.
+const FORMAT_VERSION: u32 = 3;
 
 /// What `manifest.json` says.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -55,6 +55,8 @@ pub struct EpisodeHit {
     pub image_url: Option<String>,
     pub web_url: Option<String>,
     pub published_at: Option<DateTime<Utc>>,
+    /// When the catalog first saw the episode (the date to show for an undated item).
+    pub first_seen_at: Option<DateTime<Utc>>,
     pub duration_seconds: Option<u64>,
     pub has_transcript: bool,
     pub transcript_id: Option<Uuid>,

@@ -203,6 +203,11 @@ impl Default for PodcastSchema {
     }
 }
 
+/// How much of a transcript's start an episode document keeps: one character more than
+/// the longest start a search returns, so cutting it at a word gives what cutting the
+/// whole first chunk would.
+pub const TRANSCRIPT_START_STORED: usize = crate::search::MAX_SNIPPET_CHARS + 1;
+
 /// The episodes index. Transcript text is indexed here (one value per chunk, not stored)
 /// so an episode matches transcript terms directly; the chunks index holds the stored,
 /// timed chunks used for snippets.
@@ -226,6 +231,12 @@ pub struct EpisodeSchema {
     pub web_url: Field,
     pub transcript_id: Field,
     pub published_at: Field,
+    /// When the catalog first saw the episode: the date a hit shows for an undated item.
+    pub first_seen_at: Field,
+    /// The start of the transcript's first chunk (trimmed, at most
+    /// [`TRANSCRIPT_START_STORED`] characters): a hit's `transcript_start` is cut from it
+    /// without reading the chunks index.
+    pub transcript_start: Field,
     pub duration_seconds: Field,
     pub has_transcript: Field,
     pub explicit: Field,
@@ -259,6 +270,8 @@ impl EpisodeSchema {
             web_url: b.add_text_field("web_url", STORED),
             transcript_id: b.add_text_field("transcript_id", STORED),
             published_at: b.add_i64_field("published_at", FAST | STORED),
+            first_seen_at: b.add_i64_field("first_seen_at", STORED),
+            transcript_start: b.add_text_field("transcript_start", STORED),
             duration_seconds: b.add_u64_field("duration_seconds", FAST | STORED),
             has_transcript: b.add_bool_field("has_transcript", INDEXED | FAST | STORED),
             explicit: b.add_bool_field("explicit", INDEXED | FAST),

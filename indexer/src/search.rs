@@ -417,16 +417,18 @@ fn fetch(
                         .filter(|(_, hit)| hit.shard == shard_index)
                         .map(|(position, found_hit)| {
                             let doc = shard.episodes.doc(found_hit.address)?;
-                            let mut hit = episode_hit(generation, doc, found_hit.score);
+                            let mut hit = episode_hit(
+                                generation,
+                                doc,
+                                found_hit.score,
+                                request.transcript_start_chars,
+                            );
                             hit.explanation = explain(position, found_hit)?;
                             Ok((position, hit))
                         })
                         .collect::<Result<Vec<_>>>()?;
                     if request.snippets && !hits.is_empty() {
                         add_snippets(generation, shard, plan, &mut hits)?;
-                    }
-                    if let Some(chars) = request.transcript_start_chars {
-                        add_transcript_starts(generation, shard, chars, &mut hits)?;
                     }
                     Ok(hits)
                 })
@@ -492,10 +494,14 @@ pub(crate) fn podcast_hit(
     }
 }
 
+/// The episode hit stored as `doc`, with the first `transcript_start_chars` characters
+/// of its transcript when asked for (cut after a word, from the start the document
+/// keeps).
 pub(crate) fn episode_hit(
     generation: &OpenGeneration,
     doc: TantivyDocument,
     score: f32,
+    transcript_start_chars: Option<usize>,
 ) -> EpisodeHit {
     let fields = &generation.schemas.episodes;
     EpisodeHit {
@@ -509,6 +515,7 @@ pub(crate) fn episode_hit(
         image_url: text(&doc, fields.image_url),
         web_url: text(&doc, fields.web_url),
         published_at: date(&doc, fields.published_at),
+        first_seen_at: date(&doc, fields.first_seen_at),
         duration_seconds: doc
             .get_first(fields.duration_seconds)
             .and_then(|value| value.as_u64()),
@@ -517,7 +524,9 @@ pub(crate) fn episode_hit(
             .and_then(|value| value.as_bool())
             .unwrap_or(false),
         transcript_id: uuid(&doc, fields.transcript_id),
-        transcript_start: None,
+        transcript_start: transcript_start_chars.and_then(|chars| {
+            text(&doc, fields.transcript_start).map(|start| cut_at_word(&start, chars))
+        }),
         score,
         snippets: Vec::new(),
         explanation: None,
@@ -715,64 +724,6 @@ pub(crate) fn escape_html(text: &str) -> String {
         }
     }
     out
-}
-
-/// The first `chars` characters of each hit's transcript (its first chunk), cut after a
-/// word: one search for the page's first chunks in `shard`.
-fn add_transcript_starts(
-    generation: &OpenGeneration,
-    shard: &OpenShard,
-    chars: usize,
-    hits: &mut [(usize, EpisodeHit)],
-) -> Result<()> {
-    let fields = &generation.schemas.chunks;
-    let wanted: Vec<Uuid> = hits
-        .iter()
-        .filter(|(_, hit)| hit.transcript_id.is_some())
-        .map(|(_, hit)| hit.episode_id)
-        .collect();
-    if wanted.is_empty() {
-        return Ok(());
-    }
-    let episodes: Vec<Box<dyn Query>> = wanted
-        .iter()
-        .map(|id| {
-            let term = Term::from_field_text(fields.episode_id, &id.to_string());
-            Box::new(TermQuery::new(term, IndexRecordOption::Basic)) as Box<dyn Query>
-        })
-        .collect();
-    // the first chunk (ordinal, a fast field)
-    let first = tantivy::query::RangeQuery::new(
-        std::ops::Bound::Included(Term::from_field_u64(fields.ordinal, 0)),
-        std::ops::Bound::Included(Term::from_field_u64(fields.ordinal, 0)),
-    );
-    let query = BooleanQuery::new(vec![
-        (
-            Occur::Must,
-            Box::new(BooleanQuery::new(
-                episodes.into_iter().map(|q| (Occur::Should, q)).collect(),
-            )) as Box<dyn Query>,
-        ),
-        (Occur::Must, Box::new(first)),
-    ]);
-    let addresses = shard
-        .chunks
-        .search(&query, &tantivy::collector::DocSetCollector)?;
-    let mut starts: HashMap<Uuid, String> = HashMap::new();
-    for address in addresses {
-        let doc: TantivyDocument = shard.chunks.doc(address)?;
-        let (Some(episode), Some(chunk)) = (
-            text(&doc, fields.episode_id).and_then(|id| Uuid::parse_str(&id).ok()),
-            text(&doc, fields.text_stored),
-        ) else {
-            continue;
-        };
-        starts.insert(episode, cut_at_word(&chunk, chars));
-    }
-    for (_, hit) in hits.iter_mut() {
-        hit.transcript_start = starts.remove(&hit.episode_id);
-    }
-    Ok(())
 }
 
 /// The first `chars` characters of `text`, cut after the last whole word (with "…"

@@ -253,7 +253,7 @@ fn episode_with_passage(
     else {
         return Ok(None);
     };
-    let mut hit = episode_hit(generation, doc, score);
+    let mut hit = episode_hit(generation, doc, score, None);
     let key = open.vectors.as_ref().map(|vectors| vectors.keys()[row]);
     if let Some(chunk_id) = key.and_then(|key| key.chunk_id())
         && let Some(chunk) = find_doc(&open.chunks, fields.chunks.chunk_id, &chunk_id)?

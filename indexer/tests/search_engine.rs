@@ -810,3 +810,97 @@ fn every_hit_gets_its_own_best_matching_chunks_as_snippets() {
     assert!(checked > 3, "{checked}");
     assert!(hits.iter().any(|hit| hit.snippets.len() > 1));
 }
+
+/// Every episode hit of `request`, following cursors.
+fn all_episode_hits(
+    handle: &IndexReaderHandle,
+    request: &SearchRequest,
+) -> Vec<podlens_indexer::EpisodeHit> {
+    let mut request = request.clone();
+    let mut hits = Vec::new();
+    loop {
+        let response = handle.search(&request).unwrap();
+        let Hits::Episodes(page) = response.hits else {
+            panic!("episode mode expected")
+        };
+        hits.extend(page);
+        match response.next_cursor {
+            Some(cursor) => request.cursor = Some(cursor),
+            None => break,
+        }
+    }
+    hits
+}
+
+#[test]
+fn episode_hits_carry_the_transcript_start_and_when_the_episode_was_first_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = catalog(60, 11);
+    for (n, episode) in catalog.episodes.iter_mut().enumerate() {
+        episode.episode_created_at = day(2000 + n as i64);
+    }
+    build(dir.path(), &catalog, 3);
+    let handle = open(dir.path());
+    let transcripts: HashMap<Uuid, &str> = catalog
+        .transcripts
+        .iter()
+        .map(|t| (t.episode_id, t.transcript_text.trim()))
+        .collect();
+    let created: HashMap<Uuid, _> = catalog
+        .episodes
+        .iter()
+        .map(|e| (e.episode_id, e.episode_created_at))
+        .collect();
+    assert!(
+        catalog
+            .episodes
+            .iter()
+            .any(|e| e.episode_rss_published_at.is_none()),
+        "the catalog has undated episodes"
+    );
+    for chars in [40, 2000] {
+        let request = SearchRequest {
+            mode: Some(SearchMode::Episodes),
+            page_size: 50,
+            transcript_start_chars: Some(chars),
+            ..SearchRequest::default()
+        };
+        let hits = all_episode_hits(&handle, &request);
+        assert_eq!(hits.len(), catalog.episodes.len());
+        for hit in &hits {
+            assert_eq!(hit.first_seen_at, Some(created[&hit.episode_id]));
+            let Some(transcript) = transcripts.get(&hit.episode_id) else {
+                assert_eq!(hit.transcript_start, None);
+                continue;
+            };
+            let start = hit.transcript_start.as_deref().expect("a transcript start");
+            let (head, cut) = match start.strip_suffix('…') {
+                Some(head) => (head, true),
+                None => (start, false),
+            };
+            assert!(
+                transcript.starts_with(head),
+                "{start:?} starts {transcript:?}"
+            );
+            assert!(head.chars().count() <= chars);
+            if cut {
+                // Cut after a whole word, no more than a word short of the length.
+                let next = transcript[head.len()..].chars().next();
+                assert!(next.is_some_and(char::is_whitespace), "{start:?}");
+                assert!(head.chars().count() + 20 > chars, "{start:?}");
+            } else {
+                // Whole: the transcript's first chunk, which holds at least a segment.
+                assert!(head.split_whitespace().count() >= 8, "{start:?}");
+            }
+        }
+        let starts = hits.iter().filter(|hit| hit.transcript_start.is_some());
+        assert_eq!(starts.count(), transcripts.len());
+    }
+    let request = SearchRequest {
+        mode: Some(SearchMode::Episodes),
+        page_size: 50,
+        ..SearchRequest::default()
+    };
+    let hits = all_episode_hits(&handle, &request);
+    assert!(hits.iter().all(|hit| hit.transcript_start.is_none()));
+}

@@ -458,15 +458,12 @@ fn hydrate(
             .iter()
             .map(|hit| {
                 let id = hit.podcast_id;
-                let published_at = match hit.published_at {
-                    Some(at) => at,
-                    // The engine keeps no date for undated items; the catalog's
-                    // first-seen time is what the episode pages show for them too.
-                    None => snapshot
-                        .episode_by_id(hit.episode_id)?
-                        .map(|episode| episode.episode_created_at)
-                        .unwrap_or_else(Utc::now),
-                };
+                // An undated item shows when the catalog first saw it, as the episode
+                // pages do (every generation stores both dates).
+                let published_at = hit
+                    .published_at
+                    .or(hit.first_seen_at)
+                    .unwrap_or_else(Utc::now);
                 wire(episode_hit(
                     hit,
                     published_at,
