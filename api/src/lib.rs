@@ -75,7 +75,13 @@ pub fn app(state: AppState) -> Router {
         .layer(axum::middleware::from_fn(extract::finish_reading_bodies))
         .layer(axum::middleware::from_fn(error::envelope_plain_failures))
         .layer(axum::middleware::from_fn(conditional::conditional_get))
-        .layer(tower_http::compression::CompressionLayer::new())
+        // The fastest level of each encoding, as web servers compress on the fly (nginx's
+        // gzip level 1): a page of 100 episode hits (270 KB of JSON) still shrinks to a
+        // sixth, and the level-6 default cost more CPU than answering the search itself.
+        .layer(
+            tower_http::compression::CompressionLayer::new()
+                .quality(tower_http::compression::CompressionLevel::Fastest),
+        )
         .layer(axum::middleware::from_fn(telemetry::track))
         .with_state(state)
 }

@@ -45,6 +45,7 @@ pub fn open_state_with(
     Ok(AppState {
         app: App::open(data_dir, database)?,
         web_dir,
+        podcast_json: Arc::default(),
     })
 }
 
@@ -81,6 +82,7 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
     let state = AppState {
         app: App::open_node(options.data_dir, database, &options.node)?,
         web_dir: options.web_dir,
+        podcast_json: Arc::default(),
     };
     let listener = tokio::net::TcpListener::bind(options.address)
         .await

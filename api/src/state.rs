@@ -1,8 +1,12 @@
-//! What every handler shares: the application's services and the web bundle.
+//! What every handler shares: the application's services, the web bundle and the
+//! search hits' podcast fields kept as JSON.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use podlens_app::App;
+
+use crate::routes::search::PodcastJsonCache;
 
 /// The state handed to [`crate::app`]: the services, and where the built web app is.
 /// It reads as the [`App`] it holds.
@@ -11,6 +15,8 @@ pub struct AppState {
     pub app: App,
     /// The web app's built bundle, served outside `/api` when present.
     pub web_dir: Option<PathBuf>,
+    /// Search hits' podcast fields, written once per podcast and kept.
+    pub podcast_json: Arc<PodcastJsonCache>,
 }
 
 impl std::ops::Deref for AppState {

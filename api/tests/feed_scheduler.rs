@@ -832,3 +832,44 @@ async fn hanging_looping_endless_and_garbage_feeds_back_off_without_holding_up_t
         );
     }
 }
+
+/// Regression for the kept JSON of search hits' podcast fields: after a feed's change
+/// is published, hits show the podcast as the refreshed catalog has it, not as the
+/// first search wrote it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_hits_show_a_podcast_as_its_refreshed_feed_says() {
+    let setup = setup().await;
+    run_cycle(&setup.state.feed_cycles()).await.unwrap();
+    let reef_totals = || async {
+        let response = reqwest::Client::new()
+            .post(format!("{}/api/v1/search/episodes", setup.base))
+            .header("authorization", &setup.key)
+            .header("content-type", "application/json")
+            .body(
+                json!({"searchTerms": [{"searchTerm": "Reef Radio", "searchType": "text",
+                    "searchTargets": ["episode-description"], "searchTermOptions": {"matchMode": "must"}}]})
+                .to_string(),
+            )
+            .send()
+            .await
+            .unwrap();
+        let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+        let hits = body["data"]["result"]["hits"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        hits.iter()
+            .map(|hit| (hit["podcastRssTitle"].clone(), hit["totalEpisodes"].clone()))
+            .collect::<Vec<_>>()
+    };
+    let before = reef_totals().await;
+    assert_eq!(before, vec![(json!("Reef Radio"), json!(3)); 3]);
+
+    setup.write("reef.xml", &feed_xml("Reef Radio", WEEKLY, ""));
+    let report = setup.poll(&["reef.xml"]).await;
+    assert_eq!(report.new_episodes, 1, "{report:?}");
+    assert_eq!(
+        reef_totals().await,
+        vec![(json!("Reef Radio"), json!(4)); 4]
+    );
+}

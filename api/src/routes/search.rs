@@ -28,6 +28,7 @@ use podlens_app::search_plan::engine_request;
 
 mod hits;
 
+pub(crate) use hits::PodcastJsonCache;
 use hits::{Snippets, WireHit, episode_hit, podcast_hit};
 
 pub fn router() -> Router<AppState> {
@@ -428,8 +429,8 @@ fn remember(
     });
 }
 
-/// The wire hits, completed from the snapshot's records of their podcasts (read in
-/// place: a page of hits copies no catalog record).
+/// The wire hits, completed from the snapshot's records of their podcasts (their
+/// fields written once per podcast and kept: see `PodcastJsonCache`).
 fn hydrate(
     state: &AppState,
     hits: &Hits,
@@ -438,40 +439,39 @@ fn hydrate(
 ) -> ApiResult<Vec<WireHit>> {
     let snapshot = state.catalog.snapshot()?;
     let catalog = snapshot.podcasts_view();
-    let wire = |result: serde_json::Result<WireHit>| {
-        result.map_err(|error| ApiError::Internal(format!("could not write a search hit: {error}")))
+    let written = |error: serde_json::Error| {
+        ApiError::Internal(format!("could not write a search hit: {error}"))
     };
+    let ids: Vec<Uuid> = match hits {
+        Hits::Podcasts(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),
+        Hits::Episodes(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),
+    };
+    let podcasts = state
+        .podcast_json
+        .podcasts(&catalog, plan, &ids)
+        .map_err(written)?;
     match hits {
         Hits::Podcasts(hits) => hits
             .iter()
-            .map(|hit| {
-                let id = hit.podcast_id;
-                wire(podcast_hit(
-                    hit,
-                    catalog.podcast(id),
-                    catalog.authority_score(id),
-                    plan,
-                ))
+            .zip(&podcasts)
+            .map(|(hit, podcast)| {
+                let score = catalog.authority_score(hit.podcast_id);
+                podcast_hit(hit, podcast.as_deref(), score, plan).map_err(written)
             })
             .collect(),
         Hits::Episodes(hits) => hits
             .iter()
-            .map(|hit| {
-                let id = hit.podcast_id;
+            .zip(&podcasts)
+            .map(|(hit, podcast)| {
                 // An undated item shows when the catalog first saw it, as the episode
                 // pages do (every generation stores both dates).
                 let published_at = hit
                     .published_at
                     .or(hit.first_seen_at)
                     .unwrap_or_else(Utc::now);
-                wire(episode_hit(
-                    hit,
-                    published_at,
-                    catalog.podcast(id),
-                    catalog.authority_score(id),
-                    plan,
-                    snippets,
-                ))
+                let score = catalog.authority_score(hit.podcast_id);
+                episode_hit(hit, published_at, podcast.as_deref(), score, plan, snippets)
+                    .map_err(written)
             })
             .collect(),
     }

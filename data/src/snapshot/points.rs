@@ -123,6 +123,11 @@ impl PodcastsView {
         self.0.scores.get(&podcast_id)
     }
 
+    /// Whether `other` reads the same snapshot's maps (not a later one's).
+    pub fn same_snapshot(&self, other: &PodcastsView) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
     /// Every podcast of the snapshot.
     pub fn all(&self) -> impl Iterator<Item = &PodcastRecord> {
         self.0.podcasts.iter()

@@ -2,14 +2,23 @@
 //! snapshot's podcast records, serialised once, in the blocking task that builds them.
 //! A page of a hundred hits is about 180 KB of JSON; building it as `serde_json::Value`
 //! maps copied every string of every hit twice and cost as much as the search itself.
+//! A podcast's fields, two thirds of an episode hit's bytes, are written once per
+//! podcast and plan and kept ([`PodcastJsonCache`]): a hit copies them as they are.
+
+use std::collections::HashMap;
+use std::num::NonZeroUsize;
+use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
-use podlens_data::snapshot::AuthorityScoreRow;
+use lru::LruCache;
+use podlens_data::snapshot::{AuthorityScoreRow, PodcastsView};
 use podlens_indexer::{EpisodeHit, PodcastHit, TranscriptSnippet};
 use podlens_model::Plan;
 use podlens_model::catalog::PodcastRecord;
 use podlens_model::plans::PodcastExtraField;
-use serde::Serialize;
+use serde::de::{MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 use uuid::Uuid;
 
@@ -60,6 +69,168 @@ struct PodcastFields<'a> {
     podcast_emails: Option<&'a [String]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     podcast_podlens_genres: Option<&'a [String]>,
+}
+
+/// A podcast's fields as hits write them: each field's name and JSON text, in order.
+/// Written into a hit (`#[serde(flatten)]`), the text is copied as it is, not escaped
+/// again.
+#[derive(Debug)]
+pub struct PodcastJson(Vec<(String, Box<RawValue>)>);
+
+impl PodcastJson {
+    fn of(fields: &PodcastFields<'_>) -> serde_json::Result<PodcastJson> {
+        serde_json::from_str(&serde_json::to_string(fields)?)
+    }
+}
+
+impl Serialize for PodcastJson {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in &self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for PodcastJson {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields;
+        impl<'de> Visitor<'de> for Fields {
+            type Value = PodcastJson;
+
+            fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+                formatter.write_str("a JSON object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PodcastJson, A::Error> {
+                let mut fields = Vec::new();
+                while let Some(field) = map.next_entry()? {
+                    fields.push(field);
+                }
+                Ok(PodcastJson(fields))
+            }
+        }
+        deserializer.deserialize_map(Fields)
+    }
+}
+
+/// How many podcasts' fields [`PodcastJsonCache`] keeps (per plan's set of extra
+/// fields): a few KB each.
+const PODCAST_JSON_ENTRIES: usize = 8192;
+
+/// The podcast fields of search hits as JSON, written once per podcast and plan's extra
+/// fields and kept, least recently used first out, while the snapshot they were read
+/// from is current: a page of episode hits names about half as many podcasts as hits,
+/// and the same podcasts come back from search to search.
+pub struct PodcastJsonCache(Mutex<CachedPodcasts>);
+
+struct CachedPodcasts {
+    /// The snapshot the entries were read from.
+    view: Option<PodcastsView>,
+    entries: LruCache<(Uuid, u8), Arc<PodcastJson>>,
+}
+
+impl Default for PodcastJsonCache {
+    fn default() -> Self {
+        PodcastJsonCache(Mutex::new(CachedPodcasts {
+            view: None,
+            entries: LruCache::new(
+                NonZeroUsize::new(PODCAST_JSON_ENTRIES).unwrap_or(NonZeroUsize::MIN),
+            ),
+        }))
+    }
+}
+
+impl std::fmt::Debug for PodcastJsonCache {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("PodcastJsonCache")
+    }
+}
+
+impl PodcastJsonCache {
+    /// The fields of the podcasts `ids` (in order) as `plan` sees them in `view`;
+    /// `None` for a podcast `view` has no record of.
+    pub fn podcasts(
+        &self,
+        view: &PodcastsView,
+        plan: Plan,
+        ids: &[Uuid],
+    ) -> serde_json::Result<Vec<Option<Arc<PodcastJson>>>> {
+        let tier = extras_key(plan);
+        let mut found: Vec<Option<Arc<PodcastJson>>> = {
+            let mut cache = self
+                .0
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            if !cache
+                .view
+                .as_ref()
+                .is_some_and(|held| held.same_snapshot(view))
+            {
+                cache.view = Some(view.clone());
+                cache.entries.clear();
+            }
+            ids.iter()
+                .map(|id| cache.entries.get(&(*id, tier)).cloned())
+                .collect()
+        };
+        // Written outside the lock, once per podcast of the page.
+        let mut written: HashMap<Uuid, Arc<PodcastJson>> = HashMap::new();
+        for (id, slot) in ids.iter().zip(found.iter_mut()) {
+            if slot.is_some() {
+                continue;
+            }
+            if let Some(json) = written.get(id) {
+                *slot = Some(json.clone());
+                continue;
+            }
+            let Some(record) = view.podcast(*id) else {
+                continue;
+            };
+            let fields = PodcastFields::new(
+                *id,
+                Some(record),
+                view.authority_score(*id),
+                plan,
+                Fallback::default(),
+            );
+            let json = Arc::new(PodcastJson::of(&fields)?);
+            written.insert(*id, json.clone());
+            *slot = Some(json);
+        }
+        if !written.is_empty() {
+            let mut cache = self
+                .0
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            if cache
+                .view
+                .as_ref()
+                .is_some_and(|held| held.same_snapshot(view))
+            {
+                for (id, json) in written {
+                    cache.entries.put((id, tier), json);
+                }
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// Which of the extra fields [`PodcastFields`] writes `plan` sees, as bits.
+fn extras_key(plan: Plan) -> u8 {
+    let extras = plan.podcast_extra_fields();
+    [
+        PodcastExtraField::AppleId,
+        PodcastExtraField::Guests,
+        PodcastExtraField::PrimaryContact,
+        PodcastExtraField::Genres,
+    ]
+    .iter()
+    .enumerate()
+    .filter(|(_, field)| extras.contains(field))
+    .fold(0, |key, (bit, _)| key | 1 << bit)
 }
 
 /// What a hit knows of its podcast when the snapshot has no record of it (the index and
@@ -143,7 +314,7 @@ impl<'a> PodcastFields<'a> {
 #[derive(Serialize)]
 struct WirePodcastHit<'a> {
     #[serde(flatten)]
-    podcast: PodcastFields<'a>,
+    podcast: &'a PodcastJson,
     score: f64,
 }
 
@@ -162,7 +333,7 @@ struct Passage<'a> {
 #[serde(rename_all = "camelCase")]
 struct WireEpisodeHit<'a> {
     #[serde(flatten)]
-    podcast: PodcastFields<'a>,
+    podcast: &'a PodcastJson,
     episode_id: Uuid,
     episode_slug: &'a str,
     episode_rss_title: &'a str,
@@ -203,40 +374,70 @@ pub struct Snippets {
     pub passage: bool,
 }
 
-/// The podcast hit on the wire.
+/// The podcast hit on the wire: `cached`, its podcast's fields from the snapshot (see
+/// [`PodcastJsonCache`]), or else what the hit itself knows of the podcast.
 pub fn podcast_hit(
     hit: &PodcastHit,
-    record: Option<&PodcastRecord>,
+    cached: Option<&PodcastJson>,
     score: Option<&AuthorityScoreRow>,
     plan: Plan,
 ) -> serde_json::Result<WireHit> {
-    let fallback = Fallback {
-        title: &hit.title,
-        slug: &hit.slug,
-        image_url: hit.image_url.as_deref(),
-        language: hit.language.as_deref(),
-        founded_date: hit.founded_date,
-        last_episode_date: hit.last_episode_date,
+    let fresh;
+    let podcast = match cached {
+        Some(json) => json,
+        None => {
+            let fallback = Fallback {
+                title: &hit.title,
+                slug: &hit.slug,
+                image_url: hit.image_url.as_deref(),
+                language: hit.language.as_deref(),
+                founded_date: hit.founded_date,
+                last_episode_date: hit.last_episode_date,
+            };
+            fresh = PodcastJson::of(&PodcastFields::new(
+                hit.podcast_id,
+                None,
+                score,
+                plan,
+                fallback,
+            ))?;
+            &fresh
+        }
     };
     serde_json::value::to_raw_value(&WirePodcastHit {
-        podcast: PodcastFields::new(hit.podcast_id, record, score, plan, fallback),
+        podcast,
         score: f64::from(hit.score),
     })
 }
 
-/// The episode hit on the wire; `published_at` is the episode's date (the engine keeps
-/// none for undated items, and the caller looks up when the catalog first saw them).
+/// The episode hit on the wire; `published_at` is the episode's date (for an undated
+/// item, when the catalog first saw it), `cached` its podcast's fields as in
+/// [`podcast_hit`].
 pub fn episode_hit(
     hit: &EpisodeHit,
     published_at: DateTime<Utc>,
-    record: Option<&PodcastRecord>,
+    cached: Option<&PodcastJson>,
     score: Option<&AuthorityScoreRow>,
     plan: Plan,
     snippets: Snippets,
 ) -> serde_json::Result<WireHit> {
-    let fallback = Fallback {
-        title: hit.podcast_title.as_deref().unwrap_or_default(),
-        ..Fallback::default()
+    let fresh;
+    let podcast = match cached {
+        Some(json) => json,
+        None => {
+            let fallback = Fallback {
+                title: hit.podcast_title.as_deref().unwrap_or_default(),
+                ..Fallback::default()
+            };
+            fresh = PodcastJson::of(&PodcastFields::new(
+                hit.podcast_id,
+                None,
+                score,
+                plan,
+                fallback,
+            ))?;
+            &fresh
+        }
     };
     // The best matching passage, matches in <em>; absent for a search without a
     // transcript term or an episode without a matching passage.
@@ -247,7 +448,7 @@ pub fn episode_hit(
         &hit.snippets
     };
     serde_json::value::to_raw_value(&WireEpisodeHit {
-        podcast: PodcastFields::new(hit.podcast_id, record, score, plan, fallback),
+        podcast,
         episode_id: hit.episode_id,
         episode_slug: &hit.slug,
         episode_rss_title: &hit.title,
@@ -273,4 +474,91 @@ pub fn episode_hit(
             end_second: snippet.end_second,
         }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record whose text needs escaping: quotes, backslashes, control characters,
+    /// markup and characters outside ASCII.
+    fn awkward_record() -> PodcastRecord {
+        PodcastRecord {
+            podcast_id: Uuid::from_u128(7),
+            podcast_slug: "quote-\"unquote\"".into(),
+            podcast_rss_title: "Tabs\tand \\ backslashes — ünïcode 🎙".into(),
+            podcast_rss_description: Some("<p>Line one\nline two</p>\u{1}".into()),
+            podcast_rss_description_no_html: Some("Line one\nline two".into()),
+            podcast_host_names: vec!["Zoë \"Z\" Ng".into()],
+            podcast_owner_email: Some("host@example.com".into()),
+            podcast_podlens_genres: vec!["science".into()],
+            total_episodes: 12,
+            ..PodcastRecord::default()
+        }
+    }
+
+    #[test]
+    fn kept_podcast_json_writes_the_same_text_as_the_fields() {
+        let record = awkward_record();
+        for plan in [Plan::Public, Plan::Free, Plan::Agency] {
+            let fields = PodcastFields::new(
+                record.podcast_id,
+                Some(&record),
+                None,
+                plan,
+                Fallback::default(),
+            );
+            let direct = serde_json::to_string(&fields).unwrap();
+            let kept = PodcastJson::of(&fields).unwrap();
+            assert_eq!(serde_json::to_string(&kept).unwrap(), direct, "{plan:?}");
+        }
+    }
+
+    #[test]
+    fn a_hit_holds_its_podcast_fields_once_and_unescaped_twice() {
+        let record = awkward_record();
+        let fields = PodcastFields::new(
+            record.podcast_id,
+            Some(&record),
+            None,
+            Plan::Agency,
+            Fallback::default(),
+        );
+        let kept = PodcastJson::of(&fields).unwrap();
+        let hit = PodcastHit {
+            podcast_id: record.podcast_id,
+            slug: String::new(),
+            title: String::new(),
+            author: None,
+            description: None,
+            image_url: None,
+            language: None,
+            genres: Vec::new(),
+            host_names: Vec::new(),
+            founded_date: None,
+            last_episode_date: None,
+            total_episodes: 0,
+            score: 1.5,
+            explanation: None,
+        };
+        let wire = podcast_hit(&hit, Some(&kept), None, Plan::Agency).unwrap();
+        let value: serde_json::Value = serde_json::from_str(wire.get()).unwrap();
+        let mut expected = serde_json::to_value(&fields).unwrap();
+        expected["score"] = serde_json::json!(1.5);
+        assert_eq!(value, expected);
+        assert_eq!(value["podcastRssTitle"], record.podcast_rss_title.as_str());
+        // Each field once: as many keys in the text as in the parsed object.
+        let keys = wire.get().matches("\"podcastRssTitle\":").count();
+        assert_eq!(keys, 1);
+    }
+
+    #[test]
+    fn plans_that_see_different_extra_fields_are_kept_apart() {
+        let keys: Vec<u8> = [Plan::Public, Plan::Free, Plan::Agency]
+            .into_iter()
+            .map(extras_key)
+            .collect();
+        assert_ne!(keys[0], keys[1]);
+        assert_ne!(keys[1], keys[2]);
+    }
 }
