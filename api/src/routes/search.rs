@@ -21,7 +21,7 @@ use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, RawJson};
 use crate::metering::{self, Metered};
-use crate::state::{AppState, blocking};
+use crate::state::{AppState, blocking, on_search_pool};
 use podlens_app::accounts::{SearchRecord, UsageCounter};
 use podlens_app::cursors::{CursorKind, Payload, Reader, fingerprint, invalid_cursor};
 use podlens_app::search_plan::engine_request;
@@ -243,8 +243,8 @@ async fn run(
         match_snippet: search.snippets.include_match_snippet,
         passage: false,
     };
-    // The engine's page and its wire hits in one blocking step.
-    let (engine_response, hits, post_processing) = blocking(move || {
+    // The engine's page and its wire hits in one step on the search pool.
+    let (engine_response, hits, post_processing) = on_search_pool(move || {
         let response = run_state.catalog.index()?.search(&request)?;
         let post_started = std::time::Instant::now();
         let hits = hydrate(&run_state, &response.hits, plan, snippets)?;
