@@ -93,16 +93,36 @@ PY
 )"
 
 # One wrk run of `load.lua` against the server: appends "name<TAB>json<TAB>ticks" to
-# $results (for table.py). Arguments: name, paths, bodies file, and keys (default the
-# admin key). The server's CPU time (user + system, in clock ticks) is read before and
+# $results (for table.py). Arguments: name, paths, bodies file, keys (default the
+# admin key) and an Accept-Encoding header to send (default none: answers uncompressed). The server's CPU time (user + system, in clock ticks) is read before and
 # after, so each line also says what one request costs the server, a figure that
 # depends far less on what else the machine runs than requests/s does.
 server_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 run() {
-  local name="$1" paths="$2" bodies="$3" keys="${4:-$key}" line before after
+  local name="$1" paths="$2" bodies="$3" keys="${4:-$key}" encoding="${5:-}" line before after
+  local headers=()
+  [[ -n "$encoding" ]] && headers=(-H "Accept-Encoding: $encoding")
   before="$(server_ticks)"
   line="$(PODLENS_KEYS="$keys" PATHS="$paths" BODIES="$bodies" BENCH_LUA_DIR="$here" \
-    wrk -t2 -c"$connections" -d"${seconds}s" --timeout 10s --latency -s "$here/load.lua" "$base" | tail -n 1)"
+    wrk -t2 -c"$connections" -d"${seconds}s" --timeout 10s --latency "${headers[@]}" -s "$here/load.lua" "$base" | tail -n 1)"
   after="$(server_ticks)"
   printf '%s\t%s\t%s\n' "$name" "$line" "$((after - before))" >>"$results"
 }
+
+# The p50 latency in ms of PATH with the bodies of FILE sent one at a time on one
+# connection by wrk (a client that costs far less per answer than Python's), for
+# overhead.py's second "added" column.
+one_connection_p50() {
+  PODLENS_KEYS="$key" PATHS="$1" BODIES="$2" BENCH_LUA_DIR="$here" \
+    wrk -t1 -c1 -d"${one_connection_seconds:-10}s" --timeout 10s -s "$here/load.lua" "$base" |
+    tail -n 1 | python3 -c 'import json, sys; print(json.load(sys.stdin)["p50_ms"])'
+}
+
+# What the API adds to the engine's own time at one connection (overhead.py) for the
+# podcast bodies of file $1 and the episode bodies of $2, with wrk's p50 for the same.
+overhead() {
+  WRK_P50_PODCASTS="$(one_connection_p50 /api/v1/search/podcasts "$1")" \
+    WRK_P50_EPISODES="$(one_connection_p50 /api/v1/search/episodes "$2")" \
+    python3 "$here/overhead.py" "$base" "$key" "$1" "$2"
+}
+

@@ -26,7 +26,7 @@ measure() {
   run "POST /api/v1/search/podcasts, $label" "/api/v1/search/podcasts" "$bodies_podcasts"
   run "POST /api/v1/search/episodes, $label" "/api/v1/search/episodes" "$relevance_episodes"
   echo "one connection, $label:" >"$results.$label"
-  python3 "$here/overhead.py" "$base" "$key" "$bodies_podcasts" "$relevance_episodes" >>"$results.$label"
+  overhead "$bodies_podcasts" "$relevance_episodes" >>"$results.$label"
 }
 
 echo "catalog: $counts ($data)"

@@ -11,7 +11,11 @@ the page's stored fields and transcript passages, and the API writing the hits'
 JSON), and the p50 of what remains (HTTP, the key, the usage count, the hand-offs
 between threads, and this script reading the answer). The client's time includes this
 script's own HTTP handling, so the figures are upper bounds of what the server adds.
+When WRK_P50_PODCASTS and WRK_P50_EPISODES hold wrk's p50 for the same bodies on one
+connection (a client that costs far less per answer), two more columns give it and
+what remains of it after the engine's p50.
 """
+import os
 import http.client
 import json
 import statistics
@@ -54,8 +58,14 @@ def main():
     rounds = int(sys.argv[5]) if len(sys.argv) > 5 else 20
     url = urlparse(base)
     connection = http.client.HTTPConnection(url.hostname, url.port)
-    print("| one connection | requests | client p50 ms | client p99 ms | engine p50 ms | added p50 ms | of which: stored fields and hits p50 ms | the rest p50 ms |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    wrk_p50 = {
+        "/api/v1/search/podcasts": os.environ.get("WRK_P50_PODCASTS"),
+        "/api/v1/search/episodes": os.environ.get("WRK_P50_EPISODES"),
+    }
+    with_wrk = all(wrk_p50.values())
+    print("| one connection | requests | client p50 ms | client p99 ms | engine p50 ms | added p50 ms | of which: stored fields and hits p50 ms | the rest p50 ms |"
+          + (" wrk p50 ms | added (wrk) p50 ms |" if with_wrk else ""))
+    print("|---|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if with_wrk else ""))
     for path, name in [("/api/v1/search/podcasts", podcast_file), ("/api/v1/search/episodes", episode_file)]:
         bodies = [line.strip() for line in open(name) if line.strip()]
         client, engine, added, post, rest = measure(connection, key, path, bodies, rounds)
@@ -63,6 +73,8 @@ def main():
             f"| POST {path} | {len(client)} | {statistics.median(client):.2f} | {quantile(client, 0.99):.2f} "
             f"| {statistics.median(engine):.2f} | {statistics.median(added):.2f} "
             f"| {statistics.median(post):.2f} | {statistics.median(rest):.2f} |"
+            + (f" {float(wrk_p50[path]):.2f} | {float(wrk_p50[path]) - statistics.median(engine):.2f} |"
+               if with_wrk else "")
         )
 
 

@@ -449,17 +449,25 @@ struct ShardWriters {
     merge_at_end: bool,
 }
 
-/// Bytes of stored documents compressed together. A hit reads its stored fields by
-/// decompressing its whole block: at tantivy's default (16 KiB, about six episodes) a
-/// page of 100 episode hits decompressed 1.6 MB; 4 KiB blocks cut that fourfold for a
-/// few percent more on disk.
-const DOCSTORE_BLOCK_BYTES: usize = 4096;
+/// Bytes of podcast and episode documents stored (and compressed) together. A hit reads
+/// its stored fields by decompressing its whole block: at tantivy's default (16 KiB,
+/// about six episodes) a page of 100 episode hits decompressed 1.6 MB. With 4 KiB blocks
+/// the episode store is 43% larger and episode searches run 20% faster (side by side,
+/// benches/api/RESULTS.md). Transcript chunks keep the default: their store is the
+/// largest, and a page reads only its hits' best chunks.
+const HIT_BLOCK_BYTES: usize = 4096;
 
-fn create_index(dir: &Path, schema: &Schema, memory: usize) -> Result<(Index, IndexWriter)> {
+fn create_index(
+    dir: &Path,
+    schema: &Schema,
+    memory: usize,
+    block_bytes: Option<usize>,
+) -> Result<(Index, IndexWriter)> {
     std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
+    let defaults = tantivy::IndexSettings::default();
     let settings = tantivy::IndexSettings {
-        docstore_blocksize: DOCSTORE_BLOCK_BYTES,
-        ..tantivy::IndexSettings::default()
+        docstore_blocksize: block_bytes.unwrap_or(defaults.docstore_blocksize),
+        ..defaults
     };
     let index = Index::builder()
         .schema(schema.clone())
@@ -496,16 +504,19 @@ impl ShardWriters {
                 &shard_index_dir(gen_dir, shard, PODCASTS),
                 &schemas.podcasts.schema,
                 memory,
+                Some(HIT_BLOCK_BYTES),
             )?,
             episodes: create_index(
                 &shard_index_dir(gen_dir, shard, EPISODES),
                 &schemas.episodes.schema,
                 memory,
+                Some(HIT_BLOCK_BYTES),
             )?,
             chunks: create_index(
                 &shard_index_dir(gen_dir, shard, CHUNKS),
                 &schemas.chunks.schema,
                 memory,
+                None,
             )?,
         })
     }
