@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use podlens_app::App;
 
-use crate::routes::search::PodcastJsonCache;
+use crate::hits::PodcastJsonCache;
 
 /// The state handed to [`crate::app`]: the services, and where the built web app is.
 /// It reads as the [`App`] it holds.

@@ -58,11 +58,11 @@ pub use related::{
 };
 pub use relevance::{WEIGHTS, Weights};
 pub use request::{
-    MatchMode, NullOrder, SearchFilters, SearchMode, SearchRequest, SearchTerm, SortDirection,
-    SortField, SortOrder, Target,
+    MAX_SNIPPET_CHARS, MatchMode, NullOrder, SearchFilters, SearchMode, SearchRequest, SearchTerm,
+    SortDirection, SortField, SortOrder, Target,
 };
 pub use results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
-pub use search::{MAX_PAGE_SIZE, MAX_SNIPPET_CHARS, search};
+pub use search::{MAX_PAGE_SIZE, search};
 pub use semantic::{
     MAX_SEMANTIC_LIMIT, SemanticRequest, related_by_vectors, related_by_vectors_with,
     semantic_search, semantic_search_with,

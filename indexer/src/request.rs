@@ -159,6 +159,9 @@ pub enum SearchMode {
     Episodes,
 }
 
+/// Longest snippet (or transcript start) a request may ask for, in characters.
+pub const MAX_SNIPPET_CHARS: usize = 2000;
+
 /// A search.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchRequest {
@@ -173,7 +176,7 @@ pub struct SearchRequest {
     pub cursor: Option<String>,
     /// Transcript snippets per episode hit (episode mode, when a term targets transcripts).
     pub snippets: bool,
-    /// Characters of a snippet's fragment (default 220).
+    /// Characters of a snippet's fragment (default 220; at most [`MAX_SNIPPET_CHARS`]).
     pub snippet_chars: usize,
     /// The first characters of each episode hit's transcript (`EpisodeHit::transcript_start`).
     pub transcript_start_chars: Option<usize>,

@@ -206,7 +206,7 @@ impl Default for PodcastSchema {
 /// How much of a transcript's start an episode document keeps: one character more than
 /// the longest start a search returns, so cutting it at a word gives what cutting the
 /// whole first chunk would.
-pub const TRANSCRIPT_START_STORED: usize = crate::search::MAX_SNIPPET_CHARS + 1;
+pub const TRANSCRIPT_START_STORED: usize = crate::request::MAX_SNIPPET_CHARS + 1;
 
 /// The episodes index. Transcript text is indexed here (one value per chunk, not stored)
 /// so an episode matches transcript terms directly; the chunks index holds the stored,

@@ -29,7 +29,7 @@ use crate::query_build::{
 };
 use crate::reader::IndexReaderHandle;
 use crate::relevance::TermPlan;
-use crate::request::{MatchMode, SearchMode, SearchRequest, SortField, Target};
+use crate::request::{MAX_SNIPPET_CHARS, MatchMode, SearchMode, SearchRequest, SortField, Target};
 use crate::results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
 use crate::shard::{GlobalStatistics, OpenGeneration, OpenShard};
 use crate::sort_key::SortKey;
@@ -39,8 +39,6 @@ pub const MAX_PAGE_SIZE: usize = 1000;
 /// β of the podcast prior ([`Prior`]).
 const PRIOR_BETA: f32 = 0.2;
 const SNIPPETS_PER_HIT: usize = 3;
-/// Longest snippet a request may ask for.
-pub const MAX_SNIPPET_CHARS: usize = 2000;
 
 impl IndexReaderHandle {
     /// Runs `request` on the current generation.

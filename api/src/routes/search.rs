@@ -26,10 +26,7 @@ use podlens_app::accounts::{SearchRecord, UsageCounter};
 use podlens_app::cursors::{CursorKind, Payload, Reader, fingerprint, invalid_cursor};
 use podlens_app::search_plan::engine_request;
 
-mod hits;
-
-pub(crate) use hits::PodcastJsonCache;
-use hits::{Snippets, WireHit, episode_hit, podcast_hit};
+use crate::hits::{Snippets, WireHit, episode_hit, podcast_hit};
 
 pub fn router() -> Router<AppState> {
     Router::new()
