@@ -5,6 +5,7 @@
 //! A podcast's fields, two thirds of an episode hit's bytes, are written once per
 //! podcast and plan and kept ([`PodcastJsonCache`]): a hit copies them as they are.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
@@ -74,7 +75,7 @@ struct PodcastFields<'a> {
 /// A podcast's fields as hits write them: each field's name and JSON text, in order.
 /// Written into a hit (`#[serde(flatten)]`), the text is copied as it is, not escaped
 /// again.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct PodcastJson(Vec<(String, Box<RawValue>)>);
 
 impl PodcastJson {
@@ -374,6 +375,22 @@ pub struct Snippets {
     pub passage: bool,
 }
 
+/// A hit's podcast fields: `cached` when the snapshot has the podcast, else what the hit
+/// knows of it (`fallback`), written now.
+fn podcast_part<'a>(
+    cached: Option<&'a PodcastJson>,
+    podcast_id: Uuid,
+    score: Option<&AuthorityScoreRow>,
+    plan: Plan,
+    fallback: Fallback<'_>,
+) -> serde_json::Result<Cow<'a, PodcastJson>> {
+    match cached {
+        Some(json) => Ok(Cow::Borrowed(json)),
+        None => PodcastJson::of(&PodcastFields::new(podcast_id, None, score, plan, fallback))
+            .map(Cow::Owned),
+    }
+}
+
 /// The podcast hit on the wire: `cached`, its podcast's fields from the snapshot (see
 /// [`PodcastJsonCache`]), or else what the hit itself knows of the podcast.
 pub fn podcast_hit(
@@ -382,30 +399,17 @@ pub fn podcast_hit(
     score: Option<&AuthorityScoreRow>,
     plan: Plan,
 ) -> serde_json::Result<WireHit> {
-    let fresh;
-    let podcast = match cached {
-        Some(json) => json,
-        None => {
-            let fallback = Fallback {
-                title: &hit.title,
-                slug: &hit.slug,
-                image_url: hit.image_url.as_deref(),
-                language: hit.language.as_deref(),
-                founded_date: hit.founded_date,
-                last_episode_date: hit.last_episode_date,
-            };
-            fresh = PodcastJson::of(&PodcastFields::new(
-                hit.podcast_id,
-                None,
-                score,
-                plan,
-                fallback,
-            ))?;
-            &fresh
-        }
+    let fallback = Fallback {
+        title: &hit.title,
+        slug: &hit.slug,
+        image_url: hit.image_url.as_deref(),
+        language: hit.language.as_deref(),
+        founded_date: hit.founded_date,
+        last_episode_date: hit.last_episode_date,
     };
+    let podcast = podcast_part(cached, hit.podcast_id, score, plan, fallback)?;
     serde_json::value::to_raw_value(&WirePodcastHit {
-        podcast,
+        podcast: &podcast,
         score: f64::from(hit.score),
     })
 }
@@ -421,24 +425,11 @@ pub fn episode_hit(
     plan: Plan,
     snippets: Snippets,
 ) -> serde_json::Result<WireHit> {
-    let fresh;
-    let podcast = match cached {
-        Some(json) => json,
-        None => {
-            let fallback = Fallback {
-                title: hit.podcast_title.as_deref().unwrap_or_default(),
-                ..Fallback::default()
-            };
-            fresh = PodcastJson::of(&PodcastFields::new(
-                hit.podcast_id,
-                None,
-                score,
-                plan,
-                fallback,
-            ))?;
-            &fresh
-        }
+    let fallback = Fallback {
+        title: hit.podcast_title.as_deref().unwrap_or_default(),
+        ..Fallback::default()
     };
+    let podcast = podcast_part(cached, hit.podcast_id, score, plan, fallback)?;
     // The best matching passage, matches in <em>; absent for a search without a
     // transcript term or an episode without a matching passage.
     let best = hit.snippets.first();
@@ -448,7 +439,7 @@ pub fn episode_hit(
         &hit.snippets
     };
     serde_json::value::to_raw_value(&WireEpisodeHit {
-        podcast,
+        podcast: &podcast,
         episode_id: hit.episode_id,
         episode_slug: &hit.slug,
         episode_rss_title: &hit.title,
