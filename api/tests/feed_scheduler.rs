@@ -131,14 +131,15 @@ impl Setup {
         std::fs::write(self.feeds.join(name), text).unwrap();
     }
 
-    async fn episode_titles(&self, words: &str) -> Vec<String> {
+    /// The hits of an episode search for `words` (every one) in `target`.
+    async fn episode_hits(&self, words: &str, target: &str) -> Vec<Value> {
         let response = reqwest::Client::new()
             .post(format!("{}/api/v1/search/episodes", self.base))
             .header("authorization", &self.key)
             .header("content-type", "application/json")
             .body(
                 json!({"searchTerms": [{"searchTerm": words, "searchType": "text",
-                    "searchTargets": ["episode-title"], "searchTermOptions": {"matchMode": "must"}}]})
+                    "searchTargets": [target], "searchTermOptions": {"matchMode": "must"}}]})
                 .to_string(),
             )
             .send()
@@ -148,6 +149,12 @@ impl Setup {
         body["data"]["result"]["hits"]
             .as_array()
             .unwrap_or_else(|| panic!("{body}"))
+            .clone()
+    }
+
+    async fn episode_titles(&self, words: &str) -> Vec<String> {
+        self.episode_hits(words, "episode-title")
+            .await
             .iter()
             .map(|hit| {
                 hit["episodeRssTitle"]
@@ -841,23 +848,9 @@ async fn search_hits_show_a_podcast_as_its_refreshed_feed_says() {
     let setup = setup().await;
     run_cycle(&setup.state.feed_cycles()).await.unwrap();
     let reef_totals = || async {
-        let response = reqwest::Client::new()
-            .post(format!("{}/api/v1/search/episodes", setup.base))
-            .header("authorization", &setup.key)
-            .header("content-type", "application/json")
-            .body(
-                json!({"searchTerms": [{"searchTerm": "Reef Radio", "searchType": "text",
-                    "searchTargets": ["episode-description"], "searchTermOptions": {"matchMode": "must"}}]})
-                .to_string(),
-            )
-            .send()
-            .await
-            .unwrap();
-        let body: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
-        let hits = body["data"]["result"]["hits"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
+        let hits = setup
+            .episode_hits("Reef Radio", "episode-description")
+            .await;
         hits.iter()
             .map(|hit| (hit["podcastRssTitle"].clone(), hit["totalEpisodes"].clone()))
             .collect::<Vec<_>>()
