@@ -1,10 +1,14 @@
-# Shared setup of the API benchmarks (sourced by run.sh and mixed.sh, which set
-# `podcasts` first): the release binary, the catalog of `podlens demo --no-serve`, an
-# admin key, a running `podlens serve` ($server, $base; `start_server` starts another)
-# stopped on exit, `run` (one wrk run into $results, for table.py), and realistic
-# inputs from the catalog: $ids (50 podcast ids) and search bodies built from catalog
-# podcast and episode title words, one JSON body per line, in $bodies_podcasts and $bodies_episodes; $counts
-# says what the catalog holds.
+# Shared setup of the API benchmarks (sourced by run.sh, hybrid.sh and mixed.sh): their
+# arguments [PODCASTS] [SECONDS] [CONNECTIONS] (SECONDS defaults to $default_seconds,
+# else 20), the release binary, the catalog of `podlens demo --no-serve`, an admin key,
+# a running `podlens serve` ($server, $base; `start_server` starts another) stopped on
+# exit with every file of $temporary_files removed (`on_exit`), `run` (one wrk run into
+# $results, for table.py), and realistic inputs from the catalog: $ids (50 podcast ids)
+# and search bodies built from catalog podcast and episode title words, one JSON body per
+# line, in $bodies_podcasts and $bodies_episodes; $counts says what the catalog holds.
+podcasts="${1:-2000}"
+seconds="${2:-${default_seconds:-20}}"
+connections="${3:-16}"
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 target="${CARGO_TARGET_DIR:-$root/target}"
@@ -34,7 +38,16 @@ start_server() {
   base="$(grep -o 'http://127.0.0.1:[0-9]*' "$log" | head -n 1)"
 }
 start_server "$data"
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log" "$bodies_podcasts" "$bodies_episodes"' EXIT
+results="$(mktemp)"
+temporary_files=("$log" "$results")
+# Stops the server and removes $temporary_files (the trap on exit; a script with more to
+# stop calls it from its own).
+on_exit() {
+  kill "$server" 2>/dev/null || true
+  wait "$server" 2>/dev/null || true
+  rm -f "${temporary_files[@]}"
+}
+trap on_exit EXIT
 
 # Realistic inputs from the catalog itself: podcast ids, and title words to search for.
 latest="$(curl -fsS -H "Authorization: $key" "$base/api/v1/podcasts/latest")"
@@ -59,6 +72,7 @@ PY
 )"
 bodies_podcasts="$(mktemp)"
 bodies_episodes="$(mktemp)"
+temporary_files+=("$bodies_podcasts" "$bodies_episodes")
 python3 - "$bodies_podcasts" "$bodies_episodes" "$episode_words" $words <<'PY'
 import json, sys
 podcasts_file, episodes_file, episode_words, words = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4:]

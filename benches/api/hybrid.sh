@@ -11,13 +11,9 @@
 #   PODLENS_BIN, BENCH_DATA_DIR as for run.sh; the keyword-only copy is built beside the
 #   catalog, in <catalog>-keyword (its Parquet hard-linked), and reused when present.
 set -euo pipefail
-podcasts="${1:-2000}"
-seconds="${2:-20}"
-connections="${3:-16}"
 source "$(cd "$(dirname "$0")" && pwd)/common.sh"
-results="$(mktemp)"
 relevance_episodes="$(mktemp)"
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log" "$bodies_podcasts" "$bodies_episodes" "$relevance_episodes" "$results"' EXIT
+temporary_files+=("$relevance_episodes")
 grep -v '"sortOrder"' "$bodies_episodes" >"$relevance_episodes"
 
 measure() {

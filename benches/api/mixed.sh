@@ -11,19 +11,17 @@
 #
 # Usage: benches/api/mixed.sh [PODCASTS] [SECONDS] [CONNECTIONS]
 set -euo pipefail
-podcasts="${1:-2000}"
-seconds="${2:-60}"
-connections="${3:-16}"
+default_seconds=60
 source "$(cd "$(dirname "$0")" && pwd)/common.sh"
 
 requests="$(mktemp)"
 rss_log="$(mktemp)"
+temporary_files+=("$requests" "$rss_log")
 feed_server=""
 cleanup() {
   [[ -n "$feed_server" ]] && kill "$feed_server" 2>/dev/null || true
-  kill "$server" 2>/dev/null || true
+  on_exit
   wait 2>/dev/null || true
-  rm -f "$log" "$bodies_podcasts" "$bodies_episodes" "$requests" "$rss_log"
 }
 trap cleanup EXIT
 

@@ -15,12 +15,7 @@
 #   BENCH_DATA_DIR   where the catalog is built (default /tmp/podlens-api-bench-<PODCASTS>);
 #                    an existing catalog there is reused
 set -euo pipefail
-podcasts="${1:-2000}"
-seconds="${2:-20}"
-connections="${3:-16}"
 source "$(cd "$(dirname "$0")" && pwd)/common.sh"
-results="$(mktemp)"
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log" "$bodies_podcasts" "$bodies_episodes" "$results"' EXIT
 # A limited plan's searches are charged against its cap (agency: 5,000 a month), so
 # they run with keys of their own, enough for the run: 16 agency users.
 agency_keys=""
