@@ -13,7 +13,7 @@ use podlens_model::plans::{Quota, QuotaPeriod};
 use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult, LimitExceeded};
 use crate::state::{AppState, blocking};
-use podlens_app::accounts::{Consumption, UsageCounter, UsageSubject, UsageWindow, quota};
+use podlens_app::accounts::{CappedCall, Consumption, UsageCounter, UsageWindow, quota};
 
 /// The limit that applies to a counter for the caller's plan: `(window, limit)`, with
 /// `None` for unlimited. Counters without a plan limit are recorded, not limited.
@@ -118,13 +118,20 @@ pub async fn charge(
             reset_after_seconds,
         });
     };
-    let mut outcome = charge_capped(state, &subject, counter, window, cap, today).await?;
+    let call = CappedCall {
+        subject,
+        counter,
+        window,
+        limit: cap,
+        today,
+    };
+    let mut outcome = charge_capped(state, &call).await?;
     if let Consumption::Refused { elsewhere, .. } = outcome
         && elsewhere > 0
     {
         // Other nodes hold part of the window and give back what they do not use.
         tokio::time::sleep(quota::RETRY_REFUSED_AFTER).await;
-        outcome = charge_capped(state, &subject, counter, window, cap, today).await?;
+        outcome = charge_capped(state, &call).await?;
     }
     match outcome {
         Consumption::Granted { used } => Ok(Metered {
@@ -143,22 +150,12 @@ pub async fn charge(
 
 /// One call of a capped counter charged from this node's reservation, reserving more
 /// from the store when it is used up.
-async fn charge_capped(
-    state: &AppState,
-    subject: &UsageSubject,
-    counter: UsageCounter,
-    window: UsageWindow,
-    cap: u64,
-    today: NaiveDate,
-) -> ApiResult<Consumption> {
-    if let Some(used) = state
-        .quotas
-        .try_charge(subject, counter, window, cap, today)
-    {
+async fn charge_capped(state: &AppState, call: &CappedCall) -> ApiResult<Consumption> {
+    if let Some(used) = state.quotas.try_charge(call) {
         return Ok(Consumption::Granted { used });
     }
-    let (quotas, subject) = (state.quotas.clone(), subject.clone());
-    blocking(move || Ok(quotas.charge_reserving(&subject, counter, window, cap, today)?)).await
+    let (quotas, call) = (state.quotas.clone(), call.clone());
+    blocking(move || Ok(quotas.charge_reserving(&call)?)).await
 }
 
 fn limit_message(

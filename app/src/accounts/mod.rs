@@ -12,7 +12,7 @@ mod sql_store;
 pub mod usage;
 
 pub use keys::{generate_api_key, hash_api_key};
-pub use quota::Consumption;
+pub use quota::{CappedCall, Consumption};
 pub use sql_store::SqlAccountStore;
 pub use sql_store::normalized_email;
 pub(crate) use sql_store::user_for_email;

@@ -139,19 +139,25 @@ struct LeaseKey {
 }
 
 impl LeaseKey {
-    /// The window of `counter` that holds `today`.
-    fn new(
-        subject: &UsageSubject,
-        counter: UsageCounter,
-        window: UsageWindow,
-        today: NaiveDate,
-    ) -> LeaseKey {
+    /// The window `call` is charged to.
+    fn of(call: &CappedCall) -> LeaseKey {
         LeaseKey {
-            subject: subject.clone(),
-            counter,
-            first_day: window.bounds(today).0,
+            subject: call.subject.clone(),
+            counter: call.counter,
+            first_day: call.window.bounds(call.today).0,
         }
     }
+}
+
+/// One call of a capped counter: whose, which counter and window, the window's limit
+/// and the day it is made.
+#[derive(Debug, Clone)]
+pub struct CappedCall {
+    pub subject: UsageSubject,
+    pub counter: UsageCounter,
+    pub window: UsageWindow,
+    pub limit: u64,
+    pub today: NaiveDate,
 }
 
 /// This node's reservation of one window.
@@ -268,38 +274,32 @@ impl Quotas {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Charges one call of `counter` by `subject` on `today` from this node's
-    /// reservation, without waiting: its place in the window, or `None` when the
-    /// reservation is used up or missing (then [`Quotas::charge_reserving`]).
-    pub fn try_charge(
-        &self,
-        subject: &UsageSubject,
-        counter: UsageCounter,
-        window: UsageWindow,
-        limit: u64,
-        today: NaiveDate,
-    ) -> Option<u64> {
-        let key = LeaseKey::new(subject, counter, window, today);
+    /// Charges `call` from this node's reservation, without waiting: its place in the
+    /// window, or `None` when the reservation is used up or missing (then
+    /// [`Quotas::charge_reserving`]).
+    pub fn try_charge(&self, call: &CappedCall) -> Option<u64> {
+        let key = LeaseKey::of(call);
         let mut leases = self.leases();
         let lease = leases.get_mut(&key)?;
-        if lease.limit != limit || lease.free() == 0 || Instant::now() >= lease.valid_until {
+        if lease.limit != call.limit || lease.free() == 0 || Instant::now() >= lease.valid_until {
             return None;
         }
-        Some(lease.take(today))
+        Some(lease.take(call.today))
     }
 
-    /// Charges one call as [`Quotas::try_charge`] does, reserving a new block from the
+    /// Charges `call` as [`Quotas::try_charge`] does, reserving a new block from the
     /// store first when needed (blocking), or refuses it when the window is used up.
-    pub fn charge_reserving(
-        &self,
-        subject: &UsageSubject,
-        counter: UsageCounter,
-        window: UsageWindow,
-        limit: u64,
-        today: NaiveDate,
-    ) -> AppResult<Consumption> {
+    pub fn charge_reserving(&self, call: &CappedCall) -> AppResult<Consumption> {
+        let CappedCall {
+            subject,
+            counter,
+            window,
+            limit,
+            today,
+        } = call;
+        let (counter, window, limit, today) = (*counter, *window, *limit, *today);
         let _turn = self.turn();
-        let key = LeaseKey::new(subject, counter, window, today);
+        let key = LeaseKey::of(call);
         let (want, fresh) = {
             let mut leases = self.leases();
             let now = Instant::now();
@@ -482,13 +482,21 @@ mod tests {
     }
 
     /// One call charged as the API charges it: from the reservation, else reserving.
+    fn search_call(subject: &UsageSubject, limit: u64) -> CappedCall {
+        CappedCall {
+            subject: subject.clone(),
+            counter: UsageCounter::Search,
+            window: UsageWindow::Month,
+            limit,
+            today: today(),
+        }
+    }
+
     fn charge(quotas: &Quotas, subject: &UsageSubject, limit: u64) -> Consumption {
-        let (counter, window) = (UsageCounter::Search, UsageWindow::Month);
-        match quotas.try_charge(subject, counter, window, limit, today()) {
+        let call = search_call(subject, limit);
+        match quotas.try_charge(&call) {
             Some(used) => Consumption::Granted { used },
-            None => quotas
-                .charge_reserving(subject, counter, window, limit, today())
-                .unwrap(),
+            None => quotas.charge_reserving(&call).unwrap(),
         }
     }
 
@@ -653,13 +661,7 @@ mod tests {
         assert_eq!(cut_off.pending(), 1, "kept for the next batch");
         std::thread::sleep(lease);
         assert_eq!(
-            cut_off.try_charge(
-                &subject,
-                UsageCounter::Search,
-                UsageWindow::Month,
-                20,
-                today()
-            ),
+            cut_off.try_charge(&search_call(&subject, 20)),
             None,
             "past its time: not granted without the store"
         );
