@@ -1,7 +1,7 @@
 //! `POST /api/v1/search/semantic` and related podcasts over an index with vectors: the
 //! fixture catalog (real corpus feeds and a real transcript) re-indexed with a static
 //! table distilled by real MPNet over the fixture's vocabulary; and the clear 503 of an
-//! index built without the model. Expectations come from the transcript itself (its
+//! index built without the model; a team's blacklist holds there too. Expectations come from the transcript itself (its
 //! chunks, recomputed here) and the wire rules.
 
 mod common;
@@ -120,6 +120,32 @@ async fn semantic_search_finds_a_transcript_passage_with_its_timestamps() {
     let hits = ok_data(&podcasts_reply)["hits"].as_array().unwrap().clone();
     assert!(!hits.is_empty() && hits.len() <= 3);
     assert!(hits.iter().all(|hit| hit["podcastId"].is_string()));
+
+    // The team's blacklist holds for semantic searches too.
+    let blacklisted = fixture.transcript_podcast_id.to_string();
+    let reply = call(
+        &app,
+        "PUT",
+        &format!("/api/v1/teams/podcasts/{blacklisted}"),
+        Some(&key),
+        Some(json!({"blacklist": true})),
+    )
+    .await;
+    ok_data(&reply);
+    let hidden = post(
+        &app,
+        "/api/v1/search/semantic",
+        Some(&key),
+        json!({"query": chunk.text, "limit": 5}),
+    )
+    .await;
+    let hidden = ok_data(&hidden)["hits"].as_array().unwrap().clone();
+    assert!(
+        hidden
+            .iter()
+            .all(|hit| hit["podcastId"] != blacklisted.as_str()),
+        "{hidden:?}"
+    );
 
     let related = get(
         &app,

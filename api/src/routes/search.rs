@@ -111,14 +111,20 @@ pub async fn semantic_search(
         return Err(podlens_indexer::IndexError::VectorsUnavailable.into());
     }
     let metered = metering::charge(&state, &caller, UsageCounter::Search).await?;
+    let blacklisted = podlens_app::accounts::blacklists::blacklist_of(
+        &state.blacklists,
+        &state.accounts,
+        caller.account.as_ref(),
+    )
+    .await?;
+    let plan = caller.plan;
+    let snippets = Snippets {
+        match_snippet: false,
+        passage: true,
+    };
     let run_state = state.clone();
-    let account = caller.account.clone();
-    let response = blocking(move || {
-        let blacklisted = podlens_app::accounts::blacklists::blacklisted_podcast_ids(
-            &run_state.blacklists,
-            run_state.accounts.as_ref(),
-            account.as_ref(),
-        )?;
+    // The vector search and its wire hits in one step on the search pool.
+    let (hits, response) = on_search_pool(move || {
         let mut response = run_state
             .catalog
             .index()?
@@ -134,17 +140,7 @@ pub async fn semantic_search(
             Hits::Podcasts(hits) => hits.retain(|hit| !blacklisted.contains(&hit.podcast_id)),
             Hits::Episodes(hits) => hits.retain(|hit| !blacklisted.contains(&hit.podcast_id)),
         }
-        Ok(response)
-    })
-    .await?;
-    let plan = caller.plan;
-    let hydrate_state = state.clone();
-    let snippets = Snippets {
-        match_snippet: false,
-        passage: true,
-    };
-    let (hits, response) = blocking(move || {
-        let hits = hydrate(&hydrate_state, &response.hits, plan, snippets)?;
+        let hits = hydrate(&run_state, &response.hits, plan, snippets)?;
         Ok((hits, response))
     })
     .await?;
