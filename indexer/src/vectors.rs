@@ -13,6 +13,10 @@
 //! vectors) serving. The model folder is copied into the index directory so that a data
 //! directory embeds queries with exactly the table its vectors came from.
 //!
+//! A generation's vectors are memory-mapped, not read into memory: a search reads the few
+//! thousand rows it scores exactly, and the rest stays on disk or in the page cache. The
+//! rows' keys, scales and sign codes are read into memory when the shard opens.
+//!
 //! Rows of one episode (its description, then its chunks in order) are contiguous, so
 //! per-episode maxima are one linear pass. Search ([`ShardVectors::nearest`]) scans the
 //! rows' sign codes (one bit per dimension, 96 bytes a row) by Hamming distance, keeps the
@@ -22,10 +26,11 @@
 
 use std::collections::HashMap;
 use std::fs;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use tantivy::directory::{Directory, MmapDirectory, OwnedBytes};
 use uuid::Uuid;
 
 use crate::embedding::{EmbeddingError, StaticModel, l2_normalize, quantize_i8};
@@ -40,7 +45,10 @@ pub const VECTORS_FILE: &str = "vectors.bin";
 /// Folder (inside the index directory) of the static models vectors were made with.
 pub const MODELS_DIR: &str = "models";
 const MAGIC: &[u8; 8] = b"PLVEC001";
+const HEADER_BYTES: usize = 8 + 4 + 8;
 const KEY_BYTES: usize = 1 + 16 * 3 + 4 + 4 + 4;
+/// Bytes before a row's values in `vectors.bin`: its key and scale.
+const ROW_PREFIX_BYTES: usize = KEY_BYTES + 4;
 
 /// What a stored vector embeds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -120,7 +128,7 @@ impl VectorKey {
         out.write_all(&self.end_second.to_le_bytes())
     }
 
-    fn read(bytes: &[u8; KEY_BYTES]) -> Option<VectorKey> {
+    fn read(bytes: &[u8]) -> Option<VectorKey> {
         let uuid = |at: usize| Uuid::from_slice(&bytes[at..at + 16]).ok();
         let word = |at: usize| [bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]];
         Some(VectorKey {
@@ -220,13 +228,42 @@ pub(crate) fn load_index_model(index_dir: &Path, sha: &str) -> Result<Arc<Static
     Ok(model)
 }
 
+/// The int8 values of a shard's rows: in memory while a store is built or changed, or
+/// mapped from a written `vectors.bin`, where each row's values follow its key and scale.
+#[derive(Clone)]
+enum RowValues {
+    /// Row-major, each byte an `i8`.
+    Built(Vec<u8>),
+    Mapped {
+        file: OwnedBytes,
+        /// Offset of row 0's values, and the distance between two rows'.
+        start: usize,
+        stride: usize,
+    },
+}
+
+impl Default for RowValues {
+    fn default() -> RowValues {
+        RowValues::Built(Vec::new())
+    }
+}
+
+impl std::fmt::Debug for RowValues {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RowValues::Built(values) => write!(f, "Built({} values)", values.len()),
+            RowValues::Mapped { file, .. } => write!(f, "Mapped({} bytes)", file.len()),
+        }
+    }
+}
+
 /// The vectors of one shard.
 #[derive(Debug, Clone, Default)]
 pub struct ShardVectors {
     dim: usize,
     keys: Vec<VectorKey>,
     scales: Vec<f32>,
-    values: Vec<i8>,
+    values: RowValues,
     /// Row ranges of each episode, and the centroid row of each podcast.
     episodes: HashMap<Uuid, (usize, usize)>,
     centroids: HashMap<Uuid, usize>,
@@ -313,27 +350,46 @@ impl ShardVectors {
         &self.keys
     }
 
-    /// The int8 values and scale of row `row`.
-    pub fn row(&self, row: usize) -> (&[i8], f32) {
-        (
-            &self.values[row * self.dim..(row + 1) * self.dim],
-            self.scales[row],
-        )
+    /// The int8 values (as stored: each byte is an `i8`) and scale of row `row`.
+    pub fn row(&self, row: usize) -> (&[u8], f32) {
+        let values = match &self.values {
+            RowValues::Built(values) => &values[row * self.dim..(row + 1) * self.dim],
+            RowValues::Mapped {
+                file,
+                start,
+                stride,
+            } => &file.as_slice()[start + row * stride..][..self.dim],
+        };
+        (values, self.scales[row])
+    }
+
+    /// The values, read into memory when they are mapped (before rows change).
+    fn built_values(&mut self) -> &mut Vec<u8> {
+        if let RowValues::Mapped { .. } = self.values {
+            let values = (0..self.keys.len())
+                .flat_map(|row| self.row(row).0.iter().copied())
+                .collect();
+            self.values = RowValues::Built(values);
+        }
+        match &mut self.values {
+            RowValues::Built(values) => values,
+            RowValues::Mapped { .. } => unreachable!("mapped values were just read"),
+        }
     }
 
     /// The approximate unit vector of row `row`.
     pub fn dequantized(&self, row: usize) -> Vec<f32> {
         let (values, scale) = self.row(row);
-        values.iter().map(|v| f32::from(*v) * scale).collect()
+        values.iter().map(|v| f32::from(*v as i8) * scale).collect()
     }
 
     /// Appends a row (the vector is quantised; a zero vector is kept as zero).
     pub fn push(&mut self, key: VectorKey, vector: &[f32]) {
         debug_assert_eq!(vector.len(), self.dim);
         let (values, scale) = quantize_i8(vector);
+        self.built_values().extend(values.iter().map(|v| *v as u8));
         self.keys.push(key);
         self.scales.push(scale);
-        self.values.extend(values);
         self.codes = None;
     }
 
@@ -341,6 +397,10 @@ impl ShardVectors {
     pub(crate) fn retain(&mut self, keep: impl Fn(&VectorKey) -> bool) {
         let dim = self.dim;
         let before = self.keys.len();
+        self.built_values();
+        let RowValues::Built(values) = &mut self.values else {
+            unreachable!("values were just read into memory")
+        };
         let mut write = 0;
         for read in 0..self.keys.len() {
             if !keep(&self.keys[read]) {
@@ -349,14 +409,13 @@ impl ShardVectors {
             if read != write {
                 self.keys[write] = self.keys[read];
                 self.scales[write] = self.scales[read];
-                self.values
-                    .copy_within(read * dim..(read + 1) * dim, write * dim);
+                values.copy_within(read * dim..(read + 1) * dim, write * dim);
             }
             write += 1;
         }
         self.keys.truncate(write);
         self.scales.truncate(write);
-        self.values.truncate(write * dim);
+        values.truncate(write * dim);
         if write != before {
             self.codes = None;
         }
@@ -430,7 +489,7 @@ impl ShardVectors {
             };
             let (values, scale) = self.row(row);
             for (t, v) in target.iter_mut().zip(values) {
-                *t += f32::from(*v) * scale;
+                *t += f32::from(*v as i8) * scale;
             }
         }
         for podcast_id in order {
@@ -455,12 +514,11 @@ impl ShardVectors {
     /// Computes the sign codes of every row around the mean of the podcast, description
     /// and chunk rows (see `codes`). Writing the store does it when rows changed.
     pub fn build_codes(&mut self) {
-        let keys = &self.keys;
         self.codes = Some(SignCodes::build(
             self.dim,
-            &self.values,
             &self.scales,
-            |row| keys[row].kind != VectorKind::Centroid,
+            |row| self.row(row).0,
+            |row| self.keys[row].kind != VectorKind::Centroid,
         ));
     }
 
@@ -563,6 +621,13 @@ impl ShardVectors {
             codes.write(dir)?;
         }
         let path = dir.join(VECTORS_FILE);
+        // a new file, never the old one truncated: a reader may have the old one mapped
+        match fs::remove_file(&path) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+                return Err(IndexError::io(&path, error));
+            }
+            _ => {}
+        }
         let file = fs::File::create(&path).map_err(|e| IndexError::io(&path, e))?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
         let write = |out: &mut BufWriter<fs::File>| -> std::io::Result<()> {
@@ -572,9 +637,7 @@ impl ShardVectors {
             for (row, key) in self.keys.iter().enumerate() {
                 key.write(out)?;
                 out.write_all(&self.scales[row].to_le_bytes())?;
-                let (values, _) = self.row(row);
-                let bytes: Vec<u8> = values.iter().map(|v| *v as u8).collect();
-                out.write_all(&bytes)?;
+                out.write_all(self.row(row).0)?;
             }
             out.flush()?;
             out.get_ref().sync_all()
@@ -582,57 +645,66 @@ impl ShardVectors {
         write(&mut out).map_err(|e| IndexError::io(&path, e))
     }
 
-    /// Reads `dir/vectors.bin` and `dir/codes.bin` (codes are computed when a generation
-    /// written before them has none); `None` when the shard has no vectors.
+    /// Maps `dir/vectors.bin` and reads its keys and scales, and `dir/codes.bin` (codes
+    /// are computed when a generation written before them has none); `None` when the
+    /// shard has no vectors.
     pub(crate) fn read(dir: &Path) -> Result<Option<ShardVectors>> {
         let path = dir.join(VECTORS_FILE);
-        let file = match fs::File::open(&path) {
-            Ok(file) => file,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(error) => return Err(IndexError::io(&path, error)),
-        };
+        if !path.exists() {
+            return Ok(None);
+        }
+        let file = MmapDirectory::open(dir)
+            .map_err(|e| IndexError::io(dir, std::io::Error::other(e.to_string())))?
+            .open_read(Path::new(VECTORS_FILE))
+            .map_err(|e| IndexError::io(&path, std::io::Error::other(e.to_string())))?
+            .read_bytes()
+            .map_err(|e| IndexError::io(&path, e))?;
         let bad = |reason: &str| IndexError::BadManifest {
             path: path.clone(),
             reason: reason.to_owned(),
         };
-        let mut input = BufReader::with_capacity(1 << 20, file);
-        let mut header = [0_u8; 20];
-        input
-            .read_exact(&mut header)
-            .map_err(|_| bad("truncated vector file header"))?;
-        if &header[..8] != MAGIC {
+        let bytes = file.as_slice();
+        if bytes.len() < HEADER_BYTES {
+            return Err(bad("truncated vector file header"));
+        }
+        if &bytes[..8] != MAGIC {
             return Err(bad("not a vector file"));
         }
-        let dim = u32::from_le_bytes([header[8], header[9], header[10], header[11]]) as usize;
+        let dim = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
         let mut count_bytes = [0_u8; 8];
-        count_bytes.copy_from_slice(&header[12..20]);
+        count_bytes.copy_from_slice(&bytes[12..20]);
         let count = u64::from_le_bytes(count_bytes) as usize;
         if dim == 0 || dim > 4096 {
             return Err(bad("vector dimension out of range"));
         }
-        let capacity = count.min(1 << 24);
+        let stride = ROW_PREFIX_BYTES + dim;
+        if count
+            .checked_mul(stride)
+            .and_then(|rows| rows.checked_add(HEADER_BYTES))
+            != Some(bytes.len())
+        {
+            return Err(bad("truncated vector file"));
+        }
+        let mut keys = Vec::with_capacity(count);
+        let mut scales = Vec::with_capacity(count);
+        for row in bytes[HEADER_BYTES..].chunks_exact(stride) {
+            keys.push(
+                VectorKey::read(&row[..KEY_BYTES]).ok_or_else(|| bad("unknown vector kind"))?,
+            );
+            let scale = &row[KEY_BYTES..ROW_PREFIX_BYTES];
+            scales.push(f32::from_le_bytes([scale[0], scale[1], scale[2], scale[3]]));
+        }
         let mut store = ShardVectors {
             dim,
-            keys: Vec::with_capacity(capacity),
-            scales: Vec::with_capacity(capacity),
-            values: Vec::with_capacity(capacity * dim),
+            keys,
+            scales,
+            values: RowValues::Mapped {
+                file,
+                start: HEADER_BYTES + ROW_PREFIX_BYTES,
+                stride,
+            },
             ..ShardVectors::default()
         };
-        let mut key = [0_u8; KEY_BYTES];
-        let mut scale = [0_u8; 4];
-        let mut row = vec![0_u8; dim];
-        for _ in 0..count {
-            input
-                .read_exact(&mut key)
-                .and_then(|()| input.read_exact(&mut scale))
-                .and_then(|()| input.read_exact(&mut row))
-                .map_err(|_| bad("truncated vector file"))?;
-            store
-                .keys
-                .push(VectorKey::read(&key).ok_or_else(|| bad("unknown vector kind"))?);
-            store.scales.push(f32::from_le_bytes(scale));
-            store.values.extend(row.iter().map(|b| *b as i8));
-        }
         store.reindex();
         match SignCodes::read(dir, dim, count)? {
             Some(codes) => store.codes = Some(codes),
@@ -674,8 +746,9 @@ impl QueryVector {
     }
 }
 
-/// Integer dot product in blocks the compiler vectorises (i16 products summed into i32).
-pub fn dot_i8_wide(a: &[i8], b: &[i8]) -> i32 {
+/// Integer dot product of int8 values (`b` as stored: each byte an `i8`) in blocks the
+/// compiler vectorises (i16 products summed into i32).
+pub fn dot_i8_wide(a: &[i8], b: &[u8]) -> i32 {
     let mut total = 0_i32;
     let blocks_a = a.chunks_exact(32);
     let blocks_b = b.chunks_exact(32);
@@ -683,12 +756,12 @@ pub fn dot_i8_wide(a: &[i8], b: &[i8]) -> i32 {
         .remainder()
         .iter()
         .zip(blocks_b.remainder())
-        .map(|(x, y)| i32::from(*x) * i32::from(*y))
+        .map(|(x, y)| i32::from(*x) * i32::from(*y as i8))
         .sum();
     for (x, y) in blocks_a.zip(blocks_b) {
         let mut block = [0_i32; 32];
         for (slot, (x, y)) in block.iter_mut().zip(x.iter().zip(y)) {
-            *slot = i32::from(*x) * i32::from(*y);
+            *slot = i32::from(*x) * i32::from(*y as i8);
         }
         total += block.iter().sum::<i32>();
     }
@@ -762,7 +835,8 @@ mod tests {
             .zip(&b)
             .map(|(x, y)| i32::from(*x) * i32::from(*y))
             .sum();
-        assert_eq!(dot_i8_wide(&a, &b), plain);
+        let stored: Vec<u8> = b.iter().map(|v| *v as u8).collect();
+        assert_eq!(dot_i8_wide(&a, &stored), plain);
     }
 
     #[test]
@@ -943,7 +1017,8 @@ mod tests {
         let read = ShardVectors::read(dir.path()).unwrap().unwrap();
         // keys hold NaN seconds, which never compare equal: compare their text
         assert_eq!(format!("{:?}", read.keys()), format!("{:?}", store.keys()));
-        assert_eq!(read.values, store.values);
+        assert!(matches!(read.values, RowValues::Mapped { .. }));
+        assert!((0..store.len()).all(|row| read.row(row) == store.row(row)));
         assert_eq!(read.codes, store.codes);
         assert!(read.codes.is_some());
         assert_eq!(read.centroid_row(podcast), Some(5));

@@ -53,12 +53,12 @@ fn encode_into(code: &mut [u64], mean: &[f32], value: impl Fn(usize) -> f32) {
 }
 
 impl SignCodes {
-    /// Codes of `rows` int8 rows (`values`, row-major, with their `scales`); `in_mean`
-    /// says which rows the mean is taken over.
-    pub fn build(
+    /// Codes of the int8 rows with these `scales`, whose values `row_values` gives (each
+    /// byte an `i8`); `in_mean` says which rows the mean is taken over.
+    pub fn build<'a>(
         dim: usize,
-        values: &[i8],
         scales: &[f32],
+        row_values: impl Fn(usize) -> &'a [u8],
         in_mean: impl Fn(usize) -> bool,
     ) -> SignCodes {
         let rows = scales.len();
@@ -70,8 +70,8 @@ impl SignCodes {
             }
             // the row's scale in fixed point: the products and their sum are exact integers
             let fixed = (f64::from(*scale) * FIXED_ONE).round() as i128;
-            for (sum, value) in sums.iter_mut().zip(&values[row * dim..(row + 1) * dim]) {
-                *sum += i128::from(*value) * fixed;
+            for (sum, value) in sums.iter_mut().zip(row_values(row)) {
+                *sum += i128::from(*value as i8) * fixed;
             }
             counted += 1;
         }
@@ -88,8 +88,8 @@ impl SignCodes {
         let words = words_for(dim);
         let mut bits = vec![0_u64; rows * words];
         for (row, code) in bits.chunks_exact_mut(words.max(1)).enumerate().take(rows) {
-            let (row_values, scale) = (&values[row * dim..(row + 1) * dim], scales[row]);
-            encode_into(code, &mean, |i| f32::from(row_values[i]) * scale);
+            let (values, scale) = (row_values(row), scales[row]);
+            encode_into(code, &mean, |i| f32::from(values[i] as i8) * scale);
         }
         SignCodes {
             dim,
@@ -310,12 +310,28 @@ mod tests {
         assert_eq!(hamming_12(&a, &a), 0);
     }
 
+    /// Codes of row-major int8 `values`.
+    fn build(
+        dim: usize,
+        values: &[i8],
+        scales: &[f32],
+        in_mean: impl Fn(usize) -> bool,
+    ) -> SignCodes {
+        let bytes: Vec<u8> = values.iter().map(|v| *v as u8).collect();
+        SignCodes::build(
+            dim,
+            scales,
+            |row| &bytes[row * dim..(row + 1) * dim],
+            in_mean,
+        )
+    }
+
     #[test]
     fn the_mean_ignores_row_order_and_centroids_and_codes_follow_it() {
         // three rows of 3 dimensions, the last one excluded from the mean
         let values: Vec<i8> = vec![127, 0, -127, 0, 127, 0, 127, 127, 127];
         let scales = vec![0.01, 0.02, 0.5];
-        let codes = SignCodes::build(3, &values, &scales, |row| row != 2);
+        let codes = build(3, &values, &scales, |row| row != 2);
         // mean = ((1.27 + 0) / 2, (0 + 2.54) / 2, (-1.27 + 0) / 2)
         let mean = codes.mean();
         assert!(
@@ -327,11 +343,11 @@ mod tests {
         assert_eq!(codes.code(1), &[0b110]);
         assert_eq!(codes.code(2), &[0b111]);
         let swapped_values: Vec<i8> = [&values[3..6], &values[..3], &values[6..]].concat();
-        let swapped = SignCodes::build(3, &swapped_values, &[0.02, 0.01, 0.5], |row| row != 2);
+        let swapped = build(3, &swapped_values, &[0.02, 0.01, 0.5], |row| row != 2);
         assert_eq!(swapped.mean(), codes.mean());
         assert_eq!(swapped.code(0), codes.code(1));
         // no row counted (all zero): the mean is zero and codes are the plain signs
-        let zero = SignCodes::build(3, &[0, 0, 0, -5, 5, 0], &[0.0, 0.1], |row| row == 0);
+        let zero = build(3, &[0, 0, 0, -5, 5, 0], &[0.0, 0.1], |row| row == 0);
         assert_eq!(zero.mean(), &[0.0, 0.0, 0.0]);
         assert_eq!(zero.code(1), &[0b010]);
         assert_eq!(zero.encode(&[0.5, -0.5, 0.0]), vec![0b001]);
@@ -362,7 +378,7 @@ mod tests {
     fn codes_round_trip_and_refuse_a_mismatch_or_truncation() {
         let dir = tempfile::tempdir().unwrap();
         let values: Vec<i8> = (0..130 * 4).map(|i| ((i * 37) % 255 - 127) as i8).collect();
-        let codes = SignCodes::build(130, &values, &[0.01, 0.02, 0.0, 0.03], |_| true);
+        let codes = build(130, &values, &[0.01, 0.02, 0.0, 0.03], |_| true);
         assert_eq!(codes.words(), 3);
         codes.write(dir.path()).unwrap();
         assert_eq!(SignCodes::read(dir.path(), 130, 4).unwrap(), Some(codes));
