@@ -114,6 +114,11 @@ impl Cluster {
         cluster
     }
 
+    /// The store the nodes share.
+    pub fn database(&self) -> &Database {
+        &self.database
+    }
+
     /// Whether this node led when last asked.
     pub fn is_leader(&self) -> bool {
         self.leading.load(Ordering::Acquire)

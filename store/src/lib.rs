@@ -17,6 +17,7 @@
 mod feeds;
 mod leader;
 mod legacy;
+mod notify;
 mod time;
 
 use std::future::Future;
@@ -29,6 +30,7 @@ use sqlx::{Any, AnyPool, Transaction};
 pub use feeds::{FeedLane, NewFeed, PollOutcome, ScheduleSummary, ScheduledFeed, Subscription};
 pub use leader::Leadership;
 pub use legacy::{LEGACY_DATABASE_FILE, LegacyImport, import_legacy};
+pub use notify::Heard;
 pub use time::{day_text, optional_time_at, parse_day, parse_time, time_at, time_text};
 
 /// File name of the embedded application database inside the data directory.

@@ -1,22 +1,34 @@
-//! The podcasts each team has blacklisted, remembered for [`FRESH_FOR`]: every search
-//! of a team leaves them out, and reading them from the store cost each search a query
-//! and a hand-off to a blocking thread. A change made through this node forgets the
-//! team's list at once; a change made through another node sharing the store shows
-//! here within [`FRESH_FOR`].
+//! The podcasts each team has blacklisted, remembered: every search of a team leaves
+//! them out, and reading them from the store cost each search a query and a hand-off to
+//! a blocking thread. A change made through this node forgets the team's list at once.
+//! A change made through another node sharing a PostgreSQL store is announced on
+//! [`CHANNEL`] when it commits, and every node listening forgets the team's list as soon
+//! as it hears it ([`listen`]). While a node listens, it keeps a list for
+//! [`KEPT_WHILE_LISTENING`] (a bound for a notification lost without a sign); while it
+//! does not (SQLite, whose file another process may write, or a dropped connection), for
+//! [`FRESH_FOR`].
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use podlens_store::{Database, Heard};
 use uuid::Uuid;
 
 use crate::accounts::AccountStore;
 use crate::error::AppResult;
 
-/// How long a team's list is used before it is read again.
+/// How long a team's list is used before it is read again, unless the node listens for
+/// other nodes' changes.
 pub const FRESH_FOR: Duration = Duration::from_secs(1);
+
+/// How long a team's list is used while the node listens for other nodes' changes.
+pub const KEPT_WHILE_LISTENING: Duration = Duration::from_secs(30);
+
+/// The store's channel on which a change to a team's podcasts names the team.
+pub const CHANNEL: &str = "podlens_team_podcasts";
 
 /// Teams remembered at most; past this, the lists are dropped and read again.
 const MAX_TEAMS: usize = 10_000;
@@ -29,6 +41,8 @@ pub struct TeamBlacklists {
     teams: Mutex<HashMap<String, (Instant, Blacklist)>>,
     /// Bumped by every change, so a list read before a change is not kept after it.
     changes: AtomicU64,
+    /// Whether other nodes' changes are heard now (see [`listen`]).
+    listening: AtomicBool,
 }
 
 impl TeamBlacklists {
@@ -38,11 +52,17 @@ impl TeamBlacklists {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The team's list when it was read less than [`FRESH_FOR`] ago.
+    /// The team's list when it was read recently enough: [`KEPT_WHILE_LISTENING`] ago
+    /// while other nodes' changes are heard, else [`FRESH_FOR`].
     pub fn cached(&self, team_id: &str) -> Option<Blacklist> {
+        let kept_for = if self.is_listening() {
+            KEPT_WHILE_LISTENING
+        } else {
+            FRESH_FOR
+        };
         self.teams()
             .get(team_id)
-            .filter(|(read_at, _)| read_at.elapsed() < FRESH_FOR)
+            .filter(|(read_at, _)| read_at.elapsed() < kept_for)
             .map(|(_, list)| list.clone())
     }
 
@@ -75,6 +95,46 @@ impl TeamBlacklists {
         self.changes.fetch_add(1, Ordering::SeqCst);
         teams.remove(team_id);
     }
+
+    /// Whether other nodes' changes are heard now.
+    pub fn is_listening(&self) -> bool {
+        self.listening.load(Ordering::SeqCst)
+    }
+
+    /// Forgets every list.
+    fn forget_all(&self) {
+        let mut teams = self.teams();
+        self.changes.fetch_add(1, Ordering::SeqCst);
+        teams.clear();
+    }
+
+    /// Takes what the store's listener heard: a team whose podcasts another node
+    /// changed is forgotten; when the listener starts or stops hearing, every list is
+    /// (changes may have been missed in between).
+    pub fn heard(&self, heard: Heard<'_>) {
+        match heard {
+            Heard::Message(team_id) => self.forget(team_id),
+            Heard::Listening => {
+                self.forget_all();
+                self.listening.store(true, Ordering::SeqCst);
+            }
+            Heard::Deaf => {
+                self.listening.store(false, Ordering::SeqCst);
+                self.forget_all();
+            }
+        }
+    }
+}
+
+/// Hears other nodes' changes to teams' podcasts on the store's [`CHANNEL`] for as long
+/// as `blacklists` is used (nothing on SQLite).
+pub fn listen(blacklists: &Arc<TeamBlacklists>, database: &Database) {
+    let blacklists = Arc::downgrade(blacklists);
+    database.listen(CHANNEL, move |heard| {
+        if let Some(blacklists) = blacklists.upgrade() {
+            blacklists.heard(heard);
+        }
+    });
 }
 
 /// The blacklist of `account`'s team for an async caller: from memory when fresh,
@@ -161,5 +221,59 @@ mod tests {
         lists.forget("t1");
         assert_eq!(lists.cached("t1"), None);
         assert_eq!(&*lists.get(&store, "t1").unwrap(), &[second]);
+    }
+
+    /// Waits (up to 20 s) for `done`.
+    fn eventually(what: &str, done: impl Fn() -> bool) {
+        let started = std::time::Instant::now();
+        while !done() {
+            assert!(started.elapsed() < Duration::from_secs(20), "{what}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    #[test]
+    fn another_nodes_change_is_heard_when_it_commits() {
+        let database = Arc::new(Database::for_tests().unwrap());
+        if database.backend() != podlens_store::Backend::Postgres {
+            // One node per SQLite store: nothing to hear, lists are kept for FRESH_FOR.
+            let lists = Arc::new(TeamBlacklists::default());
+            listen(&lists, &database);
+            assert!(!lists.is_listening());
+            return;
+        }
+        let other = Arc::new(database.reopen().unwrap());
+        let (here, there) = (
+            SqlAccountStore::new(database),
+            SqlAccountStore::new(other.clone()),
+        );
+        let (first, second) = (Uuid::new_v4(), Uuid::new_v4());
+        here.upsert_team_podcast(&row("t1", first, true)).unwrap();
+        here.upsert_team_podcast(&row("t2", first, true)).unwrap();
+        let lists = Arc::new(TeamBlacklists::default());
+        listen(&lists, &other);
+        eventually("the node listens", || lists.is_listening());
+        assert_eq!(&*lists.get(&there, "t1").unwrap(), &[first]);
+        assert_eq!(&*lists.get(&there, "t2").unwrap(), &[first]);
+
+        // A change through the other node: this one forgets the team's list when it
+        // commits, long before the list would be read again (KEPT_WHILE_LISTENING),
+        // and keeps the other team's.
+        let changed = std::time::Instant::now();
+        here.upsert_team_podcast(&row("t1", second, true)).unwrap();
+        eventually("the change is heard", || lists.cached("t1").is_none());
+        assert!(changed.elapsed() < KEPT_WHILE_LISTENING);
+        assert!(lists.cached("t2").is_some());
+        let mut now = lists.get(&there, "t1").unwrap().to_vec();
+        now.sort();
+        let mut expected = vec![first, second];
+        expected.sort();
+        assert_eq!(now, expected);
+
+        // Removing is heard too.
+        here.remove_team_podcasts("t1", &[first.to_string()])
+            .unwrap();
+        eventually("the removal is heard", || lists.cached("t1").is_none());
+        assert_eq!(&*lists.get(&there, "t1").unwrap(), &[second]);
     }
 }

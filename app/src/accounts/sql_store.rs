@@ -17,12 +17,12 @@ use uuid::Uuid;
 use super::keys::{
     KEY_ID_DIGITS, display_prefix, from_hex, generate_api_key, hash_api_key, hex, key_id_of,
 };
-use super::quota;
 use super::usage::{UsageCounter, UsageWindow};
 use super::{
     Account, AccountStore, ApiKeyRow, NewApiKey, SearchRecord, TeamPodcastRow, TeamUser, UsageRow,
     UsageSubject, account_from_row,
 };
+use super::{blacklists, quota};
 use crate::error::{AppError, AppResult};
 
 /// The account store.
@@ -748,6 +748,9 @@ impl AccountStore for SqlAccountStore {
                 .bind(&row.podcast_id)
                 .fetch_one(&mut *transaction)
                 .await?;
+            self.db
+                .notify(&mut transaction, blacklists::CHANNEL, &row.team_id)
+                .await?;
             transaction.commit().await?;
             Ok::<_, AppError>(saved)
         })?;
@@ -766,6 +769,11 @@ impl AccountStore for SqlAccountStore {
                         .execute(&mut *transaction)
                         .await?
                         .rows_affected();
+            }
+            if removed > 0 {
+                self.db
+                    .notify(&mut transaction, blacklists::CHANNEL, team_id)
+                    .await?;
             }
             transaction.commit().await?;
             Ok(removed)

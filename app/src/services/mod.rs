@@ -188,14 +188,15 @@ impl App {
     }
 
     /// Starts the node's background work: the jobs every `jobs_interval` and the feed
-    /// scheduler (run while this node leads), and the flushers of remembered searches
-    /// and usage counts.
+    /// scheduler (run while this node leads), the flushers of remembered searches and
+    /// usage counts, and the listener for other nodes' changes to teams' blacklists.
     pub fn spawn_background(&self, jobs_interval: std::time::Duration) {
         jobs::spawn_background_jobs(self.clone(), jobs_interval);
         crate::workflows::feeds::spawn_feed_scheduler(self.feed_cycles());
         crate::accounts::history::spawn_flusher(self.history.clone());
         crate::accounts::meter::spawn_flusher(self.usage.clone());
         crate::accounts::quota::spawn_flusher(self.quotas.clone());
+        crate::accounts::blacklists::listen(&self.blacklists, self.cluster.database());
     }
 
     /// What a stopping node does last (blocking): writes the searches and usage counts
