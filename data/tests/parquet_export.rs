@@ -287,3 +287,43 @@ fn a_reader_stops_at_the_first_error_of_its_visitor() {
             .contains("snapshot file missing")
     );
 }
+
+/// Every row of a Parquet file as text, in file order.
+fn rows_in_order(path: &Path) -> Vec<String> {
+    let connection = duckdb::Connection::open_in_memory().unwrap();
+    let mut statement = connection
+        .prepare(&format!(
+            "SELECT CAST(t AS VARCHAR) FROM read_parquet('{}') AS t",
+            path.display()
+        ))
+        .unwrap();
+    statement
+        .query_map([], |row| row.get::<_, String>(0))
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap()
+}
+
+#[test]
+fn a_snapshot_sorted_in_parts_is_the_snapshot_sorted_at_once() {
+    let exported = export();
+    let files: Vec<std::path::PathBuf> = std::fs::read_dir(&exported.parquet)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    let whole: Vec<Vec<String>> = files.iter().map(|path| rows_in_order(path)).collect();
+    let catalog = Catalog::open(exported._dir.path()).unwrap();
+    // Parts of 2 rows: episodes (15 rows of 3 podcasts) in one part per podcast, the
+    // transcript's 5 segments in one part (one transcript).
+    let summary = catalog.export_parquet_in_parts(2).unwrap();
+    assert_eq!((summary.episodes, summary.transcript_segments), (15, 5));
+    for (path, rows) in files.iter().zip(&whole) {
+        assert_eq!(&rows_in_order(path), rows, "{}", path.display());
+    }
+    let leftovers: Vec<String> = std::fs::read_dir(&exported.parquet)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}

@@ -17,6 +17,11 @@ pub(crate) struct SnapshotTable {
     pub(crate) uuid_columns: &'static [&'static str],
     pub(crate) order_by: &'static str,
     pub(crate) row_group_size: u32,
+    /// The first column of `order_by` when it holds no NULL, and the rows sorted at
+    /// once: a larger table is sorted in parts by ranges of that column (see
+    /// [`export_table`]). The parts are a few hundred megabytes, within the bulk
+    /// ingest's 1 GB memory limit (a transcript's row holds its whole text).
+    pub(crate) split_by: Option<(&'static str, u64)>,
 }
 
 impl SnapshotTable {
@@ -46,78 +51,92 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
         uuid_columns: &["podcastId"],
         order_by: r#""podcastId""#,
         row_group_size: 20_000,
+        split_by: Some(("podcastId", 200_000)),
     },
     SnapshotTable {
         name: "episodes",
         uuid_columns: &["episodeId", "podcastId", "transcriptId"],
         order_by: r#""podcastId", "episodeRssPublishedAt" DESC NULLS LAST, "episodeId""#,
         row_group_size: 20_000,
+        split_by: Some(("podcastId", 200_000)),
     },
     SnapshotTable {
         name: "persons",
         uuid_columns: &["podcastId", "episodeId"],
         order_by: r#""podcastId", "episodeId" NULLS FIRST, "name", "personType""#,
         row_group_size: 100_000,
+        split_by: Some(("podcastId", 1_000_000)),
     },
     SnapshotTable {
         name: "transcripts",
         uuid_columns: &["transcriptId", "episodeId", "podcastId"],
         order_by: r#""transcriptId""#,
-        row_group_size: 10_000,
+        // a transcript holds its whole text (20 KB for 20 minutes of speech)
+        row_group_size: 2_000,
+        split_by: Some(("transcriptId", 5_000)),
     },
     SnapshotTable {
         name: "transcript_segments",
         uuid_columns: &["transcriptId", "episodeId", "podcastId"],
         order_by: r#""transcriptId", "segmentIndex""#,
         row_group_size: 100_000,
+        split_by: Some(("transcriptId", 2_000_000)),
     },
     SnapshotTable {
         name: "feed_fetches",
         uuid_columns: &["podcastId"],
         order_by: r#""fetchedAt", "feedUrl""#,
         row_group_size: 100_000,
+        split_by: None,
     },
     SnapshotTable {
         name: "website_crawls",
         uuid_columns: &["podcastId"],
         order_by: r#""podcastId""#,
         row_group_size: 20_000,
+        split_by: None,
     },
     SnapshotTable {
         name: "podcast_contacts",
         uuid_columns: &["podcastId"],
         order_by: r#""podcastId", "contactType", "value", "source""#,
         row_group_size: 100_000,
+        split_by: None,
     },
     SnapshotTable {
         name: "podcast_social_links",
         uuid_columns: &["podcastId"],
         order_by: r#""podcastId", "socialMediaType", "url", "source""#,
         row_group_size: 100_000,
+        split_by: None,
     },
     SnapshotTable {
         name: "authority_scores",
         uuid_columns: &["podcastId"],
         order_by: r#""podcastId""#,
         row_group_size: 100_000,
+        split_by: None,
     },
     SnapshotTable {
         name: "platform_lookups",
         uuid_columns: &["podcastId"],
         order_by: r#""podcastId", "platform", "lookupKey""#,
         row_group_size: 100_000,
+        split_by: None,
     },
     SnapshotTable {
         name: "episode_sponsors",
         uuid_columns: &["podcastId", "episodeId"],
         order_by: r#""podcastId", "episodeId", "name""#,
         row_group_size: 100_000,
+        split_by: None,
     },
     SnapshotTable {
         name: "chart_positions",
         uuid_columns: &["podcastId"],
         order_by: r#""chartType", "country", "category", "frequency", "capturedAt", "position""#,
         row_group_size: 100_000,
+        split_by: None,
     },
 ];
 
@@ -141,6 +160,97 @@ pub(crate) fn sql_path(path: &Path) -> Result<String, DataError> {
     Ok(format!("'{}'", text.replace('\'', "''")))
 }
 
+/// Writes `table`'s snapshot to `path`; returns its rows. A table with a `split_by`
+/// column and more rows than a part (`rows_per_part` when given) is sorted in parts: the rows of each range
+/// of that column (ranges of about equal row counts, in order) are sorted and written to
+/// a file of their own, and the parts are then copied, in order and unsorted, into one
+/// file. DuckDB's sort before a Parquet write does not always spill to disk: sorting the
+/// 140,000 transcripts (2.8 GB of text) of a 1M-episode catalog at once failed under the
+/// bulk ingest's 1 GB memory limit, and its 31M transcript segments under 3 GB.
+fn export_table(
+    connection: &Connection,
+    table: &SnapshotTable,
+    path: &Path,
+    rows_per_part: Option<u64>,
+) -> Result<u64, DataError> {
+    let copy = |query: &str, to: &Path| -> Result<u64, DataError> {
+        let rows = connection.execute(
+            &format!(
+                "COPY ({query}) TO {} (FORMAT PARQUET, COMPRESSION ZSTD, ROW_GROUP_SIZE {})",
+                sql_path(to)?,
+                table.row_group_size
+            ),
+            [],
+        )?;
+        Ok(u64::try_from(rows).unwrap_or(u64::MAX))
+    };
+    let Some((key, table_rows_per_part)) = table.split_by else {
+        return copy(&table.select_from(table.name), path);
+    };
+    let total: u64 =
+        connection.query_row(&format!("SELECT count(*) FROM {}", table.name), [], |row| {
+            row.get(0)
+        })?;
+    let parts = total.div_ceil(rows_per_part.unwrap_or(table_rows_per_part).max(1));
+    if parts <= 1 {
+        return copy(&table.select_from(table.name), path);
+    }
+    // The first key of each part: keys by their rows' running count, cut every `parts`th.
+    let key_text = format!(r#""{key}"::VARCHAR"#);
+    let starts: Vec<String> = {
+        let mut statement = connection.prepare(&format!(
+            "SELECT min(k) FROM (
+                 SELECT k, floor((running - rows) * {parts} / {total}) AS part
+                 FROM (SELECT k, rows, sum(rows) OVER (ORDER BY k) AS running
+                       FROM (SELECT {key_text} AS k, count(*) AS rows FROM {} GROUP BY 1)))
+             GROUP BY part ORDER BY 1",
+            table.name
+        ))?;
+        statement
+            .query_map([], |row| row.get(0))?
+            .collect::<Result<_, _>>()?
+    };
+    let parent = path.parent().unwrap_or(Path::new("."));
+    let mut part_paths = Vec::with_capacity(starts.len());
+    let mut written = 0;
+    for (index, start) in starts.iter().enumerate() {
+        let quoted = |text: &str| format!("'{}'", text.replace('\'', "''"));
+        let mut range = format!("{key_text} >= {}", quoted(start));
+        if let Some(next) = starts.get(index + 1) {
+            range.push_str(&format!(" AND {key_text} < {}", quoted(next)));
+        }
+        let source = format!(
+            "(SELECT * FROM {} WHERE {range}) AS {}",
+            table.name, table.name
+        );
+        let part_path = parent.join(format!(".{}.part-{index}.tmp", table.name));
+        written += copy(&table.select_from(&source), &part_path)?;
+        part_paths.push(part_path);
+    }
+    let files: Vec<String> = part_paths
+        .iter()
+        .map(|path| sql_path(path))
+        .collect::<Result<_, _>>()?;
+    // In order: DuckDB keeps the files' order and each file's row order.
+    let rows = copy(
+        &format!("SELECT * FROM read_parquet([{}])", files.join(", ")),
+        path,
+    )?;
+    for part_path in &part_paths {
+        std::fs::remove_file(part_path).map_err(|error| DataError::io(part_path, error))?;
+    }
+    if rows != written || rows != total {
+        return Err(DataError::InvalidValue {
+            column: key.to_owned(),
+            message: format!(
+                "the {} snapshot in parts holds {rows} rows of {total}",
+                table.name
+            ),
+        });
+    }
+    Ok(rows)
+}
+
 fn sync_file(path: &Path) -> Result<(), DataError> {
     File::open(path)
         .and_then(|file| file.sync_all())
@@ -150,6 +260,7 @@ fn sync_file(path: &Path) -> Result<(), DataError> {
 pub(crate) fn export_parquet(
     connection: &Connection,
     parquet_dir: &Path,
+    rows_per_part: Option<u64>,
 ) -> Result<ExportSummary, DataError> {
     std::fs::create_dir_all(parquet_dir).map_err(|error| DataError::io(parquet_dir, error))?;
     // The enrichment tables exist once `crawl` or `score` ran; export them empty before.
@@ -165,15 +276,8 @@ pub(crate) fn export_parquet(
             std::fs::remove_file(&temporary_path)
                 .map_err(|error| DataError::io(&temporary_path, error))?;
         }
-        let rows = transaction.execute(
-            &format!(
-                "COPY ({}) TO {} (FORMAT PARQUET, COMPRESSION ZSTD, ROW_GROUP_SIZE {})",
-                table.select_from(table.name),
-                sql_path(&temporary_path)?,
-                table.row_group_size
-            ),
-            [],
-        )?;
+        tracing::debug!(table = table.name, "writing the snapshot of a table");
+        let rows = export_table(&transaction, table, &temporary_path, rows_per_part)?;
         sync_file(&temporary_path)?;
         written.push((temporary_path, final_path));
         counts.push(u64::try_from(rows).unwrap_or(u64::MAX));

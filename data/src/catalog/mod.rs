@@ -140,7 +140,13 @@ impl Catalog {
 
     /// Writes the Parquet snapshots under `<data_dir>/parquet/` atomically.
     pub fn export_parquet(&self) -> Result<ExportSummary, DataError> {
-        export::export_parquet(&self.connection, &self.parquet_dir())
+        export::export_parquet(&self.connection, &self.parquet_dir(), None)
+    }
+
+    /// [`Catalog::export_parquet`] sorting large tables in parts of `rows_per_part` rows
+    /// (tests: the parts of a small catalog).
+    pub fn export_parquet_in_parts(&self, rows_per_part: u64) -> Result<ExportSummary, DataError> {
+        export::export_parquet(&self.connection, &self.parquet_dir(), Some(rows_per_part))
     }
 
     /// The RSS public stats over the catalog; each top list holds at most `top` entries.
