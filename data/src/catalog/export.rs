@@ -280,7 +280,7 @@ pub(crate) fn export_parquet(
         let rows = export_table(&transaction, table, &temporary_path, rows_per_part)?;
         sync_file(&temporary_path)?;
         written.push((temporary_path, final_path));
-        counts.push(u64::try_from(rows).unwrap_or(u64::MAX));
+        counts.push(rows);
     }
     transaction.commit()?;
     for (temporary_path, final_path) in &written {
