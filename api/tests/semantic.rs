@@ -17,13 +17,7 @@ async fn without_vectors_semantic_search_is_unavailable_and_bad_bodies_are_refus
     let (state, _dir) = state();
     let key = key(&state, "semantic@example.com", "business");
     let app = podlens_api::app(state);
-    let reply = post(
-        &app,
-        "/api/v1/search/semantic",
-        Some(&key),
-        json!({"query": "python profiling"}),
-    )
-    .await;
+    let reply = semantic(&app, &key, json!({"query": "python profiling"})).await;
     assert_eq!(
         reply.status,
         StatusCode::SERVICE_UNAVAILABLE,
@@ -51,16 +45,15 @@ async fn without_vectors_semantic_search_is_unavailable_and_bad_bodies_are_refus
         assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.text);
         assert!(reply.text.contains(fragment), "{}", reply.text);
     }
-    let unknown = post(
-        &app,
-        "/api/v1/search/semantic",
-        Some(&key),
-        json!({"query": "radio", "searchTerms": []}),
-    )
-    .await;
+    let unknown = semantic(&app, &key, json!({"query": "radio", "searchTerms": []})).await;
     assert_eq!(unknown.status, StatusCode::BAD_REQUEST, "{}", unknown.text);
     let document = ok_or_raw(&get(&app, "/api/v1/openapi.json", None).await);
     assert!(document["paths"]["/api/v1/search/semantic"]["post"].is_object());
+}
+
+/// A semantic search with `body` as the holder of `key`.
+async fn semantic(app: &axum::Router, key: &str, body: serde_json::Value) -> Reply {
+    post(app, "/api/v1/search/semantic", Some(key), body).await
 }
 
 fn ok_or_raw(reply: &Reply) -> serde_json::Value {
@@ -90,13 +83,7 @@ async fn semantic_search_finds_a_transcript_passage_with_its_timestamps() {
     let key = key(&state, "semantic@example.com", "business");
     let app = podlens_api::app(state);
     let chunk = &chunks[chunks.len() / 2];
-    let reply = post(
-        &app,
-        "/api/v1/search/semantic",
-        Some(&key),
-        json!({"query": chunk.text, "limit": 5}),
-    )
-    .await;
+    let reply = semantic(&app, &key, json!({"query": chunk.text, "limit": 5})).await;
     let data = ok_data(&reply);
     assert_eq!(data["searchMode"], "episodes");
     let top = &data["hits"][0];
@@ -110,10 +97,9 @@ async fn semantic_search_finds_a_transcript_passage_with_its_timestamps() {
     assert_eq!(top["passage"]["startSecond"], json!(chunk.start_second));
     assert!(top["score"].as_f64().unwrap() > 0.99);
 
-    let podcasts_reply = post(
+    let podcasts_reply = semantic(
         &app,
-        "/api/v1/search/semantic",
-        Some(&key),
+        &key,
         json!({"query": chunk.text, "mode": "podcasts", "limit": 3}),
     )
     .await;
@@ -132,13 +118,7 @@ async fn semantic_search_finds_a_transcript_passage_with_its_timestamps() {
     )
     .await;
     ok_data(&reply);
-    let hidden = post(
-        &app,
-        "/api/v1/search/semantic",
-        Some(&key),
-        json!({"query": chunk.text, "limit": 5}),
-    )
-    .await;
+    let hidden = semantic(&app, &key, json!({"query": chunk.text, "limit": 5})).await;
     let hidden = ok_data(&hidden)["hits"].as_array().unwrap().clone();
     assert!(
         hidden

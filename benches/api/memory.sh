@@ -4,7 +4,6 @@
 # SECONDS each of episode and podcast searches at CONNECTIONS connections.
 # Usage: benches/api/memory.sh [PODCASTS] [SECONDS] [CONNECTIONS] (defaults 2000 15 8)
 set -euo pipefail
-default_seconds=15
 set -- "${1:-2000}" "${2:-15}" "${3:-8}"
 source "$(cd "$(dirname "$0")" && pwd)/common.sh"
 memory() {

@@ -11,22 +11,23 @@ use podlens_model::catalog::{EpisodeRecord, TranscriptRecord};
 
 use common::{feed, person, transcript};
 
-/// Column names and types of a Parquet file, as DuckDB reads them.
-fn parquet_columns(path: &Path) -> Vec<(String, String)> {
+/// The rows of `sql` (over Parquet files) as DuckDB answers them, in order.
+fn query<T>(sql: &str, row: impl FnMut(&duckdb::Row<'_>) -> duckdb::Result<T>) -> Vec<T> {
     let connection = duckdb::Connection::open_in_memory().unwrap();
-    let mut statement = connection
-        .prepare(&format!(
-            "DESCRIBE SELECT * FROM read_parquet('{}')",
-            path.display()
-        ))
-        .unwrap();
+    let mut statement = connection.prepare(sql).unwrap();
     statement
-        .query_map([], |row| {
-            Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
-        })
+        .query_map([], row)
         .unwrap()
         .collect::<Result<Vec<_>, _>>()
         .unwrap()
+}
+
+/// Column names and types of a Parquet file, as DuckDB reads them.
+fn parquet_columns(path: &Path) -> Vec<(String, String)> {
+    query(
+        &format!("DESCRIBE SELECT * FROM read_parquet('{}')", path.display()),
+        |row| Ok((row.get(0)?, row.get(1)?)),
+    )
 }
 
 fn serde_names<T: serde::Serialize>(record: &T) -> BTreeSet<String> {
@@ -290,18 +291,13 @@ fn a_reader_stops_at_the_first_error_of_its_visitor() {
 
 /// Every row of a Parquet file as text, in file order.
 fn rows_in_order(path: &Path) -> Vec<String> {
-    let connection = duckdb::Connection::open_in_memory().unwrap();
-    let mut statement = connection
-        .prepare(&format!(
+    query(
+        &format!(
             "SELECT CAST(t AS VARCHAR) FROM read_parquet('{}') AS t",
             path.display()
-        ))
-        .unwrap();
-    statement
-        .query_map([], |row| row.get::<_, String>(0))
-        .unwrap()
-        .collect::<Result<Vec<_>, _>>()
-        .unwrap()
+        ),
+        |row| row.get(0),
+    )
 }
 
 #[test]

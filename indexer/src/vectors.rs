@@ -248,6 +248,35 @@ impl Default for RowValues {
     }
 }
 
+impl RowValues {
+    /// The values of row `row` of `dim` dimensions (each byte an `i8`).
+    fn row(&self, row: usize, dim: usize) -> &[u8] {
+        match self {
+            RowValues::Built(values) => &values[row * dim..(row + 1) * dim],
+            RowValues::Mapped {
+                file,
+                start,
+                stride,
+            } => &file.as_slice()[start + row * stride..][..dim],
+        }
+    }
+
+    /// The values of `rows` rows, read into memory first when they are mapped (before
+    /// rows change).
+    fn built(&mut self, rows: usize, dim: usize) -> &mut Vec<u8> {
+        if let RowValues::Mapped { .. } = self {
+            let values = (0..rows)
+                .flat_map(|row| self.row(row, dim).iter().copied())
+                .collect();
+            *self = RowValues::Built(values);
+        }
+        match self {
+            RowValues::Built(values) => values,
+            RowValues::Mapped { .. } => unreachable!("mapped values were just read"),
+        }
+    }
+}
+
 impl std::fmt::Debug for RowValues {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -352,29 +381,7 @@ impl ShardVectors {
 
     /// The int8 values (as stored: each byte is an `i8`) and scale of row `row`.
     pub fn row(&self, row: usize) -> (&[u8], f32) {
-        let values = match &self.values {
-            RowValues::Built(values) => &values[row * self.dim..(row + 1) * self.dim],
-            RowValues::Mapped {
-                file,
-                start,
-                stride,
-            } => &file.as_slice()[start + row * stride..][..self.dim],
-        };
-        (values, self.scales[row])
-    }
-
-    /// The values, read into memory when they are mapped (before rows change).
-    fn built_values(&mut self) -> &mut Vec<u8> {
-        if let RowValues::Mapped { .. } = self.values {
-            let values = (0..self.keys.len())
-                .flat_map(|row| self.row(row).0.iter().copied())
-                .collect();
-            self.values = RowValues::Built(values);
-        }
-        match &mut self.values {
-            RowValues::Built(values) => values,
-            RowValues::Mapped { .. } => unreachable!("mapped values were just read"),
-        }
+        (self.values.row(row, self.dim), self.scales[row])
     }
 
     /// The approximate unit vector of row `row`.
@@ -387,7 +394,9 @@ impl ShardVectors {
     pub fn push(&mut self, key: VectorKey, vector: &[f32]) {
         debug_assert_eq!(vector.len(), self.dim);
         let (values, scale) = quantize_i8(vector);
-        self.built_values().extend(values.iter().map(|v| *v as u8));
+        self.values
+            .built(self.keys.len(), self.dim)
+            .extend(values.iter().map(|v| *v as u8));
         self.keys.push(key);
         self.scales.push(scale);
         self.codes = None;
@@ -397,10 +406,7 @@ impl ShardVectors {
     pub(crate) fn retain(&mut self, keep: impl Fn(&VectorKey) -> bool) {
         let dim = self.dim;
         let before = self.keys.len();
-        self.built_values();
-        let RowValues::Built(values) = &mut self.values else {
-            unreachable!("values were just read into memory")
-        };
+        let values = self.values.built(before, dim);
         let mut write = 0;
         for read in 0..self.keys.len() {
             if !keep(&self.keys[read]) {
@@ -654,9 +660,9 @@ impl ShardVectors {
             return Ok(None);
         }
         let file = MmapDirectory::open(dir)
-            .map_err(|e| IndexError::io(dir, std::io::Error::other(e.to_string())))?
+            .map_err(tantivy::TantivyError::from)?
             .open_read(Path::new(VECTORS_FILE))
-            .map_err(|e| IndexError::io(&path, std::io::Error::other(e.to_string())))?
+            .map_err(tantivy::TantivyError::from)?
             .read_bytes()
             .map_err(|e| IndexError::io(&path, e))?;
         let bad = |reason: &str| IndexError::BadManifest {

@@ -54,17 +54,17 @@ impl Database {
 
     /// Listens on `channel` for as long as the store is open, on a connection of its
     /// own, reconnecting when it drops; `heard` is called with each message and each
-    /// change of state. Returns false on SQLite, where there is no one to hear from.
-    pub fn listen<F>(&self, channel: &str, heard: F) -> bool
+    /// change of state. Nothing on SQLite, where there is no one to hear from.
+    pub fn listen<F>(&self, channel: &str, heard: F)
     where
         F: Fn(Heard<'_>) + Send + Sync + 'static,
     {
-        if self.backend != Backend::Postgres {
-            return false;
-        }
         let Some(runtime) = self.runtime.as_ref() else {
-            return false;
+            return;
         };
+        if self.backend != Backend::Postgres {
+            return;
+        }
         let (url, channel) = (self.url.clone(), channel.to_owned());
         runtime.spawn(async move {
             loop {
@@ -73,7 +73,6 @@ impl Database {
                 tokio::time::sleep(RETRY).await;
             }
         });
-        true
     }
 }
 

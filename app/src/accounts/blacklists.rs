@@ -111,7 +111,7 @@ impl TeamBlacklists {
     /// Takes what the store's listener heard: a team whose podcasts another node
     /// changed is forgotten; when the listener starts or stops hearing, every list is
     /// (changes may have been missed in between).
-    pub fn heard(&self, heard: Heard<'_>) {
+    fn heard(&self, heard: Heard<'_>) {
         match heard {
             Heard::Message(team_id) => self.forget(team_id),
             Heard::Listening => {

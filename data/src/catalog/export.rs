@@ -157,14 +157,19 @@ pub(crate) fn sql_path(path: &Path) -> Result<String, DataError> {
     let text = path
         .to_str()
         .ok_or_else(|| DataError::NonUtf8Path(path.to_path_buf()))?;
-    Ok(format!("'{}'", text.replace('\'', "''")))
+    Ok(sql_text(text))
+}
+
+/// Text as a single-quoted SQL string literal.
+fn sql_text(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "''"))
 }
 
 /// Writes `table`'s snapshot to `path`; returns its rows. A table with a `split_by`
-/// column and more rows than a part (`rows_per_part` when given) is sorted in parts: the rows of each range
-/// of that column (ranges of about equal row counts, in order) are sorted and written to
-/// a file of their own, and the parts are then copied, in order and unsorted, into one
-/// file. DuckDB's sort before a Parquet write does not always spill to disk: sorting the
+/// column and more rows than a part (`rows_per_part` when given) is sorted in parts: the
+/// rows of each range of that column (ranges of about equal row counts, in order) are
+/// sorted and written to a file of their own, and the parts are then copied, in order
+/// and unsorted, into one file; the part files are removed, whatever happened. DuckDB's sort before a Parquet write does not always spill to disk: sorting the
 /// 140,000 transcripts (2.8 GB of text) of a 1M-episode catalog at once failed under the
 /// bulk ingest's 1 GB memory limit, and its 31M transcript segments under 3 GB.
 fn export_table(
@@ -211,34 +216,38 @@ fn export_table(
             .collect::<Result<_, _>>()?
     };
     let parent = path.parent().unwrap_or(Path::new("."));
-    let mut part_paths = Vec::with_capacity(starts.len());
-    let mut written = 0;
-    for (index, start) in starts.iter().enumerate() {
-        let quoted = |text: &str| format!("'{}'", text.replace('\'', "''"));
-        let mut range = format!("{key_text} >= {}", quoted(start));
-        if let Some(next) = starts.get(index + 1) {
-            range.push_str(&format!(" AND {key_text} < {}", quoted(next)));
+    let part_paths: Vec<PathBuf> = (0..starts.len())
+        .map(|index| parent.join(format!(".{}.part-{index}.tmp", table.name)))
+        .collect();
+    let written_in_parts = || -> Result<(u64, u64), DataError> {
+        let mut written = 0;
+        for (index, (start, part_path)) in starts.iter().zip(&part_paths).enumerate() {
+            let mut range = format!("{key_text} >= {}", sql_text(start));
+            if let Some(next) = starts.get(index + 1) {
+                range.push_str(&format!(" AND {key_text} < {}", sql_text(next)));
+            }
+            let source = format!(
+                "(SELECT * FROM {} WHERE {range}) AS {}",
+                table.name, table.name
+            );
+            written += copy(&table.select_from(&source), part_path)?;
         }
-        let source = format!(
-            "(SELECT * FROM {} WHERE {range}) AS {}",
-            table.name, table.name
-        );
-        let part_path = parent.join(format!(".{}.part-{index}.tmp", table.name));
-        written += copy(&table.select_from(&source), &part_path)?;
-        part_paths.push(part_path);
-    }
-    let files: Vec<String> = part_paths
-        .iter()
-        .map(|path| sql_path(path))
-        .collect::<Result<_, _>>()?;
-    // In order: DuckDB keeps the files' order and each file's row order.
-    let rows = copy(
-        &format!("SELECT * FROM read_parquet([{}])", files.join(", ")),
-        path,
-    )?;
-    for part_path in &part_paths {
+        let files: Vec<String> = part_paths
+            .iter()
+            .map(|path| sql_path(path))
+            .collect::<Result<_, _>>()?;
+        // In order: DuckDB keeps the files' order and each file's row order.
+        let rows = copy(
+            &format!("SELECT * FROM read_parquet([{}])", files.join(", ")),
+            path,
+        )?;
+        Ok((rows, written))
+    };
+    let outcome = written_in_parts();
+    for part_path in part_paths.iter().filter(|path| path.exists()) {
         std::fs::remove_file(part_path).map_err(|error| DataError::io(part_path, error))?;
     }
+    let (rows, written) = outcome?;
     if rows != written || rows != total {
         return Err(DataError::InvalidValue {
             column: key.to_owned(),
