@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use podlens_indexer::embedding::{
-    QualityOptions, StaticBuildOptions, StaticRecipe, build_static_model, quality_report,
+    QualityOptions, StaticBuildOptions, StaticRecipe, build_static_model, eval, quality_report,
 };
 
 fn cache_root() -> PathBuf {
@@ -37,22 +37,47 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let frequency_paths = vec![corpus.join("transcripts"), corpus.join("feeds")];
     let static_dir = cache_root().join("static-mpnet-768");
+    let mut quality = QualityOptions::new(
+        mpnet_dir.clone(),
+        static_dir.clone(),
+        corpus.join("transcripts"),
+    );
+    quality.frequency_paths = frequency_paths.clone();
+    quality.passages = 200;
+    quality.queries = 50;
+    quality.exact_cache = Some(cache_root().join("eval-exact-vectors.json"));
+    quality.fit_paths = frequency_paths.clone();
+    quality.fit_sizes = std::env::var("FIT_SIZES")
+        .unwrap_or_else(|_| "500,1000,2000,4000,8000".to_owned())
+        .split(',')
+        .filter_map(|size| size.trim().parse().ok())
+        .collect();
+    // The fit never sees the evaluation set's passages and queries.
+    let set = eval::transcript_eval_set(
+        &quality.transcripts,
+        quality.words,
+        quality.passages,
+        quality.queries,
+        quality.query_words,
+    )?;
     let options = StaticBuildOptions {
         mpnet_dir: mpnet_dir.clone(),
         out_dir: static_dir.clone(),
         frequency_paths: frequency_paths.clone(),
+        fit_paths: frequency_paths.clone(),
+        fit_exclude: set.passages.iter().chain(&set.queries).cloned().collect(),
         recipe: StaticRecipe::default(),
         force: false,
     };
     let started = Instant::now();
     let last_report = std::sync::atomic::AtomicUsize::new(0);
-    let build = build_static_model(&options, &|done, total| {
-        let step = total / 20;
-        if step > 0
-            && done / step != last_report.swap(done / step, std::sync::atomic::Ordering::Relaxed)
+    let build = build_static_model(&options, &|step, done, total| {
+        let tick = total / 20;
+        if tick > 0
+            && done / tick != last_report.swap(done / tick, std::sync::atomic::Ordering::Relaxed)
         {
             eprintln!(
-                "distilled {done}/{total} tokens, {:.0} s",
+                "{step:?}: {done}/{total}, {:.0} s",
                 started.elapsed().as_secs_f64()
             );
         }
@@ -73,18 +98,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 ""
             },
             manifest.vocab_size as f64 / build.distill_seconds.max(1e-9)
+        ) + &format!(
+            ", the fit's passages through MPNet in {:.0} s",
+            build.teacher_seconds
         )
     };
-    let mut quality = QualityOptions::new(mpnet_dir, static_dir, corpus.join("transcripts"));
-    quality.frequency_paths = frequency_paths;
-    quality.passages = 200;
-    quality.queries = 50;
-    quality.exact_cache = Some(cache_root().join("eval-exact-vectors.json"));
+    let fit_line = match &manifest.fit {
+        Some(fit) => format!(
+            "fitted to exact MPNet on {} passages (mean cosine on the {} held out {:.3} → {:.3})",
+            fit.texts, fit.held_out_texts, fit.held_out_cosine_before, fit.held_out_cosine_after
+        ),
+        None => "not fitted".to_owned(),
+    };
     let report = quality_report(&quality)?;
     let results = format!(
         "# Static embeddings vs exact all-mpnet-base-v2\n\n\
          Written by `cargo bench -p podlens-indexer --bench embedding_quality` on {} threads.\n\n\
-         {build_line}; table sha256 `{}`, source weights sha256 `{}`.\n\n{report}",
+         {build_line}; {fit_line}; table sha256 `{}`, source weights sha256 `{}`.\n\n{report}",
         rayon::current_num_threads(),
         manifest.table_sha256,
         manifest.source_sha256,

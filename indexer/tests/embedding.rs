@@ -188,6 +188,7 @@ fn write_model(dir: &Path, model: &StaticModel) -> StaticManifest {
         recipe: StaticRecipe::default(),
         frequency_tokens: 0,
         frequency_files: 0,
+        fit: None,
     };
     std::fs::write(
         dir.join(MANIFEST_FILE),

@@ -79,6 +79,13 @@ pub struct BuildArgs {
     /// Files or folders of real text (transcripts, feeds) to count token frequencies on.
     #[arg(long = "frequency-text", value_name = "PATH")]
     pub frequency_text: Vec<PathBuf>,
+    /// Files or folders of real text whose passages the table is fitted to (default: the
+    /// frequency text).
+    #[arg(long = "fit-text", value_name = "PATH")]
+    pub fit_text: Vec<PathBuf>,
+    /// Passages run through MPNet to fit the table to (0: no fit, the distilled rows only).
+    #[arg(long, default_value_t = embedding::DEFAULT_FIT_TEXTS)]
+    pub fit_texts: usize,
     /// SIF constant a of the token weights a / (a + p).
     #[arg(long, default_value_t = embedding::DEFAULT_SIF_A)]
     pub sif_a: f64,
@@ -137,6 +144,8 @@ impl BuildArgs {
                 static_dir: Some(out),
             },
             frequency_text,
+            fit_text: Vec::new(),
+            fit_texts: embedding::DEFAULT_FIT_TEXTS,
             sif_a: embedding::DEFAULT_SIF_A,
             no_sif: false,
             no_center: false,
@@ -148,19 +157,30 @@ impl BuildArgs {
 /// Builds the static model, or reuses it when the folder already holds one of the same
 /// source model and recipe.
 pub fn build(config: &Config, args: BuildArgs) -> anyhow::Result<()> {
+    let fit_paths = if args.fit_text.is_empty() {
+        args.frequency_text.clone()
+    } else {
+        args.fit_text
+    };
     let options = StaticBuildOptions {
         mpnet_dir: args.dirs.mpnet(),
         out_dir: args.dirs.static_model(),
         frequency_paths: args.frequency_text,
+        fit_paths,
+        fit_exclude: Vec::new(),
         recipe: StaticRecipe {
             sif_a: (!args.no_sif).then_some(args.sif_a),
             center: !args.no_center,
+            fit_texts: args.fit_texts,
         },
         force: args.force,
     };
-    let bar = progress::bar(0, "tokens", config.no_progress);
-    bar.set_message("distilling");
-    let report = embedding::build_static_model(&options, &|done, total| {
+    let bar = progress::bar(0, "items", config.no_progress);
+    let report = embedding::build_static_model(&options, &|step, done, total| {
+        bar.set_message(match step {
+            embedding::BuildStep::Distill => "distilling vocabulary tokens",
+            embedding::BuildStep::Teacher => "passages through MPNet for the fit",
+        });
         bar.set_length(total as u64);
         bar.set_position(done as u64);
     })
@@ -176,7 +196,7 @@ pub fn build(config: &Config, args: BuildArgs) -> anyhow::Result<()> {
         println!("static model up to date in {}", options.out_dir.display());
     } else {
         println!(
-            "static model written to {} in {:.1} s (distillation {:.1} s{})",
+            "static model written to {} in {:.1} s (distillation {:.1} s{}, fit passages through MPNet {:.1} s)",
             options.out_dir.display(),
             report.total_seconds,
             report.distill_seconds,
@@ -184,8 +204,16 @@ pub fn build(config: &Config, args: BuildArgs) -> anyhow::Result<()> {
                 ", cached"
             } else {
                 ""
-            }
+            },
+            report.teacher_seconds,
         );
+    }
+    match &manifest.fit {
+        Some(fit) => println!(
+            "fitted to exact MPNet on {} passages: mean cosine on {} held out {:.3} -> {:.3}",
+            fit.texts, fit.held_out_texts, fit.held_out_cosine_before, fit.held_out_cosine_after
+        ),
+        None => println!("not fitted: the distilled rows only"),
     }
     println!(
         "vocabulary {} × {}, table sha256 {}, frequencies from {} tokens in {} files",

@@ -14,11 +14,13 @@ use super::error::{EmbeddingError, EmbeddingResult};
 use super::frequency::TokenFrequencies;
 use super::mpnet::{MpnetEncoder, MpnetModel};
 use super::static_model::{
-    MANIFEST_FILE, StaticManifest, StaticModel, StaticRecipe, apply_recipe, read_json,
+    FitSummary, MANIFEST_FILE, StaticManifest, StaticModel, StaticRecipe, apply_recipe, read_json,
 };
 
 /// Cache of the raw (unweighted) per-token vectors inside the output folder.
 pub const RAW_VECTORS_FILE: &str = "raw-token-vectors.safetensors";
+/// Cache of the exact vectors of the fit's passages inside the output folder.
+pub const TEACHER_VECTORS_FILE: &str = "teacher-vectors.bin";
 /// Format version written into manifests.
 const FORMAT_VERSION: u32 = 1;
 /// Tokens per packed MPNet batch during distillation (three rows each).
@@ -33,6 +35,12 @@ pub struct StaticBuildOptions {
     pub out_dir: PathBuf,
     /// Files or folders of real text to count token frequencies on.
     pub frequency_paths: Vec<PathBuf>,
+    /// Files or folders of real text whose passages the table is fitted to
+    /// (`recipe.fit_texts` of them; nothing is fitted when empty).
+    pub fit_paths: Vec<PathBuf>,
+    /// Texts the fit must never see (an evaluation set): passages sharing a run of eight
+    /// words with one of them are left out.
+    pub fit_exclude: Vec<String>,
     pub recipe: StaticRecipe,
     /// Rebuild even when the folder already matches.
     pub force: bool,
@@ -47,7 +55,18 @@ pub struct StaticBuildReport {
     /// True when the raw token vectors came from the cache.
     pub raw_vectors_cached: bool,
     pub distill_seconds: f64,
+    /// Time spent running the fit's passages through MPNet (0 when cached or not fitted).
+    pub teacher_seconds: f64,
     pub total_seconds: f64,
+}
+
+/// The slow steps of a build, for progress reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuildStep {
+    /// Vocabulary tokens through MPNet.
+    Distill,
+    /// The fit's passages through MPNet.
+    Teacher,
 }
 
 /// sha256 of a file, streamed.
@@ -75,7 +94,7 @@ pub fn file_sha256(path: &Path) -> EmbeddingResult<String> {
 /// Builds (or reuses) the static model folder; `progress(done, total)` follows distillation.
 pub fn build_static_model(
     options: &StaticBuildOptions,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    progress: &(dyn Fn(BuildStep, usize, usize) + Sync),
 ) -> EmbeddingResult<StaticBuildReport> {
     let started = Instant::now();
     let weights_path = options.mpnet_dir.join("model.safetensors");
@@ -91,6 +110,7 @@ pub fn build_static_model(
             reused: true,
             raw_vectors_cached: true,
             distill_seconds: 0.0,
+            teacher_seconds: 0.0,
             total_seconds: started.elapsed().as_secs_f64(),
         });
     }
@@ -102,7 +122,9 @@ pub fn build_static_model(
         Some(raw) => (raw, true),
         None => {
             let vocab: Vec<u32> = (0..mpnet.tokenizer().vocab_size() as u32).collect();
-            let raw = distill_token_vectors(&mpnet, &vocab, progress)?;
+            let raw = distill_token_vectors(&mpnet, &vocab, &|done, total| {
+                progress(BuildStep::Distill, done, total);
+            })?;
             write_raw_vectors(&raw_path, &raw, vocab.len(), dim, &source_sha256)?;
             (raw, false)
         }
@@ -114,13 +136,48 @@ pub fn build_static_model(
         TokenFrequencies::count_paths(mpnet.tokenizer(), &options.frequency_paths)?
     };
     let weights = options.recipe.sif_a.map(|a| frequencies.sif_weights(a));
-    let table = apply_recipe(
-        &raw,
-        dim,
-        &frequencies.counts,
-        weights.as_deref(),
-        options.recipe.center,
-    );
+    let teacher_started = Instant::now();
+    let mut teacher_seconds = 0.0;
+    let (table, fit) = if options.recipe.fit_texts > 0 && !options.fit_paths.is_empty() {
+        let exclude: Vec<&str> = options.fit_exclude.iter().map(String::as_str).collect();
+        let texts = super::fit::training_texts(&options.fit_paths, &exclude)?;
+        let teacher = super::fit::teacher_vectors(
+            &mpnet,
+            &source_sha256,
+            &texts,
+            options.recipe.fit_texts,
+            &options.out_dir.join(TEACHER_VECTORS_FILE),
+            &|done, total| progress(BuildStep::Teacher, done, total),
+        )?;
+        teacher_seconds = teacher_started.elapsed().as_secs_f64();
+        let base = apply_recipe(&raw, dim, &frequencies.counts, None, options.recipe.center);
+        let start_weights = weights.unwrap_or_else(|| vec![1.0; mpnet.tokenizer().vocab_size()]);
+        let (table, report) = super::fit::fit_table(
+            mpnet.tokenizer(),
+            &base,
+            dim,
+            &start_weights,
+            &texts,
+            &teacher,
+            &super::fit::FitOptions::default(),
+        )?;
+        let summary = FitSummary {
+            texts: report.texts,
+            held_out_texts: report.held_out_texts,
+            held_out_cosine_before: report.held_out_cosine_before,
+            held_out_cosine_after: report.held_out_cosine_after,
+        };
+        (table, Some(summary))
+    } else {
+        let table = apply_recipe(
+            &raw,
+            dim,
+            &frequencies.counts,
+            weights.as_deref(),
+            options.recipe.center,
+        );
+        (table, None)
+    };
     let model = StaticModel::from_parts(mpnet.tokenizer().clone(), table, dim)?;
     let (table_sha256, vocab_sha256) = model.save_table(&options.out_dir)?;
     let manifest = StaticManifest {
@@ -134,6 +191,7 @@ pub fn build_static_model(
         recipe: options.recipe,
         frequency_tokens: frequencies.total,
         frequency_files: frequencies.files,
+        fit,
     };
     let manifest_path = options.out_dir.join(MANIFEST_FILE);
     let text = serde_json::to_string_pretty(&manifest)
@@ -146,6 +204,7 @@ pub fn build_static_model(
         reused: false,
         raw_vectors_cached,
         distill_seconds,
+        teacher_seconds,
         total_seconds: started.elapsed().as_secs_f64(),
     })
 }
@@ -172,7 +231,11 @@ pub fn build_vocabulary_model(
         .filter(|id| frequencies.counts[*id as usize] > 0 && *id != tokenizer.unknown_id())
         .collect();
     let source_sha256 = file_sha256(&weights_path)?;
-    let recipe = StaticRecipe::default();
+    // no fit: a few minutes at most, for small catalogs and tests
+    let recipe = StaticRecipe {
+        fit_texts: 0,
+        ..StaticRecipe::default()
+    };
     let key = super::static_model::sha256_hex(
         format!("{source_sha256}:{recipe:?}:{:?}", frequencies.counts).as_bytes(),
     );
@@ -213,6 +276,7 @@ pub fn build_vocabulary_model(
         recipe,
         frequency_tokens: frequencies.total,
         frequency_files: frequencies.files,
+        fit: None,
     };
     let manifest_path = staging.join(MANIFEST_FILE);
     let text = serde_json::to_string_pretty(&manifest)

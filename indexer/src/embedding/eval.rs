@@ -29,15 +29,7 @@ pub fn transcript_eval_set(
     queries: usize,
     query_words: usize,
 ) -> EmbeddingResult<EvalSet> {
-    let mut files = Vec::new();
-    collect_transcripts(dir, &mut files)?;
-    files.sort();
-    let mut chunks = Vec::new();
-    for path in &files {
-        let text =
-            std::fs::read_to_string(path).map_err(|error| EmbeddingError::io(path, error))?;
-        chunks.extend(chunk_words(&clean_transcript(&text), words));
-    }
+    let chunks = transcript_chunks(dir, words)?;
     let wanted = passages + queries;
     if chunks.len() < wanted || wanted == 0 {
         return Err(EmbeddingError::InvalidInput(format!(
@@ -60,6 +52,21 @@ pub fn transcript_eval_set(
         }
     }
     Ok(set)
+}
+
+/// Every `.txt` and `.md` transcript under `dir` (in path order), cleaned and cut into
+/// consecutive passages of `words` words.
+pub fn transcript_chunks(dir: &Path, words: usize) -> EmbeddingResult<Vec<String>> {
+    let mut files = Vec::new();
+    collect_transcripts(dir, &mut files)?;
+    files.sort();
+    let mut chunks = Vec::new();
+    for path in &files {
+        let text =
+            std::fs::read_to_string(path).map_err(|error| EmbeddingError::io(path, error))?;
+        chunks.extend(chunk_words(&clean_transcript(&text), words));
+    }
+    Ok(chunks)
 }
 
 fn collect_transcripts(dir: &Path, files: &mut Vec<std::path::PathBuf>) -> EmbeddingResult<()> {

@@ -6,7 +6,8 @@
 //!   normalisation), for evaluation, distillation and small catalogs;
 //! - [`StaticModel`], the bulk path: a `[vocab, 768]` table distilled from MPNet by
 //!   [`build_static_model`] (each vocabulary token run through MPNet once, weighted by its
-//!   frequency in real podcast text); embedding a text is tokenize, weighted mean, normalise.
+//!   frequency in real podcast text) and fitted to MPNet's vectors of real passages
+//!   ([`fit_table`]); embedding a text is tokenize, sum of rows, normalise.
 //!
 //! [`quantize_i8`] and [`dot_i8`] store and compare vectors compactly; [`eval`] measures
 //! how closely the static model ranks like the exact one.
@@ -14,6 +15,7 @@
 mod build;
 mod error;
 pub mod eval;
+mod fit;
 mod frequency;
 mod linalg;
 mod mpnet;
@@ -23,10 +25,12 @@ mod static_model;
 mod tokenizer;
 
 pub use build::{
-    RAW_VECTORS_FILE, StaticBuildOptions, StaticBuildReport, build_static_model,
-    build_vocabulary_model, distill_token_vectors, file_sha256, read_raw_vectors,
+    BuildStep, RAW_VECTORS_FILE, StaticBuildOptions, StaticBuildReport, TEACHER_VECTORS_FILE,
+    build_static_model, build_vocabulary_model, distill_token_vectors, file_sha256,
+    read_raw_vectors,
 };
 pub use error::{EmbeddingError, EmbeddingResult};
+pub use fit::{FitOptions, FitReport, fit_table, teacher_vectors, training_texts};
 pub use frequency::{DEFAULT_SIF_A, TokenFrequencies, markup_to_text, read_texts};
 pub use linalg::{cosine, dot, l2_normalize};
 pub use mpnet::{MpnetConfig, MpnetEncoder, MpnetModel, relative_position_bucket};
@@ -35,8 +39,8 @@ pub use quantize::{
 };
 pub use report::{QualityOptions, quality_report};
 pub use static_model::{
-    MANIFEST_FILE, StaticManifest, StaticModel, StaticRecipe, TABLE_FILE, VOCAB_FILE, apply_recipe,
-    sha256_hex,
+    DEFAULT_FIT_TEXTS, FitSummary, MANIFEST_FILE, StaticManifest, StaticModel, StaticRecipe,
+    TABLE_FILE, VOCAB_FILE, apply_recipe, sha256_hex,
 };
 pub use tokenizer::{MAX_SEQUENCE_TOKENS, WordPieceTokenizer, normalize};
 

@@ -47,6 +47,9 @@ pub struct StaticManifest {
     /// Tokens and files the frequencies were counted on.
     pub frequency_tokens: u64,
     pub frequency_files: usize,
+    /// The fit to exact MPNet vectors of real passages, when the recipe asks for one.
+    #[serde(default)]
+    pub fit: Option<FitSummary>,
 }
 
 /// How raw per-token MPNet vectors become table rows.
@@ -57,15 +60,35 @@ pub struct StaticRecipe {
     pub sif_a: Option<f64>,
     /// Subtract the frequency-weighted mean token vector (the direction all tokens share).
     pub center: bool,
+    /// Passages of real text run through MPNet to fit the table to (0: not fitted; see
+    /// [`super::fit_table`]).
+    #[serde(default)]
+    pub fit_texts: usize,
 }
+
+/// Passages the table is fitted to by default.
+pub const DEFAULT_FIT_TEXTS: usize = 2_000;
 
 impl Default for StaticRecipe {
     fn default() -> Self {
         Self {
             sif_a: Some(super::frequency::DEFAULT_SIF_A),
             center: true,
+            fit_texts: DEFAULT_FIT_TEXTS,
         }
     }
+}
+
+/// What fitting the table did (in the manifest).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FitSummary {
+    /// Passages the table was fitted to, and of them held out to choose the epoch.
+    pub texts: usize,
+    pub held_out_texts: usize,
+    /// Mean cosine between static and exact vectors of the held-out passages.
+    pub held_out_cosine_before: f64,
+    pub held_out_cosine_after: f64,
 }
 
 /// Table rows from raw token vectors: `row = weight · (vector − mean)`, where the mean is
