@@ -728,6 +728,86 @@ mod tests {
     }
 
     #[test]
+    fn gradients_match_finite_differences_of_the_loss() {
+        let dim = 5;
+        let tokenizer = words_tokenizer(6);
+        let vocab = tokenizer.vocab_size();
+        let base = noise(5, vocab * dim);
+        let texts = ["w0 w1 w1", "w2 w3", "w4 w5 w0", "w3"];
+        let bags: Vec<Bag> = texts.iter().map(|t| bag(&tokenizer, t)).collect();
+        let mut teacher = noise(6, texts.len() * dim);
+        teacher.chunks_exact_mut(dim).for_each(linalg::l2_normalize);
+        let mut params = Params {
+            map: noise(7, dim * dim),
+            weights: noise(8, vocab).iter().map(|w| 1.0 + w / 2.0).collect(),
+            corrections: noise(9, vocab * dim).iter().map(|c| c / 4.0).collect(),
+        };
+        // the loss in f64 from scratch: minus the mean cosine of (Σ c·(w·base·M + Δ)) and y
+        let loss = |params: &Params| -> f64 {
+            let mut total = 0.0;
+            for (bag, y) in bags.iter().zip(teacher.chunks_exact(dim)) {
+                let mut s = vec![0.0_f64; dim];
+                for (id, count) in bag.ids.iter().zip(&bag.counts) {
+                    let t = *id as usize;
+                    for (j, value) in s.iter_mut().enumerate() {
+                        let mapped: f64 = (0..dim)
+                            .map(|k| {
+                                f64::from(params.weights[t] * base[t * dim + k])
+                                    * f64::from(params.map[k * dim + j])
+                            })
+                            .sum();
+                        *value += f64::from(*count)
+                            * (mapped + f64::from(params.corrections[t * dim + j]));
+                    }
+                }
+                let norm = s.iter().map(|v| v * v).sum::<f64>().sqrt();
+                let dot: f64 = s.iter().zip(y).map(|(a, b)| a * f64::from(*b)).sum();
+                total += dot / norm;
+            }
+            -total / bags.len() as f64
+        };
+        let gradients = batch_gradients(&params, &base, dim, &bags, &teacher);
+        let step = 1e-3_f32;
+        let numeric = |params: &mut Params, pick: &dyn Fn(&mut Params) -> &mut f32| {
+            let start = *pick(params);
+            *pick(params) = start + step;
+            let up = loss(params);
+            *pick(params) = start - step;
+            let down = loss(params);
+            *pick(params) = start;
+            (up - down) / (2.0 * f64::from(step))
+        };
+        for at in [0, 7, 24] {
+            let expected = numeric(&mut params, &|p| &mut p.map[at]);
+            let got = f64::from(gradients.map[at]);
+            assert!(
+                (expected - got).abs() < 1e-3,
+                "map[{at}]: {expected} vs {got}"
+            );
+        }
+        for (id, got) in &gradients.weights {
+            let id = *id as usize;
+            let expected = numeric(&mut params, &|p| &mut p.weights[id]);
+            assert!(
+                (expected - f64::from(*got)).abs() < 1e-3,
+                "w[{id}]: {expected} vs {got}"
+            );
+        }
+        assert_eq!(gradients.weights.len(), 6, "every word piece of the texts");
+        for (id, got) in &gradients.corrections {
+            for j in [0, 3] {
+                let at = *id as usize * dim + j;
+                let expected = numeric(&mut params, &|p| &mut p.corrections[at]);
+                let got = f64::from(got[j]);
+                assert!(
+                    (expected - got).abs() < 1e-3,
+                    "Δ[{id}][{j}]: {expected} vs {got}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn a_fit_without_texts_keeps_the_starting_rows() {
         let tokenizer = words_tokenizer(4);
         let base = noise(4, tokenizer.vocab_size() * 8);
