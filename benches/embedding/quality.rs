@@ -87,20 +87,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "static model reused from the cache (already built from the same weights and recipe)"
             .to_owned()
     } else {
+        let distill = if build.raw_vectors_cached {
+            "the vocabulary's raw vectors cached".to_owned()
+        } else {
+            format!(
+                "{} vocabulary tokens through MPNet in {:.0} s",
+                manifest.vocab_size, build.distill_seconds
+            )
+        };
         format!(
-            "static model built in {:.0} s: {} vocabulary tokens through MPNet in {:.0} s{} ({:.0} tokens/s)",
-            build.total_seconds,
-            manifest.vocab_size,
-            build.distill_seconds,
-            if build.raw_vectors_cached {
-                ", raw vectors cached"
-            } else {
-                ""
-            },
-            manifest.vocab_size as f64 / build.distill_seconds.max(1e-9)
-        ) + &format!(
-            ", the fit's passages through MPNet in {:.0} s",
-            build.teacher_seconds
+            "static model built in {:.0} s ({distill}; the fit's passages through MPNet, or from their cache, in {:.0} s)",
+            build.total_seconds, build.teacher_seconds
         )
     };
     let fit_line = match &manifest.fit {

@@ -438,7 +438,7 @@ pub fn fit_table(
             }
         }
         let held = mean_cosine(&params, base, dim, held_bags, held_teacher);
-        tracing::info!(epoch, held_out_cosine = held, "static table fit");
+        tracing::debug!(epoch, held_out_cosine = held, "static table fit");
         if held > best.0 {
             best = (held, epoch, params.clone());
         }

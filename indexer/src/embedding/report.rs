@@ -145,8 +145,13 @@ pub fn quality_report(options: &QualityOptions) -> EmbeddingResult<String> {
         agreement_row(&mut out, name, &model, &set, exact_passages, exact_queries);
     }
     let built_name = format!(
-        "as built: SIF {:?}, centred {}",
-        manifest.recipe.sif_a, manifest.recipe.center
+        "as built: SIF {:?}, centred {}, {}",
+        manifest.recipe.sif_a,
+        manifest.recipe.center,
+        match &manifest.fit {
+            Some(fit) => format!("fitted on {} passages", fit.texts),
+            None => "not fitted".to_owned(),
+        }
     );
     agreement_row(
         &mut out,

@@ -67,7 +67,7 @@ pub struct StaticRecipe {
 }
 
 /// Passages the table is fitted to by default.
-pub const DEFAULT_FIT_TEXTS: usize = 2_000;
+pub const DEFAULT_FIT_TEXTS: usize = 1_000;
 
 impl Default for StaticRecipe {
     fn default() -> Self {
