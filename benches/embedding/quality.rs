@@ -65,7 +65,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         out_dir: static_dir.clone(),
         frequency_paths: frequency_paths.clone(),
         fit_paths: frequency_paths.clone(),
-        fit_exclude: set.passages.iter().chain(&set.queries).cloned().collect(),
+        fit_exclude: set.texts().into_iter().map(str::to_owned).collect(),
         recipe: StaticRecipe::default(),
         force: false,
     };

@@ -19,6 +19,17 @@ pub struct EvalSet {
     pub queries: Vec<String>,
 }
 
+impl EvalSet {
+    /// Every text of the set: the passages, then the queries.
+    pub fn texts(&self) -> Vec<&str> {
+        self.passages
+            .iter()
+            .chain(&self.queries)
+            .map(String::as_str)
+            .collect()
+    }
+}
+
 /// Reads every `.txt` and `.md` transcript under `dir` (sorted), and takes `passages`
 /// passages of `words` words and `queries` queries (the first `query_words` words of
 /// passages not in the passage set), spread evenly over the whole text.

@@ -564,26 +564,14 @@ fn batch_gradients(
             }
         });
     // ∂/∂M = uᵀ g
-    let mut map = vec![0.0_f32; dim * dim];
-    linalg::gemm(
-        1.0,
+    let map = product(
         MatRef::dense_transposed(&weighted, n, dim),
         MatRef::dense(&outer, n, dim),
-        0.0,
-        &mut map,
-        dim,
-        1,
     );
     // h = g · Mᵀ, so ∂/∂w[t] = Σ c · base[t] · h
-    let mut pulled = vec![0.0_f32; n * dim];
-    linalg::gemm(
-        1.0,
+    let pulled = product(
         MatRef::dense(&outer, n, dim),
         MatRef::dense_transposed(&params.map, dim, dim),
-        0.0,
-        &mut pulled,
-        dim,
-        1,
     );
     let mut weights: std::collections::HashMap<u32, f32> = std::collections::HashMap::new();
     let mut corrections: std::collections::HashMap<u32, Vec<f32>> =
@@ -611,6 +599,13 @@ fn batch_gradients(
         weights,
         corrections,
     }
+}
+
+/// `a · b` as a new dense row-major matrix.
+fn product(a: MatRef<'_>, b: MatRef<'_>) -> Vec<f32> {
+    let mut out = vec![0.0_f32; a.rows * b.cols];
+    linalg::gemm(1.0, a, b, 0.0, &mut out, b.cols, 1);
+    out
 }
 
 /// The table: `w[t] · base[t] · M + Δ[t]` for every token.
@@ -673,15 +668,9 @@ mod tests {
         let vocab = tokenizer.vocab_size();
         let base = noise(1, vocab * dim);
         let hidden_map = noise(2, dim * dim);
-        let mut truth = vec![0.0_f32; vocab * dim];
-        linalg::gemm(
-            1.0,
+        let truth = product(
             MatRef::dense(&base, vocab, dim),
             MatRef::dense(&hidden_map, dim, dim),
-            0.0,
-            &mut truth,
-            dim,
-            1,
         );
         let picks = noise(3, 2_000 * 10);
         let texts: Vec<String> = (0..2_000)

@@ -218,13 +218,7 @@ fn fit_rows(
     (exact_passages, exact_queries): (&[Vec<f32>], &[Vec<f32>]),
 ) -> EmbeddingResult<()> {
     let dim = built.dim();
-    let excluded: Vec<&str> = set
-        .passages
-        .iter()
-        .chain(&set.queries)
-        .map(String::as_str)
-        .collect();
-    let texts = training_texts(&options.fit_paths, &excluded)?;
+    let texts = training_texts(&options.fit_paths, &set.texts())?;
     let largest = options
         .fit_sizes
         .iter()
@@ -324,12 +318,7 @@ fn exact_vectors(
     set: &EvalSet,
     cache: Option<&Path>,
 ) -> EmbeddingResult<ExactVectors> {
-    let texts: Vec<&str> = set
-        .passages
-        .iter()
-        .chain(&set.queries)
-        .map(String::as_str)
-        .collect();
+    let texts = set.texts();
     let key = sha256_hex(texts.join("\n").as_bytes());
     if let Some(path) = cache
         && let Ok(text) = std::fs::read_to_string(path)
