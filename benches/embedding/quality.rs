@@ -67,7 +67,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         fit_paths: frequency_paths.clone(),
         fit_exclude: set.texts().into_iter().map(str::to_owned).collect(),
         recipe: StaticRecipe::default(),
-        force: false,
+        // always fitted here on the corpus (a folder the demo built may hold a fit to its own
+        // catalog), from the cached raw vectors and passages
+        force: true,
     };
     let started = Instant::now();
     let last_report = std::sync::atomic::AtomicUsize::new(0);
@@ -117,6 +119,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         manifest.source_sha256,
     );
     print!("{results}");
-    std::fs::write(repo.join("benches/embedding/RESULTS.md"), results)?;
+    // What is written above the marker (the reading of the figures) is kept.
+    let path = repo.join("benches/embedding/RESULTS.md");
+    let marker = "<!-- embedding_quality writes everything below this line -->";
+    let previous = std::fs::read_to_string(&path).unwrap_or_default();
+    let head = previous
+        .split_once(marker)
+        .map(|(head, _)| head.trim_end().to_owned())
+        .unwrap_or_default();
+    std::fs::write(&path, format!("{head}\n\n{marker}\n\n{results}"))?;
     Ok(())
 }

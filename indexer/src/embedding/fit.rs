@@ -272,7 +272,7 @@ pub struct FitOptions {
 impl Default for FitOptions {
     fn default() -> Self {
         Self {
-            epochs: 12,
+            epochs: 30,
             batch: 256,
             learning_rate: 1e-3,
             corrections: true,
