@@ -8,10 +8,11 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use rayon::prelude::*;
 use safetensors::{Dtype, SafeTensors, tensor::TensorView};
 
 use super::error::{EmbeddingError, EmbeddingResult};
-use super::frequency::TokenFrequencies;
+use super::frequency::{TokenFrequencies, read_texts};
 use super::mpnet::{MpnetEncoder, MpnetModel};
 use super::static_model::{
     FitSummary, MANIFEST_FILE, StaticManifest, StaticModel, StaticRecipe, apply_recipe, read_json,
@@ -130,17 +131,32 @@ pub fn build_static_model(
         }
     };
     let distill_seconds = distill_started.elapsed().as_secs_f64();
-    let frequencies = if options.frequency_paths.is_empty() {
-        TokenFrequencies::empty(mpnet.tokenizer().vocab_size())
-    } else {
-        TokenFrequencies::count_paths(mpnet.tokenizer(), &options.frequency_paths)?
+    // Each root's texts, read once: the fit's passages are cut from them too when it
+    // reads the same files (the default).
+    let read_roots = |roots: &[PathBuf]| {
+        roots
+            .iter()
+            .map(|root| read_texts(std::slice::from_ref(root)))
+            .collect::<EmbeddingResult<Vec<_>>>()
     };
+    let frequency_texts = read_roots(&options.frequency_paths)?;
+    let frequencies = TokenFrequencies::count_texts(
+        mpnet.tokenizer(),
+        frequency_texts.par_iter().flatten().map(String::as_str),
+    )
+    .of_files(frequency_texts.iter().map(Vec::len).sum());
     let weights = options.recipe.sif_a.map(|a| frequencies.sif_weights(a));
     let teacher_started = Instant::now();
     let mut teacher_seconds = 0.0;
     let (table, fit) = if options.recipe.fit_texts > 0 && !options.fit_paths.is_empty() {
         let exclude: Vec<&str> = options.fit_exclude.iter().map(String::as_str).collect();
-        let texts = super::fit::training_texts(&options.fit_paths, &exclude)?;
+        let fit_texts = if options.fit_paths == options.frequency_paths {
+            frequency_texts
+        } else {
+            read_roots(&options.fit_paths)?
+        };
+        let texts = super::fit::training_texts_of(&fit_texts, &exclude);
+        drop(fit_texts);
         let teacher = super::fit::teacher_vectors(
             &mpnet,
             &source_sha256,
@@ -357,10 +373,5 @@ pub fn read_raw_vectors(path: &Path, source_sha256: &str) -> Option<Vec<f32>> {
     if view.dtype() != Dtype::F32 {
         return None;
     }
-    Some(
-        view.data()
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect(),
-    )
+    Some(super::linalg::f32s_from_le(view.data()))
 }

@@ -67,7 +67,7 @@ pub fn transcript_eval_set(
 
 /// Every `.txt` and `.md` transcript under `dir` (in path order), cleaned and cut into
 /// consecutive passages of `words` words.
-pub fn transcript_chunks(dir: &Path, words: usize) -> EmbeddingResult<Vec<String>> {
+fn transcript_chunks(dir: &Path, words: usize) -> EmbeddingResult<Vec<String>> {
     let mut files = Vec::new();
     collect_transcripts(dir, &mut files)?;
     files.sort();

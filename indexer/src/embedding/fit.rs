@@ -12,7 +12,7 @@
 //! move tokens it does. Training maximises the mean cosine between each text's static and
 //! exact vectors with Adam, and stops at the best cosine on texts held out from training.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 
@@ -26,9 +26,9 @@ use super::mpnet::MpnetModel;
 use super::tokenizer::WordPieceTokenizer;
 
 /// Words per training passage.
-pub const TRAINING_WORDS: usize = 100;
+const TRAINING_WORDS: usize = 100;
 /// Words of the query-like opening taken from every second transcript passage.
-pub const OPENING_WORDS: usize = 12;
+const OPENING_WORDS: usize = 12;
 /// Texts per teacher batch (written to the cache after each).
 const TEACHER_BATCH: usize = 32;
 /// Words per run compared when leaving evaluation text out.
@@ -38,37 +38,49 @@ const SHINGLE_WORDS: usize = 8;
 /// the text of every file under each of `roots` (markup removed, cleaned as transcripts
 /// are) cut into 100-word passages, plus the 12-word opening of every second passage (the
 /// length of a typed query). Each root gives as many passages as the smallest one that
-/// has any, so a large folder of feeds does not drown a small one of transcripts. A passage sharing
-/// any run of eight words with one of `exclude` (an evaluation set) is left out, so a fit
-/// never sees the text it is judged on.
+/// has any, so a large folder of feeds does not drown a small one of transcripts. A
+/// passage sharing any run of eight words with one of `exclude` (an evaluation set) is
+/// left out, so a fit never sees the text it is judged on.
 pub fn training_texts(roots: &[PathBuf], exclude: &[&str]) -> EmbeddingResult<Vec<String>> {
-    let excluded: HashSet<String> = exclude
+    let per_root = roots
         .iter()
-        .flat_map(|text| shingles(text).collect::<Vec<_>>())
-        .collect();
-    let mut per_root = Vec::new();
-    for (index, root) in roots.iter().enumerate() {
-        let mut texts = Vec::new();
-        for text in super::frequency::read_texts(std::slice::from_ref(root))? {
-            let text = clean_transcript(&text);
-            let words: Vec<&str> = text.split_whitespace().filter(|w| !is_cue(w)).collect();
-            for (position, passage) in chunk_words(&words.join(" "), TRAINING_WORDS)
-                .into_iter()
-                .enumerate()
-            {
-                if shingles(&passage).any(|shingle| excluded.contains(&shingle)) {
-                    continue;
+        .map(|root| super::frequency::read_texts(std::slice::from_ref(root)))
+        .collect::<EmbeddingResult<Vec<_>>>()?;
+    Ok(training_texts_of(&per_root, exclude))
+}
+
+/// [`training_texts`] of texts already read, one list per root.
+pub(crate) fn training_texts_of(per_root: &[Vec<String>], exclude: &[&str]) -> Vec<String> {
+    let excluded: HashSet<String> = exclude.iter().flat_map(|text| shingles(text)).collect();
+    let mut per_root: Vec<Vec<(String, Option<String>)>> = per_root
+        .iter()
+        .enumerate()
+        .map(|(index, root)| {
+            let mut texts = Vec::new();
+            for text in root {
+                let text = clean_transcript(text);
+                let words: Vec<&str> = text.split_whitespace().filter(|w| !is_cue(w)).collect();
+                for (position, passage) in chunk_words(&words.join(" "), TRAINING_WORDS)
+                    .into_iter()
+                    .enumerate()
+                {
+                    if !excluded.is_empty()
+                        && shingles(&passage).any(|shingle| excluded.contains(&shingle))
+                    {
+                        continue;
+                    }
+                    let opening = (position % 2 == 0).then(|| {
+                        let words: Vec<&str> =
+                            passage.split_whitespace().take(OPENING_WORDS).collect();
+                        words.join(" ")
+                    });
+                    texts.push((passage, opening));
                 }
-                let opening = (position % 2 == 0).then(|| {
-                    let words: Vec<&str> = passage.split_whitespace().take(OPENING_WORDS).collect();
-                    words.join(" ")
-                });
-                texts.push((passage, opening));
             }
-        }
-        shuffle(&mut texts, 0x5eed_0000 + index as u64);
-        per_root.push(texts);
-    }
+            shuffle(&mut texts, 0x5eed_0000 + index as u64);
+            texts
+        })
+        .collect();
     let share = per_root
         .iter()
         .map(Vec::len)
@@ -76,14 +88,14 @@ pub fn training_texts(roots: &[PathBuf], exclude: &[&str]) -> EmbeddingResult<Ve
         .min()
         .unwrap_or(0);
     let mut texts: Vec<String> = Vec::new();
-    for root in per_root {
-        for (passage, opening) in root.into_iter().take(share) {
+    for root in &mut per_root {
+        for (passage, opening) in root.drain(..).take(share) {
             texts.push(passage);
             texts.extend(opening);
         }
     }
     shuffle(&mut texts, 0x7ea_c4e5);
-    Ok(texts)
+    texts
 }
 
 /// A caption cue's timing (`00:01:02.500`, `00:01:02,500`, `-->`), not text.
@@ -97,7 +109,7 @@ fn is_cue(word: &str) -> bool {
 }
 
 /// Runs of eight words with a letter, lowercased (a text shorter than that is one run).
-fn shingles(text: &str) -> impl Iterator<Item = String> + '_ {
+fn shingles(text: &str) -> impl Iterator<Item = String> {
     let words: Vec<String> = text
         .split_whitespace()
         .filter(|word| word.chars().any(char::is_alphabetic))
@@ -243,11 +255,7 @@ fn read_teacher_cache(path: &Path, header: &str, dim: usize) -> Option<(TeacherC
         .map(|record| {
             let mut key = [0_u8; KEY_BYTES];
             key.copy_from_slice(&record[..KEY_BYTES]);
-            let vector = record[KEY_BYTES..]
-                .chunks_exact(4)
-                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .collect();
-            (key, vector)
+            (key, linalg::f32s_from_le(&record[KEY_BYTES..]))
         })
         .collect();
     Some((vectors, records))
@@ -261,9 +269,7 @@ pub struct FitOptions {
     /// Texts per Adam step.
     pub batch: usize,
     pub learning_rate: f32,
-    /// Whether per-token corrections `Δ` are fitted (the map and weights always are).
-    pub corrections: bool,
-    /// L2 penalty on the corrections.
+    /// L2 penalty on the per-token corrections `Δ`.
     pub correction_penalty: f32,
     /// Share of the texts held out to choose the epoch.
     pub held_out: f64,
@@ -275,7 +281,6 @@ impl Default for FitOptions {
             epochs: 30,
             batch: 256,
             learning_rate: 1e-3,
-            corrections: true,
             correction_penalty: 1e-4,
             held_out: 0.1,
         }
@@ -287,9 +292,7 @@ impl Default for FitOptions {
 pub struct FitReport {
     pub texts: usize,
     pub held_out_texts: usize,
-    pub train_cosine_before: f64,
     pub held_out_cosine_before: f64,
-    pub train_cosine_after: f64,
     pub held_out_cosine_after: f64,
     /// Epoch whose parameters were kept (1-based; 0 when none improved).
     pub best_epoch: usize,
@@ -303,7 +306,7 @@ struct Bag {
 }
 
 fn bag(tokenizer: &WordPieceTokenizer, text: &str) -> Bag {
-    let mut counts: std::collections::BTreeMap<u32, f32> = std::collections::BTreeMap::new();
+    let mut counts: BTreeMap<u32, f32> = BTreeMap::new();
     let unknown = tokenizer.unknown_id();
     tokenizer.for_each_piece(text, |id| {
         if id != unknown {
@@ -389,13 +392,8 @@ pub fn fit_table(
     let mut params = Params {
         map: identity(dim),
         weights: weights.to_vec(),
-        corrections: if options.corrections {
-            vec![0.0; vocab * dim]
-        } else {
-            Vec::new()
-        },
+        corrections: vec![0.0; vocab * dim],
     };
-    let train_cosine_before = mean_cosine(&params, base, dim, train_bags, train_teacher);
     let held_out_cosine_before = mean_cosine(&params, base, dim, held_bags, held_teacher);
     let mut best = (held_out_cosine_before, 0, params.clone());
     let mut map_moments = Moments::new(dim * dim);
@@ -419,22 +417,14 @@ pub fn fit_table(
             for (id, gradient) in &gradients.weights {
                 weight_moments.step(&mut params.weights, *id as usize, &[*gradient], rate, step);
             }
-            if options.corrections {
-                for (id, gradient) in &gradients.corrections {
-                    let offset = *id as usize * dim;
-                    let penalised: Vec<f32> = gradient
-                        .iter()
-                        .zip(&params.corrections[offset..offset + dim])
-                        .map(|(g, c)| g + 2.0 * options.correction_penalty * c)
-                        .collect();
-                    correction_moments.step(
-                        &mut params.corrections,
-                        offset,
-                        &penalised,
-                        rate,
-                        step,
-                    );
-                }
+            for (id, gradient) in &gradients.corrections {
+                let offset = *id as usize * dim;
+                let penalised: Vec<f32> = gradient
+                    .iter()
+                    .zip(&params.corrections[offset..offset + dim])
+                    .map(|(g, c)| g + 2.0 * options.correction_penalty * c)
+                    .collect();
+                correction_moments.step(&mut params.corrections, offset, &penalised, rate, step);
             }
         }
         let held = mean_cosine(&params, base, dim, held_bags, held_teacher);
@@ -444,16 +434,13 @@ pub fn fit_table(
         }
     }
     let (held_out_cosine_after, best_epoch, params) = best;
-    let train_cosine_after = mean_cosine(&params, base, dim, train_bags, train_teacher);
     let table = fitted_rows(&params, base, dim);
     Ok((
         table,
         FitReport {
             texts: count,
             held_out_texts: held_out,
-            train_cosine_before,
             held_out_cosine_before,
-            train_cosine_after,
             held_out_cosine_after,
             best_epoch,
             seconds: started.elapsed().as_secs_f64(),
@@ -484,10 +471,8 @@ fn sums(params: &Params, base: &[f32], dim: usize, bags: &[Bag]) -> (Vec<f32>, V
                 for (value, b) in u.iter_mut().zip(&base[row..row + dim]) {
                     *value += scale * b;
                 }
-                if !params.corrections.is_empty() {
-                    for (value, c) in d.iter_mut().zip(&params.corrections[row..row + dim]) {
-                        *value += count * c;
-                    }
+                for (value, c) in d.iter_mut().zip(&params.corrections[row..row + dim]) {
+                    *value += count * c;
                 }
             }
         });
@@ -531,11 +516,12 @@ fn mean_cosine(params: &Params, base: &[f32], dim: usize, bags: &[Bag], teacher:
     total / bags.len() as f64
 }
 
-/// Gradients of the batch's loss (minus its mean cosine).
+/// Gradients of the batch's loss (minus its mean cosine); the per-token ones for the
+/// tokens of the batch only.
 struct Gradients {
     map: Vec<f32>,
-    weights: Vec<(u32, f32)>,
-    corrections: Vec<(u32, Vec<f32>)>,
+    weights: HashMap<u32, f32>,
+    corrections: HashMap<u32, Vec<f32>>,
 }
 
 fn batch_gradients(
@@ -573,27 +559,20 @@ fn batch_gradients(
         MatRef::dense(&outer, n, dim),
         MatRef::dense_transposed(&params.map, dim, dim),
     );
-    let mut weights: std::collections::HashMap<u32, f32> = std::collections::HashMap::new();
-    let mut corrections: std::collections::HashMap<u32, Vec<f32>> =
-        std::collections::HashMap::new();
+    let mut weights: HashMap<u32, f32> = HashMap::new();
+    let mut corrections: HashMap<u32, Vec<f32>> = HashMap::new();
     for (index, bag) in bags.iter().enumerate() {
         let h = &pulled[index * dim..(index + 1) * dim];
         let g = &outer[index * dim..(index + 1) * dim];
         for (id, count) in bag.ids.iter().zip(&bag.counts) {
             let row = *id as usize * dim;
             *weights.entry(*id).or_default() += count * linalg::dot(&base[row..row + dim], h);
-            if !params.corrections.is_empty() {
-                let sum = corrections.entry(*id).or_insert_with(|| vec![0.0; dim]);
-                for (value, g) in sum.iter_mut().zip(g) {
-                    *value += count * g;
-                }
+            let sum = corrections.entry(*id).or_insert_with(|| vec![0.0; dim]);
+            for (value, g) in sum.iter_mut().zip(g) {
+                *value += count * g;
             }
         }
     }
-    let mut weights: Vec<(u32, f32)> = weights.into_iter().collect();
-    weights.sort_unstable_by_key(|(id, _)| *id);
-    let mut corrections: Vec<(u32, Vec<f32>)> = corrections.into_iter().collect();
-    corrections.sort_unstable_by_key(|(id, _)| *id);
     Gradients {
         map,
         weights,
@@ -616,11 +595,7 @@ fn fitted_rows(params: &Params, base: &[f32], dim: usize) -> Vec<f32> {
         .par_chunks_mut(dim)
         .zip(&params.weights)
         .for_each(|(row, weight)| row.iter_mut().for_each(|v| *v *= weight));
-    let mut table = if params.corrections.is_empty() {
-        vec![0.0_f32; vocab * dim]
-    } else {
-        params.corrections.clone()
-    };
+    let mut table = params.corrections.clone();
     linalg::gemm(
         1.0,
         MatRef::dense(&scaled, vocab, dim),

@@ -67,13 +67,20 @@ impl TokenFrequencies {
         }
     }
 
+    /// The same counts, said to come from `files` files.
+    pub fn of_files(mut self, files: usize) -> Self {
+        self.files = files;
+        self
+    }
+
     /// Counts every text file (see [`TEXT_EXTENSIONS`]) under the given files or folders;
     /// markup is reduced to its text first (twice: feeds carry escaped HTML).
     pub fn count_paths(tokenizer: &WordPieceTokenizer, roots: &[PathBuf]) -> EmbeddingResult<Self> {
         let texts = read_texts(roots)?;
-        let mut frequencies = Self::count_texts(tokenizer, texts.par_iter().map(String::as_str));
-        frequencies.files = texts.len();
-        Ok(frequencies)
+        Ok(
+            Self::count_texts(tokenizer, texts.par_iter().map(String::as_str))
+                .of_files(texts.len()),
+        )
     }
 
     /// SIF weight `a / (a + p)` of every token, `p = (count + 1) / (total + vocab)`.

@@ -168,6 +168,15 @@ pub(crate) fn softmax(row: &mut [f32]) {
     }
 }
 
+/// Little-endian `f32` values (a safetensors F32 tensor, a vector cache record); a
+/// trailing partial value is ignored.
+pub(crate) fn f32s_from_le(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
+}
+
 /// `a += b` element-wise.
 pub(crate) fn add_assign(a: &mut [f32], b: &[f32]) {
     for (x, y) in a.iter_mut().zip(b) {

@@ -7,7 +7,7 @@
 //! - [`StaticModel`], the bulk path: a `[vocab, 768]` table distilled from MPNet by
 //!   [`build_static_model`] (each vocabulary token run through MPNet once, weighted by its
 //!   frequency in real podcast text) and fitted to MPNet's vectors of real passages
-//!   ([`fit_table`]); embedding a text is tokenize, sum of rows, normalise.
+//!   (`fit.rs`); embedding a text is tokenize, sum of rows, normalise.
 //!
 //! [`quantize_i8`] and [`dot_i8`] store and compare vectors compactly; [`eval`] measures
 //! how closely the static model ranks like the exact one.
@@ -30,7 +30,6 @@ pub use build::{
     read_raw_vectors,
 };
 pub use error::{EmbeddingError, EmbeddingResult};
-pub use fit::{FitOptions, FitReport, fit_table, teacher_vectors, training_texts};
 pub use frequency::{DEFAULT_SIF_A, TokenFrequencies, markup_to_text, read_texts};
 pub use linalg::{cosine, dot, l2_normalize};
 pub use mpnet::{MpnetConfig, MpnetEncoder, MpnetModel, relative_position_bucket};

@@ -105,11 +105,7 @@ impl TensorReader<'_> {
                 ),
             ));
         }
-        Ok(view
-            .data()
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect())
+        Ok(linalg::f32s_from_le(view.data()))
     }
 
     fn dense(&self, prefix: &str, out_dim: usize, in_dim: usize) -> EmbeddingResult<Dense> {

@@ -61,7 +61,7 @@ pub struct StaticRecipe {
     /// Subtract the frequency-weighted mean token vector (the direction all tokens share).
     pub center: bool,
     /// Passages of real text run through MPNet to fit the table to (0: not fitted; see
-    /// [`super::fit_table`]).
+    /// `fit.rs`).
     #[serde(default)]
     pub fit_texts: usize,
 }
@@ -192,11 +192,7 @@ impl StaticModel {
                 format!("embeddings tensor is {:?} {:?}", view.dtype(), view.shape()),
             ));
         }
-        let table: Vec<f32> = view
-            .data()
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
+        let table = linalg::f32s_from_le(view.data());
         let tokenizer = WordPieceTokenizer::from_vocab_file(&dir.join(VOCAB_FILE))?;
         let mut model = Self::from_parts(tokenizer, table, manifest.dim)?;
         model.manifest = Some(manifest);
