@@ -41,6 +41,7 @@ pub fn autocomplete(
     prefix: &str,
     limit: usize,
 ) -> Result<Autocomplete> {
+    let _running = crate::fanout::Running::start();
     let tokens = analyze(&mut plain_analyzer(), prefix);
     let Some((last, earlier)) = tokens.split_last() else {
         return Ok(Autocomplete {
@@ -123,6 +124,7 @@ fn podcasts_for(
     let per_shard: Vec<Result<Vec<(f32, TantivyDocument)>>> = generation
         .shards
         .par_iter()
+        .with_min_len(crate::fanout::min_len())
         .map(|shard| {
             let top = shard.podcasts.search_with_statistics_provider(
                 &query,

@@ -283,6 +283,8 @@ pub struct WordScorer {
     doc: DocId,
     /// Per group: the weighted frequency of the current document (scratch).
     frequencies: Vec<Score>,
+    /// The scale of the one group every cursor is in, when they all are.
+    one_group: Option<Score>,
 }
 
 impl WordScorer {
@@ -293,6 +295,13 @@ impl WordScorer {
         scoring: bool,
     ) -> WordScorer {
         let groups = scales.len();
+        let one_group = match cursors.first() {
+            Some(first) if cursors.iter().all(|c| c.group == first.group) => {
+                Some(scales[first.group])
+            }
+            Some(_) => None,
+            None => Some(0.0),
+        };
         let mut scorer = WordScorer {
             cursors,
             extras,
@@ -300,11 +309,14 @@ impl WordScorer {
             scoring,
             doc: TERMINATED,
             frequencies: vec![0.0; groups],
+            one_group,
         };
         scorer.settle();
         scorer
     }
 
+    /// Drops the cursors and extras that have ended and moves to the smallest document
+    /// of the rest.
     fn settle(&mut self) -> DocId {
         self.cursors.retain(|c| c.postings.doc() != TERMINATED);
         self.extras.retain(|e| e.doc() != TERMINATED);
@@ -313,6 +325,44 @@ impl WordScorer {
         self.doc = cursors.chain(extras).min().unwrap_or(TERMINATED);
         self.doc
     }
+
+    /// Moves every cursor and extra that is before `target` (`seek`) or on the current
+    /// document (`advance`, `target` = current + 1) to `target` or past it, and to the
+    /// smallest document of all. One pass: the sets that ended are dropped only when one
+    /// has (it runs for every matching document).
+    fn move_to(&mut self, target: DocId, seek: bool) -> DocId {
+        let mut next = TERMINATED;
+        let mut ended = false;
+        for cursor in &mut self.cursors {
+            let mut doc = cursor.postings.doc();
+            if doc < target {
+                doc = if seek {
+                    cursor.postings.seek(target)
+                } else {
+                    cursor.postings.advance()
+                };
+                ended |= doc == TERMINATED;
+            }
+            next = next.min(doc);
+        }
+        for extra in &mut self.extras {
+            let mut doc = extra.doc();
+            if doc < target {
+                doc = if seek {
+                    extra.seek(target)
+                } else {
+                    extra.advance()
+                };
+                ended |= doc == TERMINATED;
+            }
+            next = next.min(doc);
+        }
+        if ended {
+            return self.settle();
+        }
+        self.doc = next;
+        next
+    }
 }
 
 impl DocSet for WordScorer {
@@ -320,35 +370,15 @@ impl DocSet for WordScorer {
         if self.doc == TERMINATED {
             return TERMINATED;
         }
-        let current = self.doc;
-        for cursor in &mut self.cursors {
-            if cursor.postings.doc() == current {
-                cursor.postings.advance();
-            }
-        }
-        for extra in &mut self.extras {
-            if extra.doc() == current {
-                extra.advance();
-            }
-        }
-        self.settle()
+        // Every set is on the current document or after it: those on it move one on.
+        self.move_to(self.doc + 1, false)
     }
 
     fn seek(&mut self, target: DocId) -> DocId {
         if self.doc >= target {
             return self.doc;
         }
-        for cursor in &mut self.cursors {
-            if cursor.postings.doc() < target {
-                cursor.postings.seek(target);
-            }
-        }
-        for extra in &mut self.extras {
-            if extra.doc() < target {
-                extra.seek(target);
-            }
-        }
-        self.settle()
+        self.move_to(target, true)
     }
 
     fn doc(&self) -> DocId {
@@ -374,6 +404,27 @@ impl Scorer for WordScorer {
             return 1.0;
         }
         let doc = self.doc;
+        if let Some(scale) = self.one_group {
+            // Every field in one group (the usual case): no scratch to clear and sum.
+            let mut tf: Score = 0.0;
+            for cursor in &self.cursors {
+                if cursor.postings.doc() == doc {
+                    let id = cursor.fieldnorms.fieldnorm_id(doc);
+                    tf += cursor.postings.term_freq() as Score * cursor.normalised[id as usize];
+                }
+            }
+            let mut score = if tf > 0.0 {
+                scale * tf / (K1 + tf)
+            } else {
+                0.0
+            };
+            for extra in &mut self.extras {
+                if extra.doc() == doc {
+                    score += extra.score();
+                }
+            }
+            return score;
+        }
         self.frequencies.iter_mut().for_each(|f| *f = 0.0);
         for cursor in &self.cursors {
             if cursor.postings.doc() == doc {
@@ -507,5 +558,92 @@ mod tests {
         assert!(score_of(0) > score_of(1));
         assert!(score_of(0) < 2.0 * score_of(1));
         assert!(score_of(1) > score_of(2));
+    }
+
+    /// Groups saturate apart and add up: each group's score is computed here from the
+    /// formula (idf from the group's largest document frequency), for a word in fields of
+    /// two groups, reached both by advancing and by seeking.
+    #[test]
+    fn groups_saturate_apart_and_add_up_when_advancing_and_seeking() {
+        let mut builder = Schema::builder();
+        let title = builder.add_text_field("title", TEXT);
+        let body = builder.add_text_field("body", TEXT);
+        let index = Index::create_in_ram(builder.build());
+        let mut writer: IndexWriter = index.writer(15_000_000).unwrap();
+        // (title, body, expected title tf, expected body tf)
+        let docs = [
+            ("ocean", "ocean ocean", 1.0, 2.0),
+            ("ocean", "sky", 1.0, 0.0),
+            ("sky", "ocean", 0.0, 1.0),
+            ("sky", "sky", 0.0, 0.0),
+            ("ocean ocean ocean", "ocean", 3.0, 1.0),
+        ];
+        for (t, b, _, _) in docs {
+            writer.add_document(doc!(title => t, body => b)).unwrap();
+        }
+        writer.commit().unwrap();
+        let searcher = index.reader().unwrap().searcher();
+        // b = 0: a field's frequency is only weighted, never length-normalised.
+        let field = |f, weight| WeightedField {
+            term: Term::from_field_text(f, "ocean"),
+            weight,
+            b: 0.0,
+            average_length: 1.0,
+        };
+        let query = WordQuery::new(
+            vec![
+                FieldGroup {
+                    fields: vec![field(title, 2.0)],
+                    weight: 1.0,
+                },
+                FieldGroup {
+                    fields: vec![field(body, 1.0)],
+                    weight: 0.5,
+                },
+            ],
+            Vec::new(),
+        );
+        let n = docs.len() as f64;
+        let idf = |df: f64| (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        let saturate = |tf: f64| if tf > 0.0 { 2.2 * tf / (1.2 + tf) } else { 0.0 };
+        // Both fields hold "ocean" in three documents.
+        let expected = |title_tf: f64, body_tf: f64| {
+            idf(3.0) * saturate(2.0 * title_tf) + 0.5 * idf(3.0) * saturate(body_tf)
+        };
+        let weight = query
+            .weight(EnableScoring::enabled_from_searcher(&searcher))
+            .unwrap();
+        let segment = searcher.segment_reader(0);
+        let mut scorer = weight.scorer(segment, 1.0).unwrap();
+        let mut advanced = Vec::new();
+        while scorer.doc() != TERMINATED {
+            advanced.push((scorer.doc(), scorer.score()));
+            scorer.advance();
+        }
+        let matching: Vec<u32> = (0..docs.len() as u32)
+            .filter(|&d| docs[d as usize].2 + docs[d as usize].3 > 0.0)
+            .collect();
+        assert_eq!(
+            advanced.iter().map(|(d, _)| *d).collect::<Vec<_>>(),
+            matching
+        );
+        for (doc, score) in advanced {
+            let (_, _, t, b) = docs[doc as usize];
+            let want = expected(t, b);
+            assert!(
+                (f64::from(score) - want).abs() < 1e-4,
+                "doc {doc}: {score} {want}"
+            );
+        }
+        for target in [1, 3] {
+            let mut scorer = weight.scorer(segment, 1.0).unwrap();
+            let doc = scorer.seek(target);
+            // doc 3 matches nothing: the seek lands on the next match.
+            let found = if target == 3 { 4 } else { target };
+            assert_eq!(doc, found);
+            let (_, _, t, b) = docs[doc as usize];
+            assert!((f64::from(scorer.score()) - expected(t, b)).abs() < 1e-4);
+            assert_eq!(scorer.advance(), if found == 4 { TERMINATED } else { 2 });
+        }
     }
 }

@@ -238,6 +238,7 @@ fn vector_candidates(
     let per_shard: Vec<Result<Vec<(f32, Collected)>>> = generation
         .shards
         .par_iter()
+        .with_min_len(crate::fanout::min_len())
         .enumerate()
         .map(|(shard_index, shard)| {
             let Some(vectors) = &shard.vectors else {

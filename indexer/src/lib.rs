@@ -23,6 +23,7 @@ pub mod directory;
 mod documents;
 pub mod embedding;
 mod error;
+mod fanout;
 mod filter_cache;
 mod fuzzy;
 pub mod generation;

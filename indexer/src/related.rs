@@ -63,6 +63,7 @@ pub fn related_podcasts_with(
     limit: usize,
     method: RelatedMethod,
 ) -> Result<Vec<PodcastHit>> {
+    let _running = crate::fanout::Running::start();
     let limit = limit.clamp(1, 100);
     if method == RelatedMethod::Text {
         return related_by_text(generation, podcast_id, limit);
@@ -154,6 +155,7 @@ pub fn related_by_text(
     let per_shard: Vec<Result<Vec<PodcastHit>>> = generation
         .shards
         .par_iter()
+        .with_min_len(crate::fanout::min_len())
         .map(|shard| {
             let top = shard.podcasts.search_with_statistics_provider(
                 &query,

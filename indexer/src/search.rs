@@ -224,6 +224,7 @@ pub(crate) fn scatter(
     let per_shard: Vec<Result<(Box<dyn Query>, Page)>> = generation
         .shards
         .par_iter()
+        .with_min_len(crate::fanout::min_len())
         .map(|shard| {
             let query = shard_query(generation, shard, plan, exclude)?;
             let searcher = index_searcher(shard, plan.mode);
@@ -260,6 +261,7 @@ pub(crate) struct FoundPage {
 }
 
 fn search_in_pool(generation: &OpenGeneration, request: &SearchRequest) -> Result<SearchResponse> {
+    let _running = crate::fanout::Running::start();
     let started = Instant::now();
     let mode = request.effective_mode();
     validate(request, mode)?;
@@ -406,6 +408,7 @@ fn fetch(
             let per_shard: Vec<Result<Vec<(usize, EpisodeHit)>>> = generation
                 .shards
                 .par_iter()
+                .with_min_len(crate::fanout::min_len())
                 .enumerate()
                 .map(|(shard_index, shard)| {
                     let mut hits = found

@@ -157,6 +157,7 @@ pub fn semantic_search_with(
     options: VectorSearchOptions,
 ) -> Result<SearchResponse> {
     let started = Instant::now();
+    let _running = crate::fanout::Running::start();
     if request.query.trim().is_empty() {
         return Err(IndexError::InvalidRequest("the query is blank".into()));
     }
@@ -173,6 +174,7 @@ pub fn semantic_search_with(
     let per_shard: Vec<Vec<ScoredRow>> = generation
         .shards
         .par_iter()
+        .with_min_len(crate::fanout::min_len())
         .enumerate()
         .map(|(shard, open)| {
             let Some(vectors) = &open.vectors else {
@@ -210,6 +212,7 @@ pub fn semantic_search_with(
         ),
         SearchMode::Episodes => Hits::Episodes(
             best.par_iter()
+                .with_min_len(crate::fanout::min_len())
                 .map(|(score, (shard, id, row))| {
                     episode_with_passage(generation, *shard, *id, *row, *score)
                 })
@@ -314,6 +317,7 @@ pub fn related_by_vectors_with(
     let per_shard: Vec<Vec<(f32, (usize, Uuid))>> = generation
         .shards
         .par_iter()
+        .with_min_len(crate::fanout::min_len())
         .enumerate()
         .map(|(shard, open)| {
             let Some(vectors) = &open.vectors else {
