@@ -516,22 +516,8 @@ mod tests {
             Fallback::default(),
         );
         let kept = PodcastJson::of(&fields).unwrap();
-        let hit = PodcastHit {
-            podcast_id: record.podcast_id,
-            slug: String::new(),
-            title: String::new(),
-            author: None,
-            description: None,
-            image_url: None,
-            language: None,
-            genres: Vec::new(),
-            host_names: Vec::new(),
-            founded_date: None,
-            last_episode_date: None,
-            total_episodes: 0,
-            score: 1.5,
-            explanation: None,
-        };
+        // As a search that read no stored fields returns it.
+        let hit = PodcastHit::unread(record.podcast_id, 1.5);
         let wire = podcast_hit(&hit, Some(&kept), None, Plan::Agency).unwrap();
         let value: serde_json::Value = serde_json::from_str(wire.get()).unwrap();
         let mut expected = serde_json::to_value(&fields).unwrap();

@@ -197,5 +197,6 @@ pub fn engine_request(
         }),
         explain: false,
         hybrid: true,
+        podcast_fields: true,
     })
 }

@@ -186,6 +186,12 @@ pub struct SearchRequest {
     /// vector ranking of the query's meaning (`crate::hybrid`); `false` keeps the
     /// keyword order alone.
     pub hybrid: bool,
+    /// Podcast hits read their stored fields. `false`: a podcast hit carries its id and
+    /// score (and explanation) alone, with `stored` false, for a caller that has the
+    /// podcasts' fields elsewhere (the API's read model) and reads the few it lacks with
+    /// [`crate::OpenGeneration::podcast_hits`]. A page of 100 podcast hits decompressed
+    /// and decoded 100 stored documents that the API did not use.
+    pub podcast_fields: bool,
 }
 
 impl Default for SearchRequest {
@@ -202,6 +208,7 @@ impl Default for SearchRequest {
             transcript_start_chars: None,
             explain: false,
             hybrid: true,
+            podcast_fields: true,
         }
     }
 }

@@ -24,6 +24,33 @@ pub struct PodcastHit {
     pub score: f32,
     /// The score breakdown, as tantivy's explanation JSON (when requested).
     pub explanation: Option<serde_json::Value>,
+    /// The fields above were read from the index; `false` for a search that asked for
+    /// ids alone (`SearchRequest::podcast_fields`): only `podcast_id` and `score` hold.
+    #[serde(skip)]
+    pub stored: bool,
+}
+
+impl PodcastHit {
+    /// The hit of a search that asked for ids alone: the id and score, nothing read.
+    pub fn unread(podcast_id: Uuid, score: f32) -> PodcastHit {
+        PodcastHit {
+            podcast_id,
+            slug: String::new(),
+            title: String::new(),
+            author: None,
+            description: None,
+            image_url: None,
+            language: None,
+            genres: Vec::new(),
+            host_names: Vec::new(),
+            founded_date: None,
+            last_episode_date: None,
+            total_episodes: 0,
+            score,
+            explanation: None,
+            stored: false,
+        }
+    }
 }
 
 /// A transcript passage that matched, with highlights and its place in the audio.

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use tantivy::collector::{Collector, SegmentCollector};
+use tantivy::collector::{Collector, SegmentCollector, TopDocs};
 use tantivy::query::{BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::snippet::SnippetGenerator;
@@ -31,6 +31,7 @@ use crate::reader::IndexReaderHandle;
 use crate::relevance::TermPlan;
 use crate::request::{MAX_SNIPPET_CHARS, MatchMode, SearchMode, SearchRequest, SortField, Target};
 use crate::results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
+use crate::schema::id_from_halves;
 use crate::shard::{GlobalStatistics, OpenGeneration, OpenShard};
 use crate::sort_key::SortKey;
 
@@ -393,11 +394,17 @@ fn fetch(
                 .enumerate()
                 .map(|(position, found_hit)| {
                     let searcher = &generation.shards[found_hit.shard].podcasts;
-                    let mut hit = podcast_hit(
-                        generation,
-                        searcher.doc(found_hit.address)?,
-                        found_hit.score,
-                    );
+                    let mut hit = if request.podcast_fields {
+                        podcast_hit(
+                            generation,
+                            searcher.doc(found_hit.address)?,
+                            found_hit.score,
+                        )
+                    } else {
+                        // The collector read the id (the order's tie-break).
+                        let (hi, lo) = found_hit.key.id;
+                        PodcastHit::unread(id_from_halves(hi, lo), found_hit.score)
+                    };
                     hit.explanation = explain(position, found_hit)?;
                     Ok(hit)
                 })
@@ -492,6 +499,32 @@ pub(crate) fn podcast_hit(
             .unwrap_or_default(),
         score,
         explanation: None,
+        stored: true,
+    }
+}
+
+impl OpenGeneration {
+    /// The podcast hits (stored fields, score 0) of the podcasts `ids` this generation
+    /// holds, in the order of `ids`; ids it lacks are left out.
+    pub fn podcast_hits(&self, ids: &[Uuid]) -> Result<Vec<PodcastHit>> {
+        let field = self.schemas.podcasts.ids.id;
+        let mut hits = Vec::with_capacity(ids.len());
+        for id in ids {
+            let query = TermQuery::new(
+                Term::from_field_text(field, &id.to_string()),
+                IndexRecordOption::Basic,
+            );
+            for shard in &self.shards {
+                let top = shard
+                    .podcasts
+                    .search(&query, &TopDocs::with_limit(1).order_by_score())?;
+                if let Some((_, address)) = top.first() {
+                    hits.push(podcast_hit(self, shard.podcasts.doc(*address)?, 0.0));
+                    break;
+                }
+            }
+        }
+        Ok(hits)
     }
 }
 

@@ -11,8 +11,8 @@ use std::sync::OnceLock;
 
 use chrono::{TimeZone, Utc};
 use podlens_indexer::{
-    BuildOptions, Hits, IndexChanges, IndexReaderHandle, IndexSource, MatchMode, SearchMode,
-    SearchRequest, SearchTerm, Target, build_generation, update_generation,
+    BuildOptions, Hits, IndexChanges, IndexReaderHandle, IndexSource, MatchMode, PodcastHit,
+    SearchMode, SearchRequest, SearchTerm, Target, build_generation, update_generation,
 };
 use podlens_model::catalog::{EpisodeRecord, FeedBatch};
 use uuid::Uuid;
@@ -691,4 +691,53 @@ fn explaining_a_hit_never_seeks_a_proximity_phrase_backwards() {
         explained > 0,
         "the words are in the feeds: some episode matches"
     );
+}
+
+/// A podcast search that asks for ids alone (`podcast_fields: false`, as the API does)
+/// finds the same podcasts in the same order with the same scores and reads none of their
+/// stored fields; the generation then reads any of them by id, with the fields the other
+/// search read, and leaves out an id it does not hold.
+#[test]
+fn podcast_hits_without_stored_fields_match_the_stored_ones_and_are_read_by_id() {
+    let handle = &fixture().handle;
+    let search = |podcast_fields| {
+        let request = SearchRequest {
+            mode: Some(SearchMode::Podcasts),
+            terms: vec![term(
+                "true crime murder",
+                PODCAST_TARGETS,
+                MatchMode::Optional,
+            )],
+            page_size: 100,
+            podcast_fields,
+            ..SearchRequest::default()
+        };
+        match handle.search(&request).unwrap().hits {
+            Hits::Podcasts(hits) => hits,
+            Hits::Episodes(_) => panic!("podcast hits"),
+        }
+    };
+    let stored = search(true);
+    let bare = search(false);
+    assert!(stored.len() >= 3, "{} hits", stored.len());
+    assert_eq!(bare.len(), stored.len());
+    for (bare, stored) in bare.iter().zip(&stored) {
+        assert_eq!(bare.podcast_id, stored.podcast_id);
+        assert_eq!(bare.score, stored.score);
+        assert!(stored.stored && !stored.title.is_empty());
+        assert!(!bare.stored && bare.title.is_empty() && bare.description.is_none());
+    }
+    let mut ids: Vec<Uuid> = stored.iter().map(|hit| hit.podcast_id).collect();
+    ids.push(Uuid::nil());
+    let read = handle.generation().podcast_hits(&ids).unwrap();
+    assert_eq!(read.len(), stored.len());
+    for (read, stored) in read.iter().zip(&stored) {
+        assert_eq!(
+            &PodcastHit {
+                score: stored.score,
+                ..read.clone()
+            },
+            stored
+        );
+    }
 }

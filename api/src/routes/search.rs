@@ -2,11 +2,13 @@
 //! `podlens_model::search` against the caller's plan, run by the indexer, hits
 //! completed from the catalog snapshot, every search metered and remembered.
 
+use std::collections::HashMap;
+
 use axum::Router;
 use axum::extract::State;
 use axum::routing::post;
 use chrono::Utc;
-use podlens_indexer::Hits;
+use podlens_indexer::{Hits, PodcastHit};
 use podlens_model::search::{
     SearchEndpoint, SearchRequestContext, SearchResponse, SearchResult, SearchResultsStats,
     SearchStatsTime, SearchStatsTotals, SearchTotal, TotalRelation, ValidatedSearch,
@@ -220,6 +222,8 @@ async fn run(
     if let Some(cursor) = &cursor {
         cursor.check_generation(&state, &request).await?;
     }
+    // The hits' podcast fields come from the snapshot's records (`hydrate`).
+    request.podcast_fields = false;
     request.filters.exclude_podcast_ids.extend(
         podlens_app::accounts::blacklists::blacklist_of(
             &state.blacklists,
@@ -444,14 +448,42 @@ fn hydrate(
         .podcasts(&catalog, plan, &ids)
         .map_err(written)?;
     match hits {
-        Hits::Podcasts(hits) => hits
-            .iter()
-            .zip(&podcasts)
-            .map(|(hit, podcast)| {
-                let score = catalog.authority_score(hit.podcast_id);
-                podcast_hit(hit, podcast.as_deref(), score, plan).map_err(written)
-            })
-            .collect(),
+        Hits::Podcasts(hits) => {
+            // A search that read no stored fields, for podcasts the snapshot has no record
+            // of (the two disagree for a moment while a generation is switched): their
+            // fields from the index now.
+            let missing: Vec<Uuid> = hits
+                .iter()
+                .zip(&podcasts)
+                .filter(|(hit, podcast)| podcast.is_none() && !hit.stored)
+                .map(|(hit, _)| hit.podcast_id)
+                .collect();
+            let mut stored: HashMap<Uuid, PodcastHit> = HashMap::new();
+            if !missing.is_empty() {
+                let generation = state.catalog.index()?.generation();
+                for found in generation.podcast_hits(&missing)? {
+                    stored.insert(found.podcast_id, found);
+                }
+            }
+            hits.iter()
+                .zip(&podcasts)
+                .map(|(hit, podcast)| {
+                    let score = catalog.authority_score(hit.podcast_id);
+                    let filled = stored.get(&hit.podcast_id).map(|found| PodcastHit {
+                        score: hit.score,
+                        explanation: hit.explanation.clone(),
+                        ..found.clone()
+                    });
+                    podcast_hit(
+                        filled.as_ref().unwrap_or(hit),
+                        podcast.as_deref(),
+                        score,
+                        plan,
+                    )
+                    .map_err(written)
+                })
+                .collect()
+        }
         Hits::Episodes(hits) => hits
             .iter()
             .zip(&podcasts)
