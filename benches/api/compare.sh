@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Two builds of `podlens` side by side over one catalog: the before and after of a
+# change, measured in one session on the same machine. run.sh's podcast and episode
+# search bodies, and its episode bodies again without a sort order (relevance: hybrid on
+# an index with vectors). Two rounds; in each, each build in turn serves the catalog,
+# is warmed up for 10 s (a fresh server's first searches read its mapped files), then
+# wrk at CONNECTIONS per line: requests/s, p50/p99 and server CPU per request. Then both
+# serve at once and the same bodies go to one and the other in turn, one request at a
+# time: the medians of the client's time, the engine's own (`totalSearchTimeMs`) and the
+# stored fields and hits (`totalPostProcessingTimeMs`).
+#
+# Usage: benches/api/compare.sh BEFORE_BIN AFTER_BIN [PODCASTS] [SECONDS] [CONNECTIONS]
+#   BENCH_DATA_DIR as for run.sh (the catalog is built by BEFORE_BIN when missing).
+set -euo pipefail
+before="$1"
+after="$2"
+shift 2
+PODLENS_BIN="$before"
+source "$(cd "$(dirname "$0")" && pwd)/common.sh"
+kill "$server"
+wait "$server" 2>/dev/null || true
+relevance_episodes="$(mktemp)"
+logs=("$(mktemp)" "$(mktemp)")
+temporary_files+=("$relevance_episodes" "${logs[@]}")
+grep -v '"sortOrder"' "$bodies_episodes" >"$relevance_episodes"
+servers=()
+stop_servers() {
+  for pid in "${servers[@]}"; do
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  servers=()
+}
+trap 'stop_servers; on_exit' EXIT
+
+# Starts BIN over the catalog with its log in LOG; sets $url once it listens.
+serve() {
+  local bin="$1" log="$2"
+  "$bin" serve --data-dir "$data" --port 0 --no-poll >"$log" 2>/dev/null &
+  servers+=($!)
+  for _ in $(seq 600); do grep -q "listening on" "$log" && break; sleep 0.1; done
+  url="$(grep -o 'http://127.0.0.1:[0-9]*' "$log" | head -n 1)"
+}
+
+wrk_line() {
+  local url="$1" path="$2" bodies="$3" duration="$4"
+  PODLENS_KEYS="$key" PATHS="$path" BODIES="$bodies" BENCH_LUA_DIR="$here" \
+    wrk -t2 -c"$connections" -d"${duration}s" --timeout 10s -s "$here/load.lua" "$url" | tail -n 1
+}
+
+echo "catalog: $counts ($data)"
+echo "before: $before"
+echo "after: $after"
+echo "wrk: 2 threads, $connections connections, ${seconds}s per line after 10 s of warm-up; $(nproc) cores, load average before the run: $(cut -d" " -f1 /proc/loadavg)"
+echo
+echo "| round | build | line | requests/s | p50 ms | p99 ms | server CPU ms/request | errors |"
+echo "|---:|---|---|---:|---:|---:|---:|---:|"
+for round in 1 2; do
+  for build in before after; do
+    bin="$before"
+    [[ "$build" == after ]] && bin="$after"
+    serve "$bin" "${logs[0]}"
+    pid="${servers[-1]}"
+    wrk_line "$url" /api/v1/search/episodes "$bodies_episodes" 10 >/dev/null
+    for line in "podcasts:$bodies_podcasts" "episodes:$bodies_episodes" "episodes, relevance:$relevance_episodes"; do
+      name="${line%%:*}"
+      bodies="${line#*:}"
+      path=/api/v1/search/episodes
+      [[ "$name" == podcasts ]] && path=/api/v1/search/podcasts
+      ticks_before="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
+      result="$(wrk_line "$url" "$path" "$bodies" "$seconds")"
+      ticks_after="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
+      python3 - "$round" "$build" "$name" "$result" "$((ticks_after - ticks_before))" "$(getconf CLK_TCK)" <<'PY'
+import json, sys
+round_, build, name, line, ticks, per_second = sys.argv[1:7]
+r = json.loads(line)
+errors = r["non_2xx"] + r["connect"] + r["read"] + r["write"] + r["timeout"]
+cpu = 1000 * int(ticks) / int(per_second) / max(r["requests"], 1)
+print(f"| {round_} | {build} | {name} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {cpu:.3f} | {errors} |")
+PY
+    done
+    stop_servers
+  done
+done
+
+echo
+serve "$before" "${logs[0]}"
+url_before="$url"
+serve "$after" "${logs[1]}"
+url_after="$url"
+python3 - "$url_before" "$url_after" "$key" "$bodies_podcasts" "$bodies_episodes" "$relevance_episodes" <<'PY'
+"""One request at a time, the two servers in turn (which goes first alternates)."""
+import http.client, json, statistics, sys
+from time import perf_counter
+from urllib.parse import urlparse
+
+urls, key, files = sys.argv[1:3], sys.argv[3], sys.argv[4:7]
+connections = [http.client.HTTPConnection(urlparse(u).hostname, urlparse(u).port) for u in urls]
+headers = {"Authorization": key, "Content-Type": "application/json"}
+print("| one connection, medians | client before | client after | engine before | engine after | stored fields and hits before | after |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for name, path, file in (("podcasts", "/api/v1/search/podcasts", files[0]),
+                         ("episodes", "/api/v1/search/episodes", files[1]),
+                         ("episodes, relevance", "/api/v1/search/episodes", files[2])):
+    bodies = [line.strip() for line in open(file) if line.strip()]
+    seen = [([], [], []), ([], [], [])]
+    for round_number in range(22):
+        for body in bodies:
+            order = (0, 1) if round_number % 2 else (1, 0)
+            for which in order:
+                started = perf_counter()
+                connections[which].request("POST", path, body=body, headers=headers)
+                response = connections[which].getresponse()
+                payload = response.read()
+                elapsed = (perf_counter() - started) * 1000
+                if response.status != 200:
+                    sys.exit(f"{path} answered {response.status}: {payload[:200]!r}")
+                if round_number < 2:
+                    continue
+                times = json.loads(payload)["data"]["searchResultsStats"]["time"]
+                seen[which][0].append(elapsed)
+                seen[which][1].append(times["totalSearchTimeMs"])
+                seen[which][2].append(times["totalPostProcessingTimeMs"])
+    m = [[statistics.median(values) for values in server] for server in seen]
+    print(f"| {name} | {m[0][0]:.2f} | {m[1][0]:.2f} | {m[0][1]:.2f} | {m[1][1]:.2f} | {m[0][2]:.2f} | {m[1][2]:.2f} |")
+PY
