@@ -239,7 +239,7 @@ impl Weight for WordWeight {
                             cursor.postings.term_freq(),
                             FieldNormReader::id_to_fieldnorm(id)
                         ),
-                        cursor.postings.term_freq() as Score * cursor.normalised[id as usize],
+                        cursor.frequency(doc),
                     );
                     detail.add_context(format!(
                         "field {:?}",
@@ -272,6 +272,15 @@ struct Cursor {
     fieldnorms: FieldNormReader,
     normalised: Arc<[Score; 256]>,
     group: usize,
+}
+
+impl Cursor {
+    /// The weighted, length-normalised frequency of the word in `doc`, the document the
+    /// cursor is on.
+    fn frequency(&self, doc: DocId) -> Score {
+        let id = self.fieldnorms.fieldnorm_id(doc);
+        self.postings.term_freq() as Score * self.normalised[id as usize]
+    }
 }
 
 /// The union of a word's fields (and extras), each cursor on its own next document.
@@ -404,42 +413,35 @@ impl Scorer for WordScorer {
             return 1.0;
         }
         let doc = self.doc;
-        if let Some(scale) = self.one_group {
+        let saturate = |scale: Score, tf: Score| {
+            if tf > 0.0 {
+                scale * tf / (K1 + tf)
+            } else {
+                0.0
+            }
+        };
+        let mut score = if let Some(scale) = self.one_group {
             // Every field in one group (the usual case): no scratch to clear and sum.
             let mut tf: Score = 0.0;
             for cursor in &self.cursors {
                 if cursor.postings.doc() == doc {
-                    let id = cursor.fieldnorms.fieldnorm_id(doc);
-                    tf += cursor.postings.term_freq() as Score * cursor.normalised[id as usize];
+                    tf += cursor.frequency(doc);
                 }
             }
-            let mut score = if tf > 0.0 {
-                scale * tf / (K1 + tf)
-            } else {
-                0.0
-            };
-            for extra in &mut self.extras {
-                if extra.doc() == doc {
-                    score += extra.score();
+            saturate(scale, tf)
+        } else {
+            self.frequencies.iter_mut().for_each(|f| *f = 0.0);
+            for cursor in &self.cursors {
+                if cursor.postings.doc() == doc {
+                    self.frequencies[cursor.group] += cursor.frequency(doc);
                 }
             }
-            return score;
-        }
-        self.frequencies.iter_mut().for_each(|f| *f = 0.0);
-        for cursor in &self.cursors {
-            if cursor.postings.doc() == doc {
-                let id = cursor.fieldnorms.fieldnorm_id(doc);
-                self.frequencies[cursor.group] +=
-                    cursor.postings.term_freq() as Score * cursor.normalised[id as usize];
-            }
-        }
-        let mut score: Score = self
-            .frequencies
-            .iter()
-            .zip(&self.scales)
-            .filter(|(tf, _)| **tf > 0.0)
-            .map(|(tf, scale)| scale * tf / (K1 + tf))
-            .sum();
+            self.frequencies
+                .iter()
+                .zip(&self.scales)
+                .map(|(tf, scale)| saturate(*scale, *tf))
+                .sum()
+        };
         for extra in &mut self.extras {
             if extra.doc() == doc {
                 score += extra.score();
@@ -454,7 +456,7 @@ mod tests {
     use super::*;
     use tantivy::collector::TopDocs;
     use tantivy::query::TermQuery;
-    use tantivy::schema::{Schema, TEXT};
+    use tantivy::schema::{Field, Schema, TEXT};
     use tantivy::{Index, IndexWriter, doc};
 
     /// With one field of weight 1 and b 0.75, BM25F is BM25: the same scores as
@@ -509,29 +511,30 @@ mod tests {
         }
     }
 
-    /// A word in two fields scores above the word in one, below twice that, and a
-    /// heavier field wins over a lighter one.
-    #[test]
-    fn fields_sum_before_saturation() {
+    /// A searcher over one segment of documents with a title and a body.
+    fn title_and_body(docs: &[(&str, &str)]) -> (tantivy::Searcher, Field, Field) {
         let mut builder = Schema::builder();
         let title = builder.add_text_field("title", TEXT);
         let body = builder.add_text_field("body", TEXT);
         let index = Index::create_in_ram(builder.build());
         let mut writer: IndexWriter = index.writer(15_000_000).unwrap();
-        writer
-            .add_document(doc!(title => "ocean", body => "ocean"))
-            .unwrap();
-        writer
-            .add_document(doc!(title => "ocean", body => "sky"))
-            .unwrap();
-        writer
-            .add_document(doc!(title => "sky", body => "ocean"))
-            .unwrap();
-        writer
-            .add_document(doc!(title => "sky", body => "sky"))
-            .unwrap();
+        for (t, b) in docs {
+            writer.add_document(doc!(title => *t, body => *b)).unwrap();
+        }
         writer.commit().unwrap();
-        let searcher = index.reader().unwrap().searcher();
+        (index.reader().unwrap().searcher(), title, body)
+    }
+
+    /// A word in two fields scores above the word in one, below twice that, and a
+    /// heavier field wins over a lighter one.
+    #[test]
+    fn fields_sum_before_saturation() {
+        let (searcher, title, body) = title_and_body(&[
+            ("ocean", "ocean"),
+            ("ocean", "sky"),
+            ("sky", "ocean"),
+            ("sky", "sky"),
+        ]);
         let field = |f, weight| WeightedField {
             term: Term::from_field_text(f, "ocean"),
             weight,
@@ -565,11 +568,6 @@ mod tests {
     /// two groups, reached both by advancing and by seeking.
     #[test]
     fn groups_saturate_apart_and_add_up_when_advancing_and_seeking() {
-        let mut builder = Schema::builder();
-        let title = builder.add_text_field("title", TEXT);
-        let body = builder.add_text_field("body", TEXT);
-        let index = Index::create_in_ram(builder.build());
-        let mut writer: IndexWriter = index.writer(15_000_000).unwrap();
         // (title, body, expected title tf, expected body tf)
         let docs = [
             ("ocean", "ocean ocean", 1.0, 2.0),
@@ -578,11 +576,8 @@ mod tests {
             ("sky", "sky", 0.0, 0.0),
             ("ocean ocean ocean", "ocean", 3.0, 1.0),
         ];
-        for (t, b, _, _) in docs {
-            writer.add_document(doc!(title => t, body => b)).unwrap();
-        }
-        writer.commit().unwrap();
-        let searcher = index.reader().unwrap().searcher();
+        let texts: Vec<(&str, &str)> = docs.iter().map(|(t, b, _, _)| (*t, *b)).collect();
+        let (searcher, title, body) = title_and_body(&texts);
         // b = 0: a field's frequency is only weighted, never length-normalised.
         let field = |f, weight| WeightedField {
             term: Term::from_field_text(f, "ocean"),

@@ -47,7 +47,7 @@ mod tests {
 
     /// Counted in one test only: the count is the process's, and tests run at once.
     #[test]
-    fn a_search_splits_alone_and_runs_on_its_thread_beside_another() {
+    fn beside_another_running_search_a_step_is_one_task_and_the_count_returns() {
         let base = RUNNING.load(Ordering::Relaxed);
         let first = Running::start();
         assert_eq!(RUNNING.load(Ordering::Relaxed), base + 1);

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use tantivy::collector::{Collector, SegmentCollector, TopDocs};
+use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::query::{BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::snippet::SnippetGenerator;
@@ -510,16 +510,11 @@ impl OpenGeneration {
         let field = self.schemas.podcasts.ids.id;
         let mut hits = Vec::with_capacity(ids.len());
         for id in ids {
-            let query = TermQuery::new(
-                Term::from_field_text(field, &id.to_string()),
-                IndexRecordOption::Basic,
-            );
             for shard in &self.shards {
-                let top = shard
-                    .podcasts
-                    .search(&query, &TopDocs::with_limit(1).order_by_score())?;
-                if let Some((_, address)) = top.first() {
-                    hits.push(podcast_hit(self, shard.podcasts.doc(*address)?, 0.0));
+                if let Some(doc) =
+                    crate::semantic::find_doc(&shard.podcasts, field, &id.to_string())?
+                {
+                    hits.push(podcast_hit(self, doc, 0.0));
                     break;
                 }
             }

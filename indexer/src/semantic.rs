@@ -130,7 +130,11 @@ pub(crate) fn best_centroids(
     }
 }
 
-fn find_doc(searcher: &Searcher, field: Field, id: &str) -> Result<Option<TantivyDocument>> {
+pub(crate) fn find_doc(
+    searcher: &Searcher,
+    field: Field,
+    id: &str,
+) -> Result<Option<TantivyDocument>> {
     let query = TermQuery::new(Term::from_field_text(field, id), IndexRecordOption::Basic);
     let top = searcher.search(&query, &TopDocs::with_limit(1).order_by_score())?;
     match top.first() {

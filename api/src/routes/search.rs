@@ -469,10 +469,10 @@ fn hydrate(
                 .zip(&podcasts)
                 .map(|(hit, podcast)| {
                     let score = catalog.authority_score(hit.podcast_id);
-                    let filled = stored.get(&hit.podcast_id).map(|found| PodcastHit {
+                    let filled = stored.remove(&hit.podcast_id).map(|found| PodcastHit {
                         score: hit.score,
                         explanation: hit.explanation.clone(),
-                        ..found.clone()
+                        ..found
                     });
                     podcast_hit(
                         filled.as_ref().unwrap_or(hit),
