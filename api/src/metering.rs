@@ -126,11 +126,13 @@ pub async fn charge(
         today,
     };
     let mut outcome = charge_capped(state, &call).await?;
-    if let Consumption::Refused { elsewhere, .. } = outcome
+    let asked = tokio::time::Instant::now();
+    while let Consumption::Refused { elsewhere, .. } = outcome
         && elsewhere > 0
+        && asked.elapsed() < quota::RETRY_REFUSED_FOR
     {
         // Other nodes hold part of the window and give back what they do not use.
-        tokio::time::sleep(quota::RETRY_REFUSED_AFTER).await;
+        tokio::time::sleep(quota::RETRY_REFUSED_EVERY).await;
         outcome = charge_capped(state, &call).await?;
     }
     match outcome {

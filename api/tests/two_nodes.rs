@@ -50,6 +50,11 @@ async fn two_nodes() -> (Http, Http, Backend) {
     let backend = first.backend();
     let (a, a_dir) = node(first);
     let (b, b_dir) = node(second);
+    for state in [&a, &b] {
+        // As `podlens serve` does: capped calls are written and the blocks a node does
+        // not use are given back every second, for the other node's callers.
+        podlens_app::accounts::quota::spawn_flusher(state.quotas.clone());
+    }
     (serve(a, a_dir).await, serve(b, b_dir).await, backend)
 }
 
@@ -141,6 +146,34 @@ async fn what_one_node_writes_the_other_sees_and_caps_hold_across_both() {
         "{:?}",
         answered.iter().map(|a| a.usage_count()).collect::<Vec<_>>()
     );
+}
+
+/// One signed-out search through node A, then the rest of the public tier's 20 a day
+/// through node B one at a time: B's caller gets all 19, the last three from the block
+/// A reserved and left unused (A gives it back with a batch while B's caller is asked
+/// again), and the 21st search is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn places_a_node_reserved_and_left_unused_go_to_the_other_nodes_callers() {
+    let (a, b, _) = two_nodes().await;
+    let client = reqwest::Client::new();
+    async fn search(client: &reqwest::Client, node: &Http) -> u16 {
+        let body = json!({"searchTerms": [{"searchTerm": "linux", "searchType": "text",
+            "searchTargets": ["podcast-title", "podcast-description"]}]})
+        .to_string();
+        let request = client
+            .post(format!("{}/api/v1/search/podcasts", node.base))
+            .header("content-type", "application/json")
+            .body(body);
+        node.send(request).await.status
+    }
+    assert_eq!(search(&client, &a).await, 200);
+    let mut statuses = Vec::new();
+    for _ in 0..20 {
+        statuses.push(search(&client, &b).await);
+    }
+    let mut expected = vec![200; 19];
+    expected.push(429);
+    assert_eq!(statuses, expected);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -25,10 +25,12 @@
 //!   places back, another node's later block can report a place already reported;
 //!   the cap itself does not depend on it.
 //! - **Near the cap.** Once the store grants less than a node asked for, that node
-//!   gives back what it has not used with every batch. A call refused while other
-//!   nodes hold part of the window is asked again once, [`RETRY_REFUSED_AFTER`] later
-//!   (the API does this), so the last uses of a window go to whichever node is asked
-//!   for them, and a caller is not refused while uses are left.
+//!   gives back what it has not used with every batch; any other reservation goes back
+//!   with the first batch after a whole interval it was not used in. A call refused
+//!   while other nodes hold part of the window is asked again every
+//!   [`RETRY_REFUSED_EVERY`] for up to [`RETRY_REFUSED_FOR`], until it is granted or no
+//!   other node holds any (the API does this), so the last uses of a window go to
+//!   whichever node is asked for them, and a caller is not refused while uses are left.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -42,11 +44,15 @@ use crate::error::AppResult;
 /// How often granted calls are written and reservations renewed.
 pub const FLUSH_INTERVAL: Duration = super::meter::FLUSH_INTERVAL;
 
-/// How long a caller refused while other nodes hold part of the window waits before
-/// asking once more: by then those nodes have written what they used and given back
-/// the rest (a batch, and half of one for the time a batch takes).
-pub const RETRY_REFUSED_AFTER: Duration =
-    Duration::from_millis(FLUSH_INTERVAL.as_millis() as u64 * 3 / 2);
+/// How often a caller refused while other nodes hold part of the window asks again.
+pub const RETRY_REFUSED_EVERY: Duration =
+    Duration::from_millis(FLUSH_INTERVAL.as_millis() as u64 / 2);
+
+/// How long a caller refused while other nodes hold part of the window goes on asking:
+/// a reservation still in use goes back with the second batch after its last use, and
+/// two more intervals allow for nodes whose batches run late (a busy machine).
+pub const RETRY_REFUSED_FOR: Duration =
+    Duration::from_millis(FLUSH_INTERVAL.as_millis() as u64 * 4);
 
 /// How long a reservation lasts in the store without being renewed.
 pub const LEASE_TIME: Duration = Duration::from_secs(10);
