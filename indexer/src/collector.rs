@@ -255,3 +255,80 @@ impl SegmentCollector for PageSegmentCollector {
         self.page
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request::{NullOrder, SortDirection, SortField};
+    use tantivy::query::TermQuery;
+    use tantivy::schema::{FAST, IndexRecordOption, Schema, TEXT};
+    use tantivy::{Index, Term, doc};
+
+    /// 3,000 documents whose scores take only three values (one word, once or twice or
+    /// three times, in texts of one length), with ids in no particular order and only 8
+    /// first words of ids among them: each page
+    /// of 10 is the first 10 by score, then id, of those after the cursor, as a sort of
+    /// all the documents says.
+    #[test]
+    fn pages_of_tied_scores_follow_the_ids_as_a_full_sort_does() {
+        let mut builder = Schema::builder();
+        let body = builder.add_text_field("body", TEXT);
+        let id_hi = builder.add_u64_field("id_hi", FAST);
+        let id_lo = builder.add_u64_field("id_lo", FAST);
+        let index = Index::create_in_ram(builder.build());
+        let mut writer = index.writer_with_num_threads(1, 50_000_000).unwrap();
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            // splitmix64: ids with no relation to document order.
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let texts = ["word filler filler", "word word filler", "word word word"];
+        let mut docs = Vec::new();
+        for n in 0..3000 {
+            // Ids share their first word with many others, so the second often decides.
+            let hi = next() % 8;
+            let id = (hi, next());
+            let text = texts[n % 3];
+            writer
+                .add_document(doc!(body => text, id_hi => id.0, id_lo => id.1))
+                .unwrap();
+            docs.push((n % 3, id));
+        }
+        writer.commit().unwrap();
+        let searcher = index.reader().unwrap().searcher();
+        let query = TermQuery::new(
+            Term::from_field_text(body, "word"),
+            IndexRecordOption::WithFreqs,
+        );
+        let order = SortOrder {
+            field: SortField::Relevance,
+            direction: SortDirection::Desc,
+            nulls: NullOrder::Last,
+        };
+        // Expected: more occurrences first, then ids in ascending order.
+        docs.sort_by(|(a, a_id), (b, b_id)| b.cmp(a).then(a_id.cmp(b_id)));
+        let expected: Vec<(u64, u64)> = docs.iter().map(|(_, id)| *id).collect();
+        let mut after = None;
+        let mut seen = Vec::new();
+        while seen.len() < 200 {
+            let collector = PageCollector {
+                order,
+                source: ValueSource::Score,
+                after,
+                limit: 10,
+                scoring: true,
+                prior: None,
+            };
+            let page = searcher.search(&query, &collector).unwrap();
+            assert_eq!(page.total, 3000);
+            assert_eq!(page.hits.len(), 10);
+            seen.extend(page.hits.iter().map(|hit| hit.key.id));
+            after = page.hits.last().map(|hit| hit.key);
+        }
+        assert_eq!(seen, expected[..200]);
+    }
+}
