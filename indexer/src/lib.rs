@@ -42,6 +42,7 @@ mod search;
 mod semantic;
 mod shard;
 pub mod sort_key;
+mod spelling;
 mod translations;
 pub mod vectors;
 pub mod words;

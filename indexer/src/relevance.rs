@@ -25,6 +25,7 @@ use crate::guarded::Guarded;
 use crate::request::{MatchMode, SearchTerm, Target};
 use crate::schema::FamilyFields;
 use crate::shard::{IndexKind, NonEmptyFields, OpenGeneration, OpenShard};
+use crate::spelling::spelling_variants;
 use crate::translations::translations;
 use crate::words::{TermWords, Word, exact_form, language_codes, phrase_tokens};
 
@@ -372,6 +373,41 @@ impl TermBuilder<'_> {
                     b: field.weight.b,
                     average_length: self.average(field.field),
                 });
+            }
+        }
+        // The word's other English spelling ("favourite", "favorite"), in the English and
+        // unstemmed fields.
+        let variants = spelling_variants(&word.folded);
+        if !variants.is_empty() {
+            for field in fields {
+                let Some(own) = Self::token(word, field, any_word) else {
+                    continue;
+                };
+                let tokens: Vec<String> = match field.family {
+                    Some(LanguageFamily::English) => variants
+                        .iter()
+                        .filter_map(|variant| {
+                            analyze_in(LanguageFamily::English, variant)
+                                .into_iter()
+                                .next()
+                        })
+                        .collect(),
+                    Some(_) => continue,
+                    None => variants.clone(),
+                };
+                let mut seen = vec![own];
+                for token in tokens {
+                    if seen.contains(&token) {
+                        continue;
+                    }
+                    seen.push(token.clone());
+                    weighted.push(WeightedField {
+                        term: Term::from_field_text(field.field, &token),
+                        weight: field.weight.weight,
+                        b: field.weight.b,
+                        average_length: self.average(field.field),
+                    });
+                }
             }
         }
         weighted

@@ -28,6 +28,7 @@ const TRUE_CRIME: &[&str] = &[
     "gopodcast_1074507850.xml", // My Favorite Murder
     "gopodcast_1464919521.xml", // Dateline NBC
     "gopodcast_965818306.xml",  // 48 Hours
+    "gopodcast_1364665348.xml", // Sea of Lies from Uncover (British spellings: "favourite")
 ];
 
 const OTHERS: &[&str] = &[
@@ -518,6 +519,48 @@ fn an_english_topic_word_finds_its_translation_in_the_language_named() {
             let at = found.iter().position(|hit| *hit == id);
             assert!(at.is_some_and(|at| at < 2), "{query}: {at:?}");
         }
+    }
+}
+
+/// Regression: "my favourite murder" put My Favorite Murder behind shows that only
+/// matched "murder", because the British spelling is another word to the stemmer. A word
+/// also matches its other English spelling, as the same word.
+#[test]
+fn a_british_spelling_finds_the_show_titled_in_american_spelling() {
+    let fixture = fixture();
+    let favorite = &fixture
+        .batches
+        .iter()
+        .find(|(name, _)| name == "gopodcast_1074507850.xml")
+        .unwrap()
+        .1
+        .podcast;
+    let title = plain_words(&favorite.podcast_rss_title);
+    assert!(title.contains("favorite") && !title.contains("favourite"));
+    // Another true crime show holds the British spelling, so the word is no typo to
+    // match fuzzily.
+    let sea_of_lies = &fixture
+        .batches
+        .iter()
+        .find(|(name, _)| name == "gopodcast_1364665348.xml")
+        .unwrap()
+        .1;
+    let mut text = sea_of_lies.podcast.podcast_rss_title.clone();
+    for episode in &sea_of_lies.episodes {
+        text.push(' ');
+        text.push_str(&episode.episode_rss_title);
+        text.push(' ');
+        text.push_str(
+            episode
+                .episode_rss_description
+                .as_deref()
+                .unwrap_or_default(),
+        );
+    }
+    assert!(plain_words(&text).contains("favourite"));
+    for query in ["my favourite murder", "favourite murder"] {
+        let found = podcasts(&fixture.handle, query);
+        assert_eq!(found.first(), Some(&favorite.podcast_id), "{query}");
     }
 }
 

@@ -1,0 +1,196 @@
+//! British and American spellings of one English word ("favourite" and "favorite",
+//! "organisation" and "organization", "centre" and "center"): a query word also matches
+//! its other spelling in English and unstemmed fields, as the same word (one BM25F
+//! frequency), so "my favourite murder" finds My Favorite Murder as it finds its title.
+//!
+//! Three kinds of rule, each written out rather than guessed, because a near rule
+//! misfires ("four" is not "for", "specialist" is not "specializt"):
+//! - words whose `-our` is American `-or` ([`OUR_STEMS`]), matched at the start of the
+//!   word so derived forms follow ("colourful", "neighbourhood", "behavioural");
+//! - `-ise`/`-ize` and `-yse`/`-yze` verbs and their `-isation` nouns, by ending, for
+//!   words of seven letters or more: a variant that is not a word ("advize") matches
+//!   nothing, so only the ending has to be one that spells a verb;
+//! - whole words ([`WORDS`]): `-re`/`-er`, `-ence`/`-ense`, `-ogue`/`-og`, doubled
+//!   consonants, `ae`/`oe`, and single words.
+
+/// British stems ending in `-our` whose American spelling drops the `u`.
+const OUR_STEMS: &[&str] = &[
+    "ardour",
+    "armour",
+    "behaviour",
+    "candour",
+    "clamour",
+    "colour",
+    "endeavour",
+    "favour",
+    "fervour",
+    "flavour",
+    "harbour",
+    "honour",
+    "humour",
+    "labour",
+    "neighbour",
+    "odour",
+    "parlour",
+    "rigour",
+    "rumour",
+    "saviour",
+    "savour",
+    "splendour",
+    "tumour",
+    "valour",
+    "vapour",
+    "vigour",
+];
+
+/// `-ise` endings (British) and their `-ize` forms, longest first.
+const ISE_ENDINGS: &[(&str, &str)] = &[
+    ("isations", "izations"),
+    ("isation", "ization"),
+    ("ising", "izing"),
+    ("isers", "izers"),
+    ("ised", "ized"),
+    ("iser", "izer"),
+    ("ises", "izes"),
+    ("ise", "ize"),
+    ("ysing", "yzing"),
+    ("ysed", "yzed"),
+    ("yse", "yze"),
+];
+
+/// Whole words: (British, American).
+#[rustfmt::skip]
+const WORDS: &[(&str, &str)] = &[
+    ("aeroplane", "airplane"), ("ageing", "aging"), ("aluminium", "aluminum"),
+    ("anaemia", "anemia"), ("anaesthesia", "anesthesia"), ("analogue", "analog"),
+    ("calibre", "caliber"), ("cancelled", "canceled"), ("cancelling", "canceling"),
+    ("catalogue", "catalog"), ("catalogues", "catalogs"), ("centre", "center"),
+    ("centred", "centered"), ("centres", "centers"), ("counselling", "counseling"),
+    ("counsellor", "counselor"), ("counsellors", "counselors"), ("cosy", "cozy"),
+    ("defence", "defense"), ("dialogue", "dialog"), ("diarrhoea", "diarrhea"),
+    ("doughnut", "donut"), ("doughnuts", "donuts"), ("encyclopaedia", "encyclopedia"),
+    ("enrol", "enroll"), ("fibre", "fiber"), ("foetus", "fetus"), ("fuelled", "fueled"),
+    ("fulfil", "fulfill"), ("grey", "gray"), ("haemorrhage", "hemorrhage"),
+    ("instalment", "installment"), ("jewellery", "jewelry"), ("judgement", "judgment"),
+    ("kilometre", "kilometer"), ("kilometres", "kilometers"), ("labelled", "labeled"),
+    ("leukaemia", "leukemia"), ("licence", "license"), ("litre", "liter"),
+    ("litres", "liters"), ("manoeuvre", "maneuver"), ("maths", "math"),
+    ("metre", "meter"), ("metres", "meters"), ("modelling", "modeling"),
+    ("mould", "mold"), ("mum", "mom"), ("mums", "moms"), ("oestrogen", "estrogen"),
+    ("offence", "offense"), ("paediatric", "pediatric"),
+    ("paediatrician", "pediatrician"), ("plough", "plow"), ("practise", "practice"),
+    ("pretence", "pretense"), ("programme", "program"), ("programmes", "programs"),
+    ("pyjamas", "pajamas"), ("sceptic", "skeptic"), ("sceptical", "skeptical"),
+    ("scepticism", "skepticism"), ("sceptics", "skeptics"), ("skilful", "skillful"),
+    ("sombre", "somber"), ("spectre", "specter"), ("theatre", "theater"),
+    ("theatres", "theaters"), ("travelled", "traveled"), ("traveller", "traveler"),
+    ("travellers", "travelers"), ("travelling", "traveling"), ("wilful", "willful"),
+];
+
+/// The other spellings of `folded` (lowercased, ASCII), British for American and
+/// American for British; empty when it has none.
+pub fn spelling_variants(folded: &str) -> Vec<String> {
+    for (british, american) in WORDS {
+        if folded == *british {
+            return vec![(*american).to_owned()];
+        } else if folded == *american {
+            return vec![(*british).to_owned()];
+        }
+    }
+    let mut variants = Vec::new();
+    for stem in OUR_STEMS {
+        let american = stem.replacen("our", "or", 1);
+        if let Some(rest) = folded.strip_prefix(stem) {
+            variants.push(format!("{american}{rest}"));
+        } else if let Some(rest) = folded.strip_prefix(american.as_str()) {
+            variants.push(format!("{stem}{rest}"));
+        }
+    }
+    if folded.len() >= 7 {
+        for (british, american) in ISE_ENDINGS {
+            if let Some(start) = folded.strip_suffix(british) {
+                variants.push(format!("{start}{american}"));
+                break;
+            }
+            if let Some(start) = folded.strip_suffix(american) {
+                variants.push(format!("{start}{british}"));
+                break;
+            }
+        }
+    }
+    variants.retain(|variant| variant != folded);
+    variants.sort();
+    variants.dedup();
+    variants
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn british_and_american_spellings_find_each_other() {
+        let pairs = [
+            ("favourite", "favorite"),
+            ("colourful", "colorful"),
+            ("neighbourhood", "neighborhood"),
+            ("behavioural", "behavioral"),
+            ("organisation", "organization"),
+            ("organisations", "organizations"),
+            ("apologising", "apologizing"),
+            ("analysed", "analyzed"),
+            ("centre", "center"),
+            ("theatres", "theaters"),
+            ("defence", "defense"),
+            ("travelling", "traveling"),
+            ("paediatrician", "pediatrician"),
+            ("programme", "program"),
+            ("practise", "practice"),
+        ];
+        for (british, american) in pairs {
+            assert_eq!(spelling_variants(british), [american], "{british}");
+            assert_eq!(spelling_variants(american), [british], "{american}");
+        }
+    }
+
+    #[test]
+    fn near_misses_have_no_variant() {
+        for word in [
+            "four",
+            "your",
+            "hour",
+            "tour",
+            "specialist",
+            "criticism",
+            "optimism",
+            "analysis",
+            "rise",
+            "wise",
+            "murder",
+            "history",
+            "podcast",
+        ] {
+            assert!(
+                spelling_variants(word).is_empty(),
+                "{word}: {:?}",
+                spelling_variants(word)
+            );
+        }
+    }
+
+    #[test]
+    fn the_tables_pair_distinct_words_once() {
+        let mut seen: Vec<&str> = Vec::new();
+        for (british, american) in WORDS {
+            assert_ne!(british, american);
+            assert!(
+                !seen.contains(british) && !seen.contains(american),
+                "{british}"
+            );
+            seen.push(british);
+            seen.push(american);
+        }
+        assert!(OUR_STEMS.windows(2).all(|pair| pair[0] < pair[1]));
+        assert!(OUR_STEMS.iter().all(|stem| stem.ends_with("our")));
+    }
+}
