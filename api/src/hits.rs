@@ -240,6 +240,11 @@ fn extras_key(plan: Plan) -> u8 {
 struct Fallback<'a> {
     title: &'a str,
     slug: &'a str,
+    /// The description as the index keeps it (its text, without HTML).
+    description: Option<&'a str>,
+    author: Option<&'a str>,
+    host_names: Option<&'a [String]>,
+    total_episodes: Option<i64>,
     image_url: Option<&'a str>,
     language: Option<&'a str>,
     founded_date: Option<DateTime<Utc>>,
@@ -262,17 +267,28 @@ impl<'a> PodcastFields<'a> {
             podcast_slug: record.map_or(fallback.slug, |r| r.podcast_slug.as_str()),
             podcast_rss_title: title,
             podcast_rss_title_latest: title,
-            podcast_rss_description: record.and_then(|r| r.podcast_rss_description.as_deref()),
-            podcast_rss_description_no_html: record
-                .and_then(|r| r.podcast_rss_description_no_html.as_deref()),
-            podcast_rss_author: record.and_then(|r| r.podcast_rss_author.as_deref()),
+            podcast_rss_description: match record {
+                Some(r) => r.podcast_rss_description.as_deref(),
+                None => fallback.description,
+            },
+            podcast_rss_description_no_html: match record {
+                Some(r) => r.podcast_rss_description_no_html.as_deref(),
+                None => fallback.description,
+            },
+            podcast_rss_author: match record {
+                Some(r) => r.podcast_rss_author.as_deref(),
+                None => fallback.author,
+            },
             podcast_image_url: match record {
                 Some(r) => r.podcast_image_url.as_deref(),
                 None => fallback.image_url,
             },
             podcast_website_url: record.and_then(|r| r.podcast_website_url.as_deref()),
             podcast_rss_feed_url: record.map(|r| r.podcast_rss_feed_url.as_str()),
-            podcast_host_names: record.map(|r| r.podcast_host_names.as_slice()),
+            podcast_host_names: match record {
+                Some(r) => Some(r.podcast_host_names.as_slice()),
+                None => fallback.host_names,
+            },
             rss_language: match record {
                 Some(r) => r.rss_language.as_deref(),
                 None => fallback.language,
@@ -287,7 +303,10 @@ impl<'a> PodcastFields<'a> {
                 None => fallback.last_episode_date,
             },
             update_frequency: record.and_then(|r| r.update_frequency.as_deref()),
-            total_episodes: record.map(|r| r.total_episodes),
+            total_episodes: match record {
+                Some(r) => Some(r.total_episodes),
+                None => fallback.total_episodes,
+            },
             total_transcripts: record.map(|r| r.total_transcripts),
             transcription_mode: "none",
             podcast_authority_score_total: score.map(|s| s.authority_score),
@@ -402,6 +421,10 @@ pub fn podcast_hit(
     let fallback = Fallback {
         title: &hit.title,
         slug: &hit.slug,
+        description: hit.description.as_deref(),
+        author: hit.author.as_deref(),
+        host_names: Some(&hit.host_names),
+        total_episodes: i64::try_from(hit.total_episodes).ok(),
         image_url: hit.image_url.as_deref(),
         language: hit.language.as_deref(),
         founded_date: hit.founded_date,

@@ -815,3 +815,78 @@ async fn search_facets_count_the_catalogs_languages_and_genres() {
         );
     }
 }
+
+/// A podcast the index holds and the snapshot has no record of (the two disagree for a
+/// moment while a generation is switched): podcast searches read no stored fields, so
+/// its hit is read from the index by id, and carries its title and description rather
+/// than empty fields.
+#[tokio::test]
+async fn a_podcast_hit_the_snapshot_lacks_is_written_from_the_index() {
+    use podlens_data::snapshot::{read_episodes, read_podcasts, read_transcripts};
+    use podlens_indexer::{BuildOptions, IndexSource, build_generation};
+
+    let shared = shared();
+    let parquet = shared.dir.path().join("parquet");
+    let mut podcasts = read_podcasts(&parquet).unwrap();
+    let episodes = read_episodes(&parquet).unwrap();
+    let transcripts = read_transcripts(&parquet).unwrap();
+    let mut extra = podcasts[0].clone();
+    extra.podcast_id = uuid::Uuid::from_u128(0x0b5e_55ed_0000_4000_8000_0000_0000_0001);
+    extra.podcast_slug = "quillwort-almanac".into();
+    extra.podcast_guid = None;
+    extra.podcast_rss_feed_url = "https://feeds.example.test/quillwort-almanac.xml".into();
+    extra.podcast_rss_title = "The Quillwort Almanac".into();
+    extra.podcast_rss_description = Some("Ferns, mosses and quillworts of the fens.".into());
+    extra.podcast_rss_description_no_html = extra.podcast_rss_description.clone();
+    podcasts.push(extra.clone());
+
+    // The snapshot of the shared catalog, and an index built with the extra podcast.
+    let own = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(&parquet, own.path().join("parquet")).unwrap();
+    let source = IndexSource {
+        podcasts: &podcasts,
+        episodes: &episodes,
+        transcripts: &transcripts,
+        persons: &[],
+        signals: None,
+    };
+    let options = BuildOptions {
+        shards: Some(2),
+        ..BuildOptions::default()
+    };
+    build_generation(&own.path().join("index"), source, &options).unwrap();
+    let state = podlens_api::server::open_state_with(
+        own.path().to_path_buf(),
+        None,
+        std::sync::Arc::new(podlens_store::Database::for_tests().unwrap()),
+    )
+    .unwrap();
+    assert!(
+        state
+            .catalog
+            .snapshot()
+            .unwrap()
+            .podcasts_view()
+            .podcast(extra.podcast_id)
+            .is_none(),
+        "the snapshot has no record of it"
+    );
+    let key = key(&state, "lacks@example.com", "business");
+    let app = podlens_api::app(state);
+    let body = json!({"searchTerms": [{"searchTerm": "quillwort", "searchType": "text",
+        "searchTargets": ["podcast-title", "podcast-description"]}]});
+    let reply = post(&app, "/api/v1/search/podcasts", Some(&key), body).await;
+    let hits = ok_data(&reply)["result"]["hits"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(hits.len(), 1, "{}", reply.text);
+    assert_eq!(hits[0]["podcastId"], extra.podcast_id.to_string());
+    assert_eq!(hits[0]["podcastRssTitle"], "The Quillwort Almanac");
+    assert_eq!(hits[0]["podcastSlug"], "quillwort-almanac");
+    assert_eq!(
+        hits[0]["podcastRssDescription"],
+        "Ferns, mosses and quillworts of the fens."
+    );
+    assert_eq!(hits[0]["podcastRssAuthor"], json!(extra.podcast_rss_author));
+}
