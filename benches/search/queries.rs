@@ -3,13 +3,15 @@
 //! phrases and words under filters, date order instead of relevance, and deep pages.
 //!
 //! Words searched as words (every kind but phrases) are content words only: no word
-//! Podlens drops from a search box's text at query time
-//! ([`podlens_indexer::words::is_query_stopword`]), so the peers, which search every word
-//! they are given, are asked for the same words. Phrases keep every word of the text
+//! Podlens drops from a search box's text at query time, in any language's fields
+//! ([`podlens_indexer::words::Word::is_content_in`]: English stopwords everywhere, and
+//! each language's own in its fields, "war" in German), so the peers, which search every
+//! word they are given, are asked for the same words and find the same documents. Phrases keep every word of the text
 //! they are taken from, as every engine searches a phrase's words in order.
 
 use podlens_indexer::chunking::chunk_transcript;
-use podlens_indexer::words::is_query_stopword;
+use podlens_indexer::analysis::LanguageFamily;
+use podlens_indexer::words::Word;
 
 use crate::catalog::{Catalog, EPOCH_SECONDS, PUBLISHED_DAYS, Random};
 
@@ -107,6 +109,17 @@ fn plain_words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether Podlens searches `word` (lowercase) in the fields of every language.
+fn is_content(word: &str) -> bool {
+    let word = Word {
+        text: word.to_owned(),
+        folded: word.to_owned(),
+    };
+    LanguageFamily::ALL
+        .iter()
+        .all(|family| word.is_content_in(*family))
+}
+
 struct Picker<'a> {
     catalog: &'a Catalog,
     random: Random,
@@ -119,7 +132,7 @@ impl Picker<'_> {
         let high = high.min(words.len() - 1);
         loop {
             let word = &words[self.random.between(low as u64, high as u64) as usize];
-            if !is_query_stopword(word) {
+            if is_content(word) {
                 return word.clone();
             }
         }
@@ -166,7 +179,7 @@ impl Picker<'_> {
         loop {
             let from_transcript = self.random.below(3) == 0;
             let mut words = self.text_words(from_transcript);
-            words.retain(|word| !is_query_stopword(word));
+            words.retain(|word| is_content(word));
             words.sort();
             words.dedup();
             if words.len() < count {
