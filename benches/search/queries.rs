@@ -6,11 +6,12 @@
 //! Podlens drops from a search box's text at query time, in any language's fields
 //! ([`podlens_indexer::words::Word::is_content_in`]: English stopwords everywhere, and
 //! each language's own in its fields, "war" in German), so the peers, which search every
-//! word they are given, are asked for the same words and find the same documents. Phrases keep every word of the text
-//! they are taken from, as every engine searches a phrase's words in order.
+//! word they are given, are asked for the same words and find the same documents.
+//! Phrases keep every word of the text they are taken from, as every engine searches a
+//! phrase's words in order.
 
-use podlens_indexer::chunking::chunk_transcript;
 use podlens_indexer::analysis::LanguageFamily;
+use podlens_indexer::chunking::chunk_transcript;
 use podlens_indexer::words::Word;
 
 use crate::catalog::{Catalog, EPOCH_SECONDS, PUBLISHED_DAYS, Random};
