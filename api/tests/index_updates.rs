@@ -128,10 +128,7 @@ async fn an_update_keeps_the_vectors_and_embeds_the_new_transcript() {
             "searchTargets": ["transcript"], "searchTermOptions": {"matchMode": "must"}}]}),
     )
     .await;
-    let hits = ok_data(&reply)["result"]["hits"]
-        .as_array()
-        .unwrap()
-        .clone();
+    let hits = search_hits(&reply);
     assert_eq!(hits.len(), 1, "{}", reply.text);
     assert_eq!(hits[0]["episodeId"], episode.episode_id.to_string());
     let chunk = &new_chunks[0];

@@ -823,7 +823,7 @@ async fn search_facets_count_the_catalogs_languages_and_genres() {
 #[tokio::test]
 async fn a_podcast_hit_the_snapshot_lacks_is_written_from_the_index() {
     use podlens_data::snapshot::{read_episodes, read_podcasts, read_transcripts};
-    use podlens_indexer::{BuildOptions, IndexSource, build_generation};
+    use podlens_indexer::BuildOptions;
 
     let shared = shared();
     let parquet = shared.dir.path().join("parquet");
@@ -843,18 +843,17 @@ async fn a_podcast_hit_the_snapshot_lacks_is_written_from_the_index() {
     // The snapshot of the shared catalog, and an index built with the extra podcast.
     let own = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(&parquet, own.path().join("parquet")).unwrap();
-    let source = IndexSource {
-        podcasts: &podcasts,
-        episodes: &episodes,
-        transcripts: &transcripts,
-        persons: &[],
-        signals: None,
-    };
     let options = BuildOptions {
         shards: Some(2),
         ..BuildOptions::default()
     };
-    build_generation(&own.path().join("index"), source, &options).unwrap();
+    fixture::index_records(
+        &own.path().join("index"),
+        &podcasts,
+        &episodes,
+        &transcripts,
+        &options,
+    );
     let state = podlens_api::server::open_state_with(
         own.path().to_path_buf(),
         None,
@@ -876,10 +875,7 @@ async fn a_podcast_hit_the_snapshot_lacks_is_written_from_the_index() {
     let body = json!({"searchTerms": [{"searchTerm": "quillwort", "searchType": "text",
         "searchTargets": ["podcast-title", "podcast-description"]}]});
     let reply = post(&app, "/api/v1/search/podcasts", Some(&key), body).await;
-    let hits = ok_data(&reply)["result"]["hits"]
-        .as_array()
-        .unwrap()
-        .clone();
+    let hits = search_hits(&reply);
     assert_eq!(hits.len(), 1, "{}", reply.text);
     assert_eq!(hits[0]["podcastId"], extra.podcast_id.to_string());
     assert_eq!(hits[0]["podcastRssTitle"], "The Quillwort Almanac");

@@ -151,13 +151,18 @@ fn fixture() -> &'static Fixture {
     })
 }
 
-fn podcast_of(file: &str) -> Uuid {
+/// The fixture's batch of the feed file `file`.
+fn batch_of(file: &str) -> &'static FeedBatch {
     fixture()
         .batches
         .iter()
         .find(|(name, _)| name == file)
-        .map(|(_, batch)| batch.podcast.podcast_id)
+        .map(|(_, batch)| batch)
         .unwrap()
+}
+
+fn podcast_of(file: &str) -> Uuid {
+    batch_of(file).podcast.podcast_id
 }
 
 const PODCAST_TARGETS: &[Target] = &[Target::PodcastTitle, Target::PodcastDescription];
@@ -215,12 +220,7 @@ fn natural_multi_word_queries_find_shows_whose_fields_share_the_words() {
     }
     // every word in one field of no podcast, every word across the fields of Crime Junkie
     let words = ["ashley", "unsolved", "mondays"];
-    let batch = &fixture
-        .batches
-        .iter()
-        .find(|(name, _)| name == "gopodcast_1322200189.xml")
-        .unwrap()
-        .1;
+    let batch = batch_of("gopodcast_1322200189.xml");
     let mut text = format!(
         "{} {}",
         batch.podcast.podcast_rss_title,
@@ -528,23 +528,12 @@ fn an_english_topic_word_finds_its_translation_in_the_language_named() {
 #[test]
 fn a_british_spelling_finds_the_show_titled_in_american_spelling() {
     let fixture = fixture();
-    let favorite = &fixture
-        .batches
-        .iter()
-        .find(|(name, _)| name == "gopodcast_1074507850.xml")
-        .unwrap()
-        .1
-        .podcast;
+    let favorite = &batch_of("gopodcast_1074507850.xml").podcast;
     let title = plain_words(&favorite.podcast_rss_title);
     assert!(title.contains("favorite") && !title.contains("favourite"));
     // Another true crime show holds the British spelling, so the word is no typo to
     // match fuzzily.
-    let sea_of_lies = &fixture
-        .batches
-        .iter()
-        .find(|(name, _)| name == "gopodcast_1364665348.xml")
-        .unwrap()
-        .1;
+    let sea_of_lies = batch_of("gopodcast_1364665348.xml");
     let mut text = sea_of_lies.podcast.podcast_rss_title.clone();
     for episode in &sea_of_lies.episodes {
         text.push(' ');

@@ -8,7 +8,7 @@ use chrono::Utc;
 use podlens_data::Catalog;
 use podlens_data::snapshot::{read_episodes, read_podcasts, read_transcripts};
 use podlens_indexer::{BuildOptions, IndexSource, build_generation};
-use podlens_model::catalog::FeedBatch;
+use podlens_model::catalog::{EpisodeRecord, FeedBatch, PodcastRecord, TranscriptRecord};
 
 #[path = "enrichment_fixture.rs"]
 pub mod enrichment;
@@ -109,14 +109,31 @@ pub fn index_snapshot(data_dir: &Path, options: &BuildOptions) -> podlens_indexe
     let podcasts = read_podcasts(&parquet).expect("podcasts read back");
     let episodes = read_episodes(&parquet).expect("episodes read back");
     let transcripts = read_transcripts(&parquet).expect("transcripts read back");
+    index_records(
+        &data_dir.join("index"),
+        &podcasts,
+        &episodes,
+        &transcripts,
+        options,
+    )
+}
+
+/// Builds and publishes an index generation in `index_dir` from these records.
+pub fn index_records(
+    index_dir: &Path,
+    podcasts: &[PodcastRecord],
+    episodes: &[EpisodeRecord],
+    transcripts: &[TranscriptRecord],
+    options: &BuildOptions,
+) -> podlens_indexer::Manifest {
     let source = IndexSource {
-        podcasts: &podcasts,
-        episodes: &episodes,
-        transcripts: &transcripts,
+        podcasts,
+        episodes,
+        transcripts,
         persons: &[],
         signals: None,
     };
-    build_generation(&data_dir.join("index"), source, options).expect("index built")
+    build_generation(index_dir, source, options).expect("index built")
 }
 
 /// The all-mpnet-base-v2 directory: `PODLENS_MODEL_DIR`, else where

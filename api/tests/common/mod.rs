@@ -123,6 +123,11 @@ pub fn ok_data(reply: &Reply) -> &Value {
     &reply.body["data"]
 }
 
+/// The hits of a search's successful reply.
+pub fn search_hits(reply: &Reply) -> &[Value] {
+    ok_data(reply)["result"]["hits"].as_array().expect("hits")
+}
+
 /// Serves `dir` on loopback (a feed server); returns its base URL.
 pub async fn serve_files(dir: std::path::PathBuf) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
