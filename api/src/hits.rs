@@ -267,46 +267,26 @@ impl<'a> PodcastFields<'a> {
             podcast_slug: record.map_or(fallback.slug, |r| r.podcast_slug.as_str()),
             podcast_rss_title: title,
             podcast_rss_title_latest: title,
-            podcast_rss_description: match record {
-                Some(r) => r.podcast_rss_description.as_deref(),
-                None => fallback.description,
-            },
-            podcast_rss_description_no_html: match record {
-                Some(r) => r.podcast_rss_description_no_html.as_deref(),
-                None => fallback.description,
-            },
-            podcast_rss_author: match record {
-                Some(r) => r.podcast_rss_author.as_deref(),
-                None => fallback.author,
-            },
-            podcast_image_url: match record {
-                Some(r) => r.podcast_image_url.as_deref(),
-                None => fallback.image_url,
-            },
+            podcast_rss_description: record.map_or(fallback.description, |r| {
+                r.podcast_rss_description.as_deref()
+            }),
+            podcast_rss_description_no_html: record.map_or(fallback.description, |r| {
+                r.podcast_rss_description_no_html.as_deref()
+            }),
+            podcast_rss_author: record.map_or(fallback.author, |r| r.podcast_rss_author.as_deref()),
+            podcast_image_url: record
+                .map_or(fallback.image_url, |r| r.podcast_image_url.as_deref()),
             podcast_website_url: record.and_then(|r| r.podcast_website_url.as_deref()),
             podcast_rss_feed_url: record.map(|r| r.podcast_rss_feed_url.as_str()),
-            podcast_host_names: match record {
-                Some(r) => Some(r.podcast_host_names.as_slice()),
-                None => fallback.host_names,
-            },
-            rss_language: match record {
-                Some(r) => r.rss_language.as_deref(),
-                None => fallback.language,
-            },
+            podcast_host_names: record.map_or(fallback.host_names, |r| {
+                Some(r.podcast_host_names.as_slice())
+            }),
+            rss_language: record.map_or(fallback.language, |r| r.rss_language.as_deref()),
             rss_categories: record.map(|r| r.rss_categories.as_slice()),
-            founded_date: match record {
-                Some(r) => r.founded_date,
-                None => fallback.founded_date,
-            },
-            last_episode_date: match record {
-                Some(r) => r.last_episode_date,
-                None => fallback.last_episode_date,
-            },
+            founded_date: record.map_or(fallback.founded_date, |r| r.founded_date),
+            last_episode_date: record.map_or(fallback.last_episode_date, |r| r.last_episode_date),
             update_frequency: record.and_then(|r| r.update_frequency.as_deref()),
-            total_episodes: match record {
-                Some(r) => Some(r.total_episodes),
-                None => fallback.total_episodes,
-            },
+            total_episodes: record.map_or(fallback.total_episodes, |r| Some(r.total_episodes)),
             total_transcripts: record.map(|r| r.total_transcripts),
             transcription_mode: "none",
             podcast_authority_score_total: score.map(|s| s.authority_score),

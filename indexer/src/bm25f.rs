@@ -343,27 +343,13 @@ impl WordScorer {
         let mut next = TERMINATED;
         let mut ended = false;
         for cursor in &mut self.cursors {
-            let mut doc = cursor.postings.doc();
-            if doc < target {
-                doc = if seek {
-                    cursor.postings.seek(target)
-                } else {
-                    cursor.postings.advance()
-                };
-                ended |= doc == TERMINATED;
-            }
+            let doc = move_set(&mut cursor.postings, target, seek);
+            ended |= doc == TERMINATED;
             next = next.min(doc);
         }
         for extra in &mut self.extras {
-            let mut doc = extra.doc();
-            if doc < target {
-                doc = if seek {
-                    extra.seek(target)
-                } else {
-                    extra.advance()
-                };
-                ended |= doc == TERMINATED;
-            }
+            let doc = move_set(extra.as_mut(), target, seek);
+            ended |= doc == TERMINATED;
             next = next.min(doc);
         }
         if ended {
@@ -371,6 +357,20 @@ impl WordScorer {
         }
         self.doc = next;
         next
+    }
+}
+
+/// Moves `set` to `target` or past it when it is before `target` (seeking, or advancing
+/// when `target` is the next document); its document. A set that has ended is never
+/// before a target.
+fn move_set<D: DocSet + ?Sized>(set: &mut D, target: DocId, seek: bool) -> DocId {
+    let doc = set.doc();
+    if doc >= target {
+        doc
+    } else if seek {
+        set.seek(target)
+    } else {
+        set.advance()
     }
 }
 
@@ -525,6 +525,17 @@ mod tests {
         (index.reader().unwrap().searcher(), title, body)
     }
 
+    /// The word "ocean" in `field`, weighted, with length normalisation `b` against an
+    /// average length of 1.
+    fn ocean(field: Field, weight: Score, b: Score) -> WeightedField {
+        WeightedField {
+            term: Term::from_field_text(field, "ocean"),
+            weight,
+            b,
+            average_length: 1.0,
+        }
+    }
+
     /// A word in two fields scores above the word in one, below twice that, and a
     /// heavier field wins over a lighter one.
     #[test]
@@ -535,15 +546,9 @@ mod tests {
             ("sky", "ocean"),
             ("sky", "sky"),
         ]);
-        let field = |f, weight| WeightedField {
-            term: Term::from_field_text(f, "ocean"),
-            weight,
-            b: 0.75,
-            average_length: 1.0,
-        };
         let query = WordQuery::new(
             vec![FieldGroup {
-                fields: vec![field(title, 3.0), field(body, 1.0)],
+                fields: vec![ocean(title, 3.0, 0.75), ocean(body, 1.0, 0.75)],
                 weight: 1.0,
             }],
             Vec::new(),
@@ -579,20 +584,14 @@ mod tests {
         let texts: Vec<(&str, &str)> = docs.iter().map(|(t, b, _, _)| (*t, *b)).collect();
         let (searcher, title, body) = title_and_body(&texts);
         // b = 0: a field's frequency is only weighted, never length-normalised.
-        let field = |f, weight| WeightedField {
-            term: Term::from_field_text(f, "ocean"),
-            weight,
-            b: 0.0,
-            average_length: 1.0,
-        };
         let query = WordQuery::new(
             vec![
                 FieldGroup {
-                    fields: vec![field(title, 2.0)],
+                    fields: vec![ocean(title, 2.0, 0.0)],
                     weight: 1.0,
                 },
                 FieldGroup {
-                    fields: vec![field(body, 1.0)],
+                    fields: vec![ocean(body, 1.0, 0.0)],
                     weight: 0.5,
                 },
             ],

@@ -256,6 +256,12 @@ impl SegmentCollector for PageSegmentCollector {
     }
 }
 
+/// The benchmarks' deterministic generator, for the tests' ids.
+#[cfg(test)]
+#[allow(dead_code)]
+#[path = "../../benches/search/random.rs"]
+mod random;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,11 +270,12 @@ mod tests {
     use tantivy::schema::{FAST, IndexRecordOption, Schema, TEXT};
     use tantivy::{Index, Term, doc};
 
+    use super::random::Random;
+
     /// 3,000 documents whose scores take only three values (one word, once or twice or
     /// three times, in texts of one length), with ids in no particular order and only 8
-    /// first words of ids among them: each page
-    /// of 10 is the first 10 by score, then id, of those after the cursor, as a sort of
-    /// all the documents says.
+    /// first words of ids among them: each page of 10 is the first 10 by score, then id,
+    /// of those after the cursor, as a sort of all the documents says.
     #[test]
     fn pages_of_tied_scores_follow_the_ids_as_a_full_sort_does() {
         let mut builder = Schema::builder();
@@ -277,21 +284,13 @@ mod tests {
         let id_lo = builder.add_u64_field("id_lo", FAST);
         let index = Index::create_in_ram(builder.build());
         let mut writer = index.writer_with_num_threads(1, 50_000_000).unwrap();
-        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
-            // splitmix64: ids with no relation to document order.
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
+        // Ids with no relation to document order.
+        let mut random = Random::new(0);
         let texts = ["word filler filler", "word word filler", "word word word"];
         let mut docs = Vec::new();
         for n in 0..3000 {
             // Ids share their first word with many others, so the second often decides.
-            let hi = next() % 8;
-            let id = (hi, next());
+            let id = (random.below(8), random.next());
             let text = texts[n % 3];
             writer
                 .add_document(doc!(body => text, id_hi => id.0, id_lo => id.1))

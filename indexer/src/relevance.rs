@@ -333,6 +333,16 @@ impl TermBuilder<'_> {
         }
     }
 
+    /// `token` in `field`, at `share` of the field's weight.
+    fn weighted_field(&self, field: &WordField, token: &str, share: Score) -> WeightedField {
+        WeightedField {
+            term: Term::from_field_text(field.field, token),
+            weight: field.weight.weight * share,
+            b: field.weight.b,
+            average_length: self.average(field.field),
+        }
+    }
+
     fn weighted(
         &self,
         fields: &[WordField],
@@ -340,73 +350,52 @@ impl TermBuilder<'_> {
         any_word: bool,
         translate: &[LanguageFamily],
     ) -> Vec<WeightedField> {
-        let mut weighted: Vec<WeightedField> = fields
+        // The word's other English spelling ("favourite", "favorite"), stemmed once.
+        let spellings = spelling_variants(&word.folded);
+        let english_spellings: Vec<String> = spellings
             .iter()
-            .filter_map(|field| {
-                let token = Self::token(word, field, any_word)?;
-                Some(WeightedField {
-                    term: Term::from_field_text(field.field, &token),
-                    weight: field.weight.weight,
-                    b: field.weight.b,
-                    average_length: self.average(field.field),
-                })
+            .filter_map(|variant| {
+                analyze_in(LanguageFamily::English, variant)
+                    .into_iter()
+                    .next()
             })
             .collect();
-        // The word's translations, in the fields of the languages the term names.
-        for field in fields {
-            let Some(family) = field.family.filter(|family| translate.contains(family)) else {
-                continue;
-            };
-            // Each stem once, and never the word's own: one frequency per word.
-            let mut seen: Vec<String> = Self::token(word, field, any_word).into_iter().collect();
-            for form in translations(&word.folded, family) {
-                let Some(token) = analyze_in(family, form).into_iter().next() else {
-                    continue;
-                };
-                if seen.contains(&token) {
-                    continue;
-                }
-                seen.push(token.clone());
-                weighted.push(WeightedField {
-                    term: Term::from_field_text(field.field, &token),
-                    weight: field.weight.weight * self.weights.translation,
-                    b: field.weight.b,
-                    average_length: self.average(field.field),
-                });
+        let owns: Vec<Option<String>> = fields
+            .iter()
+            .map(|field| Self::token(word, field, any_word))
+            .collect();
+        let mut weighted: Vec<WeightedField> = fields
+            .iter()
+            .zip(&owns)
+            .filter_map(|(field, own)| Some(self.weighted_field(field, own.as_deref()?, 1.0)))
+            .collect();
+        for (field, own) in fields.iter().zip(owns) {
+            // Its other forms: the translations in the fields of the languages the term
+            // names, the other spelling in English and unstemmed fields where the word
+            // itself is searched.
+            let mut forms: Vec<(String, Score)> = Vec::new();
+            if let Some(family) = field.family.filter(|family| translate.contains(family)) {
+                forms.extend(
+                    translations(&word.folded, family)
+                        .into_iter()
+                        .filter_map(|form| analyze_in(family, form).into_iter().next())
+                        .map(|token| (token, self.weights.translation)),
+                );
             }
-        }
-        // The word's other English spelling ("favourite", "favorite"), in the English and
-        // unstemmed fields.
-        let variants = spelling_variants(&word.folded);
-        if !variants.is_empty() {
-            for field in fields {
-                let Some(own) = Self::token(word, field, any_word) else {
-                    continue;
+            if own.is_some() {
+                let spelled = match field.family {
+                    Some(LanguageFamily::English) => english_spellings.as_slice(),
+                    Some(_) => &[],
+                    None => spellings.as_slice(),
                 };
-                let tokens: Vec<String> = match field.family {
-                    Some(LanguageFamily::English) => variants
-                        .iter()
-                        .filter_map(|variant| {
-                            analyze_in(LanguageFamily::English, variant)
-                                .into_iter()
-                                .next()
-                        })
-                        .collect(),
-                    Some(_) => continue,
-                    None => variants.clone(),
-                };
-                let mut seen = vec![own];
-                for token in tokens {
-                    if seen.contains(&token) {
-                        continue;
-                    }
-                    seen.push(token.clone());
-                    weighted.push(WeightedField {
-                        term: Term::from_field_text(field.field, &token),
-                        weight: field.weight.weight,
-                        b: field.weight.b,
-                        average_length: self.average(field.field),
-                    });
+                forms.extend(spelled.iter().map(|token| (token.clone(), 1.0)));
+            }
+            // Each stem once, and never the word's own: one frequency per word.
+            let mut seen: Vec<String> = own.into_iter().collect();
+            for (token, share) in forms {
+                if !seen.contains(&token) {
+                    weighted.push(self.weighted_field(field, &token, share));
+                    seen.push(token);
                 }
             }
         }
