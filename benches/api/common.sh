@@ -34,7 +34,8 @@ start_server() {
   shift
   "$PODLENS_BIN" serve --data-dir "$dir" --port 0 "$@" >"$log" 2>/dev/null &
   server=$!
-  for _ in $(seq 100); do grep -q "listening on" "$log" && break; sleep 0.1; done
+  # A large catalog takes a while to open (up to a minute at 1M episodes).
+  for _ in $(seq 600); do grep -q "listening on" "$log" && break; sleep 0.1; done
   base="$(grep -o 'http://127.0.0.1:[0-9]*' "$log" | head -n 1)"
 }
 start_server "$data"

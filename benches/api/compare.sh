@@ -4,7 +4,8 @@
 # search bodies, and its episode bodies again without a sort order (relevance: hybrid on
 # an index with vectors). Two rounds; in each, each build in turn serves the catalog,
 # is warmed up for 10 s (a fresh server's first searches read its mapped files), then
-# wrk at CONNECTIONS per line: requests/s, p50/p99 and server CPU per request. Then both
+# wrk at CONNECTIONS per line (common.sh's run, table.py's table): requests/s, latency
+# and server CPU per request. Then both
 # serve at once and the same bodies go to one and the other in turn, one request at a
 # time: the medians of the client's time, the engine's own (`totalSearchTimeMs`) and the
 # stored fields and hits (`totalPostProcessingTimeMs`).
@@ -33,19 +34,11 @@ stop_servers() {
 }
 trap 'stop_servers; on_exit' EXIT
 
-# Starts BIN over the catalog with its log in LOG; sets $url once it listens.
+# Starts BIN over the catalog with its own LOG (common.sh's start_server); the servers
+# it started are stopped together.
 serve() {
-  local bin="$1" log="$2"
-  "$bin" serve --data-dir "$data" --port 0 --no-poll >"$log" 2>/dev/null &
-  servers+=($!)
-  for _ in $(seq 600); do grep -q "listening on" "$log" && break; sleep 0.1; done
-  url="$(grep -o 'http://127.0.0.1:[0-9]*' "$log" | head -n 1)"
-}
-
-wrk_line() {
-  local url="$1" path="$2" bodies="$3" duration="$4"
-  PODLENS_KEYS="$key" PATHS="$path" BODIES="$bodies" BENCH_LUA_DIR="$here" \
-    wrk -t2 -c"$connections" -d"${duration}s" --timeout 10s -s "$here/load.lua" "$url" | tail -n 1
+  log="$2" PODLENS_BIN="$1" start_server "$data" --no-poll
+  servers+=("$server")
 }
 
 echo "catalog: $counts ($data)"
@@ -53,41 +46,25 @@ echo "before: $before"
 echo "after: $after"
 echo "wrk: 2 threads, $connections connections, ${seconds}s per line after 10 s of warm-up; $(nproc) cores, load average before the run: $(cut -d" " -f1 /proc/loadavg)"
 echo
-echo "| round | build | line | requests/s | p50 ms | p99 ms | server CPU ms/request | errors |"
-echo "|---:|---|---|---:|---:|---:|---:|---:|"
 for round in 1 2; do
   for build in before after; do
     bin="$before"
     [[ "$build" == after ]] && bin="$after"
     serve "$bin" "${logs[0]}"
-    pid="${servers[-1]}"
-    wrk_line "$url" /api/v1/search/episodes "$bodies_episodes" 10 >/dev/null
-    for line in "podcasts:$bodies_podcasts" "episodes:$bodies_episodes" "episodes, relevance:$relevance_episodes"; do
-      name="${line%%:*}"
-      bodies="${line#*:}"
-      path=/api/v1/search/episodes
-      [[ "$name" == podcasts ]] && path=/api/v1/search/podcasts
-      ticks_before="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
-      result="$(wrk_line "$url" "$path" "$bodies" "$seconds")"
-      ticks_after="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
-      python3 - "$round" "$build" "$name" "$result" "$((ticks_after - ticks_before))" "$(getconf CLK_TCK)" <<'PY'
-import json, sys
-round_, build, name, line, ticks, per_second = sys.argv[1:7]
-r = json.loads(line)
-errors = r["non_2xx"] + r["connect"] + r["read"] + r["write"] + r["timeout"]
-cpu = 1000 * int(ticks) / int(per_second) / max(r["requests"], 1)
-print(f"| {round_} | {build} | {name} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {cpu:.3f} | {errors} |")
-PY
-    done
+    seconds=10 results=/dev/null run warm-up /api/v1/search/episodes "$bodies_episodes"
+    run "round $round, $build: podcasts" /api/v1/search/podcasts "$bodies_podcasts"
+    run "round $round, $build: episodes" /api/v1/search/episodes "$bodies_episodes"
+    run "round $round, $build: episodes, relevance" /api/v1/search/episodes "$relevance_episodes"
     stop_servers
   done
 done
+python3 "$here/table.py" "$results" "$(getconf CLK_TCK)"
 
 echo
 serve "$before" "${logs[0]}"
-url_before="$url"
+url_before="$base"
 serve "$after" "${logs[1]}"
-url_after="$url"
+url_after="$base"
 python3 - "$url_before" "$url_after" "$key" "$bodies_podcasts" "$bodies_episodes" "$relevance_episodes" <<'PY'
 """One request at a time, the two servers in turn (which goes first alternates)."""
 import http.client, json, statistics, sys

@@ -4,7 +4,8 @@ Usage: table.py RESULTS CLOCK_TICKS_PER_SECOND
 
 RESULTS holds one line per run, "name<TAB>report.lua's JSON<TAB>server CPU ticks"; a
 run named "GET /api/v1/public/health…" is the health route, and each later run's rate
-is also given as a share of the latest one. Exits 1 when any run saw an error.
+is also given as a share of the latest one (a dash without one). Exits 1 when any run
+saw an error.
 """
 import json
 import sys
@@ -20,9 +21,9 @@ for name, line, ticks in rows:
     if name.startswith("GET /api/v1/public/health"):
         health = result["rps"]
     errors = result["non_2xx"] + result["connect"] + result["read"] + result["write"] + result["timeout"]
-    share = 100 * result["rps"] / health
+    share = f"{100 * result['rps'] / health:.1f}%" if health else "–"
     cpu = 1000 * int(ticks) / ticks_per_second / max(result["requests"], 1)
-    print(f"| {name} | {result['requests']} | {result['rps']:.0f} | {share:.1f}% | {result['p50_ms']:.1f} | {result['p90_ms']:.1f} | {result['p99_ms']:.1f} | {cpu:.3f} | {errors} |")
+    print(f"| {name} | {result['requests']} | {result['rps']:.0f} | {share} | {result['p50_ms']:.1f} | {result['p90_ms']:.1f} | {result['p99_ms']:.1f} | {cpu:.3f} | {errors} |")
     if errors:
         print(f"errors in {name}: {result}", file=sys.stderr)
         failed = True
