@@ -637,6 +637,57 @@ fn main() {
                 .unwrap_or_else(|| PathBuf::from("details.txt"));
             write_details(&corpus, &systems, &queries, &out);
         }
+        Some("explain") => {
+            // explain ID…: the top ten of Podlens for those queries, with the engine's
+            // explanation of each hit's score.
+            for id in &args[1..] {
+                let Some(query) = queries.iter().find(|q| &q.id == id) else {
+                    eprintln!("no query {id}");
+                    continue;
+                };
+                let request = SearchRequest {
+                    explain: true,
+                    page_size: 10,
+                    ..podlens_request(query)
+                };
+                let response = systems.handle.search(&request).expect("search");
+                println!("{} {:?}", query.id, query.text);
+                let explained: Vec<(String, Option<serde_json::Value>)> = match response.hits {
+                    Hits::Podcasts(hits) => hits
+                        .into_iter()
+                        .map(|h| {
+                            (
+                                corpus
+                                    .podcast_key
+                                    .get(&h.podcast_id)
+                                    .cloned()
+                                    .unwrap_or_default(),
+                                h.explanation,
+                            )
+                        })
+                        .collect(),
+                    Hits::Episodes(hits) => hits
+                        .into_iter()
+                        .map(|h| {
+                            (
+                                corpus
+                                    .episode_key
+                                    .get(&h.episode_id)
+                                    .cloned()
+                                    .unwrap_or_default(),
+                                h.explanation,
+                            )
+                        })
+                        .collect(),
+                };
+                for (key, explanation) in explained {
+                    println!(
+                        "  {key}\n    {}",
+                        explanation.map(|e| e.to_string()).unwrap_or_default()
+                    );
+                }
+            }
+        }
         Some("pool") => {
             let out = args
                 .get(1)

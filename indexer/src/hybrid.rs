@@ -388,7 +388,10 @@ pub(crate) fn page(
         .unwrap_or(0.0);
     // The keyword ranking's own confidence: a first hit far above the fifth (a name, a
     // title) leaves little to the vectors; a flat top (a broad topic) leaves more.
-    let fifth = keyword.get(4).map_or(0.0, |hit| hit.score);
+    let fifth = keyword
+        .get(4)
+        .or(keyword.last())
+        .map_or(0.0, |hit| hit.score);
     let confidence = if named.is_some() {
         0.0
     } else {
@@ -436,6 +439,11 @@ pub(crate) fn page(
                 a.keyword_rank
                     .unwrap_or(usize::MAX)
                     .cmp(&b.keyword_rank.unwrap_or(usize::MAX)),
+            )
+            .then(
+                b.similarity
+                    .unwrap_or(f32::MIN)
+                    .total_cmp(&a.similarity.unwrap_or(f32::MIN)),
             )
             .then(a.hit.key.id.cmp(&b.hit.key.id))
     });

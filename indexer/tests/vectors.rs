@@ -22,8 +22,8 @@ use podlens_indexer::chunking::chunk_transcript;
 use podlens_indexer::embedding::{StaticModel, build_vocabulary_model, cosine, l2_normalize};
 use podlens_indexer::vectors::{RowSet, ShardVectors, VectorKind};
 use podlens_indexer::{
-    BuildOptions, Hits, IndexChanges, IndexError, IndexReaderHandle, IndexSource, RelatedMethod,
-    SearchMode, SearchRequest, SearchTerm, SemanticRequest, Target, VectorModel,
+    BuildOptions, Hits, IndexChanges, IndexError, IndexReaderHandle, IndexSource, PodcastHit,
+    RelatedMethod, SearchMode, SearchRequest, SearchTerm, SemanticRequest, Target, VectorModel,
     VectorSearchOptions, build_generation, related_by_text, related_podcasts_with,
     semantic_search_with, update_generation,
 };
@@ -515,6 +515,92 @@ fn hybrid_episode_search_fuses_keyword_and_vector_ranks_and_pages_each_hit_once(
         fused.iter().map(|h| h.episode_id).collect::<Vec<_>>(),
         keyword.iter().map(|h| h.episode_id).collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn vector_only_shows_of_a_word_few_shows_hold_come_in_order_of_similarity() {
+    // Fewer than five keyword hits once left the vectors no weight at all: the shows the
+    // vectors added then came in id order.
+    let Some(Built {
+        corpus,
+        model,
+        dir: _dir,
+        handle,
+    }) = built_index()
+    else {
+        return;
+    };
+    let centroids = expected_centroids(&model.model, corpus);
+    let feeds: Vec<String> = FEEDS
+        .iter()
+        .map(|name| {
+            std::fs::read_to_string(self::corpus().join("feeds").join(name))
+                .unwrap()
+                .to_lowercase()
+        })
+        .collect();
+    let mut queried = 0;
+    for (at, podcast) in corpus.podcasts.iter().enumerate() {
+        // a word of the show's title that no other feed holds anywhere
+        let Some(word) = podcast
+            .podcast_rss_title
+            .split(|c: char| !c.is_alphabetic())
+            .map(str::to_lowercase)
+            .filter(|word| word.len() >= 5)
+            .find(|word| {
+                feeds
+                    .iter()
+                    .enumerate()
+                    .all(|(other, text)| other == at || !text.contains(word.as_str()))
+            })
+        else {
+            continue;
+        };
+        let response = handle
+            .search(&SearchRequest {
+                terms: vec![SearchTerm {
+                    text: word.clone(),
+                    targets: vec![Target::PodcastTitle, Target::PodcastDescription],
+                    ..SearchTerm::default()
+                }],
+                page_size: 10,
+                explain: true,
+                hybrid: true,
+                ..SearchRequest::default()
+            })
+            .unwrap();
+        let Hits::Podcasts(hits) = response.hits else {
+            panic!("podcast hits");
+        };
+        let fusion =
+            |hit: &PodcastHit| hit.explanation.as_ref().expect("explained")["fusion"].clone();
+        assert_eq!(hits[0].podcast_id, podcast.podcast_id, "{word}");
+        assert!(fusion(&hits[0])["keywordRank"].is_u64(), "{word}");
+        let vector_only: Vec<&PodcastHit> = hits
+            .iter()
+            .filter(|hit| fusion(hit)["keywordRank"].is_null())
+            .collect();
+        assert!(hits.len() - vector_only.len() < 5, "{word}");
+        assert_eq!(vector_only.len(), corpus.podcasts.len() - 1, "{word}");
+        if hits.len() - vector_only.len() == 1 {
+            // a lone keyword hit says nothing of how sure the keyword ranking is
+            assert!(
+                fusion(&hits[0])["vectorWeight"].as_f64().unwrap() > 0.0,
+                "{word}"
+            );
+        }
+        // the expectation: cosine with the centroids recomputed here
+        let q = model.model.embed(&word);
+        let expected: Vec<f32> = vector_only
+            .iter()
+            .map(|hit| cosine(&q, &centroids[&hit.podcast_id]))
+            .collect();
+        for pair in expected.windows(2) {
+            assert!(pair[0] >= pair[1] - 0.01, "{word}: {expected:?}");
+        }
+        queried += 1;
+    }
+    assert!(queried >= 3, "{queried}");
 }
 
 #[test]
