@@ -638,7 +638,7 @@ fn main() {
             write_details(&corpus, &systems, &queries, &out);
         }
         Some("explain") => {
-            // explain ID…: the top ten of Podlens for those queries, with the engine's
+            // explain ID…: the top 50 of Podlens for those queries, with the engine's
             // explanation of each hit's score.
             for id in &args[1..] {
                 let Some(query) = queries.iter().find(|q| &q.id == id) else {
@@ -647,7 +647,7 @@ fn main() {
                 };
                 let request = SearchRequest {
                     explain: true,
-                    page_size: 10,
+                    page_size: 50,
                     ..podlens_request(query)
                 };
                 let response = systems.handle.search(&request).expect("search");
@@ -680,11 +680,21 @@ fn main() {
                         })
                         .collect(),
                 };
-                for (key, explanation) in explained {
+                // EXPLAIN_KEY=KEY prints that document's whole explanation
+                let full = std::env::var("EXPLAIN_KEY").unwrap_or_default();
+                for (rank, (key, explanation)) in explained.into_iter().enumerate() {
+                    let explanation = explanation.unwrap_or_default();
+                    let fusion = &explanation["fusion"];
                     println!(
-                        "  {key}\n    {}",
-                        explanation.map(|e| e.to_string()).unwrap_or_default()
+                        "  {:>2} {key} fused {} keyword {} similarity {}",
+                        rank + 1,
+                        fusion["fused"],
+                        fusion["keywordScore"],
+                        fusion["similarity"]
                     );
+                    if key == full {
+                        println!("    {}", explanation["keyword"]);
+                    }
                 }
             }
         }
