@@ -23,8 +23,10 @@ use std::sync::Arc;
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::postings::{Postings, SegmentPostings};
 use tantivy::query::{Bm25StatisticsProvider, EnableScoring, Explanation, Query, Scorer, Weight};
-use tantivy::schema::IndexRecordOption;
+use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
+
+use crate::window::{Slots, Window};
 
 /// BM25's saturation constant.
 pub const K1: Score = 1.2;
@@ -174,7 +176,8 @@ struct WordWeight {
 }
 
 impl WordWeight {
-    fn word_scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<WordScorer> {
+    /// A cursor on each field of the word that the segment holds.
+    fn cursors(&self, reader: &SegmentReader) -> tantivy::Result<Vec<Cursor>> {
         let option = if self.scoring {
             IndexRecordOption::WithFreqs
         } else {
@@ -197,16 +200,26 @@ impl WordWeight {
                     fieldnorms,
                     normalised: field.normalised.clone(),
                     group,
+                    field: field.term.field(),
                 });
             }
         }
+        Ok(cursors)
+    }
+
+    fn word_scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<WordScorer> {
         let extras = self
             .extras
             .iter()
             .map(|weight| weight.scorer(reader, boost))
             .collect::<tantivy::Result<Vec<_>>>()?;
         let scales = self.groups.iter().map(|g| g.scale * boost).collect();
-        Ok(WordScorer::new(cursors, extras, scales, self.scoring))
+        Ok(WordScorer::new(
+            self.cursors(reader)?,
+            extras,
+            scales,
+            self.scoring,
+        ))
     }
 }
 
@@ -227,11 +240,12 @@ impl Weight for WordWeight {
             "BM25F: per group, λ·idf·(k1+1)·tf/(k1+tf) with tf the weighted, length-normalised sum of the fields' frequencies",
             score,
         );
+        let mut cursors = self.cursors(reader)?;
         for (group, weights) in self.groups.iter().enumerate() {
             let mut group_explanation =
                 Explanation::new_with_string(format!("group {group}: λ·idf·(k1+1)"), weights.scale);
-            for cursor in scorer.cursors.iter().filter(|c| c.group == group) {
-                if cursor.postings.doc() == doc {
+            for cursor in cursors.iter_mut().filter(|c| c.group == group) {
+                if move_set(&mut cursor.postings, doc) == doc {
                     let id = cursor.fieldnorms.fieldnorm_id(doc);
                     let mut detail = Explanation::new_with_string(
                         format!(
@@ -243,13 +257,7 @@ impl Weight for WordWeight {
                     );
                     detail.add_context(format!(
                         "field {:?}",
-                        reader.schema().get_field_name(
-                            weights
-                                .fields
-                                .first()
-                                .map(|f| f.term.field())
-                                .unwrap_or(tantivy::schema::Field::from_field_id(0))
-                        )
+                        reader.schema().get_field_name(cursor.field)
                     ));
                     group_explanation.add_detail(detail);
                 }
@@ -272,6 +280,7 @@ struct Cursor {
     fieldnorms: FieldNormReader,
     normalised: Arc<[Score; 256]>,
     group: usize,
+    field: Field,
 }
 
 impl Cursor {
@@ -283,17 +292,22 @@ impl Cursor {
     }
 }
 
-/// The union of a word's fields (and extras), each cursor on its own next document.
+/// The union of a word's fields (and extras), read a window of documents at a time
+/// (`window.rs`).
 pub struct WordScorer {
+    /// The cursors and extras that have not ended, each at or past the window's end.
     cursors: Vec<Cursor>,
     extras: Vec<Box<dyn Scorer>>,
     scales: Vec<Score>,
+    window: Window,
+    /// Per group, per document of the window: the weighted frequency (none when not
+    /// scoring).
+    frequencies: Vec<Slots>,
+    /// Per document of the window: the extras' summed score.
+    extra_scores: Option<Slots>,
     scoring: bool,
     doc: DocId,
-    /// Per group: the weighted frequency of the current document (scratch).
-    frequencies: Vec<Score>,
-    /// The scale of the one group every cursor is in, when they all are.
-    one_group: Option<Score>,
+    score: Score,
 }
 
 impl WordScorer {
@@ -303,75 +317,141 @@ impl WordScorer {
         scales: Vec<Score>,
         scoring: bool,
     ) -> WordScorer {
-        let groups = scales.len();
-        let one_group = match cursors.first() {
-            Some(first) if cursors.iter().all(|c| c.group == first.group) => {
-                Some(scales[first.group])
-            }
-            Some(_) => None,
-            None => Some(0.0),
+        let cursors: Vec<Cursor> = cursors
+            .into_iter()
+            .filter(|c| c.postings.doc() != TERMINATED)
+            .collect();
+        let extras: Vec<Box<dyn Scorer>> = extras
+            .into_iter()
+            .filter(|e| e.doc() != TERMINATED)
+            .collect();
+        let matches = !cursors.is_empty() || !extras.is_empty();
+        let frequencies = if scoring && matches {
+            scales.iter().map(|_| Slots::new()).collect()
+        } else {
+            Vec::new()
         };
+        let extra_scores = (scoring && !extras.is_empty()).then(Slots::new);
         let mut scorer = WordScorer {
             cursors,
             extras,
             scales,
+            window: Window::new(),
+            frequencies,
+            extra_scores,
             scoring,
-            doc: TERMINATED,
-            frequencies: vec![0.0; groups],
-            one_group,
+            doc: 0,
+            score: 0.0,
         };
-        scorer.settle();
+        scorer.refill();
         scorer
     }
 
-    /// Drops the cursors and extras that have ended and moves to the smallest document
-    /// of the rest.
-    fn settle(&mut self) -> DocId {
-        self.cursors.retain(|c| c.postings.doc() != TERMINATED);
-        self.extras.retain(|e| e.doc() != TERMINATED);
+    /// Reads the next window, from the smallest document of the cursors and extras, and
+    /// moves to its first match (or ends).
+    fn refill(&mut self) -> DocId {
         let cursors = self.cursors.iter().map(|c| c.postings.doc());
         let extras = self.extras.iter().map(|e| e.doc());
-        self.doc = cursors.chain(extras).min().unwrap_or(TERMINATED);
-        self.doc
+        let Some(start) = cursors.chain(extras).min() else {
+            self.doc = TERMINATED;
+            return TERMINATED;
+        };
+        let end = self.window.open(start);
+        let window = &mut self.window;
+        let frequencies = &mut self.frequencies;
+        self.cursors.retain_mut(|cursor| {
+            let mut doc = cursor.postings.doc();
+            match frequencies.get_mut(cursor.group) {
+                Some(slots) => {
+                    while doc < end {
+                        slots.add(window.insert(doc), cursor.frequency(doc));
+                        doc = cursor.postings.advance();
+                    }
+                }
+                None => {
+                    while doc < end {
+                        window.insert(doc);
+                        doc = cursor.postings.advance();
+                    }
+                }
+            }
+            doc != TERMINATED
+        });
+        let extra_scores = &mut self.extra_scores;
+        self.extras.retain_mut(|extra| {
+            let mut doc = extra.doc();
+            while doc < end {
+                let delta = window.insert(doc);
+                if let Some(slots) = extra_scores.as_mut() {
+                    slots.add(delta, extra.score());
+                }
+                doc = extra.advance();
+            }
+            doc != TERMINATED
+        });
+        self.next_in_window()
+            .expect("a window starts on a matching document")
     }
 
-    /// Moves every cursor and extra that is before `target` (`seek`) or on the current
-    /// document (`advance`, `target` = current + 1) to `target` or past it, and to the
-    /// smallest document of all. One pass: the sets that ended are dropped only when one
-    /// has (it runs for every matching document).
-    fn move_to(&mut self, target: DocId, seek: bool) -> DocId {
-        let mut next = TERMINATED;
-        let mut ended = false;
-        for cursor in &mut self.cursors {
-            let doc = move_set(&mut cursor.postings, target, seek);
-            ended |= doc == TERMINATED;
-            next = next.min(doc);
-        }
-        for extra in &mut self.extras {
-            let doc = move_set(extra.as_mut(), target, seek);
-            ended |= doc == TERMINATED;
-            next = next.min(doc);
-        }
-        if ended {
-            return self.settle();
-        }
-        self.doc = next;
-        next
+    /// Moves to the window's next match and scores it; `None` when the window is read.
+    fn next_in_window(&mut self) -> Option<DocId> {
+        let (doc, delta) = self.window.pop()?;
+        self.doc = doc;
+        self.score = self.take(delta);
+        Some(doc)
+    }
+
+    /// The score of the window's document `delta`, its slots left zero.
+    fn take(&mut self, delta: usize) -> Score {
+        take(
+            &mut self.frequencies,
+            &mut self.extra_scores,
+            &self.scales,
+            self.scoring,
+            delta,
+        )
     }
 }
 
-/// Moves `set` to `target` or past it when it is before `target` (seeking, or advancing
-/// when `target` is the next document); its document. A set that has ended is never
-/// before a target.
-fn move_set<D: DocSet + ?Sized>(set: &mut D, target: DocId, seek: bool) -> DocId {
-    let doc = set.doc();
-    if doc >= target {
-        doc
-    } else if seek {
-        set.seek(target)
-    } else {
-        set.advance()
+/// The score of a window's document from its slots, which are left zero.
+fn take(
+    frequencies: &mut [Slots],
+    extra_scores: &mut Option<Slots>,
+    scales: &[Score],
+    scoring: bool,
+    delta: usize,
+) -> Score {
+    if !scoring {
+        return 1.0;
     }
+    let mut score = 0.0;
+    for (slots, scale) in frequencies.iter_mut().zip(scales) {
+        let tf = slots.take(delta);
+        if tf > 0.0 {
+            score += scale * tf / (K1 + tf);
+        }
+    }
+    if let Some(slots) = extra_scores {
+        score += slots.take(delta);
+    }
+    score
+}
+
+impl Drop for WordScorer {
+    /// Leaves the slots zero for the next scorer.
+    fn drop(&mut self) {
+        let (frequencies, extra_scores) = (&mut self.frequencies, &mut self.extra_scores);
+        let scales = &self.scales;
+        self.window.clear(|delta| {
+            take(frequencies, extra_scores, scales, true, delta);
+        });
+    }
+}
+
+/// Seeks `set` to `target` when it is before it; its document.
+fn move_set<D: DocSet + ?Sized>(set: &mut D, target: DocId) -> DocId {
+    let doc = set.doc();
+    if doc >= target { doc } else { set.seek(target) }
 }
 
 impl DocSet for WordScorer {
@@ -379,15 +459,36 @@ impl DocSet for WordScorer {
         if self.doc == TERMINATED {
             return TERMINATED;
         }
-        // Every set is on the current document or after it: those on it move one on.
-        self.move_to(self.doc + 1, false)
+        match self.next_in_window() {
+            Some(doc) => doc,
+            None => self.refill(),
+        }
     }
 
     fn seek(&mut self, target: DocId) -> DocId {
         if self.doc >= target {
             return self.doc;
         }
-        self.move_to(target, true)
+        let (frequencies, extra_scores) = (&mut self.frequencies, &mut self.extra_scores);
+        let (scales, scoring) = (&self.scales, self.scoring);
+        let mut clear = |delta| {
+            take(frequencies, extra_scores, scales, scoring, delta);
+        };
+        if self.window.holds(target) {
+            // In the window: drop the buckets before the target's, then read up to it.
+            self.window.skip_to(target, &mut clear);
+            let mut doc = self.doc;
+            while doc < target {
+                doc = self.advance();
+            }
+            return doc;
+        }
+        self.window.clear(&mut clear);
+        self.cursors
+            .retain_mut(|cursor| move_set(&mut cursor.postings, target) != TERMINATED);
+        self.extras
+            .retain_mut(|extra| move_set(extra.as_mut(), target) != TERMINATED);
+        self.refill()
     }
 
     fn doc(&self) -> DocId {
@@ -409,45 +510,7 @@ impl DocSet for WordScorer {
 
 impl Scorer for WordScorer {
     fn score(&mut self) -> Score {
-        if !self.scoring {
-            return 1.0;
-        }
-        let doc = self.doc;
-        let saturate = |scale: Score, tf: Score| {
-            if tf > 0.0 {
-                scale * tf / (K1 + tf)
-            } else {
-                0.0
-            }
-        };
-        let mut score = if let Some(scale) = self.one_group {
-            // Every field in one group (the usual case): no scratch to clear and sum.
-            let mut tf: Score = 0.0;
-            for cursor in &self.cursors {
-                if cursor.postings.doc() == doc {
-                    tf += cursor.frequency(doc);
-                }
-            }
-            saturate(scale, tf)
-        } else {
-            self.frequencies.iter_mut().for_each(|f| *f = 0.0);
-            for cursor in &self.cursors {
-                if cursor.postings.doc() == doc {
-                    self.frequencies[cursor.group] += cursor.frequency(doc);
-                }
-            }
-            self.frequencies
-                .iter()
-                .zip(&self.scales)
-                .map(|(tf, scale)| saturate(*scale, *tf))
-                .sum()
-        };
-        for extra in &mut self.extras {
-            if extra.doc() == doc {
-                score += extra.score();
-            }
-        }
-        score
+        self.score
     }
 }
 
@@ -639,5 +702,88 @@ mod tests {
             assert!((f64::from(scorer.score()) - expected(t, b)).abs() < 1e-4);
             assert_eq!(scorer.advance(), if found == 4 { TERMINATED } else { 2 });
         }
+    }
+
+    /// Over documents spanning several windows, a word in two groups plus an extra (a
+    /// term query of another word, added as it is) gives the formula's score on every
+    /// matching document, whether reached by advancing, by seeking within a window or by
+    /// seeking past it.
+    #[test]
+    fn windows_of_documents_score_every_match_as_the_formula_when_advancing_and_seeking() {
+        let mut builder = Schema::builder();
+        let title = builder.add_text_field("title", TEXT);
+        let body = builder.add_text_field("body", TEXT);
+        let index = Index::create_in_ram(builder.build());
+        let mut writer: IndexWriter = index.writer_with_num_threads(1, 50_000_000).unwrap();
+        // (title ocean count, body ocean count, body wave count), drawn at random
+        let mut next = crate::window::tests::generator();
+        let docs: Vec<(usize, usize, usize)> = (0..3 * crate::window::WINDOW as usize + 700)
+            .map(|_| {
+                let rare = |draw: u64, count: u64| if draw < 3 { count as usize } else { 0 };
+                (
+                    rare(next(40), 1 + next(2)),
+                    rare(next(25), 1 + next(3)),
+                    rare(next(60), 1),
+                )
+            })
+            .collect();
+        for (t, b, w) in &docs {
+            let title_text = format!("{} sky", "ocean ".repeat(*t));
+            let body_text = format!("{}{} land", "ocean ".repeat(*b), "wave ".repeat(*w));
+            writer
+                .add_document(doc!(title => title_text, body => body_text))
+                .unwrap();
+        }
+        writer.commit().unwrap();
+        let searcher = index.reader().unwrap().searcher();
+        assert_eq!(searcher.segment_readers().len(), 1);
+        let wave = TermQuery::new(
+            Term::from_field_text(body, "wave"),
+            IndexRecordOption::WithFreqs,
+        );
+        let query = WordQuery::new(
+            vec![
+                FieldGroup {
+                    fields: vec![ocean(title, 2.0, 0.0)],
+                    weight: 1.0,
+                },
+                FieldGroup {
+                    fields: vec![ocean(body, 1.0, 0.0)],
+                    weight: 0.5,
+                },
+            ],
+            vec![Box::new(wave.clone())],
+        );
+        let enabled = EnableScoring::enabled_from_searcher(&searcher);
+        let weight = query.weight(enabled).unwrap();
+        let wave_weight = wave.weight(enabled).unwrap();
+        let segment = searcher.segment_reader(0);
+        let n = docs.len() as f64;
+        let df = |f: fn(&(usize, usize, usize)) -> usize| {
+            docs.iter().filter(|d| f(d) > 0).count() as f64
+        };
+        let idf = |df: f64| (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+        let (title_idf, body_idf) = (idf(df(|d| d.0)), idf(df(|d| d.1)));
+        let saturate = |tf: f64| if tf > 0.0 { 2.2 * tf / (1.2 + tf) } else { 0.0 };
+        let expected = |doc: u32| {
+            let (t, b, w) = docs[doc as usize];
+            let mut score =
+                title_idf * saturate(2.0 * t as f64) + 0.5 * body_idf * saturate(b as f64);
+            if w > 0 {
+                // tantivy's own BM25 for the extra, read from its scorer
+                let mut extra = wave_weight.scorer(segment, 1.0).unwrap();
+                assert_eq!(extra.seek(doc), doc);
+                score += f64::from(extra.score());
+            }
+            score
+        };
+        let matching: Vec<u32> = (0..docs.len() as u32)
+            .filter(|&d| docs[d as usize].0 + docs[d as usize].1 + docs[d as usize].2 > 0)
+            .collect();
+        crate::window::tests::check_scorer(
+            || weight.scorer(segment, 1.0).unwrap(),
+            &matching,
+            expected,
+        );
     }
 }

@@ -9,6 +9,8 @@
 use tantivy::query::{EnableScoring, Explanation, Query, Scorer, Weight};
 use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
 
+use crate::window::{Slots, Window};
+
 /// Any of `words`, scored by their sum times the coverage.
 #[derive(Debug)]
 pub struct CoverageQuery {
@@ -90,19 +92,23 @@ impl Weight for CoverageWeight {
                 "document #({doc}) does not match"
             )));
         }
-        let held = scorer.words.iter().filter(|w| w.doc() == doc).count();
+        let mut held = Vec::new();
+        for weight in &self.words {
+            if crate::guarded::matches(weight.as_ref(), reader, doc)? {
+                held.push(weight);
+            }
+        }
         let mut explanation = Explanation::new_with_string(
             format!(
-                "sum of the words' scores × coverage ({held} of {} words)^{}",
+                "sum of the words' scores × coverage ({} of {} words)^{}",
+                held.len(),
                 self.words.len(),
                 self.exponent
             ),
             scorer.score(),
         );
-        for weight in &self.words {
-            if crate::guarded::matches(weight.as_ref(), reader, doc)?
-                && let Ok(detail) = weight.explain(reader, doc)
-            {
+        for weight in held {
+            if let Ok(detail) = weight.explain(reader, doc) {
                 explanation.add_detail(detail);
             }
         }
@@ -110,35 +116,91 @@ impl Weight for CoverageWeight {
     }
 }
 
-/// The union of the words' scorers, each on its own next document.
+/// The union of the words' scorers, read a window of documents at a time
+/// (`window.rs`).
 struct CoverageScorer {
+    /// The words that have not ended, each at or past the window's end.
     words: Vec<Box<dyn Scorer>>,
     factors: Vec<Score>,
-    scoring: bool,
+    window: Window,
+    /// Per document of the window: the words' summed score and how many it holds (none
+    /// when not scoring).
+    slots: Option<(Slots, Slots)>,
     doc: DocId,
+    score: Score,
 }
 
 impl CoverageScorer {
     fn new(words: Vec<Box<dyn Scorer>>, factors: Vec<Score>, scoring: bool) -> CoverageScorer {
+        let words: Vec<Box<dyn Scorer>> = words
+            .into_iter()
+            .filter(|word| word.doc() != TERMINATED)
+            .collect();
         let mut scorer = CoverageScorer {
+            slots: (scoring && !words.is_empty()).then(|| (Slots::new(), Slots::new())),
             words,
             factors,
-            scoring,
-            doc: TERMINATED,
+            window: Window::new(),
+            doc: 0,
+            score: 0.0,
         };
-        scorer.settle();
+        scorer.refill();
         scorer
     }
 
-    fn settle(&mut self) -> DocId {
-        self.words.retain(|word| word.doc() != TERMINATED);
-        self.doc = self
-            .words
-            .iter()
-            .map(|word| word.doc())
-            .min()
-            .unwrap_or(TERMINATED);
-        self.doc
+    /// Reads the next window, from the smallest document of the words, and moves to its
+    /// first match (or ends).
+    fn refill(&mut self) -> DocId {
+        let Some(start) = self.words.iter().map(|word| word.doc()).min() else {
+            self.doc = TERMINATED;
+            return TERMINATED;
+        };
+        let end = self.window.open(start);
+        let (window, slots) = (&mut self.window, &mut self.slots);
+        self.words.retain_mut(|word| {
+            let mut doc = word.doc();
+            while doc < end {
+                let delta = window.insert(doc);
+                if let Some((sums, held)) = slots.as_mut() {
+                    sums.add(delta, word.score());
+                    held.add(delta, 1.0);
+                }
+                doc = word.advance();
+            }
+            doc != TERMINATED
+        });
+        self.next_in_window()
+            .expect("a window starts on a matching document")
+    }
+
+    /// Moves to the window's next match and scores it; `None` when the window is read.
+    fn next_in_window(&mut self) -> Option<DocId> {
+        let (doc, delta) = self.window.pop()?;
+        self.doc = doc;
+        self.score = match self.slots.as_mut() {
+            Some((sums, held)) => {
+                let held = held.take(delta) as usize;
+                sums.take(delta) * self.factors[held.min(self.factors.len() - 1)]
+            }
+            None => 1.0,
+        };
+        Some(doc)
+    }
+}
+
+/// Leaves a window document's slots zero.
+fn clear(slots: &mut Option<(Slots, Slots)>, delta: usize) {
+    if let Some((sums, held)) = slots {
+        sums.take(delta);
+        held.take(delta);
+    }
+}
+
+impl Drop for CoverageScorer {
+    /// Leaves the slots zero for the next scorer.
+    fn drop(&mut self) {
+        let slots = &mut self.slots;
+        self.window.clear(|delta| clear(slots, delta));
     }
 }
 
@@ -147,25 +209,34 @@ impl DocSet for CoverageScorer {
         if self.doc == TERMINATED {
             return TERMINATED;
         }
-        let current = self.doc;
-        for word in &mut self.words {
-            if word.doc() == current {
-                word.advance();
-            }
+        match self.next_in_window() {
+            Some(doc) => doc,
+            None => self.refill(),
         }
-        self.settle()
     }
 
     fn seek(&mut self, target: DocId) -> DocId {
         if self.doc >= target {
             return self.doc;
         }
-        for word in &mut self.words {
+        let slots = &mut self.slots;
+        if self.window.holds(target) {
+            // In the window: drop the buckets before the target's, then read up to it.
+            self.window.skip_to(target, |delta| clear(slots, delta));
+            let mut doc = self.doc;
+            while doc < target {
+                doc = self.advance();
+            }
+            return doc;
+        }
+        self.window.clear(|delta| clear(slots, delta));
+        self.words.retain_mut(|word| {
             if word.doc() < target {
                 word.seek(target);
             }
-        }
-        self.settle()
+            word.doc() != TERMINATED
+        });
+        self.refill()
     }
 
     fn doc(&self) -> DocId {
@@ -186,19 +257,7 @@ impl DocSet for CoverageScorer {
 
 impl Scorer for CoverageScorer {
     fn score(&mut self) -> Score {
-        if !self.scoring {
-            return 1.0;
-        }
-        let doc = self.doc;
-        let mut sum = 0.0;
-        let mut held = 0;
-        for word in &mut self.words {
-            if word.doc() == doc {
-                sum += word.score();
-                held += 1;
-            }
-        }
-        sum * self.factors[held.min(self.factors.len() - 1)]
+        self.score
     }
 }
 
@@ -263,5 +322,73 @@ mod tests {
         }
         // every word held ranks first
         assert_eq!(found[0].1.doc_id, 0);
+    }
+
+    /// Over documents spanning several windows, every match scores the sum of its words'
+    /// own BM25 scores (tantivy's term queries, read one by one) times (held / 3)^1.5,
+    /// whether reached by advancing or by seeking.
+    #[test]
+    fn windows_of_documents_score_every_match_by_its_coverage() {
+        let mut builder = Schema::builder();
+        let body = builder.add_text_field("body", TEXT);
+        let index = Index::create_in_ram(builder.build());
+        let mut writer: IndexWriter = index.writer_with_num_threads(1, 50_000_000).unwrap();
+        let mut next = crate::window::tests::generator();
+        const WORDS: [&str; 3] = ["red", "green", "blue"];
+        let docs: Vec<Vec<&str>> = (0..3 * crate::window::WINDOW + 500)
+            .map(|_| {
+                WORDS
+                    .iter()
+                    .copied()
+                    .filter(|_| next(30) < 2)
+                    .chain(["sky"])
+                    .collect()
+            })
+            .collect();
+        for words in &docs {
+            writer.add_document(doc!(body => words.join(" "))).unwrap();
+        }
+        writer.commit().unwrap();
+        let searcher = index.reader().unwrap().searcher();
+        let segment = searcher.segment_reader(0);
+        let term = |word: &str| {
+            TermQuery::new(
+                Term::from_field_text(body, word),
+                IndexRecordOption::WithFreqs,
+            )
+        };
+        let query = CoverageQuery::new(
+            WORDS
+                .iter()
+                .map(|word| Box::new(term(word)) as Box<dyn Query>)
+                .collect(),
+            1.5,
+        );
+        let enabled = EnableScoring::enabled_from_searcher(&searcher);
+        let weight = query.weight(enabled).unwrap();
+        let words: Vec<Box<dyn Weight>> = WORDS
+            .iter()
+            .map(|word| term(word).weight(enabled).unwrap())
+            .collect();
+        let expected = |doc: DocId| {
+            let mut sum = 0.0;
+            let mut held = 0;
+            for word in &words {
+                let mut scorer = word.scorer(segment, 1.0).unwrap();
+                if scorer.doc() <= doc && scorer.seek(doc) == doc {
+                    sum += f64::from(scorer.score());
+                    held += 1;
+                }
+            }
+            sum * (f64::from(held) / 3.0).powf(1.5)
+        };
+        let matching: Vec<DocId> = (0..docs.len() as DocId)
+            .filter(|&doc| docs[doc as usize].len() > 1)
+            .collect();
+        crate::window::tests::check_scorer(
+            || weight.scorer(segment, 1.0).unwrap(),
+            &matching,
+            expected,
+        );
     }
 }

@@ -45,6 +45,7 @@ pub mod sort_key;
 mod spelling;
 mod translations;
 pub mod vectors;
+mod window;
 pub mod words;
 
 pub use autocomplete::{Autocomplete, autocomplete};
