@@ -379,15 +379,11 @@ impl WordScorer {
         });
         let extra_scores = &mut self.extra_scores;
         self.extras.retain_mut(|extra| {
-            let mut doc = extra.doc();
-            while doc < end {
-                let delta = window.insert(doc);
+            window.drain(extra.as_mut(), end, |delta, extra| {
                 if let Some(slots) = extra_scores.as_mut() {
                     slots.add(delta, extra.score());
                 }
-                doc = extra.advance();
-            }
-            doc != TERMINATED
+            })
         });
         self.next_in_window()
             .expect("a window starts on a matching document")
@@ -599,6 +595,24 @@ mod tests {
         }
     }
 
+    /// "ocean" in two groups: the title (weight 2) with λ 1, the body (weight 1) with λ
+    /// 0.5, neither length-normalised; plus `extras`.
+    fn title_and_body_groups(title: Field, body: Field, extras: Vec<Box<dyn Query>>) -> WordQuery {
+        WordQuery::new(
+            vec![
+                FieldGroup {
+                    fields: vec![ocean(title, 2.0, 0.0)],
+                    weight: 1.0,
+                },
+                FieldGroup {
+                    fields: vec![ocean(body, 1.0, 0.0)],
+                    weight: 0.5,
+                },
+            ],
+            extras,
+        )
+    }
+
     /// A word in two fields scores above the word in one, below twice that, and a
     /// heavier field wins over a lighter one.
     #[test]
@@ -647,19 +661,7 @@ mod tests {
         let texts: Vec<(&str, &str)> = docs.iter().map(|(t, b, _, _)| (*t, *b)).collect();
         let (searcher, title, body) = title_and_body(&texts);
         // b = 0: a field's frequency is only weighted, never length-normalised.
-        let query = WordQuery::new(
-            vec![
-                FieldGroup {
-                    fields: vec![ocean(title, 2.0, 0.0)],
-                    weight: 1.0,
-                },
-                FieldGroup {
-                    fields: vec![ocean(body, 1.0, 0.0)],
-                    weight: 0.5,
-                },
-            ],
-            Vec::new(),
-        );
+        let query = title_and_body_groups(title, body, Vec::new());
         let n = docs.len() as f64;
         let idf = |df: f64| (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
         let saturate = |tf: f64| if tf > 0.0 { 2.2 * tf / (1.2 + tf) } else { 0.0 };
@@ -741,19 +743,7 @@ mod tests {
             Term::from_field_text(body, "wave"),
             IndexRecordOption::WithFreqs,
         );
-        let query = WordQuery::new(
-            vec![
-                FieldGroup {
-                    fields: vec![ocean(title, 2.0, 0.0)],
-                    weight: 1.0,
-                },
-                FieldGroup {
-                    fields: vec![ocean(body, 1.0, 0.0)],
-                    weight: 0.5,
-                },
-            ],
-            vec![Box::new(wave.clone())],
-        );
+        let query = title_and_body_groups(title, body, vec![Box::new(wave.clone())]);
         let enabled = EnableScoring::enabled_from_searcher(&searcher);
         let weight = query.weight(enabled).unwrap();
         let wave_weight = wave.weight(enabled).unwrap();

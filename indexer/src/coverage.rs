@@ -158,16 +158,12 @@ impl CoverageScorer {
         let end = self.window.open(start);
         let (window, slots) = (&mut self.window, &mut self.slots);
         self.words.retain_mut(|word| {
-            let mut doc = word.doc();
-            while doc < end {
-                let delta = window.insert(doc);
+            window.drain(word.as_mut(), end, |delta, word| {
                 if let Some((sums, held)) = slots.as_mut() {
                     sums.add(delta, word.score());
                     held.add(delta, 1.0);
                 }
-                doc = word.advance();
-            }
-            doc != TERMINATED
+            })
         });
         self.next_in_window()
             .expect("a window starts on a matching document")

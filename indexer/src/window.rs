@@ -9,7 +9,7 @@
 
 use std::cell::RefCell;
 
-use tantivy::{DocId, Score};
+use tantivy::{DocId, DocSet, Score, TERMINATED};
 
 /// Documents read ahead at a time.
 pub const WINDOW: u32 = 4096;
@@ -102,6 +102,23 @@ impl Window {
         None
     }
 
+    /// Marks the documents of `set` before `end` (from its current one) as matching,
+    /// giving `each` each one's place and the set on it; whether the set goes on past the
+    /// window.
+    pub fn drain<D: DocSet + ?Sized>(
+        &mut self,
+        set: &mut D,
+        end: DocId,
+        mut each: impl FnMut(usize, &mut D),
+    ) -> bool {
+        let mut doc = set.doc();
+        while doc < end {
+            each(self.insert(doc), set);
+            doc = set.advance();
+        }
+        doc != TERMINATED
+    }
+
     /// Whether `target` (after the current document) is in the window.
     pub fn holds(&self, target: DocId) -> bool {
         target.wrapping_sub(self.start) < WINDOW
@@ -137,7 +154,6 @@ impl Window {
 pub mod tests {
     use super::*;
     use tantivy::query::Scorer;
-    use tantivy::{DocSet, TERMINATED};
 
     /// A fixed generator of numbers below `n`.
     pub fn generator() -> impl FnMut(u64) -> u64 {

@@ -521,15 +521,10 @@ fn hybrid_episode_search_fuses_keyword_and_vector_ranks_and_pages_each_hit_once(
 fn vector_only_shows_of_a_word_few_shows_hold_come_in_order_of_similarity() {
     // Fewer than five keyword hits once left the vectors no weight at all: the shows the
     // vectors added then came in id order.
-    let Some(Built {
-        corpus,
-        model,
-        dir: _dir,
-        handle,
-    }) = built_index()
-    else {
+    let Some(built) = built_index() else {
         return;
     };
+    let (corpus, model, handle) = (built.corpus, &built.model, &built.handle);
     let centroids = expected_centroids(&model.model, corpus);
     let feeds: Vec<String> = FEEDS
         .iter()
