@@ -236,16 +236,68 @@ impl Systems {
                         return Vec::new();
                     }
                 };
-                match response.hits {
-                    Hits::Podcasts(hits) => hits
-                        .iter()
-                        .filter_map(|hit| corpus.podcast_key.get(&hit.podcast_id).cloned())
-                        .collect(),
-                    Hits::Episodes(hits) => hits
-                        .iter()
-                        .filter_map(|hit| corpus.episode_key.get(&hit.episode_id).cloned())
-                        .collect(),
-                }
+                keyed_hits(corpus, response.hits)
+                    .into_iter()
+                    .map(|(key, _)| key)
+                    .collect()
+            }
+        }
+    }
+}
+
+/// Each hit's document key (hits outside the corpus left out) and its explanation.
+fn keyed_hits(corpus: &Corpus, hits: Hits) -> Vec<(String, Option<serde_json::Value>)> {
+    match hits {
+        Hits::Podcasts(hits) => hits
+            .into_iter()
+            .filter_map(|h| {
+                Some((
+                    corpus.podcast_key.get(&h.podcast_id)?.clone(),
+                    h.explanation,
+                ))
+            })
+            .collect(),
+        Hits::Episodes(hits) => hits
+            .into_iter()
+            .filter_map(|h| {
+                Some((
+                    corpus.episode_key.get(&h.episode_id)?.clone(),
+                    h.explanation,
+                ))
+            })
+            .collect(),
+    }
+}
+
+/// Podlens's top 50 for the queries `ids`, with each hit's fused, keyword and vector
+/// scores; `EXPLAIN_KEY=KEY` also prints that document's whole keyword explanation.
+fn write_explanations(corpus: &Corpus, systems: &Systems, queries: &[Query], ids: &[String]) {
+    let full = std::env::var("EXPLAIN_KEY").unwrap_or_default();
+    for id in ids {
+        let Some(query) = queries.iter().find(|q| &q.id == id) else {
+            eprintln!("no query {id}");
+            continue;
+        };
+        let request = SearchRequest {
+            explain: true,
+            page_size: 50,
+            ..podlens_request(query)
+        };
+        let response = systems.handle.search(&request).expect("search");
+        println!("{} {:?}", query.id, query.text);
+        for (rank, (key, explanation)) in keyed_hits(corpus, response.hits).into_iter().enumerate()
+        {
+            let explanation = explanation.unwrap_or_default();
+            let fusion = &explanation["fusion"];
+            println!(
+                "  {:>2} {key} fused {} keyword {} similarity {}",
+                rank + 1,
+                fusion["fused"],
+                fusion["keywordScore"],
+                fusion["similarity"]
+            );
+            if key == full {
+                println!("    {}", explanation["keyword"]);
             }
         }
     }
@@ -637,67 +689,7 @@ fn main() {
                 .unwrap_or_else(|| PathBuf::from("details.txt"));
             write_details(&corpus, &systems, &queries, &out);
         }
-        Some("explain") => {
-            // explain ID…: the top 50 of Podlens for those queries, with the engine's
-            // explanation of each hit's score.
-            for id in &args[1..] {
-                let Some(query) = queries.iter().find(|q| &q.id == id) else {
-                    eprintln!("no query {id}");
-                    continue;
-                };
-                let request = SearchRequest {
-                    explain: true,
-                    page_size: 50,
-                    ..podlens_request(query)
-                };
-                let response = systems.handle.search(&request).expect("search");
-                println!("{} {:?}", query.id, query.text);
-                let explained: Vec<(String, Option<serde_json::Value>)> = match response.hits {
-                    Hits::Podcasts(hits) => hits
-                        .into_iter()
-                        .map(|h| {
-                            (
-                                corpus
-                                    .podcast_key
-                                    .get(&h.podcast_id)
-                                    .cloned()
-                                    .unwrap_or_default(),
-                                h.explanation,
-                            )
-                        })
-                        .collect(),
-                    Hits::Episodes(hits) => hits
-                        .into_iter()
-                        .map(|h| {
-                            (
-                                corpus
-                                    .episode_key
-                                    .get(&h.episode_id)
-                                    .cloned()
-                                    .unwrap_or_default(),
-                                h.explanation,
-                            )
-                        })
-                        .collect(),
-                };
-                // EXPLAIN_KEY=KEY prints that document's whole explanation
-                let full = std::env::var("EXPLAIN_KEY").unwrap_or_default();
-                for (rank, (key, explanation)) in explained.into_iter().enumerate() {
-                    let explanation = explanation.unwrap_or_default();
-                    let fusion = &explanation["fusion"];
-                    println!(
-                        "  {:>2} {key} fused {} keyword {} similarity {}",
-                        rank + 1,
-                        fusion["fused"],
-                        fusion["keywordScore"],
-                        fusion["similarity"]
-                    );
-                    if key == full {
-                        println!("    {}", explanation["keyword"]);
-                    }
-                }
-            }
-        }
+        Some("explain") => write_explanations(&corpus, &systems, &queries, &args[1..]),
         Some("pool") => {
             let out = args
                 .get(1)

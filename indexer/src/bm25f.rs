@@ -26,7 +26,7 @@ use tantivy::query::{Bm25StatisticsProvider, EnableScoring, Explanation, Query, 
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
 
-use crate::window::{Slots, Window};
+use crate::window::{Slots, Window, seek_to};
 
 /// BM25's saturation constant.
 pub const K1: Score = 1.2;
@@ -245,7 +245,7 @@ impl Weight for WordWeight {
             let mut group_explanation =
                 Explanation::new_with_string(format!("group {group}: λ·idf·(k1+1)"), weights.scale);
             for cursor in cursors.iter_mut().filter(|c| c.group == group) {
-                if move_set(&mut cursor.postings, doc) == doc {
+                if seek_to(&mut cursor.postings, doc) == doc {
                     let id = cursor.fieldnorms.fieldnorm_id(doc);
                     let mut detail = Explanation::new_with_string(
                         format!(
@@ -253,7 +253,7 @@ impl Weight for WordWeight {
                             cursor.postings.term_freq(),
                             FieldNormReader::id_to_fieldnorm(id)
                         ),
-                        cursor.frequency(doc),
+                        frequency(&cursor.postings, &cursor.fieldnorms, &cursor.normalised),
                     );
                     detail.add_context(format!(
                         "field {:?}",
@@ -283,13 +283,14 @@ struct Cursor {
     field: Field,
 }
 
-impl Cursor {
-    /// The weighted, length-normalised frequency of the word in `doc`, the document the
-    /// cursor is on.
-    fn frequency(&self, doc: DocId) -> Score {
-        let id = self.fieldnorms.fieldnorm_id(doc);
-        self.postings.term_freq() as Score * self.normalised[id as usize]
-    }
+/// The weighted, length-normalised frequency of a word in the document `postings` is on.
+fn frequency(
+    postings: &SegmentPostings,
+    fieldnorms: &FieldNormReader,
+    normalised: &[Score; 256],
+) -> Score {
+    let id = fieldnorms.fieldnorm_id(postings.doc());
+    postings.term_freq() as Score * normalised[id as usize]
 }
 
 /// The union of a word's fields (and extras), read a window of documents at a time
@@ -360,22 +361,19 @@ impl WordScorer {
         let window = &mut self.window;
         let frequencies = &mut self.frequencies;
         self.cursors.retain_mut(|cursor| {
-            let mut doc = cursor.postings.doc();
-            match frequencies.get_mut(cursor.group) {
-                Some(slots) => {
-                    while doc < end {
-                        slots.add(window.insert(doc), cursor.frequency(doc));
-                        doc = cursor.postings.advance();
-                    }
+            let Cursor {
+                postings,
+                fieldnorms,
+                normalised,
+                group,
+                ..
+            } = cursor;
+            let mut slots = frequencies.get_mut(*group);
+            window.drain(postings, end, |delta, postings| {
+                if let Some(slots) = slots.as_mut() {
+                    slots.add(delta, frequency(postings, fieldnorms, normalised));
                 }
-                None => {
-                    while doc < end {
-                        window.insert(doc);
-                        doc = cursor.postings.advance();
-                    }
-                }
-            }
-            doc != TERMINATED
+            })
         });
         let extra_scores = &mut self.extra_scores;
         self.extras.retain_mut(|extra| {
@@ -444,12 +442,6 @@ impl Drop for WordScorer {
     }
 }
 
-/// Seeks `set` to `target` when it is before it; its document.
-fn move_set<D: DocSet + ?Sized>(set: &mut D, target: DocId) -> DocId {
-    let doc = set.doc();
-    if doc >= target { doc } else { set.seek(target) }
-}
-
 impl DocSet for WordScorer {
     fn advance(&mut self) -> DocId {
         if self.doc == TERMINATED {
@@ -481,9 +473,9 @@ impl DocSet for WordScorer {
         }
         self.window.clear(&mut clear);
         self.cursors
-            .retain_mut(|cursor| move_set(&mut cursor.postings, target) != TERMINATED);
+            .retain_mut(|cursor| seek_to(&mut cursor.postings, target) != TERMINATED);
         self.extras
-            .retain_mut(|extra| move_set(extra.as_mut(), target) != TERMINATED);
+            .retain_mut(|extra| seek_to(extra.as_mut(), target) != TERMINATED);
         self.refill()
     }
 

@@ -9,7 +9,7 @@
 use tantivy::query::{EnableScoring, Explanation, Query, Scorer, Weight};
 use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
 
-use crate::window::{Slots, Window};
+use crate::window::{Slots, Window, seek_to};
 
 /// Any of `words`, scored by their sum times the coverage.
 #[derive(Debug)]
@@ -226,12 +226,8 @@ impl DocSet for CoverageScorer {
             return doc;
         }
         self.window.clear(|delta| clear(slots, delta));
-        self.words.retain_mut(|word| {
-            if word.doc() < target {
-                word.seek(target);
-            }
-            word.doc() != TERMINATED
-        });
+        self.words
+            .retain_mut(|word| seek_to(word.as_mut(), target) != TERMINATED);
         self.refill()
     }
 

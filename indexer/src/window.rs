@@ -56,6 +56,12 @@ impl Drop for Slots {
     }
 }
 
+/// Seeks `set` to `target` when it is before it; its document (a set never goes back).
+pub fn seek_to<D: DocSet + ?Sized>(set: &mut D, target: DocId) -> DocId {
+    let doc = set.doc();
+    if doc >= target { doc } else { set.seek(target) }
+}
+
 /// Which documents of the current window match and have not been read yet.
 pub struct Window {
     start: DocId,
