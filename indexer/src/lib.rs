@@ -43,6 +43,7 @@ mod semantic;
 mod shard;
 pub mod sort_key;
 mod spelling;
+mod stored;
 mod translations;
 pub mod vectors;
 mod window;

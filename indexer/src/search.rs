@@ -34,6 +34,7 @@ use crate::results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, Tran
 use crate::schema::id_from_halves;
 use crate::shard::{GlobalStatistics, OpenGeneration, OpenShard};
 use crate::sort_key::SortKey;
+use crate::stored::StoredFields;
 
 /// Largest page.
 pub const MAX_PAGE_SIZE: usize = 1000;
@@ -528,34 +529,35 @@ impl OpenGeneration {
 /// keeps).
 pub(crate) fn episode_hit(
     generation: &OpenGeneration,
-    doc: TantivyDocument,
+    mut doc: StoredFields,
     score: f32,
     transcript_start_chars: Option<usize>,
 ) -> EpisodeHit {
     let fields = &generation.schemas.episodes;
+    let uuid = |doc: &StoredFields, field| doc.text(field).and_then(|id| Uuid::parse_str(id).ok());
+    let date = |doc: &StoredFields, field| {
+        doc.i64(field)
+            .and_then(|seconds| chrono::DateTime::from_timestamp(seconds, 0))
+    };
     EpisodeHit {
         episode_id: uuid(&doc, fields.ids.id).unwrap_or_default(),
         podcast_id: uuid(&doc, fields.podcast_id).unwrap_or_default(),
-        podcast_title: text(&doc, fields.podcast_title_stored),
-        slug: text(&doc, fields.slug).unwrap_or_default(),
-        title: text(&doc, fields.title_stored).unwrap_or_default(),
-        description: text(&doc, fields.description_stored),
-        enclosure_url: text(&doc, fields.enclosure_url),
-        image_url: text(&doc, fields.image_url),
-        web_url: text(&doc, fields.web_url),
+        transcript_id: uuid(&doc, fields.transcript_id),
         published_at: date(&doc, fields.published_at),
         first_seen_at: date(&doc, fields.first_seen_at),
-        duration_seconds: doc
-            .get_first(fields.duration_seconds)
-            .and_then(|value| value.as_u64()),
-        has_transcript: doc
-            .get_first(fields.has_transcript)
-            .and_then(|value| value.as_bool())
-            .unwrap_or(false),
-        transcript_id: uuid(&doc, fields.transcript_id),
+        duration_seconds: doc.u64(fields.duration_seconds),
+        has_transcript: doc.bool(fields.has_transcript).unwrap_or(false),
         transcript_start: transcript_start_chars.and_then(|chars| {
-            text(&doc, fields.transcript_start).map(|start| cut_at_word(&start, chars))
+            doc.text(fields.transcript_start)
+                .map(|start| cut_at_word(start, chars))
         }),
+        podcast_title: doc.take_text(fields.podcast_title_stored),
+        slug: doc.take_text(fields.slug).unwrap_or_default(),
+        title: doc.take_text(fields.title_stored).unwrap_or_default(),
+        description: doc.take_text(fields.description_stored),
+        enclosure_url: doc.take_text(fields.enclosure_url),
+        image_url: doc.take_text(fields.image_url),
+        web_url: doc.take_text(fields.web_url),
         score,
         snippets: Vec::new(),
         explanation: None,

@@ -14,8 +14,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 use tantivy::collector::TopDocs;
 use tantivy::query::TermQuery;
+use tantivy::schema::document::DocumentDeserialize;
 use tantivy::schema::{Field, IndexRecordOption, Value};
-use tantivy::{Searcher, TantivyDocument, Term};
+use tantivy::{Searcher, Term};
 use uuid::Uuid;
 
 use crate::build::shard_of;
@@ -130,11 +131,11 @@ pub(crate) fn best_centroids(
     }
 }
 
-pub(crate) fn find_doc(
+pub(crate) fn find_doc<D: DocumentDeserialize>(
     searcher: &Searcher,
     field: Field,
     id: &str,
-) -> Result<Option<TantivyDocument>> {
+) -> Result<Option<D>> {
     let query = TermQuery::new(Term::from_field_text(field, id), IndexRecordOption::Basic);
     let top = searcher.search(&query, &TopDocs::with_limit(1).order_by_score())?;
     match top.first() {
