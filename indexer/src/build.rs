@@ -449,13 +449,17 @@ struct ShardWriters {
     merge_at_end: bool,
 }
 
-/// Bytes of podcast and episode documents stored (and compressed) together. A hit reads
-/// its stored fields by decompressing its whole block: at tantivy's default (16 KiB,
-/// about six episodes) a page of 100 episode hits decompressed 1.6 MB. With 4 KiB blocks
-/// the episode store is 43% larger and episode searches run 20% faster (side by side,
-/// benches/api/RESULTS.md). Transcript chunks keep the default: their store is the
-/// largest, and a page reads only its hits' best chunks.
-const HIT_BLOCK_BYTES: usize = 4096;
+/// Bytes of podcast and episode documents stored together, uncompressed. A hit reads its
+/// stored fields by reading (and, compressed, decompressing) its whole block: at
+/// tantivy's default (16 KiB LZ4 blocks, about six episodes) a page of 100 episode hits
+/// decompressed 1.6 MB, and decompressing was still a tenth of an episode search at 1M
+/// episodes with 4 KiB blocks. Uncompressed 1 KiB blocks (one or two episodes) make the
+/// episode store 2.2 times as large as LZ4's (781 against 354 MB at 1M episodes, the
+/// whole index 3.2 against 2.8 GB) and episode searches 15% cheaper in server CPU (side
+/// by side, benches/api/RESULTS.md). Transcript chunks keep the default: their store is
+/// the largest, and a page reads only its hits' best chunks. A generation written
+/// before keeps its LZ4 blocks, read as before.
+const HIT_BLOCK_BYTES: usize = 1024;
 
 fn create_index(
     dir: &Path,
@@ -465,9 +469,13 @@ fn create_index(
 ) -> Result<(Index, IndexWriter)> {
     std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
     let defaults = tantivy::IndexSettings::default();
-    let settings = tantivy::IndexSettings {
-        docstore_blocksize: block_bytes.unwrap_or(defaults.docstore_blocksize),
-        ..defaults
+    let settings = match block_bytes {
+        Some(bytes) => tantivy::IndexSettings {
+            docstore_blocksize: bytes,
+            docstore_compression: tantivy::store::Compressor::None,
+            ..defaults
+        },
+        None => defaults,
     };
     let index = Index::builder()
         .schema(schema.clone())
