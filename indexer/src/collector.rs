@@ -373,24 +373,35 @@ mod tests {
         // Expected: more occurrences first, then ids in ascending order.
         docs.sort_by(|(a, a_id), (b, b_id)| b.cmp(a).then(a_id.cmp(b_id)));
         let expected: Vec<(u64, u64)> = docs.iter().map(|(_, id)| *id).collect();
-        let mut after = None;
-        let mut seen = Vec::new();
-        while seen.len() < 200 {
-            let collector = PageCollector {
-                order,
-                source: ValueSource::Score,
-                after,
-                limit: 10,
-                scoring: true,
-                prior: None,
-            };
-            let page = searcher.search(&query, &collector).unwrap();
-            assert_eq!(page.total, 3000);
-            assert_eq!(page.hits.len(), 10);
-            seen.extend(page.hits.iter().map(|hit| hit.key.id));
-            after = page.hits.last().map(|hit| hit.key);
-        }
+        let collector = PageCollector {
+            order,
+            source: ValueSource::Score,
+            after: None,
+            limit: 10,
+            scoring: true,
+            prior: None,
+        };
+        let seen = first_pages(&searcher, &query, collector, 20);
         assert_eq!(seen, expected[..200]);
+    }
+
+    /// The ids of the first `pages` pages of `collector` (each full, of 3,000 matches),
+    /// each after the last hit of the one before.
+    fn first_pages(
+        searcher: &tantivy::Searcher,
+        query: &TermQuery,
+        mut collector: PageCollector,
+        pages: usize,
+    ) -> Vec<(u64, u64)> {
+        let mut seen = Vec::new();
+        for _ in 0..pages {
+            let page = searcher.search(query, &collector).unwrap();
+            assert_eq!(page.total, 3000);
+            assert_eq!(page.hits.len(), collector.limit);
+            seen.extend(page.hits.iter().map(|hit| hit.key.id));
+            collector.after = page.hits.last().map(|hit| hit.key);
+        }
+        seen
     }
 
     /// Dates that rise with the document order (as a feed's episodes are indexed), seven
@@ -447,23 +458,15 @@ mod tests {
                 direction,
                 nulls,
             };
-            let mut after = None;
-            let mut seen = Vec::new();
-            while seen.len() < 400 {
-                let collector = PageCollector {
-                    order,
-                    source: ValueSource::I64("date"),
-                    after,
-                    limit: 10,
-                    scoring: false,
-                    prior: None,
-                };
-                let page = searcher.search(&query, &collector).unwrap();
-                assert_eq!(page.total, 3000);
-                assert_eq!(page.hits.len(), 10);
-                seen.extend(page.hits.iter().map(|hit| hit.key.id));
-                after = page.hits.last().map(|hit| hit.key);
-            }
+            let collector = PageCollector {
+                order,
+                source: ValueSource::I64("date"),
+                after: None,
+                limit: 10,
+                scoring: false,
+                prior: None,
+            };
+            let seen = first_pages(&searcher, &query, collector, 40);
             let expected: Vec<(u64, u64)> = expected.iter().map(|(_, id)| *id).collect();
             assert_eq!(seen, expected[..400], "{direction:?} {nulls:?}");
         }
