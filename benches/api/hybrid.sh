@@ -4,7 +4,8 @@
 # relevance-sorted search fuses keyword and vector results), then with an index of the
 # same snapshot built with `podlens index --no-vectors` (keyword ranking only). The same
 # relevance-sorted bodies go to both (run.sh's podcast bodies, and its episode bodies
-# without a sort order); wrk at 16 connections, then one request at a time
+# without a sort order); wrk at 16 connections after 10 s of warm-up for each kind of
+# search, then one request at a time
 # (overhead.py) for the engine's own time and what the API adds to it.
 #
 # Usage: benches/api/hybrid.sh [PODCASTS] [SECONDS] [CONNECTIONS]
@@ -18,6 +19,10 @@ grep -v '"sortOrder"' "$bodies_episodes" >"$relevance_episodes"
 
 measure() {
   local label="$1"
+  # A fresh server's first searches read its mapped files from disk: 10 s of each kind
+  # first, not counted.
+  seconds=10 results=/dev/null run warm-up /api/v1/search/podcasts "$bodies_podcasts"
+  seconds=10 results=/dev/null run warm-up /api/v1/search/episodes "$relevance_episodes"
   run "GET /api/v1/public/health ($label)" "/api/v1/public/health" ""
   run "POST /api/v1/search/podcasts, $label" "/api/v1/search/podcasts" "$bodies_podcasts"
   run "POST /api/v1/search/episodes, $label" "/api/v1/search/episodes" "$relevance_episodes"
