@@ -247,26 +247,23 @@ impl Systems {
 
 /// Each hit's document key (hits outside the corpus left out) and its explanation.
 fn keyed_hits(corpus: &Corpus, hits: Hits) -> Vec<(String, Option<serde_json::Value>)> {
-    match hits {
-        Hits::Podcasts(hits) => hits
-            .into_iter()
-            .filter_map(|h| {
-                Some((
-                    corpus.podcast_key.get(&h.podcast_id)?.clone(),
-                    h.explanation,
-                ))
-            })
-            .collect(),
-        Hits::Episodes(hits) => hits
-            .into_iter()
-            .filter_map(|h| {
-                Some((
-                    corpus.episode_key.get(&h.episode_id)?.clone(),
-                    h.explanation,
-                ))
-            })
-            .collect(),
-    }
+    let (keys, hits): (_, Vec<_>) = match hits {
+        Hits::Podcasts(hits) => (
+            &corpus.podcast_key,
+            hits.into_iter()
+                .map(|h| (h.podcast_id, h.explanation))
+                .collect(),
+        ),
+        Hits::Episodes(hits) => (
+            &corpus.episode_key,
+            hits.into_iter()
+                .map(|h| (h.episode_id, h.explanation))
+                .collect(),
+        ),
+    };
+    hits.into_iter()
+        .filter_map(|(id, explanation)| Some((keys.get(&id)?.clone(), explanation)))
+        .collect()
 }
 
 /// Podlens's top 50 for the queries `ids`, with each hit's fused, keyword and vector

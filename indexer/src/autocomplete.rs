@@ -7,10 +7,10 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 use serde::Serialize;
+use tantivy::Term;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, FuzzyTermQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
-use tantivy::{TantivyDocument, Term};
 
 use crate::analysis::{analyze, plain_analyzer};
 use crate::error::{IndexError, Result};
@@ -18,6 +18,7 @@ use crate::reader::IndexReaderHandle;
 use crate::results::PodcastHit;
 use crate::search::podcast_hit;
 use crate::shard::{GlobalStatistics, OpenGeneration};
+use crate::stored::StoredFields;
 
 /// Suggestions for a prefix.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -121,7 +122,7 @@ fn podcasts_for(
     ));
     let query = BooleanQuery::new(clauses);
     let statistics = GlobalStatistics::new(generation.shards.iter().map(|s| &s.podcasts).collect());
-    let per_shard: Vec<Result<Vec<(f32, TantivyDocument)>>> = generation
+    let per_shard: Vec<Result<Vec<(f32, StoredFields)>>> = generation
         .shards
         .par_iter()
         .with_min_len(crate::fanout::min_len())

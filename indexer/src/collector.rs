@@ -237,11 +237,10 @@ impl PageSegmentCollector {
         let last = kept[limit - 1].value;
         // Those before the last kept value make the page; of those that tie with it, the
         // first ids fill it.
-        let (mut page, ties): (Vec<Kept>, Vec<Kept>) = kept
+        let (mut page, mut ties): (Vec<Kept>, Vec<Kept>) = kept
             .into_iter()
             .filter(|entry| compare_values(&order, entry.value, last).is_le())
             .partition(|entry| compare_values(&order, entry.value, last).is_lt());
-        let mut ties = ties;
         self.read_ids(&mut ties);
         ties.sort_unstable_by_key(|entry| entry.id);
         ties.truncate(limit - page.len());
@@ -295,6 +294,11 @@ impl SegmentCollector for PageSegmentCollector {
 
     fn harvest(mut self) -> Page {
         let order = self.config.order;
+        // Cut back first, so that only the page's hits (and ties) have ids read.
+        let limit = self.config.limit.max(1);
+        if self.kept.len() > limit {
+            self.cut(limit);
+        }
         let mut kept = std::mem::take(&mut self.kept);
         self.read_ids(&mut kept);
         let mut hits: Vec<Collected> = kept

@@ -466,38 +466,25 @@ pub(crate) fn texts(doc: &TantivyDocument, field: Field) -> Vec<String> {
         .collect()
 }
 
-fn date(doc: &TantivyDocument, field: Field) -> Option<chrono::DateTime<chrono::Utc>> {
-    doc.get_first(field)
-        .and_then(|value| value.as_i64())
-        .and_then(|seconds| chrono::DateTime::from_timestamp(seconds, 0))
-}
-
-fn uuid(doc: &TantivyDocument, field: Field) -> Option<Uuid> {
-    text(doc, field).and_then(|value| Uuid::parse_str(&value).ok())
-}
-
 pub(crate) fn podcast_hit(
     generation: &OpenGeneration,
-    doc: TantivyDocument,
+    mut doc: StoredFields,
     score: f32,
 ) -> PodcastHit {
     let fields = &generation.schemas.podcasts;
     PodcastHit {
-        podcast_id: uuid(&doc, fields.ids.id).unwrap_or_default(),
-        slug: text(&doc, fields.slug).unwrap_or_default(),
-        title: text(&doc, fields.title_stored).unwrap_or_default(),
-        author: text(&doc, fields.author),
-        description: text(&doc, fields.description_stored),
-        image_url: text(&doc, fields.image_url),
-        language: text(&doc, fields.language_tag),
-        genres: texts(&doc, fields.genres),
-        host_names: texts(&doc, fields.host_names),
-        founded_date: date(&doc, fields.founded_date),
-        last_episode_date: date(&doc, fields.last_episode_date),
-        total_episodes: doc
-            .get_first(fields.total_episodes)
-            .and_then(|value| value.as_u64())
-            .unwrap_or_default(),
+        podcast_id: doc.uuid(fields.ids.id).unwrap_or_default(),
+        founded_date: doc.date(fields.founded_date),
+        last_episode_date: doc.date(fields.last_episode_date),
+        total_episodes: doc.u64(fields.total_episodes).unwrap_or_default(),
+        slug: doc.take_text(fields.slug).unwrap_or_default(),
+        title: doc.take_text(fields.title_stored).unwrap_or_default(),
+        author: doc.take_text(fields.author),
+        description: doc.take_text(fields.description_stored),
+        image_url: doc.take_text(fields.image_url),
+        language: doc.take_text(fields.language_tag),
+        genres: doc.take_texts(fields.genres),
+        host_names: doc.take_texts(fields.host_names),
         score,
         explanation: None,
         stored: true,
@@ -534,17 +521,12 @@ pub(crate) fn episode_hit(
     transcript_start_chars: Option<usize>,
 ) -> EpisodeHit {
     let fields = &generation.schemas.episodes;
-    let uuid = |doc: &StoredFields, field| doc.text(field).and_then(|id| Uuid::parse_str(id).ok());
-    let date = |doc: &StoredFields, field| {
-        doc.i64(field)
-            .and_then(|seconds| chrono::DateTime::from_timestamp(seconds, 0))
-    };
     EpisodeHit {
-        episode_id: uuid(&doc, fields.ids.id).unwrap_or_default(),
-        podcast_id: uuid(&doc, fields.podcast_id).unwrap_or_default(),
-        transcript_id: uuid(&doc, fields.transcript_id),
-        published_at: date(&doc, fields.published_at),
-        first_seen_at: date(&doc, fields.first_seen_at),
+        episode_id: doc.uuid(fields.ids.id).unwrap_or_default(),
+        podcast_id: doc.uuid(fields.podcast_id).unwrap_or_default(),
+        transcript_id: doc.uuid(fields.transcript_id),
+        published_at: doc.date(fields.published_at),
+        first_seen_at: doc.date(fields.first_seen_at),
         duration_seconds: doc.u64(fields.duration_seconds),
         has_transcript: doc.bool(fields.has_transcript).unwrap_or(false),
         transcript_start: transcript_start_chars.and_then(|chars| {

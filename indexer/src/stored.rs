@@ -5,11 +5,13 @@
 //! a tenth of an episode search's time. [`StoredFields`] keeps each value as the store
 //! decodes it, and a hit takes its strings without copying them.
 
+use chrono::{DateTime, Utc};
 use tantivy::schema::Field;
 use tantivy::schema::document::{
     DeserializeError, DocumentDeserialize, DocumentDeserializer, ValueDeserialize,
     ValueDeserializer, ValueVisitor,
 };
+use uuid::Uuid;
 
 /// One stored value: text, numbers and booleans; any other type is skipped.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,12 +115,28 @@ impl StoredFields {
         })
     }
 
+    /// Every text of `field`, taken out.
+    pub(crate) fn take_texts(&mut self, field: Field) -> Vec<String> {
+        std::iter::from_fn(|| self.take_text(field)).collect()
+    }
+
     /// The first text of `field`, borrowed.
     pub(crate) fn text(&self, field: Field) -> Option<&str> {
         match self.first(field)? {
             Stored::Text(text) => Some(text),
             _ => None,
         }
+    }
+
+    /// The first text of `field` read as a UUID.
+    pub(crate) fn uuid(&self, field: Field) -> Option<Uuid> {
+        self.text(field).and_then(|id| Uuid::parse_str(id).ok())
+    }
+
+    /// The first number of `field` read as a date (seconds since the epoch).
+    pub(crate) fn date(&self, field: Field) -> Option<DateTime<Utc>> {
+        self.i64(field)
+            .and_then(|seconds| DateTime::from_timestamp(seconds, 0))
     }
 
     pub(crate) fn u64(&self, field: Field) -> Option<u64> {
@@ -128,7 +146,7 @@ impl StoredFields {
         }
     }
 
-    pub(crate) fn i64(&self, field: Field) -> Option<i64> {
+    fn i64(&self, field: Field) -> Option<i64> {
         match self.first(field)? {
             Stored::I64(value) => Some(*value),
             _ => None,
@@ -197,5 +215,11 @@ mod tests {
         assert_eq!(stored.take_text(title).as_deref(), Some(titles[1]));
         assert_eq!(stored.take_text(title), None);
         assert_eq!(stored.text(count), None);
+        let mut again: StoredFields = searcher.doc(address).unwrap();
+        assert_eq!(again.take_texts(title), titles);
+        assert_eq!(
+            again.date(date).map(|date| date.timestamp()),
+            Some(-1_700_000_000)
+        );
     }
 }
