@@ -174,13 +174,16 @@ impl Caller {
                 Origin::Anonymous,
             ));
         };
-        let Some(key) = key_from_header(header).map(str::to_owned) else {
+        let Some(key) = key_from_header(header) else {
             return Err(ApiError::InvalidToken);
         };
-        let accounts = state.accounts.clone();
-        let account = blocking(move || Ok(accounts.account_for_key(&key)?))
-            .await?
-            .ok_or(ApiError::InvalidToken)?;
+        let account = podlens_app::accounts::known_keys::account_of_key(
+            &state.known_keys,
+            &state.accounts,
+            key,
+        )
+        .await?
+        .ok_or(ApiError::InvalidToken)?;
         let plan = plan::plan_of(&account.plan)?;
         if !plan.has_api_access() {
             return Err(ApiError::ApiAccessDenied {

@@ -8,24 +8,16 @@
 //! does not (SQLite, whose file another process may write, or a dropped connection), for
 //! [`FRESH_FOR`].
 
-use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
 
-use podlens_store::{Database, Heard};
+use podlens_store::Database;
 use uuid::Uuid;
 
 use crate::accounts::AccountStore;
+use crate::accounts::remembered::{OnMessage, Remembered};
 use crate::error::AppResult;
 
-/// How long a team's list is used before it is read again, unless the node listens for
-/// other nodes' changes.
-pub const FRESH_FOR: Duration = Duration::from_secs(1);
-
-/// How long a team's list is used while the node listens for other nodes' changes.
-pub const KEPT_WHILE_LISTENING: Duration = Duration::from_secs(30);
+pub use crate::accounts::remembered::{FRESH_FOR, KEPT_WHILE_LISTENING};
 
 /// The store's channel on which a change to a team's podcasts names the team.
 pub const CHANNEL: &str = "podlens_team_podcasts";
@@ -36,105 +28,49 @@ const MAX_TEAMS: usize = 10_000;
 /// A team's blacklisted podcasts.
 pub type Blacklist = Arc<[Uuid]>;
 
-#[derive(Debug, Default)]
-pub struct TeamBlacklists {
-    teams: Mutex<HashMap<String, (Instant, Blacklist)>>,
-    /// Bumped by every change, so a list read before a change is not kept after it.
-    changes: AtomicU64,
-    /// Whether other nodes' changes are heard now (see [`listen`]).
-    listening: AtomicBool,
+/// The teams' lists, by team id.
+#[derive(Debug)]
+pub struct TeamBlacklists(Arc<Remembered<Blacklist>>);
+
+impl Default for TeamBlacklists {
+    fn default() -> TeamBlacklists {
+        TeamBlacklists(Arc::new(Remembered::new(MAX_TEAMS, OnMessage::Named)))
+    }
 }
 
 impl TeamBlacklists {
-    fn teams(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Instant, Blacklist)>> {
-        self.teams
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// The team's list when it was read recently enough: [`KEPT_WHILE_LISTENING`] ago
-    /// while other nodes' changes are heard, else [`FRESH_FOR`].
+    /// The team's list when it was read recently enough (see `accounts::remembered`).
     pub fn cached(&self, team_id: &str) -> Option<Blacklist> {
-        let kept_for = if self.is_listening() {
-            KEPT_WHILE_LISTENING
-        } else {
-            FRESH_FOR
-        };
-        self.teams()
-            .get(team_id)
-            .filter(|(read_at, _)| read_at.elapsed() < kept_for)
-            .map(|(_, list)| list.clone())
+        self.0.cached(team_id)
     }
 
     /// The team's list, from memory when fresh, else read from the store (blocking).
     pub fn get(&self, accounts: &dyn AccountStore, team_id: &str) -> AppResult<Blacklist> {
-        if let Some(list) = self.cached(team_id) {
-            return Ok(list);
-        }
-        let changes = self.changes.load(Ordering::SeqCst);
-        let list: Blacklist = accounts
-            .team_podcasts(team_id)?
-            .into_iter()
-            .filter(|row| row.blacklist)
-            .filter_map(|row| Uuid::parse_str(&row.podcast_id).ok())
-            .collect();
-        let mut teams = self.teams();
-        // A change while the list was read may have made it stale: use it, keep it not.
-        if self.changes.load(Ordering::SeqCst) == changes {
-            if teams.len() >= MAX_TEAMS {
-                teams.clear();
-            }
-            teams.insert(team_id.to_owned(), (Instant::now(), list.clone()));
-        }
-        Ok(list)
+        self.0.get(team_id, || {
+            Ok(accounts
+                .team_podcasts(team_id)?
+                .into_iter()
+                .filter(|row| row.blacklist)
+                .filter_map(|row| Uuid::parse_str(&row.podcast_id).ok())
+                .collect())
+        })
     }
 
     /// Forgets the team's list: call it after changing the team's podcasts.
     pub fn forget(&self, team_id: &str) {
-        let mut teams = self.teams();
-        self.changes.fetch_add(1, Ordering::SeqCst);
-        teams.remove(team_id);
+        self.0.forget(team_id);
     }
 
     /// Whether other nodes' changes are heard now.
     pub fn is_listening(&self) -> bool {
-        self.listening.load(Ordering::SeqCst)
-    }
-
-    /// Forgets every list.
-    fn forget_all(&self) {
-        let mut teams = self.teams();
-        self.changes.fetch_add(1, Ordering::SeqCst);
-        teams.clear();
-    }
-
-    /// Takes what the store's listener heard: a team whose podcasts another node
-    /// changed is forgotten; when the listener starts or stops hearing, every list is
-    /// (changes may have been missed in between).
-    fn heard(&self, heard: Heard<'_>) {
-        match heard {
-            Heard::Message(team_id) => self.forget(team_id),
-            Heard::Listening => {
-                self.forget_all();
-                self.listening.store(true, Ordering::SeqCst);
-            }
-            Heard::Deaf => {
-                self.listening.store(false, Ordering::SeqCst);
-                self.forget_all();
-            }
-        }
+        self.0.is_listening()
     }
 }
 
 /// Hears other nodes' changes to teams' podcasts on the store's [`CHANNEL`] for as long
 /// as `blacklists` is used (nothing on SQLite).
-pub fn listen(blacklists: &Arc<TeamBlacklists>, database: &Database) {
-    let blacklists = Arc::downgrade(blacklists);
-    database.listen(CHANNEL, move |heard| {
-        if let Some(blacklists) = blacklists.upgrade() {
-            blacklists.heard(heard);
-        }
-    });
+pub fn listen(blacklists: &TeamBlacklists, database: &Database) {
+    crate::accounts::remembered::listen(&blacklists.0, database, CHANNEL);
 }
 
 /// The blacklist of `account`'s team for an async caller: from memory when fresh,
@@ -173,6 +109,8 @@ pub fn blacklisted_podcast_ids(
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use chrono::Utc;
 
     use super::*;

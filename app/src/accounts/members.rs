@@ -18,6 +18,7 @@ use sqlx::{AnyConnection, Row};
 use uuid::Uuid;
 
 use super::keys::{hash_api_key, random_token};
+use super::known_keys::{self, KnownKeys};
 use super::{Account, user_for_email};
 use crate::error::{AppError, AppResult, LimitExceeded};
 
@@ -96,6 +97,8 @@ pub fn no_members_message(plan: Plan) -> String {
 /// Members, roles and invitations, in the application store.
 pub struct MemberStore {
     db: Arc<Database>,
+    /// The keys' accounts remembered by this node, forgotten by the changes made here.
+    known_keys: Arc<KnownKeys>,
 }
 
 impl std::fmt::Debug for MemberStore {
@@ -157,7 +160,16 @@ fn invitation_from_row(row: &AnyRow) -> AppResult<Invitation> {
 
 impl MemberStore {
     pub fn open(db: Arc<Database>) -> MemberStore {
-        MemberStore { db }
+        MemberStore {
+            db,
+            known_keys: Arc::default(),
+        }
+    }
+
+    /// The store forgetting `known_keys` when it moves or removes a member (whose
+    /// keys it revokes): the keys' accounts the node's account store remembers.
+    pub fn forgetting(self, known_keys: Arc<KnownKeys>) -> MemberStore {
+        MemberStore { known_keys, ..self }
     }
 
     /// The role of `user_id` in `team_id`, if a member.
@@ -394,7 +406,15 @@ impl MemberStore {
                 .bind(&invitation_id)
                 .execute(&mut *transaction)
                 .await?;
+            if !already_member {
+                self.db
+                    .notify(&mut transaction, known_keys::CHANNEL, "")
+                    .await?;
+            }
             transaction.commit().await?;
+            if !already_member {
+                self.known_keys.forget_all();
+            }
             Ok(Account {
                 user_id,
                 email,
@@ -461,7 +481,11 @@ impl MemberStore {
                 .bind(user_id)
                 .execute(&mut *transaction)
                 .await?;
+            self.db
+                .notify(&mut transaction, known_keys::CHANNEL, "")
+                .await?;
             transaction.commit().await?;
+            self.known_keys.forget_all();
             Ok(())
         })
     }

@@ -4,9 +4,11 @@
 pub mod blacklists;
 pub mod history;
 pub mod keys;
+pub mod known_keys;
 pub mod members;
 pub mod meter;
 pub mod quota;
+pub mod remembered;
 pub mod sessions;
 mod sql_store;
 pub mod usage;

@@ -17,6 +17,7 @@ use uuid::Uuid;
 use super::keys::{
     KEY_ID_DIGITS, display_prefix, from_hex, generate_api_key, hash_api_key, hex, key_id_of,
 };
+use super::known_keys::{self, KnownKeys};
 use super::usage::{UsageCounter, UsageWindow};
 use super::{
     Account, AccountStore, ApiKeyRow, NewApiKey, SearchRecord, TeamPodcastRow, TeamUser, UsageRow,
@@ -28,6 +29,8 @@ use crate::error::{AppError, AppResult};
 /// The account store.
 pub struct SqlAccountStore {
     db: Arc<Database>,
+    /// The keys' accounts remembered by this node, forgotten by the changes made here.
+    known_keys: Arc<KnownKeys>,
 }
 
 impl std::fmt::Debug for SqlAccountStore {
@@ -60,7 +63,17 @@ fn count_of(value: i64) -> u64 {
 
 impl SqlAccountStore {
     pub fn new(db: Arc<Database>) -> SqlAccountStore {
-        SqlAccountStore { db }
+        SqlAccountStore {
+            db,
+            known_keys: Arc::default(),
+        }
+    }
+
+    /// The keys' accounts this store forgets when it changes keys, users or teams:
+    /// hand the same to the other stores that do ([`super::members::MemberStore`]) and
+    /// to the callers that look keys up.
+    pub fn known_keys(&self) -> Arc<KnownKeys> {
+        self.known_keys.clone()
     }
 
     /// A private store for one test (PostgreSQL when `PODLENS_TEST_DATABASE_URL` is
@@ -192,6 +205,7 @@ async fn ensure_account(
                 .bind(&team_id)
                 .execute(&mut *transaction)
                 .await?;
+            db.notify(&mut transaction, known_keys::CHANNEL, "").await?;
             (team_id, plan.to_owned())
         }
         (Some((team_id, current)), None) => (team_id, current),
@@ -283,6 +297,7 @@ impl AccountStore for SqlAccountStore {
         let (account, api_key) =
             self.db
                 .wait(ensure_account(&self.db, &email, Some(plan), now, true))?;
+        self.known_keys.forget_all();
         let api_key = api_key.ok_or_else(|| AppError::Internal("no key was made".into()))?;
         Ok(NewApiKey {
             account,
@@ -362,6 +377,9 @@ impl AccountStore for SqlAccountStore {
             .bind(team_id)
             .execute(&mut *transaction)
             .await?;
+            self.db
+                .notify(&mut transaction, known_keys::CHANNEL, "")
+                .await?;
             let row = sqlx::query(
                 "SELECT revoked_at FROM api_keys
                  WHERE key_hash LIKE $1 AND (CAST($2 AS TEXT) IS NULL OR team_id = $2)",
@@ -371,6 +389,7 @@ impl AccountStore for SqlAccountStore {
             .fetch_optional(&mut *transaction)
             .await?;
             transaction.commit().await?;
+            self.known_keys.forget_all();
             row.map(|row| row.try_get::<Option<String>, _>(0))
                 .transpose()
                 .map_err(AppError::from)
@@ -392,12 +411,20 @@ impl AccountStore for SqlAccountStore {
     }
 
     fn set_display_name(&self, user_id: &str, name: Option<&str>) -> AppResult<()> {
-        self.db.wait(
+        self.db.wait(async {
+            let mut transaction = self.db.begin_write().await?;
             sqlx::query("UPDATE users SET display_name = $1 WHERE user_id = $2")
                 .bind(name)
                 .bind(user_id)
-                .execute(self.db.writer()),
-        )?;
+                .execute(&mut *transaction)
+                .await?;
+            self.db
+                .notify(&mut transaction, known_keys::CHANNEL, "")
+                .await?;
+            transaction.commit().await?;
+            Ok::<_, AppError>(())
+        })?;
+        self.known_keys.forget_all();
         Ok(())
     }
 

@@ -19,6 +19,8 @@ pub struct App {
     pub history: Arc<crate::accounts::history::SearchHistory>,
     /// The teams' blacklisted podcasts, remembered for a moment.
     pub blacklists: Arc<crate::accounts::blacklists::TeamBlacklists>,
+    /// The accounts behind API keys in use, remembered for a moment.
+    pub known_keys: Arc<crate::accounts::known_keys::KnownKeys>,
     /// Usage of unlimited counters, counted in memory and written in batches.
     pub usage: Arc<crate::accounts::meter::UsageMeter>,
     /// Calls of capped counters, charged against this node's reservations.
@@ -106,8 +108,9 @@ impl App {
         data_dir: PathBuf,
         database: Arc<podlens_store::Database>,
     ) -> crate::error::AppResult<App> {
-        let accounts: Arc<dyn AccountStore> =
-            Arc::new(crate::accounts::SqlAccountStore::new(database.clone()));
+        let account_store = crate::accounts::SqlAccountStore::new(database.clone());
+        let known_keys = account_store.known_keys();
+        let accounts: Arc<dyn AccountStore> = Arc::new(account_store);
         let catalog = CatalogReader::open(&data_dir)?;
         let workflows = crate::workflows::WorkflowStore::open(database.clone())?;
         Ok(App {
@@ -122,9 +125,11 @@ impl App {
             sessions: Arc::new(crate::accounts::sessions::SessionStore::open(
                 database.clone(),
             )),
-            members: Arc::new(crate::accounts::members::MemberStore::open(
-                database.clone(),
-            )),
+            members: Arc::new(
+                crate::accounts::members::MemberStore::open(database.clone())
+                    .forgetting(known_keys.clone()),
+            ),
+            known_keys,
             feeds: Arc::new(crate::workflows::feeds::FeedScheduler::new(
                 database.clone(),
                 true,
@@ -189,7 +194,8 @@ impl App {
 
     /// Starts the node's background work: the jobs every `jobs_interval` and the feed
     /// scheduler (run while this node leads), the flushers of remembered searches and
-    /// usage counts, and the listener for other nodes' changes to teams' blacklists.
+    /// usage counts, and the listeners for other nodes' changes to teams' blacklists and
+    /// to keys, users, teams and members.
     pub fn spawn_background(&self, jobs_interval: std::time::Duration) {
         jobs::spawn_background_jobs(self.clone(), jobs_interval);
         crate::workflows::feeds::spawn_feed_scheduler(self.feed_cycles());
@@ -197,6 +203,7 @@ impl App {
         crate::accounts::meter::spawn_flusher(self.usage.clone());
         crate::accounts::quota::spawn_flusher(self.quotas.clone());
         crate::accounts::blacklists::listen(&self.blacklists, self.cluster.database());
+        crate::accounts::known_keys::listen(&self.known_keys, self.cluster.database());
     }
 
     /// What a stopping node does last (blocking): writes the searches and usage counts
