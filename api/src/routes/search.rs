@@ -19,7 +19,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use crate::auth::Caller;
-use crate::envelope::Envelope;
+use crate::envelope::{Envelope, SizedEnvelope};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, RawJson};
 use crate::metering::{self, Metered};
@@ -168,7 +168,7 @@ pub async fn search_podcasts(
     State(state): State<AppState>,
     caller: Caller,
     RawJson(body): RawJson,
-) -> ApiResult<(Metered, Envelope<SearchResponse<WireHit>>)> {
+) -> ApiResult<(Metered, SizedEnvelope<SearchResponse<WireHit>>)> {
     run(state, caller, body, SearchEndpoint::Podcasts).await
 }
 
@@ -182,7 +182,7 @@ pub async fn search_episodes(
     State(state): State<AppState>,
     caller: Caller,
     RawJson(body): RawJson,
-) -> ApiResult<(Metered, Envelope<SearchResponse<WireHit>>)> {
+) -> ApiResult<(Metered, SizedEnvelope<SearchResponse<WireHit>>)> {
     run(state, caller, body, SearchEndpoint::Episodes).await
 }
 
@@ -191,7 +191,7 @@ async fn run(
     caller: Caller,
     body: Value,
     endpoint: SearchEndpoint,
-) -> ApiResult<(Metered, Envelope<SearchResponse<WireHit>>)> {
+) -> ApiResult<(Metered, SizedEnvelope<SearchResponse<WireHit>>)> {
     let started = std::time::Instant::now();
     let options = parse_search_options(body)?;
     let context = SearchRequestContext {
@@ -303,7 +303,21 @@ async fn run(
         },
         cursor,
     };
-    Ok((metered, Envelope(response)))
+    // The hits' JSON, and 4 KiB for the rest (the options echoed, the stats).
+    let capacity = response
+        .result
+        .hits
+        .iter()
+        .map(|hit| hit.get().len() + 1)
+        .sum::<usize>()
+        + 4096;
+    Ok((
+        metered,
+        SizedEnvelope {
+            data: response,
+            capacity,
+        },
+    ))
 }
 
 /// What a search cursor is bound to: the search's options (all but the cursor and
