@@ -14,6 +14,7 @@
 use std::sync::Arc;
 
 use podlens_store::Database;
+use sqlx::{Any, Transaction};
 
 use crate::accounts::remembered::{OnMessage, Remembered};
 use crate::accounts::{Account, AccountStore, hash_api_key};
@@ -63,6 +64,19 @@ impl KnownKeys {
     /// Whether other nodes' changes are heard now.
     pub fn is_listening(&self) -> bool {
         self.0.is_listening()
+    }
+
+    /// Commits `transaction`, which changed keys, users, teams or members: the other
+    /// nodes hear of it when it commits, and this node forgets every key's account.
+    pub async fn commit_change(
+        &self,
+        database: &Database,
+        mut transaction: Transaction<'static, Any>,
+    ) -> AppResult<()> {
+        database.notify(&mut transaction, CHANNEL, "").await?;
+        transaction.commit().await?;
+        self.forget_all();
+        Ok(())
     }
 }
 

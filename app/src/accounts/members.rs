@@ -18,7 +18,7 @@ use sqlx::{AnyConnection, Row};
 use uuid::Uuid;
 
 use super::keys::{hash_api_key, random_token};
-use super::known_keys::{self, KnownKeys};
+use super::known_keys::KnownKeys;
 use super::{Account, user_for_email};
 use crate::error::{AppError, AppResult, LimitExceeded};
 
@@ -406,14 +406,12 @@ impl MemberStore {
                 .bind(&invitation_id)
                 .execute(&mut *transaction)
                 .await?;
-            if !already_member {
-                self.db
-                    .notify(&mut transaction, known_keys::CHANNEL, "")
+            if already_member {
+                transaction.commit().await?;
+            } else {
+                self.known_keys
+                    .commit_change(&self.db, transaction)
                     .await?;
-            }
-            transaction.commit().await?;
-            if !already_member {
-                self.known_keys.forget_all();
             }
             Ok(Account {
                 user_id,
@@ -481,12 +479,7 @@ impl MemberStore {
                 .bind(user_id)
                 .execute(&mut *transaction)
                 .await?;
-            self.db
-                .notify(&mut transaction, known_keys::CHANNEL, "")
-                .await?;
-            transaction.commit().await?;
-            self.known_keys.forget_all();
-            Ok(())
+            self.known_keys.commit_change(&self.db, transaction).await
         })
     }
 }

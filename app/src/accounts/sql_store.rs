@@ -377,9 +377,6 @@ impl AccountStore for SqlAccountStore {
             .bind(team_id)
             .execute(&mut *transaction)
             .await?;
-            self.db
-                .notify(&mut transaction, known_keys::CHANNEL, "")
-                .await?;
             let row = sqlx::query(
                 "SELECT revoked_at FROM api_keys
                  WHERE key_hash LIKE $1 AND (CAST($2 AS TEXT) IS NULL OR team_id = $2)",
@@ -388,8 +385,7 @@ impl AccountStore for SqlAccountStore {
             .bind(team_id)
             .fetch_optional(&mut *transaction)
             .await?;
-            transaction.commit().await?;
-            self.known_keys.forget_all();
+            self.known_keys.commit_change(&self.db, transaction).await?;
             row.map(|row| row.try_get::<Option<String>, _>(0))
                 .transpose()
                 .map_err(AppError::from)
@@ -418,14 +414,8 @@ impl AccountStore for SqlAccountStore {
                 .bind(user_id)
                 .execute(&mut *transaction)
                 .await?;
-            self.db
-                .notify(&mut transaction, known_keys::CHANNEL, "")
-                .await?;
-            transaction.commit().await?;
-            Ok::<_, AppError>(())
-        })?;
-        self.known_keys.forget_all();
-        Ok(())
+            self.known_keys.commit_change(&self.db, transaction).await
+        })
     }
 
     fn reserve_usage(&self, request: &quota::LeaseRequest<'_>) -> AppResult<quota::Reservation> {
