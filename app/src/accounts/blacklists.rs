@@ -109,11 +109,10 @@ pub fn blacklisted_podcast_ids(
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use chrono::Utc;
 
     use super::*;
+    use crate::accounts::remembered::eventually;
     use crate::accounts::{SqlAccountStore, TeamPodcastRow};
 
     fn row(team: &str, podcast: Uuid, blacklist: bool) -> TeamPodcastRow {
@@ -159,15 +158,6 @@ mod tests {
         lists.forget("t1");
         assert_eq!(lists.cached("t1"), None);
         assert_eq!(&*lists.get(&store, "t1").unwrap(), &[second]);
-    }
-
-    /// Waits (up to 20 s) for `done`.
-    fn eventually(what: &str, done: impl Fn() -> bool) {
-        let started = std::time::Instant::now();
-        while !done() {
-            assert!(started.elapsed() < Duration::from_secs(20), "{what}");
-            std::thread::sleep(Duration::from_millis(10));
-        }
     }
 
     #[test]

@@ -102,13 +102,14 @@ pub async fn account_of_key(
 
 #[cfg(test)]
 mod tests {
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
 
     use chrono::Utc;
 
     use super::*;
     use crate::accounts::SqlAccountStore;
     use crate::accounts::members::{MemberStore, Role};
+    use crate::accounts::remembered::eventually;
     use crate::accounts::remembered::{FRESH_FOR, KEPT_WHILE_LISTENING};
 
     fn live(known: &KnownKeys, store: &SqlAccountStore, key: &str) -> Option<Account> {
@@ -193,15 +194,6 @@ mod tests {
         std::thread::sleep(FRESH_FOR);
         // ...then refused.
         assert_eq!(live(&known, &here, &created.api_key), None);
-    }
-
-    /// Waits (up to 20 s) for `done`.
-    fn eventually(what: &str, done: impl Fn() -> bool) {
-        let started = Instant::now();
-        while !done() {
-            assert!(started.elapsed() < Duration::from_secs(20), "{what}");
-            std::thread::sleep(Duration::from_millis(10));
-        }
     }
 
     #[test]

@@ -151,3 +151,13 @@ where
         }
     });
 }
+
+/// Waits (up to 20 s) for `done`: for tests of what other nodes' changes do.
+#[cfg(test)]
+pub(crate) fn eventually(what: &str, done: impl Fn() -> bool) {
+    let started = Instant::now();
+    while !done() {
+        assert!(started.elapsed() < Duration::from_secs(20), "{what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
