@@ -1,6 +1,5 @@
 //! The success envelope of every JSON answer: `{"status": "OK", "data": …}`.
 
-use axum::Json;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -14,12 +13,15 @@ struct Wire<'a, T> {
     data: &'a T,
 }
 
+/// What an answer of unknown size starts with (as axum's `Json`).
+const SMALL_ANSWER_BYTES: usize = 128;
+
 impl<T: Serialize> IntoResponse for Envelope<T> {
     fn into_response(self) -> Response {
-        Json(Wire {
-            status: "OK",
-            data: &self.0,
-        })
+        SizedEnvelope {
+            data: self.0,
+            capacity: SMALL_ANSWER_BYTES,
+        }
         .into_response()
     }
 }
