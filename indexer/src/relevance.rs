@@ -6,7 +6,7 @@
 //! | target | podcast search | episode search |
 //! |---|---|---|
 //! | podcast-title | title 3.0, people 2.5 | (the podcast's match, joined) |
-//! | podcast-description | description 1.0, keywords 0.4; episodes' text 1.0 in a group of weight 0.3 | (joined) |
+//! | podcast-description | description 0.5, keywords 0.4; episodes' text 1.0 in a group of weight 0.15 | (joined) |
 //! | episode-title | — | title 2.0, people 2.0 |
 //! | episode-description | — | description 1.0, keywords 0.4 |
 //! | transcript | — | transcript 1.0 in a group of weight 0.6 |
@@ -27,7 +27,10 @@ use crate::schema::FamilyFields;
 use crate::shard::{IndexKind, NonEmptyFields, OpenGeneration, OpenShard};
 use crate::spelling::spelling_variants;
 use crate::translations::translations;
-use crate::words::{TermWords, Word, exact_form, language_codes, phrase_tokens};
+use crate::words::{TermWords, Word, exact_form, language_codes};
+
+/// The most phrases one phrase of a term becomes with its words' other spellings.
+const SPELLED_PHRASES: usize = 4;
 
 /// A field's weight and length normalisation.
 #[derive(Debug, Clone, Copy)]
@@ -69,6 +72,8 @@ pub struct Weights {
     pub proximity_title: Score,
     /// …and this in a description.
     pub proximity_description: Score,
+    /// …and this share of the episodes' group weight in a podcast's episodes.
+    pub proximity_episodes: Score,
     /// The whole term as a phrase in a title or the people.
     pub phrase_title: Score,
     /// The whole term is the title.
@@ -85,11 +90,11 @@ pub struct Weights {
 pub const WEIGHTS: Weights = Weights {
     podcast_title: field(3.0, 0.5),
     podcast_people: field(2.5, 0.5),
-    podcast_description: field(1.0, 0.75),
+    podcast_description: field(0.5, 0.75),
     podcast_keywords: field(0.4, 0.75),
     podcast_categories: field(1.5, 0.3),
     podcast_episodes: field(1.0, 0.75),
-    podcast_episodes_group: 0.3,
+    podcast_episodes_group: 0.15,
     episode_title: field(2.0, 0.5),
     episode_people: field(2.0, 0.5),
     episode_description: field(1.0, 0.75),
@@ -97,11 +102,12 @@ pub const WEIGHTS: Weights = Weights {
     transcript: field(1.0, 0.75),
     transcript_group: 0.6,
     podcast_join: 1.0,
-    language_match: 3.0,
+    language_match: 4.0,
     coverage_exponent: 1.5,
     proximity_slop: 3,
     proximity_title: 0.5,
     proximity_description: 0.25,
+    proximity_episodes: 3.0,
     phrase_title: 1.0,
     exact_title: 3.0,
     fuzzy: 0.5,
@@ -486,38 +492,87 @@ impl TermBuilder<'_> {
     ) -> Vec<Box<dyn Query>> {
         let mut out: Vec<Box<dyn Query>> = Vec::new();
         for field in fields {
-            let tokens: Vec<String> = match field.family {
-                Some(family) if any_word => phrase_tokens(words, family),
+            let phrase: Vec<(&Word, String)> = match field.family {
                 Some(family) => words
                     .iter()
-                    .filter(|word| word.is_content_in(family))
-                    .filter_map(|word| word.token_in(family))
+                    .filter(|word| any_word || word.is_content_in(family))
+                    .filter_map(|word| Some((word, word.token_in(family)?)))
                     .collect(),
-                None => words.iter().map(Word::plain_token).collect(),
+                None => words
+                    .iter()
+                    .map(|word| (word, word.plain_token()))
+                    .collect(),
             };
-            let query: Box<dyn Query> = match tokens.len() {
-                0 => continue,
-                1 => Box::new(TermQuery::new(
-                    Term::from_field_text(field.field, &tokens[0]),
-                    IndexRecordOption::WithFreqs,
-                )),
-                _ => Box::new(PhraseQuery::new_with_offset_and_slop(
+            let tokens: Vec<String> = phrase.iter().map(|(_, token)| token.clone()).collect();
+            if tokens.len() < 2 {
+                if let Some(token) = tokens.first() {
+                    out.push(Self::boosted(
+                        Box::new(TermQuery::new(
+                            Term::from_field_text(field.field, token),
+                            IndexRecordOption::WithFreqs,
+                        )),
+                        field.weight.weight * boost,
+                    ));
+                }
+                continue;
+            }
+            let spelled = phrase
+                .iter()
+                .map(|(word, _)| spelling_variants(&word.folded));
+            for tokens in Self::spelled_phrases(field.family, &tokens, spelled) {
+                let query = PhraseQuery::new_with_offset_and_slop(
                     tokens
                         .iter()
                         .enumerate()
                         .map(|(offset, token)| (offset, Term::from_field_text(field.field, token)))
                         .collect(),
                     slop,
-                )),
-            };
-            // Guarded: a boolean explains each of its clauses, and a phrase clause that
-            // starts past the explained document must not be sought back to it.
-            out.push(Box::new(Guarded::new(Box::new(BoostQuery::new(
-                query,
-                field.weight.weight * boost,
-            )))));
+                );
+                out.push(Self::boosted(Box::new(query), field.weight.weight * boost));
+            }
         }
         out
+    }
+
+    /// Guarded: a boolean explains each of its clauses, and a phrase clause that starts
+    /// past the explained document must not be sought back to it.
+    fn boosted(query: Box<dyn Query>, boost: Score) -> Box<dyn Query> {
+        Box::new(Guarded::new(Box::new(BoostQuery::new(query, boost))))
+    }
+
+    /// A phrase's tokens, and the same phrase with its words' other spellings ("world
+    /// war ii" beside "world war two", "my favorite murder" beside "favourite") in
+    /// English and unstemmed fields: at most [`SPELLED_PHRASES`] phrases.
+    fn spelled_phrases(
+        family: Option<LanguageFamily>,
+        tokens: &[String],
+        spellings: impl Iterator<Item = Vec<String>>,
+    ) -> Vec<Vec<String>> {
+        let mut phrases = vec![tokens.to_vec()];
+        if !matches!(family, None | Some(LanguageFamily::English)) {
+            return phrases;
+        }
+        for ((at, token), spelled) in tokens.iter().enumerate().zip(spellings) {
+            let variants: Vec<String> = spelled
+                .iter()
+                .filter_map(|variant| match family {
+                    Some(family) => analyze_in(family, variant).into_iter().next(),
+                    None => Some(variant.clone()),
+                })
+                .filter(|variant| variant != token)
+                .collect();
+            let mut more = Vec::new();
+            for phrase in &phrases {
+                for variant in &variants {
+                    let mut spelled = phrase.clone();
+                    spelled[at] = variant.clone();
+                    more.push(spelled);
+                }
+            }
+            phrases.extend(more);
+            phrases.truncate(SPELLED_PHRASES);
+        }
+        phrases
     }
 
     /// The title-like fields of the term's targets (titles and people), and its
@@ -698,6 +753,21 @@ impl TermBuilder<'_> {
                 w.proximity_slop,
                 w.proximity_description,
             ));
+            if self.kind == IndexKind::Podcasts {
+                let (_, long) = self.groups(targets);
+                let long: Vec<WordField> = long
+                    .into_iter()
+                    .filter(|field| self.has_positions(field.field))
+                    .collect();
+                let share = w.proximity_episodes;
+                clauses.extend(self.phrases(
+                    &long,
+                    &words.content,
+                    false,
+                    w.proximity_slop,
+                    share * w.podcast_episodes_group,
+                ));
+            }
         }
         if words.all.len() > 1 {
             clauses.extend(self.phrases(&titles, &words.all, true, 0, w.phrase_title));

@@ -56,15 +56,6 @@ fn text_with_positions(analyzer: &str) -> TextOptions {
     )
 }
 
-/// Frequencies without positions: long aggregated text that phrases never search.
-fn text_with_frequencies(analyzer: &str) -> TextOptions {
-    TextOptions::default().set_indexing_options(
-        TextFieldIndexing::default()
-            .set_tokenizer(analyzer)
-            .set_index_option(IndexRecordOption::WithFreqs),
-    )
-}
-
 fn exact_text() -> TextOptions {
     TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
@@ -149,8 +140,7 @@ impl PodcastSchema {
         let ids = IdFields::add(&mut b, "podcast_id");
         let title = FamilyFields::add(&mut b, "podcast_title");
         let description = FamilyFields::add(&mut b, "podcast_description");
-        let episodes_text =
-            FamilyFields::add_with(&mut b, "podcast_episodes", text_with_frequencies);
+        let episodes_text = FamilyFields::add_with(&mut b, "podcast_episodes", text_with_positions);
         PodcastSchema {
             ids,
             title,

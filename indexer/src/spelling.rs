@@ -12,6 +12,9 @@
 //!   nothing, so only the ending has to be one that spells a verb;
 //! - whole words ([`WORDS`]): `-re`/`-er`, `-ence`/`-ense`, `-ogue`/`-og`, doubled
 //!   consonants, `ae`/`oe`, and single words.
+//!
+//! Small numbers are spelled three ways too, and each finds the others
+//! ([`NUMBERS`]): "world war two" finds "World War II" and "WW 2" episodes alike.
 
 /// British stems ending in `-our` whose American spelling drops the `u`.
 const OUR_STEMS: &[&str] = &[
@@ -87,9 +90,29 @@ const WORDS: &[(&str, &str)] = &[
     ("travellers", "travelers"), ("travelling", "traveling"), ("wilful", "willful"),
 ];
 
+/// Two to nine as a word, in digits and in Roman numerals. One is left out (its word is
+/// "one" as in "someone's one"), and so are the one-letter numerals V and X ("Gen X").
+const NUMBERS: &[&[&str]] = &[
+    &["two", "2", "ii"],
+    &["three", "3", "iii"],
+    &["four", "4", "iv"],
+    &["five", "5"],
+    &["six", "6", "vi"],
+    &["seven", "7", "vii"],
+    &["eight", "8", "viii"],
+    &["nine", "9", "ix"],
+];
+
 /// The other spellings of `folded` (lowercased, ASCII), British for American and
-/// American for British; empty when it has none.
+/// American for British, and a small number's other forms; empty when it has none.
 pub fn spelling_variants(folded: &str) -> Vec<String> {
+    if let Some(forms) = NUMBERS.iter().find(|forms| forms.contains(&folded)) {
+        return forms
+            .iter()
+            .filter(|form| **form != folded)
+            .map(|form| (*form).to_owned())
+            .collect();
+    }
     for (british, american) in WORDS {
         if folded == *british {
             return vec![(*american).to_owned()];
@@ -154,9 +177,21 @@ mod tests {
     }
 
     #[test]
+    fn small_numbers_find_their_other_forms() {
+        assert_eq!(spelling_variants("two"), ["2", "ii"]);
+        assert_eq!(spelling_variants("ii"), ["two", "2"]);
+        assert_eq!(spelling_variants("9"), ["nine", "ix"]);
+        assert_eq!(spelling_variants("5"), ["five"]);
+        // A number, not "for" by the `-our` rule.
+        assert_eq!(spelling_variants("four"), ["4", "iv"]);
+        for word in ["one", "1", "v", "x", "ten", "10", "22"] {
+            assert!(spelling_variants(word).is_empty(), "{word}");
+        }
+    }
+
+    #[test]
     fn near_misses_have_no_variant() {
         for word in [
-            "four",
             "your",
             "hour",
             "tour",

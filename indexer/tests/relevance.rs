@@ -773,3 +773,146 @@ fn podcast_hits_without_stored_fields_match_the_stored_ones_and_are_read_by_id()
         );
     }
 }
+
+/// Real shows whose words overlap by name and by number: a farming show hosted by a
+/// Jordan, shows with Jordan Peterson as a guest, and history and politics shows.
+fn names_and_numbers() -> &'static Fixture {
+    static FIXTURE: OnceLock<Fixture> = OnceLock::new();
+    FIXTURE.get_or_init(|| {
+        let batches: Vec<(String, FeedBatch)> = [
+            "podcast-feed-parser_ruminant.xml", // The Ruminant, hosted by Jordan Marr
+            "gopodcast_1291423644.xml",         // The Diary Of A CEO
+            "gopodcast_1719657632.xml",         // The Tucker Carlson Show
+            "gopodcast_1537788786.xml",         // The Rest Is History
+            "gopodcast_1611374685.xml",         // The Rest Is Politics
+            "gopodcast_1641568639.xml",         // This is History: A Dynasty to Die For
+        ]
+        .iter()
+        .map(|name| {
+            let bytes = std::fs::read(corpus().join("feeds").join(name)).unwrap();
+            (name.to_string(), parse(name, &bytes))
+        })
+        .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let index_dir = dir.path().join("index");
+        index(&batches, &index_dir);
+        let handle = IndexReaderHandle::open(&index_dir).unwrap();
+        Fixture {
+            batches,
+            _dir: dir,
+            handle,
+            index_dir,
+        }
+    })
+}
+
+/// The shows of `batches` with an episode title holding `phrase` (lowercased).
+fn shows_with_titled_episodes(batches: &[(String, FeedBatch)], phrase: &str) -> Vec<Uuid> {
+    batches
+        .iter()
+        .filter(|(_, batch)| {
+            batch
+                .episodes
+                .iter()
+                .any(|episode| episode.episode_rss_title.to_lowercase().contains(phrase))
+        })
+        .map(|(_, batch)| batch.podcast.podcast_id)
+        .collect()
+}
+
+/// Regression: "jordan peterson" put a farming show first, because its host is called
+/// Jordan: a name's words counted apart in the show's episodes, where the guest's whole
+/// name sits in episode titles.
+#[test]
+fn a_guests_whole_name_in_episode_titles_outranks_a_host_with_the_first_name() {
+    let Fixture {
+        batches, handle, ..
+    } = names_and_numbers();
+    let (_, ruminant) = &batches[0];
+    let host = ruminant
+        .podcast
+        .podcast_rss_author
+        .as_deref()
+        .unwrap_or_default();
+    assert!(plain_words(host).contains("jordan"), "{host}");
+    let mut ruminant_text = ruminant.podcast.podcast_rss_title.clone();
+    for episode in &ruminant.episodes {
+        ruminant_text.push(' ');
+        ruminant_text.push_str(&episode.episode_rss_title);
+        ruminant_text.push(' ');
+        ruminant_text.push_str(
+            episode
+                .episode_rss_description
+                .as_deref()
+                .unwrap_or_default(),
+        );
+    }
+    assert!(!plain_words(&ruminant_text).contains("peterson"));
+    let guests = shows_with_titled_episodes(batches, "jordan peterson");
+    assert!(guests.len() >= 2, "{guests:?}");
+    let found = podcasts(handle, "jordan peterson");
+    let rank = |id: &Uuid| found.iter().position(|hit| hit == id).unwrap_or(usize::MAX);
+    let title = |id: &Uuid| {
+        batches
+            .iter()
+            .find(|(_, batch)| batch.podcast.podcast_id == *id)
+            .map(|(_, batch)| batch.podcast.podcast_rss_title.clone())
+    };
+    let found_titles: Vec<_> = found.iter().map(title).collect();
+    for guest in &guests {
+        assert!(
+            rank(guest) < rank(&ruminant.podcast.podcast_id),
+            "{:?}: {found_titles:?}",
+            title(guest)
+        );
+    }
+}
+
+/// "world war two" finds episodes titled "World War II" that say "two" nowhere, and
+/// "world war ii" those titled "World War Two", even with every word required.
+#[test]
+fn a_number_in_words_finds_its_roman_numeral() {
+    let Fixture {
+        batches, handle, ..
+    } = names_and_numbers();
+    let titled = |phrase: &str, without: &str| -> Vec<Uuid> {
+        batches
+            .iter()
+            .flat_map(|(_, batch)| &batch.episodes)
+            .filter(|episode| {
+                let text = format!(
+                    "{} {}",
+                    episode.episode_rss_title,
+                    episode
+                        .episode_rss_description
+                        .as_deref()
+                        .unwrap_or_default()
+                );
+                episode.episode_rss_title.to_lowercase().contains(phrase)
+                    && !plain_words(&text).contains(without)
+            })
+            .map(|episode| episode.episode_id)
+            .collect()
+    };
+    for (query, phrase, word) in [
+        ("world war two", "world war ii", "two"),
+        ("world war ii", "world war two", "ii"),
+    ] {
+        let expected = titled(phrase, word);
+        assert!(!expected.is_empty(), "{phrase}");
+        // Every word held: the number only through its other form.
+        let request = SearchRequest {
+            mode: Some(SearchMode::Episodes),
+            terms: vec![term(query, EPISODE_TARGETS, MatchMode::Must)],
+            page_size: 100,
+            ..SearchRequest::default()
+        };
+        let found: Vec<Uuid> = match handle.search(&request).unwrap().hits {
+            Hits::Episodes(hits) => hits.iter().map(|hit| hit.episode_id).collect(),
+            Hits::Podcasts(_) => panic!("episode hits"),
+        };
+        for episode in &expected {
+            assert!(found.contains(episode), "{query}: {episode}");
+        }
+    }
+}
