@@ -28,7 +28,8 @@ pub const MANIFEST_FILE: &str = "manifest.json";
 /// quality; episodes their people. 3: episodes store when they were first seen and the
 /// start of their transcript; podcasts and episodes store their fields in 4 KiB blocks
 /// (since written uncompressed in 1 KiB blocks, which tantivy reads the same way).
-const FORMAT_VERSION: u32 = 3;
+/// 4: a podcast's episodes text keeps its positions (the proximity bonus reads it).
+const FORMAT_VERSION: u32 = 4;
 
 /// What `manifest.json` says.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
