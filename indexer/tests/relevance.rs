@@ -118,17 +118,35 @@ fn index(batches: &[(String, FeedBatch)], dir: &Path) {
     build_generation(dir, source, &options).expect("index builds");
 }
 
+/// The corpus's feed files `names`, parsed.
+fn corpus_batches<'a>(names: impl IntoIterator<Item = &'a &'a str>) -> Vec<(String, FeedBatch)> {
+    names
+        .into_iter()
+        .map(|name| {
+            let bytes = std::fs::read(corpus().join("feeds").join(name)).unwrap();
+            (name.to_string(), parse(name, &bytes))
+        })
+        .collect()
+}
+
+/// `batches` indexed in a new temporary directory.
+fn indexed(batches: Vec<(String, FeedBatch)>) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let index_dir = dir.path().join("index");
+    index(&batches, &index_dir);
+    let handle = IndexReaderHandle::open(&index_dir).unwrap();
+    Fixture {
+        batches,
+        _dir: dir,
+        handle,
+        index_dir,
+    }
+}
+
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let mut batches: Vec<(String, FeedBatch)> = TRUE_CRIME
-            .iter()
-            .chain(OTHERS)
-            .map(|name| {
-                let bytes = std::fs::read(corpus().join("feeds").join(name)).unwrap();
-                (name.to_string(), parse(name, &bytes))
-            })
-            .collect();
+        let mut batches = corpus_batches(TRUE_CRIME.iter().chain(OTHERS));
         for number in 0..3 {
             let name = format!("stuffed-{number}.xml");
             let batch = parse(&name, stuffed_feed(number).as_bytes());
@@ -138,16 +156,7 @@ fn fixture() -> &'static Fixture {
             "unrelated.xml".into(),
             parse("unrelated.xml", unrelated_episodes_feed().as_bytes()),
         ));
-        let dir = tempfile::tempdir().unwrap();
-        let index_dir = dir.path().join("index");
-        index(&batches, &index_dir);
-        let handle = IndexReaderHandle::open(&index_dir).unwrap();
-        Fixture {
-            batches,
-            _dir: dir,
-            handle,
-            index_dir,
-        }
+        indexed(batches)
     })
 }
 
@@ -199,6 +208,23 @@ fn episodes(handle: &IndexReaderHandle, text: &str) -> Vec<Uuid> {
 }
 
 /// The lowercase words of a text (letters and digits).
+/// A show's title and its episodes' titles and descriptions.
+fn show_text(batch: &FeedBatch) -> String {
+    let mut text = batch.podcast.podcast_rss_title.clone();
+    for episode in &batch.episodes {
+        text.push(' ');
+        text.push_str(&episode.episode_rss_title);
+        text.push(' ');
+        text.push_str(
+            episode
+                .episode_rss_description
+                .as_deref()
+                .unwrap_or_default(),
+        );
+    }
+    text
+}
+
 fn plain_words(text: &str) -> BTreeSet<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
@@ -534,19 +560,7 @@ fn a_british_spelling_finds_the_show_titled_in_american_spelling() {
     // Another true crime show holds the British spelling, so the word is no typo to
     // match fuzzily.
     let sea_of_lies = batch_of("gopodcast_1364665348.xml");
-    let mut text = sea_of_lies.podcast.podcast_rss_title.clone();
-    for episode in &sea_of_lies.episodes {
-        text.push(' ');
-        text.push_str(&episode.episode_rss_title);
-        text.push(' ');
-        text.push_str(
-            episode
-                .episode_rss_description
-                .as_deref()
-                .unwrap_or_default(),
-        );
-    }
-    assert!(plain_words(&text).contains("favourite"));
+    assert!(plain_words(&show_text(sea_of_lies)).contains("favourite"));
     for query in ["my favourite murder", "favourite murder"] {
         let found = podcasts(&fixture.handle, query);
         assert_eq!(found.first(), Some(&favorite.podcast_id), "{query}");
@@ -670,21 +684,12 @@ fn an_explained_fuzzy_phrase_of_one_letter_words_never_seeks_backwards() {
 /// debug assertion in tantivy; a wrong explanation in release).
 #[test]
 fn explaining_a_hit_never_seeks_a_proximity_phrase_backwards() {
-    let batches: Vec<(String, FeedBatch)> = [
+    let fixture = indexed(corpus_batches(&[
         "gopodcast_1322200189.xml",
         "partytime_pc20rss.xml",
         "feed-rs_rss_2.0_spiegel.xml",
-    ]
-    .iter()
-    .map(|name| {
-        let bytes = std::fs::read(corpus().join("feeds").join(name)).unwrap();
-        (name.to_string(), parse(name, &bytes))
-    })
-    .collect();
-    let dir = tempfile::tempdir().unwrap();
-    let index_dir = dir.path().join("index");
-    index(&batches, &index_dir);
-    let handle = IndexReaderHandle::open(&index_dir).unwrap();
+    ]));
+    let handle = &fixture.handle;
     let mut request = SearchRequest {
         mode: Some(SearchMode::Episodes),
         terms: vec![SearchTerm {
@@ -779,30 +784,14 @@ fn podcast_hits_without_stored_fields_match_the_stored_ones_and_are_read_by_id()
 fn names_and_numbers() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let batches: Vec<(String, FeedBatch)> = [
+        indexed(corpus_batches(&[
             "podcast-feed-parser_ruminant.xml", // The Ruminant, hosted by Jordan Marr
             "gopodcast_1291423644.xml",         // The Diary Of A CEO
             "gopodcast_1719657632.xml",         // The Tucker Carlson Show
             "gopodcast_1537788786.xml",         // The Rest Is History
             "gopodcast_1611374685.xml",         // The Rest Is Politics
             "gopodcast_1641568639.xml",         // This is History: A Dynasty to Die For
-        ]
-        .iter()
-        .map(|name| {
-            let bytes = std::fs::read(corpus().join("feeds").join(name)).unwrap();
-            (name.to_string(), parse(name, &bytes))
-        })
-        .collect();
-        let dir = tempfile::tempdir().unwrap();
-        let index_dir = dir.path().join("index");
-        index(&batches, &index_dir);
-        let handle = IndexReaderHandle::open(&index_dir).unwrap();
-        Fixture {
-            batches,
-            _dir: dir,
-            handle,
-            index_dir,
-        }
+        ]))
     })
 }
 
@@ -835,19 +824,7 @@ fn a_guests_whole_name_in_episode_titles_outranks_a_host_with_the_first_name() {
         .as_deref()
         .unwrap_or_default();
     assert!(plain_words(host).contains("jordan"), "{host}");
-    let mut ruminant_text = ruminant.podcast.podcast_rss_title.clone();
-    for episode in &ruminant.episodes {
-        ruminant_text.push(' ');
-        ruminant_text.push_str(&episode.episode_rss_title);
-        ruminant_text.push(' ');
-        ruminant_text.push_str(
-            episode
-                .episode_rss_description
-                .as_deref()
-                .unwrap_or_default(),
-        );
-    }
-    assert!(!plain_words(&ruminant_text).contains("peterson"));
+    assert!(!plain_words(&show_text(ruminant)).contains("peterson"));
     let guests = shows_with_titled_episodes(batches, "jordan peterson");
     assert!(guests.len() >= 2, "{guests:?}");
     let found = podcasts(handle, "jordan peterson");
