@@ -32,6 +32,29 @@ use crate::words::{TermWords, Word, exact_form, language_codes};
 /// The most phrases one phrase of a term becomes with its words' other spellings.
 const SPELLED_PHRASES: usize = 4;
 
+/// A phrase's tokens, and the same phrase with its words' other spellings (`spelled`,
+/// per token, as the field holds them): "world war ii" beside "world war two", "my
+/// favorite murder" beside "favourite"; at most [`SPELLED_PHRASES`] phrases.
+fn spelled_phrases<'a>(
+    tokens: &[String],
+    spelled: impl Iterator<Item = &'a [String]>,
+) -> Vec<Vec<String>> {
+    let mut phrases = vec![tokens.to_vec()];
+    for ((at, token), variants) in tokens.iter().enumerate().zip(spelled) {
+        let mut more = Vec::new();
+        for phrase in &phrases {
+            for variant in variants.iter().filter(|variant| *variant != token) {
+                let mut other = phrase.clone();
+                other[at] = variant.clone();
+                more.push(other);
+            }
+        }
+        phrases.extend(more);
+        phrases.truncate(SPELLED_PHRASES);
+    }
+    phrases
+}
+
 /// A field's weight and length normalisation.
 #[derive(Debug, Clone, Copy)]
 pub struct FieldWeight {
@@ -237,6 +260,37 @@ struct WordField {
     family: Option<LanguageFamily>,
 }
 
+/// A word's other spellings ([`spelling_variants`]) as each kind of field holds them:
+/// stemmed once for English fields, as they are for unstemmed ones, none elsewhere.
+struct Spellings {
+    plain: Vec<String>,
+    english: Vec<String>,
+}
+
+impl Spellings {
+    fn of(word: &Word) -> Spellings {
+        let plain = spelling_variants(&word.folded);
+        let english = plain
+            .iter()
+            .filter_map(|variant| {
+                analyze_in(LanguageFamily::English, variant)
+                    .into_iter()
+                    .next()
+            })
+            .collect();
+        Spellings { plain, english }
+    }
+
+    /// The tokens of the other spellings in a field of `family` (`None`: unstemmed).
+    fn in_field(&self, family: Option<LanguageFamily>) -> &[String] {
+        match family {
+            Some(LanguageFamily::English) => &self.english,
+            Some(_) => &[],
+            None => &self.plain,
+        }
+    }
+}
+
 impl TermBuilder<'_> {
     fn non_empty(&self) -> &NonEmptyFields {
         match self.kind {
@@ -356,16 +410,8 @@ impl TermBuilder<'_> {
         any_word: bool,
         translate: &[LanguageFamily],
     ) -> Vec<WeightedField> {
-        // The word's other English spelling ("favourite", "favorite"), stemmed once.
-        let spellings = spelling_variants(&word.folded);
-        let english_spellings: Vec<String> = spellings
-            .iter()
-            .filter_map(|variant| {
-                analyze_in(LanguageFamily::English, variant)
-                    .into_iter()
-                    .next()
-            })
-            .collect();
+        // The word's other spellings ("favourite", "favorite"; "two", "ii"), stemmed once.
+        let spellings = Spellings::of(word);
         let owns: Vec<Option<String>> = fields
             .iter()
             .map(|field| Self::token(word, field, any_word))
@@ -389,11 +435,7 @@ impl TermBuilder<'_> {
                 );
             }
             if own.is_some() {
-                let spelled = match field.family {
-                    Some(LanguageFamily::English) => english_spellings.as_slice(),
-                    Some(_) => &[],
-                    None => spellings.as_slice(),
-                };
+                let spelled = spellings.in_field(field.family);
                 forms.extend(spelled.iter().map(|token| (token.clone(), 1.0)));
             }
             // Each stem once, and never the word's own: one frequency per word.
@@ -437,10 +479,10 @@ impl TermBuilder<'_> {
                             true,
                         )),
                     };
-                Some(Box::new(Guarded::new(Box::new(BoostQuery::new(
+                Some(Self::boosted(
                     query,
                     field.weight.weight * self.weights.fuzzy,
-                )))) as Box<dyn Query>)
+                ))
             })
             .collect()
     }
@@ -490,17 +532,20 @@ impl TermBuilder<'_> {
         slop: u32,
         boost: Score,
     ) -> Vec<Box<dyn Query>> {
+        let spellings: Vec<Spellings> = words.iter().map(Spellings::of).collect();
         let mut out: Vec<Box<dyn Query>> = Vec::new();
         for field in fields {
-            let phrase: Vec<(&Word, String)> = match field.family {
+            let phrase: Vec<(&Spellings, String)> = match field.family {
                 Some(family) => words
                     .iter()
-                    .filter(|word| any_word || word.is_content_in(family))
-                    .filter_map(|word| Some((word, word.token_in(family)?)))
+                    .zip(&spellings)
+                    .filter(|(word, _)| any_word || word.is_content_in(family))
+                    .filter_map(|(word, spelled)| Some((spelled, word.token_in(family)?)))
                     .collect(),
                 None => words
                     .iter()
-                    .map(|word| (word, word.plain_token()))
+                    .zip(&spellings)
+                    .map(|(word, spelled)| (spelled, word.plain_token()))
                     .collect(),
             };
             let tokens: Vec<String> = phrase.iter().map(|(_, token)| token.clone()).collect();
@@ -518,8 +563,8 @@ impl TermBuilder<'_> {
             }
             let spelled = phrase
                 .iter()
-                .map(|(word, _)| spelling_variants(&word.folded));
-            for tokens in Self::spelled_phrases(field.family, &tokens, spelled) {
+                .map(|(spelled, _)| spelled.in_field(field.family));
+            for tokens in spelled_phrases(&tokens, spelled) {
                 let query = PhraseQuery::new_with_offset_and_slop(
                     tokens
                         .iter()
@@ -538,41 +583,6 @@ impl TermBuilder<'_> {
     /// past the explained document must not be sought back to it.
     fn boosted(query: Box<dyn Query>, boost: Score) -> Box<dyn Query> {
         Box::new(Guarded::new(Box::new(BoostQuery::new(query, boost))))
-    }
-
-    /// A phrase's tokens, and the same phrase with its words' other spellings ("world
-    /// war ii" beside "world war two", "my favorite murder" beside "favourite") in
-    /// English and unstemmed fields: at most [`SPELLED_PHRASES`] phrases.
-    fn spelled_phrases(
-        family: Option<LanguageFamily>,
-        tokens: &[String],
-        spellings: impl Iterator<Item = Vec<String>>,
-    ) -> Vec<Vec<String>> {
-        let mut phrases = vec![tokens.to_vec()];
-        if !matches!(family, None | Some(LanguageFamily::English)) {
-            return phrases;
-        }
-        for ((at, token), spelled) in tokens.iter().enumerate().zip(spellings) {
-            let variants: Vec<String> = spelled
-                .iter()
-                .filter_map(|variant| match family {
-                    Some(family) => analyze_in(family, variant).into_iter().next(),
-                    None => Some(variant.clone()),
-                })
-                .filter(|variant| variant != token)
-                .collect();
-            let mut more = Vec::new();
-            for phrase in &phrases {
-                for variant in &variants {
-                    let mut spelled = phrase.clone();
-                    spelled[at] = variant.clone();
-                    more.push(spelled);
-                }
-            }
-            phrases.extend(more);
-            phrases.truncate(SPELLED_PHRASES);
-        }
-        phrases
     }
 
     /// The title-like fields of the term's targets (titles and people), and its
@@ -759,13 +769,12 @@ impl TermBuilder<'_> {
                     .into_iter()
                     .filter(|field| self.has_positions(field.field))
                     .collect();
-                let share = w.proximity_episodes;
                 clauses.extend(self.phrases(
                     &long,
                     &words.content,
                     false,
                     w.proximity_slop,
-                    share * w.podcast_episodes_group,
+                    w.proximity_episodes * w.podcast_episodes_group,
                 ));
             }
         }

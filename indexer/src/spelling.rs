@@ -14,7 +14,7 @@
 //!   consonants, `ae`/`oe`, and single words.
 //!
 //! Small numbers are spelled three ways too, and each finds the others
-//! ([`NUMBERS`]): "world war two" finds "World War II" and "WW 2" episodes alike.
+//! ([`NUMBERS`]): "world war two" finds "World War II" and "World War 2" alike.
 
 /// British stems ending in `-our` whose American spelling drops the `u`.
 const OUR_STEMS: &[&str] = &[
@@ -90,8 +90,8 @@ const WORDS: &[(&str, &str)] = &[
     ("travellers", "travelers"), ("travelling", "traveling"), ("wilful", "willful"),
 ];
 
-/// Two to nine as a word, in digits and in Roman numerals. One is left out (its word is
-/// "one" as in "someone's one"), and so are the one-letter numerals V and X ("Gen X").
+/// Two to nine as a word, in digits and in Roman numerals. One is left out ("one" is
+/// mostly "the one", "one of"), and so are the one-letter numerals V and X ("Gen X").
 const NUMBERS: &[&[&str]] = &[
     &["two", "2", "ii"],
     &["three", "3", "iii"],

@@ -195,9 +195,13 @@ fn podcasts(handle: &IndexReaderHandle, text: &str) -> Vec<Uuid> {
 }
 
 fn episodes(handle: &IndexReaderHandle, text: &str) -> Vec<Uuid> {
+    episodes_in(handle, text, MatchMode::Optional)
+}
+
+fn episodes_in(handle: &IndexReaderHandle, text: &str, mode: MatchMode) -> Vec<Uuid> {
     let request = SearchRequest {
         mode: Some(SearchMode::Episodes),
-        terms: vec![term(text, EPISODE_TARGETS, MatchMode::Optional)],
+        terms: vec![term(text, EPISODE_TARGETS, mode)],
         page_size: 100,
         ..SearchRequest::default()
     };
@@ -878,16 +882,7 @@ fn a_number_in_words_finds_its_roman_numeral() {
         let expected = titled(phrase, word);
         assert!(!expected.is_empty(), "{phrase}");
         // Every word held: the number only through its other form.
-        let request = SearchRequest {
-            mode: Some(SearchMode::Episodes),
-            terms: vec![term(query, EPISODE_TARGETS, MatchMode::Must)],
-            page_size: 100,
-            ..SearchRequest::default()
-        };
-        let found: Vec<Uuid> = match handle.search(&request).unwrap().hits {
-            Hits::Episodes(hits) => hits.iter().map(|hit| hit.episode_id).collect(),
-            Hits::Podcasts(_) => panic!("episode hits"),
-        };
+        let found = episodes_in(handle, query, MatchMode::Must);
         for episode in &expected {
             assert!(found.contains(episode), "{query}: {episode}");
         }
