@@ -9,7 +9,6 @@ use rayon::prelude::*;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::query::{BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
-use tantivy::snippet::SnippetGenerator;
 use tantivy::{
     DocAddress, DocId, DocSet, Score, Searcher, SegmentOrdinal, SegmentReader, TERMINATED,
     TantivyDocument, Term,
@@ -21,7 +20,7 @@ use crate::any_field::AnyFieldQuery;
 use crate::collector::{Collected, Page, PageCollector, Prior, ValueSource, merge_pages};
 use crate::cursor::{self, Position};
 use crate::error::{IndexError, Result};
-use crate::highlight::snippet_generator;
+use crate::highlight::Highlighter;
 use crate::hybrid;
 use crate::query_build::{
     combine_terms, episode_filter_clauses, families_for, final_query, podcast_filter_clauses,
@@ -655,7 +654,7 @@ fn shard_snippets(
             .then(b.score.total_cmp(&a.score))
             .then(a.address.cmp(&b.address))
     });
-    let mut generators: [Option<SnippetGenerator>; LanguageFamily::ALL.len()] =
+    let mut highlighters: [Option<Highlighter>; LanguageFamily::ALL.len()] =
         std::array::from_fn(|_| None);
     let mut by_episode: HashMap<Uuid, Vec<TranscriptSnippet>> = HashMap::new();
     for found in matches {
@@ -672,11 +671,11 @@ fn shard_snippets(
             .get(family_index)
             .copied()
             .unwrap_or(LanguageFamily::Other);
-        let generator = match &mut generators[family.index()] {
-            Some(generator) => generator,
+        let highlighter = match &mut highlighters[family.index()] {
+            Some(highlighter) => highlighter,
             empty => {
                 let field = fields.text.field(family);
-                empty.insert(snippet_generator(
+                empty.insert(Highlighter::new(
                     searcher,
                     text_query.as_ref(),
                     field,
@@ -686,16 +685,16 @@ fn shard_snippets(
             }
         };
         let chunk_text = text(&doc, fields.text_stored).unwrap_or_default();
-        let snippet = generator.snippet(&chunk_text);
+        let snippet = highlighter.snippet(&chunk_text);
         let highlights: Vec<(usize, usize)> = snippet
-            .highlighted()
+            .highlighted
             .iter()
             .map(|range| (range.start, range.end))
             .collect();
         snippets.push(TranscriptSnippet {
             chunk_id: text(&doc, fields.chunk_id).unwrap_or_default(),
-            html: highlighted_html(snippet.fragment(), &highlights),
-            fragment: snippet.fragment().to_owned(),
+            html: highlighted_html(&snippet.fragment, &highlights),
+            fragment: snippet.fragment,
             highlights,
             start_second: doc.get_first(fields.start_second).and_then(|v| v.as_f64()),
             end_second: doc.get_first(fields.end_second).and_then(|v| v.as_f64()),
