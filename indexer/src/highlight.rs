@@ -2,11 +2,12 @@
 //! tantivy's `SnippetGenerator` chooses it, at less cost.
 //!
 //! - **Only the words that can match are stemmed.** A snippet re-tokenizes its chunk with
-//!   the field's analyzer to find the query's stems in it, and stemming is most of that
-//!   work. Stemming keeps a word's first two letters when they are ASCII, with two
-//!   exceptions ([`Prefixes`]; the test below checks it over the corpus in every
-//!   family). So a word that starts none of the query's stems cannot match: the filter
-//!   empties it before the stemmer. Its offsets, which shape the fragments, stay.
+//!   the field's analyzer to find the query's stems in it, and stemming is the largest
+//!   part of that work. Stemming keeps a word's first two letters when they are ASCII,
+//!   with two exceptions ([`Prefixes`]; the test below checks it over the corpus in every
+//!   family). So a word whose first two letters start none of the query's stems cannot
+//!   match: the filter empties it before the stemmer. Its offsets, which shape the
+//!   fragments, stay.
 //! - **A word is looked up among the query's few stems directly**, not through a
 //!   lowercased copy of it in an ordered map, and the analyzer is not cloned per snippet.
 //!
