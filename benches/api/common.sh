@@ -41,9 +41,25 @@ start_server() {
 start_server "$data"
 results="$(mktemp)"
 temporary_files=("$log" "$results")
-# Stops the server and removes $temporary_files (the trap on exit; a script with more to
+# Servers of several builds at once (compare.sh, typed.sh): `serve BIN LOG [DIR]` starts
+# BIN over DIR (default the catalog) with its own LOG (start_server), sets $server and
+# $base, and `stop_servers` stops every server it started.
+servers=()
+serve() {
+  log="$2" PODLENS_BIN="$1" start_server "${3:-$data}" --no-poll
+  servers+=("$server")
+}
+stop_servers() {
+  for pid in "${servers[@]}"; do
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  servers=()
+}
+# Stops the servers and removes $temporary_files (the trap on exit; a script with more to
 # stop calls it from its own).
 on_exit() {
+  stop_servers
   kill "$server" 2>/dev/null || true
   wait "$server" 2>/dev/null || true
   rm -f "${temporary_files[@]}"

@@ -24,22 +24,6 @@ relevance_episodes="$(mktemp)"
 logs=("$(mktemp)" "$(mktemp)")
 temporary_files+=("$relevance_episodes" "${logs[@]}")
 grep -v '"sortOrder"' "$bodies_episodes" >"$relevance_episodes"
-servers=()
-stop_servers() {
-  for pid in "${servers[@]}"; do
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  servers=()
-}
-trap 'stop_servers; on_exit' EXIT
-
-# Starts BIN over the catalog with its own LOG (common.sh's start_server); the servers
-# it started are stopped together.
-serve() {
-  log="$2" PODLENS_BIN="$1" start_server "$data" --no-poll
-  servers+=("$server")
-}
 
 echo "catalog: $counts ($data)"
 echo "before: $before"

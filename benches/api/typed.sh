@@ -43,23 +43,11 @@ fi
 # directory, for builds of one index format).
 [[ "$before_data" -ef "$data" ]] || cp "$data/app.sqlite3" "$before_data/app.sqlite3"
 
-
-servers=()
 logs=("$(mktemp)" "$(mktemp)")
 temporary_files+=("${logs[@]}")
-stop_servers() {
-  for pid in "${servers[@]}"; do
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  servers=()
-}
-trap 'stop_servers; on_exit' EXIT
-log="${logs[0]}" PODLENS_BIN="$before" start_server "$before_data" --no-poll
-servers+=("$server")
+serve "$before" "${logs[0]}" "$before_data"
 url_before="$base"
-log="${logs[1]}" PODLENS_BIN="$after" start_server "$data" --no-poll
-servers+=("$server")
+serve "$after" "${logs[1]}"
 url_after="$base"
 
 echo "catalog: $counts ($data; before: $before_data)"
