@@ -49,39 +49,23 @@ serve "$before" "${logs[0]}"
 url_before="$base"
 serve "$after" "${logs[1]}"
 url_after="$base"
-python3 - "$url_before" "$url_after" "$key" "$bodies_podcasts" "$bodies_episodes" "$relevance_episodes" <<'PY'
-"""One request at a time, the two servers in turn (which goes first alternates)."""
-import http.client, json, statistics, sys
-from time import perf_counter
-from urllib.parse import urlparse
+PYTHONPATH="$here" python3 - "$url_before" "$url_after" "$key" "$bodies_podcasts" "$bodies_episodes" "$relevance_episodes" <<'PY'
+"""One request at a time, the two servers in turn (alternate.py)."""
+import statistics, sys
+from alternate import alternate
 
 urls, key, files = sys.argv[1:3], sys.argv[3], sys.argv[4:7]
-connections = [http.client.HTTPConnection(urlparse(u).hostname, urlparse(u).port) for u in urls]
-headers = {"Authorization": key, "Content-Type": "application/json"}
 print("| one connection, medians | client before | client after | engine before | engine after | stored fields and hits before | after |")
 print("|---|---:|---:|---:|---:|---:|---:|")
 for name, path, file in (("podcasts", "/api/v1/search/podcasts", files[0]),
                          ("episodes", "/api/v1/search/episodes", files[1]),
                          ("episodes, relevance", "/api/v1/search/episodes", files[2])):
-    bodies = [line.strip() for line in open(file) if line.strip()]
+    requests = [(path, line.strip()) for line in open(file) if line.strip()]
     seen = [([], [], []), ([], [], [])]
-    for round_number in range(22):
-        for body in bodies:
-            order = (0, 1) if round_number % 2 else (1, 0)
-            for which in order:
-                started = perf_counter()
-                connections[which].request("POST", path, body=body, headers=headers)
-                response = connections[which].getresponse()
-                payload = response.read()
-                elapsed = (perf_counter() - started) * 1000
-                if response.status != 200:
-                    sys.exit(f"{path} answered {response.status}: {payload[:200]!r}")
-                if round_number < 2:
-                    continue
-                times = json.loads(payload)["data"]["searchResultsStats"]["time"]
-                seen[which][0].append(elapsed)
-                seen[which][1].append(times["totalSearchTimeMs"])
-                seen[which][2].append(times["totalPostProcessingTimeMs"])
+    for _, which, elapsed, times in alternate(urls, key, requests, 20):
+        seen[which][0].append(elapsed)
+        seen[which][1].append(times["totalSearchTimeMs"])
+        seen[which][2].append(times["totalPostProcessingTimeMs"])
     m = [[statistics.median(values) for values in server] for server in seen]
     print(f"| {name} | {m[0][0]:.2f} | {m[1][0]:.2f} | {m[0][1]:.2f} | {m[1][1]:.2f} | {m[0][2]:.2f} | {m[1][2]:.2f} |")
 PY

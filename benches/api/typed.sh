@@ -55,15 +55,12 @@ echo "before: $before"
 echo "after: $after"
 echo "$(nproc) cores, load average before the run: $(cut -d" " -f1 /proc/loadavg); $rounds rounds"
 echo
-python3 - "$url_before" "$url_after" "$key" "$root/benches/relevance/queries.tsv" "$rounds" <<'PY'
-"""One request at a time, the two servers in turn (which goes first alternates)."""
-import collections, csv, http.client, json, statistics, sys
-from time import perf_counter
-from urllib.parse import urlparse
+PYTHONPATH="$here" python3 - "$url_before" "$url_after" "$key" "$root/benches/relevance/queries.tsv" "$rounds" <<'PY'
+"""One request at a time, the two servers in turn (alternate.py)."""
+import collections, csv, json, statistics, sys
+from alternate import alternate
 
 urls, key, queries, rounds = sys.argv[1:3], sys.argv[3], sys.argv[4], int(sys.argv[5])
-connections = [http.client.HTTPConnection(urlparse(u).hostname, urlparse(u).port) for u in urls]
-headers = {"Authorization": key, "Content-Type": "application/json"}
 targets = {"podcasts": ["podcast-title", "podcast-description"],
            "episodes": ["episode-title", "episode-description", "transcript"]}
 searches = []
@@ -82,23 +79,12 @@ def quantile(values, q):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 seen = collections.defaultdict(lambda: ([], [], [], []))
-for round_number in range(rounds + 2):
-    for kind, category, body in searches:
-        order = (0, 1) if round_number % 2 else (1, 0)
-        for which in order:
-            started = perf_counter()
-            connections[which].request("POST", f"/api/v1/search/{kind}", body=body, headers=headers)
-            response = connections[which].getresponse()
-            payload = response.read()
-            elapsed = (perf_counter() - started) * 1000
-            if response.status != 200:
-                sys.exit(f"{kind} answered {response.status}: {payload[:200]!r}")
-            if round_number < 2:
-                continue
-            engine = json.loads(payload)["data"]["searchResultsStats"]["time"]["totalSearchTimeMs"]
-            for group in (kind, f"{kind}: {category}"):
-                seen[group][2 * which].append(elapsed)
-                seen[group][2 * which + 1].append(engine)
+requests = [(f"/api/v1/search/{kind}", body) for kind, _, body in searches]
+for index, which, elapsed, times in alternate(urls, key, requests, rounds):
+    kind, category, _ = searches[index]
+    for group in (kind, f"{kind}: {category}"):
+        seen[group][2 * which].append(elapsed)
+        seen[group][2 * which + 1].append(times["totalSearchTimeMs"])
 
 print("| queries | requests | client p50 before | after | client p99 before | after | engine p50 before | after | engine p99 before | after |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
