@@ -22,7 +22,7 @@ mod report;
 mod sqlite;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use podlens_indexer::chunking::chunk_transcript;
 
@@ -51,6 +51,10 @@ pub trait Engine {
     }
     /// Runs query `index` and returns its total match count.
     fn run(&mut self, index: usize, query: &BenchQuery) -> Result<u64>;
+    /// What the report says of this engine (named `name`) beyond its timings.
+    fn notes(&self, _name: &str) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// One episode's text and columns, as the engines other than Podlens load them.
@@ -121,37 +125,71 @@ fn directory_bytes(path: &Path) -> u64 {
         .unwrap_or(0)
 }
 
-/// One warm-up pass (its counts are the engine's answers), then `rounds` timed passes.
+/// An engine built and open, to be measured beside the others.
+struct Contender {
+    name: &'static str,
+    build_seconds: f64,
+    bytes: u64,
+    engine: Box<dyn Engine>,
+}
+
+/// Every engine in turn, a pass over the queries each: one warm-up pass (its counts are
+/// the engines' answers), then `rounds` timed passes per engine, the engines taking
+/// turns pass by pass in an order rotated from one round to the next. A change in the
+/// machine's speed during the run then falls on every engine alike, so the ratios
+/// between them are side by side in time, and each pass still runs with the engine's
+/// own data in the caches, as a server searching one index does (queries interleaved
+/// one by one would run each engine on caches the other has just filled).
 fn measure(
-    engine: &mut dyn Engine,
+    contenders: &mut [Contender],
     queries: &[BenchQuery],
     rounds: usize,
-) -> Result<(Vec<u64>, Vec<Vec<Duration>>)> {
-    engine.prepare(queries)?;
-    let mut counts = Vec::with_capacity(queries.len());
-    for (index, query) in queries.iter().enumerate() {
-        counts.push(engine.run(index, query)?);
+) -> Result<(Vec<EngineResult>, Vec<String>)> {
+    for contender in contenders.iter_mut() {
+        contender.engine.prepare(queries)?;
     }
-    let mut latencies = vec![Vec::with_capacity(rounds); queries.len()];
-    for _ in 0..rounds {
+    let mut counts = Vec::with_capacity(contenders.len());
+    for contender in contenders.iter_mut() {
+        let mut answers = Vec::with_capacity(queries.len());
         for (index, query) in queries.iter().enumerate() {
-            let started = Instant::now();
-            let total = engine.run(index, query)?;
-            latencies[index].push(started.elapsed());
-            std::hint::black_box(total);
+            answers.push(contender.engine.run(index, query)?);
+        }
+        counts.push(answers);
+    }
+    let mut latencies = vec![vec![Vec::with_capacity(rounds); queries.len()]; contenders.len()];
+    for round in 0..rounds {
+        for turn in 0..contenders.len() {
+            let which = (turn + round) % contenders.len();
+            for (index, query) in queries.iter().enumerate() {
+                let started = Instant::now();
+                let total = contenders[which].engine.run(index, query)?;
+                latencies[which][index].push(started.elapsed());
+                std::hint::black_box(total);
+            }
         }
     }
-    Ok((counts, latencies))
+    let mut results = Vec::new();
+    let mut notes = Vec::new();
+    for ((contender, counts), latencies) in contenders.iter().zip(counts).zip(latencies) {
+        notes.extend(contender.engine.notes(contender.name));
+        results.push(EngineResult::new(
+            contender.name,
+            contender.build_seconds,
+            contender.bytes,
+            counts,
+            latencies,
+        ));
+    }
+    Ok((results, notes))
 }
 
 fn keep_data() -> bool {
     std::env::var("KEEP_DATA").is_ok_and(|value| value == "1")
 }
 
-/// Removes an engine's files once measured (unless `KEEP_DATA=1`), so the disk holds
-/// one engine's index at a time.
+/// Removes an engine's files once measured (unless `KEEP_DATA=1`).
 fn discard(path: &Path) {
-    if keep_data() {
+    if keep_data() || !path.exists() {
         return;
     }
     let removed = if path.is_dir() {
@@ -179,47 +217,41 @@ fn selected(name: &str) -> bool {
     }
 }
 
-fn run_podlens(
-    dir: &Path,
-    catalog: &Catalog,
-    queries: &[BenchQuery],
-    rounds: usize,
-    report: &mut Report,
-) -> Result<()> {
+fn podlens_contenders(dir: &Path, catalog: &Catalog) -> Result<Vec<Contender>> {
     let ((), seconds) = timed(|| podlens::build(dir, catalog, None))?;
     let bytes = directory_bytes(dir);
     eprintln!("podlens built in {seconds:.1} s");
+    let mut contenders = Vec::new();
     for (name, snippets) in [("podlens", true), ("podlens, no snippets", false)] {
-        let mut engine = podlens::Podlens::open(dir, snippets, false)?;
-        let (counts, latencies) = measure(&mut engine, queries, rounds)?;
-        report.add(EngineResult::new(name, seconds, bytes, counts, latencies));
-        eprintln!("{name} measured");
+        contenders.push(Contender {
+            name,
+            build_seconds: seconds,
+            bytes,
+            engine: Box::new(podlens::Podlens::open(dir, snippets, false)?),
+        });
     }
-    discard(dir);
-    Ok(())
+    Ok(contenders)
 }
 
 /// The same catalog indexed with vectors (the static model), searched as the API
 /// searches by default: relevance order fuses keyword and vector rankings.
-fn run_hybrid(
+fn hybrid_contender(
     dir: &Path,
     catalog: &Catalog,
-    queries: &[BenchQuery],
-    rounds: usize,
-    report: &mut Report,
-) -> Result<()> {
+    notes: &mut Vec<String>,
+) -> Result<Option<Contender>> {
     let Some(model_dir) = podlens::model_dir() else {
-        report.note("podlens hybrid skipped: neither PODLENS_STATIC_MODEL nor HOME is set");
-        return Ok(());
+        notes.push("podlens hybrid skipped: neither PODLENS_STATIC_MODEL nor HOME is set".into());
+        return Ok(None);
     };
     let model = match podlens_indexer::VectorModel::load(&model_dir) {
         Ok(model) => model,
         Err(error) => {
-            report.note(&format!(
+            notes.push(format!(
                 "podlens hybrid skipped: no static model at {} ({error})",
                 model_dir.display()
             ));
-            return Ok(());
+            return Ok(None);
         }
     };
     let ((), seconds) = timed(|| podlens::build(dir, catalog, Some(model)))?;
@@ -228,90 +260,60 @@ fn run_hybrid(
         .and_then(|manifest| manifest.vectors)
         .map_or(0, |vectors| vectors.count);
     eprintln!("podlens with vectors built in {seconds:.1} s");
-    report.note(&format!(
+    notes.push(format!(
         "podlens hybrid: index built with vectors in {seconds:.1} s ({vectors} vectors of \
          the static model {}, {:.0} MiB on disk with the indexes)",
         model_dir.display(),
         bytes as f64 / (1 << 20) as f64
     ));
-    let name = "podlens hybrid";
-    let mut engine = podlens::Podlens::open(dir, true, true)?;
-    let (counts, latencies) = measure(&mut engine, queries, rounds)?;
-    for note in engine.notes(name) {
-        report.note(&note);
-    }
-    report.add(EngineResult::new(name, seconds, bytes, counts, latencies));
-    eprintln!("{name} measured");
-    drop(engine);
-    discard(dir);
-    Ok(())
+    Ok(Some(Contender {
+        name: "podlens hybrid",
+        build_seconds: seconds,
+        bytes,
+        engine: Box::new(podlens::Podlens::open(dir, true, true)?),
+    }))
 }
 
-fn run_tantivy(
-    dir: &Path,
-    catalog: &Catalog,
-    queries: &[BenchQuery],
-    rounds: usize,
-    report: &mut Report,
-) -> Result<()> {
+fn tantivy_contender(dir: &Path, catalog: &Catalog) -> Result<Contender> {
     let ((), seconds) = timed(|| raw_tantivy::build(dir, catalog))?;
     let bytes = directory_bytes(dir);
     eprintln!("tantivy built in {seconds:.1} s");
-    let mut engine = raw_tantivy::RawTantivy::open(dir)?;
-    let (counts, latencies) = measure(&mut engine, queries, rounds)?;
-    report.add(EngineResult::new(
-        "tantivy", seconds, bytes, counts, latencies,
-    ));
-    drop(engine);
-    discard(dir);
-    Ok(())
+    Ok(Contender {
+        name: "tantivy",
+        build_seconds: seconds,
+        bytes,
+        engine: Box::new(raw_tantivy::RawTantivy::open(dir)?),
+    })
 }
 
-fn run_sqlite(
-    path: &Path,
-    catalog: &Catalog,
-    queries: &[BenchQuery],
-    rounds: usize,
-    report: &mut Report,
-) -> Result<()> {
+fn sqlite_contenders(path: &Path, catalog: &Catalog) -> Result<Vec<Contender>> {
     let _ = std::fs::remove_file(path);
     let ((), seconds) = timed(|| sqlite::build(path, catalog))?;
     let bytes = directory_bytes(path);
     eprintln!("sqlite built in {seconds:.1} s");
+    let mut contenders = Vec::new();
     for (name, snippets) in [("sqlite fts5", false), ("sqlite fts5, snippets", true)] {
-        let mut engine = sqlite::Sqlite::open(path, snippets)?;
-        let (counts, latencies) = measure(&mut engine, queries, rounds)?;
-        report.add(EngineResult::new(name, seconds, bytes, counts, latencies));
-        eprintln!("{name} measured");
+        contenders.push(Contender {
+            name,
+            build_seconds: seconds,
+            bytes,
+            engine: Box::new(sqlite::Sqlite::open(path, snippets)?),
+        });
     }
-    discard(path);
-    Ok(())
+    Ok(contenders)
 }
 
-fn run_postgres(
-    connection: &str,
-    catalog: &Catalog,
-    queries: &[BenchQuery],
-    rounds: usize,
-    report: &mut Report,
-) -> Result<()> {
+fn postgres_contender(connection: &str, catalog: &Catalog) -> Result<Contender> {
     let mut client = postgres::connect(connection)?;
     let ((), seconds) = timed(|| postgres::build(&mut client, catalog))?;
     eprintln!("postgres built in {seconds:.1} s");
     let bytes = postgres::size(&mut client)?;
-    let mut engine = postgres::Postgres::new(client);
-    let (counts, latencies) = measure(&mut engine, queries, rounds)?;
-    if !keep_data() {
-        engine.drop_table()?;
-    }
-    report.add(EngineResult::new(
-        "postgres fts",
-        seconds,
+    Ok(Contender {
+        name: "postgres fts",
+        build_seconds: seconds,
         bytes,
-        counts,
-        latencies,
-    ));
-    Ok(())
+        engine: Box::new(postgres::Postgres::new(client, keep_data())),
+    })
 }
 
 fn main() -> Result<()> {
@@ -340,48 +342,49 @@ fn main() -> Result<()> {
         catalog.transcripts.len(),
         queries.len()
     );
-    let mut report = Report::new(&catalog, &queries, rounds);
+    // Every selected engine is built (and its files kept) before any is measured.
+    let mut contenders = Vec::new();
+    let mut notes = Vec::new();
+    let mut paths = Vec::new();
     if selected("podlens") {
-        run_podlens(
-            &dir.join("podlens"),
-            &catalog,
-            &queries,
-            rounds,
-            &mut report,
-        )?;
+        paths.push(dir.join("podlens"));
+        contenders.extend(podlens_contenders(&dir.join("podlens"), &catalog)?);
     }
     if selected("hybrid") {
-        run_hybrid(
+        paths.push(dir.join("podlens-hybrid"));
+        contenders.extend(hybrid_contender(
             &dir.join("podlens-hybrid"),
             &catalog,
-            &queries,
-            rounds,
-            &mut report,
-        )?;
+            &mut notes,
+        )?);
     }
     if selected("tantivy") {
-        run_tantivy(
-            &dir.join("tantivy"),
-            &catalog,
-            &queries,
-            rounds,
-            &mut report,
-        )?;
+        paths.push(dir.join("tantivy"));
+        contenders.push(tantivy_contender(&dir.join("tantivy"), &catalog)?);
     }
     if selected("sqlite") {
-        run_sqlite(
-            &dir.join("fts5.db"),
-            &catalog,
-            &queries,
-            rounds,
-            &mut report,
-        )?;
+        paths.push(dir.join("fts5.db"));
+        contenders.extend(sqlite_contenders(&dir.join("fts5.db"), &catalog)?);
     }
     if selected("postgres") {
         match std::env::var("PG_CONNECTION") {
-            Ok(connection) => run_postgres(&connection, &catalog, &queries, rounds, &mut report)?,
-            Err(_) => report.note("postgres skipped: PG_CONNECTION is not set"),
+            Ok(connection) => contenders.push(postgres_contender(&connection, &catalog)?),
+            Err(_) => notes.push("postgres skipped: PG_CONNECTION is not set".into()),
         }
+    }
+    eprintln!("measuring {} engines side by side …", contenders.len());
+    let measured = measure(&mut contenders, &queries, rounds);
+    drop(contenders);
+    for path in &paths {
+        discard(path);
+    }
+    let (results, engine_notes) = measured?;
+    let mut report = Report::new(&catalog, &queries, rounds);
+    for note in notes.iter().chain(&engine_notes) {
+        report.note(note);
+    }
+    for result in results {
+        report.add(result);
     }
     report.print();
     Ok(())

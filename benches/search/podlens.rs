@@ -157,18 +157,6 @@ impl Podlens {
         }
         Ok(page.cursor)
     }
-
-    /// What the report says of this engine beyond its timings.
-    pub fn notes(&self, name: &str) -> Vec<String> {
-        if !self.hybrid {
-            return Vec::new();
-        }
-        vec![format!(
-            "{name}: {} of {} relevance-sorted queries fused vector and keyword rankings \
-             (the others kept keyword order: no word the model knows)",
-            self.fused_queries, self.relevance_queries
-        )]
-    }
 }
 
 impl Engine for Podlens {
@@ -197,5 +185,16 @@ impl Engine for Podlens {
         let response = self.handle.search(&self.prepared[index])?;
         std::hint::black_box(&response.hits);
         Ok(response.total)
+    }
+
+    fn notes(&self, name: &str) -> Vec<String> {
+        if !self.hybrid {
+            return Vec::new();
+        }
+        vec![format!(
+            "{name}: {} of {} relevance-sorted queries fused vector and keyword rankings \
+             (the others kept keyword order: no word the model knows)",
+            self.fused_queries, self.relevance_queries
+        )]
     }
 }

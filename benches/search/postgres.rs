@@ -68,16 +68,13 @@ pub fn size(client: &mut Client) -> Result<u64> {
 
 pub struct Postgres {
     client: Client,
+    /// Leave the table when done (`KEEP_DATA=1`).
+    keep: bool,
 }
 
 impl Postgres {
-    pub fn new(client: Client) -> Postgres {
-        Postgres { client }
-    }
-
-    pub fn drop_table(&mut self) -> Result<()> {
-        self.client.batch_execute("DROP TABLE episode")?;
-        Ok(())
+    pub fn new(client: Client, keep: bool) -> Postgres {
+        Postgres { client, keep }
     }
 
     fn filters(query: &BenchQuery) -> String {
@@ -112,6 +109,16 @@ pub fn tsquery(query: &BenchQuery) -> String {
         format!("phraseto_tsquery('simple', '{}')", query.words.join(" "))
     } else {
         format!("to_tsquery('simple', '{}')", query.words.join(" | "))
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        if !self.keep
+            && let Err(error) = self.client.batch_execute("DROP TABLE episode")
+        {
+            eprintln!("could not drop the benchmark's table: {error}");
+        }
     }
 }
 

@@ -116,7 +116,8 @@ impl Report {
             ),
             format!(
                 "queries: {} ({}), top {}, one warm-up pass then {rounds} timed passes, \
-                 one query at a time from one client thread",
+                 one query at a time from one client thread, the engines' passes taking turns \
+                 (their order rotated from one round to the next)",
                 queries.len(),
                 Kind::ALL
                     .iter()

@@ -17,13 +17,13 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 
-use tantivy::query::Query;
+use tantivy::query::{Bm25StatisticsProvider, Query};
 use tantivy::schema::Field;
 use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, TextAnalyzer,
     Token, TokenFilter, TokenStream, Tokenizer,
 };
-use tantivy::{Score, Searcher, Term};
+use tantivy::{Score, Term};
 
 use crate::analysis::LanguageFamily;
 
@@ -65,9 +65,10 @@ impl Fragment {
 
 impl Highlighter {
     /// The highlighter of `query`'s terms in `field` (analyzed by `family`), with
-    /// fragments of at most `max_num_chars`.
+    /// fragments of at most `max_num_chars`; document frequencies from `statistics` (the
+    /// search's, which has looked them up already).
     pub(crate) fn new(
-        searcher: &Searcher,
+        statistics: &dyn Bm25StatisticsProvider,
         query: &dyn Query,
         field: Field,
         family: LanguageFamily,
@@ -85,7 +86,7 @@ impl Highlighter {
             let Some(text) = value.as_str() else {
                 continue;
             };
-            let doc_freq = searcher.doc_freq(term)?;
+            let doc_freq = statistics.doc_freq(term)?;
             if doc_freq > 0 {
                 terms.push((text.to_owned(), 1.0 / (1.0 + doc_freq as Score)));
             }

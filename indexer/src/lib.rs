@@ -16,6 +16,7 @@ mod bm25f;
 mod build;
 pub mod chunking;
 mod collector;
+mod const_score;
 mod coverage;
 pub mod cursor;
 mod dedup;

@@ -13,8 +13,7 @@ use std::ops::Bound;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
 use tantivy::query::{
-    AllQuery, BooleanQuery, ConstScoreQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery,
-    TermSetQuery,
+    AllQuery, BooleanQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery, TermSetQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
@@ -22,6 +21,7 @@ use uuid::Uuid;
 
 use crate::analysis::LanguageFamily;
 use crate::build::Schemas;
+use crate::const_score::ConstScore;
 use crate::error::Result;
 use crate::filter_cache::{ResolvedFilter, ResolvedFilterQuery};
 use crate::guarded::Guarded;
@@ -137,7 +137,7 @@ pub fn term_queries(
             let query = podcasts.word_only(&podcast_targets, word, plan);
             match matching_podcast_ids(shard, &query) {
                 Ok(ids) if ids.is_empty() => {}
-                Ok(ids) => extras.push(Box::new(Guarded::new(Box::new(ConstScoreQuery::new(
+                Ok(ids) => extras.push(Box::new(Guarded::new(Box::new(ConstScore::new(
                     podcast_id_set(generation.schemas.episodes.podcast_id, &ids),
                     WEIGHTS.podcast_join,
                 ))))),
@@ -177,10 +177,7 @@ fn language_match(
             )?))
         }
     };
-    Ok(Box::new(ConstScoreQuery::new(
-        query,
-        WEIGHTS.language_match,
-    )))
+    Ok(Box::new(ConstScore::new(query, WEIGHTS.language_match)))
 }
 
 /// The podcast-level filters of `filters` resolved to the shard's episodes (cached).
@@ -259,7 +256,7 @@ pub(crate) fn any_term(terms: impl IntoIterator<Item = Term>) -> Box<dyn Query> 
 }
 
 fn filter(query: Box<dyn Query>) -> (Occur, Box<dyn Query>) {
-    (Occur::Must, Box::new(ConstScoreQuery::new(query, 0.0)))
+    (Occur::Must, Box::new(ConstScore::new(query, 0.0)))
 }
 
 fn text_terms(field: Field, values: &[String], lowercase: bool) -> Vec<Term> {

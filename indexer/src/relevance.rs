@@ -12,7 +12,7 @@
 //! | transcript | — | transcript 1.0 in a group of weight 0.6 |
 
 use tantivy::query::{
-    BooleanQuery, BoostQuery, ConstScoreQuery, FuzzyTermQuery, Occur, PhraseQuery, Query, TermQuery,
+    BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, PhraseQuery, Query, TermQuery,
 };
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Score, Term};
@@ -20,6 +20,7 @@ use tantivy::{Score, Term};
 use crate::analysis::{LanguageFamily, analyze_in};
 use crate::any_field::AnyFieldQuery;
 use crate::bm25f::{FieldGroup, WeightedField, WordQuery};
+use crate::const_score::ConstScore;
 use crate::coverage::CoverageQuery;
 use crate::guarded::Guarded;
 use crate::request::{MatchMode, SearchTerm, Target};
@@ -469,7 +470,7 @@ impl TermBuilder<'_> {
                         .fuzzy
                         .terms(self.kind, searcher, field.field, &token, distance)
                     {
-                        Ok(terms) => Box::new(ConstScoreQuery::new(
+                        Ok(terms) => Box::new(ConstScore::new(
                             crate::query_build::any_term(terms.iter().cloned()),
                             1.0,
                         )),
@@ -803,7 +804,7 @@ impl TermBuilder<'_> {
             return None;
         }
         let field = self.generation.schemas.podcasts.title_exact;
-        Some(Box::new(Guarded::new(Box::new(ConstScoreQuery::new(
+        Some(Box::new(Guarded::new(Box::new(ConstScore::new(
             Box::new(TermQuery::new(
                 Term::from_field_text(field, &form),
                 IndexRecordOption::Basic,

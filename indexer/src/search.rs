@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::query::{BooleanQuery, ConstScoreQuery, EnableScoring, Occur, Query, TermQuery};
+use tantivy::query::{BooleanQuery, EnableScoring, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::{
     DocAddress, DocId, DocSet, Score, Searcher, SegmentOrdinal, SegmentReader, TERMINATED,
@@ -18,6 +18,7 @@ use uuid::Uuid;
 use crate::analysis::LanguageFamily;
 use crate::any_field::AnyFieldQuery;
 use crate::collector::{Collected, Page, PageCollector, Prior, ValueSource, merge_pages};
+use crate::const_score::ConstScore;
 use crate::cursor::{self, Position};
 use crate::error::{IndexError, Result};
 use crate::highlight::Highlighter;
@@ -632,7 +633,7 @@ fn shard_snippets(
     let query = BooleanQuery::new(vec![
         (
             Occur::Must,
-            Box::new(ConstScoreQuery::new(
+            Box::new(ConstScore::new(
                 Box::new(AnyFieldQuery::new(episodes, 1.0)),
                 0.0,
             )) as Box<dyn Query>,
@@ -676,7 +677,7 @@ fn shard_snippets(
             empty => {
                 let field = fields.text.field(family);
                 empty.insert(Highlighter::new(
-                    searcher,
+                    &statistics,
                     text_query.as_ref(),
                     field,
                     family,
