@@ -133,13 +133,14 @@ struct Contender {
     engine: Box<dyn Engine>,
 }
 
-/// Every engine in turn, a pass over the queries each: one warm-up pass (its counts are
-/// the engines' answers), then `rounds` timed passes per engine, the engines taking
-/// turns pass by pass in an order rotated from one round to the next. A change in the
-/// machine's speed during the run then falls on every engine alike, so the ratios
-/// between them are side by side in time, and each pass still runs with the engine's
-/// own data in the caches, as a server searching one index does (queries interleaved
-/// one by one would run each engine on caches the other has just filled).
+/// Every engine in turn, a pass over the queries each: one pass whose counts are the
+/// engines' answers, then `rounds` rounds in which each engine runs an untimed warm-up
+/// pass and a timed pass, the engines taking turns in an order rotated from one round to
+/// the next. A change in the machine's speed during the run then falls on every engine
+/// alike, so the ratios between them are side by side in time, and each timed pass
+/// runs with its own engine's data in the caches, as a server searching one index does
+/// (without the warm-up, a pass after PostgreSQL's or SQLite's ran its first queries on
+/// what those had left in memory).
 fn measure(
     contenders: &mut [Contender],
     queries: &[BenchQuery],
@@ -160,6 +161,9 @@ fn measure(
     for round in 0..rounds {
         for turn in 0..contenders.len() {
             let which = (turn + round) % contenders.len();
+            for (index, query) in queries.iter().enumerate() {
+                std::hint::black_box(contenders[which].engine.run(index, query)?);
+            }
             for (index, query) in queries.iter().enumerate() {
                 let started = Instant::now();
                 let total = contenders[which].engine.run(index, query)?;
@@ -342,6 +346,7 @@ fn main() -> Result<()> {
         catalog.transcripts.len(),
         queries.len()
     );
+    let mut report = Report::new(&catalog, &queries, rounds);
     // Every selected engine is built (and its files kept) before any is measured.
     let mut contenders = Vec::new();
     let mut notes = Vec::new();
@@ -379,7 +384,6 @@ fn main() -> Result<()> {
         discard(path);
     }
     let (results, engine_notes) = measured?;
-    let mut report = Report::new(&catalog, &queries, rounds);
     for note in notes.iter().chain(&engine_notes) {
         report.note(note);
     }

@@ -115,9 +115,9 @@ impl Report {
                 catalog.vocabulary.words.len(),
             ),
             format!(
-                "queries: {} ({}), top {}, one warm-up pass then {rounds} timed passes, \
-                 one query at a time from one client thread, the engines' passes taking turns \
-                 (their order rotated from one round to the next)",
+                "queries: {} ({}), top {}, {rounds} timed passes, each after a warm-up pass, \
+                 one query at a time from one client thread, the engines taking turns (their \
+                 order rotated from one round to the next)",
                 queries.len(),
                 Kind::ALL
                     .iter()
