@@ -133,14 +133,14 @@ struct Contender {
     engine: Box<dyn Engine>,
 }
 
-/// Every engine in turn, a pass over the queries each: one pass whose counts are the
-/// engines' answers, then `rounds` rounds in which each engine runs an untimed warm-up
-/// pass and a timed pass, the engines taking turns in an order rotated from one round to
-/// the next. A change in the machine's speed during the run then falls on every engine
-/// alike, so the ratios between them are side by side in time, and each timed pass
-/// runs with its own engine's data in the caches, as a server searching one index does
-/// (without the warm-up, a pass after PostgreSQL's or SQLite's ran its first queries on
-/// what those had left in memory).
+/// Every engine in turn: `rounds` rounds in which each engine runs an untimed warm-up
+/// pass over the queries (the first round's gives the engines' answers) and a timed
+/// pass, the engines taking turns in an order rotated from one round to the next. A
+/// change in the machine's speed during the run then falls on every engine alike, so the
+/// ratios between them are side by side in time, and each timed pass runs with its own
+/// engine's data in the caches, as a server searching one index does (without the
+/// warm-up, a pass after PostgreSQL's or SQLite's ran its first queries on what those had
+/// left in memory).
 fn measure(
     contenders: &mut [Contender],
     queries: &[BenchQuery],
@@ -149,24 +149,21 @@ fn measure(
     for contender in contenders.iter_mut() {
         contender.engine.prepare(queries)?;
     }
-    let mut counts = Vec::with_capacity(contenders.len());
-    for contender in contenders.iter_mut() {
-        let mut answers = Vec::with_capacity(queries.len());
-        for (index, query) in queries.iter().enumerate() {
-            answers.push(contender.engine.run(index, query)?);
-        }
-        counts.push(answers);
-    }
+    let mut counts = vec![Vec::with_capacity(queries.len()); contenders.len()];
     let mut latencies = vec![vec![Vec::with_capacity(rounds); queries.len()]; contenders.len()];
     for round in 0..rounds {
         for turn in 0..contenders.len() {
             let which = (turn + round) % contenders.len();
+            let engine = &mut contenders[which].engine;
             for (index, query) in queries.iter().enumerate() {
-                std::hint::black_box(contenders[which].engine.run(index, query)?);
+                let total = engine.run(index, query)?;
+                if round == 0 {
+                    counts[which].push(total);
+                }
             }
             for (index, query) in queries.iter().enumerate() {
                 let started = Instant::now();
-                let total = contenders[which].engine.run(index, query)?;
+                let total = engine.run(index, query)?;
                 latencies[which][index].push(started.elapsed());
                 std::hint::black_box(total);
             }

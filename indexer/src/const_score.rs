@@ -70,7 +70,9 @@ impl Weight for ConstScoreWeight {
                 "Document #({doc}) does not match"
             )));
         }
-        Ok(Explanation::new("Const", self.score))
+        let mut explanation = Explanation::new("Const", self.score);
+        explanation.add_detail(self.weight.explain(reader, doc)?);
+        Ok(explanation)
     }
 
     fn count(&self, reader: &SegmentReader) -> tantivy::Result<u32> {
