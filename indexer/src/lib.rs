@@ -20,6 +20,7 @@ mod const_score;
 mod coverage;
 pub mod cursor;
 mod dedup;
+mod derivations;
 pub mod directory;
 mod documents;
 pub mod embedding;

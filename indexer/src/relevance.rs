@@ -22,6 +22,7 @@ use crate::any_field::AnyFieldQuery;
 use crate::bm25f::{FieldGroup, WeightedField, WordQuery};
 use crate::const_score::ConstScore;
 use crate::coverage::CoverageQuery;
+use crate::derivations::derivations;
 use crate::guarded::Guarded;
 use crate::request::{MatchMode, SearchTerm, Target};
 use crate::schema::FamilyFields;
@@ -108,6 +109,9 @@ pub struct Weights {
     /// A word's translation into a language the term names ([`crate::translations`])
     /// counts at this share of the field's weight.
     pub translation: Score,
+    /// Another word of the word's family ([`crate::derivations`]: "historian" for
+    /// "history") counts at this share of the field's weight.
+    pub derivation: Score,
 }
 
 /// The weights in use.
@@ -136,6 +140,7 @@ pub const WEIGHTS: Weights = Weights {
     exact_title: 3.0,
     fuzzy: 0.5,
     translation: 1.0,
+    derivation: 0.5,
 };
 
 /// A term ready to search: its words, and for each content word whether it is searched
@@ -261,25 +266,37 @@ struct WordField {
     family: Option<LanguageFamily>,
 }
 
-/// A word's other spellings ([`spelling_variants`]) as each kind of field holds them:
-/// stemmed once for English fields, as they are for unstemmed ones, none elsewhere.
+/// A word's other spellings ([`spelling_variants`]) and the other words of its family
+/// ([`derivations`]) as each kind of field holds them: stemmed once for English fields,
+/// as they are for unstemmed ones, none elsewhere.
 struct Spellings {
     plain: Vec<String>,
     english: Vec<String>,
+    related_plain: Vec<String>,
+    related_english: Vec<String>,
+}
+
+/// The first English token of each of `forms`.
+fn english_tokens(forms: &[String]) -> Vec<String> {
+    forms
+        .iter()
+        .filter_map(|form| analyze_in(LanguageFamily::English, form).into_iter().next())
+        .collect()
 }
 
 impl Spellings {
     fn of(word: &Word) -> Spellings {
         let plain = spelling_variants(&word.folded);
-        let english = plain
-            .iter()
-            .filter_map(|variant| {
-                analyze_in(LanguageFamily::English, variant)
-                    .into_iter()
-                    .next()
-            })
+        let related_plain: Vec<String> = derivations(&word.folded)
+            .into_iter()
+            .map(str::to_owned)
             .collect();
-        Spellings { plain, english }
+        Spellings {
+            english: english_tokens(&plain),
+            related_english: english_tokens(&related_plain),
+            plain,
+            related_plain,
+        }
     }
 
     /// The tokens of the other spellings in a field of `family` (`None`: unstemmed).
@@ -288,6 +305,15 @@ impl Spellings {
             Some(LanguageFamily::English) => &self.english,
             Some(_) => &[],
             None => &self.plain,
+        }
+    }
+
+    /// The tokens of the family's other words in a field of `family`.
+    fn related_in_field(&self, family: Option<LanguageFamily>) -> &[String] {
+        match family {
+            Some(LanguageFamily::English) => &self.related_english,
+            Some(_) => &[],
+            None => &self.related_plain,
         }
     }
 }
@@ -438,6 +464,12 @@ impl TermBuilder<'_> {
             if own.is_some() {
                 let spelled = spellings.in_field(field.family);
                 forms.extend(spelled.iter().map(|token| (token.clone(), 1.0)));
+                let related = spellings.related_in_field(field.family);
+                forms.extend(
+                    related
+                        .iter()
+                        .map(|token| (token.clone(), self.weights.derivation)),
+                );
             }
             // Each stem once, and never the word's own: one frequency per word.
             let mut seen: Vec<String> = own.into_iter().collect();
