@@ -571,6 +571,70 @@ fn a_british_spelling_finds_the_show_titled_in_american_spelling() {
     }
 }
 
+/// A show `title` with `description`, and three episodes of unrelated words.
+fn described_feed(title: &str, description: &str) -> String {
+    let items: String = (0..3)
+        .map(|n| {
+            format!(
+                "<item><title>Episode {n}</title><guid>{title}-{n}</guid><description>Weekly conversation number {n}.</description><pubDate>Mon, 0{} Sep 2025 10:00:00 GMT</pubDate></item>",
+                1 + n
+            )
+        })
+        .collect();
+    format!(
+        "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>{title}</title><link>https://{title}.example</link><language>en</language><description>{description}</description>{items}</channel></rss>"
+    )
+}
+
+/// Regression: "activism" did not find a show about activists, nor "historians" one about
+/// history: the English stemmer gives each word its own stem. A word also matches the
+/// other words of its family, below a show holding the word itself.
+#[test]
+fn a_word_finds_the_other_words_of_its_family_below_itself() {
+    let shows = [
+        (
+            "placards",
+            "Stories of activism and the marches that changed laws.",
+        ),
+        (
+            "marchers",
+            "Stories of activists and the marches that changed laws.",
+        ),
+    ];
+    let mut batches = corpus_batches(TRUE_CRIME);
+    for (title, description) in shows {
+        let name = format!("{title}.xml");
+        let batch = parse(&name, described_feed(title, description).as_bytes());
+        batches.push((name, batch));
+    }
+    let fixture = indexed(batches);
+    let id = |title: &str| {
+        fixture
+            .batches
+            .iter()
+            .find(|(name, _)| name == &format!("{title}.xml"))
+            .map(|(_, batch)| batch.podcast.podcast_id)
+            .unwrap()
+    };
+    let (activism, activists) = (id("placards"), id("marchers"));
+    for (query, own, related) in [
+        ("activism", activism, activists),
+        ("activists", activists, activism),
+    ] {
+        let found = podcasts(&fixture.handle, query);
+        let rank = |show| found.iter().position(|hit| *hit == show);
+        let (own_rank, related_rank) = (rank(own), rank(related));
+        assert!(
+            related_rank.is_some(),
+            "{query}: the related word's show not found"
+        );
+        assert!(
+            own_rank < related_rank,
+            "{query}: {own_rank:?} {related_rank:?}"
+        );
+    }
+}
+
 /// Regression: adding an episode did not change what its podcast matches. An update
 /// rewrites the podcast's document with the new episode's text.
 #[test]
