@@ -433,12 +433,16 @@ fn fetch(
                                 request.transcript_start_chars,
                             );
                             hit.explanation = explain(position, found_hit)?;
-                            Ok((position, hit))
+                            Ok((position, hit, found_hit.address))
                         })
                         .collect::<Result<Vec<_>>>()?;
                     if request.snippets && !hits.is_empty() {
                         add_snippets(generation, shard, plan, &mut hits)?;
                     }
+                    let hits: Vec<(usize, EpisodeHit)> = hits
+                        .into_iter()
+                        .map(|(position, hit, _)| (position, hit))
+                        .collect();
                     Ok(hits)
                 })
                 .collect();
@@ -580,20 +584,56 @@ fn transcript_text_query(
     }
 }
 
+/// The language families of the transcripts of `hits` (hits of `shard` with their
+/// addresses), among those the plan searches, and the hits that have one. An episode's
+/// transcript is indexed in one family's field of the episode document and its chunks in
+/// the same family's chunk field: the fields' lengths say which, without reading a chunk.
+fn page_transcripts(
+    generation: &OpenGeneration,
+    shard: &OpenShard,
+    plan: &Plan<'_>,
+    hits: &[(usize, EpisodeHit, DocAddress)],
+) -> (Vec<LanguageFamily>, Vec<Uuid>) {
+    let fields = &generation.schemas.episodes.transcript;
+    let mut families: Vec<LanguageFamily> = Vec::new();
+    let mut episodes = Vec::new();
+    for (_, hit, address) in hits {
+        let reader = shard.episodes.segment_reader(address.segment_ord);
+        let mut held = false;
+        for family in &plan.families {
+            let has_text = reader
+                .get_fieldnorms_reader(fields.field(*family))
+                .is_ok_and(|norms| norms.fieldnorm_id(address.doc_id) != 0);
+            if has_text {
+                held = true;
+                if !families.contains(family) {
+                    families.push(*family);
+                }
+            }
+        }
+        if held {
+            episodes.push(hit.episode_id);
+        }
+    }
+    (families, episodes)
+}
+
 /// Adds transcript snippets to `hits`, the page's hits in `shard`: one search for the
-/// chunks of all of them that match the transcript terms, then each hit's best chunks,
-/// highlighted.
+/// chunks of those with a transcript that match the transcript terms, in their
+/// transcripts' language fields alone, then each hit's best chunks, highlighted.
 fn add_snippets(
     generation: &OpenGeneration,
     shard: &OpenShard,
     plan: &Plan<'_>,
-    hits: &mut [(usize, EpisodeHit)],
+    hits: &mut [(usize, EpisodeHit, DocAddress)],
 ) -> Result<()> {
-    let Some(text_query) = transcript_text_query(generation, shard, &plan.terms, &plan.families)
-    else {
+    let (families, episode_ids) = page_transcripts(generation, shard, plan, hits);
+    if episode_ids.is_empty() {
+        return Ok(());
+    }
+    let Some(text_query) = transcript_text_query(generation, shard, &plan.terms, &families) else {
         return Ok(());
     };
-    let episode_ids: Vec<Uuid> = hits.iter().map(|(_, hit)| hit.episode_id).collect();
     let mut snippets = shard_snippets(
         generation,
         shard,
@@ -601,7 +641,7 @@ fn add_snippets(
         text_query,
         plan.request.snippet_chars,
     )?;
-    for (_, hit) in hits.iter_mut() {
+    for (_, hit, _) in hits.iter_mut() {
         if let Some(found) = snippets.remove(&hit.episode_id) {
             hit.snippets = found;
         }
