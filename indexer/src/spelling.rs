@@ -14,7 +14,9 @@
 //!   consonants, `ae`/`oe`, and single words.
 //!
 //! Small numbers are spelled three ways too, and each finds the others
-//! ([`NUMBERS`]): "world war two" finds "World War II" and "World War 2" alike.
+//! ([`NUMBERS`]): "world war two" finds "World War II" and "World War 2" alike. So do a
+//! noun's irregular singular and plural, which the stemmer keeps apart ([`PLURALS`]:
+//! "women" and "woman", "children" and "child", "people" and "person").
 
 /// British stems ending in `-our` whose American spelling drops the `u`.
 const OUR_STEMS: &[&str] = &[
@@ -103,10 +105,40 @@ const NUMBERS: &[&[&str]] = &[
     &["nine", "9", "ix"],
 ];
 
+/// Irregular plurals and their singulars, one word to the stemmer only by this table. Left
+/// out where the plural is also another word's form ("leaves", "media", "data").
+const PLURALS: &[&[&str]] = &[
+    &["man", "men"],
+    &["woman", "women"],
+    &["child", "children"],
+    &["person", "people"],
+    &["foot", "feet"],
+    &["tooth", "teeth"],
+    &["mouse", "mice"],
+    &["goose", "geese"],
+    &["life", "lives"],
+    &["wife", "wives"],
+    &["knife", "knives"],
+    &["wolf", "wolves"],
+    &["thief", "thieves"],
+    &["half", "halves"],
+    &["shelf", "shelves"],
+    &["crisis", "crises"],
+    &["thesis", "theses"],
+    &["hypothesis", "hypotheses"],
+    &["criterion", "criteria"],
+    &["phenomenon", "phenomena"],
+    &["fungus", "fungi"],
+    &["nucleus", "nuclei"],
+    &["alumnus", "alumni"],
+];
+
 /// The other spellings of `folded` (lowercased, ASCII), British for American and
-/// American for British, and a small number's other forms; empty when it has none.
+/// American for British, a small number's other forms, and an irregular plural's
+/// singular (and back); empty when it has none.
 pub fn spelling_variants(folded: &str) -> Vec<String> {
-    if let Some(forms) = NUMBERS.iter().find(|forms| forms.contains(&folded)) {
+    let groups = NUMBERS.iter().chain(PLURALS);
+    if let Some(forms) = groups.into_iter().find(|forms| forms.contains(&folded)) {
         return forms
             .iter()
             .filter(|form| **form != folded)
@@ -186,6 +218,23 @@ mod tests {
         assert_eq!(spelling_variants("four"), ["4", "iv"]);
         for word in ["one", "1", "v", "x", "ten", "10", "22"] {
             assert!(spelling_variants(word).is_empty(), "{word}");
+        }
+    }
+
+    /// Each irregular plural finds its singular and back, and the English stemmer keeps
+    /// every pair apart (a pair it joins would not need the table).
+    #[test]
+    fn irregular_plurals_find_their_singulars() {
+        use crate::analysis::{LanguageFamily, analyze_in};
+        assert_eq!(spelling_variants("women"), ["woman"]);
+        assert_eq!(spelling_variants("child"), ["children"]);
+        for forms in PLURALS {
+            let stems: Vec<Vec<String>> = forms
+                .iter()
+                .map(|form| analyze_in(LanguageFamily::English, form))
+                .collect();
+            assert_ne!(stems[0], stems[1], "{forms:?}");
+            assert_eq!(spelling_variants(forms[1]), [forms[0]], "{forms:?}");
         }
     }
 
