@@ -194,6 +194,12 @@ pub fn analyze_in(family: LanguageFamily, text: &str) -> Vec<String> {
     })
 }
 
+/// The first token of `text` under `family`'s analyzer: a word's stem, `None` for a
+/// stopword or a text without a word.
+pub fn first_token_in(family: LanguageFamily, text: &str) -> Option<String> {
+    analyze_in(family, text).into_iter().next()
+}
+
 /// The sort form of a title: lowercased, ASCII-folded words joined by single spaces.
 pub fn title_sort_form(title: &str) -> String {
     analyze(&mut plain_analyzer(), title).join(" ")

@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use crate::analysis::{LanguageFamily, analyze_in};
+use crate::analysis::{LanguageFamily, first_token_in};
 
 /// Families of related English words, each member a stem of its own.
 #[rustfmt::skip]
@@ -131,63 +131,85 @@ const FAMILIES: &[&[&str]] = &[
     &["writing", "writer"],
 ];
 
-/// The English stem of a word, or of the first token of a form.
+/// The English stem of a word.
 fn stem(word: &str) -> Option<String> {
-    analyze_in(LanguageFamily::English, word).into_iter().next()
+    first_token_in(LanguageFamily::English, word)
 }
 
-/// Per English stem, the families with a member of that stem.
-static BY_STEM: LazyLock<HashMap<String, Vec<usize>>> = LazyLock::new(|| {
-    let mut by_stem: HashMap<String, Vec<usize>> = HashMap::new();
-    for (family, members) in FAMILIES.iter().enumerate() {
-        for member in *members {
-            if let Some(stem) = stem(member) {
-                let families = by_stem.entry(stem).or_default();
-                if !families.contains(&family) {
-                    families.push(family);
-                }
-            }
-        }
-    }
-    by_stem
+/// Another word of a query word's family: as it is written (for unstemmed fields) and
+/// its English stem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Derivation {
+    pub form: &'static str,
+    pub stem: &'static str,
+}
+
+/// The families' members with their stems, and per stem its family (the table's test
+/// checks that no stem is in two families), stemmed once.
+struct Table {
+    families: Vec<Vec<Derivation>>,
+    by_stem: HashMap<&'static str, usize>,
+}
+
+static TABLE: LazyLock<Table> = LazyLock::new(|| {
+    let families: Vec<Vec<Derivation>> = FAMILIES
+        .iter()
+        .map(|members| {
+            members
+                .iter()
+                .filter_map(|form| {
+                    // Stemmed once for the life of the process: the table is static.
+                    let stem: &'static str = stem(form)?.leak();
+                    Some(Derivation { form, stem })
+                })
+                .collect()
+        })
+        .collect();
+    let by_stem = families
+        .iter()
+        .enumerate()
+        .flat_map(|(at, members)| members.iter().map(move |member| (member.stem, at)))
+        .collect();
+    Table { families, by_stem }
 });
 
-/// The other members of the families of the English word `folded` whose stems differ
-/// from its own ("historians" → "history", "historical"; none for a word of no family).
-pub fn derivations(folded: &str) -> Vec<&'static str> {
+/// The other members of the family of the English word `folded`, those whose stems
+/// differ from its own ("historians" → "history", "historical"; none for a word of no
+/// family).
+pub fn derivations(folded: &str) -> Vec<Derivation> {
     let Some(own) = stem(folded) else {
         return Vec::new();
     };
-    let Some(families) = BY_STEM.get(&own) else {
+    let table = &*TABLE;
+    let Some(&family) = table.by_stem.get(own.as_str()) else {
         return Vec::new();
     };
-    let mut out: Vec<&'static str> = Vec::new();
-    let mut stems = vec![own];
-    for family in families {
-        for member in FAMILIES[*family] {
-            if let Some(stem) = stem(member)
-                && !stems.contains(&stem)
-            {
-                stems.push(stem);
-                out.push(member);
-            }
-        }
-    }
-    out
+    table.families[family]
+        .iter()
+        .filter(|member| member.stem != own)
+        .copied()
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn forms(folded: &str) -> Vec<&'static str> {
+        derivations(folded).iter().map(|d| d.form).collect()
+    }
+
     #[test]
     fn a_word_finds_the_other_stems_of_its_family() {
-        assert_eq!(derivations("historians"), ["history", "historical"]);
-        assert_eq!(derivations("history"), ["historian", "historical"]);
-        assert_eq!(derivations("activism"), ["activist"]);
-        assert_eq!(derivations("activists"), ["activism"]);
-        assert!(derivations("physician").is_empty());
-        assert!(derivations("podcast").is_empty());
+        assert_eq!(forms("historians"), ["history", "historical"]);
+        assert_eq!(forms("history"), ["historian", "historical"]);
+        assert_eq!(forms("activism"), ["activist"]);
+        assert_eq!(forms("activists"), ["activism"]);
+        assert!(forms("physician").is_empty());
+        assert!(forms("podcast").is_empty());
+        // each with its English stem, as the stemmed fields hold it
+        let stems: Vec<&str> = derivations("historians").iter().map(|d| d.stem).collect();
+        assert_eq!(stems, ["histori", "histor"]);
     }
 
     /// Every member of a family has a stem of its own (one that stems like another adds

@@ -17,7 +17,7 @@ use tantivy::query::{
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Score, Term};
 
-use crate::analysis::{LanguageFamily, analyze_in};
+use crate::analysis::{LanguageFamily, first_token_in};
 use crate::any_field::AnyFieldQuery;
 use crate::bm25f::{FieldGroup, WeightedField, WordQuery};
 use crate::const_score::ConstScore;
@@ -276,26 +276,19 @@ struct Spellings {
     related_english: Vec<String>,
 }
 
-/// The first English token of each of `forms`.
-fn english_tokens(forms: &[String]) -> Vec<String> {
-    forms
-        .iter()
-        .filter_map(|form| analyze_in(LanguageFamily::English, form).into_iter().next())
-        .collect()
-}
-
 impl Spellings {
     fn of(word: &Word) -> Spellings {
         let plain = spelling_variants(&word.folded);
-        let related_plain: Vec<String> = derivations(&word.folded)
-            .into_iter()
-            .map(str::to_owned)
+        let english = plain
+            .iter()
+            .filter_map(|variant| first_token_in(LanguageFamily::English, variant))
             .collect();
+        let related = derivations(&word.folded);
         Spellings {
-            english: english_tokens(&plain),
-            related_english: english_tokens(&related_plain),
             plain,
-            related_plain,
+            english,
+            related_plain: related.iter().map(|d| d.form.to_owned()).collect(),
+            related_english: related.iter().map(|d| d.stem.to_owned()).collect(),
         }
     }
 
@@ -457,7 +450,7 @@ impl TermBuilder<'_> {
                 forms.extend(
                     translations(&word.folded, family)
                         .into_iter()
-                        .filter_map(|form| analyze_in(family, form).into_iter().next())
+                        .filter_map(|form| first_token_in(family, form))
                         .map(|token| (token, self.weights.translation)),
                 );
             }

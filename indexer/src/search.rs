@@ -413,7 +413,7 @@ fn fetch(
         ),
         SearchMode::Episodes => {
             // One step per shard: its hits' stored fields, then their snippets.
-            let per_shard: Vec<Result<Vec<(usize, EpisodeHit)>>> = generation
+            let per_shard: Vec<Result<Vec<(usize, EpisodeHit, DocAddress)>>> = generation
                 .shards
                 .par_iter()
                 .with_min_len(crate::fanout::min_len())
@@ -439,16 +439,12 @@ fn fetch(
                     if request.snippets && !hits.is_empty() {
                         add_snippets(generation, shard, plan, &mut hits)?;
                     }
-                    let hits: Vec<(usize, EpisodeHit)> = hits
-                        .into_iter()
-                        .map(|(position, hit, _)| (position, hit))
-                        .collect();
                     Ok(hits)
                 })
                 .collect();
             let mut page: Vec<Option<EpisodeHit>> = found.hits.iter().map(|_| None).collect();
             for hits in per_shard {
-                for (position, hit) in hits? {
+                for (position, hit, _) in hits? {
                     page[position] = Some(hit);
                 }
             }

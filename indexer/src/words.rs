@@ -19,7 +19,7 @@ use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, SimpleTokenizer, StopWordFilter, TextAnalyzer,
 };
 
-use crate::analysis::{LanguageFamily, analyze, analyze_in, plain_analyzer};
+use crate::analysis::{LanguageFamily, analyze, first_token_in, plain_analyzer};
 
 /// English function words (Lucene's list, extended with the common pronouns, auxiliaries
 /// and prepositions of NLTK's list).
@@ -292,7 +292,7 @@ impl Word {
 
     /// The word's token in `family`'s fields (stemmed), `None` when it has none.
     pub fn token_in(&self, family: LanguageFamily) -> Option<String> {
-        analyze_in(family, &self.text).into_iter().next()
+        first_token_in(family, &self.text)
     }
 
     /// The word's token in the unstemmed (plain) fields.
