@@ -9,6 +9,7 @@
 //! ([`vectors`]), used by [`semantic_search`], [`related_podcasts`] and semantic
 //! re-ranking ([`SearchRequest::semantic_rerank`]).
 
+mod abbreviations;
 pub mod analysis;
 mod any_field;
 mod autocomplete;

@@ -17,6 +17,7 @@ use tantivy::query::{
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{Score, Term};
 
+use crate::abbreviations::{Form, abbreviated};
 use crate::analysis::{LanguageFamily, first_token_in};
 use crate::any_field::AnyFieldQuery;
 use crate::bm25f::{FieldGroup, WeightedField, WordQuery};
@@ -112,6 +113,10 @@ pub struct Weights {
     /// Another word of the word's family ([`crate::derivations`]: "historian" for
     /// "history") counts at this share of the field's weight.
     pub derivation: Score,
+    /// An abbreviation's other form ([`crate::abbreviations`]: "artificial intelligence"
+    /// for "ai", and back) counts at this share of the field's weight, for each of the
+    /// form's words.
+    pub abbreviation: Score,
 }
 
 /// The weights in use.
@@ -141,6 +146,7 @@ pub const WEIGHTS: Weights = Weights {
     fuzzy: 0.5,
     translation: 1.0,
     derivation: 0.5,
+    abbreviation: 1.0,
 };
 
 /// A term ready to search: its words, and for each content word whether it is searched
@@ -150,6 +156,8 @@ pub struct TermPlan {
     pub term: SearchTerm,
     pub words: TermWords,
     pub fuzzy: Vec<bool>,
+    /// Per content word, the other forms of the abbreviations it is part of.
+    pub abbreviated: Vec<Vec<Form>>,
 }
 
 fn fuzzy_distance(word: &str) -> u8 {
@@ -181,10 +189,12 @@ impl TermPlan {
                 term.fuzzy || !known(generation, families, term, word)
             })
             .collect();
+        let abbreviated = abbreviated(&words);
         TermPlan {
             term: term.clone(),
             words,
             fuzzy,
+            abbreviated,
         }
     }
 }
@@ -259,6 +269,7 @@ pub struct TermBuilder<'a> {
 }
 
 /// A field of a word: its term and weight, or its token in an unstemmed field.
+#[derive(Clone, Copy)]
 struct WordField {
     field: Field,
     weight: FieldWeight,
@@ -429,6 +440,7 @@ impl TermBuilder<'_> {
         word: &Word,
         any_word: bool,
         translate: &[LanguageFamily],
+        abbreviated: &[Form],
     ) -> Vec<WeightedField> {
         // The word's other spellings ("favourite", "favorite"; "two", "ii"), stemmed once.
         let spellings = Spellings::of(word);
@@ -463,6 +475,17 @@ impl TermBuilder<'_> {
                         .iter()
                         .map(|token| (token.clone(), self.weights.derivation)),
                 );
+                // An abbreviation's other one-word forms ("ai" for "artificial").
+                for form in abbreviated.iter().filter(|form| form.len() == 1) {
+                    let token = match field.family {
+                        Some(LanguageFamily::English) => {
+                            first_token_in(LanguageFamily::English, form[0])
+                        }
+                        Some(_) => None,
+                        None => Some(form[0].to_owned()),
+                    };
+                    forms.extend(token.map(|token| (token, self.weights.abbreviation)));
+                }
             }
             // Each stem once, and never the word's own: one frequency per word.
             let mut seen: Vec<String> = own.into_iter().collect();
@@ -513,8 +536,10 @@ impl TermBuilder<'_> {
             .collect()
     }
 
-    /// One word over the term's fields (plus `extras`, added as they are), and its
-    /// translations into the `translate` languages.
+    /// One word over the term's fields (plus `extras`, added as they are), its
+    /// translations into the `translate` languages and the `abbreviated` forms it is part
+    /// of.
+    #[allow(clippy::too_many_arguments)]
     fn word_query(
         &self,
         targets: &[Target],
@@ -522,6 +547,7 @@ impl TermBuilder<'_> {
         fuzzy: bool,
         any_word: bool,
         translate: &[LanguageFamily],
+        abbreviated: &[Form],
         mut extras: Vec<Box<dyn Query>>,
     ) -> WordQuery {
         let (main, long) = self.groups(targets);
@@ -533,19 +559,53 @@ impl TermBuilder<'_> {
             IndexKind::Podcasts => self.weights.podcast_episodes_group,
             IndexKind::Episodes => self.weights.transcript_group,
         };
+        for form in abbreviated.iter().filter(|form| form.len() > 1) {
+            extras.extend(self.form_phrases(&main, &long, long_weight, form));
+        }
         WordQuery::new(
             vec![
                 FieldGroup {
-                    fields: self.weighted(&main, word, any_word, translate),
+                    fields: self.weighted(&main, word, any_word, translate, abbreviated),
                     weight: 1.0,
                 },
                 FieldGroup {
-                    fields: self.weighted(&long, word, any_word, translate),
+                    fields: self.weighted(&long, word, any_word, translate, abbreviated),
                     weight: long_weight,
                 },
             ],
             extras,
         )
+    }
+
+    /// An abbreviation's form of several words ("artificial intelligence" for "ai") as a
+    /// phrase in each field with positions, at the abbreviation's share of its weight
+    /// over the form's words: a phrase scores its words' summed weights, and stands for
+    /// one word here.
+    fn form_phrases(
+        &self,
+        main: &[WordField],
+        long: &[WordField],
+        long_weight: Score,
+        form: Form,
+    ) -> Vec<Box<dyn Query>> {
+        let words: Vec<Word> = form
+            .iter()
+            .map(|word| Word {
+                text: (*word).to_owned(),
+                folded: (*word).to_owned(),
+            })
+            .collect();
+        let positional = |fields: &[WordField]| -> Vec<WordField> {
+            fields
+                .iter()
+                .filter(|field| self.has_positions(field.field))
+                .copied()
+                .collect()
+        };
+        let share = self.weights.abbreviation / form.len() as Score;
+        let mut phrases = self.phrases(&positional(main), &words, true, 0, share);
+        phrases.extend(self.phrases(&positional(long), &words, true, 0, share * long_weight));
+        phrases
     }
 
     /// Phrase queries of `words` in each field with positions, boosted by the field's
@@ -628,13 +688,14 @@ impl TermBuilder<'_> {
 
     /// One content word of `plan` over `targets` alone, with the plan's fuzziness.
     pub fn word_only(&self, targets: &[Target], word: &Word, plan: &TermPlan) -> WordQuery {
-        let fuzzy = plan
+        let at = plan
             .words
             .content
             .iter()
-            .position(|content| content == word)
-            .is_some_and(|at| plan.fuzzy[at]);
-        self.word_query(targets, word, fuzzy, false, &[], Vec::new())
+            .position(|content| content == word);
+        let fuzzy = at.is_some_and(|at| plan.fuzzy[at]);
+        let abbreviated = at.map_or(&[][..], |at| &plan.abbreviated[at]);
+        self.word_query(targets, word, fuzzy, false, &[], abbreviated, Vec::new())
     }
 
     /// The term's queries, `None` when it has no word to search.
@@ -652,7 +713,8 @@ impl TermBuilder<'_> {
         // A phrase, or a term of stopwords only: the words in order.
         if (term.phrase && words.all.len() > 1) || words.only_stopwords() {
             if words.all.len() == 1 {
-                let query = self.word_query(targets, &words.all[0], false, true, &[], Vec::new());
+                let query =
+                    self.word_query(targets, &words.all[0], false, true, &[], &[], Vec::new());
                 return (!query.is_empty()).then(|| TermQueries {
                     matching: Box::new(query),
                     bonus: None,
@@ -694,7 +756,20 @@ impl TermBuilder<'_> {
             })
             .collect();
         let word_query = |(word, fuzzy): (&Word, &bool)| -> Box<dyn Query> {
-            Box::new(self.word_query(targets, word, *fuzzy, false, &translate, extras(word)))
+            let abbreviated = words
+                .content
+                .iter()
+                .position(|content| content == word)
+                .map_or(&[][..], |at| &plan.abbreviated[at]);
+            Box::new(self.word_query(
+                targets,
+                word,
+                *fuzzy,
+                false,
+                &translate,
+                abbreviated,
+                extras(word),
+            ))
         };
         let matching: Box<dyn Query> = match term.match_mode {
             MatchMode::Optional => {

@@ -105,6 +105,14 @@ const NUMBERS: &[&[&str]] = &[
     &["nine", "9", "ix"],
 ];
 
+/// A small number as its word ("2" and "ii" are "two"); any other word as it is.
+pub fn number_word(folded: &str) -> &str {
+    NUMBERS
+        .iter()
+        .find(|forms| forms.contains(&folded))
+        .map_or(folded, |forms| forms[0])
+}
+
 /// Irregular plurals and their singulars, one word to the stemmer only by this table. Left
 /// out where the plural is also another word's form ("leaves", "media", "data").
 const PLURALS: &[&[&str]] = &[

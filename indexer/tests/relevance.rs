@@ -624,6 +624,7 @@ fn a_word_finds_the_other_words_of_its_family_below_itself() {
         let found = podcasts(&fixture.handle, query);
         let rank = |show| found.iter().position(|hit| *hit == show);
         let (own_rank, related_rank) = (rank(own), rank(related));
+        assert!(own_rank.is_some(), "{query}: the word's own show not found");
         assert!(
             related_rank.is_some(),
             "{query}: the related word's show not found"
@@ -631,6 +632,57 @@ fn a_word_finds_the_other_words_of_its_family_below_itself() {
         assert!(
             own_rank < related_rank,
             "{query}: {own_rank:?} {related_rank:?}"
+        );
+    }
+}
+
+/// Regression: "sci-fi audio drama" missed Welcome to Night Vale, filed under "Science
+/// Fiction", and "ai" missed a show about "artificial intelligence": an abbreviation and
+/// what it stands for share no word. Each form finds the show holding the other, below
+/// the show holding the form itself.
+#[test]
+fn an_abbreviation_and_what_it_stands_for_find_each_other_below_themselves() {
+    let shows = [
+        ("rotors", "Weekly talks on AI and the people who build it."),
+        (
+            "stators",
+            "Weekly talks on artificial intelligence and the people who build it.",
+        ),
+        ("quasars", "Radio plays of sci-fi, read aloud each week."),
+        (
+            "pulsars",
+            "Radio plays of science fiction, read aloud each week.",
+        ),
+    ];
+    let mut batches = corpus_batches(TRUE_CRIME);
+    for (title, description) in shows {
+        let name = format!("{title}.xml");
+        let batch = parse(&name, described_feed(title, description).as_bytes());
+        batches.push((name, batch));
+    }
+    let fixture = indexed(batches);
+    let id = |title: &str| {
+        fixture
+            .batches
+            .iter()
+            .find(|(name, _)| name == &format!("{title}.xml"))
+            .map(|(_, batch)| batch.podcast.podcast_id)
+            .unwrap()
+    };
+    for (query, own, other) in [
+        ("ai", "rotors", "stators"),
+        ("artificial intelligence", "stators", "rotors"),
+        ("sci-fi", "quasars", "pulsars"),
+        ("science fiction", "pulsars", "quasars"),
+    ] {
+        let found = podcasts(&fixture.handle, query);
+        let rank = |show| found.iter().position(|hit| *hit == id(show));
+        let (own_rank, other_rank) = (rank(own), rank(other));
+        assert!(own_rank.is_some(), "{query}: {own} not found");
+        assert!(other_rank.is_some(), "{query}: {other} not found");
+        assert!(
+            own_rank < other_rank,
+            "{query}: {own} at {own_rank:?}, {other} at {other_rank:?}"
         );
     }
 }
