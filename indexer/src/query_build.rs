@@ -25,7 +25,7 @@ use crate::const_score::ConstScore;
 use crate::error::Result;
 use crate::filter_cache::{ResolvedFilter, ResolvedFilterQuery};
 use crate::guarded::Guarded;
-use crate::relevance::{TermBuilder, TermPlan, TermQueries, WEIGHTS};
+use crate::relevance::{TermBuilder, TermPlan, TermQueries, WEIGHTS, other_forms_in};
 use crate::request::{MatchMode, SearchFilters, SearchMode, Target};
 use crate::schema::id_from_halves;
 use crate::shard::{IndexKind, OpenGeneration, OpenShard};
@@ -70,21 +70,42 @@ pub fn snippet_field_query(
             ))),
         };
     }
-    let clauses: Vec<(Occur, Box<dyn Query>)> = words
-        .content
-        .iter()
-        .filter(|word| word.is_content_in(family))
-        .filter_map(|word| word.token_in(family))
-        .map(|token| {
-            (
-                Occur::Should,
-                Box::new(TermQuery::new(
-                    Term::from_field_text(field, &token),
-                    IndexRecordOption::WithFreqs,
-                )) as Box<dyn Query>,
-            )
-        })
-        .collect();
+    // Each content word, and what else it matches there (its other spellings and
+    // family, an abbreviation's other forms): a hit found by one shows it.
+    let term_query = |token: &str| -> Box<dyn Query> {
+        Box::new(TermQuery::new(
+            Term::from_field_text(field, token),
+            IndexRecordOption::WithFreqs,
+        ))
+    };
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for (word, abbreviated) in words.content.iter().zip(&plan.abbreviated) {
+        if !word.is_content_in(family) {
+            continue;
+        }
+        let Some(token) = word.token_in(family) else {
+            continue;
+        };
+        let (mut tokens, phrases) = other_forms_in(word, abbreviated, Some(family));
+        tokens.retain(|other| *other != token);
+        tokens.sort();
+        tokens.dedup();
+        clauses.push((Occur::Should, term_query(&token)));
+        clauses.extend(
+            tokens
+                .iter()
+                .map(|other| (Occur::Should, term_query(other))),
+        );
+        for phrase in phrases {
+            let query: Box<dyn Query> = Box::new(PhraseQuery::new(
+                phrase
+                    .iter()
+                    .map(|token| Term::from_field_text(field, token))
+                    .collect(),
+            ));
+            clauses.push((Occur::Should, query));
+        }
+    }
     match clauses.len() {
         0 => None,
         1 => clauses.into_iter().next().map(|(_, query)| query),

@@ -322,6 +322,43 @@ impl Spellings {
     }
 }
 
+/// A word of an abbreviation's form as a field of `family` holds it (`None`: unstemmed):
+/// stemmed in English fields, as it is in unstemmed ones, absent elsewhere (the forms
+/// are English).
+fn form_token(word: &str, family: Option<LanguageFamily>) -> Option<String> {
+    match family {
+        Some(LanguageFamily::English) => first_token_in(LanguageFamily::English, word),
+        Some(_) => None,
+        None => Some(word.to_owned()),
+    }
+}
+
+/// What else `word` matches in a field of `family` (`None`: unstemmed), as its query
+/// does there: the tokens of its other spellings, of the other words of its family and
+/// of the one-word forms of the abbreviations it is part of (`abbreviated`), and the
+/// token sequences of their longer forms. For transcript snippets, which highlight
+/// what a hit was found by.
+pub fn other_forms_in(
+    word: &Word,
+    abbreviated: &[Form],
+    family: Option<LanguageFamily>,
+) -> (Vec<String>, Vec<Vec<String>>) {
+    let spellings = Spellings::of(word);
+    let mut tokens: Vec<String> = spellings.in_field(family).to_vec();
+    tokens.extend(spellings.related_in_field(family).iter().cloned());
+    let mut phrases = Vec::new();
+    for form in abbreviated {
+        let form_tokens: Option<Vec<String>> =
+            form.iter().map(|word| form_token(word, family)).collect();
+        match form_tokens {
+            Some(mut one) if one.len() == 1 => tokens.extend(one.pop()),
+            Some(several) if !several.is_empty() => phrases.push(several),
+            _ => {}
+        }
+    }
+    (tokens, phrases)
+}
+
 impl TermBuilder<'_> {
     fn non_empty(&self) -> &NonEmptyFields {
         match self.kind {
@@ -477,13 +514,7 @@ impl TermBuilder<'_> {
                 );
                 // An abbreviation's other one-word forms ("ai" for "artificial").
                 for form in abbreviated.iter().filter(|form| form.len() == 1) {
-                    let token = match field.family {
-                        Some(LanguageFamily::English) => {
-                            first_token_in(LanguageFamily::English, form[0])
-                        }
-                        Some(_) => None,
-                        None => Some(form[0].to_owned()),
-                    };
+                    let token = form_token(form[0], field.family);
                     forms.extend(token.map(|token| (token, self.weights.abbreviation)));
                 }
             }

@@ -758,6 +758,41 @@ fn a_word_is_found_in_a_feed_whose_language_only_one_shard_holds() {
     }
 }
 
+/// Regression: a hit found through another form of the query's word ("historians"
+/// finds transcripts saying "history", its family) had no snippet: the passages were
+/// looked up by the word's own form alone.
+#[test]
+fn a_hit_found_by_another_form_of_a_word_shows_that_form_in_its_snippets() {
+    let f = fixture();
+    let request = SearchRequest {
+        terms: vec![term("historians", &[Target::Transcript], MatchMode::Must)],
+        page_size: 5,
+        snippets: true,
+        ..SearchRequest::default()
+    };
+    let Hits::Episodes(hits) = f.handle.search(&request).unwrap().hits else {
+        panic!("episode mode expected")
+    };
+    assert!(!hits.is_empty());
+    for hit in hits {
+        let transcript = f
+            .catalog
+            .transcripts
+            .iter()
+            .find(|t| t.episode_id == hit.episode_id)
+            .expect("a transcript hit has a transcript");
+        assert!(has_word(&transcript.transcript_text, "history"));
+        assert!(!hit.snippets.is_empty(), "{}", hit.episode_id);
+        for snippet in &hit.snippets {
+            assert!(
+                snippet.html.contains("<em>history</em>"),
+                "{}",
+                snippet.html
+            );
+        }
+    }
+}
+
 #[test]
 fn every_hit_gets_its_own_best_matching_chunks_as_snippets() {
     let f = fixture();
