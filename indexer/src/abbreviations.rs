@@ -11,8 +11,8 @@
 //! both words of "artificial intelligence".
 //!
 //! The entries are written out and kept to forms that mean one thing in a podcast's text:
-//! "us" (a pronoun), "un" and "la" (articles in other languages), "ar" and "pr" are left
-//! out.
+//! "us" (a pronoun), "un" and "la" (articles in other languages), "ar", "pr", "ml"
+//! (millilitres) and "vc" (the Viet Cong) are left out.
 
 use crate::spelling::number_word;
 use crate::words::TermWords;
@@ -26,12 +26,11 @@ pub type Form = &'static [&'static str];
 #[rustfmt::skip]
 const ENTRIES: &[&[&[&str]]] = &[
     &[&["ai"], &["artificial", "intelligence"]],
-    &[&["ml"], &["machine", "learning"]],
     &[&["sci", "fi"], &["scifi"], &["science", "fiction"]],
     &[&["tv"], &["television"]],
     &[&["f1"], &["formula", "one"], &["formula", "1"]],
     &[&["wwii"], &["ww2"], &["world", "war", "two"], &["second", "world", "war"]],
-    &[&["wwi"], &["ww1"], &["world", "war", "one"], &["world", "war", "i"], &["first", "world", "war"]],
+    &[&["wwi"], &["ww1"], &["world", "war", "one"], &["world", "war", "i"], &["world", "war", "1"], &["first", "world", "war"]],
     &[&["nyc"], &["new", "york", "city"]],
     &[&["mma"], &["mixed", "martial", "arts"]],
     &[&["bjj"], &["brazilian", "jiu", "jitsu"]],
@@ -44,12 +43,11 @@ const ENTRIES: &[&[&[&str]]] = &[
     &[&["adhd"], &["attention", "deficit", "hyperactivity", "disorder"]],
     &[&["ocd"], &["obsessive", "compulsive", "disorder"]],
     &[&["ibs"], &["irritable", "bowel", "syndrome"]],
-    &[&["ivf"], &["in", "vitro", "fertilisation"]],
+    &[&["ivf"], &["in", "vitro", "fertilisation"], &["in", "vitro", "fertilization"]],
     &[&["ceo"], &["chief", "executive", "officer"]],
-    &[&["vc"], &["venture", "capital"]],
     &[&["ipo"], &["initial", "public", "offering"]],
     &[&["mba"], &["master", "of", "business", "administration"]],
-    &[&["seo"], &["search", "engine", "optimisation"]],
+    &[&["seo"], &["search", "engine", "optimisation"], &["search", "engine", "optimization"]],
     &[&["ux"], &["user", "experience"]],
     &[&["ui"], &["user", "interface"]],
     &[&["vr"], &["virtual", "reality"]],

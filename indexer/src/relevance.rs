@@ -20,7 +20,7 @@ use tantivy::{Score, Term};
 use crate::abbreviations::{Form, abbreviated};
 use crate::analysis::{LanguageFamily, first_token_in};
 use crate::any_field::AnyFieldQuery;
-use crate::bm25f::{FieldGroup, WeightedField, WordQuery};
+use crate::bm25f::{FieldGroup, K1, WeightedField, WordQuery};
 use crate::const_score::ConstScore;
 use crate::coverage::CoverageQuery;
 use crate::derivations::derivations;
@@ -28,12 +28,16 @@ use crate::guarded::Guarded;
 use crate::request::{MatchMode, SearchTerm, Target};
 use crate::schema::FamilyFields;
 use crate::shard::{IndexKind, NonEmptyFields, OpenGeneration, OpenShard};
-use crate::spelling::spelling_variants;
+use crate::spelling::{number_word, spelling_variants};
 use crate::translations::translations;
-use crate::words::{TermWords, Word, exact_form, language_codes};
+use crate::words::{TermWords, Word, exact_form, is_query_stopword, language_codes};
 
 /// The most phrases one phrase of a term becomes with its words' other spellings.
 const SPELLED_PHRASES: usize = 4;
+
+/// A word's abbreviation phrases score as the best of them plus this share of the others
+/// (in other fields, other forms): one word's worth, as the word's own fields saturate.
+const FORM_TIE_BREAKER: Score = 0.1;
 
 /// A phrase's tokens, and the same phrase with its words' other spellings (`spelled`,
 /// per token, as the field holds them): "world war ii" beside "world war two", "my
@@ -114,8 +118,9 @@ pub struct Weights {
     /// "history") counts at this share of the field's weight.
     pub derivation: Score,
     /// An abbreviation's other form ([`crate::abbreviations`]: "artificial intelligence"
-    /// for "ai", and back) counts at this share of the field's weight, for each of the
-    /// form's words.
+    /// for "ai", and back) counts at this share of the field's weight: a one-word form in
+    /// each word's frequency, a longer form as a phrase scaled to one word (see
+    /// `form_phrases`).
     pub abbreviation: Score,
 }
 
@@ -189,7 +194,12 @@ impl TermPlan {
                 term.fuzzy || !known(generation, families, term, word)
             })
             .collect();
-        let abbreviated = abbreviated(&words);
+        // A quoted term means its words as typed.
+        let abbreviated = if term.phrase {
+            vec![Vec::new(); words.content.len()]
+        } else {
+            abbreviated(&words)
+        };
         TermPlan {
             term: term.clone(),
             words,
@@ -347,12 +357,32 @@ pub fn other_forms_in(
     let mut tokens: Vec<String> = spellings.in_field(family).to_vec();
     tokens.extend(spellings.related_in_field(family).iter().cloned());
     let mut phrases = Vec::new();
+    let own = number_word(&word.folded);
     for form in abbreviated {
+        // As the search: not a form the word is part of. A form with a function word
+        // ("do it yourself") is left out: the passage would mark every "it".
+        if (form.len() > 1 && form.contains(&own))
+            || form.iter().any(|word| is_query_stopword(word))
+        {
+            continue;
+        }
         let form_tokens: Option<Vec<String>> =
             form.iter().map(|word| form_token(word, family)).collect();
         match form_tokens {
             Some(mut one) if one.len() == 1 => tokens.extend(one.pop()),
-            Some(several) if !several.is_empty() => phrases.push(several),
+            Some(several) if !several.is_empty() => {
+                let spelled: Vec<Spellings> = form
+                    .iter()
+                    .map(|word| {
+                        Spellings::of(&Word {
+                            text: (*word).to_owned(),
+                            folded: (*word).to_owned(),
+                        })
+                    })
+                    .collect();
+                let spelled = spelled.iter().map(|spellings| spellings.in_field(family));
+                phrases.extend(spelled_phrases(&several, spelled));
+            }
             _ => {}
         }
     }
@@ -513,7 +543,8 @@ impl TermBuilder<'_> {
                         .map(|token| (token.clone(), self.weights.derivation)),
                 );
                 // An abbreviation's other one-word forms ("ai" for "artificial").
-                for form in abbreviated.iter().filter(|form| form.len() == 1) {
+                let people = self.is_people(field.field);
+                for form in abbreviated.iter().filter(|form| form.len() == 1 && !people) {
                     let token = form_token(form[0], field.family);
                     forms.extend(token.map(|token| (token, self.weights.abbreviation)));
                 }
@@ -590,8 +621,16 @@ impl TermBuilder<'_> {
             IndexKind::Podcasts => self.weights.podcast_episodes_group,
             IndexKind::Episodes => self.weights.transcript_group,
         };
-        for form in abbreviated.iter().filter(|form| form.len() > 1) {
-            extras.extend(self.form_phrases(&main, &long, long_weight, form));
+        // The longer forms the word is not itself part of ("second world war" is not
+        // another form of "world"), as one score: the best of their phrases.
+        let own = number_word(&word.folded);
+        let phrases: Vec<Box<dyn Query>> = abbreviated
+            .iter()
+            .filter(|form| form.len() > 1 && !form.contains(&own))
+            .flat_map(|form| self.form_phrases(&main, &long, long_weight, form))
+            .collect();
+        if !phrases.is_empty() {
+            extras.push(Box::new(AnyFieldQuery::new(phrases, FORM_TIE_BREAKER)));
         }
         WordQuery::new(
             vec![
@@ -609,9 +648,12 @@ impl TermBuilder<'_> {
     }
 
     /// An abbreviation's form of several words ("artificial intelligence" for "ai") as a
-    /// phrase in each field with positions, at the abbreviation's share of its weight
-    /// over the form's words: a phrase scores its words' summed weights, and stands for
-    /// one word here.
+    /// phrase in each English or unstemmed field with positions (the forms are English;
+    /// people's names are left out: "Ai" and "Seo" are names too). A phrase's BM25 sums
+    /// its words' weights and does not saturate with the word, so it is scaled to one
+    /// word: the abbreviation's share over the form's words, and the field's weight over
+    /// the group's largest, so that the best phrase scores about what the word itself
+    /// would at most.
     fn form_phrases(
         &self,
         main: &[WordField],
@@ -626,17 +668,38 @@ impl TermBuilder<'_> {
                 folded: (*word).to_owned(),
             })
             .collect();
-        let positional = |fields: &[WordField]| -> Vec<WordField> {
+        let eligible = |fields: &[WordField]| -> Vec<WordField> {
             fields
                 .iter()
-                .filter(|field| self.has_positions(field.field))
+                .filter(|field| matches!(field.family, None | Some(LanguageFamily::English)))
+                .filter(|field| !self.is_people(field.field) && self.has_positions(field.field))
                 .copied()
                 .collect()
         };
         let share = self.weights.abbreviation / form.len() as Score;
-        let mut phrases = self.phrases(&positional(main), &words, true, 0, share);
-        phrases.extend(self.phrases(&positional(long), &words, true, 0, share * long_weight));
+        let mut phrases = Vec::new();
+        for (fields, group_weight) in [(main, 1.0), (long, long_weight)] {
+            for field in eligible(fields) {
+                // The word alone in this field, once, at its mean length, scores
+                // idf · (k1 + 1) · w / (k1 + w) in BM25F; the phrase, idf summed over its
+                // words. `phrases` multiplies by the field's weight.
+                let w = field.weight.weight;
+                let saturated = (K1 + 1.0) / (K1 + w);
+                phrases.extend(self.phrases(
+                    &[field],
+                    &words,
+                    true,
+                    0,
+                    share * group_weight * saturated,
+                ));
+            }
+        }
         phrases
+    }
+
+    fn is_people(&self, field: Field) -> bool {
+        let schemas = &self.generation.schemas;
+        field == schemas.podcasts.people || field == schemas.episodes.people
     }
 
     /// Phrase queries of `words` in each field with positions, boosted by the field's
