@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -591,7 +591,7 @@ fn described_feed(title: &str, description: &str) -> String {
 /// other words of its family, below a show holding the word itself.
 #[test]
 fn a_word_finds_the_other_words_of_its_family_below_itself() {
-    let shows = [
+    let (fixture, ids) = with_described_shows(&[
         (
             "placards",
             "Stories of activism and the marches that changed laws.",
@@ -600,39 +600,12 @@ fn a_word_finds_the_other_words_of_its_family_below_itself() {
             "marchers",
             "Stories of activists and the marches that changed laws.",
         ),
-    ];
-    let mut batches = corpus_batches(TRUE_CRIME);
-    for (title, description) in shows {
-        let name = format!("{title}.xml");
-        let batch = parse(&name, described_feed(title, description).as_bytes());
-        batches.push((name, batch));
-    }
-    let fixture = indexed(batches);
-    let id = |title: &str| {
-        fixture
-            .batches
-            .iter()
-            .find(|(name, _)| name == &format!("{title}.xml"))
-            .map(|(_, batch)| batch.podcast.podcast_id)
-            .unwrap()
-    };
-    let (activism, activists) = (id("placards"), id("marchers"));
+    ]);
     for (query, own, related) in [
-        ("activism", activism, activists),
-        ("activists", activists, activism),
+        ("activism", "placards", "marchers"),
+        ("activists", "marchers", "placards"),
     ] {
-        let found = podcasts(&fixture.handle, query);
-        let rank = |show| found.iter().position(|hit| *hit == show);
-        let (own_rank, related_rank) = (rank(own), rank(related));
-        assert!(own_rank.is_some(), "{query}: the word's own show not found");
-        assert!(
-            related_rank.is_some(),
-            "{query}: the related word's show not found"
-        );
-        assert!(
-            own_rank < related_rank,
-            "{query}: {own_rank:?} {related_rank:?}"
-        );
+        assert_finds_above(&fixture, &ids, query, own, related);
     }
 }
 
@@ -642,7 +615,7 @@ fn a_word_finds_the_other_words_of_its_family_below_itself() {
 /// the show holding the form itself.
 #[test]
 fn an_abbreviation_and_what_it_stands_for_find_each_other_below_themselves() {
-    let shows = [
+    let (fixture, ids) = with_described_shows(&[
         ("rotors", "Weekly talks on AI and the people who build it."),
         (
             "stators",
@@ -659,22 +632,7 @@ fn an_abbreviation_and_what_it_stands_for_find_each_other_below_themselves() {
             "Artificial-Intelligence-Weekly",
             "Conversations with builders.",
         ),
-    ];
-    let mut batches = corpus_batches(TRUE_CRIME);
-    for (title, description) in shows {
-        let name = format!("{title}.xml");
-        let batch = parse(&name, described_feed(title, description).as_bytes());
-        batches.push((name, batch));
-    }
-    let fixture = indexed(batches);
-    let id = |title: &str| {
-        fixture
-            .batches
-            .iter()
-            .find(|(name, _)| name == &format!("{title}.xml"))
-            .map(|(_, batch)| batch.podcast.podcast_id)
-            .unwrap()
-    };
+    ]);
     for (query, own, other) in [
         ("ai", "rotors", "stators"),
         ("artificial intelligence", "stators", "rotors"),
@@ -687,16 +645,41 @@ fn an_abbreviation_and_what_it_stands_for_find_each_other_below_themselves() {
             "AI-Weekly",
         ),
     ] {
-        let found = podcasts(&fixture.handle, query);
-        let rank = |show| found.iter().position(|hit| *hit == id(show));
-        let (own_rank, other_rank) = (rank(own), rank(other));
-        assert!(own_rank.is_some(), "{query}: {own} not found");
-        assert!(other_rank.is_some(), "{query}: {other} not found");
-        assert!(
-            own_rank < other_rank,
-            "{query}: {own} at {own_rank:?}, {other} at {other_rank:?}"
-        );
+        assert_finds_above(&fixture, &ids, query, own, other);
     }
+}
+
+/// The true-crime shows and generated ones (title, description) indexed together, and
+/// the generated shows' podcast ids by title.
+fn with_described_shows(shows: &[(&str, &str)]) -> (Fixture, HashMap<String, Uuid>) {
+    let mut batches = corpus_batches(TRUE_CRIME);
+    let mut ids = HashMap::new();
+    for (title, description) in shows {
+        let name = format!("{title}.xml");
+        let batch = parse(&name, described_feed(title, description).as_bytes());
+        ids.insert((*title).to_owned(), batch.podcast.podcast_id);
+        batches.push((name, batch));
+    }
+    (indexed(batches), ids)
+}
+
+/// `query` finds the shows titled `own` and `other`, `own` first.
+fn assert_finds_above(
+    fixture: &Fixture,
+    ids: &HashMap<String, Uuid>,
+    query: &str,
+    own: &str,
+    other: &str,
+) {
+    let found = podcasts(&fixture.handle, query);
+    let rank = |show: &str| found.iter().position(|hit| *hit == ids[show]);
+    let (own_rank, other_rank) = (rank(own), rank(other));
+    assert!(own_rank.is_some(), "{query}: {own} not found");
+    assert!(other_rank.is_some(), "{query}: {other} not found");
+    assert!(
+        own_rank < other_rank,
+        "{query}: {own} at {own_rank:?}, {other} at {other_rank:?}"
+    );
 }
 
 /// Regression: adding an episode did not change what its podcast matches. An update

@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use common::{Catalog, catalog, day, has_phrase, has_word, term};
 use podlens_indexer::{
-    BuildOptions, Hits, IndexChanges, IndexReaderHandle, IndexSource, MatchMode, NullOrder,
-    SearchFilters, SearchMode, SearchRequest, SearchTerm, SortDirection, SortField, SortOrder,
-    Target, build_generation, update_generation,
+    BuildOptions, EpisodeHit, Hits, IndexChanges, IndexReaderHandle, IndexSource, MatchMode,
+    NullOrder, SearchFilters, SearchMode, SearchRequest, SearchTerm, SortDirection, SortField,
+    SortOrder, Target, build_generation, update_generation,
 };
 use uuid::Uuid;
 
@@ -758,29 +758,41 @@ fn a_word_is_found_in_a_feed_whose_language_only_one_shard_holds() {
     }
 }
 
-/// Regression: a hit found through another form of the query's word ("historians"
-/// finds transcripts saying "history", its family) had no snippet: the passages were
-/// looked up by the word's own form alone.
-#[test]
-fn a_hit_found_by_another_form_of_a_word_shows_that_form_in_its_snippets() {
-    let f = fixture();
+impl Fixture {
+    /// The transcript of `hit`, a transcript hit.
+    fn transcript_of(&self, hit: &EpisodeHit) -> &podlens_model::catalog::TranscriptRecord {
+        self.catalog
+            .transcripts
+            .iter()
+            .find(|t| t.episode_id == hit.episode_id)
+            .expect("a transcript hit has a transcript")
+    }
+}
+
+/// The first `page_size` hits of `word` in transcripts, with snippets.
+fn transcript_hits(f: &Fixture, word: &str, page_size: usize) -> Vec<EpisodeHit> {
     let request = SearchRequest {
-        terms: vec![term("historians", &[Target::Transcript], MatchMode::Must)],
-        page_size: 5,
+        terms: vec![term(word, &[Target::Transcript], MatchMode::Must)],
+        page_size,
         snippets: true,
         ..SearchRequest::default()
     };
     let Hits::Episodes(hits) = f.handle.search(&request).unwrap().hits else {
         panic!("episode mode expected")
     };
+    hits
+}
+
+/// Regression: a hit found through another form of the query's word ("historians"
+/// finds transcripts saying "history", its family) had no snippet: the passages were
+/// looked up by the word's own form alone.
+#[test]
+fn a_hit_found_by_another_form_of_a_word_shows_that_form_in_its_snippets() {
+    let f = fixture();
+    let hits = transcript_hits(&f, "historians", 5);
     assert!(!hits.is_empty());
-    for hit in hits {
-        let transcript = f
-            .catalog
-            .transcripts
-            .iter()
-            .find(|t| t.episode_id == hit.episode_id)
-            .expect("a transcript hit has a transcript");
+    for hit in &hits {
+        let transcript = f.transcript_of(hit);
         assert!(has_word(&transcript.transcript_text, "history"));
         assert!(!hit.snippets.is_empty(), "{}", hit.episode_id);
         for snippet in &hit.snippets {
@@ -797,24 +809,11 @@ fn a_hit_found_by_another_form_of_a_word_shows_that_form_in_its_snippets() {
 fn every_hit_gets_its_own_best_matching_chunks_as_snippets() {
     let f = fixture();
     let word = "mountain";
-    let request = SearchRequest {
-        terms: vec![term(word, &[Target::Transcript], MatchMode::Must)],
-        page_size: 1000,
-        snippets: true,
-        ..SearchRequest::default()
-    };
-    let Hits::Episodes(hits) = f.handle.search(&request).unwrap().hits else {
-        panic!("episode mode expected")
-    };
+    let hits = transcript_hits(&f, word, 1000);
     // Expected from the records: the hit's transcript's chunks that hold the word.
     let mut checked = 0;
     for hit in &hits {
-        let transcript = f
-            .catalog
-            .transcripts
-            .iter()
-            .find(|t| t.episode_id == hit.episode_id)
-            .expect("a transcript hit has a transcript");
+        let transcript = f.transcript_of(hit);
         let matching: HashMap<String, String> =
             podlens_indexer::chunking::chunk_transcript(transcript)
                 .into_iter()
