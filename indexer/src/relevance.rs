@@ -651,9 +651,8 @@ impl TermBuilder<'_> {
     /// phrase in each English or unstemmed field with positions (the forms are English;
     /// people's names are left out: "Ai" and "Seo" are names too). A phrase's BM25 sums
     /// its words' weights and does not saturate with the word, so it is scaled to one
-    /// word: the abbreviation's share over the form's words, and the field's weight over
-    /// the group's largest, so that the best phrase scores about what the word itself
-    /// would at most.
+    /// word: the abbreviation's share over the form's words, times what the word alone,
+    /// once, would score in the field (`(k1 + 1) / (k1 + w)` of its weight `w`).
     fn form_phrases(
         &self,
         main: &[WordField],
