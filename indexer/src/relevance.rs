@@ -373,12 +373,7 @@ pub fn other_forms_in(
             Some(several) if !several.is_empty() => {
                 let spelled: Vec<Spellings> = form
                     .iter()
-                    .map(|word| {
-                        Spellings::of(&Word {
-                            text: (*word).to_owned(),
-                            folded: (*word).to_owned(),
-                        })
-                    })
+                    .map(|word| Spellings::of(&Word::folded(word)))
                     .collect();
                 let spelled = spelled.iter().map(|spellings| spellings.in_field(family));
                 phrases.extend(spelled_phrases(&several, spelled));
@@ -660,13 +655,7 @@ impl TermBuilder<'_> {
         long_weight: Score,
         form: Form,
     ) -> Vec<Box<dyn Query>> {
-        let words: Vec<Word> = form
-            .iter()
-            .map(|word| Word {
-                text: (*word).to_owned(),
-                folded: (*word).to_owned(),
-            })
-            .collect();
+        let words: Vec<Word> = form.iter().map(|word| Word::folded(word)).collect();
         let eligible = |fields: &[WordField]| -> Vec<WordField> {
             fields
                 .iter()
@@ -848,19 +837,16 @@ impl TermBuilder<'_> {
                     && self.families.contains(family)
             })
             .collect();
-        let word_query = |(word, fuzzy): (&Word, &bool)| -> Box<dyn Query> {
-            let abbreviated = words
-                .content
-                .iter()
-                .position(|content| content == word)
-                .map_or(&[][..], |at| &plan.abbreviated[at]);
+        // The content word at `at`, with its fuzziness and abbreviations from the plan.
+        let word_query = |at: usize| -> Box<dyn Query> {
+            let word = &words.content[at];
             Box::new(self.word_query(
                 targets,
                 word,
-                *fuzzy,
+                plan.fuzzy[at],
                 false,
                 &translate,
-                abbreviated,
+                &plan.abbreviated[at],
                 extras(word),
             ))
         };
@@ -868,11 +854,8 @@ impl TermBuilder<'_> {
             MatchMode::Optional => {
                 // Words naming a language ("german") stand beside the others: a show in
                 // that language holds them without sharing the other words' coverage.
-                let (languages, others): (Vec<_>, Vec<_>) = words
-                    .content
-                    .iter()
-                    .zip(&plan.fuzzy)
-                    .partition(|(word, _)| !language_codes(&word.folded).is_empty());
+                let (languages, others): (Vec<usize>, Vec<usize>) = (0..words.content.len())
+                    .partition(|at| !language_codes(&words.content[*at].folded).is_empty());
                 let mut clauses: Vec<Box<dyn Query>> =
                     languages.into_iter().map(word_query).collect();
                 let others: Vec<Box<dyn Query>> = others.into_iter().map(word_query).collect();
@@ -894,12 +877,8 @@ impl TermBuilder<'_> {
             }
             // Must: every word; Not: excludes a document holding every word.
             _ => {
-                let mut all: Vec<Box<dyn Query>> = words
-                    .content
-                    .iter()
-                    .zip(&plan.fuzzy)
-                    .map(word_query)
-                    .collect();
+                let mut all: Vec<Box<dyn Query>> =
+                    (0..words.content.len()).map(word_query).collect();
                 match all.len() {
                     0 => return None,
                     1 => all.pop()?,

@@ -285,6 +285,15 @@ pub struct Word {
 }
 
 impl Word {
+    /// A word given already folded (lowercase, ASCII), as the written-out tables hold
+    /// their words.
+    pub fn folded(folded: &str) -> Word {
+        Word {
+            text: folded.to_owned(),
+            folded: folded.to_owned(),
+        }
+    }
+
     /// Whether the word carries content in `family`'s fields.
     pub fn is_content_in(&self, family: LanguageFamily) -> bool {
         !is_query_stopword(&self.folded) && !is_family_stopword(family, &self.folded)
