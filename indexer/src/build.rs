@@ -24,6 +24,7 @@ use crate::generation::{
     read_manifest, shard_dir, shard_index_dir,
 };
 use crate::schema::{ChunkSchema, EpisodeSchema, PodcastSchema};
+use crate::text_language::search_language;
 use crate::vectors::{ShardVectors, VectorKind, VectorModel, podcast_text};
 
 /// Index kinds, as directory names inside a shard.
@@ -180,6 +181,7 @@ pub fn build_generation(
         .map(|(shard, input)| {
             let mut writers = ShardWriters::create(&gen_dir, shard as u32, &schemas, options)?;
             let mut texts: HashMap<Uuid, Vec<EpisodeText>> = HashMap::new();
+            let mut languages: HashMap<Uuid, Option<String>> = HashMap::new();
             for episode in &input.episodes {
                 texts
                     .entry(episode.podcast_id)
@@ -203,11 +205,15 @@ pub fn build_generation(
                         .get_mut(&podcast.podcast_id)
                         .map_or(&mut [][..], |texts| texts.as_mut_slice()),
                 );
-                writers.add_podcast(&schemas, &stored, &text)?;
+                let language = writers.add_podcast(&schemas, &stored, &text)?;
+                languages.insert(podcast.podcast_id, language);
             }
             for episode in &input.episodes {
                 let podcast = podcasts_by_id.get(&episode.podcast_id).copied();
-                let language = podcast.and_then(|p| p.rss_language.as_deref());
+                let language = match languages.get(&episode.podcast_id) {
+                    Some(language) => language.as_deref(),
+                    None => podcast.and_then(|p| p.rss_language.as_deref()),
+                };
                 let explicit = podcast.is_some_and(|p| p.explicit_rss);
                 let transcript = transcripts_by_episode.get(&episode.episode_id).copied();
                 let names = people.of_episode(episode.episode_id);
@@ -327,21 +333,27 @@ pub fn update_generation(
             for id in changes.deleted_episodes {
                 writers.delete_episode(&schemas, *id);
             }
+            let mut languages: HashMap<Uuid, Option<String>> = HashMap::new();
             for (stored, text) in &rebuilt {
                 let id = stored.podcast.podcast_id;
                 writers.forget_podcast_text(id);
                 writers.delete_term(PODCASTS, schemas.podcasts.ids.id, id);
-                writers.add_podcast(&schemas, stored, text)?;
+                languages.insert(id, writers.add_podcast(&schemas, stored, text)?);
             }
             for episode in changes.episodes {
                 if shard_of(episode.podcast_id, shards) != shard {
                     continue;
                 }
                 writers.delete_episode(&schemas, episode.episode_id);
-                let (language, explicit) = match podcasts_by_id.get(&episode.podcast_id) {
+                let (declared, explicit) = match podcasts_by_id.get(&episode.podcast_id) {
                     Some(podcast) => (podcast.rss_language.clone(), podcast.explicit_rss),
                     None => writers.stored_podcast_language(&schemas, episode.podcast_id)?,
                 };
+                // every podcast with a changed episode was rebuilt above
+                let language = languages
+                    .get(&episode.podcast_id)
+                    .cloned()
+                    .unwrap_or(declared);
                 let transcript = transcripts_by_episode.get(&episode.episode_id).copied();
                 let names = people.of_episode(episode.episode_id);
                 writers.add_episode(
@@ -579,15 +591,29 @@ impl ShardWriters {
         }
     }
 
+    /// Adds a podcast's document and text vector; returns the language it is searched in
+    /// (`crate::text_language`), which its episodes are indexed in too.
     fn add_podcast(
         &mut self,
         schemas: &Schemas,
         stored: &StoredPodcast,
         episodes_text: &(usize, String),
-    ) -> Result<()> {
+    ) -> Result<Option<String>> {
         let podcast = &stored.podcast;
         let (episodes, text) = episodes_text;
-        let doc = podcast_document(&schemas.podcasts, stored, *episodes, text);
+        let language = search_language(
+            podcast.rss_language.as_deref(),
+            &podcast.podcast_rss_title,
+            podcast.podcast_rss_description_no_html.as_deref(),
+            text,
+        );
+        let doc = podcast_document(
+            &schemas.podcasts,
+            stored,
+            *episodes,
+            text,
+            language.as_deref(),
+        );
         self.podcasts.1.add_document(doc)?;
         if let (Some(model), Some(vectors)) = (&self.model, &mut self.vectors) {
             let text = podcast_text(
@@ -596,7 +622,7 @@ impl ShardWriters {
             );
             vectors.push_podcast(model, podcast.podcast_id, &text);
         }
-        Ok(())
+        Ok(language)
     }
 
     fn add_episode(

@@ -135,12 +135,15 @@ fn add_opt_text(doc: &mut TantivyDocument, field: tantivy::schema::Field, value:
     }
 }
 
-/// The podcast's document: its record, signals and names, and the text of its episodes.
+/// The podcast's document: its record, signals and names, and the text of its episodes;
+/// its text in the fields of `language`, the one it is searched in
+/// (`crate::text_language`).
 pub fn podcast_document(
     schema: &PodcastSchema,
     stored: &StoredPodcast,
     episodes: usize,
     episodes_text: &str,
+    language: Option<&str>,
 ) -> TantivyDocument {
     let podcast = &stored.podcast;
     let signals = stored.signals.as_ref();
@@ -149,7 +152,7 @@ pub fn podcast_document(
     doc.add_text(schema.ids.id, podcast.podcast_id.to_string());
     doc.add_u64(schema.ids.id_hi, hi);
     doc.add_u64(schema.ids.id_lo, lo);
-    let family = LanguageFamily::from_language_tag(podcast.rss_language.as_deref());
+    let family = LanguageFamily::from_language_tag(language);
     doc.add_text(schema.title.field(family), &podcast.podcast_rss_title);
     doc.add_text(schema.title_words, &podcast.podcast_rss_title);
     doc.add_text(schema.title_exact, &podcast.podcast_rss_title);
@@ -193,13 +196,18 @@ pub fn podcast_document(
         schema.image_url,
         podcast.podcast_image_url.as_deref(),
     );
-    if let Some(tag) = podcast
+    let declared = podcast
         .rss_language
         .as_deref()
-        .filter(|tag| !tag.trim().is_empty())
-    {
+        .filter(|tag| !tag.trim().is_empty());
+    if let Some(tag) = declared {
         doc.add_text(schema.language, primary_language(tag));
         doc.add_text(schema.language_tag, tag.trim().to_ascii_lowercase());
+    }
+    if let Some(searched) = language.map(primary_language)
+        && declared.is_none_or(|tag| primary_language(tag) != searched)
+    {
+        doc.add_text(schema.language, searched);
     }
     for genre in &podcast.podcast_podlens_genres {
         add_opt_text(&mut doc, schema.genres, Some(&genre.trim().to_lowercase()));

@@ -47,6 +47,7 @@ mod shard;
 pub mod sort_key;
 mod spelling;
 mod stored;
+pub mod text_language;
 mod translations;
 pub mod vectors;
 mod window;

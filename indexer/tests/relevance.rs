@@ -12,7 +12,8 @@ use std::sync::OnceLock;
 use chrono::{TimeZone, Utc};
 use podlens_indexer::{
     BuildOptions, Hits, IndexChanges, IndexReaderHandle, IndexSource, MatchMode, PodcastHit,
-    SearchMode, SearchRequest, SearchTerm, Target, build_generation, update_generation,
+    SearchFilters, SearchMode, SearchRequest, SearchTerm, Target, build_generation,
+    update_generation,
 };
 use podlens_model::catalog::{EpisodeRecord, FeedBatch};
 use uuid::Uuid;
@@ -505,6 +506,57 @@ fn language_words_find_shows_in_that_language() {
         let at = found.iter().position(|hit| *hit == id).expect("found");
         assert!(at < 4, "{at}");
     }
+}
+
+/// Regression: "História da Arte", lectures in Portuguese whose feed declares `EN`, was
+/// stemmed as English and not counted as Portuguese, so "art history in portuguese" put
+/// English history shows above it. A show whose text is plainly in another language than
+/// the English it declares is searched in that language too; its hits keep the declared
+/// tag.
+#[test]
+fn a_show_in_portuguese_whose_feed_declares_english_is_found_as_portuguese() {
+    const LECTURES: &str = "podcast-feed-parser_itunesu.xml";
+    let fixture = indexed(corpus_batches(&[
+        LECTURES,
+        "gopodcast_1537788786.xml", // The Rest Is History
+        "gopodcast_1611374685.xml",
+        "gopodcast_1641568639.xml",
+        "feed-rs_rss_2.0_bbc.xml",
+        "podcast-feed-parser_orbita.xml", // Fora de órbita, declared Portuguese
+        "gopodcast_1322200189.xml",
+    ]));
+    let batch = |file: &str| &fixture.batches.iter().find(|(n, _)| n == file).unwrap().1;
+    let lectures = &batch(LECTURES).podcast;
+    assert_eq!(lectures.rss_language.as_deref(), Some("en"));
+    assert!(lectures.podcast_rss_title.starts_with("História da Arte"));
+
+    let found = podcasts(&fixture.handle, "art history in portuguese");
+    assert_eq!(found.first(), Some(&lectures.podcast_id), "{found:?}");
+
+    let in_portuguese = SearchRequest {
+        mode: Some(SearchMode::Podcasts),
+        filters: SearchFilters {
+            languages: vec!["pt".into()],
+            ..SearchFilters::default()
+        },
+        page_size: 100,
+        ..SearchRequest::default()
+    };
+    let Hits::Podcasts(hits) = fixture.handle.search(&in_portuguese).unwrap().hits else {
+        panic!("podcast hits");
+    };
+    let mut found: Vec<Uuid> = hits.iter().map(|hit| hit.podcast_id).collect();
+    found.sort();
+    let mut expected = vec![
+        lectures.podcast_id,
+        batch("podcast-feed-parser_orbita.xml").podcast.podcast_id,
+    ];
+    expected.sort();
+    assert_eq!(found, expected);
+    let shown = hits
+        .iter()
+        .find(|hit| hit.podcast_id == lectures.podcast_id);
+    assert_eq!(shown.and_then(|hit| hit.language.as_deref()), Some("en"));
 }
 
 /// English topic words beside a language word match their translations in that
