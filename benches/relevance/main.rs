@@ -22,9 +22,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use podlens_indexer::text_language::search_language;
 use podlens_indexer::{
-    BuildOptions, Hits, IndexReaderHandle, IndexSource, MatchMode, SearchMode, SearchRequest,
-    SearchTerm, Target, VectorModel, build_generation,
+    BuildOptions, EpisodeText, Hits, IndexReaderHandle, IndexSource, MatchMode, SearchMode,
+    SearchRequest, SearchTerm, Target, VectorModel, build_generation, episodes_text,
 };
 use serde_json::json;
 use uuid::Uuid;
@@ -483,6 +484,16 @@ fn evaluate(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> String {
             .filter(|q| q.mode == SearchMode::Episodes)
             .count(),
     );
+    let relabelled = searched_in_another_language(corpus);
+    let _ = writeln!(
+        out,
+        "Shows searched in another language than their feed declares (`indexer/src/text_language.rs`): {}.\n",
+        if relabelled.is_empty() {
+            "none".to_owned()
+        } else {
+            relabelled.join(", ")
+        }
+    );
     let _ = writeln!(
         out,
         "{} more queries have no relevant document in the catalog ({}); they are left out of the figures below.\n",
@@ -710,4 +721,56 @@ fn main() {
                 .expect("RESULTS.md");
         }
     }
+}
+
+/// The feed files whose show the index searches in another language than the one its
+/// feed declares, with both: the same detection over the same text as the index build
+/// (each episode's title, description, keywords and people, newest first).
+fn searched_in_another_language(corpus: &Corpus) -> Vec<String> {
+    let mut people: HashMap<Uuid, Vec<String>> = HashMap::new();
+    for person in &corpus.persons {
+        if let Some(episode) = person.episode_id {
+            let names = people.entry(episode).or_default();
+            let name = person.name.trim();
+            if !name.is_empty() && !names.iter().any(|seen| seen == name) {
+                names.push(name.to_owned());
+            }
+        }
+    }
+    let mut texts: HashMap<Uuid, Vec<EpisodeText>> = HashMap::new();
+    for episode in &corpus.episodes {
+        let names = people.remove(&episode.episode_id).unwrap_or_default();
+        texts
+            .entry(episode.podcast_id)
+            .or_default()
+            .push(EpisodeText::of(episode, names));
+    }
+    let mut found: Vec<String> = corpus
+        .podcasts
+        .iter()
+        .filter_map(|podcast| {
+            let (_, text) = episodes_text(
+                texts
+                    .get_mut(&podcast.podcast_id)
+                    .map_or(&mut [][..], |texts| texts.as_mut_slice()),
+            );
+            let declared = podcast.rss_language.as_deref();
+            let searched = search_language(
+                declared,
+                &podcast.podcast_rss_title,
+                podcast.podcast_rss_description_no_html.as_deref(),
+                &text,
+            );
+            (searched.as_deref().map(str::trim) != declared.map(str::trim)).then(|| {
+                format!(
+                    "{} (declares {}, searched as {})",
+                    corpus.podcast_key[&podcast.podcast_id],
+                    declared.unwrap_or("nothing"),
+                    searched.as_deref().unwrap_or("nothing")
+                )
+            })
+        })
+        .collect();
+    found.sort();
+    found
 }
