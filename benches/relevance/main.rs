@@ -724,44 +724,31 @@ fn main() {
 }
 
 /// The feed files whose show the index searches in another language than the one its
-/// feed declares, with both: the same detection over the same text as the index build
-/// (each episode's title, description, keywords and people, newest first).
+/// feed declares, with both (`podlens_indexer::text_language`, on the same text as the
+/// index build: each episode's title and description, newest first).
 fn searched_in_another_language(corpus: &Corpus) -> Vec<String> {
-    let mut people: HashMap<Uuid, Vec<String>> = HashMap::new();
-    for person in &corpus.persons {
-        if let Some(episode) = person.episode_id {
-            let names = people.entry(episode).or_default();
-            let name = person.name.trim();
-            if !name.is_empty() && !names.iter().any(|seen| seen == name) {
-                names.push(name.to_owned());
-            }
-        }
-    }
     let mut texts: HashMap<Uuid, Vec<EpisodeText>> = HashMap::new();
     for episode in &corpus.episodes {
-        let names = people.remove(&episode.episode_id).unwrap_or_default();
         texts
             .entry(episode.podcast_id)
             .or_default()
-            .push(EpisodeText::of(episode, names));
+            .push(EpisodeText::of(episode, Vec::new()));
     }
     let mut found: Vec<String> = corpus
         .podcasts
         .iter()
         .filter_map(|podcast| {
-            let (_, text) = episodes_text(
-                texts
-                    .get_mut(&podcast.podcast_id)
-                    .map_or(&mut [][..], |texts| texts.as_mut_slice()),
-            );
-            let declared = podcast.rss_language.as_deref();
-            let searched = search_language(
-                declared,
-                &podcast.podcast_rss_title,
-                podcast.podcast_rss_description_no_html.as_deref(),
-                &text,
-            );
-            (searched.as_deref().map(str::trim) != declared.map(str::trim)).then(|| {
+            let episodes = texts
+                .get_mut(&podcast.podcast_id)
+                .map_or(&mut [][..], |texts| texts.as_mut_slice());
+            episodes_text(episodes);
+            let declared = podcast
+                .rss_language
+                .as_deref()
+                .map(str::trim)
+                .filter(|tag| !tag.is_empty());
+            let searched = search_language(podcast, episodes);
+            (searched.as_deref() != declared).then(|| {
                 format!(
                     "{} (declares {}, searched as {})",
                     corpus.podcast_key[&podcast.podcast_id],

@@ -5,7 +5,9 @@
 //! Design: every stemmed text target (titles, descriptions, transcripts) has one field per
 //! language family (`episode_title__en`, `episode_title__de`, …, `episode_title__xx`).
 //! A document's text goes only into the field of its own family, chosen from its
-//! `rssLanguage` (a transcript's own language wins for transcript text). A query term is
+//! podcast's `rssLanguage`, or the language its text is plainly in when that tag says
+//! English or nothing (`crate::text_language`); a transcript's own language wins for
+//! transcript text. A query term is
 //! analyzed once per family and searched in each family's field, so an English query
 //! finds German documents only when the words agree after each side's own stemming, and
 //! a language filter narrows the fields searched. Languages without a stemmer use the

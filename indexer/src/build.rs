@@ -200,13 +200,14 @@ pub fn build_generation(
                         .cloned(),
                     people: podcast_people(podcast, people.of_podcast(podcast.podcast_id)),
                 };
-                let text = episodes_text(
+                let text = PodcastText::of(
+                    podcast,
                     texts
                         .get_mut(&podcast.podcast_id)
                         .map_or(&mut [][..], |texts| texts.as_mut_slice()),
                 );
-                let language = writers.add_podcast(&schemas, &stored, &text)?;
-                languages.insert(podcast.podcast_id, language);
+                writers.add_podcast(&schemas, &stored, &text)?;
+                languages.insert(podcast.podcast_id, text.language);
             }
             for episode in &input.episodes {
                 let podcast = podcasts_by_id.get(&episode.podcast_id).copied();
@@ -338,7 +339,8 @@ pub fn update_generation(
                 let id = stored.podcast.podcast_id;
                 writers.forget_podcast_text(id);
                 writers.delete_term(PODCASTS, schemas.podcasts.ids.id, id);
-                languages.insert(id, writers.add_podcast(&schemas, stored, text)?);
+                writers.add_podcast(&schemas, stored, text)?;
+                languages.insert(id, text.language.clone());
             }
             for episode in changes.episodes {
                 if shard_of(episode.podcast_id, shards) != shard {
@@ -349,7 +351,8 @@ pub fn update_generation(
                     Some(podcast) => (podcast.rss_language.clone(), podcast.explicit_rss),
                     None => writers.stored_podcast_language(&schemas, episode.podcast_id)?,
                 };
-                // every podcast with a changed episode was rebuilt above
+                // a podcast the index holds was rebuilt above; one it does not hold has
+                // no document to read a language from
                 let language = languages
                     .get(&episode.podcast_id)
                     .cloned()
@@ -383,7 +386,7 @@ fn rebuilt_podcasts(
     people: &People<'_>,
     shard: u32,
     shards: u32,
-) -> Result<Vec<(StoredPodcast, (usize, String))>> {
+) -> Result<Vec<(StoredPodcast, PodcastText)>> {
     let in_shard = |id: &Uuid| shard_of(*id, shards) == shard;
     let deleted_podcasts: HashSet<Uuid> = changes.deleted_podcasts.iter().copied().collect();
     let mut replaced: HashSet<Uuid> = changes.deleted_episodes.iter().copied().collect();
@@ -442,10 +445,30 @@ fn rebuilt_podcasts(
                 .filter(|e| e.podcast_id == podcast_id)
                 .map(|e| EpisodeText::of(e, people.of_episode(e.episode_id))),
         );
-        let text = episodes_text(&mut texts);
+        let text = PodcastText::of(&stored.podcast, &mut texts);
         rebuilt.push((stored, text));
     }
     Ok(rebuilt)
+}
+
+/// What a podcast's document holds beyond its record: its episodes' number and text, and
+/// the language it and its episodes are searched in (`crate::text_language`).
+struct PodcastText {
+    episodes: usize,
+    text: String,
+    language: Option<String>,
+}
+
+impl PodcastText {
+    /// Of `podcast` and its `episodes`, which are left newest first.
+    fn of(podcast: &PodcastRecord, episodes: &mut [EpisodeText]) -> PodcastText {
+        let (count, text) = episodes_text(episodes);
+        PodcastText {
+            episodes: count,
+            text,
+            language: search_language(podcast, episodes),
+        }
+    }
 }
 
 struct ShardWriters {
@@ -591,28 +614,19 @@ impl ShardWriters {
         }
     }
 
-    /// Adds a podcast's document and text vector; returns the language it is searched in
-    /// (`crate::text_language`), which its episodes are indexed in too.
     fn add_podcast(
         &mut self,
         schemas: &Schemas,
         stored: &StoredPodcast,
-        episodes_text: &(usize, String),
-    ) -> Result<Option<String>> {
+        text: &PodcastText,
+    ) -> Result<()> {
         let podcast = &stored.podcast;
-        let (episodes, text) = episodes_text;
-        let language = search_language(
-            podcast.rss_language.as_deref(),
-            &podcast.podcast_rss_title,
-            podcast.podcast_rss_description_no_html.as_deref(),
-            text,
-        );
         let doc = podcast_document(
             &schemas.podcasts,
             stored,
-            *episodes,
-            text,
-            language.as_deref(),
+            text.episodes,
+            &text.text,
+            text.language.as_deref(),
         );
         self.podcasts.1.add_document(doc)?;
         if let (Some(model), Some(vectors)) = (&self.model, &mut self.vectors) {
@@ -622,7 +636,7 @@ impl ShardWriters {
             );
             vectors.push_podcast(model, podcast.podcast_id, &text);
         }
-        Ok(language)
+        Ok(())
     }
 
     fn add_episode(
@@ -667,7 +681,7 @@ impl ShardWriters {
         Ok(())
     }
 
-    /// The stored language tag and explicit flag of a podcast already in this shard.
+    /// The language a podcast already in this shard is searched in, and its explicit flag.
     fn stored_podcast_language(
         &self,
         schemas: &Schemas,
@@ -689,7 +703,7 @@ impl ShardWriters {
         };
         let doc: TantivyDocument = searcher.doc(*address)?;
         let language = doc
-            .get_first(fields.language_tag)
+            .get_first(fields.searched_language)
             .and_then(|value| value.as_str())
             .map(str::to_owned);
         let explicit_column = searcher

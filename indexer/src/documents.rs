@@ -196,18 +196,16 @@ pub fn podcast_document(
         schema.image_url,
         podcast.podcast_image_url.as_deref(),
     );
-    let declared = podcast
+    if let Some(tag) = podcast
         .rss_language
         .as_deref()
-        .filter(|tag| !tag.trim().is_empty());
-    if let Some(tag) = declared {
-        doc.add_text(schema.language, primary_language(tag));
+        .filter(|tag| !tag.trim().is_empty())
+    {
         doc.add_text(schema.language_tag, tag.trim().to_ascii_lowercase());
     }
-    if let Some(searched) = language.map(primary_language)
-        && declared.is_none_or(|tag| primary_language(tag) != searched)
-    {
-        doc.add_text(schema.language, searched);
+    if let Some(tag) = language {
+        doc.add_text(schema.language, primary_language(tag));
+        doc.add_text(schema.searched_language, tag);
     }
     for genre in &podcast.podcast_podlens_genres {
         add_opt_text(&mut doc, schema.genres, Some(&genre.trim().to_lowercase()));

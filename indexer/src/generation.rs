@@ -29,7 +29,7 @@ pub const MANIFEST_FILE: &str = "manifest.json";
 /// start of their transcript; podcasts and episodes store their fields in 4 KiB blocks
 /// (since written uncompressed in 1 KiB blocks, which tantivy reads the same way).
 /// 4: a podcast's episodes text keeps its positions (the proximity bonus reads it).
-const FORMAT_VERSION: u32 = 4;
+const FORMAT_VERSION: u32 = 5;
 
 /// What `manifest.json` says.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

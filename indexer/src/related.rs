@@ -118,7 +118,7 @@ pub fn related_by_text(
         return Ok(Vec::new());
     };
     let language = source
-        .get_first(fields.language_tag)
+        .get_first(fields.searched_language)
         .and_then(|value| value.as_str())
         .map(str::to_owned);
     let family = LanguageFamily::from_language_tag(language.as_deref());

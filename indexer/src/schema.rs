@@ -113,6 +113,9 @@ pub struct PodcastSchema {
     pub image_url: Field,
     pub language: Field,
     pub language_tag: Field,
+    /// The tag the podcast's text is indexed under (`crate::text_language`): the
+    /// declared one, or the language its text is in.
+    pub searched_language: Field,
     pub genres: Field,
     pub countries: Field,
     pub explicit: Field,
@@ -166,6 +169,7 @@ impl PodcastSchema {
             image_url: b.add_text_field("image_url", STORED),
             language: b.add_text_field("language", STRING | FAST),
             language_tag: b.add_text_field("language_tag", STORED),
+            searched_language: b.add_text_field("searched_language", STORED),
             genres: b.add_text_field("genres", STRING | STORED),
             countries: b.add_text_field("countries", STRING),
             explicit: b.add_bool_field("explicit", INDEXED | FAST),

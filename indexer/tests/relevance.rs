@@ -511,18 +511,20 @@ fn language_words_find_shows_in_that_language() {
 /// Regression: "História da Arte", lectures in Portuguese whose feed declares `EN`, was
 /// stemmed as English and not counted as Portuguese, so "art history in portuguese" put
 /// English history shows above it. A show whose text is plainly in another language than
-/// the English it declares is searched in that language too; its hits keep the declared
-/// tag.
+/// the English it declares is indexed in that language's fields and is in that language
+/// for the filters; its hits keep the declared tag; an update indexes its new episodes
+/// in the same language.
 #[test]
 fn a_show_in_portuguese_whose_feed_declares_english_is_found_as_portuguese() {
     const LECTURES: &str = "podcast-feed-parser_itunesu.xml";
+    const FORA_DE_ORBITA: &str = "podcast-feed-parser_orbita.xml"; // declared Portuguese
     let fixture = indexed(corpus_batches(&[
         LECTURES,
+        FORA_DE_ORBITA,
         "gopodcast_1537788786.xml", // The Rest Is History
         "gopodcast_1611374685.xml",
         "gopodcast_1641568639.xml",
         "feed-rs_rss_2.0_bbc.xml",
-        "podcast-feed-parser_orbita.xml", // Fora de órbita, declared Portuguese
         "gopodcast_1322200189.xml",
     ]));
     let batch = |file: &str| &fixture.batches.iter().find(|(n, _)| n == file).unwrap().1;
@@ -533,30 +535,98 @@ fn a_show_in_portuguese_whose_feed_declares_english_is_found_as_portuguese() {
     let found = podcasts(&fixture.handle, "art history in portuguese");
     assert_eq!(found.first(), Some(&lectures.podcast_id), "{found:?}");
 
-    let in_portuguese = SearchRequest {
-        mode: Some(SearchMode::Podcasts),
-        filters: SearchFilters {
-            languages: vec!["pt".into()],
-            ..SearchFilters::default()
-        },
-        page_size: 100,
-        ..SearchRequest::default()
+    // a language filter searches that language's fields only: the show's words are in
+    // the Portuguese ones
+    let filtered = |handle: &IndexReaderHandle, mode, text: &str, targets, language: &str| {
+        let request = SearchRequest {
+            mode: Some(mode),
+            terms: if text.is_empty() {
+                Vec::new()
+            } else {
+                vec![term(text, targets, MatchMode::Optional)]
+            },
+            filters: SearchFilters {
+                languages: vec![language.into()],
+                ..SearchFilters::default()
+            },
+            page_size: 100,
+            ..SearchRequest::default()
+        };
+        handle.search(&request).unwrap().hits
     };
-    let Hits::Podcasts(hits) = fixture.handle.search(&in_portuguese).unwrap().hits else {
+    let ids = |hits: Hits| match hits {
+        Hits::Podcasts(hits) => hits
+            .iter()
+            .map(|hit| hit.podcast_id)
+            .collect::<BTreeSet<_>>(),
+        Hits::Episodes(hits) => hits.iter().map(|hit| hit.episode_id).collect(),
+    };
+    let podcast_mode = SearchMode::Podcasts;
+    let in_portuguese = ids(filtered(
+        &fixture.handle,
+        podcast_mode,
+        "",
+        PODCAST_TARGETS,
+        "pt",
+    ));
+    let expected = BTreeSet::from([
+        lectures.podcast_id,
+        batch(FORA_DE_ORBITA).podcast.podcast_id,
+    ]);
+    assert_eq!(in_portuguese, expected);
+    let arte = |handle: &IndexReaderHandle, language: &str| {
+        ids(filtered(
+            handle,
+            podcast_mode,
+            "arte",
+            PODCAST_TARGETS,
+            language,
+        ))
+    };
+    assert!(arte(&fixture.handle, "pt").contains(&lectures.podcast_id));
+    assert!(!arte(&fixture.handle, "en").contains(&lectures.podcast_id));
+    let Hits::Podcasts(hits) =
+        filtered(&fixture.handle, podcast_mode, "arte", PODCAST_TARGETS, "pt")
+    else {
         panic!("podcast hits");
     };
-    let mut found: Vec<Uuid> = hits.iter().map(|hit| hit.podcast_id).collect();
-    found.sort();
-    let mut expected = vec![
-        lectures.podcast_id,
-        batch("podcast-feed-parser_orbita.xml").podcast.podcast_id,
-    ];
-    expected.sort();
-    assert_eq!(found, expected);
     let shown = hits
         .iter()
         .find(|hit| hit.podcast_id == lectures.podcast_id);
     assert_eq!(shown.and_then(|hit| hit.language.as_deref()), Some("en"));
+
+    // an episode added by an update goes into the Portuguese fields too
+    let episode = EpisodeRecord {
+        episode_id: Uuid::new_v4(),
+        podcast_id: lectures.podcast_id,
+        episode_slug: "cubismo".into(),
+        episode_rss_title: "Historia da Arte - Cubismo".into(),
+        episode_rss_description_no_html: Some(
+            "Picasso, Braque e a pintura cubista em Paris no começo do século XX.".into(),
+        ),
+        episode_rss_published_at: Some(Utc.with_ymd_and_hms(2026, 1, 2, 0, 0, 0).unwrap()),
+        episode_podcast_title_denormalized: lectures.podcast_rss_title.clone(),
+        ..EpisodeRecord::default()
+    };
+    let changes = IndexChanges {
+        episodes: std::slice::from_ref(&episode),
+        ..IndexChanges::default()
+    };
+    update_generation(&fixture.index_dir, changes, &BuildOptions::default()).unwrap();
+    assert!(fixture.handle.reload().unwrap());
+    let episode_mode = SearchMode::Episodes;
+    let found = |language| {
+        ids(filtered(
+            &fixture.handle,
+            episode_mode,
+            "cubismo",
+            EPISODE_TARGETS,
+            language,
+        ))
+    };
+    assert_eq!(found("pt"), BTreeSet::from([episode.episode_id]));
+    assert!(found("en").is_empty());
+    assert!(arte(&fixture.handle, "pt").contains(&lectures.podcast_id));
 }
 
 /// English topic words beside a language word match their translations in that

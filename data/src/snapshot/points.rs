@@ -56,9 +56,11 @@ pub struct FacetCount {
 }
 
 /// The values the catalog holds for the search form's pick-lists, most podcasts first
-/// (then by value): the primary language subtags (`en`, as the language filter matches
-/// them) and the genres (lowercased, as the genre filters match them), over the podcasts
-/// that are not blocked.
+/// (then by value): the primary language subtags the feeds declare (`en`, as the
+/// language filter matches them; a show declared English whose text the index reads as
+/// another language is counted as declared, see docs/search.md) and the genres
+/// (lowercased, as the genre filters match them), over the podcasts that are not
+/// blocked.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SearchFacets {
     pub languages: Vec<FacetCount>,
