@@ -110,11 +110,7 @@ pub fn episodes_text(episodes: &mut [EpisodeText]) -> (usize, String) {
         text.push_str(&episode.title);
         text.push_str(".\n");
         if let Some(description) = &episode.description {
-            let end = description
-                .char_indices()
-                .nth(EPISODE_DESCRIPTION_CHARS)
-                .map_or(description.len(), |(at, _)| at);
-            text.push_str(&description[..end]);
+            text.push_str(first_chars(description, EPISODE_DESCRIPTION_CHARS));
             text.push('\n');
         }
         for word in episode.keywords.iter().chain(&episode.people) {
@@ -124,6 +120,13 @@ pub fn episodes_text(episodes: &mut [EpisodeText]) -> (usize, String) {
         text.push('\n');
     }
     (episodes.len(), text)
+}
+
+/// The first `count` characters of `text` (all of it when shorter).
+pub(crate) fn first_chars(text: &str, count: usize) -> &str {
+    text.char_indices()
+        .nth(count)
+        .map_or(text, |(at, _)| &text[..at])
 }
 
 /// The primary subtag of a language tag, lowercased (`en-US` → `en`).

@@ -12,7 +12,7 @@
 //! name a language. Any other declared language is kept: a German show with English
 //! episode titles is still a German show. The declared tag stays what the API shows.
 
-use crate::documents::EpisodeText;
+use crate::documents::{EpisodeText, first_chars};
 use podlens_model::catalog::PodcastRecord;
 
 /// At most this many characters of a show's text are read by the detector: enough for a
@@ -58,13 +58,10 @@ fn sample<'a>(texts: impl Iterator<Item = &'a str>) -> String {
     let mut sample = String::new();
     let mut left = SAMPLE_CHARS;
     for text in texts.map(str::trim).filter(|text| !text.is_empty()) {
-        let end = text
-            .char_indices()
-            .nth(left)
-            .map_or(text.len(), |(at, _)| at);
-        sample.push_str(&text[..end]);
+        let taken = first_chars(text, left);
+        sample.push_str(taken);
         sample.push_str(". ");
-        left = left.saturating_sub(text[..end].chars().count() + 2);
+        left = left.saturating_sub(taken.chars().count() + 2);
         if left == 0 {
             break;
         }
