@@ -770,7 +770,11 @@ impl ShardWriters {
                 EpisodeText {
                     title: text(fields.title_stored).unwrap_or_default(),
                     description: text(fields.description_stored),
-                    keywords: Vec::new(),
+                    keywords: doc
+                        .get_all(fields.keywords)
+                        .filter_map(|value| value.as_str())
+                        .map(str::to_owned)
+                        .collect(),
                     people: doc
                         .get_all(fields.people)
                         .filter_map(|value| value.as_str())

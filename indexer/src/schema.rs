@@ -253,7 +253,9 @@ impl EpisodeSchema {
             title,
             description,
             transcript,
-            keywords: b.add_text_field("keywords", text_with_positions(PLAIN_ANALYZER)),
+            // stored: an update rebuilds the podcast's episodes' text from them
+            keywords: b
+                .add_text_field("keywords", text_with_positions(PLAIN_ANALYZER).set_stored()),
             people: b.add_text_field("people", text_with_positions(PLAIN_ANALYZER).set_stored()),
             slug: b.add_text_field("slug", STORED),
             title_stored: b.add_text_field("title", STORED),

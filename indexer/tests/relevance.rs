@@ -839,6 +839,36 @@ fn an_added_episode_makes_its_podcast_match_its_words() {
     let _ = &fixture.index_dir;
 }
 
+/// Regression: an update rebuilt a podcast's episodes' text without the episodes'
+/// keywords (the episodes index did not keep them), so after a feed refresh the show
+/// stopped matching a word only its older episodes' `itunes:keywords` held.
+#[test]
+fn an_update_keeps_the_keywords_of_a_podcasts_older_episodes() {
+    let word = "quetzalcoatlus";
+    let mut batches = corpus_batches(TRUE_CRIME);
+    let show = &mut batches[0].1;
+    show.episodes[0].episode_keywords = vec![word.to_owned()];
+    let podcast = show.podcast.clone();
+    let fixture = indexed(batches);
+    assert_eq!(podcasts(&fixture.handle, word), vec![podcast.podcast_id]);
+    let episode = EpisodeRecord {
+        episode_id: Uuid::new_v4(),
+        podcast_id: podcast.podcast_id,
+        episode_slug: "newest".into(),
+        episode_rss_title: "The newest case".into(),
+        episode_rss_published_at: Some(Utc.with_ymd_and_hms(2026, 1, 2, 0, 0, 0).unwrap()),
+        episode_podcast_title_denormalized: podcast.podcast_rss_title.clone(),
+        ..EpisodeRecord::default()
+    };
+    let changes = IndexChanges {
+        episodes: std::slice::from_ref(&episode),
+        ..IndexChanges::default()
+    };
+    update_generation(&fixture.index_dir, changes, &BuildOptions::default()).unwrap();
+    assert!(fixture.handle.reload().unwrap());
+    assert_eq!(podcasts(&fixture.handle, word), vec![podcast.podcast_id]);
+}
+
 /// No real feed of the corpus looks keyword-stuffed or like bait: the text quality of
 /// every one stays at 1 (long titles aside, 0.8).
 #[test]
