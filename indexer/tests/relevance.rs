@@ -608,12 +608,7 @@ fn a_show_in_portuguese_whose_feed_declares_english_is_found_as_portuguese() {
         episode_podcast_title_denormalized: lectures.podcast_rss_title.clone(),
         ..EpisodeRecord::default()
     };
-    let changes = IndexChanges {
-        episodes: std::slice::from_ref(&episode),
-        ..IndexChanges::default()
-    };
-    update_generation(&fixture.index_dir, changes, &BuildOptions::default()).unwrap();
-    assert!(fixture.handle.reload().unwrap());
+    add_by_update(&fixture.index_dir, &fixture.handle, &episode);
     let episode_mode = SearchMode::Episodes;
     let found = |language| {
         ids(filtered(
@@ -825,18 +820,24 @@ fn an_added_episode_makes_its_podcast_match_its_words() {
         episode_podcast_title_denormalized: batch.podcast.podcast_rss_title.clone(),
         ..EpisodeRecord::default()
     };
-    let changes = IndexChanges {
-        episodes: std::slice::from_ref(&episode),
-        ..IndexChanges::default()
-    };
-    update_generation(&index_dir, changes, &BuildOptions::default()).unwrap();
-    assert!(handle.reload().unwrap());
+    add_by_update(&index_dir, &handle, &episode);
     assert_eq!(episodes(&handle, word), vec![episode.episode_id]);
     assert_eq!(podcasts(&handle, word), vec![batch.podcast.podcast_id]);
     // and it still matches what it matched before
     let before = podcasts(&fixture.handle, "crime junkie");
     assert_eq!(podcasts(&handle, "crime junkie").first(), before.first());
     let _ = &fixture.index_dir;
+}
+
+/// Adds `episode` to the index in `index_dir` by an incremental update, and reloads
+/// `handle` onto it.
+fn add_by_update(index_dir: &Path, handle: &IndexReaderHandle, episode: &EpisodeRecord) {
+    let changes = IndexChanges {
+        episodes: std::slice::from_ref(episode),
+        ..IndexChanges::default()
+    };
+    update_generation(index_dir, changes, &BuildOptions::default()).unwrap();
+    assert!(handle.reload().unwrap());
 }
 
 /// Regression: an update rebuilt a podcast's episodes' text without the episodes'
@@ -860,12 +861,7 @@ fn an_update_keeps_the_keywords_of_a_podcasts_older_episodes() {
         episode_podcast_title_denormalized: podcast.podcast_rss_title.clone(),
         ..EpisodeRecord::default()
     };
-    let changes = IndexChanges {
-        episodes: std::slice::from_ref(&episode),
-        ..IndexChanges::default()
-    };
-    update_generation(&fixture.index_dir, changes, &BuildOptions::default()).unwrap();
-    assert!(fixture.handle.reload().unwrap());
+    add_by_update(&fixture.index_dir, &fixture.handle, &episode);
     assert_eq!(podcasts(&fixture.handle, word), vec![podcast.podcast_id]);
 }
 
