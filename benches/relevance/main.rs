@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use podlens_indexer::text_language::search_language;
 use podlens_indexer::{
     BuildOptions, EpisodeText, Hits, IndexReaderHandle, IndexSource, MatchMode, SearchMode,
-    SearchRequest, SearchTerm, Target, VectorModel, build_generation, episodes_text,
+    SearchRequest, SearchTerm, Target, VectorModel, build_generation, newest_first,
 };
 use serde_json::json;
 use uuid::Uuid;
@@ -741,7 +741,7 @@ fn searched_in_another_language(corpus: &Corpus) -> Vec<String> {
             let episodes = texts
                 .get_mut(&podcast.podcast_id)
                 .map_or(&mut [][..], |texts| texts.as_mut_slice());
-            episodes_text(episodes);
+            newest_first(episodes);
             let declared = podcast
                 .rss_language
                 .as_deref()

@@ -104,7 +104,7 @@ pub fn podcast_people(podcast: &PodcastRecord, persons: &[&PersonRecord]) -> Vec
 /// of them: each title, the first [`EPISODE_DESCRIPTION_CHARS`] characters of its
 /// description, its keywords and its people.
 pub fn episodes_text(episodes: &mut [EpisodeText]) -> (usize, String) {
-    episodes.sort_by(|a, b| b.published.cmp(&a.published).then(a.title.cmp(&b.title)));
+    newest_first(episodes);
     let mut text = String::new();
     for episode in episodes.iter().take(EPISODES_IN_PODCAST_TEXT) {
         text.push_str(&episode.title);
@@ -120,6 +120,12 @@ pub fn episodes_text(episodes: &mut [EpisodeText]) -> (usize, String) {
         text.push('\n');
     }
     (episodes.len(), text)
+}
+
+/// Puts a podcast's episodes newest first (then by title), the order its episodes' text
+/// and its language detection read them in.
+pub fn newest_first(episodes: &mut [EpisodeText]) {
+    episodes.sort_by(|a, b| b.published.cmp(&a.published).then(a.title.cmp(&b.title)));
 }
 
 /// The first `count` characters of `text` (all of it when shorter).

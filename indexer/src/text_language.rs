@@ -22,8 +22,8 @@ const SAMPLE_CHARS: usize = 2_000;
 /// The language tag a show's text is searched in: the declared tag, or, when the feed
 /// declares English or nothing, the primary subtag of the language its text is in where
 /// the detector is reliable. `None` when neither is known. `episodes` come newest first
-/// (as `documents::episodes_text` leaves them); only their titles and descriptions are
-/// read, which a full build and an update both have.
+/// (`documents::newest_first`); only their titles and descriptions are read, which a
+/// full build and an update both have.
 pub fn search_language(podcast: &PodcastRecord, episodes: &[EpisodeText]) -> Option<String> {
     let declared = podcast
         .rss_language
