@@ -112,10 +112,7 @@ fn plain_words(text: &str) -> Vec<String> {
 
 /// Whether Podlens searches `word` (lowercase) in the fields of every language.
 fn is_content(word: &str) -> bool {
-    let word = Word {
-        text: word.to_owned(),
-        folded: word.to_owned(),
-    };
+    let word = Word::folded(word);
     LanguageFamily::ALL
         .iter()
         .all(|family| word.is_content_in(*family))

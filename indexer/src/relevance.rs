@@ -23,12 +23,11 @@ use crate::any_field::AnyFieldQuery;
 use crate::bm25f::{FieldGroup, K1, WeightedField, WordQuery};
 use crate::const_score::ConstScore;
 use crate::coverage::CoverageQuery;
-use crate::derivations::derivations;
 use crate::guarded::Guarded;
 use crate::request::{MatchMode, SearchTerm, Target};
 use crate::schema::FamilyFields;
 use crate::shard::{IndexKind, NonEmptyFields, OpenGeneration, OpenShard};
-use crate::spelling::{number_word, spelling_variants};
+use crate::spelling::{Spellings, number_word};
 use crate::translations::translations;
 use crate::words::{TermWords, Word, exact_form, is_query_stopword, language_codes};
 
@@ -287,51 +286,6 @@ struct WordField {
     family: Option<LanguageFamily>,
 }
 
-/// A word's other spellings ([`spelling_variants`]) and the other words of its family
-/// ([`derivations`]) as each kind of field holds them: stemmed once for English fields,
-/// as they are for unstemmed ones, none elsewhere.
-struct Spellings {
-    plain: Vec<String>,
-    english: Vec<String>,
-    related_plain: Vec<String>,
-    related_english: Vec<String>,
-}
-
-impl Spellings {
-    fn of(word: &Word) -> Spellings {
-        let plain = spelling_variants(&word.folded);
-        let english = plain
-            .iter()
-            .filter_map(|variant| first_token_in(LanguageFamily::English, variant))
-            .collect();
-        let related = derivations(&word.folded);
-        Spellings {
-            plain,
-            english,
-            related_plain: related.iter().map(|d| d.form.to_owned()).collect(),
-            related_english: related.iter().map(|d| d.stem.to_owned()).collect(),
-        }
-    }
-
-    /// The tokens of the other spellings in a field of `family` (`None`: unstemmed).
-    fn in_field(&self, family: Option<LanguageFamily>) -> &[String] {
-        match family {
-            Some(LanguageFamily::English) => &self.english,
-            Some(_) => &[],
-            None => &self.plain,
-        }
-    }
-
-    /// The tokens of the family's other words in a field of `family`.
-    fn related_in_field(&self, family: Option<LanguageFamily>) -> &[String] {
-        match family {
-            Some(LanguageFamily::English) => &self.related_english,
-            Some(_) => &[],
-            None => &self.related_plain,
-        }
-    }
-}
-
 /// A word of an abbreviation's form as a field of `family` holds it (`None`: unstemmed):
 /// stemmed in English fields, as it is in unstemmed ones, absent elsewhere (the forms
 /// are English).
@@ -353,7 +307,7 @@ pub fn other_forms_in(
     abbreviated: &[Form],
     family: Option<LanguageFamily>,
 ) -> (Vec<String>, Vec<Vec<String>>) {
-    let spellings = Spellings::of(word);
+    let spellings = word.spellings();
     let mut tokens: Vec<String> = spellings.in_field(family).to_vec();
     tokens.extend(spellings.related_in_field(family).iter().cloned());
     let mut phrases = Vec::new();
@@ -371,10 +325,7 @@ pub fn other_forms_in(
         match form_tokens {
             Some(mut one) if one.len() == 1 => tokens.extend(one.pop()),
             Some(several) if !several.is_empty() => {
-                let spelled: Vec<Spellings> = form
-                    .iter()
-                    .map(|word| Spellings::of(&Word::folded(word)))
-                    .collect();
+                let spelled: Vec<Spellings> = form.iter().map(|word| Spellings::of(word)).collect();
                 let spelled = spelled.iter().map(|spellings| spellings.in_field(family));
                 phrases.extend(spelled_phrases(&several, spelled));
             }
@@ -505,7 +456,7 @@ impl TermBuilder<'_> {
         abbreviated: &[Form],
     ) -> Vec<WeightedField> {
         // The word's other spellings ("favourite", "favorite"; "two", "ii"), stemmed once.
-        let spellings = Spellings::of(word);
+        let spellings = word.spellings();
         let owns: Vec<Option<String>> = fields
             .iter()
             .map(|field| Self::token(word, field, any_word))
@@ -700,19 +651,19 @@ impl TermBuilder<'_> {
         slop: u32,
         boost: Score,
     ) -> Vec<Box<dyn Query>> {
-        let spellings: Vec<Spellings> = words.iter().map(Spellings::of).collect();
+        let spellings: Vec<&Spellings> = words.iter().map(Word::spellings).collect();
         let mut out: Vec<Box<dyn Query>> = Vec::new();
         for field in fields {
             let phrase: Vec<(&Spellings, String)> = match field.family {
                 Some(family) => words
                     .iter()
-                    .zip(&spellings)
+                    .zip(spellings.iter().copied())
                     .filter(|(word, _)| any_word || word.is_content_in(family))
                     .filter_map(|(word, spelled)| Some((spelled, word.token_in(family)?)))
                     .collect(),
                 None => words
                     .iter()
-                    .zip(&spellings)
+                    .zip(spellings.iter().copied())
                     .map(|(word, spelled)| (spelled, word.plain_token()))
                     .collect(),
             };

@@ -18,6 +18,9 @@
 //! noun's irregular singular and plural, which the stemmer keeps apart ([`PLURALS`]:
 //! "women" and "woman", "children" and "child", "people" and "person").
 
+use crate::analysis::{LanguageFamily, first_token_in};
+use crate::derivations::derivations;
+
 /// British stems ending in `-our` whose American spelling drops the `u`.
 const OUR_STEMS: &[&str] = &[
     "ardour",
@@ -185,6 +188,53 @@ pub fn spelling_variants(folded: &str) -> Vec<String> {
     variants.sort();
     variants.dedup();
     variants
+}
+
+/// A word's other spellings ([`spelling_variants`]) and the other words of its family
+/// ([`derivations`]) as each kind of field holds them: stemmed once for English fields,
+/// as they are for unstemmed ones, none elsewhere.
+#[derive(Debug, Clone)]
+pub struct Spellings {
+    plain: Vec<String>,
+    english: Vec<String>,
+    related_plain: Vec<String>,
+    related_english: Vec<String>,
+}
+
+impl Spellings {
+    /// The other spellings and family words of `folded` (lowercased, ASCII).
+    pub fn of(folded: &str) -> Spellings {
+        let plain = spelling_variants(folded);
+        let english = plain
+            .iter()
+            .filter_map(|variant| first_token_in(LanguageFamily::English, variant))
+            .collect();
+        let related = derivations(folded);
+        Spellings {
+            plain,
+            english,
+            related_plain: related.iter().map(|d| d.form.to_owned()).collect(),
+            related_english: related.iter().map(|d| d.stem.to_owned()).collect(),
+        }
+    }
+
+    /// The tokens of the other spellings in a field of `family` (`None`: unstemmed).
+    pub fn in_field(&self, family: Option<LanguageFamily>) -> &[String] {
+        match family {
+            Some(LanguageFamily::English) => &self.english,
+            Some(_) => &[],
+            None => &self.plain,
+        }
+    }
+
+    /// The tokens of the family's other words in a field of `family`.
+    pub fn related_in_field(&self, family: Option<LanguageFamily>) -> &[String] {
+        match family {
+            Some(LanguageFamily::English) => &self.related_english,
+            Some(_) => &[],
+            None => &self.related_plain,
+        }
+    }
 }
 
 #[cfg(test)]

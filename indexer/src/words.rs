@@ -14,12 +14,14 @@
 //! all its words.
 
 use std::cell::RefCell;
+use std::sync::OnceLock;
 
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, SimpleTokenizer, StopWordFilter, TextAnalyzer,
 };
 
 use crate::analysis::{LanguageFamily, analyze, first_token_in, plain_analyzer};
+use crate::spelling::Spellings;
 
 /// English function words (Lucene's list, extended with the common pronouns, auxiliaries
 /// and prepositions of NLTK's list).
@@ -276,22 +278,46 @@ fn is_family_stopword(family: LanguageFamily, word: &str) -> bool {
 }
 
 /// One word of a term.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// A search builds a query per shard, field and language family from the same words, so
+/// a word analyses itself once: its token in each family and its other spellings are
+/// worked out when first asked for, and kept.
+#[derive(Debug, Clone)]
 pub struct Word {
     /// The word as typed (one token of the simple tokenizer).
     pub text: String,
     /// Lowercased and ASCII-folded.
     pub folded: String,
+    tokens: [OnceLock<Option<String>>; LanguageFamily::ALL.len()],
+    spellings: OnceLock<Spellings>,
+}
+
+impl PartialEq for Word {
+    fn eq(&self, other: &Word) -> bool {
+        self.text == other.text && self.folded == other.folded
+    }
 }
 
 impl Word {
+    /// A word as typed, and folded.
+    pub fn new(text: String, folded: String) -> Word {
+        Word {
+            text,
+            folded,
+            tokens: Default::default(),
+            spellings: OnceLock::new(),
+        }
+    }
+
     /// A word given already folded (lowercase, ASCII), as the written-out tables hold
     /// their words.
     pub fn folded(folded: &str) -> Word {
-        Word {
-            text: folded.to_owned(),
-            folded: folded.to_owned(),
-        }
+        Word::new(folded.to_owned(), folded.to_owned())
+    }
+
+    /// The word's other spellings and the other words of its family.
+    pub fn spellings(&self) -> &Spellings {
+        self.spellings.get_or_init(|| Spellings::of(&self.folded))
     }
 
     /// Whether the word carries content in `family`'s fields.
@@ -301,7 +327,9 @@ impl Word {
 
     /// The word's token in `family`'s fields (stemmed), `None` when it has none.
     pub fn token_in(&self, family: LanguageFamily) -> Option<String> {
-        first_token_in(family, &self.text)
+        self.tokens[family.index()]
+            .get_or_init(|| first_token_in(family, &self.text))
+            .clone()
     }
 
     /// The word's token in the unstemmed (plain) fields.
@@ -333,7 +361,7 @@ impl TermWords {
             .into_iter()
             .filter_map(|text| {
                 let folded = analyze(&mut folder, &text).into_iter().next()?;
-                Some(Word { text, folded })
+                Some(Word::new(text, folded))
             })
             .collect();
         let mut content: Vec<Word> = Vec::new();
