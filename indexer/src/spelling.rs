@@ -193,7 +193,7 @@ pub fn spelling_variants(folded: &str) -> Vec<String> {
 /// A word's other spellings ([`spelling_variants`]) and the other words of its family
 /// ([`derivations`]) as each kind of field holds them: stemmed once for English fields,
 /// as they are for unstemmed ones, none elsewhere.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Spellings {
     plain: Vec<String>,
     english: Vec<String>,

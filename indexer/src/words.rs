@@ -463,4 +463,37 @@ mod tests {
         let content: Vec<&str> = words.content.iter().map(|w| w.folded.as_str()).collect();
         assert_eq!(content, ["new", "york", "jersey"]);
     }
+
+    #[test]
+    fn a_word_keeps_the_tokens_and_spellings_its_analyzers_give() {
+        let words = TermWords::of("Favourite TWO die Käse children's the Économie ww2");
+        for word in &words.all {
+            for family in LanguageFamily::ALL {
+                let expected = first_token_in(family, &word.text);
+                assert_eq!(
+                    word.token_in(family),
+                    expected,
+                    "{} in {family:?}",
+                    word.text
+                );
+                // Asked again, and of a copy made after: the kept token.
+                assert_eq!(word.token_in(family), expected, "{} again", word.text);
+                assert_eq!(
+                    word.clone().token_in(family),
+                    expected,
+                    "{} copied",
+                    word.text
+                );
+            }
+            assert_eq!(
+                *word.spellings(),
+                Spellings::of(&word.folded),
+                "{}",
+                word.text
+            );
+        }
+        // Whatever a word has worked out, it equals the same word as typed.
+        let fresh = TermWords::of("Favourite TWO die Käse children's the Économie ww2");
+        assert_eq!(fresh, words);
+    }
 }
