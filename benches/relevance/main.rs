@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use podlens_indexer::text_language::search_language;
+use podlens_indexer::text_language::{declared_language, search_language};
 use podlens_indexer::{
     BuildOptions, EpisodeText, Hits, IndexReaderHandle, IndexSource, MatchMode, SearchMode,
     SearchRequest, SearchTerm, Target, VectorModel, build_generation, newest_first,
@@ -742,11 +742,7 @@ fn searched_in_another_language(corpus: &Corpus) -> Vec<String> {
                 .get_mut(&podcast.podcast_id)
                 .map_or(&mut [][..], |texts| texts.as_mut_slice());
             newest_first(episodes);
-            let declared = podcast
-                .rss_language
-                .as_deref()
-                .map(str::trim)
-                .filter(|tag| !tag.is_empty());
+            let declared = declared_language(podcast);
             let searched = search_language(podcast, episodes);
             (searched.as_deref() != declared).then(|| {
                 format!(

@@ -205,12 +205,8 @@ pub fn podcast_document(
         schema.image_url,
         podcast.podcast_image_url.as_deref(),
     );
-    if let Some(tag) = podcast
-        .rss_language
-        .as_deref()
-        .filter(|tag| !tag.trim().is_empty())
-    {
-        doc.add_text(schema.language_tag, tag.trim().to_ascii_lowercase());
+    if let Some(tag) = crate::text_language::declared_language(podcast) {
+        doc.add_text(schema.language_tag, tag.to_ascii_lowercase());
     }
     if let Some(tag) = language {
         doc.add_text(schema.language, primary_language(tag));

@@ -19,17 +19,22 @@ use podlens_model::catalog::PodcastRecord;
 /// dozen episode titles, and a bounded cost per show at index time.
 const SAMPLE_CHARS: usize = 2_000;
 
+/// The language tag the show's feed declares, trimmed; `None` when it declares none.
+pub fn declared_language(podcast: &PodcastRecord) -> Option<&str> {
+    podcast
+        .rss_language
+        .as_deref()
+        .map(str::trim)
+        .filter(|tag| !tag.is_empty())
+}
+
 /// The language tag a show's text is searched in: the declared tag, or, when the feed
 /// declares English or nothing, the primary subtag of the language its text is in where
 /// the detector is reliable. `None` when neither is known. `episodes` come newest first
 /// (`documents::newest_first`); only their titles and descriptions are read, which a
 /// full build and an update both have.
 pub fn search_language(podcast: &PodcastRecord, episodes: &[EpisodeText]) -> Option<String> {
-    let declared = podcast
-        .rss_language
-        .as_deref()
-        .map(str::trim)
-        .filter(|tag| !tag.is_empty());
+    let declared = declared_language(podcast);
     if declared.is_some_and(|tag| crate::documents::primary_language(tag) != "en") {
         return declared.map(str::to_owned);
     }

@@ -14,7 +14,7 @@
 //! all its words.
 
 use std::cell::RefCell;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, SimpleTokenizer, StopWordFilter, TextAnalyzer,
@@ -281,13 +281,21 @@ fn is_family_stopword(family: LanguageFamily, word: &str) -> bool {
 ///
 /// A search builds a query per shard, field and language family from the same words, so
 /// a word analyses itself once: its token in each family and its other spellings are
-/// worked out when first asked for, and kept.
+/// worked out when first asked for, and kept, for the word and its copies (a term's
+/// content words are copies of its words). `text` and `folded` are set when the word is
+/// made and not changed after.
 #[derive(Debug, Clone)]
 pub struct Word {
     /// The word as typed (one token of the simple tokenizer).
     pub text: String,
     /// Lowercased and ASCII-folded.
     pub folded: String,
+    analysed: Arc<Analysed>,
+}
+
+/// What a word has worked out of itself.
+#[derive(Debug, Default)]
+struct Analysed {
     tokens: [OnceLock<Option<String>>; LanguageFamily::ALL.len()],
     spellings: OnceLock<Spellings>,
 }
@@ -304,8 +312,7 @@ impl Word {
         Word {
             text,
             folded,
-            tokens: Default::default(),
-            spellings: OnceLock::new(),
+            analysed: Arc::default(),
         }
     }
 
@@ -317,7 +324,9 @@ impl Word {
 
     /// The word's other spellings and the other words of its family.
     pub fn spellings(&self) -> &Spellings {
-        self.spellings.get_or_init(|| Spellings::of(&self.folded))
+        self.analysed
+            .spellings
+            .get_or_init(|| Spellings::of(&self.folded))
     }
 
     /// Whether the word carries content in `family`'s fields.
@@ -327,7 +336,7 @@ impl Word {
 
     /// The word's token in `family`'s fields (stemmed), `None` when it has none.
     pub fn token_in(&self, family: LanguageFamily) -> Option<String> {
-        self.tokens[family.index()]
+        self.analysed.tokens[family.index()]
             .get_or_init(|| first_token_in(family, &self.text))
             .clone()
     }
