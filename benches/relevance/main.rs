@@ -22,10 +22,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use podlens_indexer::text_language::{declared_language, search_language};
+use podlens_indexer::text_language::search_language;
 use podlens_indexer::{
     BuildOptions, EpisodeText, Hits, IndexReaderHandle, IndexSource, MatchMode, SearchMode,
-    SearchRequest, SearchTerm, Target, VectorModel, build_generation, newest_first,
+    SearchRequest, SearchTerm, Target, VectorModel, build_generation, declared_language,
+    newest_first,
 };
 use serde_json::json;
 use uuid::Uuid;

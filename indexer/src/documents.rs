@@ -135,6 +135,15 @@ pub(crate) fn first_chars(text: &str, count: usize) -> &str {
         .map_or(text, |(at, _)| &text[..at])
 }
 
+/// The language tag the show's feed declares, trimmed; `None` when it declares none.
+pub fn declared_language(podcast: &PodcastRecord) -> Option<&str> {
+    podcast
+        .rss_language
+        .as_deref()
+        .map(str::trim)
+        .filter(|tag| !tag.is_empty())
+}
+
 /// The primary subtag of a language tag, lowercased (`en-US` → `en`).
 pub use podlens_model::catalog::primary_language;
 
@@ -205,7 +214,7 @@ pub fn podcast_document(
         schema.image_url,
         podcast.podcast_image_url.as_deref(),
     );
-    if let Some(tag) = crate::text_language::declared_language(podcast) {
+    if let Some(tag) = declared_language(podcast) {
         doc.add_text(schema.language_tag, tag.to_ascii_lowercase());
     }
     if let Some(tag) = language {

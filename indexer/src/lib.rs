@@ -57,7 +57,9 @@ pub use autocomplete::{Autocomplete, autocomplete};
 pub use build::{
     BuildOptions, IndexChanges, Schemas, build_generation, shard_of, update_generation,
 };
-pub use documents::{EpisodeText, IndexSource, PodcastSignals, episodes_text, newest_first};
+pub use documents::{
+    EpisodeText, IndexSource, PodcastSignals, declared_language, episodes_text, newest_first,
+};
 pub use error::{IndexError, Result};
 pub use generation::{Manifest, VectorsManifest, read_manifest};
 pub use reader::IndexReaderHandle;

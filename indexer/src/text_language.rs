@@ -12,21 +12,12 @@
 //! name a language. Any other declared language is kept: a German show with English
 //! episode titles is still a German show. The declared tag stays what the API shows.
 
-use crate::documents::{EpisodeText, first_chars};
+use crate::documents::{EpisodeText, declared_language, first_chars};
 use podlens_model::catalog::PodcastRecord;
 
 /// At most this many characters of a show's text are read by the detector: enough for a
 /// dozen episode titles, and a bounded cost per show at index time.
 const SAMPLE_CHARS: usize = 2_000;
-
-/// The language tag the show's feed declares, trimmed; `None` when it declares none.
-pub fn declared_language(podcast: &PodcastRecord) -> Option<&str> {
-    podcast
-        .rss_language
-        .as_deref()
-        .map(str::trim)
-        .filter(|tag| !tag.is_empty())
-}
 
 /// The language tag a show's text is searched in: the declared tag, or, when the feed
 /// declares English or nothing, the primary subtag of the language its text is in where
