@@ -78,18 +78,25 @@ async fn shutdown_signal() -> &'static str {
 /// have been 0), and serves until Ctrl-C or SIGTERM, then finishes the requests in
 /// flight.
 pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr)) -> ApiResult<()> {
-    let database = open_app_store(&options.data_dir, &options.store)?;
-    let state = AppState {
-        app: App::open_node(options.data_dir, database, &options.node)?,
-        web_dir: options.web_dir,
-        podcast_json: Arc::default(),
-    };
     let listener = tokio::net::TcpListener::bind(options.address)
         .await
         .map_err(|error| {
             ApiError::Internal(format!("cannot listen on {}: {error}", options.address))
         })?;
     let local = listener.local_addr().map_err(ApiError::internal)?;
+    let database = open_app_store(&options.data_dir, &options.store)?;
+    let node = NodeOptions {
+        listening_on: Some(local),
+        ..options.node
+    };
+    let state = AppState {
+        app: App::open_node(options.data_dir, database, &node)?,
+        web_dir: options.web_dir,
+        podcast_json: Arc::default(),
+    };
+    if let Err(refused) = state.links.origin() {
+        tracing::warn!("{refused}");
+    }
     // TCP_NODELAY: an answer's last small segment must not wait for the client's
     // delayed ACK (up to 40 ms).
     let listener = listener.tap_io(|stream| {

@@ -18,12 +18,13 @@ struct Server {
 }
 
 async fn start() -> Server {
-    let (state, dir) = common::state();
+    let (mut state, dir) = common::state();
     let outbox = Outbox::in_data_dir(dir.path());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let address = listener.local_addr().expect("address");
+    state.links = podlens_app::accounts::links::LinkOrigin::listening_on(address);
     let app = podlens_api::app(state).into_make_service_with_connect_info::<SocketAddr>();
     tokio::spawn(async move {
         axum::serve(listener, app).await.expect("serve");

@@ -28,8 +28,12 @@ fn newest_invite_key(http: &Http, to: &str) -> String {
     let newest = messages.last().expect("a message was mailed");
     let text = std::fs::read_to_string(newest).expect("message readable");
     assert!(text.contains(&format!("To: {to}\r\n")), "{text}");
-    let pattern =
-        regex::Regex::new(r"http://127\.0\.0\.1:\d+/team-invite\?key=([0-9a-f]{64})").expect("re");
+    // The link points at the server's own address, whatever Host the inviter sent.
+    let pattern = regex::Regex::new(&format!(
+        r"{}/team-invite\?key=([0-9a-f]{{64}})",
+        regex::escape(&http.base)
+    ))
+    .expect("re");
     pattern
         .captures(&text)
         .unwrap_or_else(|| panic!("no invitation link in {text}"))[1]
@@ -99,6 +103,32 @@ fn roles(users: &Value) -> Vec<(String, String)> {
         .collect();
     roles.sort();
     roles
+}
+
+/// An invitation sent with another `Host` header used to mail a link to that host, so
+/// whoever controlled it received the key and joined the team.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invitation_links_ignore_the_request_host() {
+    let http = start().await;
+    let owner = http.key("host.owner@example.com", "business");
+    for host in ["evil.example", "evil.example:443"] {
+        let invited = http
+            .send(
+                reqwest::Client::new()
+                    .post(format!("{}/api/v1/teams/invitations", http.base))
+                    .header("authorization", &owner)
+                    .header("host", host)
+                    .header("content-type", "application/json")
+                    .body(json!({"email": "invitee@example.com"}).to_string()),
+            )
+            .await;
+        invited.data();
+        let outbox = Outbox::in_data_dir(&http.state.data_dir);
+        let newest = outbox.messages().unwrap().pop().unwrap();
+        let text = std::fs::read_to_string(newest).unwrap();
+        assert!(!text.contains("evil.example"), "{text}");
+        newest_invite_key(&http, "invitee@example.com");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -3,14 +3,14 @@
 
 use std::sync::Arc;
 
+use podlens_netguard::{GuardedClient, Redirects};
+use reqwest::StatusCode;
 use reqwest::header::{
     CONTENT_TYPE, ETAG, HeaderMap, HeaderValue, IF_MODIFIED_SINCE, IF_NONE_MATCH, LAST_MODIFIED,
 };
-use reqwest::{Client, StatusCode};
 use url::Url;
 
 use crate::cache::{CachedMeta, HttpCache};
-use crate::safety::{AddressPolicy, GuardedResolver, check_url, redirect_policy};
 use crate::{CrawlError, CrawlOptions};
 
 /// A response as the crawl uses it.
@@ -30,25 +30,24 @@ pub struct Fetched {
 /// The HTTP side of a crawler.
 #[derive(Debug, Clone)]
 pub struct Fetcher {
-    client: Client,
+    client: GuardedClient,
     cache: Option<Arc<HttpCache>>,
-    policy: AddressPolicy,
     max_body_bytes: usize,
 }
 
 impl Fetcher {
     pub fn new(options: &CrawlOptions) -> Result<Fetcher, CrawlError> {
-        let policy = options.address_policy();
-        let redirects = redirect_policy(options.max_redirects, policy.clone());
-        let client = Client::builder()
-            .user_agent(options.user_agent.clone())
-            .timeout(options.request_timeout)
-            .connect_timeout(options.connect_timeout)
-            .redirect(redirects)
-            .no_proxy()
-            .dns_resolver(Arc::new(GuardedResolver::new(policy.clone())))
-            .build()
-            .map_err(CrawlError::Client)?;
+        let client = GuardedClient::build(
+            options.address_policy(),
+            Redirects::Checked(options.max_redirects),
+            |builder| {
+                builder
+                    .user_agent(options.user_agent.clone())
+                    .timeout(options.request_timeout)
+                    .connect_timeout(options.connect_timeout)
+            },
+        )
+        .map_err(CrawlError::Client)?;
         let cache = match &options.cache_dir {
             Some(dir) => Some(Arc::new(HttpCache::open(dir)?)),
             None => None,
@@ -56,19 +55,23 @@ impl Fetcher {
         Ok(Fetcher {
             client,
             cache,
-            policy,
             max_body_bytes: options.max_body_bytes,
         })
     }
 
     /// GETs `url`. Any HTTP status is a successful fetch; the caller judges it.
     pub async fn get(&self, url: &Url) -> Result<Fetched, CrawlError> {
-        check_url(url, &self.policy)?;
+        let mut request = self
+            .client
+            .get(url)
+            .map_err(|refused| CrawlError::Refused {
+                url: url.to_string(),
+                reason: refused.reason,
+            })?;
         let cached = self
             .cache
             .as_ref()
             .and_then(|cache| cache.load(url.as_str()));
-        let mut request = self.client.get(url.clone());
         if let Some(entry) = &cached {
             request = request.headers(conditional_headers(&entry.meta));
         }

@@ -6,7 +6,7 @@ use url::Url;
 
 use crate::CrawlError;
 
-pub use podlens_netguard::{AddressPolicy, GuardedResolver, non_public_reason, redirect_policy};
+pub use podlens_netguard::{AddressPolicy, non_public_reason};
 
 /// Checks a URL before any request: scheme, host, and the address when the host is
 /// an IP literal.

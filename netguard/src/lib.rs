@@ -7,8 +7,9 @@
 //! ([`GuardedResolver`]): the addresses a name resolves to are filtered before the
 //! client connects to one of them, so a name cannot resolve to a public address for
 //! a check and to a private one for the connection. URLs with an IP literal never
-//! reach the resolver and are checked by [`check_url`], which callers run on the first
-//! URL and on every redirect hop.
+//! reach the resolver and are checked by [`check_url`], on the first URL and on every
+//! redirect hop. [`GuardedClient`] puts the two together, without environment proxies;
+//! every outbound request of the server and the batch jobs is made through one.
 
 use std::error::Error;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -244,6 +245,75 @@ impl Resolve for GuardedResolver {
             let addresses: Addrs = Box::new(allowed.into_iter());
             Ok(addresses)
         })
+    }
+}
+
+/// What a [`GuardedClient`] does with a redirect answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Redirects {
+    /// Hand the 3xx answer to the caller (who may follow it through the guard again).
+    Never,
+    /// Follow at most this many hops, each checked by [`check_url`].
+    Checked(usize),
+}
+
+/// An HTTP client that reaches only what its [`AddressPolicy`] allows: every URL is
+/// checked before the request ([`check_url`]: the scheme, and the address of an IP
+/// literal, which never reaches a resolver), names are checked after resolution
+/// ([`GuardedResolver`]), redirect hops are checked or not followed, and proxies named
+/// by the environment (`HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY`) are ignored, since a
+/// proxy resolves the target itself, out of the guard's sight. The only way to a
+/// request is [`GuardedClient::request`] and its shorthands, so no caller can skip the
+/// check.
+#[derive(Debug, Clone)]
+pub struct GuardedClient {
+    client: reqwest::Client,
+    policy: Arc<AddressPolicy>,
+}
+
+impl GuardedClient {
+    /// A client for `policy`; `configure` sets everything else (timeouts, user agent,
+    /// compression). The guard's settings are applied after it, so it cannot undo them.
+    pub fn build(
+        policy: AddressPolicy,
+        redirects: Redirects,
+        configure: impl FnOnce(reqwest::ClientBuilder) -> reqwest::ClientBuilder,
+    ) -> reqwest::Result<GuardedClient> {
+        let redirect = match redirects {
+            Redirects::Never => reqwest::redirect::Policy::none(),
+            Redirects::Checked(hops) => redirect_policy(hops, policy.clone()),
+        };
+        let client = configure(reqwest::Client::builder())
+            .no_proxy()
+            .redirect(redirect)
+            .dns_resolver(Arc::new(GuardedResolver::new(policy.clone())))
+            .build()?;
+        Ok(GuardedClient {
+            client,
+            policy: Arc::new(policy),
+        })
+    }
+
+    pub fn policy(&self) -> &AddressPolicy {
+        &self.policy
+    }
+
+    /// A request to `url`, or the guard's refusal of it.
+    pub fn request(
+        &self,
+        method: reqwest::Method,
+        url: &Url,
+    ) -> Result<reqwest::RequestBuilder, Refused> {
+        check_url(url, &self.policy)?;
+        Ok(self.client.request(method, url.clone()))
+    }
+
+    pub fn get(&self, url: &Url) -> Result<reqwest::RequestBuilder, Refused> {
+        self.request(reqwest::Method::GET, url)
+    }
+
+    pub fn post(&self, url: &Url) -> Result<reqwest::RequestBuilder, Refused> {
+        self.request(reqwest::Method::POST, url)
     }
 }
 

@@ -42,9 +42,11 @@ pub struct ServeArgs {
     #[arg(long, env = "PODLENS_NO_POLL")]
     pub no_poll: bool,
 
-    /// The address hubs reach this service at (`https://podlens.example.com`): feeds
-    /// that declare a WebSub hub are then subscribed to, and their new episodes pushed
-    /// to `<URL>/websub/…` within seconds. Without it, feeds are polled only.
+    /// The address users and hubs reach this service at (`https://podlens.example.com`):
+    /// mailed sign-in and invitation links point there (else at the bound address; with
+    /// `--bind 0.0.0.0` they need it), and feeds that declare a WebSub hub are subscribed
+    /// to, their new episodes pushed to `<URL>/websub/…` within seconds. Without it,
+    /// feeds are polled only.
     #[arg(long, env = "PODLENS_PUBLIC_URL", value_name = "URL")]
     pub public_url: Option<String>,
 }
@@ -81,6 +83,8 @@ pub fn run_with(
             whisper_model: args.whisper_model.or_else(|| config.whisper_model.clone()),
             poll_feeds: !args.no_poll,
             public_url: args.public_url,
+            // Set by the server once it is bound.
+            listening_on: None,
         },
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -10,7 +10,7 @@
 use axum::Json;
 use axum::Router;
 use axum::extract::State;
-use axum::http::header::{COOKIE, HOST, SET_COOKIE};
+use axum::http::header::{COOKIE, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -74,23 +74,11 @@ pub struct SessionInfo {
     pub plan: String,
 }
 
-/// The origin links point to: `PODLENS_PUBLIC_URL` when set (a deployment behind a
-/// proxy), else the address the browser used to reach this server.
-pub(crate) fn public_origin(headers: &HeaderMap) -> String {
-    if let Ok(url) = std::env::var("PODLENS_PUBLIC_URL")
-        && !url.trim().is_empty()
-    {
-        return url.trim().trim_end_matches('/').to_owned();
-    }
-    let host = headers
-        .get(HOST)
-        .and_then(|value| value.to_str().ok())
-        .filter(|host| {
-            host.chars()
-                .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
-        })
-        .unwrap_or("127.0.0.1:8080");
-    format!("http://{host}")
+/// The origin mailed links point to: the server's configuration (`--public-url`, else
+/// the address it is bound to), never the request's `Host` header, which the client
+/// chooses.
+pub(crate) fn link_origin(state: &AppState) -> ApiResult<String> {
+    Ok(state.links.origin()?.to_owned())
 }
 
 fn link_mail(email: &str, kind: LinkKind, url: &str) -> Mail {
@@ -113,15 +101,10 @@ fn link_mail(email: &str, kind: LinkKind, url: &str) -> Mail {
 
 /// Issues and mails a link. A sign-in for an unknown address becomes a sign-up link,
 /// and a sign-up for a known one a sign-in link, so the answer reveals nothing.
-async fn send_link(
-    state: &AppState,
-    headers: &HeaderMap,
-    address: String,
-    request: LinkRequest,
-) -> ApiResult<String> {
+async fn send_link(state: &AppState, address: String, request: LinkRequest) -> ApiResult<String> {
     let email = podlens_app::accounts::normalized_email(&request.email)
         .map_err(|_| ApiError::BadRequest("Please enter a valid email address.".to_owned()))?;
-    let origin = public_origin(headers);
+    let origin = link_origin(state)?;
     let sessions = state.sessions.clone();
     let mailer = state.mailer.clone();
     let source = request.source.filter(|source| !source.trim().is_empty());
@@ -159,14 +142,14 @@ fn percent_encode(text: &str) -> String {
 #[utoipa::path(post, path = "/api/v1/auth/sign-up", tag = "auth", request_body = LinkRequest,
     responses((status = 200, description = "A link was mailed", body = AuthMessage),
               (status = 400, description = "Not an email address"),
-              (status = 429, description = "Too many links asked for")))]
+              (status = 429, description = "Too many links asked for"),
+              (status = 503, description = "The server has no public address for links (bound to 0.0.0.0 without --public-url)")))]
 pub async fn sign_up(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
     ApiJson(request): ApiJson<LinkRequest>,
 ) -> ApiResult<Envelope<AuthMessage>> {
-    let email = send_link(&state, &headers, caller.client_address, request).await?;
+    let email = send_link(&state, caller.client_address, request).await?;
     Ok(Envelope(AuthMessage {
         message: format!("We sent a link to validate your email address to {email}."),
     }))
@@ -176,25 +159,27 @@ pub async fn sign_up(
 #[utoipa::path(post, path = "/api/v1/auth/sign-in", tag = "auth", request_body = LinkRequest,
     responses((status = 200, description = "A link was mailed", body = AuthMessage),
               (status = 400, description = "Not an email address"),
-              (status = 429, description = "Too many links asked for")))]
+              (status = 429, description = "Too many links asked for"),
+              (status = 503, description = "The server has no public address for links (bound to 0.0.0.0 without --public-url)")))]
 pub async fn sign_in(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
     ApiJson(request): ApiJson<LinkRequest>,
 ) -> ApiResult<Envelope<AuthMessage>> {
-    let email = send_link(&state, &headers, caller.client_address, request).await?;
+    let email = send_link(&state, caller.client_address, request).await?;
     Ok(Envelope(AuthMessage {
         message: format!("We sent a sign-in link to {email}."),
     }))
 }
 
-pub(crate) fn session_cookie(token: &str, headers: &HeaderMap) -> HeaderValue {
-    let secure = headers
-        .get("x-forwarded-proto")
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|proto| proto.eq_ignore_ascii_case("https"))
-        || std::env::var("PODLENS_PUBLIC_URL").is_ok_and(|url| url.starts_with("https://"));
+/// The session cookie: `Secure` when the server's public address is https (or a proxy
+/// in front says the request came over https).
+pub(crate) fn session_cookie(state: &AppState, token: &str, headers: &HeaderMap) -> HeaderValue {
+    let secure = state.links.is_https()
+        || headers
+            .get("x-forwarded-proto")
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|proto| proto.eq_ignore_ascii_case("https"));
     let max_age = SESSION_LIFETIME_DAYS * 24 * 3600;
     let value = format!(
         "{SESSION_COOKIE}={token}; Path=/; Max-Age={max_age}; HttpOnly; SameSite=Lax{}",
@@ -250,7 +235,7 @@ pub(crate) async fn sign_in_as(
     let mut response = Envelope(session_info(&account)).into_response();
     response
         .headers_mut()
-        .insert(SET_COOKIE, session_cookie(&token, headers));
+        .insert(SET_COOKIE, session_cookie(state, &token, headers));
     Ok(response)
 }
 

@@ -15,7 +15,7 @@ use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::routes::auth::{SessionInfo, public_origin, sign_in_as};
+use crate::routes::auth::{SessionInfo, link_origin, sign_in_as};
 use crate::state::{AppState, blocking};
 use podlens_app::accounts::members::{
     INVITATION_LIFETIME_DAYS, Invitation, Role, no_members_message,
@@ -159,11 +159,11 @@ pub async fn invitations(
               (status = 400, description = "Not an email address, or not a role an invitation gives"),
               (status = 403, description = "The plan has no team members, or the caller is a plain member"),
               (status = 409, description = "The address is already a member of the team"),
-              (status = 429, description = "Too many invitations sent by the team in the last hour")))]
+              (status = 429, description = "Too many invitations sent by the team in the last hour"),
+              (status = 503, description = "The server has no public address for links (bound to 0.0.0.0 without --public-url)")))]
 pub async fn invite(
     State(state): State<AppState>,
     caller: Caller,
-    headers: HeaderMap,
     ApiJson(request): ApiJson<InviteRequest>,
 ) -> ApiResult<Envelope<InvitationResponse>> {
     let account = caller.require_account()?.clone();
@@ -173,7 +173,7 @@ pub async fn invite(
     let email = podlens_app::accounts::normalized_email(&request.email)
         .map_err(|_| ApiError::BadRequest("Please enter a valid email address.".to_owned()))?;
     let role = Role::assignable(request.role.as_deref().unwrap_or("member"))?;
-    let origin = public_origin(&headers);
+    let origin = link_origin(&state)?;
     blocking(move || {
         state.members.require_manager(&account)?;
         let (invitation, token) = state.members.invite(&account, &email, role, Utc::now())?;

@@ -55,11 +55,13 @@ pub async fn start_with(adjust: impl FnOnce(&mut AppState)) -> Http {
 
 /// Serves `state` on a loopback port; `dir` (its data directory) lives as long as the
 /// returned client.
-pub async fn serve(state: AppState, dir: tempfile::TempDir) -> Http {
+pub async fn serve(mut state: AppState, dir: tempfile::TempDir) -> Http {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let address = listener.local_addr().expect("address");
+    // Mailed links point where `podlens serve` would point them: its bound address.
+    state.links = podlens_app::accounts::links::LinkOrigin::listening_on(address);
     let app = podlens_api::app(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;

@@ -5,6 +5,7 @@ pub mod blacklists;
 pub mod history;
 pub mod keys;
 pub mod known_keys;
+pub mod links;
 pub mod members;
 pub mod meter;
 pub mod quota;

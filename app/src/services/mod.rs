@@ -51,6 +51,8 @@ pub struct App {
     pub feeds: Arc<crate::workflows::feeds::FeedScheduler>,
     /// Signs and checks the cursors clients send back.
     pub cursors: Arc<crate::cursors::CursorSigner>,
+    /// Where mailed links point: `--public-url`, else the address the node listens on.
+    pub links: crate::accounts::links::LinkOrigin,
     pub data_dir: PathBuf,
 }
 
@@ -77,8 +79,11 @@ pub struct NodeOptions {
     /// Whether the leading node re-reads the catalog's feeds on their schedule.
     pub poll_feeds: bool,
     /// Where WebSub hubs reach this service (`https://podlens.example.com`); `None`:
-    /// no subscriptions, feeds are polled only.
+    /// no subscriptions, feeds are polled only. Also the origin of mailed links.
     pub public_url: Option<String>,
+    /// The address the server is bound to: mailed links point there when no
+    /// `public_url` is set (and are refused when it is unspecified, `0.0.0.0`).
+    pub listening_on: Option<std::net::SocketAddr>,
 }
 
 /// Opens the application store at `location`, first importing a data directory's
@@ -103,7 +108,7 @@ pub fn open_app_store(
 impl App {
     /// The services over `data_dir` (its catalog and indexes) and `database`, with
     /// the defaults: mail to the outbox, public addresses only, no speech to text,
-    /// feeds polled, no WebSub.
+    /// feeds polled, no WebSub, links to `podlens serve`'s default address.
     pub fn open(
         data_dir: PathBuf,
         database: Arc<podlens_store::Database>,
@@ -146,6 +151,7 @@ impl App {
             )),
             accounts,
             catalog: Arc::new(catalog),
+            links: crate::accounts::links::LinkOrigin::default(),
             data_dir,
         })
     }
@@ -157,6 +163,10 @@ impl App {
         options: &NodeOptions,
     ) -> crate::error::AppResult<App> {
         let mut app = App::open(data_dir, database)?;
+        app.links = crate::accounts::links::LinkOrigin::for_node(
+            options.public_url.as_deref(),
+            options.listening_on,
+        );
         if options.allow_private_feeds {
             app.refresher = Arc::new(
                 crate::refresh::FeedRefresher::new(app.data_dir.clone()).allowing_private(),

@@ -10,15 +10,15 @@
 //! The sender refuses non-public targets unless the server allows private addresses
 //! (`podlens serve --allow-private`): the URL's host is checked when it is an address
 //! literal, and names are checked after resolution, in the HTTP client's resolver
-//! ([`podlens_netguard::GuardedResolver`]), so the address checked is the address
-//! connected to. Redirects are never followed: a 3xx answer fails the delivery.
+//! ([`podlens_netguard::GuardedClient`]), so the address checked is the address
+//! connected to; proxies named by the environment are never used. Redirects are never
+//! followed: a 3xx answer fails the delivery.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use hmac::{Hmac, Mac};
 use podlens_model::entities::Timestamp;
-use podlens_netguard::{AddressPolicy, GuardedResolver, Refused, check_url};
+use podlens_netguard::{AddressPolicy, GuardedClient, Redirects, Refused, check_url};
 use podlens_store::{count, time_at, time_text};
 use sha2::Sha256;
 use sqlx::any::AnyRow;
@@ -231,31 +231,27 @@ pub enum AttemptFailure {
     Transient(String),
 }
 
-/// Posts deliveries: the guarded resolver, no redirects, timeouts, a capped answer.
+/// Posts deliveries through the address guard: no redirects, no environment proxies,
+/// timeouts, a capped answer.
 #[derive(Debug, Clone)]
 pub struct WebhookSender {
-    policy: Arc<AddressPolicy>,
-    client: reqwest::Client,
+    client: GuardedClient,
 }
 
 impl WebhookSender {
     pub fn new(policy: AddressPolicy) -> AppResult<WebhookSender> {
-        let client = reqwest::Client::builder()
-            .dns_resolver(Arc::new(GuardedResolver::new(policy.clone())))
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(CONNECT_TIMEOUT)
-            .timeout(REQUEST_TIMEOUT)
-            .user_agent(concat!("Podlens-Webhooks/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|error| AppError::Internal(format!("webhook client: {error}")))?;
-        Ok(WebhookSender {
-            policy: Arc::new(policy),
-            client,
+        let client = GuardedClient::build(policy, Redirects::Never, |builder| {
+            builder
+                .connect_timeout(CONNECT_TIMEOUT)
+                .timeout(REQUEST_TIMEOUT)
+                .user_agent(concat!("Podlens-Webhooks/", env!("CARGO_PKG_VERSION")))
         })
+        .map_err(|error| AppError::Internal(format!("webhook client: {error}")))?;
+        Ok(WebhookSender { client })
     }
 
     pub fn policy(&self) -> &AddressPolicy {
-        &self.policy
+        self.client.policy()
     }
 
     /// Posts `body` to the webhook, signed now.
@@ -268,13 +264,13 @@ impl WebhookSender {
     ) -> Result<(), AttemptFailure> {
         let url = Url::parse(&webhook.url)
             .map_err(|error| AttemptFailure::Permanent(format!("bad webhook url: {error}")))?;
-        check_url(&url, &self.policy)
+        let request = self
+            .client
+            .post(&url)
             .map_err(|refused| AttemptFailure::Permanent(refused.to_string()))?;
         let timestamp = chrono::Utc::now().timestamp();
         let signature = signature_header(&webhook.secret, timestamp, &body);
-        let sent = self
-            .client
-            .post(url)
+        let sent = request
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .header(SIGNATURE_HEADER, signature)
             .header(DELIVERY_HEADER, delivery_id)

@@ -85,27 +85,29 @@ pub struct HttpBody {
     pub last_modified: Option<String>,
 }
 
-/// Builds the shared client: rustls, gzip/brotli/deflate, no automatic redirects, no
-/// proxy from the environment, and the guarded resolver.
-pub fn build_client(config: &HttpConfig) -> Result<reqwest::Client, IngestError> {
-    let resolver = podlens_netguard::GuardedResolver::new(config.address_policy());
-    reqwest::Client::builder()
-        .user_agent(config.user_agent.clone())
-        .timeout(config.timeout)
-        .connect_timeout(config.connect_timeout)
-        .redirect(reqwest::redirect::Policy::none())
-        .gzip(true)
-        .brotli(true)
-        .deflate(true)
-        .no_proxy()
-        .dns_resolver(std::sync::Arc::new(resolver))
-        .build()
-        .map_err(|error| IngestError::Network(format!("cannot build http client: {error}")))
+/// Builds the shared client: rustls, gzip/brotli/deflate, no automatic redirects, and
+/// the address guard ([`podlens_netguard::GuardedClient`]: every URL checked, names
+/// checked after resolution, no proxy from the environment).
+pub fn build_client(config: &HttpConfig) -> Result<podlens_netguard::GuardedClient, IngestError> {
+    podlens_netguard::GuardedClient::build(
+        config.address_policy(),
+        podlens_netguard::Redirects::Never,
+        |builder| {
+            builder
+                .user_agent(config.user_agent.clone())
+                .timeout(config.timeout)
+                .connect_timeout(config.connect_timeout)
+                .gzip(true)
+                .brotli(true)
+                .deflate(true)
+        },
+    )
+    .map_err(|error| IngestError::Network(format!("cannot build http client: {error}")))
 }
 
 /// GETs `url` with retries; `etag`/`last_modified` make the request conditional.
 pub async fn get(
-    client: &reqwest::Client,
+    client: &podlens_netguard::GuardedClient,
     config: &HttpConfig,
     url: &str,
     etag: Option<&str>,
@@ -175,7 +177,7 @@ fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
 }
 
 async fn get_once(
-    client: &reqwest::Client,
+    client: &podlens_netguard::GuardedClient,
     config: &HttpConfig,
     url: &str,
     etag: Option<&str>,
@@ -183,13 +185,14 @@ async fn get_once(
 ) -> Result<HttpOutcome, Failure> {
     let mut current = url::Url::parse(&crate::fetch::http_url(url))
         .map_err(|error| IngestError::Network(format!("invalid url {url:?}: {error}")))?;
-    let policy = config.address_policy();
     let mut all_permanent = true;
     let mut redirected = false;
     for _ in 0..=config.max_redirects {
-        podlens_netguard::check_url(&current, &policy)
+        // The guard checks the first URL and every hop (an IP literal never reaches
+        // its resolver).
+        let mut request = client
+            .get(&current)
             .map_err(|refused| IngestError::Refused(refused.to_string()))?;
-        let mut request = client.get(current.clone());
         if let Some(etag) = etag {
             request = request.header(header::IF_NONE_MATCH, etag);
         }

@@ -312,7 +312,7 @@ pub async fn ingest<S: FeedStore>(
 }
 
 struct Shared {
-    client: reqwest::Client,
+    client: podlens_netguard::GuardedClient,
     config: IngestConfig,
     now: DateTime<Utc>,
     feeds: Semaphore,

@@ -11028,6 +11028,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The server has no public address for links (bound to 0.0.0.0 without --public-url) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     sign_out: {
@@ -11136,6 +11145,15 @@ export interface operations {
             };
             /** @description Too many links asked for */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server has no public address for links (bound to 0.0.0.0 without --public-url) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17059,6 +17077,15 @@ export interface operations {
             };
             /** @description Too many invitations sent by the team in the last hour */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server has no public address for links (bound to 0.0.0.0 without --public-url) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -52,17 +52,37 @@ fn needs_request(
     }
 }
 
-/// Asks the hubs of `feeds` for subscriptions where one is needed. Failures are
-/// logged: the feed is polled on its schedule meanwhile.
-pub async fn subscribe_all(scheduler: &FeedScheduler, feeds: Vec<(Uuid, FeedPolling)>) {
+/// What asking a hub for a subscription came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HubRequest {
+    /// The hub accepted the request (it verifies the intent next).
+    Accepted,
+    /// The hub answered with this error status.
+    Refused(u16),
+    /// The hub could not be reached.
+    Failed(String),
+    /// The address guard refused the hub's URL (a private, loopback or link-local
+    /// address, a literal or a name resolving to one, or not http): nothing was sent.
+    Forbidden(String),
+}
+
+/// Asks the hubs of `feeds` for subscriptions where one is needed; what each request
+/// came to, by podcast. Failures are logged: the feed is polled on its schedule
+/// meanwhile. A hub is named by the feed, so it is reached through the address guard
+/// like the feed itself.
+pub async fn subscribe_all(
+    scheduler: &FeedScheduler,
+    feeds: Vec<(Uuid, FeedPolling)>,
+) -> Vec<(Uuid, HubRequest)> {
+    let mut outcomes = Vec::new();
     let Some(public_url) = scheduler.public_url().map(str::to_owned) else {
-        return;
+        return outcomes;
     };
     let client = match podlens_ingest::fetch::build_client(&scheduler.http()) {
         Ok(client) => client,
         Err(error) => {
             tracing::warn!(%error, "cannot build the WebSub client");
-            return;
+            return outcomes;
         }
     };
     for (podcast_id, polling) in feeds {
@@ -111,23 +131,57 @@ pub async fn subscribe_all(scheduler: &FeedScheduler, feeds: Vec<(Uuid, FeedPoll
             ("hub.secret", subscription.secret.as_str()),
             ("hub.lease_seconds", lease.as_str()),
         ];
-        match client.post(&hub).form(&form).send().await {
-            Ok(response) if response.status().is_success() => {
-                metrics::counter!("podlens_websub_requests_total", "outcome" => "accepted")
-                    .increment(1);
+        let outcome = match ask_hub(&client, &hub, &form).await {
+            HubRequest::Accepted => {
                 tracing::debug!(%podcast_id, %hub, "asked the hub for a WebSub subscription");
+                HubRequest::Accepted
             }
-            Ok(response) => {
-                metrics::counter!("podlens_websub_requests_total", "outcome" => "refused")
-                    .increment(1);
-                tracing::info!(%podcast_id, %hub, status = %response.status(), "the WebSub hub refused the subscription; the feed is polled");
+            HubRequest::Refused(status) => {
+                tracing::info!(%podcast_id, %hub, status, "the WebSub hub refused the subscription; the feed is polled");
+                HubRequest::Refused(status)
             }
-            Err(error) => {
-                metrics::counter!("podlens_websub_requests_total", "outcome" => "failed")
-                    .increment(1);
+            HubRequest::Failed(error) => {
                 tracing::info!(%podcast_id, %hub, %error, "cannot reach the WebSub hub; the feed is polled");
+                HubRequest::Failed(error)
             }
-        }
+            HubRequest::Forbidden(reason) => {
+                tracing::warn!(%podcast_id, %hub, %reason, "the feed's WebSub hub is not a public address; the feed is polled");
+                HubRequest::Forbidden(reason)
+            }
+        };
+        let label = match &outcome {
+            HubRequest::Accepted => "accepted",
+            HubRequest::Refused(_) => "refused",
+            HubRequest::Failed(_) => "failed",
+            HubRequest::Forbidden(_) => "forbidden",
+        };
+        metrics::counter!("podlens_websub_requests_total", "outcome" => label).increment(1);
+        outcomes.push((podcast_id, outcome));
+    }
+    outcomes
+}
+
+/// Posts the subscription request `form` to `hub` through the guarded client.
+async fn ask_hub(
+    client: &podlens_netguard::GuardedClient,
+    hub: &str,
+    form: &[(&str, &str)],
+) -> HubRequest {
+    let url = match url::Url::parse(hub) {
+        Ok(url) => url,
+        Err(error) => return HubRequest::Forbidden(format!("not a URL: {error}")),
+    };
+    let request = match client.post(&url) {
+        Ok(request) => request,
+        Err(refused) => return HubRequest::Forbidden(refused.to_string()),
+    };
+    match request.form(form).send().await {
+        Ok(response) if response.status().is_success() => HubRequest::Accepted,
+        Ok(response) => HubRequest::Refused(response.status().as_u16()),
+        Err(error) => match podlens_netguard::Refused::find(&error) {
+            Some(refused) => HubRequest::Forbidden(refused.to_string()),
+            None => HubRequest::Failed(error.to_string()),
+        },
     }
 }
 
@@ -248,6 +302,8 @@ pub fn deliver(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn hmac_hex<M: Mac + hmac::digest::KeyInit>(secret: &str, body: &[u8]) -> String {
         let mut mac = <M as hmac::digest::KeyInit>::new_from_slice(secret.as_bytes()).unwrap();
@@ -305,6 +361,87 @@ mod tests {
         ] {
             assert!(!signature_matches("s3cret", body, bad), "{bad:?}");
         }
+    }
+
+    /// A loopback server at `address` that counts the connections it accepts and
+    /// answers each with 202.
+    async fn counting_hub(address: &str) -> (String, Arc<AtomicUsize>) {
+        let listener = tokio::net::TcpListener::bind(address).await.unwrap();
+        let bound = listener.local_addr().unwrap();
+        let connections = Arc::new(AtomicUsize::new(0));
+        let counted = connections.clone();
+        tokio::spawn(async move {
+            while let Ok((mut stream, _)) = listener.accept().await {
+                counted.fetch_add(1, Ordering::SeqCst);
+                tokio::spawn(async move {
+                    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+                    let mut buffer = vec![0; 4096];
+                    let _ = stream.read(&mut buffer).await;
+                    let _ = stream
+                        .write_all(b"HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                        .await;
+                });
+            }
+        });
+        (bound.to_string(), connections)
+    }
+
+    /// The hub a feed names used to be posted to after a check of its scheme alone: an
+    /// address literal never reaches the guarded resolver, so a feed could make the
+    /// server POST to the cloud metadata address or to loopback.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn websub_hubs_at_private_address_literals_are_never_contacted() {
+        let (allowed, allowed_hits) = counting_hub("127.0.0.1:0").await;
+        // Another loopback address, not the one the policy lets through.
+        let (forbidden, forbidden_hits) = counting_hub("127.0.0.2:0").await;
+        let forbidden_port = forbidden.rsplit(':').next().unwrap().to_owned();
+        let database = Arc::new(podlens_store::Database::for_tests().unwrap());
+        let scheduler = FeedScheduler::new(database, true)
+            .with_http(podlens_ingest::fetch::HttpConfig {
+                allowed_addresses: vec![std::net::Ipv4Addr::LOCALHOST.into()],
+                retries: 0,
+                ..podlens_ingest::fetch::HttpConfig::default()
+            })
+            .with_public_url(Some("https://podlens.example.com".into()));
+        let hubs = [
+            format!("http://{allowed}/hub"),
+            format!("http://{forbidden}/hub"),
+            // 127.0.0.2 spelt as one number.
+            format!("http://2130706434:{forbidden_port}/hub"),
+            format!("http://[::ffff:127.0.0.2]:{forbidden_port}/hub"),
+            "http://169.254.169.254/latest/meta-data/".to_owned(),
+            "http://[::1]:9/hub".to_owned(),
+            format!("http://localhost:{forbidden_port}/hub"),
+            "file:///etc/passwd".to_owned(),
+        ];
+        let feeds: Vec<(Uuid, FeedPolling)> = hubs
+            .iter()
+            .map(|hub| {
+                let polling = FeedPolling {
+                    hub: Some(hub.clone()),
+                    topic: Some("https://feeds.example.com/show.xml".into()),
+                    ..FeedPolling::default()
+                };
+                (Uuid::new_v4(), polling)
+            })
+            .collect();
+        let ids: Vec<Uuid> = feeds.iter().map(|(id, _)| *id).collect();
+        let outcomes = subscribe_all(&scheduler, feeds).await;
+        assert_eq!(outcomes.len(), hubs.len(), "{outcomes:?}");
+        assert_eq!(outcomes[0], (ids[0], HubRequest::Accepted));
+        for ((id, outcome), hub) in outcomes.iter().zip(&hubs).skip(1) {
+            assert!(
+                matches!(outcome, HubRequest::Forbidden(_)),
+                "{hub}: {outcome:?}"
+            );
+            assert!(ids.contains(id));
+        }
+        assert_eq!(allowed_hits.load(Ordering::SeqCst), 1);
+        assert_eq!(
+            forbidden_hits.load(Ordering::SeqCst),
+            0,
+            "a forbidden hub was reached"
+        );
     }
 
     #[test]
