@@ -59,6 +59,17 @@ def search_bodies(titles: list[str], languages: list[str]) -> list[dict]:
             "pageSize": 25,
             "sortOrder": [{"field": "recentActivity", "order": "asc", "nullOrder": "last"}],
         })
+    # At and just past the caps on a search's work (16 terms, 32 words and 500
+    # characters a term, 8 fuzzy words), so mutations explore both sides of each.
+    words = [word for title in titles for word in title.split()] or ["podcast"]
+    for count in (8, 9, 16, 17, 32, 33):
+        text = " ".join(words[i % len(words)] for i in range(count))
+        fuzzy = {"searchTerm": text, "searchType": "text", "searchTargets": ["podcast-title"],
+                 "searchTermOptions": {"fuzzy": True}}
+        bodies.append({"searchTerms": [fuzzy]})
+        bodies.append({"searchTerms": [dict(fuzzy, searchTermOptions={"fuzzy": False})] * min(count, 17)})
+    bodies.append({"searchTerms": [{"searchTerm": "x" * 501, "searchType": "text",
+                                    "searchTargets": ["podcast-title"]}]})
     for language in sorted(set(languages))[:20]:
         bodies.append({
             "languages": [language.lower()],

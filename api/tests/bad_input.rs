@@ -319,6 +319,85 @@ async fn unicode_edge_cases_are_searched_or_refused_never_a_server_error() {
     still_serving(&http, &key).await;
 }
 
+/// A 3,000-word search term was answered after 3.9 s of a core's time, and nothing
+/// capped a search's terms or fuzzy words, nor autocompletion's words (which it retried
+/// fuzzily, signed out): each cap now refuses with a 400 that names it, before any
+/// scoring, signed in or out.
+#[tokio::test]
+async fn a_3000_word_search_term_is_refused_before_any_scoring() {
+    let http = start().await;
+    let key = http.key("bad-input-caps@example.com", "business");
+    let words = |count: usize| -> String {
+        ["news", "daily", "history", "science"]
+            .iter()
+            .cycle()
+            .take(count)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let term = |text: &str, fuzzy: bool, phrase: bool| {
+        json!({"searchTerm": text, "searchType": "text",
+               "searchTargets": ["podcast-title", "podcast-description"],
+               "searchTermOptions": {"fuzzy": fuzzy, "phraseMatch": phrase}})
+    };
+    let refused = [
+        (
+            json!({"searchTerms": [term(&words(3000), false, false)]}),
+            "searchTerms[0].searchTerm has 3000 words; a search term may have at most 32 words.",
+        ),
+        (
+            json!({"searchTerms": [term(&"x".repeat(501), false, false)]}),
+            "searchTerms[0].searchTerm is 501 characters long; a search term may be at most 500 characters.",
+        ),
+        (
+            json!({"searchTerms": vec![term("news", false, false); 17]}),
+            "A search may have at most 16 search terms (searchTerms, searchTermGroups, personFilters and sponsorFilters together); this one has 17.",
+        ),
+        (
+            json!({"searchTerms": [term(&words(5), true, false), term(&words(4), true, false)]}),
+            "Fuzzy matching covers at most 8 words per search; the fuzzy terms of this one have 9. Turn fuzzy off for some terms or shorten them.",
+        ),
+    ];
+    for (body, message) in refused {
+        for caller in [Some(key.as_str()), None] {
+            let mut request = reqwest::Client::new()
+                .post(format!("{}/api/v1/search/podcasts", http.base))
+                .header("content-type", "application/json")
+                .body(body.to_string());
+            if let Some(key) = caller {
+                request = request.header("authorization", key);
+            }
+            let answer = http.send(request).await;
+            assert_eq!(answer.status, 400, "{}", answer.body);
+            assert_eq!(answer.message(), message);
+        }
+    }
+    // At the caps, searches run: 16 terms, 32 words, 8 fuzzy words, and fuzzy phrases
+    // (a phrase is not expanded) past them.
+    for body in [
+        json!({"searchTerms": vec![term("news", false, false); 16]}),
+        json!({"searchTerms": [term(&words(32), false, false)]}),
+        json!({"searchTerms": [term(&words(4), true, false), term(&words(4), true, false)]}),
+        json!({"searchTerms": [term(&words(20), true, true)]}),
+    ] {
+        http.post("/api/v1/search/podcasts", &key, body)
+            .await
+            .data();
+    }
+    // Autocompletion takes the words and characters of one term.
+    for (query, status) in [(words(33), 400), ("x".repeat(501), 400), (words(32), 200)] {
+        let url = reqwest::Url::parse_with_params(
+            &format!("{}/api/v1/autocomplete/podcasts", http.base),
+            [("query", query.as_str())],
+        )
+        .expect("url");
+        let answer = http.send(reqwest::Client::new().get(url)).await;
+        assert_eq!(answer.status, status, "{}", answer.body);
+    }
+    still_serving(&http, &key).await;
+}
+
 #[tokio::test]
 async fn uploads_are_checked_by_content_not_by_name() {
     let http = start().await;

@@ -94,6 +94,11 @@ impl From<podlens_indexer::IndexError> for AppError {
             // What a client sent (a page size, a cursor) that the engine refuses.
             podlens_indexer::IndexError::InvalidRequest(message) => AppError::Invalid(message),
             podlens_indexer::IndexError::InvalidCursor(_) => AppError::invalid_cursor(),
+            // The caller's query asked for more matching than a search may take.
+            podlens_indexer::IndexError::DeadlinePassed => AppError::Invalid(format!(
+                "The search was stopped after {} ms of matching; search for fewer or rarer words, or without fuzzy matching.",
+                crate::search_plan::SEARCH_TIME_LIMIT.as_millis()
+            )),
             error => AppError::Internal(format!("search index: {error}")),
         }
     }
@@ -105,5 +110,26 @@ impl From<podlens_model::SearchError> for AppError {
             tracing::debug!(detail, "search options refused");
         }
         AppError::Invalid(error.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search stopped at its time limit is the caller's query asking too much: a
+    /// 400 that says so, never a 5xx.
+    #[test]
+    fn a_search_past_its_time_limit_is_invalid_not_internal() {
+        let error = AppError::from(podlens_indexer::IndexError::DeadlinePassed);
+        let AppError::Invalid(message) = error else {
+            panic!("{error:?}");
+        };
+        assert_eq!(
+            message,
+            "The search was stopped after 1000 ms of matching; search for fewer or rarer words, or without fuzzy matching."
+        );
+        let error = AppError::from(podlens_model::SearchError::TooLarge("too big".into()));
+        assert!(matches!(error, AppError::Invalid(message) if message == "too big"));
     }
 }

@@ -9,6 +9,12 @@ use podlens_model::search::{
     SortField, ValidatedSearch,
 };
 
+/// How long the engine may spend matching one page of a search before it stops and
+/// the search is refused (`podlens_indexer::IndexError::DeadlinePassed`): 50 to 100
+/// times the 1M-episode benchmark's p99 (`benches/search/RESULTS.md`), and well short of
+/// the seconds a crafted query could otherwise keep a core busy.
+pub const SEARCH_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 fn unsupported(name: &str) -> SearchError {
     SearchError::FilterNotSupported(name.to_owned())
 }
@@ -198,5 +204,6 @@ pub fn engine_request(
         explain: false,
         hybrid: true,
         podcast_fields: true,
+        time_limit: Some(SEARCH_TIME_LIMIT),
     })
 }

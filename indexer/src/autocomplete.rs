@@ -53,7 +53,12 @@ pub fn autocomplete(
     let limit = limit.clamp(1, 100);
     let words = prefix_words(generation, last, limit)?;
     let mut podcasts = podcasts_for(generation, earlier, last, 0, limit)?;
-    if podcasts.is_empty() && last.chars().count() >= 3 {
+    // Retried with one edit per word, when no more words than a search may match
+    // fuzzily are typed (each becomes an automaton over the title words).
+    if podcasts.is_empty()
+        && last.chars().count() >= 3
+        && tokens.len() <= podlens_model::search::MAX_FUZZY_WORDS
+    {
         podcasts = podcasts_for(generation, earlier, last, 1, limit)?;
     }
     Ok(Autocomplete { podcasts, words })

@@ -58,6 +58,9 @@ pub struct PageCollector {
     pub scoring: bool,
     /// Podcasts by relevance: each score times the podcast's prior.
     pub prior: Option<Prior>,
+    /// Past this instant, collection stops and the search fails
+    /// ([`crate::IndexError::DeadlinePassed`]).
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// A podcast's small, bounded quality prior on its relevance score:
@@ -179,6 +182,23 @@ impl Collector for PageCollector {
 
     fn requires_scoring(&self) -> bool {
         self.scoring
+    }
+
+    fn collect_segment(
+        &self,
+        weight: &dyn tantivy::query::Weight,
+        segment: SegmentOrdinal,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<Page> {
+        let mut collector = self.for_segment(segment, reader)?;
+        crate::deadline::collect_segment(
+            &mut collector,
+            weight,
+            reader,
+            self.scoring,
+            self.deadline,
+        )?;
+        Ok(collector.harvest())
     }
 
     fn merge_fruits(&self, fruits: Vec<Page>) -> tantivy::Result<Page> {
@@ -384,6 +404,7 @@ mod tests {
             limit: 10,
             scoring: true,
             prior: None,
+            deadline: None,
         };
         let seen = first_pages(&searcher, &query, collector, 20);
         assert_eq!(seen, expected[..200]);
@@ -469,6 +490,7 @@ mod tests {
                 limit: 10,
                 scoring: false,
                 prior: None,
+                deadline: None,
             };
             let seen = first_pages(&searcher, &query, collector, 40);
             let expected: Vec<(u64, u64)> = expected.iter().map(|(_, id)| *id).collect();

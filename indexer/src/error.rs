@@ -31,9 +31,12 @@ pub enum IndexError {
         #[source]
         source: std::io::Error,
     },
+    /// The search passed its [`crate::SearchRequest::time_limit`] and was stopped.
+    #[error("the search passed its time limit and was stopped")]
+    DeadlinePassed,
     /// tantivy reported an error.
     #[error("search engine error: {0}")]
-    Tantivy(#[from] tantivy::TantivyError),
+    Tantivy(#[source] tantivy::TantivyError),
     /// A query could not be built.
     #[error("query error: {0}")]
     Query(#[from] tantivy::query::QueryParserError),
@@ -44,6 +47,16 @@ impl IndexError {
         IndexError::Io {
             path: path.into(),
             source,
+        }
+    }
+}
+
+impl From<tantivy::TantivyError> for IndexError {
+    fn from(error: tantivy::TantivyError) -> Self {
+        if crate::deadline::is_deadline(&error) {
+            IndexError::DeadlinePassed
+        } else {
+            IndexError::Tantivy(error)
         }
     }
 }

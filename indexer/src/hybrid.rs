@@ -270,6 +270,7 @@ fn vector_candidates(
                 limit: ids.len(),
                 scoring: false,
                 prior: None,
+                deadline: None,
             };
             let page = index_searcher(shard, plan.mode).search(&allowed, &collector)?;
             Ok(page

@@ -20,6 +20,7 @@ mod collector;
 mod const_score;
 mod coverage;
 pub mod cursor;
+mod deadline;
 mod dedup;
 mod derivations;
 pub mod directory;

@@ -192,6 +192,10 @@ pub struct SearchRequest {
     /// [`crate::OpenGeneration::podcast_hits`]. A page of 100 podcast hits decompressed
     /// and decoded 100 stored documents that the API did not use.
     pub podcast_fields: bool,
+    /// How long the matching of each page may take once it starts: the engine stops
+    /// scoring past it and fails with [`crate::IndexError::DeadlinePassed`] rather than
+    /// keep a core busy (`crate::deadline`). `None`: no limit.
+    pub time_limit: Option<std::time::Duration>,
 }
 
 impl Default for SearchRequest {
@@ -209,6 +213,7 @@ impl Default for SearchRequest {
             explain: false,
             hybrid: true,
             podcast_fields: true,
+            time_limit: None,
         }
     }
 }

@@ -205,6 +205,7 @@ pub(crate) fn page_collector(
                 newest: generation.newest_episode,
             },
         ),
+        deadline: request.time_limit.map(|limit| Instant::now() + limit),
     })
 }
 

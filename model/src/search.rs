@@ -5,6 +5,7 @@
 //! (`response`). `validate` turns the wire options into a [`ValidatedSearch`]: what the
 //! indexer executes.
 
+mod caps;
 mod dates;
 mod error;
 mod filters;
@@ -16,6 +17,10 @@ mod response;
 mod terms;
 mod validate;
 
+pub use caps::{
+    MAX_FUZZY_WORDS, MAX_SEARCH_TERMS, MAX_TERM_CHARS, MAX_WORDS_PER_TERM,
+    check_autocomplete_query, word_count,
+};
 pub use dates::{
     CustomDate, CustomTag, DateFilter, RelativeDate, RelativeTag, RelativeUnit, parse_custom_date,
 };

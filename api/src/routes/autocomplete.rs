@@ -68,13 +68,15 @@ const SUGGESTIONS: usize = 10;
 
 /// Podcasts whose titles complete the query, and the words completing its last word.
 #[utoipa::path(get, path = "/api/v1/autocomplete/podcasts", tag = "autocomplete",
-    params(("query" = String, Query, description = "What was typed so far")),
-    responses((status = 200, description = "podcasts[] and words[]")))]
+    params(("query" = String, Query, description = "What was typed so far (at most 32 words and 500 characters)")),
+    responses((status = 200, description = "podcasts[] and words[]"),
+              (status = 400, description = "The query is longer than 32 words or 500 characters")))]
 pub async fn autocomplete(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<AutocompleteQuery>,
 ) -> ApiResult<Envelope<AutocompleteResponse>> {
     let text = query.query.unwrap_or_default();
+    podlens_model::search::check_autocomplete_query(&text)?;
     if text.trim().is_empty() {
         return Ok(Envelope(AutocompleteResponse {
             podcasts: Vec::new(),

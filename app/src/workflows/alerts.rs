@@ -469,6 +469,7 @@ fn request_for(config: &AlertConfig, cursor: Option<String>) -> SearchRequest {
         snippets: true,
         explain: false,
         hybrid: false,
+        time_limit: Some(crate::search_plan::SEARCH_TIME_LIMIT),
         ..SearchRequest::default()
     }
 }

@@ -271,6 +271,7 @@ pub fn suggest(
                 ..SearchFilters::default()
             },
             page_size: HITS_PER_TERM,
+            time_limit: Some(crate::search_plan::SEARCH_TIME_LIMIT),
             ..SearchRequest::default()
         };
         if let Hits::Podcasts(hits) = index.search(&request)?.hits {

@@ -21,6 +21,10 @@ pub enum SearchError {
     /// The body does not parse, or breaks a rule of the options' schema.
     #[error("Error parsing search options.")]
     InvalidOptions { detail: String },
+    /// The search asks for more work than one search may (`caps`): the message says
+    /// which cap, the value sent and where.
+    #[error("{0}")]
+    TooLarge(String),
 }
 
 impl SearchError {

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::MIN_SEARCH_TERM_CHARS;
+use super::caps::check_term_size;
 use super::error::SearchError;
 use super::mode::SearchMode;
 use super::options::{
@@ -87,6 +88,7 @@ fn normalize(
         )));
     }
     let text = check_text(raw.text, &format!("{path}.searchTerm"))?;
+    check_term_size(text, &format!("{path}.searchTerm"))?;
     let mut targets: Vec<SearchTarget> = Vec::with_capacity(raw.targets.len());
     for target in raw.targets {
         if !targets.contains(target) {
@@ -191,13 +193,20 @@ impl NormalizedTerm {
     }
 }
 
+/// A name filter's name: the text rules and the size caps.
+fn check_name<'a>(name: &'a str, path: &str) -> Result<&'a str, SearchError> {
+    let name = check_text(name, &format!("{path}.name"))?;
+    check_term_size(name, &format!("{path}.name"))?;
+    Ok(name)
+}
+
 /// Validates a guest or host name filter.
 pub(crate) fn normalize_person(
     filter: &PersonFilter,
     path: &str,
 ) -> Result<NamedFilterSpec, SearchError> {
     Ok(NamedFilterSpec {
-        name: check_text(&filter.name, &format!("{path}.name"))?.to_owned(),
+        name: check_name(&filter.name, path)?.to_owned(),
         match_mode: filter.match_mode.unwrap_or(NamedFilterMatchMode::Must),
         phrase_match: filter.phrase_match.unwrap_or(false),
         slop: check_slop(filter.slop, path)?,
@@ -212,7 +221,7 @@ pub(crate) fn normalize_sponsor(
     path: &str,
 ) -> Result<NamedFilterSpec, SearchError> {
     Ok(NamedFilterSpec {
-        name: check_text(&filter.name, &format!("{path}.name"))?.to_owned(),
+        name: check_name(&filter.name, path)?.to_owned(),
         match_mode: filter.match_mode.unwrap_or(NamedFilterMatchMode::Must),
         phrase_match: filter.phrase_match.unwrap_or(false),
         slop: check_slop(filter.slop, path)?,

@@ -1,10 +1,12 @@
 //! From wire options to a [`ValidatedSearch`], in the order the checks run:
-//! unsupported keys, plan, terms, filters, "term or filter", sort, paging, snippets.
+//! unsupported keys, plan, terms (each within the caps of `caps`), filters, the caps on the
+//! whole search, "term or filter", sort, paging, snippets.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::PAGE_SIZE_RANGE;
+use super::caps::{check_fuzzy_words, check_term_count};
 use super::error::SearchError;
 use super::filters::{SearchFilters, build_filters};
 use super::keys::{OptionKind, set_keys};
@@ -207,6 +209,33 @@ fn project_id(options: &SearchOptions) -> Result<Option<String>, SearchError> {
     }
 }
 
+/// The caps on a whole search's work: how many terms of every kind, and how many
+/// words are matched fuzzily (each term's own size is checked with the term).
+fn check_work(
+    terms: &[NormalizedTerm],
+    term_groups: &[Vec<NormalizedTerm>],
+    filters: &SearchFilters,
+) -> Result<(), SearchError> {
+    let grouped = term_groups.iter().flatten();
+    let count = terms.len()
+        + term_groups.iter().map(Vec::len).sum::<usize>()
+        + filters.persons.len()
+        + filters.sponsors.len();
+    check_term_count(count)?;
+    let fuzzy_terms = terms
+        .iter()
+        .chain(grouped)
+        .filter(|term| term.fuzzy && !term.phrase_match)
+        .map(|term| term.text.as_str());
+    let fuzzy_names = filters
+        .persons
+        .iter()
+        .chain(&filters.sponsors)
+        .filter(|name| name.fuzzy && !name.phrase_match)
+        .map(|name| name.name.as_str());
+    check_fuzzy_words(fuzzy_terms.chain(fuzzy_names))
+}
+
 /// Checks `options` for `context` and resolves them into a runnable search.
 pub fn validate_search(
     options: &SearchOptions,
@@ -234,6 +263,7 @@ pub fn validate_search(
         .collect::<Result<Vec<_>, _>>()?;
     let term_groups = normalize_groups(options.search_term_groups.as_ref(), mode)?;
     let filters = build_filters(options, context.now)?;
+    check_work(&terms, &term_groups, &filters)?;
     let has_terms = !terms.is_empty() || !term_groups.is_empty();
     if !has_terms && !set.iter().any(|key| key.kind == OptionKind::Filter) {
         return Err(SearchError::TermOrFilterRequired);

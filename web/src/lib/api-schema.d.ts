@@ -11221,7 +11221,7 @@ export interface operations {
     searchAutocompletePodcasts: {
         parameters: {
             query: {
-                /** @description What was typed so far */
+                /** @description What was typed so far (at most 32 words and 500 characters) */
                 query: string;
             };
             header?: never;
@@ -11243,7 +11243,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A parameter or the body is malformed or invalid */
+            /** @description The query is longer than 32 words or 500 characters */
             400: {
                 headers: {
                     [name: string]: unknown;
