@@ -554,7 +554,11 @@ pub(crate) fn podcast_guests(
     role: Option<String>,
 ) -> ApiResult<PodcastGuests> {
     let query = PersonsQuery {
-        since: since_days.map(|days| chrono::Utc::now() - chrono::Duration::days(i64::from(days))),
+        // A window reaching past the first representable day covers every episode.
+        since: since_days.and_then(|days| {
+            chrono::TimeDelta::try_days(i64::from(days))
+                .and_then(|window| chrono::Utc::now().checked_sub_signed(window))
+        }),
         role,
     };
     let summary = state

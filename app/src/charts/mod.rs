@@ -9,7 +9,7 @@ mod presence;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use chrono::{Duration, NaiveDate};
+use chrono::{Datelike, Duration, NaiveDate};
 use podlens_data::ChartPositionRow;
 use podlens_data::snapshot::ChartKey;
 use podlens_model::entities::{
@@ -73,14 +73,23 @@ fn parse_chart_type(value: &str) -> AppResult<ChartType> {
     })
 }
 
+/// A chart date: `YYYY-MM-DD` in the years 1 to 9999. chrono reads years out to
+/// ±262,143, where counting back a chart's window of days overflows (a panic, answered
+/// 500 before); no chart lies out there.
 fn parse_date(value: Option<&str>, name: &str) -> AppResult<Option<NaiveDate>> {
     value
         .map(|text| {
-            NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| {
+            let date = NaiveDate::parse_from_str(text.trim(), "%Y-%m-%d").map_err(|_| {
                 AppError::Invalid(format!(
                     "{name} must be a date (YYYY-MM-DD), got \"{text}\""
                 ))
-            })
+            })?;
+            if !(1..=9999).contains(&date.year()) {
+                return Err(AppError::Invalid(format!(
+                    "{name} must be between 0001-01-01 and 9999-12-31, got \"{text}\""
+                )));
+            }
+            Ok(date)
         })
         .transpose()
 }
@@ -686,6 +695,22 @@ mod tests {
             parse_date(Some("2024-02-30"), "date"),
             Err(AppError::Invalid(message)) if message.contains("YYYY-MM-DD")
         ));
+        // Years chrono reads but a chart's window cannot count back from.
+        for far in [
+            "-262143-01-01",
+            "+262142-12-31",
+            "0000-01-01",
+            "10000-01-01",
+        ] {
+            assert!(
+                matches!(parse_date(Some(far), "endDate"), Err(AppError::Invalid(_))),
+                "{far}"
+            );
+        }
+        assert_eq!(
+            parse_date(Some("0001-01-01"), "date").unwrap(),
+            NaiveDate::from_ymd_opt(1, 1, 1)
+        );
         assert!(matches!(
             parse_compare(Some("30d")),
             Err(AppError::Invalid(_))

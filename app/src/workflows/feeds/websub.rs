@@ -24,6 +24,8 @@ use crate::error::{AppError, AppResult};
 
 /// The lease asked for.
 pub const LEASE_SECONDS: i64 = 10 * 86_400;
+/// The longest lease a hub's verification is taken at (a year).
+const MAX_LEASE_SECONDS: i64 = 365 * 86_400;
 /// A subscription is renewed when its lease ends within this.
 const RENEW_BEFORE: chrono::Duration = chrono::Duration::days(1);
 /// A request the hub did not confirm is asked again after this.
@@ -218,6 +220,9 @@ pub fn verify(
                 .lease_seconds
                 .filter(|&seconds| seconds > 0)
                 .unwrap_or(LEASE_SECONDS);
+            // A hub's lease past the representable times (2^63 - 1 seconds) panicked:
+            // a lease is kept at most a year, and renewed before its end anyway.
+            let lease = lease.min(MAX_LEASE_SECONDS);
             database.set_subscription_state(
                 token,
                 "active",
@@ -442,6 +447,45 @@ mod tests {
             0,
             "a forbidden hub was reached"
         );
+    }
+
+    /// A hub confirming with `hub.lease_seconds` of 2^63 - 1 made the lease's end
+    /// overflow (a panic, answered 500); the lease is kept a year at most.
+    #[test]
+    fn a_lease_of_i64_max_seconds_is_kept_a_year_not_a_panic() {
+        let database = Arc::new(podlens_store::Database::for_tests().unwrap());
+        let scheduler = FeedScheduler::new(database.clone(), true);
+        let now = Utc::now();
+        database
+            .save_subscription(&Subscription {
+                podcast_id: Uuid::new_v4().to_string(),
+                hub: "https://hub.example.com/".into(),
+                topic: "https://feeds.example.com/show.xml".into(),
+                callback_token: "token-1".into(),
+                secret: "secret".into(),
+                state: "requested".into(),
+                requested_at: now,
+                lease_expires_at: None,
+            })
+            .unwrap();
+        for lease in [i64::MAX, i64::MAX / 1000, 400 * 86_400] {
+            let verification = Verification {
+                mode: "subscribe".into(),
+                topic: "https://feeds.example.com/show.xml".into(),
+                challenge: Some("c-1".into()),
+                lease_seconds: Some(lease),
+                reason: None,
+            };
+            assert_eq!(verify(&scheduler, "token-1", &verification).unwrap(), "c-1");
+            let end = database
+                .subscription_by_token("token-1")
+                .unwrap()
+                .unwrap()
+                .lease_expires_at
+                .unwrap();
+            let kept = (end - now).num_days();
+            assert!((365..=366).contains(&kept), "{lease}: {kept} days");
+        }
     }
 
     #[test]
