@@ -85,6 +85,26 @@ pub enum UsageSubject {
     Client { address: String },
 }
 
+/// Whose usage a plan's cap counts: a member's calls count against their team's
+/// (plans and their limits are the team's, and the SDK's `teams/usage/*` report the
+/// team's sum), a signed-out client's against its address. Each member's own calls are
+/// still written on their own rows (`teams/usage/members`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum UsagePool {
+    Team(String),
+    Client(String),
+}
+
+impl UsageSubject {
+    /// The pool this subject's capped calls are charged to.
+    pub fn pool(&self) -> UsagePool {
+        match self {
+            UsageSubject::User { team_id, .. } => UsagePool::Team(team_id.clone()),
+            UsageSubject::Client { address } => UsagePool::Client(address.clone()),
+        }
+    }
+}
+
 /// One day of one counter of one user.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UsageRow {

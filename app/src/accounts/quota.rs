@@ -38,7 +38,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use chrono::NaiveDate;
 
-use crate::accounts::{AccountStore, UsageCounter, UsageSubject, UsageWindow};
+use crate::accounts::{AccountStore, UsageCounter, UsagePool, UsageSubject, UsageWindow};
 use crate::error::AppResult;
 
 /// How often granted calls are written and reservations renewed.
@@ -81,11 +81,12 @@ pub enum Consumption {
     },
 }
 
-/// A node's request for part of a capped counter's window.
+/// A node's request for part of a capped counter's window of a pool (a team's members
+/// share their team's).
 #[derive(Debug)]
 pub struct LeaseRequest<'a> {
     pub node: &'a str,
-    pub subject: &'a UsageSubject,
+    pub pool: &'a UsagePool,
     pub counter: UsageCounter,
     pub window: UsageWindow,
     pub today: NaiveDate,
@@ -125,30 +126,38 @@ pub fn grant(limit: u64, taken: u64, want: u64) -> u64 {
 /// What one node writes of one reservation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settlement {
-    pub subject: UsageSubject,
+    pub pool: UsagePool,
     pub counter: UsageCounter,
     /// The window's first day.
     pub first_day: NaiveDate,
-    /// The calls granted from it and not yet written, by day.
-    pub days: Vec<(NaiveDate, u64)>,
+    /// The calls granted from it and not yet written, by caller and day.
+    pub days: Vec<Pending>,
     /// Unused uses given back.
     pub give_back: u64,
     /// The reservation ends (the node gives back all it did not use).
     pub end: bool,
 }
 
+/// Calls granted to one caller on one day and not yet written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    pub subject: UsageSubject,
+    pub day: NaiveDate,
+    pub amount: u64,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct LeaseKey {
-    subject: UsageSubject,
+    pool: UsagePool,
     counter: UsageCounter,
     first_day: NaiveDate,
 }
 
 impl LeaseKey {
-    /// The window `call` is charged to.
+    /// The window `call` is charged to: its pool's.
     fn of(call: &CappedCall) -> LeaseKey {
         LeaseKey {
-            subject: call.subject.clone(),
+            pool: call.subject.pool(),
             counter: call.counter,
             first_day: call.window.bounds(call.today).0,
         }
@@ -180,8 +189,8 @@ struct Lease {
     short: bool,
     /// Until when this node grants from it without renewing.
     valid_until: Instant,
-    /// Calls granted and not yet written, by day.
-    pending: Vec<(NaiveDate, u64)>,
+    /// Calls granted and not yet written, by caller and day.
+    pending: Vec<Pending>,
     give_back: u64,
     used_since_flush: bool,
 }
@@ -191,11 +200,18 @@ impl Lease {
         self.end.saturating_sub(self.next)
     }
 
-    fn take(&mut self, today: NaiveDate) -> u64 {
+    fn take(&mut self, subject: &UsageSubject, today: NaiveDate) -> u64 {
         let place = self.next;
         self.next += 1;
         self.used_since_flush = true;
-        add_pending(&mut self.pending, today, 1);
+        add_pending(
+            &mut self.pending,
+            Pending {
+                subject: subject.clone(),
+                day: today,
+                amount: 1,
+            },
+        );
         place
     }
 
@@ -206,10 +222,13 @@ impl Lease {
     }
 }
 
-fn add_pending(pending: &mut Vec<(NaiveDate, u64)>, day: NaiveDate, amount: u64) {
-    match pending.iter_mut().find(|(pending, _)| *pending == day) {
-        Some((_, pending)) => *pending += amount,
-        None => pending.push((day, amount)),
+fn add_pending(pending: &mut Vec<Pending>, calls: Pending) {
+    match pending
+        .iter_mut()
+        .find(|known| known.day == calls.day && known.subject == calls.subject)
+    {
+        Some(known) => known.amount += calls.amount,
+        None => pending.push(calls),
     }
 }
 
@@ -290,7 +309,7 @@ impl Quotas {
         if lease.limit != call.limit || lease.free() == 0 || Instant::now() >= lease.valid_until {
             return None;
         }
-        Some(lease.take(call.today))
+        Some(lease.take(&call.subject, call.today))
     }
 
     /// Charges `call` as [`Quotas::try_charge`] does, reserving a new block from the
@@ -323,7 +342,7 @@ impl Quotas {
                 }
                 Some(lease) if lease.free() > 0 => {
                     return Ok(Consumption::Granted {
-                        used: lease.take(today),
+                        used: lease.take(subject, today),
                     });
                 }
                 Some(lease) => ((lease.block * 2).min(LARGEST_BLOCK), false),
@@ -334,7 +353,7 @@ impl Quotas {
         let now_ms = unix_ms();
         let reservation = self.accounts.reserve_usage(&LeaseRequest {
             node: &self.node,
-            subject,
+            pool: &key.pool,
             counter,
             window,
             today,
@@ -371,7 +390,7 @@ impl Quotas {
         lease.end = reservation.first + reservation.granted;
         lease.valid_until = valid_until;
         Ok(Consumption::Granted {
-            used: lease.take(today),
+            used: lease.take(subject, today),
         })
     }
 
@@ -406,7 +425,7 @@ impl Quotas {
                 }
                 lease.used_since_flush = false;
                 settlements.push(Settlement {
-                    subject: key.subject.clone(),
+                    pool: key.pool.clone(),
                     counter: key.counter,
                     first_day: key.first_day,
                     days: std::mem::take(&mut lease.pending),
@@ -432,8 +451,8 @@ impl Quotas {
             Err(error) => {
                 for (key, settlement) in keys.iter().zip(settlements) {
                     if let Some(lease) = leases.get_mut(key) {
-                        for (day, amount) in settlement.days {
-                            add_pending(&mut lease.pending, day, amount);
+                        for calls in settlement.days {
+                            add_pending(&mut lease.pending, calls);
                         }
                         lease.give_back += settlement.give_back;
                     }
@@ -448,7 +467,7 @@ impl Quotas {
                 written += settlement
                     .days
                     .iter()
-                    .map(|(_, amount)| amount)
+                    .map(|calls| calls.amount)
                     .sum::<u64>();
             }
             if settlement.end || !live {
@@ -465,7 +484,7 @@ impl Quotas {
     pub fn pending(&self) -> u64 {
         self.leases()
             .values()
-            .flat_map(|lease| lease.pending.iter().map(|(_, amount)| amount))
+            .flat_map(|lease| lease.pending.iter().map(|calls| calls.amount))
             .sum()
     }
 }
@@ -588,6 +607,64 @@ mod tests {
             quotas.flush().unwrap();
         }
         assert_eq!(stored(&store, &subject), 300);
+    }
+
+    /// Usage used to be capped per user while limits are the team's: five members of a
+    /// team got five times its searches. Two members of one team, each calling from
+    /// two threads through two nodes, share the team's limit exactly; each member's
+    /// calls are written on their own rows, and a member of another team is not held
+    /// back by them.
+    #[test]
+    fn members_of_a_team_share_its_cap_across_nodes() {
+        let store = Arc::new(SqlAccountStore::for_tests().unwrap());
+        let nodes: Vec<Arc<Quotas>> = (0..2)
+            .map(|_| Arc::new(Quotas::new(store.clone())))
+            .collect();
+        let member = |user: &str| UsageSubject::User {
+            user_id: user.into(),
+            team_id: "team-a".into(),
+        };
+        let (ann, bob) = (member("ann"), member("bob"));
+        let threads: Vec<_> = (0..4)
+            .map(|thread| {
+                let quotas = nodes[thread % 2].clone();
+                let subject = if thread < 2 { ann.clone() } else { bob.clone() };
+                std::thread::spawn(move || {
+                    (0..30)
+                        .filter(|call| {
+                            if call % 10 == 9 {
+                                quotas.flush().unwrap();
+                            }
+                            granted(charge(&quotas, &subject, 50)).is_some()
+                        })
+                        .count()
+                })
+            })
+            .collect();
+        let mut granted_calls: usize = threads.into_iter().map(|t| t.join().unwrap()).sum();
+        for _ in 0..2 {
+            for quotas in &nodes {
+                quotas.flush().unwrap();
+            }
+        }
+        granted_calls += (0..60)
+            .filter(|_| granted(charge(&nodes[1], &ann, 50)).is_some())
+            .count();
+        assert_eq!(
+            granted_calls, 50,
+            "120 asked by two members, the team's 50 allowed"
+        );
+        for quotas in &nodes {
+            quotas.close().unwrap();
+        }
+        let (by_ann, by_bob) = (stored(&store, &ann), stored(&store, &bob));
+        assert_eq!(by_ann + by_bob, 50);
+        assert!(by_bob > 0 && by_ann > 0, "{by_ann} and {by_bob}");
+        let other = UsageSubject::User {
+            user_id: "cy".into(),
+            team_id: "team-b".into(),
+        };
+        assert_eq!(granted(charge(&nodes[0], &other, 50)), Some(1));
     }
 
     /// A node that dies holds its reservation until the store lets it expire: then

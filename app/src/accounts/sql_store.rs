@@ -11,7 +11,7 @@ use podlens_store::{
     Database, count, day_text, optional_time_at, parse_day, parse_time, time_at, time_text,
 };
 use sqlx::any::AnyRow;
-use sqlx::{AnyConnection, Row};
+use sqlx::{AnyConnection, AssertSqlSafe, Row};
 use uuid::Uuid;
 
 use super::keys::{
@@ -20,8 +20,8 @@ use super::keys::{
 use super::known_keys::{self, KnownKeys};
 use super::usage::{UsageCounter, UsageWindow};
 use super::{
-    Account, AccountStore, ApiKeyRow, NewApiKey, SearchRecord, TeamPodcastRow, TeamUser, UsageRow,
-    UsageSubject, account_from_row,
+    Account, AccountStore, ApiKeyRow, NewApiKey, SearchRecord, TeamPodcastRow, TeamUser, UsagePool,
+    UsageRow, UsageSubject, account_from_row,
 };
 use super::{blacklists, quota};
 use crate::error::{AppError, AppResult};
@@ -47,6 +47,14 @@ fn subject_key(subject: &UsageSubject) -> String {
     match subject {
         UsageSubject::User { user_id, .. } => format!("user:{user_id}"),
         UsageSubject::Client { address } => format!("client:{address}"),
+    }
+}
+
+/// The key under which a pool's reservations are kept and its window locked.
+fn pool_key(pool: &UsagePool) -> String {
+    match pool {
+        UsagePool::Team(team_id) => format!("team:{team_id}"),
+        UsagePool::Client(address) => format!("client:{address}"),
     }
 }
 
@@ -94,16 +102,50 @@ async fn window_total(
     window: UsageWindow,
     today: NaiveDate,
 ) -> AppResult<u64> {
+    window_sum(connection, "subject", subject, counter, window, today).await
+}
+
+/// What a pool has used of `counter`'s window: its team's members' rows together, or
+/// the client's own.
+async fn pool_total(
+    connection: &mut AnyConnection,
+    pool: &UsagePool,
+    counter: UsageCounter,
+    window: UsageWindow,
+    today: NaiveDate,
+) -> AppResult<u64> {
+    match pool {
+        UsagePool::Team(team_id) => {
+            window_sum(connection, "team_id", team_id, counter, window, today).await
+        }
+        UsagePool::Client(address) => {
+            let subject = format!("client:{address}");
+            window_sum(connection, "subject", &subject, counter, window, today).await
+        }
+    }
+}
+
+/// The sum of `counter` over the window's days of the rows whose `column` (`subject`
+/// or `team_id`) is `value`.
+async fn window_sum(
+    connection: &mut AnyConnection,
+    column: &'static str,
+    value: &str,
+    counter: UsageCounter,
+    window: UsageWindow,
+    today: NaiveDate,
+) -> AppResult<u64> {
     let (first, last) = window.bounds(today);
+    let statement = format!(
+        "SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM usage_daily
+         WHERE {column} = $1 AND counter = $2 AND day BETWEEN $3 AND $4"
+    );
     Ok(count(
-        sqlx::query(
-            "SELECT CAST(COALESCE(SUM(count), 0) AS BIGINT) FROM usage_daily
-             WHERE subject = $1 AND counter = $2 AND day BETWEEN $3 AND $4",
-        )
-        .bind(subject)
-        .bind(counter.alias())
-        .bind(day_text(first))
-        .bind(day_text(last)),
+        sqlx::query(AssertSqlSafe(statement))
+            .bind(value)
+            .bind(counter.alias())
+            .bind(day_text(first))
+            .bind(day_text(last)),
         connection,
     )
     .await?)
@@ -419,7 +461,7 @@ impl AccountStore for SqlAccountStore {
     }
 
     fn reserve_usage(&self, request: &quota::LeaseRequest<'_>) -> AppResult<quota::Reservation> {
-        let key = subject_key(request.subject);
+        let key = pool_key(request.pool);
         let counter = request.counter.alias();
         let first_day = day_text(request.window.bounds(request.today).0);
         self.db.wait(async {
@@ -427,9 +469,9 @@ impl AccountStore for SqlAccountStore {
             self.db
                 .lock(&mut transaction, &format!("usage:{key}:{counter}"))
                 .await?;
-            let written = window_total(
+            let written = pool_total(
                 &mut transaction,
-                &key,
+                request.pool,
                 request.counter,
                 request.window,
                 request.today,
@@ -512,7 +554,7 @@ impl AccountStore for SqlAccountStore {
                 .map(|settlement| {
                     format!(
                         "usage:{}:{}",
-                        subject_key(&settlement.subject),
+                        pool_key(&settlement.pool),
                         settlement.counter.alias()
                     )
                 })
@@ -524,8 +566,8 @@ impl AccountStore for SqlAccountStore {
             }
             let mut written = Vec::with_capacity(settlements.len());
             for settlement in settlements {
-                let key = subject_key(&settlement.subject);
-                let used: u64 = settlement.days.iter().map(|(_, amount)| amount).sum();
+                let key = pool_key(&settlement.pool);
+                let used: u64 = settlement.days.iter().map(|calls| calls.amount).sum();
                 let given_up =
                     i64::try_from(used.saturating_add(settlement.give_back)).unwrap_or(i64::MAX);
                 let statement = if settlement.end {
@@ -550,13 +592,13 @@ impl AccountStore for SqlAccountStore {
                 };
                 let live = query.execute(&mut *transaction).await?.rows_affected() > 0;
                 if live {
-                    for &(day, amount) in &settlement.days {
+                    for calls in &settlement.days {
                         add_to_day(
                             &mut transaction,
-                            &settlement.subject,
+                            &calls.subject,
                             settlement.counter,
-                            day,
-                            amount,
+                            calls.day,
+                            calls.amount,
                         )
                         .await?;
                     }
@@ -914,7 +956,7 @@ mod tests {
             store
                 .reserve_usage(&quota::LeaseRequest {
                     node,
-                    subject: &subject,
+                    pool: &subject.pool(),
                     counter,
                     window: UsageWindow::Month,
                     today,
@@ -931,10 +973,17 @@ mod tests {
                 .settle_usage(
                     node,
                     &[quota::Settlement {
-                        subject: subject.clone(),
+                        pool: subject.pool(),
                         counter,
                         first_day: day(2025, 3, 1),
-                        days,
+                        days: days
+                            .into_iter()
+                            .map(|(day, amount)| quota::Pending {
+                                subject: subject.clone(),
+                                day,
+                                amount,
+                            })
+                            .collect(),
                         give_back: 0,
                         end,
                     }],
