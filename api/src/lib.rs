@@ -15,6 +15,7 @@ pub mod hits;
 pub mod metering;
 pub mod openapi;
 pub mod routes;
+pub mod search_node;
 pub mod server;
 pub mod state;
 pub mod telemetry;

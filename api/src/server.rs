@@ -51,7 +51,7 @@ pub fn open_state_with(
 
 /// Waits for Ctrl-C or, on Unix, SIGTERM (what service managers and container
 /// runtimes send); returns the signal's name.
-async fn shutdown_signal() -> &'static str {
+pub(crate) async fn shutdown_signal() -> &'static str {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};

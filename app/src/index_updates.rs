@@ -197,6 +197,7 @@ pub fn apply_to_index(
         shards: Some(current.shards),
         writer_memory_bytes: 15 << 20,
         vectors,
+        statistics: false,
     };
     let episodes = changes.episodes.len();
     let _publishing = lock(&PUBLISH_LOCK);

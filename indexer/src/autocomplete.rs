@@ -17,7 +17,7 @@ use crate::error::{IndexError, Result};
 use crate::reader::IndexReaderHandle;
 use crate::results::PodcastHit;
 use crate::search::podcast_hit;
-use crate::shard::{GlobalStatistics, OpenGeneration};
+use crate::shard::{IndexKind, OpenGeneration};
 use crate::stored::StoredFields;
 
 /// Suggestions for a prefix.
@@ -126,7 +126,7 @@ fn podcasts_for(
         )),
     ));
     let query = BooleanQuery::new(clauses);
-    let statistics = GlobalStatistics::new(generation.shards.iter().map(|s| &s.podcasts).collect());
+    let statistics = generation.statistics(IndexKind::Podcasts);
     let per_shard: Vec<Result<Vec<(f32, StoredFields)>>> = generation
         .shards
         .par_iter()

@@ -42,6 +42,9 @@ pub struct BuildOptions {
     /// The static embedding model; `None` builds without vectors (semantic features are
     /// then unavailable on this generation).
     pub vectors: Option<VectorModel>,
+    /// Also write the generation's global statistics (`crate::statistics`), which the
+    /// search nodes of a cluster, each holding some shards, score with.
+    pub statistics: bool,
 }
 
 impl Default for BuildOptions {
@@ -50,6 +53,7 @@ impl Default for BuildOptions {
             shards: None,
             writer_memory_bytes: 64 << 20,
             vectors: None,
+            statistics: false,
         }
     }
 }
@@ -224,6 +228,11 @@ pub fn build_generation(
         })
         .collect();
     let manifest = summarise(generation, shards, options, counts)?;
+    if options.statistics {
+        let built = crate::shard::OpenGeneration::open(index_dir, manifest.clone())?;
+        let terms = built.write_statistics(index_dir)?;
+        tracing::info!(generation, terms, "wrote the generation's statistics");
+    }
     publish(index_dir, &manifest)?;
     Ok(manifest)
 }

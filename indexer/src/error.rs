@@ -6,6 +6,15 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum IndexError {
+    /// The search needs shards no live node serves (a cluster's replicas all failed).
+    #[error("search is unavailable: {0}")]
+    Unavailable(String),
+    /// A step of a search named a generation this node no longer (or not yet) serves.
+    #[error("generation {0} is not served here")]
+    GenerationGone(u64),
+    /// A step of a search asked for a shard this node does not serve.
+    #[error("shard {0} is not served here")]
+    ShardNotServed(u32),
     /// A search request the engine cannot run (a caller's mistake).
     #[error("invalid search request: {0}")]
     InvalidRequest(String),

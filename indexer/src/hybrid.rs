@@ -23,33 +23,25 @@
 //!   position; after the window, pages continue in keyword order after the window's last
 //!   keyword hit, without the vector-only candidates already served.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
-use rayon::prelude::*;
 use serde_json::json;
 use tantivy::Score;
-use tantivy::query::{BooleanQuery, Occur, Query};
 use uuid::Uuid;
 
-use crate::collector::{Collected, PageCollector, ValueSource};
+use crate::collector::Collected;
 use crate::cursor::{self, Position};
+use crate::embedding::StaticModel;
 use crate::error::{IndexError, Result};
-use crate::request::{MatchMode, SearchMode, SortField, SortOrder};
-use crate::schema::id_from_halves;
-use crate::search::{
-    self, FoundPage, Plan, id_set, index_searcher, page_collector, scatter, shard_query,
-};
-use crate::semantic::{best_centroids, embed_query};
-use crate::shard::{GlobalStatistics, OpenGeneration};
+use crate::request::{MatchMode, SearchMode, SortField};
+use crate::search::{self, FoundPage, RootPlan};
+use crate::shards::{Shards, VECTOR_CANDIDATES, id_of};
 use crate::sort_key::{SortKey, f64_key};
-use crate::vectors::{QueryVector, VectorSearchOptions};
+use crate::vectors::QueryVector;
 use crate::words::TermWords;
 
 /// Keyword hits fused (at least).
 pub const FUSED_DEPTH: usize = 200;
-/// Podcasts nearest to the query added to the fusion.
-pub const VECTOR_CANDIDATES: usize = 30;
-
 /// The weights of the fusion.
 #[derive(Debug, Clone, Copy)]
 pub struct Fusion {
@@ -95,22 +87,25 @@ pub(crate) struct VectorQuery {
 }
 
 /// The positive terms' words.
-fn positive_words<'a>(plan: &'a Plan<'_>) -> Vec<&'a TermWords> {
+fn positive_words<'a>(plan: &'a RootPlan<'_>) -> Vec<&'a TermWords> {
     plan.terms
         .iter()
-        .filter(|term| term.term.match_mode != MatchMode::Not)
-        .map(|term| &term.words)
+        .filter(|(mode, _)| *mode != MatchMode::Not)
+        .map(|(_, words)| *words)
         .collect()
 }
 
 /// The query's vector, `None` when the search does not fuse: not by relevance, hybrid
-/// off, no vectors, or no word the model knows.
+/// off, no model (a generation without vectors), or no word the model knows.
 pub(crate) fn vector_query(
-    generation: &OpenGeneration,
-    plan: &Plan<'_>,
+    plan: &RootPlan<'_>,
+    model: Option<&StaticModel>,
 ) -> Result<Option<VectorQuery>> {
     let request = plan.request;
-    if !request.hybrid || request.sort.field != SortField::Relevance || generation.model.is_none() {
+    let Some(model) = model else {
+        return Ok(None);
+    };
+    if !request.hybrid || request.sort.field != SortField::Relevance {
         return Ok(None);
     }
     let words = positive_words(plan);
@@ -135,74 +130,33 @@ pub(crate) fn vector_query(
                 .iter()
                 .any(|word| LIKE_WORDS.contains(&word.folded.as_str()))
         });
-    Ok(embed_query(generation, &text.join(" "))?.map(|vector| VectorQuery { vector, like }))
-}
-
-fn id_of(hit: &Collected) -> Uuid {
-    id_from_halves(hit.key.id.0, hit.key.id.1)
-}
-
-/// The cosine of a hit's vector with the query: a podcast's centroid, an episode's best
-/// description or transcript chunk.
-fn similarity(
-    generation: &OpenGeneration,
-    mode: SearchMode,
-    query: &QueryVector,
-    hit: &Collected,
-) -> Option<f32> {
-    let vectors = generation.shards[hit.shard].vectors.as_ref()?;
-    let id = id_of(hit);
-    match mode {
-        SearchMode::Podcasts => vectors
-            .centroid_row(id)
-            .map(|row| query.score(vectors, row)),
-        SearchMode::Episodes => vectors
-            .episode_rows(id)?
-            .map(|row| query.score(vectors, row))
-            .max_by(f32::total_cmp),
-    }
+    let vector = QueryVector::new(&model.embed(&text.join(" ")));
+    Ok((!vector.is_zero()).then_some(VectorQuery { vector, like }))
 }
 
 /// The podcast whose title holds every content word of the positive terms, among the
 /// first keyword hits: the X of "shows like X".
-fn named_show(
-    generation: &OpenGeneration,
-    plan: &Plan<'_>,
+async fn named_show<S: Shards>(
+    shards: &S,
+    plan: &RootPlan<'_>,
     keyword: &[Collected],
-) -> Option<usize> {
+) -> Result<Option<usize>> {
     let words: Vec<String> = positive_words(plan)
         .iter()
         .flat_map(|words| words.content.iter().map(|word| word.folded.clone()))
         .filter(|word| !LIKE_WORDS.contains(&word.as_str()))
         .collect();
     if words.is_empty() {
-        return None;
+        return Ok(None);
     }
-    keyword.iter().take(3).position(|hit| {
-        let searcher = &generation.shards[hit.shard].podcasts;
-        let Ok(doc) = searcher.doc::<tantivy::TantivyDocument>(hit.address) else {
-            return false;
-        };
-        let title =
-            crate::search::text(&doc, generation.schemas.podcasts.title_stored).unwrap_or_default();
-        let title = TermWords::of(&title);
+    let first = &keyword[..keyword.len().min(3)];
+    let titles = shards.titles(first).await?;
+    Ok(titles.iter().position(|title| {
+        let title = TermWords::of(title);
         words
             .iter()
             .all(|word| title.all.iter().any(|held| held.folded == *word))
-    })
-}
-
-/// A podcast hit's genres.
-fn genres(generation: &OpenGeneration, hit: &Collected) -> HashSet<String> {
-    generation.shards[hit.shard]
-        .podcasts
-        .doc::<tantivy::TantivyDocument>(hit.address)
-        .map(|doc| {
-            crate::search::texts(&doc, generation.schemas.podcasts.genres)
-                .into_iter()
-                .collect()
-        })
-        .unwrap_or_default()
+    }))
 }
 
 /// The share of the two sets' union they hold in common (0 when both are empty).
@@ -215,78 +169,14 @@ fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> Score {
 }
 
 /// Podcasts nearest to `query` that pass the request's filters and `not` terms, and are
-/// not in `keyword`: (shard, hit), nearest first.
-fn vector_candidates(
-    generation: &OpenGeneration,
-    plan: &Plan<'_>,
+/// not in `keyword`, nearest first.
+async fn vector_candidates<S: Shards>(
+    shards: &S,
     query: &QueryVector,
     keyword: &HashSet<Uuid>,
     exclude: Option<Uuid>,
 ) -> Result<Vec<Collected>> {
-    let options = VectorSearchOptions::default();
-    let constraints = Plan {
-        request: plan.request,
-        mode: plan.mode,
-        families: plan.families.clone(),
-        terms: plan
-            .terms
-            .iter()
-            .filter(|term| term.term.match_mode == MatchMode::Not)
-            .cloned()
-            .collect(),
-    };
-    let per_shard: Vec<Result<Vec<(f32, Collected)>>> = generation
-        .shards
-        .par_iter()
-        .with_min_len(crate::fanout::min_len())
-        .enumerate()
-        .map(|(shard_index, shard)| {
-            let Some(vectors) = &shard.vectors else {
-                return Ok(Vec::new());
-            };
-            let nearest =
-                best_centroids(vectors, query, VECTOR_CANDIDATES, options.rescore, |key| {
-                    !keyword.contains(&key.podcast_id) && Some(key.podcast_id) != exclude
-                });
-            if nearest.is_empty() {
-                return Ok(Vec::new());
-            }
-            let similarity: HashMap<Uuid, f32> = nearest
-                .iter()
-                .map(|(score, (id, _))| (*id, *score))
-                .collect();
-            let ids: Vec<Uuid> = similarity.keys().copied().collect();
-            let allowed = BooleanQuery::new(vec![
-                (
-                    Occur::Must,
-                    shard_query(generation, shard, &constraints, &[])?,
-                ),
-                (Occur::Must, id_set(generation, plan.mode, &ids)),
-            ]);
-            let collector = PageCollector {
-                order: SortOrder::default(),
-                source: ValueSource::Score,
-                after: None,
-                limit: ids.len(),
-                scoring: false,
-                prior: None,
-                deadline: None,
-            };
-            let page = index_searcher(shard, plan.mode).search(&allowed, &collector)?;
-            Ok(page
-                .hits
-                .into_iter()
-                .map(|mut hit| {
-                    hit.shard = shard_index;
-                    (similarity.get(&id_of(&hit)).copied().unwrap_or(0.0), hit)
-                })
-                .collect())
-        })
-        .collect();
-    let mut found: Vec<(f32, Collected)> = Vec::new();
-    for shard in per_shard {
-        found.extend(shard?);
-    }
+    let mut found = shards.nearest_podcasts(query, keyword, exclude).await?;
     found.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.key.id.cmp(&b.1.key.id)));
     found.truncate(VECTOR_CANDIDATES);
     Ok(found.into_iter().map(|(_, hit)| hit).collect())
@@ -304,57 +194,55 @@ struct Candidate {
 }
 
 /// A page of a fused search.
-pub(crate) fn page(
-    generation: &OpenGeneration,
-    plan: &Plan<'_>,
-    statistics: &GlobalStatistics<'_>,
+pub(crate) async fn page<S: Shards>(
+    shards: &S,
+    plan: &RootPlan<'_>,
     vector: VectorQuery,
     position: Option<Position>,
 ) -> Result<FoundPage> {
     let request = plan.request;
     let depth = FUSED_DEPTH.max(request.page_size * 2);
-    let collector = page_collector(generation, plan, None, depth + 1)?;
-    let window = scatter(generation, plan, &collector, statistics, &[])?;
-    let mut keyword = window.page.hits;
+    let window = shards.keyword_page(None, depth + 1, &[]).await?;
+    let mut keyword = window.hits;
     let more_keywords = keyword.len() > depth;
     keyword.truncate(depth);
 
     let named = if vector.like {
-        named_show(generation, plan, &keyword)
+        named_show(shards, plan, &keyword).await?
     } else {
         None
     };
     let named_id = named.map(|at| id_of(&keyword[at]));
     let mut query = vector.vector;
     let mut weights = FUSION;
-    if let Some(at) = named {
-        let hit = &keyword[at];
-        if let Some(vectors) = &generation.shards[hit.shard].vectors
-            && let Some(row) = vectors.centroid_row(id_of(hit))
-        {
-            query = QueryVector::new(&vectors.dequantized(row));
-            weights = LIKE_FUSION;
-        }
+    if let Some(at) = named
+        && let Some(centroid) = shards.centroid(&keyword[at]).await?
+    {
+        query = QueryVector::new(&centroid);
+        weights = LIKE_FUSION;
     }
-    let only_optional = plan
-        .terms
-        .iter()
-        .all(|term| term.term.match_mode != MatchMode::Must);
+    let only_optional = plan.terms.iter().all(|(mode, _)| *mode != MatchMode::Must);
     let keyword_ids: HashSet<Uuid> = keyword.iter().map(id_of).collect();
     let vector_only = if plan.mode == SearchMode::Podcasts && only_optional {
-        vector_candidates(generation, plan, &query, &keyword_ids, named_id)?
+        vector_candidates(shards, &query, &keyword_ids, named_id).await?
     } else {
         Vec::new()
     };
     let vector_only_ids: Vec<Uuid> = vector_only.iter().map(id_of).collect();
 
-    let mut candidates: Vec<Candidate> = keyword
+    let hits: Vec<(Option<usize>, Collected)> = keyword
         .iter()
         .enumerate()
         .map(|(rank, hit)| (Some(rank), *hit))
         .chain(vector_only.iter().map(|hit| (None, *hit)))
-        .map(|(keyword_rank, hit)| Candidate {
-            similarity: similarity(generation, plan.mode, &query, &hit),
+        .collect();
+    let all: Vec<Collected> = hits.iter().map(|(_, hit)| *hit).collect();
+    let similarities = shards.similarities(&query, &all).await?;
+    let mut candidates: Vec<Candidate> = hits
+        .into_iter()
+        .zip(similarities)
+        .map(|((keyword_rank, hit), similarity)| Candidate {
+            similarity,
             hit,
             keyword_rank,
             vector_rank: None,
@@ -403,10 +291,21 @@ pub(crate) fn page(
         SearchMode::Episodes => EPISODE_VECTOR_SHARE,
     };
     let vector_weight = weights.vector * mode_weight * (1.0 - confidence);
+    // In a "like" query, every candidate's genres, the named show's among them.
+    let genres: Vec<HashSet<String>> = if named.is_some() {
+        shards
+            .genres(&all)
+            .await?
+            .into_iter()
+            .map(|genres| genres.into_iter().collect())
+            .collect()
+    } else {
+        Vec::new()
+    };
     let named_genres = named
-        .map(|at| genres(generation, &keyword[at]))
+        .and_then(|at| genres.get(at))
         .filter(|genres| !genres.is_empty());
-    for candidate in &mut candidates {
+    for (at, candidate) in candidates.iter_mut().enumerate() {
         let named_show = named_id == Some(id_of(&candidate.hit));
         let keyword_weight = if named_show {
             FUSION.keyword
@@ -426,7 +325,7 @@ pub(crate) fn page(
         if let Some(named) = &named_genres
             && !named_show
         {
-            candidate.genre_share = Some(jaccard(named, &genres(generation, &candidate.hit)));
+            candidate.genre_share = genres.get(at).map(|genres| jaccard(named, genres));
         }
         let genre_part = LIKE_GENRE_WEIGHT * candidate.genre_share.unwrap_or(0.0);
         // The named show first, whatever its vector rank.
@@ -452,11 +351,12 @@ pub(crate) fn page(
     // Vector-only candidates that the keyword query matches past the window are counted
     // once: only a window that holds every keyword match rules them out.
     let extra = if more_keywords {
-        count_unmatched(generation, plan, &vector_only_ids)?
+        let matched = shards.count_matching(&vector_only_ids).await?;
+        vector_only_ids.len() as u64 - matched.min(vector_only_ids.len() as u64)
     } else {
         vector_only_ids.len() as u64
     };
-    let total = window.page.total + extra;
+    let total = window.total + extra;
 
     match position {
         None | Some(Position::Fused(_)) => {
@@ -516,37 +416,14 @@ pub(crate) fn page(
                 hits,
                 total,
                 next_cursor,
-                queries: window.queries,
                 fusion,
             })
         }
         Some(Position::After(after)) => {
             // Past the window: keyword order, without the vector-only hits served.
-            let page = search::keyword_page_after(
-                generation,
-                plan,
-                statistics,
-                Some(after),
-                &vector_only_ids,
-            )?;
+            let page =
+                search::keyword_page_after(shards, plan, Some(after), &vector_only_ids).await?;
             Ok(FoundPage { total, ..page })
         }
     }
-}
-
-/// How many of `ids` the keyword query does not match.
-fn count_unmatched(generation: &OpenGeneration, plan: &Plan<'_>, ids: &[Uuid]) -> Result<u64> {
-    if ids.is_empty() {
-        return Ok(0);
-    }
-    let mut matched = 0u64;
-    for shard in &generation.shards {
-        let query: Box<dyn Query> = Box::new(BooleanQuery::new(vec![
-            (Occur::Must, shard_query(generation, shard, plan, &[])?),
-            (Occur::Must, id_set(generation, plan.mode, ids)),
-        ]));
-        let searcher = index_searcher(shard, plan.mode);
-        matched += searcher.search(query.as_ref(), &tantivy::collector::Count)? as u64;
-    }
-    Ok(ids.len() as u64 - matched.min(ids.len() as u64))
 }

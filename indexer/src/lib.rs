@@ -45,8 +45,11 @@ pub mod schema;
 mod search;
 mod semantic;
 mod shard;
+pub mod shards;
 pub mod sort_key;
 mod spelling;
+pub mod statistics;
+pub mod steps;
 mod stored;
 pub mod text_language;
 mod translations;
@@ -58,6 +61,7 @@ pub use autocomplete::{Autocomplete, autocomplete};
 pub use build::{
     BuildOptions, IndexChanges, Schemas, build_generation, shard_of, update_generation,
 };
+pub use collector::{Collected, Page, merge_pages};
 pub use documents::{
     EpisodeText, IndexSource, PodcastSignals, declared_language, episodes_text, newest_first,
 };

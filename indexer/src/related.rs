@@ -18,7 +18,7 @@ use crate::reader::IndexReaderHandle;
 use crate::results::PodcastHit;
 use crate::search::podcast_hit;
 use crate::semantic::related_by_vectors;
-use crate::shard::{GlobalStatistics, OpenGeneration};
+use crate::shard::{IndexKind, OpenGeneration};
 
 /// How related podcasts are found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,7 +151,7 @@ pub fn related_by_text(
         ),
     ]);
     let limit = limit.clamp(1, 100);
-    let statistics = GlobalStatistics::new(generation.shards.iter().map(|s| &s.podcasts).collect());
+    let statistics = generation.statistics(IndexKind::Podcasts);
     let per_shard: Vec<Result<Vec<PodcastHit>>> = generation
         .shards
         .par_iter()

@@ -249,15 +249,9 @@ fn known(
         IndexKind::Episodes,
         Term::from_field_text(schemas.episodes.people, &plain),
     ));
-    generation.shards.iter().any(|shard| {
-        terms.iter().any(|(kind, term)| {
-            let searcher = match kind {
-                IndexKind::Podcasts => &shard.podcasts,
-                IndexKind::Episodes => &shard.episodes,
-            };
-            searcher.doc_freq(term).is_ok_and(|count| count > 0)
-        })
-    })
+    terms
+        .iter()
+        .any(|(kind, term)| generation.holds(*kind, term))
 }
 
 /// What one term asks of a document: the query it must match (its words by the match

@@ -2,10 +2,11 @@
 //! options onto.
 
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 /// Where a term is searched.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Target {
     PodcastTitle,
     PodcastDescription,
@@ -25,7 +26,7 @@ impl Target {
 }
 
 /// How a term combines with the others.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum MatchMode {
     /// Every hit matches the term.
     Must,
@@ -41,7 +42,7 @@ pub enum MatchMode {
 /// field, in any order; with it, the words must occur in order, at most `slop` positions
 /// apart. `fuzzy` allows one edit per word (two for words of eight letters or more);
 /// it does not apply to phrases.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct SearchTerm {
     pub text: String,
     pub targets: Vec<Target>,
@@ -53,7 +54,7 @@ pub struct SearchTerm {
 
 /// Filters; every set filter must hold. Podcast-level filters apply to an episode through
 /// its podcast.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct SearchFilters {
     /// Primary language subtags (`en`, `de`), any case.
     pub languages: Vec<String>,
@@ -113,7 +114,7 @@ impl SearchFilters {
 }
 
 /// What results are ordered by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum SortField {
     #[default]
     Relevance,
@@ -129,7 +130,7 @@ pub enum SortField {
 }
 
 /// Sort direction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum SortDirection {
     Asc,
     #[default]
@@ -137,7 +138,7 @@ pub enum SortDirection {
 }
 
 /// Where documents without a sort value go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum NullOrder {
     First,
     #[default]
@@ -145,7 +146,7 @@ pub enum NullOrder {
 }
 
 /// The order of results; ties are always broken by ascending id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct SortOrder {
     pub field: SortField,
     pub direction: SortDirection,
@@ -153,7 +154,7 @@ pub struct SortOrder {
 }
 
 /// Which index a search runs on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SearchMode {
     Podcasts,
     Episodes,
@@ -163,7 +164,7 @@ pub enum SearchMode {
 pub const MAX_SNIPPET_CHARS: usize = 2000;
 
 /// A search.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchRequest {
     /// `None`: episodes when a term targets an episode field or an episode-only filter
     /// (has transcript, published since, episode ids) is set, else podcasts.

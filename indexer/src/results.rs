@@ -1,12 +1,12 @@
 //! What a search returns.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 /// A podcast hit with the stored fields a result list needs (the API enriches the rest
 /// from the catalog by id).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PodcastHit {
     pub podcast_id: Uuid,
@@ -26,7 +26,7 @@ pub struct PodcastHit {
     pub explanation: Option<serde_json::Value>,
     /// The fields above were read from the index; `false` for a search that asked for
     /// ids alone (`SearchRequest::podcast_fields`): only `podcast_id` and `score` hold.
-    #[serde(skip)]
+    #[serde(default)]
     pub stored: bool,
 }
 
@@ -54,7 +54,7 @@ impl PodcastHit {
 }
 
 /// A transcript passage that matched, with highlights and its place in the audio.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TranscriptSnippet {
     /// `<transcriptId>:<ordinal>`.
@@ -69,7 +69,7 @@ pub struct TranscriptSnippet {
 }
 
 /// An episode hit with the always-returned episode fields.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EpisodeHit {
     pub episode_id: Uuid,
@@ -96,7 +96,7 @@ pub struct EpisodeHit {
 }
 
 /// The hits of one page.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "mode", content = "hits", rename_all = "camelCase")]
 pub enum Hits {
     Podcasts(Vec<PodcastHit>),
@@ -104,7 +104,7 @@ pub enum Hits {
 }
 
 /// Where the time went.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct Timings {
     pub search_ms: f64,
@@ -113,7 +113,7 @@ pub struct Timings {
 }
 
 /// One page of results.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchResponse {
     pub hits: Hits,

@@ -5,9 +5,8 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use rayon::prelude::*;
 use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::query::{BooleanQuery, EnableScoring, Occur, Query, TermQuery};
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::{
     DocAddress, DocId, DocSet, Score, Searcher, SegmentOrdinal, SegmentReader, TERMINATED,
@@ -17,9 +16,10 @@ use uuid::Uuid;
 
 use crate::analysis::LanguageFamily;
 use crate::any_field::AnyFieldQuery;
-use crate::collector::{Collected, Page, PageCollector, Prior, ValueSource, merge_pages};
+use crate::collector::{Collected, PageCollector, Prior, ValueSource};
 use crate::const_score::ConstScore;
 use crate::cursor::{self, Position};
+use crate::embedding::StaticModel;
 use crate::error::{IndexError, Result};
 use crate::highlight::Highlighter;
 use crate::hybrid;
@@ -31,13 +31,17 @@ use crate::reader::IndexReaderHandle;
 use crate::relevance::TermPlan;
 use crate::request::{MAX_SNIPPET_CHARS, MatchMode, SearchMode, SearchRequest, SortField, Target};
 use crate::results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
-use crate::schema::id_from_halves;
 use crate::shard::{GlobalStatistics, OpenGeneration, OpenShard};
+use crate::shards::{LocalShards, Shards, done, id_of};
 use crate::sort_key::SortKey;
 use crate::stored::StoredFields;
+use crate::words::TermWords;
 
 /// Largest page.
 pub const MAX_PAGE_SIZE: usize = 1000;
+/// Most keyword hits one step of a search asks the shards for: a hybrid search's
+/// fused window of twice the largest page, and one more to know whether more follow.
+pub(crate) const MAX_WINDOW: usize = 2 * MAX_PAGE_SIZE + 1;
 /// β of the podcast prior ([`Prior`]).
 const PRIOR_BETA: f32 = 0.2;
 const SNIPPETS_PER_HIT: usize = 3;
@@ -68,7 +72,7 @@ fn value_source(mode: SearchMode, field: SortField) -> Result<ValueSource> {
     })
 }
 
-fn validate(request: &SearchRequest, mode: SearchMode) -> Result<()> {
+pub(crate) fn validate(request: &SearchRequest, mode: SearchMode) -> Result<()> {
     if request.page_size == 0 || request.page_size > MAX_PAGE_SIZE {
         return Err(IndexError::InvalidRequest(format!(
             "page size must be between 1 and {MAX_PAGE_SIZE}"
@@ -209,58 +213,21 @@ pub(crate) fn page_collector(
     })
 }
 
-/// One search over every shard: each shard's query and the merged page.
-pub(crate) struct Scattered {
-    pub queries: Vec<Box<dyn Query>>,
-    pub page: Page,
-}
-
-/// Runs the plan's query (without `exclude`) on every shard with `collector`, with
-/// global BM25 statistics, and merges the shards' pages.
-pub(crate) fn scatter(
-    generation: &OpenGeneration,
-    plan: &Plan<'_>,
-    collector: &PageCollector,
-    statistics: &GlobalStatistics<'_>,
-    exclude: &[Uuid],
-) -> Result<Scattered> {
-    let per_shard: Vec<Result<(Box<dyn Query>, Page)>> = generation
-        .shards
-        .par_iter()
-        .with_min_len(crate::fanout::min_len())
-        .map(|shard| {
-            let query = shard_query(generation, shard, plan, exclude)?;
-            let searcher = index_searcher(shard, plan.mode);
-            let page =
-                searcher.search_with_statistics_provider(query.as_ref(), collector, statistics)?;
-            Ok((query, page))
-        })
-        .collect();
-    let mut queries = Vec::with_capacity(per_shard.len());
-    let mut pages = Vec::with_capacity(per_shard.len());
-    for (shard_index, result) in per_shard.into_iter().enumerate() {
-        let (query, mut page) = result?;
-        for hit in &mut page.hits {
-            hit.shard = shard_index;
-        }
-        queries.push(query);
-        pages.push(page);
-    }
-    Ok(Scattered {
-        queries,
-        page: merge_pages(&plan.request.sort, collector.limit, pages),
-    })
-}
-
 /// A page of hits, before their stored fields are loaded.
 pub(crate) struct FoundPage {
     pub hits: Vec<Collected>,
     pub total: u64,
     pub next_cursor: Option<String>,
-    /// Per shard, the query whose explanation a hit gets.
-    pub queries: Vec<Box<dyn Query>>,
     /// Per hit, how keyword and vector ranks were fused (hybrid searches).
     pub fusion: Vec<Option<serde_json::Value>>,
+}
+
+/// What the root of a search knows of it: the request and each term's words (the
+/// shards plan the terms against their dictionaries themselves).
+pub(crate) struct RootPlan<'a> {
+    pub request: &'a SearchRequest,
+    pub mode: SearchMode,
+    pub terms: Vec<(MatchMode, &'a TermWords)>,
 }
 
 fn search_in_pool(generation: &OpenGeneration, request: &SearchRequest) -> Result<SearchResponse> {
@@ -284,25 +251,53 @@ fn search_in_pool(generation: &OpenGeneration, request: &SearchRequest) -> Resul
         families,
         terms,
     };
-    let statistics = GlobalStatistics::new(
-        generation
-            .shards
+    let root = RootPlan {
+        request,
+        mode,
+        terms: plan
+            .terms
             .iter()
-            .map(|shard| index_searcher(shard, mode))
+            .map(|term| (term.term.match_mode, &term.words))
             .collect(),
-    );
-    let found = match hybrid::vector_query(generation, &plan)? {
-        Some(vector) => hybrid::page(generation, &plan, &statistics, vector, position)?,
-        None => keyword_page(generation, &plan, &statistics, position)?,
+    };
+    let shards = LocalShards::new(generation, &plan);
+    done(run(
+        &shards,
+        &root,
+        position,
+        generation.model.as_deref(),
+        generation.manifest.generation,
+        started,
+    ))
+}
+
+/// Runs a search (validated, its cursor decoded to `position`) as its root over
+/// `shards`: the page in keyword or fused order, then the page's hits. `model` embeds
+/// the query of a hybrid search (`None`: keyword order alone); `started` is when the
+/// search began, for its timings.
+pub(crate) async fn run<S: Shards>(
+    shards: &S,
+    root: &RootPlan<'_>,
+    position: Option<Position>,
+    model: Option<&StaticModel>,
+    generation: u64,
+    started: Instant,
+) -> Result<SearchResponse> {
+    let found = match hybrid::vector_query(root, model)? {
+        Some(vector) => hybrid::page(shards, root, vector, position).await?,
+        None => keyword_page(shards, root, position).await?,
     };
     let search_done = Instant::now();
-    let hits = fetch(generation, &plan, &statistics, &found)?;
+    let mut hits = shards.fetch(&found.hits).await?;
+    if root.request.explain {
+        add_fusion(&mut hits, &found);
+    }
     let finished = Instant::now();
     Ok(SearchResponse {
         hits,
         total: found.total,
         next_cursor: found.next_cursor,
-        generation: generation.manifest.generation,
+        generation,
         timings: Timings {
             search_ms: (search_done - started).as_secs_f64() * 1e3,
             post_processing_ms: (finished - search_done).as_secs_f64() * 1e3,
@@ -311,11 +306,33 @@ fn search_in_pool(generation: &OpenGeneration, request: &SearchRequest) -> Resul
     })
 }
 
+/// A fused page's explanations: how the ranks were fused, and the keyword score's own.
+fn add_fusion(hits: &mut Hits, found: &FoundPage) {
+    let fused = |explanation: &mut Option<serde_json::Value>, id: Uuid| {
+        let position = found.hits.iter().position(|hit| id_of(hit) == id);
+        if let Some(fusion) = position.and_then(|at| found.fusion.get(at).cloned().flatten()) {
+            let keyword = explanation.take();
+            *explanation = Some(serde_json::json!({ "fusion": fusion, "keyword": keyword }));
+        }
+    };
+    match hits {
+        Hits::Podcasts(hits) => {
+            for hit in hits {
+                fused(&mut hit.explanation, hit.podcast_id);
+            }
+        }
+        Hits::Episodes(hits) => {
+            for hit in hits {
+                fused(&mut hit.explanation, hit.episode_id);
+            }
+        }
+    }
+}
+
 /// A page in keyword order.
-fn keyword_page(
-    generation: &OpenGeneration,
-    plan: &Plan<'_>,
-    statistics: &GlobalStatistics<'_>,
+async fn keyword_page<S: Shards>(
+    shards: &S,
+    plan: &RootPlan<'_>,
     position: Option<Position>,
 ) -> Result<FoundPage> {
     let after = match position {
@@ -327,22 +344,22 @@ fn keyword_page(
             ));
         }
     };
-    keyword_page_after(generation, plan, statistics, after, &[])
+    keyword_page_after(shards, plan, after, &[]).await
 }
 
 /// The keyword-order page after `after`, leaving out `exclude` (the page's `total` is
 /// the engine's count of matches).
-pub(crate) fn keyword_page_after(
-    generation: &OpenGeneration,
-    plan: &Plan<'_>,
-    statistics: &GlobalStatistics<'_>,
+pub(crate) async fn keyword_page_after<S: Shards>(
+    shards: &S,
+    plan: &RootPlan<'_>,
     after: Option<SortKey>,
     exclude: &[Uuid],
 ) -> Result<FoundPage> {
     let request = plan.request;
-    let collector = page_collector(generation, plan, after, request.page_size + 1)?;
-    let scattered = scatter(generation, plan, &collector, statistics, exclude)?;
-    let mut hits = scattered.page.hits;
+    let page = shards
+        .keyword_page(after, request.page_size + 1, exclude)
+        .await?;
+    let mut hits = page.hits;
     let has_more = hits.len() > request.page_size;
     hits.truncate(request.page_size);
     let next_cursor = match hits.last() {
@@ -352,105 +369,9 @@ pub(crate) fn keyword_page_after(
     let fusion = vec![None; hits.len()];
     Ok(FoundPage {
         hits,
-        total: scattered.page.total,
+        total: page.total,
         next_cursor,
-        queries: scattered.queries,
         fusion,
-    })
-}
-
-/// Loads the page's hits: stored fields, snippets, explanations.
-fn fetch(
-    generation: &OpenGeneration,
-    plan: &Plan<'_>,
-    statistics: &GlobalStatistics<'_>,
-    found: &FoundPage,
-) -> Result<Hits> {
-    let request = plan.request;
-    let mode = plan.mode;
-    let explain = |position: usize, hit: &Collected| -> Result<Option<serde_json::Value>> {
-        if !request.explain {
-            return Ok(None);
-        }
-        let searcher = index_searcher(&generation.shards[hit.shard], mode);
-        let weight = found.queries[hit.shard].weight(
-            EnableScoring::enabled_from_statistics_provider(statistics, searcher),
-        )?;
-        let keyword = weight
-            .explain(
-                searcher.segment_reader(hit.address.segment_ord),
-                hit.address.doc_id,
-            )
-            .ok()
-            .and_then(|explanation| serde_json::from_str(&explanation.to_pretty_json()).ok());
-        Ok(match found.fusion.get(position).cloned().flatten() {
-            Some(fusion) => Some(serde_json::json!({ "fusion": fusion, "keyword": keyword })),
-            None => keyword,
-        })
-    };
-    Ok(match mode {
-        SearchMode::Podcasts => Hits::Podcasts(
-            found
-                .hits
-                .iter()
-                .enumerate()
-                .map(|(position, found_hit)| {
-                    let searcher = &generation.shards[found_hit.shard].podcasts;
-                    let mut hit = if request.podcast_fields {
-                        podcast_hit(
-                            generation,
-                            searcher.doc(found_hit.address)?,
-                            found_hit.score,
-                        )
-                    } else {
-                        // The collector read the id (the order's tie-break).
-                        let (hi, lo) = found_hit.key.id;
-                        PodcastHit::unread(id_from_halves(hi, lo), found_hit.score)
-                    };
-                    hit.explanation = explain(position, found_hit)?;
-                    Ok(hit)
-                })
-                .collect::<Result<Vec<_>>>()?,
-        ),
-        SearchMode::Episodes => {
-            // One step per shard: its hits' stored fields, then their snippets.
-            let per_shard: Vec<Result<Vec<(usize, EpisodeHit, DocAddress)>>> = generation
-                .shards
-                .par_iter()
-                .with_min_len(crate::fanout::min_len())
-                .enumerate()
-                .map(|(shard_index, shard)| {
-                    let mut hits = found
-                        .hits
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, hit)| hit.shard == shard_index)
-                        .map(|(position, found_hit)| {
-                            let doc = shard.episodes.doc(found_hit.address)?;
-                            let mut hit = episode_hit(
-                                generation,
-                                doc,
-                                found_hit.score,
-                                request.transcript_start_chars,
-                            );
-                            hit.explanation = explain(position, found_hit)?;
-                            Ok((position, hit, found_hit.address))
-                        })
-                        .collect::<Result<Vec<_>>>()?;
-                    if request.snippets && !hits.is_empty() {
-                        add_snippets(generation, shard, plan, &mut hits)?;
-                    }
-                    Ok(hits)
-                })
-                .collect();
-            let mut page: Vec<Option<EpisodeHit>> = found.hits.iter().map(|_| None).collect();
-            for hits in per_shard {
-                for (position, hit, _) in hits? {
-                    page[position] = Some(hit);
-                }
-            }
-            Hits::Episodes(page.into_iter().flatten().collect())
-        }
     })
 }
 
@@ -618,7 +539,7 @@ fn page_transcripts(
 /// Adds transcript snippets to `hits`, the page's hits in `shard`: one search for the
 /// chunks of those with a transcript that match the transcript terms, in their
 /// transcripts' language fields alone, then each hit's best chunks, highlighted.
-fn add_snippets(
+pub(crate) fn add_snippets(
     generation: &OpenGeneration,
     shard: &OpenShard,
     plan: &Plan<'_>,

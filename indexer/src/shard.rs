@@ -17,6 +17,7 @@ use crate::embedding::StaticModel;
 use crate::error::{IndexError, Result};
 use crate::filter_cache::FilterCache;
 use crate::generation::{Manifest, generation_dir, shard_dir, shard_index_dir};
+use crate::statistics::{FieldLengthSums, StoredStatistics};
 use crate::vectors::{ShardVectors, VECTORS_FILE, load_index_model};
 
 /// The searchers of one shard. A generation never changes once published, so these are
@@ -103,33 +104,14 @@ impl NonEmptyFields {
 /// Per text field: the tokens it holds and the documents that have it.
 #[derive(Debug, Default)]
 struct FieldLengths {
-    fields: HashMap<Field, (u64, u64)>,
+    fields: FieldLengthSums,
 }
 
 impl FieldLengths {
     fn of(searcher: &Searcher) -> Result<FieldLengths> {
-        let mut fields = HashMap::new();
-        for (field, entry) in searcher.schema().fields() {
-            if !entry.is_indexed()
-                || !matches!(entry.field_type(), tantivy::schema::FieldType::Str(_))
-            {
-                continue;
-            }
-            let (mut tokens, mut documents) = (0u64, 0u64);
-            for reader in searcher.segment_readers() {
-                tokens += reader.inverted_index(field)?.total_num_tokens();
-                let Some(norms) = reader.fieldnorms_readers().get_field(field)? else {
-                    continue;
-                };
-                documents += (0..reader.max_doc())
-                    .filter(|doc| norms.fieldnorm_id(*doc) != 0)
-                    .count() as u64;
-            }
-            if documents > 0 {
-                fields.insert(field, (tokens, documents));
-            }
-        }
-        Ok(FieldLengths { fields })
+        Ok(FieldLengths {
+            fields: crate::statistics::field_lengths(searcher)?,
+        })
     }
 }
 
@@ -158,9 +140,10 @@ pub(crate) struct AverageLengths {
 }
 
 impl AverageLengths {
+    /// The means over `shards`, every shard of the generation.
     fn of(shards: &[OpenShard]) -> AverageLengths {
-        fn average(lengths: &mut dyn Iterator<Item = &FieldLengths>) -> HashMap<Field, f32> {
-            let mut sums: HashMap<Field, (u64, u64)> = HashMap::new();
+        fn sum(lengths: &mut dyn Iterator<Item = &FieldLengths>) -> FieldLengthSums {
+            let mut sums: FieldLengthSums = HashMap::new();
             for shard in lengths {
                 for (field, (tokens, documents)) in &shard.fields {
                     let sum = sums.entry(*field).or_default();
@@ -168,15 +151,33 @@ impl AverageLengths {
                     sum.1 += documents;
                 }
             }
-            sums.into_iter()
+            sums
+        }
+        AverageLengths::from_sums(
+            &sum(&mut shards.iter().map(|s| &s.podcast_lengths)),
+            &sum(&mut shards.iter().map(|s| &s.episode_lengths)),
+        )
+    }
+
+    /// The means of the generation's stored statistics.
+    fn stored(statistics: &StoredStatistics) -> AverageLengths {
+        AverageLengths::from_sums(
+            &statistics.of(IndexKind::Podcasts).length_sums(),
+            &statistics.of(IndexKind::Episodes).length_sums(),
+        )
+    }
+
+    fn from_sums(podcasts: &FieldLengthSums, episodes: &FieldLengthSums) -> AverageLengths {
+        fn average(sums: &FieldLengthSums) -> HashMap<Field, f32> {
+            sums.iter()
                 .map(|(field, (tokens, documents))| {
-                    (field, tokens as f32 / documents.max(1) as f32)
+                    (*field, *tokens as f32 / (*documents).max(1) as f32)
                 })
                 .collect()
         }
         AverageLengths {
-            podcasts: average(&mut shards.iter().map(|s| &s.podcast_lengths)),
-            episodes: average(&mut shards.iter().map(|s| &s.episode_lengths)),
+            podcasts: average(podcasts),
+            episodes: average(episodes),
         }
     }
 
@@ -200,10 +201,15 @@ fn open_searcher(dir: &Path) -> Result<Searcher> {
     Ok(reader.searcher())
 }
 
-/// A published generation, open for searching.
+/// A published generation, open for searching: every shard of it (a single node), or
+/// some of them (a search node of a cluster, which scores with the generation's stored
+/// statistics, see [`crate::statistics`]).
 pub struct OpenGeneration {
     pub manifest: Manifest,
+    /// The open shards, in the order of `shard_numbers`.
     pub shards: Vec<OpenShard>,
+    /// The generation's number of each open shard (`0..manifest.shards` when all are open).
+    pub shard_numbers: Vec<u32>,
     pub schemas: Schemas,
     /// The static model that embeds queries, when the generation has vectors.
     pub model: Option<Arc<StaticModel>>,
@@ -212,6 +218,8 @@ pub struct OpenGeneration {
     /// "now" of recency priors (a catalog not refreshed for a year still ranks its
     /// freshest shows first).
     pub(crate) newest_episode: i64,
+    /// The generation's statistics, read from its files when only some shards are open.
+    pub(crate) stored: Option<Arc<StoredStatistics>>,
     /// The podcast directory, read on first use.
     directory: OnceLock<Arc<crate::directory::Directory>>,
 }
@@ -220,6 +228,7 @@ impl std::fmt::Debug for OpenGeneration {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("OpenGeneration")
             .field("manifest", &self.manifest)
+            .field("shard_numbers", &self.shard_numbers)
             .finish_non_exhaustive()
     }
 }
@@ -234,12 +243,36 @@ impl OpenGeneration {
         Ok(self.directory.get_or_init(|| directory).clone())
     }
 
-    /// Opens the generation `manifest` names.
+    /// Opens every shard of the generation `manifest` names.
     pub fn open(index_dir: &Path, manifest: Manifest) -> Result<OpenGeneration> {
+        let all: Vec<u32> = (0..manifest.shards).collect();
+        OpenGeneration::open_shards(index_dir, manifest, &all)
+    }
+
+    /// Opens the shards `numbers` of the generation `manifest` names. Unless they are
+    /// all of its shards, the generation must have stored statistics.
+    pub fn open_shards(
+        index_dir: &Path,
+        manifest: Manifest,
+        numbers: &[u32],
+    ) -> Result<OpenGeneration> {
         let dir = generation_dir(index_dir, manifest.generation);
+        let mut numbers = numbers.to_vec();
+        numbers.sort_unstable();
+        numbers.dedup();
+        if let Some(bad) = numbers.iter().find(|number| **number >= manifest.shards) {
+            return Err(IndexError::BadManifest {
+                path: dir,
+                reason: format!(
+                    "shard {bad} asked for, but the generation has {} shards",
+                    manifest.shards
+                ),
+            });
+        }
         let with_vectors = manifest.vectors.is_some();
-        let shards = (0..manifest.shards)
-            .map(|shard| {
+        let shards = numbers
+            .iter()
+            .map(|&shard| {
                 let vectors = if with_vectors {
                     let shard_path = shard_dir(&dir, shard);
                     Some(ShardVectors::read(&shard_path)?.ok_or_else(|| {
@@ -258,16 +291,87 @@ impl OpenGeneration {
             Some(info) => Some(load_index_model(index_dir, &info.model_sha256)?),
             None => None,
         };
-        let newest_episode = newest_episode(&shards)?;
+        let every_shard = numbers.len() as u32 == manifest.shards;
+        let (stored, average_lengths, newest_episode) = if every_shard {
+            (None, AverageLengths::of(&shards), newest_episode(&shards)?)
+        } else {
+            let stored = StoredStatistics::read(&dir)?.ok_or_else(|| IndexError::BadManifest {
+                path: dir.join(crate::statistics::STATISTICS_DIR),
+                reason: "a generation served in part needs its statistics (written when the generation is published for a cluster)".into(),
+            })?;
+            let lengths = AverageLengths::stored(&stored);
+            let newest = stored.totals.newest_episode;
+            (Some(Arc::new(stored)), lengths, newest)
+        };
         Ok(OpenGeneration {
             manifest,
             newest_episode,
             directory: OnceLock::new(),
-            average_lengths: AverageLengths::of(&shards),
+            average_lengths,
+            stored,
             shards,
+            shard_numbers: numbers,
             schemas: Schemas::default(),
             model,
         })
+    }
+
+    /// The open shard numbered `number` in the generation, if this node holds it.
+    pub fn shard(&self, number: u32) -> Option<&OpenShard> {
+        let at = self.shard_numbers.binary_search(&number).ok()?;
+        self.shards.get(at)
+    }
+
+    /// Whether every shard of the generation is open here.
+    pub fn has_every_shard(&self) -> bool {
+        self.stored.is_none()
+    }
+
+    /// BM25 statistics of `kind`'s index over the whole generation.
+    pub(crate) fn statistics(&self, kind: IndexKind) -> GlobalStatistics<'_> {
+        match &self.stored {
+            Some(stored) => GlobalStatistics {
+                source: Source::Stored(stored, kind),
+                ..GlobalStatistics::new(Vec::new())
+            },
+            None => GlobalStatistics::new(
+                self.shards
+                    .iter()
+                    .map(|shard| shard.searcher(kind))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Whether some document of `kind`'s index in the generation holds `term`.
+    pub(crate) fn holds(&self, kind: IndexKind, term: &Term) -> bool {
+        match &self.stored {
+            Some(stored) => stored.doc_freq(kind, term) > 0,
+            None => self.shards.iter().any(|shard| {
+                shard
+                    .searcher(kind)
+                    .doc_freq(term)
+                    .is_ok_and(|count| count > 0)
+            }),
+        }
+    }
+
+    /// Writes the generation's statistics beside its shards (every shard must be open),
+    /// so that nodes holding some of its shards can serve it; returns the terms written.
+    pub fn write_statistics(&self, index_dir: &Path) -> Result<u64> {
+        if !self.has_every_shard() {
+            return Err(IndexError::InvalidRequest(
+                "statistics are written from every shard of a generation".into(),
+            ));
+        }
+        let podcasts: Vec<&Searcher> = self.shards.iter().map(|s| &s.podcasts).collect();
+        let episodes: Vec<&Searcher> = self.shards.iter().map(|s| &s.episodes).collect();
+        crate::statistics::write(
+            &generation_dir(index_dir, self.manifest.generation),
+            &podcasts,
+            &episodes,
+            self.newest_episode,
+        )
     }
 }
 
@@ -287,11 +391,19 @@ fn newest_episode(shards: &[OpenShard]) -> Result<i64> {
     Ok(newest)
 }
 
+/// Where BM25 statistics come from.
+enum Source<'a> {
+    /// Summed over the same index of every shard.
+    Searchers(Vec<&'a Searcher>),
+    /// The generation's stored statistics of one index.
+    Stored(&'a StoredStatistics, IndexKind),
+}
+
 /// BM25 statistics over the same index of every shard. Each value is summed over the
 /// shards once and remembered, as every shard's weights ask for the same terms; make
 /// one per query (or other search), since it never forgets.
 pub struct GlobalStatistics<'a> {
-    searchers: Vec<&'a Searcher>,
+    source: Source<'a>,
     total_num_docs: OnceLock<u64>,
     total_num_tokens: Mutex<HashMap<Field, u64>>,
     doc_freqs: Mutex<HashMap<Term, u64>>,
@@ -300,7 +412,7 @@ pub struct GlobalStatistics<'a> {
 impl<'a> GlobalStatistics<'a> {
     pub fn new(searchers: Vec<&'a Searcher>) -> GlobalStatistics<'a> {
         GlobalStatistics {
-            searchers,
+            source: Source::Searchers(searchers),
             total_num_docs: OnceLock::new(),
             total_num_tokens: Mutex::new(HashMap::new()),
             doc_freqs: Mutex::new(HashMap::new()),
@@ -326,9 +438,20 @@ fn remembered<K: std::hash::Hash + Eq + Clone>(
 
 impl Bm25StatisticsProvider for GlobalStatistics<'_> {
     fn total_num_tokens(&self, field: Field) -> tantivy::Result<u64> {
+        let searchers = match &self.source {
+            Source::Stored(stored, kind) => {
+                return Ok(stored
+                    .of(*kind)
+                    .tokens
+                    .get(&field.field_id())
+                    .copied()
+                    .unwrap_or(0));
+            }
+            Source::Searchers(searchers) => searchers,
+        };
         remembered(&self.total_num_tokens, &field, || {
             let mut total = 0;
-            for searcher in &self.searchers {
+            for searcher in searchers {
                 total += Bm25StatisticsProvider::total_num_tokens(*searcher, field)?;
             }
             Ok(total)
@@ -336,20 +459,28 @@ impl Bm25StatisticsProvider for GlobalStatistics<'_> {
     }
 
     fn total_num_docs(&self) -> tantivy::Result<u64> {
+        let searchers = match &self.source {
+            Source::Stored(stored, kind) => return Ok(stored.of(*kind).documents),
+            Source::Searchers(searchers) => searchers,
+        };
         if let Some(total) = self.total_num_docs.get() {
             return Ok(*total);
         }
         let mut total = 0;
-        for searcher in &self.searchers {
+        for searcher in searchers {
             total += Bm25StatisticsProvider::total_num_docs(*searcher)?;
         }
         Ok(*self.total_num_docs.get_or_init(|| total))
     }
 
     fn doc_freq(&self, term: &Term) -> tantivy::Result<u64> {
+        let searchers = match &self.source {
+            Source::Stored(stored, kind) => return Ok(stored.doc_freq(*kind, term)),
+            Source::Searchers(searchers) => searchers,
+        };
         remembered(&self.doc_freqs, term, || {
             let mut total = 0;
-            for searcher in &self.searchers {
+            for searcher in searchers {
                 total += searcher.doc_freq(term)?;
             }
             Ok(total)

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use crate::request::{NullOrder, SortDirection, SortOrder};
 
 /// A document's position in a sort.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SortKey {
     pub value: Option<(u64, u64)>,
     /// The document id's halves.

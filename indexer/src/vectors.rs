@@ -209,7 +209,7 @@ pub fn model_dir(index_dir: &Path, sha: &str) -> PathBuf {
 }
 
 /// Loads (once per process) the model an index's vectors were made with.
-pub(crate) fn load_index_model(index_dir: &Path, sha: &str) -> Result<Arc<StaticModel>> {
+pub fn load_index_model(index_dir: &Path, sha: &str) -> Result<Arc<StaticModel>> {
     static CACHE: OnceLock<Mutex<HashMap<String, Arc<StaticModel>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     if let Some(model) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(sha) {
@@ -744,6 +744,11 @@ impl QueryVector {
     pub fn score(&self, store: &ShardVectors, row: usize) -> f32 {
         let (values, scale) = store.row(row);
         dot_i8_wide(&self.values, values) as f32 * self.scale * scale
+    }
+
+    /// The unit vector the query was made from.
+    pub fn unit(&self) -> &[f32] {
+        &self.vector
     }
 
     /// The query's own approximate vector.

@@ -154,6 +154,7 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
             writer_memory_mb: 64,
             static_model: Some(static_model),
             no_vectors: false,
+            statistics: false,
         },
     )?;
 

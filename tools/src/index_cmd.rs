@@ -29,6 +29,10 @@ pub struct IndexArgs {
     /// Build without vectors even when the static model is available.
     #[arg(long)]
     pub no_vectors: bool,
+    /// Also write the generation's global statistics, so that search nodes holding
+    /// some of its shards each (`podlens search-node`) score as one node holding all.
+    #[arg(long)]
+    pub statistics: bool,
 }
 
 /// The static model to embed with, or why there is none.
@@ -83,6 +87,7 @@ pub fn run(config: &Config, args: IndexArgs) -> anyhow::Result<()> {
         shards: args.shards,
         writer_memory_bytes: args.writer_memory_mb.max(15) << 20,
         vectors,
+        statistics: args.statistics,
     };
     let index_dir = data_dir.join("index");
     let manifest = build_generation(&index_dir, source, &options)

@@ -15,5 +15,6 @@ pub mod model_cmd;
 pub mod outbox_cmd;
 pub mod progress;
 pub mod score_cmd;
+pub mod search_node_cmd;
 pub mod serve_cmd;
 pub mod status_cmd;

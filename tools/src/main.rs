@@ -33,6 +33,8 @@ enum Command {
     Generate(GenerateArgs),
     /// Serve the HTTP API (and the web app's bundle) over the data directory.
     Serve(podlens_tools::serve_cmd::ServeArgs),
+    /// Serve some shards of the published index to a cluster's API nodes.
+    SearchNode(podlens_tools::search_node_cmd::SearchNodeArgs),
     /// Manage API keys (`keys create --email E --plan P`).
     Keys(podlens_tools::keys_cmd::KeysArgs),
     /// Print the mail written to the data directory's outbox (sign-in links) when no
@@ -141,6 +143,7 @@ fn run() -> anyhow::Result<()> {
     match cli.command {
         Command::Generate(args) => run_generate(args, &config),
         Command::Serve(args) => podlens_tools::serve_cmd::run(&config, args),
+        Command::SearchNode(args) => podlens_tools::search_node_cmd::run(&config, args),
         Command::Keys(args) => podlens_tools::keys_cmd::run(&config, args),
         Command::Outbox(args) => podlens_tools::outbox_cmd::run(&config, args),
         Command::Ingest(args) => podlens_tools::ingest_cmd::run(&config, args),
