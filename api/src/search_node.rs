@@ -22,6 +22,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use podlens_cluster::client::StepRefusal;
 use podlens_cluster::client::{STATUS_PATH, STEPS_PATH, TOKEN_HEADER};
 use podlens_cluster::{NodeStatus, ServedGeneration};
 use podlens_indexer::steps::{StepRequest, run_step};
@@ -211,7 +212,11 @@ async fn step(State(node): State<Arc<SearchNode>>, headers: HeaderMap, body: Byt
     }
     let request: StepRequest = match serde_json::from_slice(&body) {
         Ok(request) => request,
-        Err(error) => return refused(StatusCode::BAD_REQUEST, format!("not a step: {error}")),
+        Err(error) => {
+            let refusal =
+                StepRefusal::of(&IndexError::InvalidRequest(format!("not a step: {error}")));
+            return (StatusCode::BAD_REQUEST, axum::Json(refusal)).into_response();
+        }
     };
     let Some(generation) = node.generation(request.generation) else {
         return refused(
@@ -222,20 +227,21 @@ async fn step(State(node): State<Arc<SearchNode>>, headers: HeaderMap, body: Byt
     let answered = crate::state::on_search_pool(move || Ok(run_step(&generation, &request))).await;
     match answered {
         Ok(Ok(answer)) => axum::Json(answer).into_response(),
-        Ok(Err(error)) => {
-            let status = match &error {
-                IndexError::InvalidRequest(_)
-                | IndexError::InvalidCursor(_)
-                | IndexError::VectorsUnavailable => StatusCode::BAD_REQUEST,
-                IndexError::GenerationGone(_) => StatusCode::CONFLICT,
-                IndexError::ShardNotServed(_) => StatusCode::SERVICE_UNAVAILABLE,
-                _ => {
-                    tracing::error!(%error, "a search step failed");
-                    StatusCode::INTERNAL_SERVER_ERROR
-                }
-            };
-            refused(status, error.to_string())
-        }
+        Ok(Err(error)) => match StepRefusal::of(&error) {
+            // what the search itself asks wrongly: the same on every replica
+            Some(refusal) => (StatusCode::BAD_REQUEST, axum::Json(refusal)).into_response(),
+            None => {
+                let status = match &error {
+                    IndexError::GenerationGone(_) => StatusCode::CONFLICT,
+                    IndexError::ShardNotServed(_) => StatusCode::SERVICE_UNAVAILABLE,
+                    _ => {
+                        tracing::error!(%error, "a search step failed");
+                        StatusCode::INTERNAL_SERVER_ERROR
+                    }
+                };
+                refused(status, error.to_string())
+            }
+        },
         Err(error) => refused(StatusCode::INTERNAL_SERVER_ERROR, error.to_string()),
     }
 }

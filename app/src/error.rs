@@ -99,6 +99,10 @@ impl From<podlens_indexer::IndexError> for AppError {
                 "The search was stopped after {} ms of matching; search for fewer or rarer words, or without fuzzy matching.",
                 crate::search_plan::SEARCH_TIME_LIMIT.as_millis()
             )),
+            // A cluster's search nodes cannot serve every shard.
+            podlens_indexer::IndexError::Unavailable(_) => AppError::Unavailable(
+                "Search is unavailable for a moment; try again shortly.".into(),
+            ),
             error => AppError::Internal(format!("search index: {error}")),
         }
     }

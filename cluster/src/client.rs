@@ -8,7 +8,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use podlens_indexer::IndexError;
 use podlens_indexer::steps::{StepAnswer, StepRequest};
+use serde::{Deserialize, Serialize};
 
 use crate::error::ClusterError;
 use crate::view::NodeStatus;
@@ -31,8 +33,58 @@ const CONNECT_TIMEOUT: Duration = Duration::from_millis(500);
 pub(crate) enum CallError {
     /// The node is gone, overloaded or no longer serves the shards: try another replica.
     Retry(String),
-    /// The step itself is wrong: every replica would refuse it.
-    Refused(ClusterError),
+    /// The step itself is wrong (a bad cursor, a search past its time limit): every
+    /// replica would refuse it, and the root answers the client as one node would.
+    Refused(IndexError),
+}
+
+/// A node's refusal of a step (a 400), in terms the root turns back into the engine's
+/// error.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepRefusal {
+    pub kind: RefusalKind,
+    pub message: String,
+}
+
+/// What was wrong with a refused step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RefusalKind {
+    Invalid,
+    Cursor,
+    Deadline,
+    Vectors,
+}
+
+impl StepRefusal {
+    /// The refusal of `error`, when it is the search's own fault (`None`: the node's).
+    pub fn of(error: &IndexError) -> Option<StepRefusal> {
+        let kind = match error {
+            IndexError::InvalidRequest(_) => RefusalKind::Invalid,
+            IndexError::InvalidCursor(_) => RefusalKind::Cursor,
+            IndexError::DeadlinePassed => RefusalKind::Deadline,
+            IndexError::VectorsUnavailable => RefusalKind::Vectors,
+            _ => return None,
+        };
+        let message = match error {
+            IndexError::InvalidRequest(message) | IndexError::InvalidCursor(message) => {
+                message.clone()
+            }
+            other => other.to_string(),
+        };
+        Some(StepRefusal { kind, message })
+    }
+
+    /// The engine's error it stands for.
+    pub fn into_error(self) -> IndexError {
+        match self.kind {
+            RefusalKind::Invalid => IndexError::InvalidRequest(self.message),
+            RefusalKind::Cursor => IndexError::InvalidCursor(self.message),
+            RefusalKind::Deadline => IndexError::DeadlinePassed,
+            RefusalKind::Vectors => IndexError::VectorsUnavailable,
+        }
+    }
 }
 
 /// The HTTP client of a root.
@@ -97,7 +149,7 @@ impl NodeClient {
         step: &StepRequest,
     ) -> Result<StepAnswer, CallError> {
         let body = serde_json::to_vec(step)
-            .map_err(|error| CallError::Refused(ClusterError::Invalid(error.to_string())))?;
+            .map_err(|error| CallError::Refused(IndexError::InvalidRequest(error.to_string())))?;
         let response = self
             .request(self.http.post(format!("{url}{STEPS_PATH}")))
             .header(reqwest::header::CONTENT_TYPE, "application/json")
@@ -114,10 +166,12 @@ impl NodeClient {
             return serde_json::from_slice(&bytes)
                 .map_err(|error| CallError::Retry(format!("{url}: not a step's answer: {error}")));
         }
-        let message = String::from_utf8_lossy(&bytes).into_owned();
-        if status == reqwest::StatusCode::BAD_REQUEST {
-            return Err(CallError::Refused(ClusterError::Invalid(message)));
+        if status == reqwest::StatusCode::BAD_REQUEST
+            && let Ok(refusal) = serde_json::from_slice::<StepRefusal>(&bytes)
+        {
+            return Err(CallError::Refused(refusal.into_error()));
         }
+        let message = String::from_utf8_lossy(&bytes).into_owned();
         Err(CallError::Retry(format!("{url}: {status} {message}")))
     }
 
@@ -137,5 +191,29 @@ impl NodeClient {
             .await
             .map_err(|error| unavailable(error.to_string()))?;
         serde_json::from_slice(&bytes).map_err(|error| ClusterError::BadAnswer(error.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_step_reaches_the_root_as_the_engine_error_a_single_node_gives() {
+        for error in [
+            IndexError::InvalidRequest("page size must be between 1 and 1000".into()),
+            IndexError::InvalidCursor("not base64".into()),
+            IndexError::DeadlinePassed,
+            IndexError::VectorsUnavailable,
+        ] {
+            let expected = error.to_string();
+            let refusal = StepRefusal::of(&error).expect("the search's own fault");
+            let sent = serde_json::to_vec(&refusal).unwrap();
+            let received: StepRefusal = serde_json::from_slice(&sent).unwrap();
+            assert_eq!(received.into_error().to_string(), expected);
+        }
+        // a node's own trouble is not the search's: another replica is tried
+        assert!(StepRefusal::of(&IndexError::ShardNotServed(3)).is_none());
+        assert!(StepRefusal::of(&IndexError::GenerationGone(7)).is_none());
     }
 }

@@ -8,9 +8,6 @@ pub enum ClusterError {
     /// generation is served in full).
     #[error("search is unavailable: {0}")]
     Unavailable(String),
-    /// A node refused a step as invalid: the same step fails on every replica.
-    #[error("{0}")]
-    Invalid(String),
     /// A node answered something that is not a step's answer.
     #[error("a search node answered badly: {0}")]
     BadAnswer(String),

@@ -36,10 +36,7 @@ struct Call {
 
 /// A cluster error as the engine's.
 fn engine_error(error: ClusterError) -> IndexError {
-    match error {
-        ClusterError::Invalid(message) => IndexError::InvalidRequest(message),
-        other => IndexError::Unavailable(other.to_string()),
-    }
+    IndexError::Unavailable(error.to_string())
 }
 
 impl RemoteShards<'_> {
@@ -108,7 +105,7 @@ impl RemoteShards<'_> {
                         }
                         answers.push((shards, answer));
                     }
-                    Err(CallError::Refused(error)) => return Err(engine_error(error)),
+                    Err(CallError::Refused(error)) => return Err(error),
                     Err(CallError::Retry(error)) => {
                         tracing::warn!(node = %node, %error, "a search node failed a step; trying the next replica");
                         self.client.suspect(&node);
