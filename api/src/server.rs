@@ -13,6 +13,10 @@ use podlens_app::services::{NodeOptions, open_app_store};
 /// How often `podlens serve` matches alerts and works through transcription requests.
 const JOBS_INTERVAL: std::time::Duration = std::time::Duration::from_secs(300);
 
+/// How long a stopping server waits for the feed scheduler to end its cycle: a feed
+/// being stored finishes, the rest are left for the next start.
+const FEEDS_STOP_WAIT: std::time::Duration = std::time::Duration::from_secs(6);
+
 /// How `podlens serve` runs the server.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
@@ -129,6 +133,14 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
         })
         .await
         .map_err(|error| ApiError::Internal(format!("server failed: {error}")));
+    // The feed scheduler ends its cycle at the next feed (what it polled is stored or
+    // polled again after the restart).
+    services.feeds.stop();
+    if !services.feeds.stopped_within(FEEDS_STOP_WAIT).await {
+        tracing::warn!(
+            "the feed poll did not end in time; its feeds stay due and are polled again after the restart"
+        );
+    }
     // The searches and usage counts of the last moments are written; another node
     // takes the background jobs over at once.
     tokio::task::spawn_blocking(move || services.shut_down())

@@ -1,10 +1,10 @@
 //! Feeds re-read while serving — by the feed scheduler, a refresh request, or another
 //! node's change applied here — stored in the catalog and made searchable at once.
 //!
-//! [`store_feed`] writes one feed and tells what the search index must change for it,
-//! by comparing the podcast and its episodes as the catalog held them before and after
-//! the write (so a feed that answers the same content again changes nothing, whatever
-//! its server says about caching). [`publish`] then writes a new snapshot and applies
+//! [`store_feed`] writes one feed as the rows that changed and tells what the search
+//! index must change for it: the catalog compares the feed with what it holds before
+//! writing (`Catalog::store_feed_changes`), so a feed that answers the same content again
+//! writes and changes nothing, whatever its server says about caching. [`publish`] then writes a new snapshot and applies
 //! the changes of many feeds as one incremental index generation, and switches the
 //! server's readers to both.
 //!
@@ -89,18 +89,6 @@ impl IndexDelta {
     }
 }
 
-/// An episode without what the catalog changes on every write.
-fn comparable_episode(mut episode: EpisodeRecord) -> EpisodeRecord {
-    episode.episode_created_at = Default::default();
-    episode.episode_updated_at = Default::default();
-    episode
-}
-
-fn comparable_podcast(mut podcast: PodcastRecord) -> PodcastRecord {
-    podcast.updated_at = Default::default();
-    podcast
-}
-
 /// Whether two transcripts of an episode say the same, from the same source.
 fn same_transcript(held: &TranscriptRecord, fetched: &TranscriptRecord) -> bool {
     held.source == fetched.source
@@ -110,53 +98,46 @@ fn same_transcript(held: &TranscriptRecord, fetched: &TranscriptRecord) -> bool 
         && held.segments == fetched.segments
 }
 
-/// Stores `batch` (with the `transcripts` its feed linked to) in `catalog`; what the
-/// index must change for it. A podcast that was blocked is indexed again with every
-/// episode.
+/// Stores `batch` (with the `transcripts` its feed linked to) in `catalog` as the rows
+/// that changed ([`Catalog::store_feed_changes`]: a feed that answers the same content
+/// again writes nothing); what the index must change for it. A podcast that was
+/// blocked is indexed again with every episode.
 pub fn store_feed(
     catalog: &mut Catalog,
     batch: &FeedBatch,
     transcripts: &[TranscriptRecord],
 ) -> Result<IndexDelta, podlens_data::DataError> {
     let id = batch.podcast.podcast_id;
-    let before = catalog.podcast(id)?;
-    let old: HashMap<Uuid, EpisodeRecord> = catalog
-        .episodes_of_podcast(id)?
-        .into_iter()
-        .map(|episode| (episode.episode_id, comparable_episode(episode)))
-        .collect();
-    catalog.upsert_feed(batch)?;
+    let in_full = catalog
+        .podcast(id)?
+        .is_some_and(|podcast| podcast.podcast_blocked);
+    let written = catalog.store_feed_changes(batch)?;
     // A transcript fetched again with the same content changes nothing (a feed answering
     // in full, as on its first poll by the server, brings every linked transcript).
     let mut transcribed: HashSet<Uuid> = HashSet::new();
     for transcript in transcripts {
         let held = catalog.transcript_of_episode(transcript.episode_id)?;
-        if !held.is_some_and(|held| same_transcript(&held, transcript)) {
-            transcribed.insert(transcript.episode_id);
+        if held.is_some_and(|held| same_transcript(&held, transcript)) {
+            continue;
         }
+        transcribed.insert(transcript.episode_id);
         catalog.upsert_transcript(transcript)?;
     }
-    let in_full = before
-        .as_ref()
-        .is_some_and(|podcast| podcast.podcast_blocked);
-    let after = catalog.podcast(id)?;
-    let podcast_changed = before.map(comparable_podcast) != after.clone().map(comparable_podcast);
-    let mut new_episodes = 0;
+    let episodes_written: HashSet<Uuid> = written.episodes.iter().copied().collect();
+    let podcast_changed = written.podcast || written.persons || !transcribed.is_empty();
+    if episodes_written.is_empty() && !podcast_changed && !in_full {
+        return Ok(IndexDelta::default());
+    }
     let changed: Vec<EpisodeRecord> = catalog
         .episodes_of_podcast(id)?
         .into_iter()
         .filter(|episode| {
-            let previous = old.get(&episode.episode_id);
-            new_episodes += usize::from(previous.is_none());
             in_full
                 || transcribed.contains(&episode.episode_id)
-                || previous != Some(&comparable_episode(episode.clone()))
+                || episodes_written.contains(&episode.episode_id)
         })
         .collect();
-    if changed.is_empty() && !podcast_changed {
-        return Ok(IndexDelta::default());
-    }
-    delta_for(catalog, after, changed, new_episodes)
+    delta_for(catalog, catalog.podcast(id)?, changed, written.new_episodes)
 }
 
 /// The delta indexing `episodes` of the podcast `podcast` (with their transcripts and
@@ -343,13 +324,20 @@ pub struct Stored {
     /// Whether a snapshot and an index generation must be published ([`publish`]):
     /// something changed, or podcasts were left unindexed before.
     pub to_publish: bool,
+    /// The feeds a stop left unstored (nothing of them was written).
+    pub unstored: Vec<Uuid>,
 }
 
 /// [`store_collected`], with the podcasts it writes listed as unindexed first (so a
 /// crash before [`publish`] loses nothing), and the list left holding only what
 /// changed (feeds that came back the same need no index work). Podcasts listed before
-/// are in the delta in full.
-pub fn store_marked(catalog: &mut Catalog, collected: &CollectedFeeds) -> AppResult<Stored> {
+/// are in the delta in full. When `stopping` says so, the feeds not yet stored are left
+/// unstored ([`store_collected`]).
+pub fn store_marked(
+    catalog: &mut Catalog,
+    collected: &CollectedFeeds,
+    stopping: &dyn Fn() -> bool,
+) -> AppResult<Stored> {
     let data_dir = catalog.data_dir().to_owned();
     let listed_before = unindexed(&data_dir);
     let written: Vec<Uuid> = collected
@@ -365,7 +353,7 @@ pub fn store_marked(catalog: &mut Catalog, collected: &CollectedFeeds) -> AppRes
         )
         .collect();
     mark_unindexed(&data_dir, &written)?;
-    let (mut delta, changes) = store_collected(catalog, collected)?;
+    let (mut delta, changes, unstored) = store_collected(catalog, collected, stopping)?;
     // A podcast listed before this write may hold stored episodes no generation has:
     // what this write changed of it is not enough (an older copy of its feed, applied
     // from the change log after a crash, changes the podcast and none of them).
@@ -380,6 +368,7 @@ pub fn store_marked(catalog: &mut Catalog, collected: &CollectedFeeds) -> AppRes
         delta,
         changes,
         to_publish,
+        unstored,
     })
 }
 
@@ -391,11 +380,15 @@ pub fn is_gone(fetch: &FeedFetchRecord) -> bool {
 /// Writes what a run collected to `catalog`: every feed with its transcripts, the
 /// fetch log, moved addresses, and blocked or gone podcasts. Returns what the index
 /// must change, and the changes for the other nodes sharing the store (a feed whose
-/// content did not change is stored but makes no change).
+/// content did not change is stored but makes no change). Once `stopping` says so (the
+/// server stops), the feeds not yet stored are skipped, with their transcripts and
+/// fetches: returned third, they are polled again.
+#[allow(clippy::type_complexity)]
 pub fn store_collected(
     catalog: &mut Catalog,
     collected: &CollectedFeeds,
-) -> Result<(IndexDelta, Vec<CatalogChange>), podlens_data::DataError> {
+    stopping: &dyn Fn() -> bool,
+) -> Result<(IndexDelta, Vec<CatalogChange>, Vec<Uuid>), podlens_data::DataError> {
     let mut delta = IndexDelta::default();
     let mut changes = Vec::new();
     let mut transcripts: HashMap<Uuid, Vec<TranscriptRecord>> = HashMap::new();
@@ -407,9 +400,14 @@ pub fn store_collected(
     }
     let moved: HashMap<Uuid, &String> =
         collected.moved.iter().map(|(id, url)| (*id, url)).collect();
+    let mut unstored: HashSet<Uuid> = HashSet::new();
     for batch in &collected.batches {
         let id = batch.podcast.podcast_id;
         let own = transcripts.remove(&id).unwrap_or_default();
+        if !unstored.is_empty() || stopping() {
+            unstored.insert(id);
+            continue;
+        }
         let stored = store_feed(catalog, batch, &own)?;
         if stored.is_empty() && !moved.contains_key(&id) {
             // The same content at the same address: nothing for the index or the
@@ -425,6 +423,9 @@ pub fn store_collected(
     }
     // Transcripts of feeds that did not change (links retried after a failure).
     for (podcast_id, rest) in transcripts {
+        if !unstored.is_empty() {
+            break;
+        }
         for transcript in &rest {
             catalog.upsert_transcript(transcript)?;
         }
@@ -446,11 +447,20 @@ pub fn store_collected(
     if !collected.transcript_failures.is_empty() {
         catalog.record_transcript_failures(&collected.transcript_failures)?;
     }
-    catalog.record_fetches(&collected.fetches)?;
+    let is_stored = |id: Option<Uuid>| id.is_none_or(|id| !unstored.contains(&id));
+    let fetches: Vec<FeedFetchRecord> = collected
+        .fetches
+        .iter()
+        .filter(|fetch| is_stored(fetch.podcast_id))
+        .cloned()
+        .collect();
+    catalog.record_fetches(&fetches)?;
     for (podcast_id, url) in &collected.moved {
-        catalog.update_feed_url(*podcast_id, url)?;
+        if is_stored(Some(*podcast_id)) {
+            catalog.update_feed_url(*podcast_id, url)?;
+        }
     }
-    for fetch in collected.fetches.iter().filter(|fetch| is_gone(fetch)) {
+    for fetch in fetches.iter().filter(|fetch| is_gone(fetch)) {
         if let Some(podcast_id) = fetch.podcast_id {
             let gone = block_podcast(catalog, podcast_id)?;
             if !gone.is_empty() {
@@ -459,5 +469,5 @@ pub fn store_collected(
             delta.extend(gone);
         }
     }
-    Ok((delta, changes))
+    Ok((delta, changes, unstored.into_iter().collect()))
 }

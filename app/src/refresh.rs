@@ -162,6 +162,7 @@ impl FeedRefresher {
             feed_url: podcast.podcast_rss_feed_url.clone(),
             etag: None,
             last_modified: None,
+            content_hash: None,
         });
         let config = IngestConfig {
             http: self.http.clone(),
@@ -209,7 +210,7 @@ fn store_and_publish(
             "The catalog is busy (a batch job is writing it); try again later",
         )
     })?;
-    let stored = store_marked(&mut catalog, collected).map_err(|error| {
+    let stored = store_marked(&mut catalog, collected, &|| false).map_err(|error| {
         tracing::warn!(%error, "refresh could not store the feed");
         RefreshFailure::new(
             RefreshErrorCode::UpdateFailed,
@@ -259,7 +260,7 @@ pub fn apply_feed_change(
                     .collect(),
                 ..CollectedFeeds::default()
             };
-            let stored = store_marked(&mut catalog, &collected)?;
+            let stored = store_marked(&mut catalog, &collected, &|| false)?;
             (stored.delta, stored.to_publish)
         }
         CatalogChange::Blocked { podcast_id } => {

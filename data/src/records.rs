@@ -49,7 +49,8 @@ pub(crate) const SEGMENT_COLUMNS: &str =
 
 /// Columns of a [`FeedFetchRecord`], in field order.
 pub(crate) const FETCH_COLUMNS: &str = r#""feedUrl", "podcastId"::VARCHAR, epoch_us("fetchedAt"),
- "outcome", "httpStatus", "error", "etag", "lastModified", "bytes", "episodes""#;
+ "outcome", "httpStatus", "error", "etag", "lastModified", "bytes", "episodes",
+ "contentHash", "websubHub", "websubTopic""#;
 
 fn conversion_error(index: usize, message: String) -> duckdb::Error {
     duckdb::Error::FromSqlConversionFailure(index, Type::Text, message.into())
@@ -231,6 +232,9 @@ pub(crate) fn fetch_from_row(row: &Row<'_>) -> duckdb::Result<FeedFetchRecord> {
         last_modified: row.get(7)?,
         bytes: row.get(8)?,
         episodes: row.get(9)?,
+        content_hash: row.get(10)?,
+        websub_hub: row.get(11)?,
+        websub_topic: row.get(12)?,
     })
 }
 

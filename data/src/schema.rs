@@ -146,11 +146,24 @@ CREATE TABLE IF NOT EXISTS transcript_attempts (
 );
 "#;
 
+/// What a feed's read says beyond its validators: the hash of its bytes (the same bytes
+/// again cost a comparison, not a parse and a write) and the WebSub hub it declares (a
+/// server following the catalog subscribes without reading the feed); logged with each
+/// fetch, and kept as the feed's state.
+const TABLES_V3: &str = r#"
+ALTER TABLE feed_fetches ADD COLUMN IF NOT EXISTS "contentHash" VARCHAR;
+ALTER TABLE feed_fetches ADD COLUMN IF NOT EXISTS "websubHub" VARCHAR;
+ALTER TABLE feed_fetches ADD COLUMN IF NOT EXISTS "websubTopic" VARCHAR;
+ALTER TABLE feed_states ADD COLUMN IF NOT EXISTS "contentHash" VARCHAR;
+ALTER TABLE feed_states ADD COLUMN IF NOT EXISTS "websubHub" VARCHAR;
+ALTER TABLE feed_states ADD COLUMN IF NOT EXISTS "websubTopic" VARCHAR;
+"#;
+
 /// Ordered migrations: version n is applied when the catalog's version is below n.
-const MIGRATIONS: &[(i64, &str)] = &[(1, TABLES_V1), (2, TABLES_V2)];
+const MIGRATIONS: &[(i64, &str)] = &[(1, TABLES_V1), (2, TABLES_V2), (3, TABLES_V3)];
 
 /// The newest schema version this build knows.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// Brings the catalog's schema up to [`SCHEMA_VERSION`], one transaction per step.
 pub(crate) fn migrate(connection: &mut Connection) -> Result<i64, DataError> {

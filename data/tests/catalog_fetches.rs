@@ -20,6 +20,7 @@ fn fetch(url: &str, minutes: i64, outcome: &str, etag: Option<&str>) -> FeedFetc
         last_modified: etag.map(|_| "Fri, 01 Mar 2024 12:00:00 GMT".to_owned()),
         bytes: Some(1234),
         episodes: Some(3),
+        ..FeedFetchRecord::default()
     }
 }
 
@@ -82,18 +83,21 @@ fn feeds_to_poll_carry_the_last_validators() {
                 feed_url: never_fetched.podcast.podcast_rss_feed_url.clone(),
                 etag: None,
                 last_modified: None,
+                content_hash: None,
             },
             FeedState {
                 podcast_id: Some(batch.podcast.podcast_id),
                 feed_url: url.clone(),
                 etag: Some("\"v1\"".to_owned()),
                 last_modified: Some("Fri, 01 Mar 2024 12:00:00 GMT".to_owned()),
+                content_hash: None,
             },
             FeedState {
                 podcast_id: None,
                 feed_url: broken.to_owned(),
                 etag: None,
                 last_modified: None,
+                content_hash: None,
             },
         ]
     );
@@ -128,6 +132,7 @@ fn a_moved_feed_is_polled_at_its_new_url_with_its_validators() {
             feed_url: new_url.to_owned(),
             etag: Some("\"e\"".to_owned()),
             last_modified: Some("Fri, 01 Mar 2024 12:00:00 GMT".to_owned()),
+            content_hash: None,
         }]
     );
     // The log keeps the history under the old URL.
@@ -195,4 +200,48 @@ fn recent_publication_dates_are_each_feeds_newest() {
         expected(&short, 12)
     );
     assert_eq!(dates.len(), 2);
+}
+
+/// A server that starts following the catalog takes over from the last read of each
+/// podcast's feed: when it answered, its validators and hash, its WebSub hub.
+#[test]
+fn polling_states_say_what_the_last_read_of_each_podcasts_feed_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = Catalog::open(dir.path()).unwrap();
+    let batch = feed(3, 1);
+    let url = batch.podcast.podcast_rss_feed_url.clone();
+    catalog.upsert_feed(&batch).unwrap();
+    let read = FeedFetchRecord {
+        podcast_id: Some(batch.podcast.podcast_id),
+        content_hash: Some("abc".to_owned()),
+        websub_hub: Some("https://hub.example.com/".to_owned()),
+        websub_topic: Some(url.clone()),
+        ..fetch(&url, 0, "ok", Some("\"v1\""))
+    };
+    catalog.record_fetch(&read).unwrap();
+    catalog
+        .record_fetch(&fetch(&url, 10, "not-modified", None))
+        .unwrap();
+    // A feed fetched that is no podcast's is not followed.
+    catalog
+        .record_fetch(&fetch("https://elsewhere.example.com/x.xml", 0, "ok", None))
+        .unwrap();
+
+    let states = catalog.polling_states().unwrap();
+    assert_eq!(states.len(), 1);
+    let state = &states[&url];
+    assert_eq!(state.podcast_id, Some(batch.podcast.podcast_id));
+    assert_eq!(state.etag.as_deref(), Some("\"v1\""));
+    assert_eq!(state.content_hash.as_deref(), Some("abc"));
+    assert_eq!(
+        state.websub_hub.as_deref(),
+        Some("https://hub.example.com/")
+    );
+    assert_eq!(state.websub_topic.as_deref(), Some(url.as_str()));
+    assert_eq!(
+        state.last_success_at,
+        Some(base_time() + Duration::minutes(10))
+    );
+    // The fetch log keeps what each fetch said.
+    assert_eq!(catalog.fetches_of_feed(&url).unwrap()[0], read);
 }

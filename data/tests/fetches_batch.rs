@@ -21,6 +21,7 @@ fn fetch(url: &str, minutes: i64, outcome: &str, etag: Option<&str>) -> FeedFetc
         last_modified: etag.map(|_| format!("validator of {url}")),
         bytes: Some(100 + minutes),
         episodes: Some(minutes),
+        ..FeedFetchRecord::default()
     }
 }
 
@@ -80,6 +81,7 @@ fn a_batch_records_what_single_fetches_record() {
             feed_url: a.to_owned(),
             etag: Some("\"a1\"".to_owned()),
             last_modified: Some(format!("validator of {a}")),
+            content_hash: None,
         })
     );
     assert_eq!(
@@ -89,6 +91,7 @@ fn a_batch_records_what_single_fetches_record() {
             feed_url: known.clone(),
             etag: Some("\"k2\"".to_owned()),
             last_modified: Some(format!("validator of {known}")),
+            content_hash: None,
         })
     );
     assert_eq!(

@@ -300,6 +300,77 @@ async fn a_matching_etag_costs_nothing() {
     assert_eq!(store.fetches[0].http_status, Some(304));
 }
 
+/// A server that ignores conditional GET and sends the same bytes again: the feed is
+/// "not modified" by the hash of its bytes, with nothing parsed or stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_bytes_again_are_not_modified_whatever_the_server_says() {
+    let base = start_server().await;
+    let url = format!("{base}/plain.xml");
+    let podcast_id = Some(Uuid::from_u128(8));
+    let first = FeedState {
+        podcast_id,
+        ..FeedState::new(url.clone())
+    };
+    let (_, store) = ingest(
+        vec![FeedSource::Url(first)],
+        config(),
+        MemoryStore::default(),
+        None,
+    )
+    .await
+    .unwrap();
+    let read = store.fetch_for("/plain.xml");
+    assert_eq!(read.outcome, "ok");
+    // The hash is the SHA-256 of the bytes as served, computed here apart.
+    let served = reqwest::get(&url).await.unwrap().bytes().await.unwrap();
+    let expected = {
+        use sha2::Digest;
+        let digest = sha2::Sha256::digest(&served);
+        digest
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect::<String>()
+    };
+    assert_eq!(read.content_hash.as_deref(), Some(expected.as_str()));
+
+    let again = FeedState {
+        podcast_id,
+        content_hash: read.content_hash.clone(),
+        ..FeedState::new(url.clone())
+    };
+    let (summary, store) = ingest(
+        vec![FeedSource::Url(again)],
+        config(),
+        MemoryStore::default(),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(summary.not_modified, 1, "{summary}");
+    assert!(store.batches.is_empty(), "nothing parsed into a batch");
+    let fetch = store.fetch_for("/plain.xml");
+    assert_eq!(fetch.outcome, "not-modified");
+    assert_eq!(fetch.http_status, Some(200));
+    assert_eq!(fetch.content_hash.as_deref(), Some(expected.as_str()));
+
+    // Other bytes are read in full.
+    let changed = FeedState {
+        podcast_id,
+        content_hash: Some("0".repeat(64)),
+        ..FeedState::new(url)
+    };
+    let (summary, store) = ingest(
+        vec![FeedSource::Url(changed)],
+        config(),
+        MemoryStore::default(),
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(summary.ok, 1, "{summary}");
+    assert_eq!(store.batches.len(), 1);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn local_files_and_missing_files() {
     let dir = tempfile::tempdir().unwrap();

@@ -154,6 +154,7 @@ async fn poll(
         feed_url: format!("{}/feed.xml", server.base),
         etag: etag.map(str::to_owned),
         last_modified: None,
+        content_hash: None,
     });
     ingest(
         vec![source],

@@ -275,6 +275,14 @@ pub struct FeedFetchRecord {
     pub last_modified: Option<String>,
     pub bytes: Option<i64>,
     pub episodes: Option<i64>,
+    /// The SHA-256 of the feed's bytes as served (hex), when it answered with content
+    /// or with the same bytes as before: a feed whose server ignores conditional GET is
+    /// known unchanged by this alone, without parsing or writing anything.
+    pub content_hash: Option<String>,
+    /// The WebSub hub the feed declared when it was last read, with the topic to
+    /// subscribe to: a server following a catalog subscribes without reading the feed.
+    pub websub_hub: Option<String>,
+    pub websub_topic: Option<String>,
 }
 
 /// A failed attempt to fetch the transcript an episode's feed links to: the

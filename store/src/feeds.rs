@@ -14,6 +14,8 @@ pub struct ScheduledFeed {
     pub feed_url: String,
     pub etag: Option<String>,
     pub last_modified: Option<String>,
+    /// The hash of the bytes of its last full answer.
+    pub content_hash: Option<String>,
     pub interval_seconds: i64,
     pub next_poll_at: DateTime<Utc>,
     pub failures: i64,
@@ -30,7 +32,7 @@ pub struct ScheduledFeed {
 }
 
 /// A feed to start following: due at `next_poll_at`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NewFeed {
     pub podcast_id: String,
     pub feed_url: String,
@@ -38,6 +40,13 @@ pub struct NewFeed {
     pub next_poll_at: DateTime<Utc>,
     /// When the show habitually publishes, learnt from the catalog's episodes.
     pub release_window: Option<String>,
+    /// What its last read (by `podlens ingest`) answered: the validators and the hash
+    /// of its bytes, so the first poll is conditional.
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+    pub content_hash: Option<String>,
+    /// When it was last read, if it was.
+    pub last_polled_at: Option<DateTime<Utc>>,
 }
 
 /// What a poll of one feed found, and when the feed is due again.
@@ -52,6 +61,7 @@ pub struct PollOutcome {
     pub error: Option<String>,
     pub etag: Option<String>,
     pub last_modified: Option<String>,
+    pub content_hash: Option<String>,
     pub interval_seconds: i64,
     pub next_poll_at: DateTime<Utc>,
     /// Failures in a row, this one included (0 after a success).
@@ -105,7 +115,8 @@ pub struct Subscription {
 macro_rules! schedule_columns {
     ($now:literal) => {
         concat!(
-            "f.podcast_id, f.feed_url, f.etag, f.last_modified, f.interval_seconds, \
+            "f.podcast_id, f.feed_url, f.etag, f.last_modified, f.content_hash, \
+             f.interval_seconds, \
              f.next_poll_at, f.failures, f.last_polled_at, f.last_outcome, f.last_error, \
              f.last_changed_at, \
              f.pushed_at, f.release_window, CAST(CASE WHEN s.state = 'active' AND s.lease_expires_at > ",
@@ -122,6 +133,7 @@ fn scheduled(row: &AnyRow) -> Result<ScheduledFeed, StoreError> {
         feed_url: row.try_get("feed_url")?,
         etag: row.try_get("etag")?,
         last_modified: row.try_get("last_modified")?,
+        content_hash: row.try_get("content_hash")?,
         interval_seconds: row.try_get("interval_seconds")?,
         next_poll_at: time_at(row, "next_poll_at")?,
         failures: row.try_get("failures")?,
@@ -173,8 +185,9 @@ impl Database {
             for feed in feeds {
                 added += sqlx::query(
                     "INSERT INTO feed_schedule (podcast_id, feed_url, \
-                     interval_seconds, next_poll_at, failures, release_window) \
-                     VALUES ($1, $2, $3, $4, 0, $5) \
+                     interval_seconds, next_poll_at, failures, release_window, \
+                     etag, last_modified, content_hash, last_polled_at) \
+                     VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9) \
                      ON CONFLICT (podcast_id) DO NOTHING",
                 )
                 .bind(&feed.podcast_id)
@@ -182,6 +195,10 @@ impl Database {
                 .bind(feed.interval_seconds)
                 .bind(time_text(feed.next_poll_at))
                 .bind(feed.release_window.as_deref())
+                .bind(feed.etag.as_deref())
+                .bind(feed.last_modified.as_deref())
+                .bind(feed.content_hash.as_deref())
+                .bind(feed.last_polled_at.map(time_text))
                 .execute(&mut *transaction)
                 .await?
                 .rows_affected();
@@ -255,7 +272,7 @@ impl Database {
                                     THEN pushed_at ELSE $7 END, \
                      failures = $8, last_polled_at = $6, last_outcome = $9, last_error = $10, \
                      last_changed_at = CASE WHEN $11 = 1 THEN $6 ELSE last_changed_at END, \
-                     release_window = $12 \
+                     release_window = $12, content_hash = $13 \
                      WHERE podcast_id = $1",
                 )
                 .bind(&poll.podcast_id)
@@ -270,6 +287,7 @@ impl Database {
                 .bind(&poll.error)
                 .bind(i64::from(poll.changed))
                 .bind(poll.release_window.as_deref())
+                .bind(poll.content_hash.as_deref())
                 .execute(&mut *transaction)
                 .await?;
             }
@@ -436,7 +454,7 @@ mod tests {
             feed_url: format!("https://feeds.example.test/{id}.xml"),
             interval_seconds: 3600,
             next_poll_at: at(due_minute),
-            release_window: None,
+            ..NewFeed::default()
         }
     }
 
@@ -449,6 +467,7 @@ mod tests {
             error: (outcome != "ok").then(|| "refused".to_owned()),
             etag: Some("\"v2\"".to_owned()),
             last_modified: None,
+            content_hash: Some(format!("hash of {id}")),
             interval_seconds: 3600,
             next_poll_at: at(next_minute),
             failures: i64::from(outcome != "ok"),
@@ -512,6 +531,7 @@ mod tests {
         let a = database.scheduled_feed("a").unwrap().unwrap();
         assert_eq!(a.next_poll_at, at(61));
         assert_eq!(a.etag.as_deref(), Some("\"v2\""));
+        assert_eq!(a.content_hash.as_deref(), Some("hash of a"));
         assert_eq!((a.failures, a.last_changed_at), (0, Some(at(1))));
         assert_eq!(a.release_window.as_deref(), Some("604800/30600/3600"));
         let b = database.scheduled_feed("b").unwrap().unwrap();

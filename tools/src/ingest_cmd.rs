@@ -253,6 +253,7 @@ fn catalog_sources(catalog: &Catalog) -> anyhow::Result<Vec<FeedSource>> {
                 feed_url: feed.feed_url,
                 etag: feed.etag,
                 last_modified: feed.last_modified,
+                content_hash: feed.content_hash,
             })
         })
         .collect())

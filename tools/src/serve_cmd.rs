@@ -91,7 +91,15 @@ pub fn run_with(
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime
+    let served = runtime
         .block_on(podlens_api::server::serve(options, on_listen))
-        .context("server stopped")
+        .context("server stopped");
+    // Background work still running (a search index warming, a transcription's child
+    // process, a catalog write whose changes are listed for the next start) is not
+    // waited for: everything it does is resumed or done again by the next start.
+    runtime.shutdown_timeout(SHUTDOWN_GRACE);
+    served
 }
+
+/// How long the server waits at exit for blocking work still under way.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(1);

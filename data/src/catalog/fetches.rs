@@ -20,6 +20,21 @@ pub struct FeedState {
     pub feed_url: String,
     pub etag: Option<String>,
     pub last_modified: Option<String>,
+    /// The hash of the bytes of its last full answer.
+    pub content_hash: Option<String>,
+}
+
+/// What the catalog knows of a feed's last reads, for a server that starts following
+/// it: when it last answered, its validators and hash, and the WebSub hub it declared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PollingState {
+    pub podcast_id: Option<Uuid>,
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+    pub content_hash: Option<String>,
+    pub last_success_at: Option<DateTime<Utc>>,
+    pub websub_hub: Option<String>,
+    pub websub_topic: Option<String>,
 }
 
 /// The stored state of one feed URL.
@@ -32,6 +47,30 @@ struct StoredState {
     last_fetched_at: DateTime<Utc>,
     last_success_at: Option<DateTime<Utc>>,
     consecutive_failures: i64,
+    content_hash: Option<String>,
+    websub_hub: Option<String>,
+    websub_topic: Option<String>,
+}
+
+/// The columns of a [`StoredState`], in its order.
+const STATE_COLUMNS: &str = r#""podcastId"::VARCHAR, "etag", "lastModified", "lastOutcome",
+    epoch_us("lastFetchedAt"), epoch_us("lastSuccessAt"), "consecutiveFailures",
+    "contentHash", "websubHub", "websubTopic""#;
+
+/// A [`StoredState`] from its columns, starting at column `first`.
+fn state_at(row: &duckdb::Row<'_>, first: usize) -> duckdb::Result<StoredState> {
+    Ok(StoredState {
+        podcast_id: optional_uuid_at(row, first)?,
+        etag: row.get(first + 1)?,
+        last_modified: row.get(first + 2)?,
+        last_outcome: row.get(first + 3)?,
+        last_fetched_at: time_at(row, first + 4)?,
+        last_success_at: optional_time_at(row, first + 5)?,
+        consecutive_failures: row.get(first + 6)?,
+        content_hash: row.get(first + 7)?,
+        websub_hub: row.get(first + 8)?,
+        websub_topic: row.get(first + 9)?,
+    })
 }
 
 /// Outcomes after which the feed is considered reachable.
@@ -42,21 +81,9 @@ fn is_success(outcome: &str) -> bool {
 fn load_state(connection: &Connection, feed_url: &str) -> Result<Option<StoredState>, DataError> {
     let state = connection
         .query_row(
-            r#"SELECT "podcastId"::VARCHAR, "etag", "lastModified", "lastOutcome",
-                      epoch_us("lastFetchedAt"), epoch_us("lastSuccessAt"), "consecutiveFailures"
-               FROM feed_states WHERE "feedUrl" = ?"#,
+            &format!(r#"SELECT {STATE_COLUMNS} FROM feed_states WHERE "feedUrl" = ?"#),
             [feed_url],
-            |row| {
-                Ok(StoredState {
-                    podcast_id: optional_uuid_at(row, 0)?,
-                    etag: row.get(1)?,
-                    last_modified: row.get(2)?,
-                    last_outcome: row.get(3)?,
-                    last_fetched_at: time_at(row, 4)?,
-                    last_success_at: optional_time_at(row, 5)?,
-                    consecutive_failures: row.get(6)?,
-                })
-            },
+            |row| state_at(row, 0),
         )
         .optional()?;
     Ok(state)
@@ -70,8 +97,9 @@ fn store_state(
     connection.execute(
         r#"INSERT OR REPLACE INTO feed_states
            ("feedUrl", "podcastId", "etag", "lastModified", "lastOutcome", "lastFetchedAt",
-            "lastSuccessAt", "consecutiveFailures")
-           VALUES (?, CAST(? AS UUID), ?, ?, ?, make_timestamptz(?), make_timestamptz(?), ?)"#,
+            "lastSuccessAt", "consecutiveFailures", "contentHash", "websubHub", "websubTopic")
+           VALUES (?, CAST(? AS UUID), ?, ?, ?, make_timestamptz(?), make_timestamptz(?), ?,
+                   ?, ?, ?)"#,
         params![
             feed_url,
             state.podcast_id.map(|id| id.to_string()),
@@ -81,13 +109,17 @@ fn store_state(
             micros(&state.last_fetched_at),
             optional_micros(&state.last_success_at),
             state.consecutive_failures,
+            state.content_hash,
+            state.websub_hub,
+            state.websub_topic,
         ],
     )?;
     Ok(())
 }
 
-/// The state after `fetch`: a full fetch takes the response's validators, a 304 keeps
-/// the stored ones when the response repeats none, and a failure keeps them as they were.
+/// The state after `fetch`: a full fetch takes the response's validators, hash and hub,
+/// a 304 (or the same bytes again) keeps the stored ones when the response repeats
+/// none, and a failure keeps them as they were.
 fn next_state(previous: Option<StoredState>, fetch: &FeedFetchRecord) -> StoredState {
     let success = is_success(&fetch.outcome);
     let previous_etag = previous.as_ref().and_then(|state| state.etag.clone());
@@ -101,6 +133,20 @@ fn next_state(previous: Option<StoredState>, fetch: &FeedFetchRecord) -> StoredS
             fetch.last_modified.clone().or(previous_modified),
         ),
         _ => (previous_etag, previous_modified),
+    };
+    let previous_hash = previous
+        .as_ref()
+        .and_then(|state| state.content_hash.clone());
+    let content_hash = match fetch.outcome.as_str() {
+        "ok" => fetch.content_hash.clone(),
+        "not-modified" => fetch.content_hash.clone().or(previous_hash),
+        _ => previous_hash,
+    };
+    // The hub is what the feed declared when last read in full.
+    let (websub_hub, websub_topic) = match (fetch.outcome.as_str(), &previous) {
+        ("ok", _) => (fetch.websub_hub.clone(), fetch.websub_topic.clone()),
+        (_, Some(state)) => (state.websub_hub.clone(), state.websub_topic.clone()),
+        (_, None) => (None, None),
     };
     StoredState {
         podcast_id: fetch
@@ -123,6 +169,9 @@ fn next_state(previous: Option<StoredState>, fetch: &FeedFetchRecord) -> StoredS
                 .map_or(0, |state| state.consecutive_failures)
                 .saturating_add(1)
         },
+        content_hash,
+        websub_hub,
+        websub_topic,
     }
 }
 
@@ -176,6 +225,9 @@ pub(crate) fn record_fetches(
                 fetch.last_modified,
                 fetch.bytes,
                 fetch.episodes,
+                fetch.content_hash,
+                fetch.websub_hub,
+                fetch.websub_topic,
                 order as i64,
             ])?;
         }
@@ -220,6 +272,9 @@ pub(crate) fn record_fetches(
                 micros(&state.last_fetched_at),
                 optional_micros(&state.last_success_at),
                 state.consecutive_failures,
+                state.content_hash,
+                state.websub_hub,
+                state.websub_topic,
                 order as i64,
             ])?;
         }
@@ -239,26 +294,12 @@ pub(crate) fn record_fetches(
 
 /// The stored states of the feeds in `stage_fetches`, by feed URL.
 fn load_states(connection: &Connection) -> Result<HashMap<String, StoredState>, DataError> {
-    let mut statement = connection.prepare(
-        r#"SELECT "feedUrl", "podcastId"::VARCHAR, "etag", "lastModified", "lastOutcome",
-                  epoch_us("lastFetchedAt"), epoch_us("lastSuccessAt"), "consecutiveFailures"
-           FROM feed_states WHERE "feedUrl" IN (SELECT "feedUrl" FROM stage_fetches)"#,
-    )?;
+    let mut statement = connection.prepare(&format!(
+        r#"SELECT "feedUrl", {STATE_COLUMNS}
+           FROM feed_states WHERE "feedUrl" IN (SELECT "feedUrl" FROM stage_fetches)"#
+    ))?;
     let states = statement
-        .query_map([], |row| {
-            Ok((
-                row.get::<_, String>(0)?,
-                StoredState {
-                    podcast_id: optional_uuid_at(row, 1)?,
-                    etag: row.get(2)?,
-                    last_modified: row.get(3)?,
-                    last_outcome: row.get(4)?,
-                    last_fetched_at: time_at(row, 5)?,
-                    last_success_at: optional_time_at(row, 6)?,
-                    consecutive_failures: row.get(7)?,
-                },
-            ))
-        })?
+        .query_map([], |row| Ok((row.get::<_, String>(0)?, state_at(row, 1)?)))?
         .collect::<Result<HashMap<_, _>, _>>()?;
     Ok(states)
 }
@@ -267,12 +308,13 @@ fn load_states(connection: &Connection) -> Result<HashMap<String, StoredState>, 
 /// never yielded a podcast), least recently fetched first.
 pub(crate) fn feeds_to_poll(connection: &Connection) -> Result<Vec<FeedState>, DataError> {
     let mut statement = connection.prepare(
-        r#"SELECT "podcastId", "feedUrl", "etag", "lastModified" FROM (
+        r#"SELECT "podcastId", "feedUrl", "etag", "lastModified", "contentHash" FROM (
              SELECT p."podcastId"::VARCHAR AS "podcastId", p."podcastRssFeedUrl" AS "feedUrl",
-                    s."etag", s."lastModified", s."lastFetchedAt"
+                    s."etag", s."lastModified", s."contentHash", s."lastFetchedAt"
              FROM podcasts p LEFT JOIN feed_states s ON s."feedUrl" = p."podcastRssFeedUrl"
              UNION ALL
-             SELECT s."podcastId"::VARCHAR, s."feedUrl", s."etag", s."lastModified", s."lastFetchedAt"
+             SELECT s."podcastId"::VARCHAR, s."feedUrl", s."etag", s."lastModified",
+                    s."contentHash", s."lastFetchedAt"
              FROM feed_states s
              WHERE NOT EXISTS (SELECT 1 FROM podcasts p WHERE p."podcastRssFeedUrl" = s."feedUrl")
                AND (s."podcastId" IS NULL
@@ -286,9 +328,38 @@ pub(crate) fn feeds_to_poll(connection: &Connection) -> Result<Vec<FeedState>, D
                 feed_url: row.get(1)?,
                 etag: row.get(2)?,
                 last_modified: row.get(3)?,
+                content_hash: row.get(4)?,
             })
         })?
         .collect::<Result<Vec<_>, _>>()?;
+    Ok(states)
+}
+
+/// What the catalog knows of the last reads of its podcasts' feeds, by feed URL.
+pub(crate) fn polling_states(
+    connection: &Connection,
+) -> Result<HashMap<String, PollingState>, DataError> {
+    let mut statement = connection.prepare(&format!(
+        r#"SELECT "feedUrl", {STATE_COLUMNS} FROM feed_states
+           WHERE "feedUrl" IN (SELECT "podcastRssFeedUrl" FROM podcasts)"#
+    ))?;
+    let states = statement
+        .query_map([], |row| {
+            let state = state_at(row, 1)?;
+            Ok((
+                row.get::<_, String>(0)?,
+                PollingState {
+                    podcast_id: state.podcast_id,
+                    etag: state.etag,
+                    last_modified: state.last_modified,
+                    content_hash: state.content_hash,
+                    last_success_at: state.last_success_at,
+                    websub_hub: state.websub_hub,
+                    websub_topic: state.websub_topic,
+                },
+            ))
+        })?
+        .collect::<Result<HashMap<_, _>, _>>()?;
     Ok(states)
 }
 
@@ -360,5 +431,32 @@ mod tests {
         let changed = next_state(Some(failed_again), &fetch("ok", None));
         assert_eq!(changed.etag, None);
         assert_eq!(changed.consecutive_failures, 0);
+    }
+
+    #[test]
+    fn the_hash_and_hub_of_the_last_full_read_are_kept_until_the_next() {
+        let read = FeedFetchRecord {
+            content_hash: Some("h1".to_owned()),
+            websub_hub: Some("https://hub.example/".to_owned()),
+            websub_topic: Some("https://example.com/feed".to_owned()),
+            ..fetch("ok", None)
+        };
+        let first = next_state(None, &read);
+        assert_eq!(first.content_hash.as_deref(), Some("h1"));
+        // A 304 repeats no hash; the same bytes again repeat it.
+        let not_modified = next_state(Some(first.clone()), &fetch("not-modified", None));
+        assert_eq!(not_modified.content_hash.as_deref(), Some("h1"));
+        assert_eq!(not_modified.websub_hub, first.websub_hub);
+        let failed = next_state(Some(not_modified), &fetch("network", None));
+        assert_eq!(failed.content_hash.as_deref(), Some("h1"));
+        assert_eq!(failed.websub_topic, first.websub_topic);
+        // A full read that declares no hub any more drops it.
+        let changed = FeedFetchRecord {
+            content_hash: Some("h2".to_owned()),
+            ..fetch("ok", None)
+        };
+        let changed = next_state(Some(failed), &changed);
+        assert_eq!(changed.content_hash.as_deref(), Some("h2"));
+        assert_eq!((changed.websub_hub, changed.websub_topic), (None, None));
     }
 }

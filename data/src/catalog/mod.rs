@@ -1,6 +1,7 @@
 //! The read-write catalog, owned by the batch jobs (DuckDB allows one writing process
 //! per file; the server reads the Parquet snapshots instead).
 
+mod changes;
 mod enrichment;
 mod export;
 mod fetches;
@@ -19,11 +20,12 @@ use podlens_model::catalog::{
 };
 use uuid::Uuid;
 
+pub use changes::FeedWrite;
 pub(crate) use enrichment::ENRICHMENT_TABLES;
 pub use enrichment::{ChartPositionRow, PlatformLookupRow, PodcastLinks};
 pub use export::ExportSummary;
 pub(crate) use export::{SNAPSHOT_TABLES, sql_path};
-pub use fetches::{FETCH_LOG_PER_FEED, FeedState};
+pub use fetches::{FETCH_LOG_PER_FEED, FeedState, PollingState};
 pub use upsert::UpsertSummary;
 
 use crate::DataError;
@@ -121,6 +123,13 @@ impl Catalog {
     /// Every known feed with its conditional-GET validators, least recently fetched first.
     pub fn feeds_to_poll(&self) -> Result<Vec<FeedState>, DataError> {
         fetches::feeds_to_poll(&self.connection)
+    }
+
+    /// What the catalog knows of the last reads of its podcasts' feeds (when each last
+    /// answered, its validators and hash, its WebSub hub), by feed URL: where a server
+    /// that starts following the catalog takes over from the ingest.
+    pub fn polling_states(&self) -> Result<HashMap<String, PollingState>, DataError> {
+        fetches::polling_states(&self.connection)
     }
 
     /// Moves a podcast to a new feed URL (after a permanent redirect).

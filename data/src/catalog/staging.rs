@@ -161,6 +161,9 @@ pub(crate) const FETCH_STAGE: &[(&str, Kind)] = &[
     ("lastModified", Text),
     ("bytes", Int),
     ("episodes", Int),
+    ("contentHash", Text),
+    ("websubHub", Text),
+    ("websubTopic", Text),
 ];
 
 pub(crate) const FEED_STATE_STAGE: &[(&str, Kind)] = &[
@@ -172,6 +175,9 @@ pub(crate) const FEED_STATE_STAGE: &[(&str, Kind)] = &[
     ("lastFetchedAt", Time),
     ("lastSuccessAt", Time),
     ("consecutiveFailures", Int),
+    ("contentHash", Text),
+    ("websubHub", Text),
+    ("websubTopic", Text),
 ];
 
 /// Names of the staging tables, each with its columns.

@@ -1,7 +1,7 @@
 //! `upsert_feeds`: podcasts, their episodes and persons in one transaction.
 
 use duckdb::{Connection, params};
-use podlens_model::catalog::FeedBatch;
+use podlens_model::catalog::{EpisodeRecord, FeedBatch, PersonRecord};
 
 use super::staging::{
     EPISODE_STAGE, PERSON_STAGE, PODCAST_STAGE, column_list, converted_columns, json_list, micros,
@@ -77,7 +77,7 @@ pub(crate) fn upsert_feeds(
 /// transcript of it: a transcript URL in the feed is a promise, not a transcript (the
 /// publisher's server may never answer). An episode back in its feed is no longer
 /// marked removed.
-fn insert_episodes_sql() -> String {
+pub(super) fn insert_episodes_sql() -> String {
     let overrides = [
         ("episodeHasTranscript", r#"(t."transcriptId" IS NOT NULL)"#),
         ("transcriptId", r#"t."transcriptId""#),
@@ -124,7 +124,27 @@ fn insert_podcasts_sql() -> String {
 }
 
 fn stage_batches(connection: &Connection, batches: &[FeedBatch]) -> Result<(), DataError> {
-    let mut order: i64 = 0;
+    let mut order = stage_podcasts(connection, batches, 0)?;
+    order = stage_episodes(
+        connection,
+        batches.iter().flat_map(|batch| &batch.episodes),
+        order,
+    )?;
+    stage_persons(
+        connection,
+        batches.iter().flat_map(|batch| &batch.persons),
+        order,
+    )?;
+    Ok(())
+}
+
+/// Appends the batches' podcasts to `stage_podcasts`, numbered after `order`; the last
+/// number used.
+pub(super) fn stage_podcasts(
+    connection: &Connection,
+    batches: &[FeedBatch],
+    mut order: i64,
+) -> Result<i64, DataError> {
     let mut podcasts = connection.appender_to_catalog_and_db("stage_podcasts", "temp", "main")?;
     for batch in batches {
         let p = &batch.podcast;
@@ -171,13 +191,20 @@ fn stage_batches(connection: &Connection, batches: &[FeedBatch]) -> Result<(), D
         ])?;
     }
     podcasts.flush()?;
-    drop(podcasts);
+    Ok(order)
+}
 
-    let mut episodes = connection.appender_to_catalog_and_db("stage_episodes", "temp", "main")?;
-    for episode in batches.iter().flat_map(|batch| &batch.episodes) {
+/// Appends `episodes` to `stage_episodes`, numbered after `order`; the last number used.
+pub(super) fn stage_episodes<'a>(
+    connection: &Connection,
+    episodes: impl IntoIterator<Item = &'a EpisodeRecord>,
+    mut order: i64,
+) -> Result<i64, DataError> {
+    let mut appender = connection.appender_to_catalog_and_db("stage_episodes", "temp", "main")?;
+    for episode in episodes {
         let e = episode;
         order += 1;
-        episodes.append_row(params![
+        appender.append_row(params![
             e.episode_id.to_string(),
             e.podcast_id.to_string(),
             e.episode_slug,
@@ -208,13 +235,20 @@ fn stage_batches(connection: &Connection, batches: &[FeedBatch]) -> Result<(), D
             order,
         ])?;
     }
-    episodes.flush()?;
-    drop(episodes);
+    appender.flush()?;
+    Ok(order)
+}
 
-    let mut persons = connection.appender_to_catalog_and_db("stage_persons", "temp", "main")?;
-    for person in batches.iter().flat_map(|batch| &batch.persons) {
+/// Appends `persons` to `stage_persons`, numbered after `order`; the last number used.
+pub(super) fn stage_persons<'a>(
+    connection: &Connection,
+    persons: impl IntoIterator<Item = &'a PersonRecord>,
+    mut order: i64,
+) -> Result<i64, DataError> {
+    let mut appender = connection.appender_to_catalog_and_db("stage_persons", "temp", "main")?;
+    for person in persons {
         order += 1;
-        persons.append_row(params![
+        appender.append_row(params![
             person.podcast_id.to_string(),
             person.episode_id.map(|id| id.to_string()),
             person.name,
@@ -226,8 +260,8 @@ fn stage_batches(connection: &Connection, batches: &[FeedBatch]) -> Result<(), D
             order,
         ])?;
     }
-    persons.flush()?;
-    Ok(())
+    appender.flush()?;
+    Ok(order)
 }
 
 impl super::Catalog {

@@ -14,7 +14,7 @@ pub use http::{HttpBody, HttpConfig, HttpOutcome, build_client, get};
 pub use run::{
     FeedObserver, FeedStore, IngestConfig, IngestSummary, KnownTranscripts, TranscriptRetry, ingest,
 };
-pub use sources::{FeedSource, FeedState, expand_sources, parse_opml};
+pub use sources::{FeedSource, FeedState, content_hash, expand_sources, parse_opml};
 
 /// `feed://` and `itpc://` URLs as `http://`.
 pub(crate) fn http_url(url: &str) -> String {

@@ -14,7 +14,7 @@ use tokio::sync::{Semaphore, mpsc};
 use uuid::Uuid;
 
 use super::http::{self, HttpConfig, HttpOutcome};
-use super::sources::{FeedSource, FeedState};
+use super::sources::{FeedSource, FeedState, content_hash};
 use crate::error::IngestError;
 use crate::normalize::{is_blocked, normalize_with_id, preferred_transcript};
 use crate::parser::parse_feed;
@@ -383,20 +383,20 @@ async fn process_source(shared: &Shared, source: FeedSource) -> FeedFetchRecord 
         fetched_at,
         ..FeedFetchRecord::default()
     };
+    let known = match &source {
+        FeedSource::Url(state) => Some(state),
+        FeedSource::File(_) => None,
+    };
     let loaded = match load(shared, &source).await {
         Ok(Some(loaded)) => loaded,
         Ok(None) => {
-            record.outcome = "not-modified".to_owned();
-            if let FeedSource::Url(state) = &source {
+            if let Some(state) = known {
                 record.etag = state.etag.clone();
                 record.last_modified = state.last_modified.clone();
+                record.content_hash = state.content_hash.clone();
             }
             record.http_status = Some(304);
-            if let Some(podcast_id) = known_id.filter(|_| shared.config.fetch_transcripts) {
-                let jobs = retry_jobs(shared, podcast_id);
-                fetch_transcripts(shared, podcast_id, jobs).await;
-            }
-            return record;
+            return not_modified(shared, record, known_id).await;
         }
         Err(error) => return failed(record, &error),
     };
@@ -404,6 +404,16 @@ async fn process_source(shared: &Shared, source: FeedSource) -> FeedFetchRecord 
     record.etag = loaded.etag.clone();
     record.last_modified = loaded.last_modified.clone();
     record.bytes = Some(loaded.bytes.len() as i64);
+    if let Some(state) = known {
+        // The same bytes as last time: nothing to parse, store or index (the address
+        // is the same too, else the catalog must learn the move).
+        let hash = content_hash(&loaded.bytes);
+        if state.content_hash.as_deref() == Some(hash.as_str()) && loaded.stored_url.is_none() {
+            record.content_hash = Some(hash);
+            return not_modified(shared, record, known_id).await;
+        }
+        record.content_hash = Some(hash);
+    }
     let is_file = matches!(source, FeedSource::File(_));
     let now = shared.now;
     let identity = loaded
@@ -447,6 +457,8 @@ async fn process_source(shared: &Shared, source: FeedSource) -> FeedFetchRecord 
     record.feed_url = batch.podcast.podcast_rss_feed_url.clone();
     record.episodes = Some(batch.episodes.len() as i64);
     record.outcome = "ok".to_owned();
+    record.websub_hub = batch.polling.hub.clone();
+    record.websub_topic = batch.polling.topic.clone();
     if let (FeedSource::Url(state), Some(moved)) = (&source, loaded_move(&record, &source)) {
         shared
             .send(StoreMessage::MovedFeed(
@@ -464,6 +476,21 @@ async fn process_source(shared: &Shared, source: FeedSource) -> FeedFetchRecord 
     let podcast_id = batch.podcast.podcast_id;
     shared.send(StoreMessage::Feed(Box::new(batch))).await;
     fetch_transcripts(shared, podcast_id, jobs).await;
+    record
+}
+
+/// A feed that did not change (a 304, or the same bytes again): the record says so,
+/// and the podcast's failing transcripts due for a retry are fetched.
+async fn not_modified(
+    shared: &Shared,
+    mut record: FeedFetchRecord,
+    known_id: Option<Uuid>,
+) -> FeedFetchRecord {
+    record.outcome = "not-modified".to_owned();
+    if let Some(podcast_id) = known_id.filter(|_| shared.config.fetch_transcripts) {
+        let jobs = retry_jobs(shared, podcast_id);
+        fetch_transcripts(shared, podcast_id, jobs).await;
+    }
     record
 }
 

@@ -23,6 +23,23 @@ pub struct FeedState {
     pub feed_url: String,
     pub etag: Option<String>,
     pub last_modified: Option<String>,
+    /// The hash of the bytes it last answered with ([`content_hash`]): the same bytes
+    /// again are "not modified", whatever the server says about caching.
+    pub content_hash: Option<String>,
+}
+
+/// The SHA-256 of a feed's bytes, in hex: how a feed whose server ignores conditional
+/// GET (no validators, or validators that change on every request) is known unchanged
+/// without parsing it, as Podcast Index does.
+pub fn content_hash(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(bytes);
+    let mut hex = String::with_capacity(64);
+    for byte in digest {
+        hex.push(char::from(b"0123456789abcdef"[usize::from(byte >> 4)]));
+        hex.push(char::from(b"0123456789abcdef"[usize::from(byte & 15)]));
+    }
+    hex
 }
 
 impl FeedState {

@@ -22,17 +22,26 @@
 //! whose WebSub hub pushes its changes is polled at once when pushed
 //! ([`websub`]) and otherwise only as a safety net.
 //!
-//! The schedule is seeded from the catalog snapshot: each feed not yet followed is due
-//! somewhere within its first ten minutes, so a fresh catalog is not polled all at
-//! once, and hubs are learnt soon.
+//! The schedule is seeded from the catalog snapshot. A feed the catalog read recently
+//! (a `podlens ingest` just before the server started) is due one interval after that
+//! read, with its validators and the hash of its bytes, and its WebSub hub (kept by the
+//! catalog) is subscribed to at once; any other feed not yet followed is due somewhere
+//! within its first ten minutes, so a fresh catalog is not polled all at once. A feed
+//! that answers with the bytes it answered last time (a server that ignores conditional
+//! GET) is "not modified": a hash and a comparison, no parse, no catalog write.
 //! A crash mid-cycle loses nothing: the feeds polled stay due until their outcome is
 //! written, and podcasts stored but not yet indexed are indexed by the next publish.
+//! A stopping server ([`FeedScheduler::stop`]) ends its cycle at the next feed: fetches
+//! in flight are dropped (those feeds stay due), feeds not yet stored are not stored
+//! (nor their polls written), and the publish of what was stored is left to the next
+//! start, which finds those podcasts listed as unindexed.
 
 pub mod websub;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
@@ -73,6 +82,11 @@ pub struct FeedScheduler {
     public_url: Option<String>,
     /// The poll of the feeds whose last poll failed, while it runs.
     retry_lane: Mutex<Option<tokio::task::JoinHandle<AppResult<CycleReport>>>>,
+    /// Set when the server stops: cycles end at the next feed.
+    stopping: AtomicBool,
+    stopped: tokio::sync::Notify,
+    /// The scheduler's loop, while it runs.
+    running: Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 impl std::fmt::Debug for FeedScheduler {
@@ -114,7 +128,50 @@ impl FeedScheduler {
             seeded: Mutex::new((HashSet::new(), None)),
             public_url: None,
             retry_lane: Mutex::new(None),
+            stopping: AtomicBool::new(false),
+            stopped: tokio::sync::Notify::new(),
+            running: Mutex::new(None),
         }
+    }
+
+    /// Stops polling: the cycle under way ends at its next feed (see the module's
+    /// comment), and no other starts.
+    pub fn stop(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        self.stopped.notify_waiters();
+    }
+
+    /// Whether [`FeedScheduler::stop`] was called.
+    pub fn stopping(&self) -> bool {
+        self.stopping.load(Ordering::SeqCst)
+    }
+
+    /// Resolves once [`FeedScheduler::stop`] is called.
+    async fn until_stopped(&self) {
+        let notified = self.stopped.notified();
+        tokio::pin!(notified);
+        notified.as_mut().enable();
+        if self.stopping() {
+            return;
+        }
+        notified.await;
+    }
+
+    /// Waits, at most `limit`, for the loop and the retry lane to end after
+    /// [`FeedScheduler::stop`]; whether they did.
+    pub async fn stopped_within(&self, limit: Duration) -> bool {
+        let running = lock(&self.running).take();
+        let lane = lock(&self.retry_lane).take();
+        tokio::time::timeout(limit, async move {
+            if let Some(running) = running {
+                let _ = running.await;
+            }
+            if let Some(lane) = lane {
+                let _ = lane.await;
+            }
+        })
+        .await
+        .is_ok()
     }
 
     /// Polls with these HTTP settings (the server's address policy).
@@ -193,8 +250,16 @@ pub struct Feeds {
     pub writes: CatalogWrites,
 }
 
-/// Follows the snapshot's podcasts not followed yet (blocking). How many were added.
-pub fn seed(feeds: &Feeds, now: DateTime<Utc>) -> AppResult<u64> {
+/// What seeding did: how many feeds were added, and the hubs the catalog knows for
+/// them, to subscribe to.
+#[derive(Debug, Default)]
+pub struct Seeded {
+    pub added: u64,
+    pub hubs: Vec<(Uuid, FeedPolling)>,
+}
+
+/// Follows the snapshot's podcasts not followed yet (blocking).
+pub fn seed(feeds: &Feeds, now: DateTime<Utc>) -> AppResult<Seeded> {
     let scheduler = &feeds.scheduler;
     let mut seeded = lock(&scheduler.seeded);
     if seeded.0.is_empty() {
@@ -219,45 +284,90 @@ pub fn seed(feeds: &Feeds, now: DateTime<Utc>) -> AppResult<u64> {
                 release_window: None,
                 interval_seconds: interval.as_secs() as i64,
                 next_poll_at: now + chrono::Duration::from_std(offset).unwrap_or_default(),
+                ..NewFeed::default()
             }
         })
         .collect();
-    with_release_habits(feeds, &mut new);
+    let hubs = with_what_the_catalog_knows(feeds, &mut new, now);
     let added = scheduler.database.schedule_feeds(&new)?;
     seeded.0.extend(
         new.iter()
             .filter_map(|feed| Uuid::parse_str(&feed.podcast_id).ok()),
     );
     seeded.1 = Some(Instant::now());
-    Ok(added)
+    Ok(Seeded { added, hubs })
 }
 
-/// Gives `new` feeds the release habit of their recent episodes in the catalog. Their
-/// first poll is a full read on purpose (the ingest's validators are not used): it
-/// is how the scheduler learns a feed's WebSub hub, which the catalog does not keep.
-/// Without the catalog (a batch job holds it), the habits are learnt from that read.
-fn with_release_habits(feeds: &Feeds, new: &mut [NewFeed]) {
+/// Gives `new` feeds the release habit of their recent episodes in the catalog and
+/// takes over from the catalog's last read of each: a feed read less than an interval
+/// ago is due an interval after that read (not again at once), with that read's
+/// validators and hash. Returns the WebSub hubs the catalog knows for them. Without
+/// the catalog (a batch job holds it), the first polls learn all this.
+fn with_what_the_catalog_knows(
+    feeds: &Feeds,
+    new: &mut [NewFeed],
+    now: DateTime<Utc>,
+) -> Vec<(Uuid, FeedPolling)> {
     if new.is_empty() {
-        return;
+        return Vec::new();
     }
-    let published = {
+    let known = {
         let _turn = feeds.writes.refresher.catalog_turn();
-        podlens_data::Catalog::open(&feeds.writes.data_dir)
-            .and_then(|catalog| catalog.recent_publication_dates(schedule::HABIT_EPISODES))
+        podlens_data::Catalog::open(&feeds.writes.data_dir).and_then(|catalog| {
+            Ok((
+                catalog.recent_publication_dates(schedule::HABIT_EPISODES)?,
+                catalog.polling_states()?,
+            ))
+        })
     };
-    let published = match published {
-        Ok(published) => published,
+    let (published, states) = match known {
+        Ok(known) => known,
         Err(error) => {
-            tracing::info!(%error, "feeds followed without their release habits: their first polls learn them");
-            return;
+            tracing::info!(%error, "feeds followed without what the catalog knows of them: their first polls learn it");
+            return Vec::new();
         }
     };
+    let mut hubs = Vec::new();
     for feed in new.iter_mut() {
-        feed.release_window = published
+        let window = published
             .get(&feed.feed_url)
-            .and_then(|dates| schedule::release_window(dates))
-            .map(|window| window.to_text());
+            .and_then(|dates| schedule::release_window(dates));
+        feed.release_window = window.as_ref().map(|window| window.to_text());
+        let Some(state) = states.get(&feed.feed_url) else {
+            continue;
+        };
+        let id = Uuid::parse_str(&feed.podcast_id).unwrap_or_default();
+        if let Some(read_at) = state.last_success_at {
+            let interval = Duration::from_secs(u64::try_from(feed.interval_seconds).unwrap_or(0));
+            let wait = schedule::wait_with_window(
+                schedule::spread(interval, id),
+                window.as_ref(),
+                read_at,
+            );
+            let due = read_at + chrono::Duration::from_std(wait).unwrap_or_default();
+            if due > now {
+                feed.next_poll_at = due;
+                feed.etag = state.etag.clone();
+                feed.last_modified = state.last_modified.clone();
+                feed.content_hash = state.content_hash.clone();
+                feed.last_polled_at = Some(read_at);
+            }
+        }
+        if state.websub_hub.is_some() {
+            hubs.push((
+                id,
+                FeedPolling {
+                    hub: state.websub_hub.clone(),
+                    topic: state
+                        .websub_topic
+                        .clone()
+                        .or_else(|| Some(feed.feed_url.clone())),
+                    ..FeedPolling::default()
+                },
+            ));
+        }
     }
+    hubs
 }
 
 fn seed_due(scheduler: &FeedScheduler) -> bool {
@@ -274,7 +384,11 @@ pub async fn run_cycle(feeds: &Feeds) -> AppResult<CycleReport> {
     let mut seeded = 0;
     if seed_due(&feeds.scheduler) {
         let seed_feeds = feeds.clone();
-        seeded = crate::runtime::blocking(move || seed(&seed_feeds, now)).await?;
+        let done = crate::runtime::blocking(move || seed(&seed_feeds, now)).await?;
+        seeded = done.added;
+        if !done.hubs.is_empty() {
+            websub::subscribe_all(&feeds.scheduler, done.hubs).await;
+        }
     }
     start_retry_lane(feeds, now).await?;
     let database = feeds.scheduler.database.clone();
@@ -335,6 +449,7 @@ async fn poll(feeds: &Feeds, due: Vec<ScheduledFeed>) -> AppResult<CycleReport> 
                 feed_url: feed.feed_url.clone(),
                 etag: feed.etag.clone(),
                 last_modified: feed.last_modified.clone(),
+                content_hash: feed.content_hash.clone(),
             })
         })
         .collect();
@@ -344,9 +459,13 @@ async fn poll(feeds: &Feeds, due: Vec<ScheduledFeed>) -> AppResult<CycleReport> 
         per_host_concurrency: PER_HOST,
         ..IngestConfig::default()
     };
-    let (_, collected) = ingest(sources, config, CollectedFeeds::default(), None)
-        .await
-        .map_err(|error| AppError::Internal(format!("the feed poll failed: {error}")))?;
+    // A stop drops the fetches in flight: nothing of them is written, the feeds stay due.
+    let fetched = tokio::select! {
+        fetched = ingest(sources, config, CollectedFeeds::default(), None) => fetched,
+        () = feeds.scheduler.until_stopped() => return Ok(CycleReport::default()),
+    };
+    let (_, collected) =
+        fetched.map_err(|error| AppError::Internal(format!("the feed poll failed: {error}")))?;
     let cycle_feeds = feeds.clone();
     let (finished, subscribe) =
         crate::runtime::blocking(move || finish_cycle(&cycle_feeds, &due, &collected)).await?;
@@ -370,6 +489,8 @@ fn finish_cycle(
         ..CycleReport::default()
     };
     let mut changed: HashSet<Uuid> = HashSet::new();
+    // Feeds a stop left unstored: neither their polls nor their fetches are written.
+    let mut unstored: HashSet<Uuid> = HashSet::new();
     let any_gone = collected.fetches.iter().any(is_gone);
     let left_unindexed = !crate::feed_changes::unindexed(&feeds.writes.data_dir).is_empty();
     if !collected.batches.is_empty() || any_gone || left_unindexed {
@@ -379,7 +500,9 @@ fn finish_cycle(
                 "the catalog is busy (a batch job holds it); the feeds stay due: {error}"
             ))
         })?;
-        let stored = store_marked(&mut catalog, collected)?;
+        let stopping = || feeds.scheduler.stopping();
+        let stored = store_marked(&mut catalog, collected, &stopping)?;
+        unstored = stored.unstored.iter().copied().collect();
         report.new_episodes = stored.delta.new_episodes;
         report.removed_podcasts = stored.delta.deleted_podcasts.len();
         changed.extend(stored.changes.iter().filter_map(|change| match change {
@@ -387,7 +510,9 @@ fn finish_cycle(
             _ => None,
         }));
         report.changed = changed.len();
-        if stored.to_publish {
+        // A stopping server leaves the publish to its next start (the podcasts stay
+        // listed as unindexed).
+        if stored.to_publish && !feeds.scheduler.stopping() {
             report.generation =
                 publish(&mut catalog, &feeds.writes.catalog, stored.delta)?.generation;
         }
@@ -421,6 +546,9 @@ fn finish_cycle(
         let Some(fetch) = fetches.get(&id) else {
             continue;
         };
+        if unstored.contains(&id) {
+            continue;
+        }
         match fetch.outcome.as_str() {
             "ok" => {}
             "not-modified" => report.not_modified += 1,
@@ -498,11 +626,22 @@ pub fn next_poll(
             id,
         )
     };
-    // A failed fetch keeps the validators of the last answer.
-    let (etag, last_modified) = if answered {
-        (fetch.etag.clone(), fetch.last_modified.clone())
+    // A failed fetch keeps the validators and hash of the last answer.
+    let (etag, last_modified, content_hash) = if answered {
+        (
+            fetch.etag.clone(),
+            fetch.last_modified.clone(),
+            fetch
+                .content_hash
+                .clone()
+                .or_else(|| feed.content_hash.clone()),
+        )
     } else {
-        (feed.etag.clone(), feed.last_modified.clone())
+        (
+            feed.etag.clone(),
+            feed.last_modified.clone(),
+            feed.content_hash.clone(),
+        )
     };
     PollOutcome {
         podcast_id: feed.podcast_id.clone(),
@@ -512,6 +651,7 @@ pub fn next_poll(
         error: fetch.error.clone(),
         etag,
         last_modified,
+        content_hash,
         interval_seconds: interval.as_secs() as i64,
         next_poll_at: now + chrono::Duration::from_std(wait).unwrap_or_default(),
         release_window: window.map(|window| window.to_text()),
@@ -528,11 +668,18 @@ pub fn spawn_feed_scheduler(feeds: Feeds) {
         );
         return;
     }
-    tokio::spawn(async move {
+    let scheduler = feeds.scheduler.clone();
+    let running = tokio::spawn(async move {
         let mut ticker = tokio::time::interval(TICK);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
-            ticker.tick().await;
+            tokio::select! {
+                _ = ticker.tick() => {}
+                () = feeds.scheduler.until_stopped() => return,
+            }
+            if feeds.scheduler.stopping() {
+                return;
+            }
             if !feeds.writes.cluster.is_leader() {
                 continue;
             }
@@ -540,6 +687,7 @@ pub fn spawn_feed_scheduler(feeds: Feeds) {
             log_cycle("main", &result);
         }
     });
+    *lock(&scheduler.running) = Some(running);
 }
 
 /// A line for a cycle that found something new or failed; the rest are counted in
