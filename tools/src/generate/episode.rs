@@ -53,12 +53,20 @@ impl Episode {
             show.index as u64,
             u64::from(number),
         ]);
+        // The show's theme's topics, with a little spill-over from its category.
         let topic_count = rng.between(3, 5) as usize;
-        let topics: Vec<&'static str> = rng
-            .sample_indices(show.category.topics.len(), topic_count)
+        let mut topics: Vec<&'static str> = rng
+            .sample_indices(show.theme.topics.len(), topic_count)
             .into_iter()
-            .map(|i| show.category.topics[i])
+            .map(|i| show.theme.topics[i])
             .collect();
+        if rng.chance(0.1) {
+            let spilled = *rng.pick(show.category.topics);
+            if !topics.contains(&spilled) {
+                let last = topics.len() - 1;
+                topics[last] = spilled;
+            }
+        }
         let guest = rng.chance(show.guest_rate).then(|| person_name(&mut rng));
         let sponsor =
             (!show.sponsors.is_empty() && rng.chance(0.7)).then(|| *rng.pick(&show.sponsors));

@@ -62,6 +62,8 @@ pub struct PodcastTruth {
     pub language_tag: &'static str,
     pub category: &'static str,
     pub subcategory: Option<&'static str>,
+    /// What the show is about, as its description names it ("gardening").
+    pub theme: &'static str,
     pub explicit: bool,
     pub serial: bool,
     /// One of the spec's update frequencies: daily, weekly, bi-weekly, monthly, stale.
@@ -132,6 +134,7 @@ impl PodcastTruth {
             language_tag: show.language_tag,
             category: show.category.name,
             subcategory: show.subcategory,
+            theme: show.theme.name,
             explicit: show.explicit,
             serial: show.serial,
             cadence: show.cadence.as_str(),

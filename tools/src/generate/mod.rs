@@ -26,6 +26,7 @@ mod rng;
 mod show;
 mod site;
 mod text;
+mod themes;
 mod transcript;
 mod vocab;
 

@@ -9,6 +9,7 @@ use super::links::{self, EmailStyle, Phone};
 use super::names::{self, Language, Place, Sponsor};
 use super::rng::Rng;
 use super::text::{ascii_fold, slugify};
+use super::themes::{self, Theme};
 use super::vocab::{self, Category};
 use super::{Context, STREAM_SHOW};
 
@@ -98,6 +99,8 @@ pub struct Show {
     pub language: &'static Language,
     pub language_tag: &'static str,
     pub category: &'static Category,
+    /// What the show is about: its subcategory, its name's words and its topics.
+    pub theme: &'static Theme,
     pub subcategory: Option<&'static str>,
     pub second_category: Option<&'static Category>,
     pub hosts: Vec<String>,
@@ -168,14 +171,14 @@ impl Show {
             .map(|category| (category, category.weight))
             .collect();
         let category = *rng.weighted(&category_table);
-        let subcategory = (!category.subcategories.is_empty() && rng.chance(0.7))
-            .then(|| *rng.pick(category.subcategories));
+        let theme = *rng.pick(&themes::themes_of(category.name));
+        let subcategory = theme.subcategory;
         let second_category = rng
             .chance(0.25)
             .then(|| *rng.weighted(&category_table))
             .filter(|c| c.name != category.name);
 
-        let title = show_title(&mut rng, language, category);
+        let title = show_title(&mut rng, language, theme);
         let (handle, slug) = handle_and_slug(&mut rng, &title, index);
         let domain = format!("{handle}.com");
 
@@ -246,7 +249,7 @@ impl Show {
             key.push_str(&rng.string_from(b"0123456789abcdef", 64));
             key
         });
-        let description = show_description(&mut rng, &title, category, &hosts);
+        let description = show_description(&mut rng, &title, theme, &hosts);
 
         Show {
             index,
@@ -256,6 +259,7 @@ impl Show {
             language,
             language_tag,
             category,
+            theme,
             subcategory,
             second_category,
             author,
@@ -370,8 +374,8 @@ fn publish_window(
     (last - Duration::seconds(span_seconds), last)
 }
 
-fn show_title(rng: &mut Rng, language: &Language, category: &Category) -> String {
-    let word = *rng.pick(category.title_words);
+fn show_title(rng: &mut Rng, language: &Language, theme: &Theme) -> String {
+    let word = *rng.pick(theme.title_words);
     let template = *rng.pick(language.title_templates);
     let mut title = template.replace("{w}", word);
     if language.code == "en" && rng.chance(0.25) {
@@ -439,14 +443,27 @@ fn title_case_word(word: &str) -> String {
         .unwrap_or_default()
 }
 
-fn show_description(rng: &mut Rng, title: &str, category: &Category, hosts: &[String]) -> String {
-    let topics = rng.sample_indices(category.topics.len(), 3);
-    let [a, b, c] = [topics[0], topics[1], topics[2]].map(|i| category.topics[i]);
+fn show_description(rng: &mut Rng, title: &str, theme: &Theme, hosts: &[String]) -> String {
+    let topics = rng.sample_indices(theme.topics.len(), 3);
+    let [a, b, c] = [topics[0], topics[1], topics[2]].map(|i| theme.topics[i]);
     format!(
-        "{title} is a show about {a}, {b} and {c}. Hosted by {hosts}, every episode brings \
-         honest conversations, practical advice and stories from people who live it.",
+        "{title} is a show about {name}: {a}, {b} and {c}. Hosted by {hosts}, every episode \
+         brings honest conversations, practical advice and stories from people who live it.",
+        name = theme.name,
         hosts = hosts.join(" and ")
     )
+}
+
+impl Show {
+    /// A topic the show talks about: one of its theme's, now and then (`spill` of the
+    /// time) one of its category's other topics, as real shows wander.
+    pub fn topic(&self, rng: &mut Rng, spill: f64) -> &'static str {
+        if rng.chance(spill) {
+            rng.pick::<&'static str>(self.category.topics)
+        } else {
+            rng.pick::<&'static str>(self.theme.topics)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -484,6 +501,41 @@ mod tests {
             if show.cadence == Cadence::Stale {
                 assert!(context.reference - show.last_published > Duration::days(364));
             }
+        }
+    }
+
+    #[test]
+    fn a_show_is_about_one_theme_its_title_description_and_subcategory_agree_on() {
+        let context = context();
+        for index in 0..300 {
+            let show = Show::generate(&context, index);
+            assert_eq!(show.theme.category, show.category.name);
+            assert_eq!(show.subcategory, show.theme.subcategory);
+            assert!(
+                show.theme
+                    .title_words
+                    .iter()
+                    .any(|word| show.title.contains(word)),
+                "{} is not named from {:?}",
+                show.title,
+                show.theme.name
+            );
+            let about = show
+                .description
+                .split_once(". Hosted by")
+                .map_or(show.description.as_str(), |(about, _)| about);
+            assert!(
+                about.contains(&format!("a show about {}:", show.theme.name)),
+                "{about}"
+            );
+            let topics = about.rsplit_once(':').map_or("", |(_, topics)| topics);
+            let named = show
+                .theme
+                .topics
+                .iter()
+                .filter(|topic| topics.contains(*topic))
+                .count();
+            assert!(named >= 3, "{about}");
         }
     }
 

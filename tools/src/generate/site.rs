@@ -137,7 +137,7 @@ fn about(context: &Context, show: &Show, rng: &mut Rng) -> String {
         escape(&show.description)
     );
     for host in &show.hosts {
-        let topic = rng.pick(show.category.topics);
+        let topic = rng.pick(show.theme.topics);
         let _ = writeln!(
             out,
             "<div class=\"host\"><h3>{name}</h3><p>{name} has spent more than a decade working on {topic} \

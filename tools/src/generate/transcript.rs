@@ -188,7 +188,7 @@ fn body_sentence(
         if rng.chance(0.7) {
             *rng.pick(&episode.topics)
         } else {
-            *rng.pick(show.category.topics)
+            show.topic(rng, 0.15)
         }
     };
     if speakers.len() > 1 && rng.chance(0.04) {
