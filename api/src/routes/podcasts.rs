@@ -384,12 +384,20 @@ pub async fn latest(
     ApiQuery(query): ApiQuery<LatestQuery>,
 ) -> ApiResult<Envelope<LatestPodcastsResponse>> {
     blocking(move || {
-        let records = state
-            .catalog
-            .snapshot()?
-            .latest_podcasts(query.has_transcripts, LATEST_PODCASTS)?;
+        let snapshot = state.catalog.snapshot()?;
+        let records = snapshot.latest_podcasts(query.has_transcripts, LATEST_PODCASTS)?;
+        let ids: Vec<uuid::Uuid> = records.iter().map(|record| record.podcast_id).collect();
+        let scores = snapshot.authority_scores(&ids)?;
         Ok(Envelope(LatestPodcastsResponse {
-            podcasts: records.iter().map(convert::podcast_summary).collect(),
+            podcasts: records
+                .iter()
+                .map(|record| {
+                    let mut summary = convert::podcast_summary(record);
+                    summary.authority_score =
+                        scores.get(&record.podcast_id).map(convert::score_summary);
+                    summary
+                })
+                .collect(),
         }))
     })
     .await

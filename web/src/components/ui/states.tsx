@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
+import { Link } from 'react-router';
 
+import { paths } from '@/config/paths';
 import { ApiClientError } from '@/lib/api-client';
 
 export function Spinner({ label = 'Loading…' }: { label?: string }) {
@@ -30,6 +32,31 @@ export function NotAvailable({ feature }: { feature: string }) {
   );
 }
 
+/** What a page shows for something that does not exist: what was asked for, and where to
+ * go on from there (search, the directory, the home page). Not an error to retry. */
+export function NotFoundState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="state state-empty state-not-found">
+      <p className="state-title">{title}</p>
+      {children ? <div className="state-body">{children}</div> : null}
+      <nav aria-label="Where to go from here" className="toolbar">
+        <Link className="button" to={paths.home.pattern}>
+          Search podcasts
+        </Link>
+        <Link className="button button-secondary" to={paths.directory.pattern}>
+          Browse the directory
+        </Link>
+      </nav>
+    </div>
+  );
+}
+
+/** Whether a query failed because what it asked for does not exist (a 404 of a route the
+ * server has, as opposed to a feature it does not offer). */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiClientError && error.httpStatus === 404 && !error.isNotAvailable;
+}
+
 export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const message =
     error instanceof ApiClientError ? error.displayMessage : error instanceof Error ? error.message : 'Unknown error';
@@ -53,14 +80,17 @@ type QueryStateProps<T> = {
   loadingLabel?: string;
   isEmpty?: (data: T) => boolean;
   empty?: ReactNode;
+  /** Shown instead of an error when the server says the thing asked for does not exist. */
+  notFound?: ReactNode;
   children: (data: T) => ReactNode;
 };
 
 /** Loading, error, not-available and empty states around one query. */
-export function QueryState<T>({ query, feature, loadingLabel, isEmpty, empty, children }: QueryStateProps<T>) {
+export function QueryState<T>({ query, feature, loadingLabel, isEmpty, empty, notFound, children }: QueryStateProps<T>) {
   if (query.isPending) return <Spinner label={loadingLabel} />;
   if (query.isError) {
     if (query.error instanceof ApiClientError && query.error.isNotAvailable) return <NotAvailable feature={feature} />;
+    if (notFound !== undefined && isNotFound(query.error)) return <>{notFound}</>;
     return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   }
   if (isEmpty?.(query.data)) return <>{empty ?? <EmptyState title="Nothing here yet" />}</>;

@@ -7,23 +7,22 @@ import { authorityScoreDetailsQueryOptions } from '@/features/podcasts/api/get-p
 import { useLatestPodcasts } from '@/features/podcasts/api/get-latest-podcasts';
 import { AuthorityScoreBreakdown, readingsFromDetails } from '@/features/podcasts/components/authority-score';
 
-/** How many of the latest podcasts are looked at, and how many scored ones are shown. */
-const CANDIDATES = 6;
+/** How many scored podcasts are shown. */
 const EXAMPLES = 3;
 
-/** Real scores from this server's catalog: the first scored podcasts of the latest ones,
+/** Real scores from this server's catalog: the first scored podcasts of the latest ones
+ * (the listing says which have a score, so no unscored one is asked for its breakdown),
  * each with its breakdown. Nothing is shown when the catalog has none to show. */
 export function AuthorityScoreExamples() {
   const latest = useLatestPodcasts();
-  const candidates = latest.data?.podcasts.slice(0, CANDIDATES) ?? [];
+  const candidates = (latest.data?.podcasts ?? []).filter((podcast) => podcast.authorityScore != null).slice(0, EXAMPLES);
   const details = useQueries({ queries: candidates.map((podcast) => authorityScoreDetailsQueryOptions(podcast.id)) });
   if (candidates.length === 0 || details.some((query) => query.isPending)) return null;
   const examples = candidates
     .flatMap((podcast, index) => {
       const score = details[index].data;
       return score ? [{ podcast, score }] : [];
-    })
-    .slice(0, EXAMPLES);
+    });
   if (examples.length === 0) return null;
   return (
     <Section title="Examples from the catalog">

@@ -35,7 +35,8 @@ describe('the content pages', () => {
 
   it('the authority score page explains each sub-score and shows real examples, a sub-score without data as not measured', async () => {
     expect(specRoutes()).toContain('/podcast-authority-score');
-    const summary = (id: string, title: string) => ({ id, slug: `slug-${id}`, title, titleLatest: title, author: null, authorityScore: null, genres: [], imageUrl: null, language: 'en', lastEpisodePublishedAt: null });
+    const scored = { authorityScore: 55.2, calculatedAt: '2026-11-01T00:00:00Z', engagementScore: 61, qualityScore: 70.4, socialScore: 20, youtubeScore: 0 };
+    const summary = (id: string, title: string, authorityScore: typeof scored | null = scored) => ({ id, slug: `slug-${id}`, title, titleLatest: title, author: null, authorityScore, genres: [], imageUrl: null, language: 'en', lastEpisodePublishedAt: null });
     const details = (id: string, youtubeWeight: number) => ({
       podcastId: id,
       calculatedAt: '2026-11-01T00:00:00Z',
@@ -48,9 +49,9 @@ describe('the content pages', () => {
       },
       inputs: {},
     });
-    stubApi((url) => {
-      if (url.pathname === '/api/v1/podcasts/latest') return { body: { podcasts: [summary('a', 'Unscored Show'), summary('b', 'Night Garden'), summary('c', 'Moth Hour')] } };
-      // The first has no score yet (the server answers 404), so it is no example.
+    const calls = stubApi((url) => {
+      if (url.pathname === '/api/v1/podcasts/latest') return { body: { podcasts: [summary('a', 'Unscored Show', null), summary('b', 'Night Garden'), summary('c', 'Moth Hour')] } };
+      // The first has no score yet: the server would answer 404, and it is no example.
       if (url.pathname === '/api/v1/podcasts/authority-score/a/details') return { status: 404, body: { status: 'NOT_FOUND', data: { message: 'Authority score not found: a' } } };
       if (url.pathname === '/api/v1/podcasts/authority-score/b/details') return { body: details('b', 0) };
       if (url.pathname === '/api/v1/podcasts/authority-score/c/details') return { body: details('c', 0.15) };
@@ -66,5 +67,16 @@ describe('the content pages', () => {
       within(within(examples).getByRole('list', { name: `Authority score breakdown of ${title}` })).getByTestId('score-part-youtube').querySelector('.score-part-value');
     expect(youtube('Night Garden')).toHaveTextContent(/^not measured$/);
     expect(youtube('Moth Hour')).toHaveTextContent(/^0$/);
+    // A show the listing says has no score is never asked for its breakdown (no 404).
+    expect(calls.some((call) => call.url.pathname === '/api/v1/podcasts/authority-score/a/details')).toBe(false);
+  });
+
+  it('an unknown address says so and offers search and the directory', async () => {
+    stubApi(() => undefined);
+    renderApp('/no-such-page');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
+    const ways = screen.getByRole('navigation', { name: 'Where to go from here' });
+    expect(within(ways).getByRole('link', { name: 'Search podcasts' })).toHaveAttribute('href', '/');
+    expect(within(ways).getByRole('link', { name: 'Browse the directory' })).toHaveAttribute('href', '/podcasts/directory');
   });
 });

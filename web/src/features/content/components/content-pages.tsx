@@ -2,7 +2,7 @@ import { Fragment, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
 import { PageHeader, Section } from '@/components/ui/page-header';
-import { EmptyState } from '@/components/ui/states';
+import { EmptyState, NotFoundState } from '@/components/ui/states';
 import { links, paths } from '@/config/paths';
 import { SUB_SCORES } from '@/features/podcasts/components/authority-score';
 
@@ -335,5 +335,11 @@ export function ErrorPage({ code }: { code: string }) {
 }
 
 export function NotFoundPage() {
-  return <ErrorPage code="404" />;
+  return (
+    <Page title="Page not found">
+      <NotFoundState title="There is no page at this address">
+        <p>The link may be mistyped or out of date. Search the catalog or browse its directory instead.</p>
+      </NotFoundState>
+    </Page>
+  );
 }

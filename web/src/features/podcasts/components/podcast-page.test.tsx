@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -155,6 +155,22 @@ describe('the podcast page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Climate Hour' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Add to project' })).toBeNull();
     expect(calls.some((call) => call.url.pathname === '/api/v1/projects')).toBe(false);
+  });
+
+  it('a podcast the catalog does not have gets a not-found page with search and the directory, not an error', async () => {
+    stubApi((url) =>
+      url.pathname === '/api/v1/podcasts/no-such-show'
+        ? { status: 404, body: { status: 'NOT_FOUND', data: { message: 'Podcast not found' } } }
+        : undefined,
+    );
+    renderApp('/podcasts/no-such-show');
+    expect(await screen.findByText('Podcast not found')).toBeInTheDocument();
+    expect(screen.getByText(/This catalog has no podcast at “no-such-show”/)).toBeInTheDocument();
+    expect(screen.queryByText('Something went wrong')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Search podcasts' })).toHaveAttribute('href', '/');
+    expect(screen.getByRole('link', { name: 'Browse the directory' })).toHaveAttribute('href', '/podcasts/directory');
+    await waitFor(() => expect(document.title).toBe('Podcast not found · Podlens'));
   });
 
   it('refuses a reserved slug without calling the API', async () => {

@@ -1,9 +1,10 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 
 import { usePageTitle } from '@/components/ui/page-header';
 import { ServerSanitizedHtml } from '@/components/ui/sanitized-html';
 import { Section } from '@/components/ui/page-header';
-import { EmptyState, QueryState } from '@/components/ui/states';
+import { NotFoundState, QueryState, isNotFound } from '@/components/ui/states';
 import { useAuth } from '@/features/auth/use-auth';
 import { AddToProject } from '@/features/search/components/add-to-project';
 import { isValidPodcastSlug, links, paths } from '@/config/paths';
@@ -35,17 +36,39 @@ export type PodcastSubPage = (typeof PODCAST_SUB_PAGES)[number]['slug'];
 /** /podcasts/{slug}: everything the catalog knows about one podcast; `only` shows one section. */
 export function PodcastPage({ slug, only }: { slug: string; only?: PodcastSubPage }) {
   if (!isValidPodcastSlug(slug)) {
-    return <EmptyState title="Podcast not found">“{slug}” is not a podcast address.</EmptyState>;
+    return (
+      <PodcastNotFound>
+        <p>“{slug}” is not a podcast address.</p>
+      </PodcastNotFound>
+    );
   }
   return <PodcastDetails slug={slug} only={only} />;
+}
+
+/** A podcast the catalog does not have: said plainly, with search and the directory to go on. */
+function PodcastNotFound({ children }: { children: ReactNode }) {
+  usePageTitle('Podcast not found');
+  return <NotFoundState title="Podcast not found">{children}</NotFoundState>;
 }
 
 function PodcastDetails({ slug, only }: { slug: string; only?: PodcastSubPage }) {
   const query = usePodcast(slug);
   const { tier, signedIn } = useAuth();
-  usePageTitle(query.data?.podcast.title ?? 'Podcast');
+  usePageTitle(query.data?.podcast.title ?? (isNotFound(query.error) ? 'Podcast not found' : 'Podcast'));
   return (
-    <QueryState query={query} feature="Podcast pages" loadingLabel="Loading podcast…">
+    <QueryState
+      query={query}
+      feature="Podcast pages"
+      loadingLabel="Loading podcast…"
+      notFound={
+        <PodcastNotFound>
+          <p>
+            This catalog has no podcast at “{slug}”. It may have left the catalog, or the link may be mistyped: search
+            for the show by name, or find it in the directory.
+          </p>
+        </PodcastNotFound>
+      }
+    >
       {({ podcast }) => {
         const actions = signedIn ? (
           <div className="toolbar podcast-actions">
