@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # The README's main command the way a newcomer meets it, small and fast: the debug
-# `podlens demo` over 100 generated podcasts with a static model of the corpus's own words
-# (--small-model), on a free port, in a fresh data directory; then Chromium opens the app
-# it serves (/, a scored podcast page, a directory letter) and the API answers a semantic
-# search and a transcript search with its matchSnippet (web/e2e/newcomer.mjs).
+# `podlens demo` over 300 generated podcasts with a static model of the corpus's own words
+# (--small-model), on a free port, in a fresh data directory. It checks, in this order:
+# - the first screen comes while the vectors are still being built (keyword search), and
+#   semantic search answers by itself once they are (POST /api/v1/search/semantic, which
+#   answers 503 until then);
+# - the server is quiet: its CPU time (/proc/PID/stat) over 120 s, starting 30 s after
+#   the first screen (or once semantic search answers, if later), is under 5% of a core;
+# - Chromium opens what it serves (web/e2e/newcomer.mjs): /, a scored podcast page, a
+#   directory letter, an unknown podcast's not-found page, the authority score page, the
+#   search of 5 themes (4 of the top 5 shows name the theme in their own description),
+#   and the API answers a semantic search and a transcript search with its matchSnippet;
+# - SIGTERM stops it within 10 s.
 # The release `scripts/demo.sh` runs the same pipeline at full size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +28,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-PODLENS_NO_PROGRESS=true "$target/debug/podlens" demo --data-dir "$data" --podcasts 100 \
+started=$SECONDS
+PODLENS_NO_PROGRESS=true "$target/debug/podlens" demo --data-dir "$data" --podcasts 300 \
   --port 0 --small-model >"$data/demo.log" 2>&1 &
 demo=$!
 url=""
@@ -31,9 +40,59 @@ for _ in $(seq 1 1800); do
   sleep 0.5
 done
 [ -n "$url" ] || { cat "$data/demo.log" >&2; echo "podlens demo did not serve within 15 minutes" >&2; exit 1; }
-grep -E '^[0-9]/7 ' "$data/demo.log"
+first_screen=$SECONDS
+grep -E '^[0-9]/6 ' "$data/demo.log"
+echo "first screen after $((first_screen - started)) s"
 key="$(grep -A1 'it is shown only once' "$data/demo.log" | tail -n 1)"
+
+# Semantic search answers by itself once the background vectors are published.
+semantic_status() {
+  curl -s -o /dev/null -w '%{http_code}' -X POST "$url/api/v1/search/semantic" \
+    -H "Authorization: $key" -H 'Content-Type: application/json' \
+    -d '{"query": "a show about gardening", "limit": 3}'
+}
+echo "semantic search while the vectors are built: HTTP $(semantic_status)"
+for _ in $(seq 1 600); do
+  [ "$(semantic_status)" = 200 ] && break
+  kill -0 "$demo" 2>/dev/null || { cat "$data/demo.log" >&2; echo "podlens demo stopped" >&2; exit 1; }
+  sleep 1
+done
+[ "$(semantic_status)" = 200 ] || { cat "$data/demo.log" >&2; echo "semantic search did not answer within 10 minutes" >&2; exit 1; }
+echo "semantic search answers $((SECONDS - first_screen)) s after the first screen"
+
+# Idle: the server's own CPU time over 120 s.
+wait_until=$((first_screen + 30))
+[ "$SECONDS" -lt "$wait_until" ] && sleep $((wait_until - SECONDS))
+cpu_ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$demo/stat"; }
+ticks_per_second="$(getconf CLK_TCK)"
+before="$(cpu_ticks)"
+sleep 120
+after="$(cpu_ticks)"
+idle_percent="$(awk -v t="$((after - before))" -v hz="$ticks_per_second" 'BEGIN { printf "%.2f", 100 * t / hz / 120 }')"
+echo "idle server CPU over 120 s: ${idle_percent}% of a core"
+awk -v p="$idle_percent" 'BEGIN { exit !(p < 5) }' || {
+  tail -n 50 "$data/demo.log" >&2
+  echo "the idle server used ${idle_percent}% of a core (the limit is 5%)" >&2
+  exit 1
+}
 
 screenshots="${PODLENS_E2E_SCREENSHOTS:-$PWD/web/e2e/screenshots}"
 (cd web && PODLENS_E2E_SUITE=newcomer PODLENS_E2E_URL="$url" PODLENS_E2E_KEY="$key" \
+  PODLENS_E2E_MANIFEST="$data/demo-corpus/manifest.json" \
   PODLENS_E2E_SCREENSHOTS="$screenshots" npm run --silent e2e)
+
+# SIGTERM: the server stops within 10 s.
+kill -TERM "$demo"
+stop_started=$SECONDS
+for _ in $(seq 1 100); do
+  kill -0 "$demo" 2>/dev/null || break
+  sleep 0.1
+done
+if kill -0 "$demo" 2>/dev/null; then
+  tail -n 30 "$data/demo.log" >&2
+  echo "the server did not stop within 10 s of SIGTERM" >&2
+  exit 1
+fi
+wait "$demo" || true
+demo=""
+echo "stopped $((SECONDS - stop_started)) s after SIGTERM"

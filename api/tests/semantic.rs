@@ -29,6 +29,9 @@ async fn without_vectors_semantic_search_is_unavailable_and_bad_bodies_are_refus
         message.contains("semantic features are unavailable"),
         "{message}"
     );
+    // The search form is told searches are keyword-only (public, signed out).
+    let facets = get(&app, "/api/v1/search/facets", None).await;
+    assert_eq!(ok_data(&facets)["semanticSearch"], json!(false));
     for (body, fragment) in [
         (json!({"query": "x"}), "at least 2 characters"),
         (json!({"query": "radio", "mode": "shows"}), "mode must be"),
@@ -83,6 +86,12 @@ async fn semantic_search_finds_a_transcript_passage_with_its_timestamps() {
     let key = key(&state, "semantic@example.com", "business");
     let app = podlens_api::app(state);
     let chunk = &chunks[chunks.len() / 2];
+    let facets = get(&app, "/api/v1/search/facets", None).await;
+    assert_eq!(
+        ok_data(&facets)["semanticSearch"],
+        json!(true),
+        "the index has vectors"
+    );
     let reply = semantic(&app, &key, json!({"query": chunk.text, "limit": 5})).await;
     let data = ok_data(&reply);
     assert_eq!(data["searchMode"], "episodes");

@@ -93,7 +93,7 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
     let corpus_dir = data_dir.join(DEMO_CORPUS);
 
     println!(
-        "1/7 generating {} podcasts into {}",
+        "1/6 generating {} podcasts into {}",
         args.podcasts,
         corpus_dir.display()
     );
@@ -111,13 +111,13 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
     println!("    {summary}");
 
     let corpus_server = CorpusServer::start(listener, corpus_dir.clone())?;
-    println!("2/7 ingesting the feeds from {base_url} (real HTTP on loopback)");
+    println!("2/6 ingesting the feeds from {base_url} (real HTTP on loopback)");
     ingest_cmd::run(config, ingest_args(&corpus_dir.join("feeds.opml")))?;
 
-    println!("3/7 crawling the podcasts' websites for contacts and socials (loopback)");
+    println!("3/6 crawling the podcasts' websites for contacts and socials (loopback)");
     crawl_cmd::run(config, crawl_args())?;
 
-    println!("4/7 scoring: chart movements, lookups and authority scores");
+    println!("4/6 scoring: chart movements, lookups and authority scores");
     score_cmd::run(
         config,
         score_cmd::ScoreArgs {
@@ -130,35 +130,14 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
         .into_iter()
         .filter(|dir| dir.is_dir())
         .collect();
-    let static_model = if args.small_model {
-        println!("5/7 a static embedding model over the corpus's own words (--small-model)");
-        small_model(&frequency_text)?
-    } else {
-        println!(
-            "5/7 the static embedding model in {} (built once from all-mpnet-base-v2, then reused)",
-            static_model.display()
-        );
-        model_cmd::build(
-            config,
-            model_cmd::BuildArgs::demo(static_model.clone(), frequency_text),
-        )
-        .context("the demo's semantic search needs the static embedding model")?;
-        static_model
+    let vectors = Vectors {
+        config: config.clone(),
+        small_model: args.small_model,
+        static_model,
+        frequency_text,
     };
 
-    println!("6/7 building the search index with its vectors");
-    index_cmd::run(
-        config,
-        index_cmd::IndexArgs {
-            shards: None,
-            writer_memory_mb: 64,
-            static_model: Some(static_model),
-            no_vectors: false,
-            statistics: false,
-        },
-    )?;
-
-    println!("7/7 creating an admin API key for the demo");
+    println!("5/6 creating an admin API key for the demo");
     keys_cmd::run(
         config,
         keys_cmd::KeysArgs {
@@ -168,13 +147,97 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
             },
         },
     )?;
-    corpus_server.stop();
     if args.no_serve {
-        return Ok(());
+        corpus_server.stop();
+        println!("6/6 building the search index with its vectors");
+        return vectors.build();
     }
+    // Keyword search needs no vectors: the app serves as soon as the index is built,
+    // and the vectors (the static model, then an index generation with them) follow in
+    // the background; the server switches to that generation, and to hybrid and
+    // semantic search, by itself.
+    println!(
+        "6/6 building the search index (keyword search first; its vectors follow once the app is up)"
+    );
+    index_cmd::run(
+        config,
+        index_cmd::IndexArgs {
+            shards: None,
+            writer_memory_mb: 64,
+            static_model: None,
+            no_vectors: true,
+            statistics: false,
+        },
+    )?;
+    corpus_server.stop();
     serve_cmd::run_with(config, serve_args(app_address.port(), web_dir), |address| {
         println!("serving the app at http://{address}/ (Ctrl-C to stop)");
+        println!(
+            "    keyword search now; semantic and hybrid search once the vectors are built in the background (POST /api/v1/search/semantic answers 503 until then)"
+        );
+        vectors.spawn();
     })
+}
+
+/// The demo's vectors: the static embedding model (built once, then reused) and a search
+/// index generation with them.
+struct Vectors {
+    config: Config,
+    small_model: bool,
+    static_model: PathBuf,
+    frequency_text: Vec<PathBuf>,
+}
+
+impl Vectors {
+    /// Builds the model when needed, then publishes an index generation with vectors.
+    fn build(&self) -> anyhow::Result<()> {
+        let static_model = if self.small_model {
+            println!("    a static embedding model over the corpus's own words (--small-model)");
+            small_model(&self.frequency_text)?
+        } else {
+            println!(
+                "    the static embedding model in {} (built once from all-mpnet-base-v2, then reused)",
+                self.static_model.display()
+            );
+            model_cmd::build(
+                &self.config,
+                model_cmd::BuildArgs::demo(self.static_model.clone(), self.frequency_text.clone()),
+            )
+            .context("the demo's semantic search needs the static embedding model")?;
+            self.static_model.clone()
+        };
+        index_cmd::run(
+            &self.config,
+            index_cmd::IndexArgs {
+                shards: None,
+                writer_memory_mb: 64,
+                static_model: Some(static_model),
+                no_vectors: false,
+                statistics: false,
+            },
+        )
+    }
+
+    /// [`Vectors::build`] on a thread of its own, while the app serves keyword search.
+    fn spawn(self) {
+        let spawned = std::thread::Builder::new()
+            .name("demo-vectors".into())
+            .spawn(move || {
+                let started = std::time::Instant::now();
+                match self.build() {
+                    Ok(()) => println!(
+                        "vectors ready after {:.0} s: hybrid and semantic search are on",
+                        started.elapsed().as_secs_f64()
+                    ),
+                    Err(error) => eprintln!(
+                        "the vectors were not built ({error:#}): search stays keyword-only; `podlens model build` then `podlens index` add them"
+                    ),
+                }
+            });
+        if let Err(error) = spawned {
+            eprintln!("cannot start building the vectors ({error}): search stays keyword-only");
+        }
+    }
 }
 
 /// A static model over the words of the text files under `roots` (cached by their counts).

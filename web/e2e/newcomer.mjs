@@ -3,6 +3,7 @@
 // its best passage, and the directory. Run by scripts/newcomer.sh with
 // PODLENS_E2E_SUITE=newcomer; expectations come from the server's own API answers.
 
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { api, apiCall, apiKey, assert, baseUrl, screenshots, searchableWord, test, TIMEOUT } from './lib.mjs';
@@ -113,4 +114,63 @@ test('a directory letter lists its podcasts', async (page) => {
   const shown = await items.allTextContents();
   assert(shown[0] === page1.podcasts[0].title, `first "${shown[0]}" is not "${page1.podcasts[0].title}"`);
   await page.screenshot({ path: join(screenshots, 'newcomer-directory.png'), fullPage: true });
+});
+
+test('an unknown podcast gets a not-found page with search and the directory to go on', async (page) => {
+  const slug = 'no-such-show-in-this-catalog';
+  const status = await fetch(`${baseUrl}/api/v1/podcasts/${slug}`).then((response) => response.status);
+  assert(status === 404, `the API answers ${status} for an unknown podcast`);
+  await page.goto(`${baseUrl}/podcasts/${slug}`);
+  await page.getByText('Podcast not found').first().waitFor({ timeout: TIMEOUT });
+  assert((await page.getByText('Something went wrong').count()) === 0, 'the page shows an error state');
+  const ways = page.getByRole('navigation', { name: 'Where to go from here' });
+  assert((await ways.getByRole('link', { name: 'Search podcasts' }).count()) === 1, 'no way on to search');
+  assert((await ways.getByRole('link', { name: 'Browse the directory' }).count()) === 1, 'no way on to the directory');
+  await page.screenshot({ path: join(screenshots, 'newcomer-podcast-not-found.png'), fullPage: true });
+  await ways.getByRole('link', { name: 'Browse the directory' }).click();
+  await page.waitForURL(`${baseUrl}/podcasts/directory`, { timeout: TIMEOUT });
+});
+
+test('the authority score page shows scored examples and asks for no missing score', async (page) => {
+  const failed = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.url()}: ${response.status()}`);
+  });
+  const latest = await api('/podcasts/latest');
+  const scored = latest.podcasts.filter((podcast) => podcast.authorityScore);
+  await page.goto(`${baseUrl}/podcast-authority-score`);
+  await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: TIMEOUT });
+  if (scored.length > 0) {
+    const examples = page.getByRole('region', { name: 'Examples from the catalog' });
+    await examples.waitFor({ timeout: TIMEOUT });
+    const titles = await examples.getByRole('heading', { level: 3 }).allTextContents();
+    const expected = scored.slice(0, titles.length).map((podcast) => podcast.title);
+    assert(JSON.stringify(titles) === JSON.stringify(expected), `examples ${JSON.stringify(titles)}, scored latest ${JSON.stringify(expected)}`);
+  }
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: join(screenshots, 'newcomer-authority-score.png'), fullPage: true });
+  assert(failed.length === 0, `requests failed on the authority score page: ${failed.join('; ')}`);
+});
+
+test('searching a theme finds shows about it: 4 of the top 5 name it in their own description', async (page) => {
+  const manifestPath = process.env.PODLENS_E2E_MANIFEST;
+  assert(manifestPath, 'PODLENS_E2E_MANIFEST names the demo corpus manifest');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  const shows = new Map();
+  for (const podcast of manifest.podcasts) shows.set(podcast.theme, (shows.get(podcast.theme) ?? 0) + 1);
+  // The five themes with the most shows (each has at least five to be found).
+  const themes = [...shows.entries()].filter(([, count]) => count >= 5).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 5).map(([theme]) => theme);
+  assert(themes.length === 5, `fewer than 5 themes with 5 shows: ${JSON.stringify([...shows.entries()])}`);
+  for (const theme of themes) {
+    const found = await apiCall('POST', '/search/podcasts', {
+      body: { searchTerms: [{ searchTerm: theme, searchType: 'text', searchTargets: ['podcast-title', 'podcast-description'] }], pageSize: 5 },
+    });
+    const top = found.result.hits.slice(0, 5);
+    const naming = top.filter((hit) => (hit.podcastRssDescriptionNoHtml ?? hit.podcastRssDescription ?? '').toLowerCase().includes(theme.toLowerCase()));
+    assert(naming.length >= 4, `"${theme}": ${naming.length} of the top ${top.length} name it: ${top.map((hit) => hit.podcastRssTitle).join(' | ')}`);
+  }
+  await page.goto(`${baseUrl}/app/search?q=${encodeURIComponent(themes[0])}`);
+  await page.locator('.results-heading').first().waitFor({ timeout: TIMEOUT });
+  await page.waitForLoadState('networkidle');
+  await page.screenshot({ path: join(screenshots, 'newcomer-theme-search.png'), fullPage: true });
 });

@@ -31,16 +31,32 @@ pub struct FacetsResponse {
     /// Genres, lowercased, as the genre filters take them.
     #[schema(value_type = Vec<Object>)]
     genres: Vec<podlens_data::snapshot::FacetCount>,
+    /// Whether the index has its vectors: searches are hybrid (keyword and vectors) and
+    /// `POST /api/v1/search/semantic` answers. False while they are still being built
+    /// (the demo builds them after the app is up): searches are keyword-only, and
+    /// semantic search answers 503 until the index with vectors is published, when the
+    /// server switches to it by itself.
+    #[serde(rename = "semanticSearch")]
+    semantic_search: bool,
 }
 
 /// The values the catalog holds for the search filters' pick-lists (languages and
 /// genres), each with how many podcasts have it; read from the loaded snapshot.
 #[utoipa::path(get, path = "/api/v1/search/facets", tag = "autocomplete",
     responses((status = 200, body = FacetsResponse,
-               description = "languages[] and genres[], each {value, count}, most podcasts first")))]
+               description = "languages[] and genres[], each {value, count}, most podcasts first; semanticSearch: whether searches are hybrid and semantic search answers")))]
 pub async fn facets(State(state): State<AppState>) -> ApiResult<Envelope<FacetsResponse>> {
-    let SearchFacets { languages, genres } = state.catalog.snapshot()?.search_facets();
-    Ok(Envelope(FacetsResponse { languages, genres }))
+    // Asking the index may open a newly published generation: off the async runtime.
+    blocking(move || {
+        let SearchFacets { languages, genres } = state.catalog.snapshot()?.search_facets();
+        let semantic_search = state.catalog.index().is_ok_and(|index| index.has_vectors());
+        Ok(Envelope(FacetsResponse {
+            languages,
+            genres,
+            semantic_search,
+        }))
+    })
+    .await
 }
 
 #[derive(Debug, Deserialize)]

@@ -3625,6 +3625,14 @@ export interface components {
             genres: Record<string, never>[];
             /** @description Primary language subtags (`en`), as the `languages` filter takes them. */
             languages: Record<string, never>[];
+            /**
+             * @description Whether the index has its vectors: searches are hybrid (keyword and vectors) and
+             *     `POST /api/v1/search/semantic` answers. False while they are still being built
+             *     (the demo builds them after the app is up): searches are keyword-only, and
+             *     semantic search answers 503 until the index with vectors is published, when the
+             *     server switches to it by itself.
+             */
+            semanticSearch: boolean;
         };
         /** @enum {string} */
         GenerationMode: "basic" | "advanced";
@@ -16358,7 +16366,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description languages[] and genres[], each {value, count}, most podcasts first */
+            /** @description languages[] and genres[], each {value, count}, most podcasts first; semanticSearch: whether searches are hybrid and semantic search answers */
             200: {
                 headers: {
                     [name: string]: unknown;

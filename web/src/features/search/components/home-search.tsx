@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { links } from '@/config/paths';
 
 import { MIN_TERM_LENGTH } from '../search-form-state';
+import { SearchModeNote } from './search-mode-note';
 
 /** The home page's search box: opens the search screen with the words. */
 export function HomeSearch() {
@@ -36,6 +37,7 @@ export function HomeSearch() {
           {error}
         </p>
       ) : null}
+      <SearchModeNote />
     </form>
   );
 }

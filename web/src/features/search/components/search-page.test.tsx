@@ -52,7 +52,8 @@ describe('the search screen', () => {
     );
     expect(snippet.querySelector('mark')?.textContent).toBe('carbon');
     expect(snippet.textContent).toContain('tax & dividends');
-    const first = JSON.parse(String(calls[0].init?.body)) as Record<string, unknown>;
+    const searches = calls.filter((call) => call.url.pathname === '/api/v1/search/episodes');
+    const first = JSON.parse(String(searches[0].init?.body)) as Record<string, unknown>;
     expect(first.searchTerms).toEqual([
       { searchTerm: 'carbon', searchType: 'text', searchTargets: ['podcast-title', 'podcast-description', 'transcript'], searchTermOptions: { matchMode: 'optional' } },
     ]);

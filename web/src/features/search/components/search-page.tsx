@@ -22,6 +22,7 @@ import {
   type SearchFormState,
 } from '../search-form-state';
 import { NoResults } from './no-results';
+import { SearchModeNote } from './search-mode-note';
 import { SearchForm } from './search-form';
 import { SearchResults, type ResultsView } from './search-results';
 import { SelectAllShown, SelectionBar, useHitSelection } from './result-selection';
@@ -182,6 +183,7 @@ function SearchScreen({ preferences }: { preferences: UserPreferences | undefine
           )
         }
       />
+      <SearchModeNote />
       <SearchForm
         key={formKey}
         initial={searched}
