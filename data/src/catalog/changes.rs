@@ -15,8 +15,10 @@ use duckdb::params;
 use podlens_model::catalog::{EpisodeRecord, FeedBatch, PersonRecord, PodcastRecord};
 use uuid::Uuid;
 
-use super::staging::{PODCAST_STAGE, column_list, converted_columns};
-use super::upsert::{insert_episodes_sql, stage_episodes, stage_persons, stage_podcasts};
+use super::staging::{column_list, converted_columns};
+use super::upsert::{
+    insert_episodes_sql, insert_podcasts_counting, stage_episodes, stage_persons, stage_podcasts,
+};
 use crate::DataError;
 use crate::records::uuid_at;
 
@@ -141,24 +143,10 @@ fn episodes_in_feed(
 /// The podcast from `stage_podcasts`, its `totalTranscripts` counted over the episodes
 /// its feed lists as now stored.
 fn insert_podcast_sql() -> String {
-    let overrides = [("totalTranscripts", r#"coalesce(c.transcribed, 0)"#)];
-    format!(
-        r#"INSERT OR REPLACE INTO podcasts ({columns})
-        SELECT {values}
-        FROM (FROM stage_podcasts
-              QUALIFY row_number() OVER (PARTITION BY "podcastId" ORDER BY "stageOrder" DESC) = 1) s
-        LEFT JOIN (SELECT e."podcastId",
-                          count(DISTINCT e."episodeId")
-                              FILTER (WHERE t."episodeId" IS NOT NULL) AS transcribed
-                   FROM episodes e
-                   LEFT JOIN (SELECT DISTINCT "episodeId" FROM transcripts
-                              WHERE "podcastId" IN (SELECT CAST("podcastId" AS UUID) FROM stage_podcasts)) t
-                          ON t."episodeId" = e."episodeId"
-                   WHERE e."podcastId" IN (SELECT CAST("podcastId" AS UUID) FROM stage_podcasts)
-                     AND e."episodeRemovedFromFeedAt" IS NULL
-                   GROUP BY 1) c ON c."podcastId" = CAST(s."podcastId" AS UUID)"#,
-        columns = column_list(PODCAST_STAGE),
-        values = converted_columns(PODCAST_STAGE, "s", &overrides),
+    insert_podcasts_counting(
+        r#"SELECT "podcastId", "episodeId" FROM episodes
+           WHERE "podcastId" IN (SELECT CAST("podcastId" AS UUID) FROM stage_podcasts)
+             AND "episodeRemovedFromFeedAt" IS NULL"#,
     )
 }
 

@@ -101,19 +101,28 @@ pub(super) fn insert_episodes_sql() -> String {
 }
 
 /// Podcasts replace their stored version; `totalTranscripts` counts the feed's episodes
-/// whose transcript the catalog holds.
+/// (the staged ones) whose transcript the catalog holds.
 fn insert_podcasts_sql() -> String {
+    insert_podcasts_counting(
+        r#"SELECT CAST(e."podcastId" AS UUID) AS "podcastId", e."episodeId" FROM stage_episodes e"#,
+    )
+}
+
+/// The staged podcasts replace their stored version, with `totalTranscripts` counting
+/// the episodes `episodes` lists (a query of `"podcastId"` and `"episodeId"`, as UUIDs
+/// or text) whose transcript the catalog holds.
+pub(super) fn insert_podcasts_counting(episodes: &str) -> String {
     let overrides = [("totalTranscripts", r#"coalesce(c.transcribed, 0)"#)];
     format!(
         r#"INSERT OR REPLACE INTO podcasts ({columns})
         SELECT {values}
         FROM (FROM stage_podcasts
               QUALIFY row_number() OVER (PARTITION BY "podcastId" ORDER BY "stageOrder" DESC) = 1) s
-        LEFT JOIN (SELECT CAST(e."podcastId" AS UUID) AS "podcastId",
+        LEFT JOIN (SELECT e."podcastId",
                           count(DISTINCT e."episodeId")
                               FILTER (WHERE t."episodeId" IS NOT NULL)
                               AS transcribed
-                   FROM stage_episodes e
+                   FROM ({episodes}) e
                    LEFT JOIN (SELECT DISTINCT "episodeId" FROM transcripts
                               WHERE "podcastId" IN (SELECT CAST("podcastId" AS UUID) FROM stage_podcasts)) t
                           ON t."episodeId" = CAST(e."episodeId" AS UUID)
