@@ -17,7 +17,7 @@ use std::sync::Arc;
 use chrono::{TimeZone, Utc};
 use common::fixture;
 use podlens_api::search_node::{SearchNodeOptions, serve};
-use podlens_cluster::{ClusterView, NodeClient, NodeStatus, RemoteShards};
+use podlens_cluster::{ClusterView, NodeClient, NodeStatus, RemoteRunner, RemoteShards};
 use podlens_indexer::{
     Hits, IndexSource, MatchMode, OpenGeneration, SearchMode, SearchRequest, SearchResponse,
     SearchTerm, SortDirection, SortField, SortOrder, Target, build_generation, read_manifest,
@@ -43,6 +43,19 @@ impl Random {
     fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
     }
+}
+
+/// The judged catalog indexed once per test run in `SHARDS` shards with vectors and
+/// statistics: its index directory.
+fn built() -> &'static Path {
+    static BUILT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            build(&dir.path().join("index"));
+            dir
+        })
+        .path()
 }
 
 /// The judged catalog indexed in `SHARDS` shards with vectors and statistics.
@@ -251,8 +264,7 @@ fn compare(
     what: &str,
 ) -> SearchResponse {
     let shards = RemoteShards {
-        client,
-        view,
+        runner: RemoteRunner { client, view },
         request,
     };
     let alone = podlens_indexer::search(one, request).unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -268,15 +280,85 @@ fn compare(
     cluster
 }
 
+/// Semantic searches, related podcasts, autocompletion, the directory and podcasts by id
+/// through the cluster answer as on one node.
+fn compare_lookups(
+    one: &OpenGeneration,
+    runner: &RemoteRunner<'_>,
+    runtime: &tokio::runtime::Handle,
+) {
+    use podlens_indexer::lookups;
+    use podlens_indexer::{RelatedMethod, SemanticRequest, VectorSearchOptions};
+    let model = one.model.as_deref();
+    for (mode, text) in queries().into_iter().take(60) {
+        let request = SemanticRequest {
+            query: text.clone(),
+            mode,
+            limit: 20,
+            include_podcast_ids: Vec::new(),
+        };
+        let alone = podlens_indexer::semantic_search(one, &request);
+        let cluster = runtime.block_on(lookups::semantic_over(
+            runner,
+            model,
+            &request,
+            VectorSearchOptions::default(),
+        ));
+        match (alone, cluster) {
+            (Ok(alone), Ok(cluster)) => assert_same(&alone, &cluster, &format!("semantic {text}")),
+            (Err(alone), Err(cluster)) => assert_eq!(alone.to_string(), cluster.to_string()),
+            (alone, cluster) => panic!("semantic {text}: {alone:?} and {cluster:?}"),
+        }
+        let words: Vec<&str> = text.split_whitespace().collect();
+        for cut in [1, 3, text.len().min(7)] {
+            let prefix: String = text.chars().take(cut).collect();
+            let alone = podlens_indexer::autocomplete(one, &prefix, 10).unwrap();
+            let cluster = runtime
+                .block_on(lookups::autocomplete_over(runner, &prefix, 10))
+                .unwrap();
+            assert_eq!(alone, cluster, "autocomplete {prefix:?}");
+        }
+        let _ = words;
+    }
+    let directory = one.directory().unwrap();
+    let cluster = runtime.block_on(lookups::directory_over(runner)).unwrap();
+    for letter in podlens_indexer::directory::DIRECTORY_LETTERS.chars() {
+        assert_eq!(
+            directory.page(letter, 0, usize::MAX),
+            cluster.page(letter, 0, usize::MAX),
+            "directory {letter}"
+        );
+    }
+    let (every, _) = directory.page('t', 0, 40);
+    let ids: Vec<uuid::Uuid> = every.iter().map(|entry| entry.podcast_id).collect();
+    assert_eq!(
+        one.podcast_hits(&ids).unwrap(),
+        runtime
+            .block_on(lookups::podcasts_by_ids(runner, &ids))
+            .unwrap(),
+        "podcasts by id"
+    );
+    for id in ids.iter().take(20) {
+        for method in [
+            RelatedMethod::Text,
+            RelatedMethod::Vectors,
+            RelatedMethod::Fused,
+        ] {
+            let alone = podlens_indexer::related_podcasts_with(one, *id, 10, method).unwrap();
+            let cluster = runtime
+                .block_on(lookups::related_over(runner, true, *id, 10, method))
+                .unwrap();
+            assert_eq!(alone, cluster, "related to {id} by {method:?}");
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_search_over_search_nodes_answers_as_one_node_with_every_shard() {
     if !fixture::mpnet_installed() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let index_dir = dir.path().join("index");
-    let build_dir = index_dir.clone();
-    tokio::task::spawn_blocking(move || build(&build_dir))
+    let index_dir = tokio::task::spawn_blocking(|| built().join("index"))
         .await
         .unwrap();
     // Three nodes, each shard on two of them.
@@ -335,6 +417,14 @@ async fn a_search_over_search_nodes_answers_as_one_node_with_every_shard() {
                     let _ = page;
                 }
             }
+            compare_lookups(
+                &one,
+                &RemoteRunner {
+                    client: &client,
+                    view: &view,
+                },
+                &runtime,
+            );
             (one, searches)
         }
     })
@@ -377,4 +467,35 @@ async fn a_search_over_search_nodes_answers_as_one_node_with_every_shard() {
     })
     .await
     .unwrap();
+}
+
+/// Related podcasts by text were found by a more-like-this query whose words came out of
+/// a hash map in another order on every call: hits of near-equal scores changed places
+/// between calls, and between the nodes of a cluster. The query is now made in one order
+/// (and with the generation's statistics): every call answers the same hits with the
+/// same scores, to the bit.
+#[test]
+fn related_podcasts_by_text_are_the_same_on_every_call() {
+    if !fixture::mpnet_installed() {
+        return;
+    }
+    let index_dir = built().join("index");
+    let manifest = read_manifest(&index_dir).unwrap().unwrap();
+    let generation = OpenGeneration::open(&index_dir, manifest).unwrap();
+    let directory = generation.directory().unwrap();
+    let scores = |hits: Vec<podlens_indexer::PodcastHit>| -> Vec<(uuid::Uuid, u32)> {
+        hits.iter()
+            .map(|hit| (hit.podcast_id, hit.score.to_bits()))
+            .collect()
+    };
+    for letter in podlens_indexer::directory::DIRECTORY_LETTERS.chars() {
+        for entry in directory.page(letter, 0, usize::MAX).0 {
+            let first = podlens_indexer::related_by_text(&generation, entry.podcast_id, 10);
+            let first = scores(first.unwrap());
+            for _ in 0..4 {
+                let again = podlens_indexer::related_by_text(&generation, entry.podcast_id, 10);
+                assert_eq!(first, scores(again.unwrap()), "{}", entry.title);
+            }
+        }
+    }
 }

@@ -13,5 +13,5 @@ pub mod view;
 
 pub use client::NodeClient;
 pub use error::ClusterError;
-pub use remote::RemoteShards;
+pub use remote::{RemoteRunner, RemoteShards};
 pub use view::{ClusterView, NodeStatus, ServedGeneration};

@@ -1,16 +1,19 @@
-//! [`RemoteShards`]: the steps of a search run on the search nodes that serve its
-//! generation's shards. Each step goes to one replica of every shard it needs, the
-//! shards of one node in one call, all calls at once; the shards of a call that fails
-//! are tried on their next replica within the same step, so a node that dies loses no
-//! search. The root merges the answers as a single node merges its shards' (the same
-//! functions: `podlens_indexer::steps::search_over`).
+//! Steps run on the search nodes that serve a generation's shards: [`RemoteRunner`]
+//! (any step, for the lookups of `podlens_indexer::lookups`) and [`RemoteShards`] (a
+//! search's steps). Each step goes to one replica of every shard it needs, the shards of
+//! one node in one call, all calls at once; the shards of a call that fails are tried on
+//! their next replica within the same step, so a node that dies loses no search. The
+//! root merges the answers as a single node merges its shards' (the same functions:
+//! `podlens_indexer::steps::search_over` and `podlens_indexer::lookups`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use futures_util::future::join_all;
 use podlens_indexer::shards::Shards;
-use podlens_indexer::steps::{Step, StepAnswer, StepHit, StepRequest, unexpected};
+use podlens_indexer::steps::{
+    SearchStep, Step, StepAnswer, StepHit, StepRequest, StepRunner, unexpected,
+};
 use podlens_indexer::vectors::QueryVector;
 use podlens_indexer::{Collected, Hits, IndexError, Page, SearchRequest};
 use uuid::Uuid;
@@ -19,10 +22,17 @@ use crate::client::{CallError, NodeClient};
 use crate::error::ClusterError;
 use crate::view::{ClusterView, Replica};
 
-/// The shards of one generation as a cluster serves them, for one search.
-pub struct RemoteShards<'a> {
+/// The shards of one generation as a cluster serves them.
+#[derive(Debug, Clone, Copy)]
+pub struct RemoteRunner<'a> {
     pub client: &'a NodeClient,
     pub view: &'a ClusterView,
+}
+
+/// The shards of one generation as a cluster serves them, for one search.
+#[derive(Debug, Clone, Copy)]
+pub struct RemoteShards<'a> {
+    pub runner: RemoteRunner<'a>,
     pub request: &'a SearchRequest,
 }
 
@@ -39,14 +49,22 @@ fn engine_error(error: ClusterError) -> IndexError {
     IndexError::Unavailable(error.to_string())
 }
 
-impl RemoteShards<'_> {
+impl StepRunner for RemoteRunner<'_> {
+    fn generation(&self) -> u64 {
+        self.view.generation
+    }
+
+    fn shard_count(&self) -> u32 {
+        self.view.shard_count
+    }
+
     /// Runs a step on every shard of `shards`: one call per node holding some of them,
     /// the shards of a failed call retried on their next replicas. `step` makes a
     /// call's step for its shards. Answers come with the shards they cover.
     async fn run(
         &self,
         shards: &[u32],
-        step: impl Fn(&[u32]) -> Step,
+        step: &(dyn Fn(&[u32]) -> Step + Sync),
     ) -> Result<Vec<(Vec<u32>, StepAnswer)>, IndexError> {
         // shard → the replicas it has not tried yet, preferred first
         let mut untried: BTreeMap<u32, Vec<&Replica>> = shards
@@ -82,7 +100,6 @@ impl RemoteShards<'_> {
                 .map(|(node, (url, shards))| Call {
                     request: StepRequest {
                         generation: self.view.generation,
-                        request: self.request.clone(),
                         shards: shards.clone(),
                         step: step(&shards),
                     },
@@ -116,9 +133,26 @@ impl RemoteShards<'_> {
         }
         Ok(answers)
     }
+}
+
+impl RemoteShards<'_> {
+    /// Runs `step` of this search on every shard of `shards`.
+    async fn run(
+        &self,
+        shards: &[u32],
+        step: impl Fn(&[u32]) -> SearchStep + Sync,
+    ) -> Result<Vec<(Vec<u32>, StepAnswer)>, IndexError> {
+        let request = Box::new(self.request.clone());
+        self.runner
+            .run(shards, &|shards| Step::Search {
+                request: request.clone(),
+                step: step(shards),
+            })
+            .await
+    }
 
     fn every_shard(&self) -> Vec<u32> {
-        (0..self.view.shard_count).collect()
+        (0..self.runner.view.shard_count).collect()
     }
 
     /// Runs a step about `hits` on the shards holding them; answers per hit in the
@@ -126,7 +160,7 @@ impl RemoteShards<'_> {
     async fn per_hit<T>(
         &self,
         hits: &[Collected],
-        step: impl Fn(Vec<StepHit>) -> Step,
+        step: impl Fn(Vec<StepHit>) -> SearchStep + Sync,
         take: impl Fn(StepAnswer) -> Result<Vec<T>, IndexError>,
     ) -> Result<Vec<T>, IndexError> {
         let by_shard = positions_by_shard(hits);
@@ -193,7 +227,7 @@ impl Shards for RemoteShards<'_> {
         exclude: &[Uuid],
     ) -> Result<Page, IndexError> {
         let answers = self
-            .run(&self.every_shard(), |_| Step::KeywordPage {
+            .run(&self.every_shard(), |_| SearchStep::KeywordPage {
                 after,
                 limit,
                 exclude: exclude.to_vec(),
@@ -217,7 +251,7 @@ impl Shards for RemoteShards<'_> {
     ) -> Result<Vec<Option<f32>>, IndexError> {
         self.per_hit(
             hits,
-            |hits| Step::Similarities {
+            |hits| SearchStep::Similarities {
                 query: query.unit().to_vec(),
                 hits,
             },
@@ -232,7 +266,7 @@ impl Shards for RemoteShards<'_> {
     async fn titles(&self, hits: &[Collected]) -> Result<Vec<String>, IndexError> {
         self.per_hit(
             hits,
-            |hits| Step::Titles { hits },
+            |hits| SearchStep::Titles { hits },
             |answer| match answer {
                 StepAnswer::Titles { titles } => Ok(titles),
                 other => Err(wrong("titles", &other)),
@@ -244,7 +278,7 @@ impl Shards for RemoteShards<'_> {
     async fn genres(&self, hits: &[Collected]) -> Result<Vec<Vec<String>>, IndexError> {
         self.per_hit(
             hits,
-            |hits| Step::Genres { hits },
+            |hits| SearchStep::Genres { hits },
             |answer| match answer {
                 StepAnswer::Genres { genres } => Ok(genres),
                 other => Err(wrong("genres", &other)),
@@ -255,7 +289,7 @@ impl Shards for RemoteShards<'_> {
 
     async fn centroid(&self, hit: &Collected) -> Result<Option<Vec<f32>>, IndexError> {
         let answers = self
-            .run(&[hit.shard as u32], |_| Step::Centroid {
+            .run(&[hit.shard as u32], |_| SearchStep::Centroid {
                 hit: StepHit::from(hit),
             })
             .await?;
@@ -274,7 +308,7 @@ impl Shards for RemoteShards<'_> {
     ) -> Result<Vec<(f32, Collected)>, IndexError> {
         let keyword: Vec<Uuid> = keyword.iter().copied().collect();
         let answers = self
-            .run(&self.every_shard(), |_| Step::NearestPodcasts {
+            .run(&self.every_shard(), |_| SearchStep::NearestPodcasts {
                 query: query.unit().to_vec(),
                 keyword: keyword.clone(),
                 exclude,
@@ -299,7 +333,7 @@ impl Shards for RemoteShards<'_> {
             return Ok(0);
         }
         let answers = self
-            .run(&self.every_shard(), |_| Step::CountMatching {
+            .run(&self.every_shard(), |_| SearchStep::CountMatching {
                 ids: ids.to_vec(),
             })
             .await?;
@@ -317,7 +351,7 @@ impl Shards for RemoteShards<'_> {
         let by_shard = positions_by_shard(hits);
         let shards: Vec<u32> = by_shard.keys().copied().collect();
         let answers = self
-            .run(&shards, |shards| Step::Fetch {
+            .run(&shards, |shards| SearchStep::Fetch {
                 hits: shards
                     .iter()
                     .flat_map(|shard| by_shard[shard].iter().map(|at| StepHit::from(&hits[*at])))

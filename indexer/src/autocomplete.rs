@@ -6,22 +6,23 @@
 use std::collections::HashMap;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tantivy::Term;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, FuzzyTermQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 
-use crate::analysis::{analyze, plain_analyzer};
 use crate::error::{IndexError, Result};
 use crate::reader::IndexReaderHandle;
 use crate::results::PodcastHit;
 use crate::search::podcast_hit;
 use crate::shard::{IndexKind, OpenGeneration};
+use crate::shards::done;
+use crate::steps::LocalRunner;
 use crate::stored::StoredFields;
 
 /// Suggestions for a prefix.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Autocomplete {
     pub podcasts: Vec<PodcastHit>,
@@ -43,32 +44,24 @@ pub fn autocomplete(
     limit: usize,
 ) -> Result<Autocomplete> {
     let _running = crate::fanout::Running::start();
-    let tokens = analyze(&mut plain_analyzer(), prefix);
-    let Some((last, earlier)) = tokens.split_last() else {
-        return Ok(Autocomplete {
-            podcasts: Vec::new(),
-            words: Vec::new(),
-        });
-    };
-    let limit = limit.clamp(1, 100);
-    let words = prefix_words(generation, last, limit)?;
-    let mut podcasts = podcasts_for(generation, earlier, last, 0, limit)?;
-    // Retried with one edit per word, when no more words than a search may match
-    // fuzzily are typed (each becomes an automaton over the title words).
-    if podcasts.is_empty()
-        && last.chars().count() >= 3
-        && tokens.len() <= podlens_model::search::MAX_FUZZY_WORDS
-    {
-        podcasts = podcasts_for(generation, earlier, last, 1, limit)?;
-    }
-    Ok(Autocomplete { podcasts, words })
+    done(crate::lookups::autocomplete_over(
+        &LocalRunner::new(generation),
+        prefix,
+        limit,
+    ))
 }
 
-fn prefix_words(generation: &OpenGeneration, prefix: &str, limit: usize) -> Result<Vec<String>> {
+/// The title words of the open shards `selected` that start with `prefix`, with the
+/// number of podcasts holding each.
+pub(crate) fn prefix_frequencies(
+    generation: &OpenGeneration,
+    selected: &[usize],
+    prefix: &str,
+) -> Result<Vec<(String, u64)>> {
     let field = generation.schemas.podcasts.title_words;
     let mut frequencies: HashMap<String, u64> = HashMap::new();
-    for shard in &generation.shards {
-        for segment in shard.podcasts.segment_readers() {
+    for at in selected {
+        for segment in generation.shards[*at].podcasts.segment_readers() {
             let inverted = segment.inverted_index(field)?;
             let mut stream = inverted
                 .terms()
@@ -88,17 +81,15 @@ fn prefix_words(generation: &OpenGeneration, prefix: &str, limit: usize) -> Resu
             }
         }
     }
-    let mut words: Vec<(String, u64)> = frequencies.into_iter().collect();
-    words.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    Ok(words
-        .into_iter()
-        .take(limit)
-        .map(|(word, _)| word)
-        .collect())
+    Ok(frequencies.into_iter().collect())
 }
 
-fn podcasts_for(
+/// The podcasts of the open shards `selected` whose title words hold `earlier` (each
+/// within `distance` edits) and a word starting with `last`: the best `limit` of each
+/// shard, scored with the generation's statistics.
+pub(crate) fn title_matches(
     generation: &OpenGeneration,
+    selected: &[usize],
     earlier: &[String],
     last: &str,
     distance: u8,
@@ -127,11 +118,11 @@ fn podcasts_for(
     ));
     let query = BooleanQuery::new(clauses);
     let statistics = generation.statistics(IndexKind::Podcasts);
-    let per_shard: Vec<Result<Vec<(f32, StoredFields)>>> = generation
-        .shards
+    let per_shard: Vec<Result<Vec<(f32, StoredFields)>>> = selected
         .par_iter()
         .with_min_len(crate::fanout::min_len())
-        .map(|shard| {
+        .map(|at| {
+            let shard = &generation.shards[*at];
             let top = shard.podcasts.search_with_statistics_provider(
                 &query,
                 &TopDocs::with_limit(limit).order_by_score(),
@@ -148,6 +139,11 @@ fn podcasts_for(
             hits.push(podcast_hit(generation, doc, score));
         }
     }
+    Ok(hits)
+}
+
+/// The best `limit` suggested podcasts: by score, then most episodes, then id.
+pub(crate) fn sort_suggestions(mut hits: Vec<PodcastHit>, limit: usize) -> Vec<PodcastHit> {
     hits.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
@@ -155,5 +151,5 @@ fn podcasts_for(
             .then(a.podcast_id.cmp(&b.podcast_id))
     });
     hits.truncate(limit);
-    Ok(hits)
+    hits
 }

@@ -85,7 +85,7 @@ impl Clone for WordQuery {
 }
 
 /// BM25's inverse document frequency, as tantivy computes it.
-fn idf(doc_freq: u64, doc_count: u64) -> Score {
+pub(crate) fn idf(doc_freq: u64, doc_count: u64) -> Score {
     let doc_freq = doc_freq.min(doc_count);
     let x = ((doc_count - doc_freq) as Score + 0.5) / (doc_freq as Score + 0.5);
     (1.0 + x).ln()

@@ -34,7 +34,8 @@ const ARTICLES: &[&str] = &[
 pub const DIRECTORY_LETTERS: &str = "abcdefghijklmnopqrstuvwxyz0";
 
 /// One podcast of the directory.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct DirectoryEntry {
     pub podcast_id: Uuid,
     pub title: String,
@@ -70,41 +71,62 @@ pub fn directory_key(title: &str) -> (char, String) {
     (letter, key)
 }
 
+/// Every podcast of the open shards `selected` (indexes into `generation.shards`), as
+/// the directory lists it.
+pub(crate) fn entries(
+    generation: &OpenGeneration,
+    selected: &[usize],
+) -> Result<Vec<DirectoryEntry>> {
+    let fields = &generation.schemas.podcasts;
+    let mut entries = Vec::new();
+    for at in selected {
+        let searcher = &generation.shards[*at].podcasts;
+        for reader in searcher.segment_readers() {
+            let alive = reader.alive_bitset();
+            let store = reader
+                .get_store_reader(64)
+                .map_err(tantivy::TantivyError::from)?;
+            for doc in 0..reader.max_doc() {
+                if alive.is_none_or(|alive| alive.is_alive(doc)) {
+                    let document: TantivyDocument = store.get(doc)?;
+                    let title = text(&document, fields.title_stored).unwrap_or_default();
+                    let (_, sort_key) = directory_key(&title);
+                    entries.push(DirectoryEntry {
+                        podcast_id: text(&document, fields.ids.id)
+                            .and_then(|id| Uuid::parse_str(&id).ok())
+                            .unwrap_or_default(),
+                        slug: text(&document, fields.slug).unwrap_or_default(),
+                        author: text(&document, fields.author),
+                        image_url: text(&document, fields.image_url),
+                        language: text(&document, fields.language_tag),
+                        genres: texts(&document, fields.genres),
+                        last_episode_date: document
+                            .get_first(fields.last_episode_date)
+                            .and_then(|value| value.as_i64()),
+                        title,
+                        sort_key,
+                    });
+                }
+            }
+        }
+    }
+    Ok(entries)
+}
+
 impl Directory {
     /// Reads every podcast of `generation`.
     pub fn of(generation: &OpenGeneration) -> Result<Directory> {
-        let fields = &generation.schemas.podcasts;
+        let every: Vec<usize> = (0..generation.shards.len()).collect();
+        Ok(Directory::from_entries(entries(generation, &every)?))
+    }
+
+    /// The directory of `entries` (every podcast of a generation): by letter, each
+    /// letter in title order.
+    pub fn from_entries(entries: Vec<DirectoryEntry>) -> Directory {
         let mut letters: BTreeMap<char, Vec<DirectoryEntry>> = BTreeMap::new();
-        for shard in &generation.shards {
-            let searcher = &shard.podcasts;
-            for reader in searcher.segment_readers() {
-                let alive = reader.alive_bitset();
-                let store = reader
-                    .get_store_reader(64)
-                    .map_err(tantivy::TantivyError::from)?;
-                for doc in 0..reader.max_doc() {
-                    if alive.is_none_or(|alive| alive.is_alive(doc)) {
-                        let document: TantivyDocument = store.get(doc)?;
-                        let title = text(&document, fields.title_stored).unwrap_or_default();
-                        let (letter, sort_key) = directory_key(&title);
-                        letters.entry(letter).or_default().push(DirectoryEntry {
-                            podcast_id: text(&document, fields.ids.id)
-                                .and_then(|id| Uuid::parse_str(&id).ok())
-                                .unwrap_or_default(),
-                            slug: text(&document, fields.slug).unwrap_or_default(),
-                            author: text(&document, fields.author),
-                            image_url: text(&document, fields.image_url),
-                            language: text(&document, fields.language_tag),
-                            genres: texts(&document, fields.genres),
-                            last_episode_date: document
-                                .get_first(fields.last_episode_date)
-                                .and_then(|value| value.as_i64()),
-                            title,
-                            sort_key,
-                        });
-                    }
-                }
-            }
+        for entry in entries {
+            let letter = directory_key(&entry.title).0;
+            letters.entry(letter).or_default().push(entry);
         }
         for entries in letters.values_mut() {
             entries.sort_by(|a, b| {
@@ -114,7 +136,7 @@ impl Directory {
                     .then(a.podcast_id.cmp(&b.podcast_id))
             });
         }
-        Ok(Directory { letters })
+        Directory { letters }
     }
 
     /// The podcasts under `letter` (`a`–`z` or `0`): `limit` of them after the first

@@ -34,6 +34,7 @@ pub mod generation;
 mod guarded;
 mod highlight;
 mod hybrid;
+pub mod lookups;
 pub mod quality;
 mod query_build;
 mod reader;
@@ -69,7 +70,8 @@ pub use error::{IndexError, Result};
 pub use generation::{Manifest, VectorsManifest, read_manifest};
 pub use reader::IndexReaderHandle;
 pub use related::{
-    DEFAULT_RELATED_METHOD, RelatedMethod, related_by_text, related_podcasts, related_podcasts_with,
+    DEFAULT_RELATED_METHOD, RelatedMethod, RelatedSource, related_by_text, related_podcasts,
+    related_podcasts_with,
 };
 pub use relevance::{WEIGHTS, Weights};
 pub use request::{
@@ -78,9 +80,6 @@ pub use request::{
 };
 pub use results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
 pub use search::{MAX_PAGE_SIZE, search};
-pub use semantic::{
-    MAX_SEMANTIC_LIMIT, SemanticRequest, related_by_vectors, related_by_vectors_with,
-    semantic_search, semantic_search_with,
-};
+pub use semantic::{MAX_SEMANTIC_LIMIT, SemanticRequest, semantic_search, semantic_search_with};
 pub use shard::OpenGeneration;
 pub use vectors::{DEFAULT_RESCORE, VectorModel, VectorSearchOptions};

@@ -1,24 +1,31 @@
 //! Related podcasts, three ways: by text similarity (more-like-this over title and
-//! description, with global statistics), by vector similarity (podcast centroids, see
+//! description: the same query on every shard, its words chosen and scored with the
+//! generation's statistics), by vector similarity (podcast centroids, see
 //! `crate::semantic`), or both fused by reciprocal rank. A generation without vectors
 //! always answers by text.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, MoreLikeThisQuery, Occur, Query, TermQuery};
-use tantivy::schema::{IndexRecordOption, OwnedValue, Value};
+use tantivy::query::{Bm25StatisticsProvider, BooleanQuery, BoostQuery, Occur, Query, TermQuery};
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::tokenizer::TokenStream;
 use tantivy::{TantivyDocument, Term};
 use uuid::Uuid;
 
 use crate::analysis::LanguageFamily;
+use crate::bm25f::idf;
 use crate::error::Result;
 use crate::reader::IndexReaderHandle;
 use crate::results::PodcastHit;
 use crate::search::podcast_hit;
-use crate::semantic::related_by_vectors;
+use crate::semantic::best_centroids;
 use crate::shard::{IndexKind, OpenGeneration};
+use crate::shards::done;
+use crate::steps::{LocalRunner, ScoredRow};
+use crate::vectors::QueryVector;
 
 /// How related podcasts are found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,7 +44,7 @@ pub enum RelatedMethod {
 pub const DEFAULT_RELATED_METHOD: RelatedMethod = RelatedMethod::Fused;
 
 /// Rank constant of reciprocal-rank fusion.
-const RRF_K: f32 = 60.0;
+pub(crate) const RRF_K: f32 = 60.0;
 
 impl IndexReaderHandle {
     /// Podcasts related to `podcast_id`, by [`DEFAULT_RELATED_METHOD`].
@@ -64,35 +71,13 @@ pub fn related_podcasts_with(
     method: RelatedMethod,
 ) -> Result<Vec<PodcastHit>> {
     let _running = crate::fanout::Running::start();
-    let limit = limit.clamp(1, 100);
-    if method == RelatedMethod::Text {
-        return related_by_text(generation, podcast_id, limit);
-    }
-    let Some(by_vectors) = related_by_vectors(generation, podcast_id, limit)? else {
-        return related_by_text(generation, podcast_id, limit);
-    };
-    if method == RelatedMethod::Vectors {
-        return Ok(by_vectors);
-    }
-    let by_text = related_by_text(generation, podcast_id, limit)?;
-    let mut fused: HashMap<Uuid, (f32, PodcastHit)> = HashMap::new();
-    for list in [by_text, by_vectors] {
-        for (rank, hit) in list.into_iter().enumerate() {
-            let share = 1.0 / (RRF_K + rank as f32 + 1.0);
-            fused
-                .entry(hit.podcast_id)
-                .and_modify(|(score, _)| *score += share)
-                .or_insert((share, hit));
-        }
-    }
-    let hits: Vec<PodcastHit> = fused
-        .into_values()
-        .map(|(score, mut hit)| {
-            hit.score = score;
-            hit
-        })
-        .collect();
-    Ok(best_first(hits, limit))
+    done(crate::lookups::related_over(
+        &LocalRunner::new(generation),
+        generation.model.is_some(),
+        podcast_id,
+        limit,
+        method,
+    ))
 }
 
 /// Podcasts whose title and description resemble `podcast_id`'s (more-like-this).
@@ -101,62 +86,117 @@ pub fn related_by_text(
     podcast_id: Uuid,
     limit: usize,
 ) -> Result<Vec<PodcastHit>> {
+    related_podcasts_with(generation, podcast_id, limit, RelatedMethod::Text)
+}
+
+/// What related podcasts are found from: a podcast's centroid (when the generation has
+/// vectors) and the text its more-like-this query is made of.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RelatedSource {
+    pub centroid: Option<Vec<f32>>,
+    /// The language its text is searched in.
+    pub language: Option<String>,
+    pub title: Option<String>,
+    pub description: Option<String>,
+}
+
+/// The related source of `podcast_id`, when one of the open shards `selected` holds it.
+pub(crate) fn source_of(
+    generation: &OpenGeneration,
+    selected: &[usize],
+    podcast_id: Uuid,
+) -> Result<Option<RelatedSource>> {
     let fields = &generation.schemas.podcasts;
     let id_term = Term::from_field_text(fields.ids.id, &podcast_id.to_string());
-    let mut source: Option<TantivyDocument> = None;
-    for shard in &generation.shards {
+    for at in selected {
+        let shard = &generation.shards[*at];
         let top = shard.podcasts.search(
             &TermQuery::new(id_term.clone(), IndexRecordOption::Basic),
             &TopDocs::with_limit(1).order_by_score(),
         )?;
-        if let Some((_, address)) = top.first() {
-            source = Some(shard.podcasts.doc(*address)?);
-            break;
-        }
+        let Some((_, address)) = top.first() else {
+            continue;
+        };
+        let source: TantivyDocument = shard.podcasts.doc(*address)?;
+        let text = |field| {
+            source
+                .get_first(field)
+                .and_then(|value| value.as_str())
+                .map(str::to_owned)
+        };
+        let centroid = shard.vectors.as_ref().and_then(|vectors| {
+            vectors
+                .centroid_row(podcast_id)
+                .map(|row| vectors.dequantized(row))
+        });
+        return Ok(Some(RelatedSource {
+            centroid,
+            language: text(fields.searched_language),
+            title: text(fields.title_stored),
+            description: text(fields.description_stored),
+        }));
     }
-    let Some(source) = source else {
+    Ok(None)
+}
+
+/// The podcast centroids of the open shards `selected` nearest to `query`, but
+/// `podcast_id`'s: the best `limit` of each shard, as (score, shard, id, row).
+pub(crate) fn nearest_centroids(
+    generation: &OpenGeneration,
+    selected: &[usize],
+    query: &QueryVector,
+    podcast_id: Uuid,
+    limit: usize,
+    rescore: usize,
+) -> Vec<ScoredRow> {
+    let per_shard: Vec<Vec<ScoredRow>> = selected
+        .par_iter()
+        .with_min_len(crate::fanout::min_len())
+        .map(|at| {
+            let shard = generation.shard_numbers[*at];
+            let Some(vectors) = &generation.shards[*at].vectors else {
+                return Vec::new();
+            };
+            best_centroids(vectors, query, limit, rescore, |key| {
+                key.podcast_id != podcast_id
+            })
+            .into_iter()
+            .map(|(score, (id, row))| (score, shard, id, row as u32))
+            .collect()
+        })
+        .collect();
+    per_shard.into_iter().flatten().collect()
+}
+
+/// The podcasts of the open shards `selected` whose title and description resemble
+/// `source` (more-like-this, with the generation's statistics), but `podcast_id`: the
+/// best `limit` of each shard.
+pub(crate) fn similar_by_text(
+    generation: &OpenGeneration,
+    selected: &[usize],
+    podcast_id: Uuid,
+    source: &RelatedSource,
+    limit: usize,
+) -> Result<Vec<PodcastHit>> {
+    let fields = &generation.schemas.podcasts;
+    let id_term = Term::from_field_text(fields.ids.id, &podcast_id.to_string());
+    let Some(similar) = similar_query(generation, source)? else {
         return Ok(Vec::new());
     };
-    let language = source
-        .get_first(fields.searched_language)
-        .and_then(|value| value.as_str())
-        .map(str::to_owned);
-    let family = LanguageFamily::from_language_tag(language.as_deref());
-    let stored = |field| {
-        source
-            .get_first(field)
-            .and_then(|value| value.as_str())
-            .map(|text| vec![OwnedValue::Str(text.to_owned())])
-            .unwrap_or_default()
-    };
-    let document_fields = vec![
-        (fields.title.field(family), stored(fields.title_stored)),
-        (
-            fields.description.field(family),
-            stored(fields.description_stored),
-        ),
-    ];
-    let similar = MoreLikeThisQuery::builder()
-        .with_min_doc_frequency(1)
-        .with_max_doc_frequency(u64::MAX)
-        .with_min_term_frequency(1)
-        .with_max_query_terms(30)
-        .with_min_word_length(3)
-        .with_document_fields(document_fields);
     let query = BooleanQuery::new(vec![
-        (Occur::Must, Box::new(similar) as Box<dyn Query>),
+        (Occur::Must, similar),
         (
             Occur::MustNot,
             Box::new(TermQuery::new(id_term, IndexRecordOption::Basic)),
         ),
     ]);
-    let limit = limit.clamp(1, 100);
     let statistics = generation.statistics(IndexKind::Podcasts);
-    let per_shard: Vec<Result<Vec<PodcastHit>>> = generation
-        .shards
+    let per_shard: Vec<Result<Vec<PodcastHit>>> = selected
         .par_iter()
         .with_min_len(crate::fanout::min_len())
-        .map(|shard| {
+        .map(|at| {
+            let shard = &generation.shards[*at];
             let top = shard.podcasts.search_with_statistics_provider(
                 &query,
                 &TopDocs::with_limit(limit).order_by_score(),
@@ -173,12 +213,78 @@ pub fn related_by_text(
     for shard in per_shard {
         hits.extend(shard?);
     }
-    Ok(best_first(hits, limit))
+    Ok(hits)
+}
+
+/// Words shorter than this (in bytes) are left out of a more-like-this query.
+const MIN_WORD_BYTES: usize = 3;
+/// The most words a more-like-this query keeps.
+const MAX_QUERY_WORDS: usize = 30;
+
+/// The more-like-this query of `source`: its title and description words in their
+/// language's fields, each weighed by its count times its rarity over the whole
+/// generation (`tf · idf`, with the generation's statistics, so every shard runs the
+/// same query), the best [`MAX_QUERY_WORDS`] of them, ties broken by field and word so
+/// the query is the same in every run and on every node; `None` when no word is left.
+fn similar_query(
+    generation: &OpenGeneration,
+    source: &RelatedSource,
+) -> Result<Option<Box<dyn Query>>> {
+    let Some(any_shard) = generation.shards.first() else {
+        return Ok(None);
+    };
+    let fields = &generation.schemas.podcasts;
+    let family = LanguageFamily::from_language_tag(source.language.as_deref());
+    let index = any_shard.podcasts.index();
+    let mut counts: BTreeMap<Term, usize> = BTreeMap::new();
+    for (field, text) in [
+        (fields.title.field(family), &source.title),
+        (fields.description.field(family), &source.description),
+    ] {
+        let Some(text) = text else {
+            continue;
+        };
+        let mut analyzer = index.tokenizer_for_field(field)?;
+        let mut tokens = analyzer.token_stream(text);
+        while tokens.advance() {
+            let word = &tokens.token().text;
+            if word.len() >= MIN_WORD_BYTES {
+                *counts
+                    .entry(Term::from_field_text(field, word))
+                    .or_default() += 1;
+            }
+        }
+    }
+    let statistics = generation.statistics(IndexKind::Podcasts);
+    let documents = statistics.total_num_docs()?;
+    let mut weighed: Vec<(f32, Term)> = Vec::new();
+    for (term, count) in counts {
+        let doc_freq = statistics.doc_freq(&term)?;
+        if doc_freq > 0 {
+            weighed.push((count as f32 * idf(doc_freq, documents), term));
+        }
+    }
+    weighed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    weighed.truncate(MAX_QUERY_WORDS);
+    let Some(best) = weighed.first().map(|(weight, _)| weight.max(f32::EPSILON)) else {
+        return Ok(None);
+    };
+    let clauses: Vec<(Occur, Box<dyn Query>)> = weighed
+        .into_iter()
+        .map(|(weight, term)| {
+            let query: Box<dyn Query> = Box::new(BoostQuery::new(
+                Box::new(TermQuery::new(term, IndexRecordOption::Basic)),
+                weight / best,
+            ));
+            (Occur::Should, query)
+        })
+        .collect();
+    Ok(Some(Box::new(BooleanQuery::new(clauses))))
 }
 
 /// The `limit` best hits, highest score first, ties by podcast id (a stable order across
 /// shards and runs).
-fn best_first(mut hits: Vec<PodcastHit>, limit: usize) -> Vec<PodcastHit> {
+pub(crate) fn best_first(mut hits: Vec<PodcastHit>, limit: usize) -> Vec<PodcastHit> {
     hits.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)

@@ -417,19 +417,8 @@ impl OpenGeneration {
     /// The podcast hits (stored fields, score 0) of the podcasts `ids` this generation
     /// holds, in the order of `ids`; ids it lacks are left out.
     pub fn podcast_hits(&self, ids: &[Uuid]) -> Result<Vec<PodcastHit>> {
-        let field = self.schemas.podcasts.ids.id;
-        let mut hits = Vec::with_capacity(ids.len());
-        for id in ids {
-            for shard in &self.shards {
-                if let Some(doc) =
-                    crate::semantic::find_doc(&shard.podcasts, field, &id.to_string())?
-                {
-                    hits.push(podcast_hit(self, doc, 0.0));
-                    break;
-                }
-            }
-        }
-        Ok(hits)
+        let every: Vec<usize> = (0..self.shards.len()).collect();
+        crate::lookups::podcasts_by_id(self, &every, ids)
     }
 }
 

@@ -9,7 +9,6 @@
 //! return [`IndexError::VectorsUnavailable`] rather than an imitation.
 
 use std::collections::HashSet;
-use std::time::Instant;
 
 use rayon::prelude::*;
 use tantivy::collector::TopDocs;
@@ -19,14 +18,14 @@ use tantivy::schema::{Field, IndexRecordOption, Value};
 use tantivy::{Searcher, Term};
 use uuid::Uuid;
 
-use crate::build::shard_of;
-use crate::embedding::StaticModel;
 use crate::error::{IndexError, Result};
 use crate::reader::IndexReaderHandle;
 use crate::request::SearchMode;
-use crate::results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
+use crate::results::{EpisodeHit, Hits, SearchResponse, TranscriptSnippet};
 use crate::search::{episode_hit, escape_html, podcast_hit, text};
-use crate::shard::OpenGeneration;
+use crate::shard::{OpenGeneration, OpenShard};
+use crate::shards::done;
+use crate::steps::{LocalRunner, ScoredRow};
 use crate::vectors::{
     QueryVector, RowSet, ShardVectors, VectorKey, VectorKind, VectorSearchOptions, top_k,
 };
@@ -56,21 +55,6 @@ impl IndexReaderHandle {
     pub fn has_vectors(&self) -> bool {
         self.generation().model.is_some()
     }
-}
-
-fn model_of(generation: &OpenGeneration) -> Result<&StaticModel> {
-    generation
-        .model
-        .as_deref()
-        .ok_or(IndexError::VectorsUnavailable)
-}
-
-/// Embeds a query with the generation's model, ready for int8 comparison; `None` when
-/// no word of it is in the model's vocabulary.
-pub(crate) fn embed_query(generation: &OpenGeneration, query: &str) -> Result<Option<QueryVector>> {
-    let model = model_of(generation)?;
-    let vector = QueryVector::new(&model.embed(query));
-    Ok((!vector.is_zero()).then_some(vector))
 }
 
 /// The best-scoring row of each of the best `limit` episodes of one shard, as
@@ -144,9 +128,6 @@ pub(crate) fn find_doc<D: DocumentDeserialize>(
     }
 }
 
-/// A scored row: (cosine, (shard, episode or podcast id, row)).
-type ScoredRow = (f32, (usize, Uuid, usize));
-
 /// Runs a semantic search on `generation` with the default [`VectorSearchOptions`].
 pub fn semantic_search(
     generation: &OpenGeneration,
@@ -161,53 +142,68 @@ pub fn semantic_search_with(
     request: &SemanticRequest,
     options: VectorSearchOptions,
 ) -> Result<SearchResponse> {
-    let started = Instant::now();
     let _running = crate::fanout::Running::start();
-    if request.query.trim().is_empty() {
-        return Err(IndexError::InvalidRequest("the query is blank".into()));
-    }
-    if request.limit == 0 || request.limit > MAX_SEMANTIC_LIMIT {
-        return Err(IndexError::InvalidRequest(format!(
-            "limit must be between 1 and {MAX_SEMANTIC_LIMIT}"
-        )));
-    }
-    let query = embed_query(generation, &request.query)?.ok_or_else(|| {
-        IndexError::InvalidRequest("the query has no word the embedding model knows".into())
-    })?;
-    let podcasts: HashSet<Uuid> = request.include_podcast_ids.iter().copied().collect();
-    let limit = request.limit;
-    let per_shard: Vec<Vec<ScoredRow>> = generation
-        .shards
+    done(crate::lookups::semantic_over(
+        &LocalRunner::new(generation),
+        generation.model.as_deref(),
+        request,
+        options,
+    ))
+}
+
+/// The best rows for `query` of each of the open shards `selected` (indexes into
+/// `generation.shards`): per shard, the best `limit` episodes (each by its best
+/// description or chunk) or podcast centroids, as (score, shard, id, row).
+pub(crate) fn nearest_rows(
+    generation: &OpenGeneration,
+    selected: &[usize],
+    query: &QueryVector,
+    mode: SearchMode,
+    limit: usize,
+    podcasts: &HashSet<Uuid>,
+    rescore: usize,
+) -> Vec<ScoredRow> {
+    let per_shard: Vec<Vec<ScoredRow>> = selected
         .par_iter()
         .with_min_len(crate::fanout::min_len())
-        .enumerate()
-        .map(|(shard, open)| {
-            let Some(vectors) = &open.vectors else {
+        .map(|at| {
+            let shard = generation.shard_numbers[*at];
+            let Some(vectors) = &generation.shards[*at].vectors else {
                 return Vec::new();
             };
-            let found: Vec<(f32, (Uuid, usize))> = match request.mode {
-                SearchMode::Episodes => {
-                    best_episodes(vectors, &query, &podcasts, limit, options.rescore)
-                }
-                SearchMode::Podcasts => {
-                    best_centroids(vectors, &query, limit, options.rescore, |key| {
-                        podcasts.is_empty() || podcasts.contains(&key.podcast_id)
-                    })
-                }
+            let found: Vec<(f32, (Uuid, usize))> = match mode {
+                SearchMode::Episodes => best_episodes(vectors, query, podcasts, limit, rescore),
+                SearchMode::Podcasts => best_centroids(vectors, query, limit, rescore, |key| {
+                    podcasts.is_empty() || podcasts.contains(&key.podcast_id)
+                }),
             };
             found
                 .into_iter()
-                .map(|(score, (id, row))| (score, (shard, id, row)))
+                .map(|(score, (id, row))| (score, shard, id, row as u32))
                 .collect()
         })
         .collect();
-    let best = top_k(per_shard.into_iter().flatten(), limit);
-    let search_done = Instant::now();
-    let hits = match request.mode {
+    per_shard.into_iter().flatten().collect()
+}
+
+/// The hits of `rows` (rows of shards open here), in their order: a podcast's stored
+/// fields, an episode's with the passage that matched (when it was a chunk); a row
+/// whose document is gone is left out.
+pub(crate) fn rows_hits(
+    generation: &OpenGeneration,
+    mode: SearchMode,
+    rows: &[ScoredRow],
+) -> Result<Hits> {
+    let shard_of = |number: u32| {
+        generation
+            .shard(number)
+            .ok_or(IndexError::ShardNotServed(number))
+    };
+    Ok(match mode {
         SearchMode::Podcasts => Hits::Podcasts(
-            best.iter()
-                .map(|(score, (shard, id, _))| {
-                    let searcher = &generation.shards[*shard].podcasts;
+            rows.iter()
+                .map(|(score, shard, id, _)| {
+                    let searcher = &shard_of(*shard)?.podcasts;
                     let fields = &generation.schemas.podcasts;
                     Ok(find_doc(searcher, fields.ids.id, &id.to_string())?
                         .map(|doc| podcast_hit(generation, doc, *score)))
@@ -216,42 +212,25 @@ pub fn semantic_search_with(
                 .collect::<Result<Vec<_>>>()?,
         ),
         SearchMode::Episodes => Hits::Episodes(
-            best.par_iter()
+            rows.par_iter()
                 .with_min_len(crate::fanout::min_len())
-                .map(|(score, (shard, id, row))| {
-                    episode_with_passage(generation, *shard, *id, *row, *score)
+                .map(|(score, shard, id, row)| {
+                    episode_with_passage(generation, shard_of(*shard)?, *id, *row as usize, *score)
                 })
                 .filter_map(Result::transpose)
                 .collect::<Result<Vec<_>>>()?,
         ),
-    };
-    let finished = Instant::now();
-    let total = match &hits {
-        Hits::Podcasts(hits) => hits.len(),
-        Hits::Episodes(hits) => hits.len(),
-    } as u64;
-    Ok(SearchResponse {
-        hits,
-        total,
-        next_cursor: None,
-        generation: generation.manifest.generation,
-        timings: Timings {
-            search_ms: (search_done - started).as_secs_f64() * 1e3,
-            post_processing_ms: (finished - search_done).as_secs_f64() * 1e3,
-            total_ms: (finished - started).as_secs_f64() * 1e3,
-        },
     })
 }
 
 /// An episode hit whose snippet is the passage that matched (when it was a chunk).
 fn episode_with_passage(
     generation: &OpenGeneration,
-    shard: usize,
+    open: &OpenShard,
     episode_id: Uuid,
     row: usize,
     score: f32,
 ) -> Result<Option<EpisodeHit>> {
-    let open = &generation.shards[shard];
     let fields = &generation.schemas;
     let Some(doc) = find_doc(
         &open.episodes,
@@ -262,7 +241,10 @@ fn episode_with_passage(
         return Ok(None);
     };
     let mut hit = episode_hit(generation, doc, score, None);
-    let key = open.vectors.as_ref().map(|vectors| vectors.keys()[row]);
+    let key = open
+        .vectors
+        .as_ref()
+        .and_then(|vectors| vectors.keys().get(row).copied());
     if let Some(chunk_id) = key.and_then(|key| key.chunk_id())
         && let Some(chunk) = find_doc(&open.chunks, fields.chunks.chunk_id, &chunk_id)?
     {
@@ -281,74 +263,4 @@ fn episode_with_passage(
         }];
     }
     Ok(Some(hit))
-}
-
-/// Podcasts whose centroid is closest to `podcast_id`'s, best first (itself excluded);
-/// `None` when the generation has no vectors or the podcast has no centroid.
-pub fn related_by_vectors(
-    generation: &OpenGeneration,
-    podcast_id: Uuid,
-    limit: usize,
-) -> Result<Option<Vec<PodcastHit>>> {
-    related_by_vectors_with(
-        generation,
-        podcast_id,
-        limit,
-        VectorSearchOptions::default(),
-    )
-}
-
-/// [`related_by_vectors`] with `options`.
-pub fn related_by_vectors_with(
-    generation: &OpenGeneration,
-    podcast_id: Uuid,
-    limit: usize,
-    options: VectorSearchOptions,
-) -> Result<Option<Vec<PodcastHit>>> {
-    if generation.model.is_none() {
-        return Ok(None);
-    }
-    let home = &generation.shards[shard_of(podcast_id, generation.manifest.shards) as usize];
-    let Some(vectors) = &home.vectors else {
-        return Ok(None);
-    };
-    let Some(row) = vectors.centroid_row(podcast_id) else {
-        return Ok(None);
-    };
-    let query = QueryVector::new(&vectors.dequantized(row));
-    if query.is_zero() {
-        return Ok(None);
-    }
-    let per_shard: Vec<Vec<(f32, (usize, Uuid))>> = generation
-        .shards
-        .par_iter()
-        .with_min_len(crate::fanout::min_len())
-        .enumerate()
-        .map(|(shard, open)| {
-            let Some(vectors) = &open.vectors else {
-                return Vec::new();
-            };
-            best_centroids(vectors, &query, limit, options.rescore, |key| {
-                key.podcast_id != podcast_id
-            })
-            .into_iter()
-            .map(|(score, (id, _))| (score, (shard, id)))
-            .collect()
-        })
-        .collect();
-    let best = top_k(per_shard.into_iter().flatten(), limit);
-    let fields = &generation.schemas.podcasts;
-    let hits = best
-        .iter()
-        .map(|(score, (shard, id))| {
-            Ok(find_doc(
-                &generation.shards[*shard].podcasts,
-                fields.ids.id,
-                &id.to_string(),
-            )?
-            .map(|doc| podcast_hit(generation, doc, *score)))
-        })
-        .filter_map(Result::transpose)
-        .collect::<Result<Vec<_>>>()?;
-    Ok(Some(hits))
 }
