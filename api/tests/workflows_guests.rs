@@ -181,9 +181,16 @@ async fn a_profile_is_built_in_the_background_with_its_project() {
 async fn uploads_are_limited_and_their_text_feeds_the_bio() {
     let http = start().await;
     let key = http.key("guests-upload@example.com", "business");
-    let created = create(&http, &key, ada()).await;
+    // The first bio, written by the AI at creation, is an AI assist: it used to be free.
+    let answer = http.post("/api/v1/guest-profiles", &key, ada()).await;
+    assert_eq!(
+        answer.usage_count(),
+        Some(1),
+        "the creation's AI bio is charged"
+    );
+    let created = answer.data().clone();
     let id = created["guestProfileId"].as_str().unwrap().to_owned();
-    done(&http, &key, &id).await;
+    let first_bio = done(&http, &key, &id).await["guestBio"].clone();
     let path = format!("/api/v1/guest-profiles/{id}/documents");
 
     let bad_field = http
@@ -263,6 +270,8 @@ async fn uploads_are_limited_and_their_text_feeds_the_bio() {
         .await;
     let docs = profile["documents"].as_array().unwrap();
     assert_eq!(docs.len(), 2);
+    // Documents added later keep the bio: no AI call that nobody was charged for.
+    assert_eq!(profile["guestBio"], first_bio);
     let text_doc = docs.iter().find(|d| d["name"] == "notes.txt").unwrap();
     assert_eq!(text_doc["status"], "processed");
     assert!(text_doc["dateExtracted"].is_string());
@@ -274,7 +283,7 @@ async fn uploads_are_limited_and_their_text_feeds_the_bio() {
             json!({}),
         )
         .await;
-    assert_eq!(regenerated.usage_count(), Some(1));
+    assert_eq!(regenerated.usage_count(), Some(2), "after the creation's");
     let long_bio = regenerated.data()["result"]["answer"]["longBio"]
         .as_str()
         .unwrap()

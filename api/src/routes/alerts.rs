@@ -425,9 +425,14 @@ pub async fn update(
             config.alert_settings = checked;
         }
         config.updated_at = Utc::now();
-        state
+        // Written only while the alert is live: deleted since it was read, it stays
+        // deleted (writing it back would put the team over its alert cap).
+        if !state
             .workflows
-            .put_doc(DocKind::AlertConfig, &stored(config.clone(), false))?;
+            .update_live_doc(DocKind::AlertConfig, &stored(config.clone(), false))?
+        {
+            return Err(not_found(&id));
+        }
         Ok(Envelope(json!({"updatedAlertConfig": config})))
     })
     .await

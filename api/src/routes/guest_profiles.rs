@@ -154,7 +154,7 @@ async fn store_new(
     state: AppState,
     caller: &Caller,
     new: NewProfile,
-) -> ApiResult<Envelope<CreateGuestProfileResponse>> {
+) -> ApiResult<(Metered, Envelope<CreateGuestProfileResponse>)> {
     let account = caller.require_account()?.clone();
     let plan = caller.plan;
     let name = format!("{} {}", new.first_name, new.last_name)
@@ -176,6 +176,17 @@ async fn store_new(
         last_updated: now,
     };
     let cap = plan.limits().projects.map(u64::from);
+    // The profile's bio is written by the AI: one AI assist, charged before anything is
+    // created, once the project cap is known to leave room (checked again, under the
+    // store's lock, when the project is created).
+    if let Some(limit) = cap {
+        let (counting, team_id) = (state.clone(), account.team_id.clone());
+        let projects = blocking(move || Ok(counting.workflows.count_projects(&team_id)?)).await?;
+        if projects >= limit {
+            return Err(project_limit(plan, limit));
+        }
+    }
+    let metered = metering::charge(&state, caller, UsageCounter::AiAssist).await?;
     let work_state = state.clone();
     let work_account = account.clone();
     let create_alert = new.create_alert;
@@ -184,11 +195,7 @@ async fn store_new(
         let account = work_account;
         let project = match state.workflows.create_project(project, cap)? {
             CapCheck::Done(project) => project,
-            CapCheck::CapReached { limit } => {
-                return Err(ApiError::Forbidden(format!(
-                    "Project limit reached: the {plan} plan allows {limit} projects. Delete a project or upgrade your plan to create more."
-                )));
-            }
+            CapCheck::CapReached { limit } => return Err(project_limit(plan, limit)),
         };
         let profile = GuestProfileDoc {
             guest_profile_id: Uuid::new_v4().to_string(),
@@ -237,7 +244,13 @@ async fn store_new(
     state
         .guest_pipeline()
         .spawn(&account.team_id, &profile_id, true);
-    Ok(Envelope(response))
+    Ok((metered, Envelope(response)))
+}
+
+fn project_limit(plan: podlens_model::Plan, limit: u64) -> ApiError {
+    ApiError::Forbidden(format!(
+        "Project limit reached: the {plan} plan allows {limit} projects. Delete a project or upgrade your plan to create more."
+    ))
 }
 
 /// A person alert for a new guest, when the plan has room for one more.
@@ -298,12 +311,13 @@ fn required_name(body: &Map<String, Value>, name: &str, label: &str) -> ApiResul
 
 /// `POST /api/v1/guest-profiles`: firstName, lastName and shortBio are required.
 #[utoipa::path(post, path = "/api/v1/guest-profiles", tag = "guest-profiles",
-    responses((status = 200, description = "OK: the answer in the envelope")))]
+    responses((status = 200, description = "OK: the answer in the envelope; the bio is written by the AI (one AI assist)"),
+              (status = 429, description = "AI assists used up")))]
 pub async fn create(
     State(state): State<AppState>,
     caller: Caller,
     RawJson(body): RawJson,
-) -> ApiResult<Envelope<CreateGuestProfileResponse>> {
+) -> ApiResult<(Metered, Envelope<CreateGuestProfileResponse>)> {
     caller.require_account()?;
     let body = object(body)?;
     let first_name = required_name(&body, "firstName", "First name")?;
@@ -346,12 +360,13 @@ pub async fn create(
 /// short bio, goals, expertise and topics to discuss required with their messages;
 /// topics to avoid, company, LinkedIn and website optional (empty URLs allowed).
 #[utoipa::path(post, path = "/api/v1/guest-profiles/onboarding-form", tag = "guest-profiles",
-    responses((status = 200, description = "OK: the answer in the envelope")))]
+    responses((status = 200, description = "OK: the answer in the envelope; the bio is written by the AI (one AI assist)"),
+              (status = 429, description = "AI assists used up")))]
 pub async fn create_from_form(
     State(state): State<AppState>,
     caller: Caller,
     RawJson(body): RawJson,
-) -> ApiResult<Envelope<CreateGuestProfileResponse>> {
+) -> ApiResult<(Metered, Envelope<CreateGuestProfileResponse>)> {
     caller.require_account()?;
     let body = object(body)?;
     let field = |name: &str| -> ApiResult<Option<String>> { Ok(optional_string(&body, name)?) };

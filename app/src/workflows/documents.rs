@@ -148,6 +148,11 @@ fn merge_patch(target: &mut Value, patch: &Value) {
     }
 }
 
+/// The lock a team's documents of a kind are counted and written under.
+fn team_lock(kind: DocKind, team_id: &str) -> String {
+    format!("workflow_documents:{}:{team_id}", kind.as_str())
+}
+
 impl WorkflowStore {
     /// Writes a document, replacing the stored one with the same kind and id.
     pub fn put_doc<T: Serialize>(&self, kind: DocKind, doc: &Stored<T>) -> AppResult<()> {
@@ -222,12 +227,7 @@ impl WorkflowStore {
         let team_id = doc.team_id.as_str();
         database.wait(async {
             let mut tx = database.begin_write().await?;
-            database
-                .lock(
-                    &mut tx,
-                    &format!("workflow_documents:{}:{team_id}", kind.as_str()),
-                )
-                .await?;
+            database.lock(&mut tx, &team_lock(kind, team_id)).await?;
             let count = count(
                 sqlx::query(
                     "SELECT COUNT(*) FROM workflow_documents
@@ -246,6 +246,41 @@ impl WorkflowStore {
             insert.execute(&mut *tx).await?;
             tx.commit().await?;
             Ok::<_, AppError>(CapCheck::Done(()))
+        })
+    }
+
+    /// Replaces a live (not deleted) document of its team, in one write transaction
+    /// holding the team's lock for the kind, as [`WorkflowStore::insert_doc_capped`]
+    /// takes it: a document deleted meanwhile stays deleted. A whole-document write
+    /// from a read made before the delete would bring it back, past the team's cap (a
+    /// new one counted while it was gone). True when it was live and is written.
+    pub fn update_live_doc<T: Serialize>(&self, kind: DocKind, doc: &Stored<T>) -> AppResult<bool> {
+        let database = self.database();
+        let team_id = doc.team_id.as_str();
+        let value = encode(&doc.value)?;
+        let (doc_id, parent_id, updated_at) = (
+            doc.id.clone(),
+            doc.parent_id.clone(),
+            time_text(doc.updated_at),
+        );
+        database.wait(async {
+            let mut tx = database.begin_write().await?;
+            database.lock(&mut tx, &team_lock(kind, team_id)).await?;
+            let updated = sqlx::query(
+                "UPDATE workflow_documents SET parent_id = $1, updated_at = $2, doc = $3
+                 WHERE kind = $4 AND doc_id = $5 AND team_id = $6 AND deleted = 0",
+            )
+            .bind(parent_id)
+            .bind(updated_at)
+            .bind(value)
+            .bind(kind.as_str())
+            .bind(doc_id)
+            .bind(team_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            tx.commit().await?;
+            Ok::<_, AppError>(updated > 0)
         })
     }
 
@@ -370,6 +405,89 @@ mod tests {
 
     fn ids(docs: Vec<Stored<Value>>) -> Vec<String> {
         docs.into_iter().map(|doc| doc.id).collect()
+    }
+
+    /// Confirmed, then fixed: an alert PATCH read the alert, and wrote the whole
+    /// document back live. An alert deleted between the read and the write, with a new
+    /// one created in its place under the cap, came back: the team held one more alert
+    /// than its plan allows. `update_live_doc` writes only while the alert is live,
+    /// under the lock the capped insert takes.
+    #[test]
+    fn a_patch_read_before_a_delete_cannot_bring_the_alert_back_past_the_cap() {
+        let store = memory_store();
+        let cap = Some(2);
+        for id in ["a1", "a2"] {
+            let created = store
+                .insert_doc_capped(DocKind::AlertConfig, &doc(id, "t1", None, 1), cap)
+                .unwrap();
+            assert!(matches!(created, CapCheck::Done(())));
+        }
+        // The PATCH reads a1 ...
+        let mut read: Stored<Value> = store
+            .get_doc(DocKind::AlertConfig, Some("t1"), "a1")
+            .unwrap()
+            .unwrap();
+        // ... a DELETE of a1 and a creation of a3 run meanwhile ...
+        let deleted = Stored {
+            deleted: true,
+            ..read.clone()
+        };
+        store.put_doc(DocKind::AlertConfig, &deleted).unwrap();
+        let created = store
+            .insert_doc_capped(DocKind::AlertConfig, &doc("a3", "t1", None, 2), cap)
+            .unwrap();
+        assert!(matches!(created, CapCheck::Done(())));
+        read.value["name"] = json!("renamed");
+        read.updated_at = at(3);
+        let live = |store: &WorkflowStore| {
+            store
+                .list_docs::<Value>(
+                    DocKind::AlertConfig,
+                    &DocFilter {
+                        team_id: Some("t1"),
+                        ..DocFilter::default()
+                    },
+                )
+                .unwrap()
+                .len()
+        };
+        // ... and the PATCH writes what it read.
+        assert!(
+            !store.update_live_doc(DocKind::AlertConfig, &read).unwrap(),
+            "the deleted alert is not written"
+        );
+        assert_eq!(live(&store), 2, "the team stays at its cap");
+        // The whole-document write the PATCH used to make brings it back: 3 of 2.
+        let stale = memory_store();
+        for id in ["a2", "a3"] {
+            stale
+                .insert_doc_capped(DocKind::AlertConfig, &doc(id, "t1", None, 1), cap)
+                .unwrap();
+        }
+        stale.put_doc(DocKind::AlertConfig, &deleted).unwrap();
+        stale.put_doc(DocKind::AlertConfig, &read).unwrap();
+        assert_eq!(live(&stale), 3);
+        // A live alert is written, and only in its own team.
+        let mut a2: Stored<Value> = store
+            .get_doc(DocKind::AlertConfig, Some("t1"), "a2")
+            .unwrap()
+            .unwrap();
+        a2.value["name"] = json!("kept");
+        assert!(store.update_live_doc(DocKind::AlertConfig, &a2).unwrap());
+        let other_team = Stored {
+            team_id: "t2".into(),
+            ..a2.clone()
+        };
+        assert!(
+            !store
+                .update_live_doc(DocKind::AlertConfig, &other_team)
+                .unwrap()
+        );
+        let stored: Stored<Value> = store
+            .get_doc(DocKind::AlertConfig, Some("t1"), "a2")
+            .unwrap()
+            .unwrap();
+        assert_eq!(stored.value["name"], "kept");
     }
 
     #[test]

@@ -353,7 +353,8 @@ pub struct GuestPipeline {
 
 impl GuestPipeline {
     /// Runs the pipeline from the profile's current status to DONE (or ERROR with the
-    /// reason). `generate` says whether the bio is (re)generated at the end.
+    /// reason). `generate` says whether the bio is (re)generated at the end by the AI
+    /// assist: only for a caller charged an assist for it.
     pub async fn run(self, team_id: String, id: String, generate: bool) {
         if let Err(error) = self.steps(&team_id, &id, generate).await {
             tracing::warn!(guest_profile = %id, %error, "guest profile processing failed");
@@ -391,7 +392,9 @@ impl GuestPipeline {
         let (store, work_team, work_id) = (self.store.clone(), team_id.to_owned(), id.to_owned());
         blocking(move || process_documents(&store, &work_team, &work_id)).await?;
         let profile = step(GuestProfileStatus::GeneratingProfile).await?;
-        if generate || profile.guest_bio.is_none() {
+        // The bio is written by the AI only when the caller was charged an AI assist
+        // for it (creation, a resumed creation); documents added later keep the bio.
+        if generate {
             let (store, docs_team, docs_id) =
                 (self.store.clone(), team_id.to_owned(), id.to_owned());
             let documents =
@@ -437,7 +440,9 @@ impl GuestPipeline {
                 doc.value.processing_status,
                 GuestProfileStatus::Done | GuestProfileStatus::Error
             ) {
-                self.spawn(&doc.team_id, &doc.id, false);
+                // A profile without a bio was stopped while being created, and its
+                // creation was charged the assist that writes the bio.
+                self.spawn(&doc.team_id, &doc.id, doc.value.guest_bio.is_none());
             }
         }
     }

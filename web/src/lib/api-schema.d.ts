@@ -12527,7 +12527,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK: the answer in the envelope */
+            /** @description OK: the answer in the envelope; the bio is written by the AI (one AI assist) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12560,6 +12560,15 @@ export interface operations {
             };
             /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AI assists used up */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12578,7 +12587,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: the answer in the envelope */
+            /** @description OK: the answer in the envelope; the bio is written by the AI (one AI assist) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12611,6 +12620,15 @@ export interface operations {
             };
             /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AI assists used up */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
