@@ -282,6 +282,20 @@ async fn episode_details_transcripts_and_downloads() {
         .unwrap()
         .to_owned();
     assert!(!text_value.is_empty());
+    // The SDK documents transcript-text and transcript-timestamps as one transcript
+    // download each (they were free, while download/transcript was charged); their
+    // previews are free.
+    assert_eq!(text.headers["x-usage-count"], "1");
+    for preview in ["transcript-text/preview", "transcript-timestamps/preview"] {
+        let reply = get(
+            &app,
+            &format!("/api/v1/episodes/{episode_id}/{preview}"),
+            Some(&key),
+        )
+        .await;
+        ok_data(&reply);
+        assert!(reply.headers.get("x-usage-count").is_none(), "{preview}");
+    }
     let signed_out = get(
         &app,
         &format!("/api/v1/episodes/{episode_id}/transcript-text"),
@@ -300,6 +314,7 @@ async fn episode_details_transcripts_and_downloads() {
         ok_data(&stamps)["sentences"].as_array().unwrap().len(),
         cue_count
     );
+    assert_eq!(stamps.headers["x-usage-count"], "2");
 
     let txt = get(
         &app,
@@ -339,7 +354,7 @@ async fn episode_details_transcripts_and_downloads() {
         .find(|alias| alias["alias"] == "transcriptDownloadCount")
         .unwrap()
         .clone();
-    assert_eq!(downloads["used"], 2);
+    assert_eq!(downloads["used"], 4, "text, timestamps, txt and vtt");
 }
 
 #[tokio::test]

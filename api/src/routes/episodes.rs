@@ -20,7 +20,7 @@ use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
-use crate::metering;
+use crate::metering::{self, Metered};
 use crate::routes::{deep_analysis, lookup};
 use crate::state::{AppState, blocking};
 use podlens_app::accounts::UsageCounter;
@@ -189,29 +189,45 @@ fn transcript_of(state: &AppState, episode_id: &str) -> ApiResult<TranscriptReco
         .ok_or_else(|| ApiError::NotFound(format!("Episode {episode_id} has no transcript")))
 }
 
-/// An episode's whole transcript text (signed-in callers).
+/// The transcript of `episode_id` for a signed-in caller, charged as one transcript
+/// download (the SDK: "counts as one transcript download"; the `/preview` variants are
+/// free): found first, so a missing one costs nothing.
+async fn downloaded_transcript(
+    state: &AppState,
+    caller: &Caller,
+    episode_id: String,
+) -> ApiResult<(Metered, TranscriptRecord)> {
+    caller.require_account()?;
+    let lookup_state = state.clone();
+    let transcript = blocking(move || transcript_of(&lookup_state, &episode_id)).await?;
+    let metered = metering::charge(state, caller, UsageCounter::TranscriptDownload).await?;
+    Ok((metered, transcript))
+}
+
+/// An episode's whole transcript text (signed-in callers; one transcript download).
 #[utoipa::path(get, path = "/api/v1/episodes/{episodeId}/transcript-text", tag = "episodes",
     params(("episodeId" = String, Path)),
-    responses((status = 200, description = "The transcript text"), (status = 401, description = "No API key"),
-              (status = 404, description = "No transcript")))]
+    responses((status = 200, description = "The transcript text; counts as one transcript download"), (status = 401, description = "No API key"),
+              (status = 403, description = "Transcript downloads are not on the plan"),
+              (status = 404, description = "No transcript"),
+              (status = 429, description = "Monthly transcript downloads used up")))]
 pub async fn transcript_text(
     State(state): State<AppState>,
     caller: Caller,
     Path(episode_id): Path<String>,
-) -> ApiResult<Envelope<TranscriptTextResponse>> {
-    caller.require_account()?;
-    blocking(move || {
-        let transcript = transcript_of(&state, &episode_id)?;
-        Ok(Envelope(TranscriptTextResponse {
+) -> ApiResult<(Metered, Envelope<TranscriptTextResponse>)> {
+    let (metered, transcript) = downloaded_transcript(&state, &caller, episode_id).await?;
+    Ok((
+        metered,
+        Envelope(TranscriptTextResponse {
             episode_transcript_text: TranscriptText {
                 podcast_id: transcript.podcast_id.to_string(),
                 episode_id: transcript.episode_id.to_string(),
                 transcript_id: transcript.transcript_id.to_string(),
                 text: Some(transcript.transcript_text),
             },
-        }))
-    })
-    .await
+        }),
+    ))
 }
 
 #[derive(Debug, Serialize)]
@@ -257,25 +273,29 @@ pub async fn transcript_text_preview(
     .await
 }
 
-/// An episode's transcript as timed sentences (signed-in callers).
+/// An episode's transcript as timed sentences (signed-in callers; one transcript
+/// download).
 #[utoipa::path(get, path = "/api/v1/episodes/{episodeId}/transcript-timestamps", tag = "episodes",
     params(("episodeId" = String, Path)),
-    responses((status = 200, description = "Timed sentences")))]
+    responses((status = 200, description = "Timed sentences; counts as one transcript download"),
+              (status = 403, description = "Transcript downloads are not on the plan"),
+              (status = 404, description = "No transcript"),
+              (status = 429, description = "Monthly transcript downloads used up")))]
 pub async fn transcript_timestamps(
     State(state): State<AppState>,
     caller: Caller,
     Path(episode_id): Path<String>,
-) -> ApiResult<Envelope<TranscriptTimestampsResponse>> {
-    caller.require_account()?;
-    blocking(move || {
-        let transcript = transcript_of(&state, &episode_id)?;
-        Ok(Envelope(TranscriptTimestampsResponse {
+) -> ApiResult<(Metered, Envelope<TranscriptTimestampsResponse>)> {
+    let (metered, transcript) = downloaded_transcript(&state, &caller, episode_id).await?;
+    let response = blocking(move || {
+        Ok(TranscriptTimestampsResponse {
             episode_id: transcript.episode_id.to_string(),
             podcast_id: transcript.podcast_id.to_string(),
             sentences: transcripts::sentences(&transcript),
-        }))
+        })
     })
-    .await
+    .await?;
+    Ok((metered, Envelope(response)))
 }
 
 #[derive(Debug, Serialize)]

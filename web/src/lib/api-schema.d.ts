@@ -513,7 +513,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An episode's whole transcript text (signed-in callers). */
+        /** An episode's whole transcript text (signed-in callers; one transcript download). */
         get: operations["getEpisodeTranscriptText"];
         put?: never;
         post?: never;
@@ -547,7 +547,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An episode's transcript as timed sentences (signed-in callers). */
+        /**
+         * An episode's transcript as timed sentences (signed-in callers; one transcript
+         *     download).
+         */
         get: operations["getEpisodeTranscriptTimestamps"];
         put?: never;
         post?: never;
@@ -12041,7 +12044,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The transcript text */
+            /** @description The transcript text; counts as one transcript download */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12072,7 +12075,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            /** @description Transcript downloads are not on the plan */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12083,6 +12086,15 @@ export interface operations {
             };
             /** @description No transcript */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Monthly transcript downloads used up */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12165,7 +12177,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Timed sentences */
+            /** @description Timed sentences; counts as one transcript download */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12196,7 +12208,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            /** @description Transcript downloads are not on the plan */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12205,8 +12217,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No such resource (or not one of the caller's team) */
+            /** @description No transcript */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Monthly transcript downloads used up */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 
 import { Artwork } from '@/components/ui/artwork';
@@ -7,7 +7,7 @@ import { PageHeader, Section } from '@/components/ui/page-header';
 import { ServerSanitizedHtml } from '@/components/ui/sanitized-html';
 import { EmptyState, ErrorState, QueryState, Spinner } from '@/components/ui/states';
 import { useAuth } from '@/features/auth/use-auth';
-import { useEpisode, useTranscriptText } from '@/features/episodes/api/get-episode';
+import { useEpisode, useTranscriptPreview, useTranscriptText } from '@/features/episodes/api/get-episode';
 import { useRequestEpisodeTranscription } from '@/features/transcriptions/api/transcriptions';
 import { ApiClientError } from '@/lib/api-client';
 import { formatDate, formatDuration } from '@/lib/format';
@@ -30,7 +30,11 @@ export function EpisodePage({ podcastSlug, episodeSlug }: { podcastSlug: string;
 
 function EpisodeDetails({ episodeId, podcastSlug }: { episodeId: string; podcastSlug: string }) {
   const query = useEpisode(episodeId);
-  const transcript = useTranscriptText(episodeId, Boolean(query.data?.episode.hasTranscript));
+  // The start of the transcript is free; the whole of it counts as a transcript
+  // download, so it is fetched only when asked for.
+  const preview = useTranscriptPreview(episodeId, Boolean(query.data?.episode.hasTranscript));
+  const [wholeAsked, setWholeAsked] = useState(false);
+  const transcript = useTranscriptText(episodeId, wholeAsked);
   const { hash } = useLocation();
   const ready = query.isSuccess;
   // The transcript badge of an episode row links here with #section-transcript.
@@ -59,8 +63,25 @@ function EpisodeDetails({ episodeId, podcastSlug }: { episodeId: string; podcast
                 <RequestTranscript episodeId={episodeId} />
               </EmptyState>
             ) : (
-              <QueryState query={transcript} feature="Transcripts">
-                {(data) => <div className="transcript">{data.episodeTranscriptText.text}</div>}
+              <QueryState query={preview} feature="Transcripts">
+                {(data) => (
+                  <>
+                    <div className="transcript">{transcript.data ? transcript.data.episodeTranscriptText.text : data.episodeTranscriptText.text}</div>
+                    {data.episodeTranscriptText.truncated && !transcript.data ? (
+                      <p>
+                        <button type="button" className="button button-secondary" disabled={transcript.isFetching} onClick={() => setWholeAsked(true)}>
+                          {transcript.isFetching ? 'Loading…' : 'Read the whole transcript'}
+                        </button>{' '}
+                        <span className="muted">Counts as one transcript download of your plan.</span>
+                      </p>
+                    ) : null}
+                    {transcript.isError ? (
+                      <p className="form-error" role="alert">
+                        {transcript.error instanceof ApiClientError ? transcript.error.displayMessage : transcript.error.message}
+                      </p>
+                    ) : null}
+                  </>
+                )}
               </QueryState>
             )}
           </Section>
