@@ -19,6 +19,8 @@ pub struct Caller {
     pub account: Option<Account>,
     pub plan: Plan,
     pub client_address: String,
+    /// How the caller was identified.
+    pub origin: Origin,
 }
 
 impl Caller {
@@ -92,16 +94,18 @@ pub async fn authenticate(
         return next.run(request).await;
     }
     let (mut parts, body) = request.into_parts();
-    match Caller::resolve_with_origin(&parts, &state).await {
-        Ok((_, Origin::Session))
-            if !parts.method.is_safe() && !parts.headers.contains_key(CSRF_HEADER) =>
+    match Caller::resolve(&parts, &state).await {
+        Ok(caller)
+            if caller.origin == Origin::Session
+                && !parts.method.is_safe()
+                && !parts.headers.contains_key(CSRF_HEADER) =>
         {
             ApiError::Forbidden(format!(
                 "Requests signed in by session cookie must send the {CSRF_HEADER} header"
             ))
             .into_response()
         }
-        Ok((caller, _)) => {
+        Ok(caller) => {
             parts.extensions.insert(caller);
             next.run(axum::extract::Request::from_parts(parts, body))
                 .await
@@ -112,26 +116,20 @@ pub async fn authenticate(
 
 /// How a caller was identified.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Origin {
+pub enum Origin {
+    /// Signed out.
     Anonymous,
+    /// An API key in `Authorization`.
     ApiKey,
+    /// A browser session cookie.
     Session,
 }
 
 impl Caller {
-    async fn resolve(parts: &Parts, state: &AppState) -> Result<Caller, ApiError> {
-        Self::resolve_with_origin(parts, state)
-            .await
-            .map(|(caller, _)| caller)
-    }
-
     /// Identifies the caller of a request: an API key in `Authorization`, else a
     /// browser session cookie (any plan: the web app is not API access), else a
     /// signed-out client. A stale or unknown session cookie is a signed-out client.
-    async fn resolve_with_origin(
-        parts: &Parts,
-        state: &AppState,
-    ) -> Result<(Caller, Origin), ApiError> {
+    async fn resolve(parts: &Parts, state: &AppState) -> Result<Caller, ApiError> {
         let client_address = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
@@ -155,24 +153,20 @@ impl Caller {
                         .await?;
                 if let Some(account) = account {
                     let plan = plan::plan_of(&account.plan)?;
-                    return Ok((
-                        Caller {
-                            account: Some(account),
-                            plan,
-                            client_address,
-                        },
-                        Origin::Session,
-                    ));
+                    return Ok(Caller {
+                        account: Some(account),
+                        plan,
+                        client_address,
+                        origin: Origin::Session,
+                    });
                 }
             }
-            return Ok((
-                Caller {
-                    account: None,
-                    plan: Plan::Public,
-                    client_address,
-                },
-                Origin::Anonymous,
-            ));
+            return Ok(Caller {
+                account: None,
+                plan: Plan::Public,
+                client_address,
+                origin: Origin::Anonymous,
+            });
         };
         let Some(key) = key_from_header(header) else {
             return Err(ApiError::InvalidToken);
@@ -190,14 +184,12 @@ impl Caller {
                 plan: account.plan.clone(),
             });
         }
-        Ok((
-            Caller {
-                account: Some(account),
-                plan,
-                client_address,
-            },
-            Origin::ApiKey,
-        ))
+        Ok(Caller {
+            account: Some(account),
+            plan,
+            client_address,
+            origin: Origin::ApiKey,
+        })
     }
 }
 

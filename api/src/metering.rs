@@ -201,6 +201,7 @@ mod tests {
             account: None,
             plan,
             client_address: "127.0.0.1".into(),
+            origin: crate::auth::Origin::Anonymous,
         }
     }
 

@@ -543,7 +543,16 @@ async fn build_team_a(http: &Http, key: &str) -> TeamA {
         .as_str()
         .unwrap()
         .to_owned();
-    let created_key = http.post("/api/v1/teams/api-keys", key, json!({})).await;
+    // Keys are made from a signed-in session.
+    let session = http.session_cookie(key);
+    let created_key = http
+        .as_browser(
+            "POST",
+            "/api/v1/teams/api-keys",
+            Some(&session),
+            Some(json!({})),
+        )
+        .await;
     let key_id = created_key.data()["keyId"].as_str().unwrap().to_owned();
     let new_key = created_key.data()["apiKey"].as_str().unwrap().to_owned();
 

@@ -48,19 +48,7 @@ async fn as_browser(
     cookie: Option<&str>,
     body: Option<Value>,
 ) -> Answer {
-    let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
-    let mut request = reqwest::Client::new()
-        .request(method, format!("{}{path}", http.base))
-        .header("x-podlens-client", "web");
-    if let Some(cookie) = cookie {
-        request = request.header("cookie", cookie);
-    }
-    if let Some(body) = body {
-        request = request
-            .header("content-type", "application/json")
-            .body(body.to_string());
-    }
-    http.send(request).await
+    http.as_browser(method, path, cookie, body).await
 }
 
 /// Accepts an invitation from a browser without a session; the answer and its cookie.

@@ -90,6 +90,29 @@ export async function signIn(page) {
   await page.waitForURL(`${baseUrl}/app`, { timeout: TIMEOUT });
 }
 
+/** Signs in as the test key's user by a mailed sign-in link (a browser session, which
+ * API keys are created from: a key cannot create keys), as a user would. */
+export async function signInByEmailLink(page) {
+  if (!apiKey) throw new Skip('PODLENS_E2E_KEY is not set: this screen needs a signed-in user');
+  if (!outbox) throw new Skip('PODLENS_E2E_OUTBOX is not set: a sign-in link is read from the outbox');
+  const { email } = await api('/auth/session');
+  await page.goto(`${baseUrl}/sign-in`);
+  const status = await page.evaluate(async (address) => {
+    const response = await fetch('/api/v1/auth/sign-in', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Podlens-Client': 'web' },
+      body: JSON.stringify({ email: address }),
+    });
+    return response.status;
+  }, email);
+  if (status !== 200) throw new Error(`asking for a sign-in link answered ${status}`);
+  const mail = await newestMailTo(email);
+  const link = mail.match(/https?:\/\/\S+\/sign-in\/email-link\?key=[0-9a-f]{64}\S*/)?.[0];
+  if (!link) throw new Error(`no sign-in link in the mail:\n${mail}`);
+  await page.goto(link.replace(/^https?:\/\/[^/]+/, baseUrl));
+  await page.waitForURL(`${baseUrl}/app`, { timeout: TIMEOUT });
+}
+
 /** Podcasts of the catalog with their latest episodes, from the API. */
 export async function latestPodcasts(query = '') {
   const latest = await api(`/episodes/latest${query}`);

@@ -8,7 +8,7 @@ use axum::routing::{delete, get};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::auth::Caller;
+use crate::auth::{Caller, Origin};
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::state::{AppState, blocking};
@@ -85,14 +85,27 @@ pub async fn list(
     .await
 }
 
-/// A new key for the caller's team; only plans with API access may create one.
+/// Why a key cannot create keys.
+pub const CREATE_WITH_SESSION_MESSAGE: &str = "API keys are created from a signed-in session (the web app's developer settings), not with an API key";
+/// Why a plain member cannot revoke another member's key.
+pub const REVOKE_OWN_KEYS_MESSAGE: &str =
+    "Only the member who created an API key, or a team owner or admin, can revoke it";
+
+/// A new key for the caller's team, from a signed-in session (a key cannot create
+/// keys: a leaked one would outlive its revocation); only plans with API access may
+/// create one.
 #[utoipa::path(post, path = "/api/v1/teams/api-keys", tag = "teams",
-    responses((status = 200, body = CreatedApiKey, description = "The new key, shown this once")))]
+    responses((status = 200, body = CreatedApiKey, description = "The new key, shown this once"),
+              (status = 401, description = "Not signed in"),
+              (status = 403, description = "Asked with an API key, or the plan has no API access")))]
 pub async fn create(
     State(state): State<AppState>,
     caller: Caller,
 ) -> ApiResult<Envelope<CreatedApiKey>> {
     let account = caller.require_account()?.clone();
+    if caller.origin != Origin::Session {
+        return Err(ApiError::Forbidden(CREATE_WITH_SESSION_MESSAGE.to_owned()));
+    }
     if !caller.plan.has_api_access() {
         return Err(ApiError::ApiAccessDenied {
             plan: account.plan.clone(),
@@ -110,10 +123,12 @@ pub async fn create(
     .await
 }
 
-/// Revokes a key of the caller's team.
+/// Revokes a key of the caller's team: one the caller created, or any as the team's
+/// owner or an admin.
 #[utoipa::path(delete, path = "/api/v1/teams/api-keys/{keyId}", tag = "teams",
     params(("keyId" = String, Path, description = "The key's id from the list")),
     responses((status = 200, body = RevokedApiKey, description = "The key is revoked"),
+              (status = 403, description = "Another member's key, and the caller is a plain member"),
               (status = 404, description = "No such key in the team")))]
 pub async fn revoke(
     State(state): State<AppState>,
@@ -122,10 +137,25 @@ pub async fn revoke(
 ) -> ApiResult<Envelope<RevokedApiKey>> {
     let account = caller.require_account()?.clone();
     blocking(move || {
+        let not_found = || ApiError::NotFound(format!("API key not found: {key_id}"));
+        let key = state
+            .accounts
+            .team_keys(&account.team_id)?
+            .into_iter()
+            .find(|row| row.key_id == key_id)
+            .ok_or_else(not_found)?;
+        let own = key.created_by.eq_ignore_ascii_case(&account.email);
+        let manages = state
+            .members
+            .role(&account.team_id, &account.user_id)?
+            .is_some_and(|role| role.manages_members());
+        if !own && !manages {
+            return Err(ApiError::Forbidden(REVOKE_OWN_KEYS_MESSAGE.to_owned()));
+        }
         let revoked_at = state
             .accounts
             .revoke_key(Some(&account.team_id), &key_id)?
-            .ok_or_else(|| ApiError::NotFound(format!("API key not found: {key_id}")))?;
+            .ok_or_else(not_found)?;
         Ok(Envelope(RevokedApiKey { key_id, revoked_at }))
     })
     .await

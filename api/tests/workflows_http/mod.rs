@@ -97,6 +97,50 @@ impl Http {
         }
     }
 
+    /// The session cookie (`podlens_session=…`) of a browser signed in as the owner of
+    /// `api_key`.
+    pub fn session_cookie(&self, api_key: &str) -> String {
+        let account = self
+            .state
+            .accounts
+            .account_for_key(api_key)
+            .expect("store")
+            .expect("a live key");
+        let token = self
+            .state
+            .sessions
+            .open_session(&account.user_id, chrono::Utc::now())
+            .expect("session");
+        format!(
+            "{}={token}",
+            podlens_app::accounts::sessions::SESSION_COOKIE
+        )
+    }
+
+    /// A request as the web app sends it: by session cookie (when given), with the
+    /// client header every cookie-authenticated write needs.
+    pub async fn as_browser(
+        &self,
+        method: &str,
+        path: &str,
+        cookie: Option<&str>,
+        body: Option<Value>,
+    ) -> Answer {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+        let mut request = reqwest::Client::new()
+            .request(method, format!("{}{path}", self.base))
+            .header("x-podlens-client", "web");
+        if let Some(cookie) = cookie {
+            request = request.header("cookie", cookie);
+        }
+        if let Some(body) = body {
+            request = request
+                .header("content-type", "application/json")
+                .body(body.to_string());
+        }
+        self.send(request).await
+    }
+
     pub async fn call(&self, method: &str, path: &str, key: &str, body: Option<Value>) -> Answer {
         let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
         let mut request = self

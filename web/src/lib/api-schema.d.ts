@@ -1789,7 +1789,11 @@ export interface paths {
         /** The team's keys, revoked ones included, newest first. */
         get: operations["list"];
         put?: never;
-        /** A new key for the caller's team; only plans with API access may create one. */
+        /**
+         * A new key for the caller's team, from a signed-in session (a key cannot create
+         *     keys: a leaked one would outlive its revocation); only plans with API access may
+         *     create one.
+         */
         post: operations["create"];
         delete?: never;
         options?: never;
@@ -1807,7 +1811,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revokes a key of the caller's team. */
+        /**
+         * Revokes a key of the caller's team: one the caller created, or any as the team's
+         *     owner or an admin.
+         */
         delete: operations["revoke"];
         options?: never;
         head?: never;
@@ -16648,7 +16655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key is missing where required, invalid or revoked */
+            /** @description Not signed in */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16657,7 +16664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            /** @description Asked with an API key, or the plan has no API access */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16711,7 +16718,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
+            /** @description Another member's key, and the caller is a plain member */
             403: {
                 headers: {
                     [name: string]: unknown;
