@@ -21,6 +21,9 @@ pub struct Caller {
     pub client_address: String,
     /// How the caller was identified.
     pub origin: Origin,
+    /// The request says it comes from the web app itself: it carries the
+    /// `X-Podlens-Client` header, or the browser's `Sec-Fetch-Site: same-origin`.
+    pub from_app: bool,
 }
 
 impl Caller {
@@ -35,6 +38,19 @@ impl Caller {
                 address: self.client_address.clone(),
             },
         }
+    }
+
+    /// Refuses a request signed in by session cookie that does not come from the web app
+    /// itself, on a GET that spends the plan's allowances or changes state (an AI
+    /// regeneration, a transcription request, a feed refresh): SameSite=Lax cookies ride
+    /// a top-level GET another site links to, which no CSRF header check of writes sees.
+    pub fn require_app_for_session(&self) -> Result<(), ApiError> {
+        if self.origin == Origin::Session && !self.from_app {
+            return Err(ApiError::Forbidden(format!(
+                "This request spends or changes what your team has: from a browser session it must come from the app (the {CSRF_HEADER} header)"
+            )));
+        }
+        Ok(())
     }
 
     /// The account, or 401 for a signed-out caller on a user-only route.
@@ -130,6 +146,12 @@ impl Caller {
     /// browser session cookie (any plan: the web app is not API access), else a
     /// signed-out client. A stale or unknown session cookie is a signed-out client.
     async fn resolve(parts: &Parts, state: &AppState) -> Result<Caller, ApiError> {
+        let from_app = parts.headers.contains_key(CSRF_HEADER)
+            || parts
+                .headers
+                .get("sec-fetch-site")
+                .and_then(|value| value.to_str().ok())
+                .is_some_and(|site| site.eq_ignore_ascii_case("same-origin"));
         let client_address = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
@@ -158,6 +180,7 @@ impl Caller {
                         plan,
                         client_address,
                         origin: Origin::Session,
+                        from_app,
                     });
                 }
             }
@@ -166,6 +189,7 @@ impl Caller {
                 plan: Plan::Public,
                 client_address,
                 origin: Origin::Anonymous,
+                from_app,
             });
         };
         let Some(key) = key_from_header(header) else {
@@ -189,6 +213,7 @@ impl Caller {
             plan,
             client_address,
             origin: Origin::ApiKey,
+            from_app,
         })
     }
 }

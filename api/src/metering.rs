@@ -202,6 +202,7 @@ mod tests {
             plan,
             client_address: "127.0.0.1".into(),
             origin: crate::auth::Origin::Anonymous,
+            from_app: false,
         }
     }
 

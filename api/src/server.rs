@@ -28,6 +28,9 @@ pub struct ServeOptions {
     /// How the node runs its services (mail, private addresses, speech, polling,
     /// WebSub).
     pub node: NodeOptions,
+    /// The bearer token `GET /metrics` takes from clients not on loopback; without
+    /// it, only loopback clients read the metrics.
+    pub metrics_token: Option<String>,
 }
 
 /// The state of a server over `data_dir` with the application store in its SQLite
@@ -50,6 +53,7 @@ pub fn open_state_with(
         app: App::open(data_dir, database)?,
         web_dir,
         podcast_json: Arc::default(),
+        metrics_token: None,
     })
 }
 
@@ -97,6 +101,10 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
         app: App::open_node(options.data_dir, database, &node)?,
         web_dir: options.web_dir,
         podcast_json: Arc::default(),
+        metrics_token: options
+            .metrics_token
+            .filter(|token| !token.trim().is_empty())
+            .map(|token| Arc::from(token.trim())),
     };
     if let Err(refused) = state.links.origin() {
         tracing::warn!("{refused}");

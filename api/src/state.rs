@@ -17,6 +17,9 @@ pub struct AppState {
     pub web_dir: Option<PathBuf>,
     /// Search hits' podcast fields, written once per podcast and kept.
     pub podcast_json: Arc<PodcastJsonCache>,
+    /// The bearer token `GET /metrics` takes from a client that is not on loopback
+    /// (`--metrics-token`); `None`: loopback clients only.
+    pub metrics_token: Option<Arc<str>>,
 }
 
 impl std::ops::Deref for AppState {

@@ -130,8 +130,40 @@ fn refresh_gauges(state: &AppState) {
     }
 }
 
-/// `GET /metrics`.
-async fn render(State(state): State<AppState>) -> Response {
+/// Whether `request` may read the metrics: from loopback (or in-process, without a
+/// peer address), or with the configured bearer token. The metrics name routes, job
+/// failures and catalog sizes an outsider has no business seeing.
+fn may_read_metrics(state: &AppState, request: &Request) -> bool {
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|axum::extract::ConnectInfo(address)| address.ip());
+    if peer.is_none_or(|ip| ip.is_loopback()) {
+        return true;
+    }
+    let Some(token) = &state.metrics_token else {
+        return false;
+    };
+    let sent = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
+        .unwrap_or_default();
+    use sha2::Digest;
+    // Compared by digest, so the time taken says nothing of the token.
+    sha2::Sha256::digest(sent.trim().as_bytes()) == sha2::Sha256::digest(token.as_bytes())
+}
+
+/// `GET /metrics`: loopback clients, or others with `--metrics-token`.
+async fn render(State(state): State<AppState>, request: Request) -> Response {
+    if !may_read_metrics(&state, &request) {
+        return (
+            axum::http::StatusCode::FORBIDDEN,
+            "metrics are served to loopback clients, or to others with the token of podlens serve --metrics-token (PODLENS_METRICS_TOKEN) as a Bearer token\n",
+        )
+            .into_response();
+    }
     let Some(handle) = handle() else {
         return (
             axum::http::StatusCode::SERVICE_UNAVAILABLE,

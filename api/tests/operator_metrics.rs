@@ -79,3 +79,52 @@ async fn metrics_count_answers_by_route_template_and_status() {
     );
     assert!(sample(text, "podlens_index_age_seconds", &[]).is_some_and(|age| age >= 0.0));
 }
+
+/// `/metrics` was open to anyone who reached the port: routes, job failures and
+/// catalog sizes. A client that is not on loopback now needs the token of
+/// `podlens serve --metrics-token`, as a Bearer token.
+#[tokio::test]
+async fn metrics_are_refused_to_remote_clients_without_the_token() {
+    use axum::body::Body;
+    use axum::extract::ConnectInfo;
+    use axum::http::Request;
+    use std::net::SocketAddr;
+
+    let (mut state, _dir) = state();
+    let scrape = |app: &axum::Router, from: &str, token: Option<&str>| {
+        let mut request = Request::builder().uri("/metrics");
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        let mut request = request.body(Body::empty()).unwrap();
+        let peer: SocketAddr = from.parse().unwrap();
+        request.extensions_mut().insert(ConnectInfo(peer));
+        let app = app.clone();
+        async move { common::send(&app, request).await.status }
+    };
+    let open = podlens_api::app(state.clone());
+    assert_eq!(scrape(&open, "127.0.0.1:5000", None).await, StatusCode::OK);
+    assert_eq!(scrape(&open, "[::1]:5000", None).await, StatusCode::OK);
+    assert_eq!(
+        scrape(&open, "203.0.113.7:5000", None).await,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        scrape(&open, "203.0.113.7:5000", Some("guess")).await,
+        StatusCode::FORBIDDEN,
+        "no token configured: none is accepted"
+    );
+    state.metrics_token = Some("scrape-secret-1".into());
+    let guarded = podlens_api::app(state);
+    assert_eq!(
+        scrape(&guarded, "203.0.113.7:5000", Some("scrape-secret-1")).await,
+        StatusCode::OK
+    );
+    for wrong in [None, Some("scrape-secret-2"), Some("")] {
+        assert_eq!(
+            scrape(&guarded, "203.0.113.7:5000", wrong).await,
+            StatusCode::FORBIDDEN,
+            "{wrong:?}"
+        );
+    }
+}

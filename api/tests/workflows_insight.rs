@@ -1436,3 +1436,71 @@ async fn the_project_kind_suggests_podcasts_not_listed_or_blacklisted_and_strate
         "Automated search is not available on the free plan"
     );
 }
+
+/// A GET that spends the plan's allowances rode a session cookie from any site:
+/// SameSite=Lax cookies go with a top-level link, so a page elsewhere could make a
+/// signed-in user regenerate deep analyses (AI assists) or request transcriptions. By
+/// session cookie, such a GET now needs the app's client header (or the browser's
+/// `Sec-Fetch-Site: same-origin`); API keys are not affected.
+#[tokio::test]
+async fn a_cross_site_get_cannot_spend_ai_assists_by_session_cookie() {
+    let http = start().await;
+    let key = http.key("cross-site@example.com", "business");
+    let cookie = http.session_cookie(&key);
+    let episode = common::shared().fixture.transcript_episode_id;
+    let regenerate = format!("/api/v1/agent/episode/{episode}/deep-analysis?forceRegenerate=true");
+    let transcription = format!("/api/v1/episodes/{episode}/transcription-request");
+    let by_cookie = |path: &str, headers: &[(&str, &str)]| {
+        let mut request = reqwest::Client::new()
+            .get(format!("{}{path}", http.base))
+            .header("cookie", &cookie);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        http.send(request)
+    };
+    for path in [&regenerate, &transcription] {
+        // What a link on another site sends.
+        for headers in [&[][..], &[("sec-fetch-site", "cross-site")][..]] {
+            let refused = by_cookie(path, headers).await;
+            assert_eq!(refused.status, 403, "{path}: {}", refused.body);
+            assert!(
+                refused.message().contains("x-podlens-client"),
+                "{}",
+                refused.body
+            );
+        }
+    }
+    let used = || {
+        http.state
+            .accounts
+            .team_usage(
+                &http
+                    .state
+                    .accounts
+                    .account_for_key(&key)
+                    .unwrap()
+                    .unwrap()
+                    .team_id,
+                chrono::Utc::now().date_naive(),
+                chrono::Utc::now().date_naive(),
+            )
+            .unwrap()
+            .iter()
+            .filter(|row| row.counter == UsageCounter::AiAssist.alias())
+            .map(|row| row.count)
+            .sum::<u64>()
+    };
+    http.state.quotas.flush().unwrap();
+    assert_eq!(used(), 0, "nothing was spent");
+    // The app itself, a same-origin fetch, and an API key.
+    by_cookie(&regenerate, &[("x-podlens-client", "web")])
+        .await
+        .data();
+    by_cookie(&regenerate, &[("sec-fetch-site", "same-origin")])
+        .await
+        .data();
+    http.get(&regenerate, &key).await.data();
+    http.state.quotas.flush().unwrap();
+    assert_eq!(used(), 3);
+}

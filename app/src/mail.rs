@@ -102,6 +102,34 @@ impl Outbox {
     }
 }
 
+/// Creates the outbox folder, readable by the server's user alone (0700 on Unix): its
+/// messages hold live sign-in and invitation keys.
+fn create_private_dir(dir: &Path) -> AppResult<()> {
+    let failed = |error: std::io::Error| {
+        AppError::Internal(format!("cannot create {}: {error}", dir.display()))
+    };
+    std::fs::create_dir_all(dir).map_err(failed)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(failed)?;
+    }
+    Ok(())
+}
+
+/// Options that create a new file readable and writable by the server's user alone
+/// (0600 on Unix).
+fn private_file() -> std::fs::OpenOptions {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options
+}
+
 /// Header values cannot carry line breaks (header injection).
 fn header_value(value: &str) -> String {
     value.replace(['\r', '\n'], " ")
@@ -109,9 +137,7 @@ fn header_value(value: &str) -> String {
 
 impl Mailer for Outbox {
     fn send(&self, mail: &Mail) -> AppResult<()> {
-        std::fs::create_dir_all(&self.dir).map_err(|error| {
-            AppError::Internal(format!("cannot create {}: {error}", self.dir.display()))
-        })?;
+        create_private_dir(&self.dir)?;
         let now = Utc::now();
         let stamp = now.timestamp_nanos_opt().unwrap_or_default();
         let text = format!(
@@ -124,11 +150,7 @@ impl Mailer for Outbox {
         // Unique even for two messages in the same nanosecond.
         for attempt in 0..100u32 {
             let path = self.dir.join(format!("{stamp:020}-{attempt:02}.eml"));
-            match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-            {
+            match private_file().open(&path) {
                 Ok(mut file) => {
                     use std::io::Write;
                     file.write_all(text.as_bytes()).map_err(|error| {
@@ -164,9 +186,7 @@ impl Mailer for Outbox {
         if id.is_empty() {
             return Err(AppError::Internal("outbox: empty message id".into()));
         }
-        std::fs::create_dir_all(&self.dir).map_err(|error| {
-            AppError::Internal(format!("cannot create {}: {error}", self.dir.display()))
-        })?;
+        create_private_dir(&self.dir)?;
         let stamp = identity
             .created_at
             .timestamp_nanos_opt()
@@ -186,7 +206,9 @@ impl Mailer for Outbox {
         );
         let temporary = self.dir.join(format!(".{id}.tmp"));
         let write = || -> std::io::Result<()> {
-            let mut file = std::fs::File::create(&temporary)?;
+            // A leftover of a crash is replaced.
+            let _ = std::fs::remove_file(&temporary);
+            let mut file = private_file().open(&temporary)?;
             file.write_all(text.as_bytes())?;
             file.sync_all()?;
             std::fs::rename(&temporary, &path)?;
@@ -204,6 +226,34 @@ impl Mailer for Outbox {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Outbox files hold live sign-in and invitation keys, and were created with the
+    /// process's umask (often world-readable): they are 0600 in a 0700 folder.
+    #[cfg(unix)]
+    #[test]
+    fn outbox_files_holding_live_keys_are_readable_by_the_server_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let outbox = Outbox::in_data_dir(dir.path());
+        let mail = Mail {
+            to: "ann@example.com".into(),
+            subject: "Your sign-in link".into(),
+            text: "https://podlens.example.com/sign-in/email-link?key=abc".into(),
+        };
+        outbox.send(&mail).expect("sent");
+        let identity = MessageIdentity {
+            id: "delivery-1".into(),
+            created_at: Utc::now(),
+        };
+        outbox.send_identified(&mail, &identity).expect("sent");
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(outbox.dir()), 0o700);
+        let messages = outbox.messages().expect("listed");
+        assert_eq!(messages.len(), 2);
+        for message in messages {
+            assert_eq!(mode(&message), 0o600, "{}", message.display());
+        }
+    }
 
     #[test]
     fn messages_land_in_the_outbox_in_order_without_header_injection() {

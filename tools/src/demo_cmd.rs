@@ -296,6 +296,7 @@ fn serve_args(port: u16, web_dir: PathBuf) -> serve_cmd::ServeArgs {
         // The app serves the corpus under /demo-corpus/: its feeds are polled as any.
         no_poll: false,
         public_url: None,
+        metrics_token: None,
     }
 }
 

@@ -49,6 +49,17 @@ pub struct ServeArgs {
     /// feeds are polled only.
     #[arg(long, env = "PODLENS_PUBLIC_URL", value_name = "URL")]
     pub public_url: Option<String>,
+
+    /// The token `GET /metrics` asks of a scraper that is not on loopback
+    /// (`Authorization: Bearer <token>`); without it, only loopback clients read the
+    /// metrics.
+    #[arg(
+        long,
+        env = "PODLENS_METRICS_TOKEN",
+        value_name = "TOKEN",
+        hide_env_values = true
+    )]
+    pub metrics_token: Option<String>,
 }
 
 /// Serves until Ctrl-C.
@@ -86,6 +97,7 @@ pub fn run_with(
             // Set by the server once it is bound.
             listening_on: None,
         },
+        metrics_token: args.metrics_token,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -239,6 +239,7 @@ pub async fn listed_relevancy(
     let account = caller.require_account()?.clone();
     let force =
         podlens_app::workflows::fields::query_value(&query, "forceRegenerate") == Some("true");
+    caller.require_app_for_session()?;
     let lookup = state.clone();
     let (project_id, podcast_id) = blocking(move || {
         let found = lookup

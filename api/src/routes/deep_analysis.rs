@@ -245,6 +245,8 @@ pub async fn episode_analysis(
 ) -> ApiResult<(Option<Metered>, Envelope<DeepAnalysisResponse>)> {
     let account = caller.require_account()?.clone();
     let force = force_query(&query)?;
+    // Made on first request (an assist) or regenerated: from the app, by session.
+    caller.require_app_for_session()?;
     let load = state.clone();
     let (podcast, episode, cached) = blocking(move || {
         let episode = lookup::episode_by_id(&load, &episode_id)?;

@@ -42,6 +42,7 @@ pub async fn refresh(
     ApiQuery(params): ApiQuery<RefreshParams>,
 ) -> ApiResult<Envelope<RefreshPodcastResponse>> {
     caller.require_account()?;
+    caller.require_app_for_session()?;
     let lookup_state = state.clone();
     let record =
         blocking(move || lookup::podcast_by_id_or_slug(&lookup_state, &id_or_slug)).await?;

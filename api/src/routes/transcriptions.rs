@@ -59,6 +59,7 @@ pub async fn request_episode(
     Path(episode_id): Path<String>,
 ) -> ApiResult<Envelope<Value>> {
     let account = caller.require_account()?.clone();
+    caller.require_app_for_session()?;
     let lookup_state = state.clone();
     let lookup_id = episode_id.clone();
     let team_id = account.team_id.clone();
@@ -111,6 +112,7 @@ pub async fn request_podcast(
     axum::extract::Query(query): Query,
 ) -> ApiResult<Envelope<Value>> {
     let account = caller.require_account()?.clone();
+    caller.require_app_for_session()?;
     let kind = query_value(&query, "type")
         .ok_or_else(|| ApiError::BadRequest("type is required (since, latest or recent)".into()))?
         .to_owned();
