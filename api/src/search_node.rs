@@ -156,6 +156,12 @@ impl SearchNode {
                     generation: kept.generation.manifest.generation,
                     shard_count: kept.generation.manifest.shards,
                     shards: kept.generation.shard_numbers.clone(),
+                    model: kept
+                        .generation
+                        .manifest
+                        .vectors
+                        .as_ref()
+                        .map(|vectors| vectors.model_sha256.clone()),
                 })
                 .collect(),
         }

@@ -18,6 +18,7 @@ pub mod mail;
 pub mod plan;
 pub mod refresh;
 pub mod runtime;
+pub mod search;
 pub mod search_plan;
 pub mod services;
 pub mod speech;

@@ -32,6 +32,10 @@ pub struct ServedGeneration {
     pub shard_count: u32,
     /// The shards of it this node has open.
     pub shards: Vec<u32>,
+    /// The sha256 of the embedding model its vectors were made with (`None`: no
+    /// vectors), which roots load from their own `<index>/models/<sha>`.
+    #[serde(default)]
+    pub model: Option<String>,
 }
 
 /// The rendezvous weight of `node` for `shard`: each shard ranks the nodes by it.
@@ -73,6 +77,8 @@ pub struct Replica {
 pub struct ClusterView {
     pub generation: u64,
     pub shard_count: u32,
+    /// The embedding model of the generation's vectors (`None`: no vectors).
+    pub model: Option<String>,
     replicas: Vec<Vec<Replica>>,
 }
 
@@ -80,25 +86,30 @@ impl ClusterView {
     /// The view of the newest generation whose every shard some node of `nodes`
     /// serves; an error when there is none.
     pub fn of(nodes: &[NodeStatus]) -> Result<ClusterView, ClusterError> {
-        // generation → (shard count, shard → nodes serving it)
-        let mut served: BTreeMap<u64, (u32, BTreeMap<u32, Vec<&NodeStatus>>)> = BTreeMap::new();
+        // generation → (shard count, model, shard → nodes serving it)
+        type Served<'a> = (u32, Option<String>, BTreeMap<u32, Vec<&'a NodeStatus>>);
+        let mut served: BTreeMap<u64, Served<'_>> = BTreeMap::new();
         for node in nodes {
             for generation in &node.generations {
-                let entry = served
-                    .entry(generation.generation)
-                    .or_insert_with(|| (generation.shard_count, BTreeMap::new()));
-                if entry.0 != generation.shard_count {
+                let entry = served.entry(generation.generation).or_insert_with(|| {
+                    (
+                        generation.shard_count,
+                        generation.model.clone(),
+                        BTreeMap::new(),
+                    )
+                });
+                if entry.0 != generation.shard_count || entry.1 != generation.model {
                     continue;
                 }
                 for shard in &generation.shards {
-                    entry.1.entry(*shard).or_default().push(node);
+                    entry.2.entry(*shard).or_default().push(node);
                 }
             }
         }
-        let complete = served.into_iter().rev().find(|(_, (count, shards))| {
+        let complete = served.into_iter().rev().find(|(_, (count, _, shards))| {
             *count > 0 && (0..*count).all(|shard| shards.contains_key(&shard))
         });
-        let Some((generation, (shard_count, shards))) = complete else {
+        let Some((generation, (shard_count, model, shards))) = complete else {
             return Err(ClusterError::Unavailable(
                 "no generation has every shard served by a live search node".into(),
             ));
@@ -119,6 +130,7 @@ impl ClusterView {
         Ok(ClusterView {
             generation,
             shard_count,
+            model,
             replicas,
         })
     }
@@ -146,6 +158,7 @@ mod tests {
                     generation: *generation,
                     shard_count: *shard_count,
                     shards: shards.to_vec(),
+                    model: None,
                 })
                 .collect(),
         }

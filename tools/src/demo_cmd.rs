@@ -297,6 +297,10 @@ fn serve_args(port: u16, web_dir: PathBuf) -> serve_cmd::ServeArgs {
         no_poll: false,
         public_url: None,
         metrics_token: None,
+        etcd: Vec::new(),
+        etcd_prefix: "podlens".into(),
+        search_nodes: Vec::new(),
+        cluster_token: None,
     }
 }
 

@@ -60,6 +60,50 @@ pub struct ServeArgs {
         hide_env_values = true
     )]
     pub metrics_token: Option<String>,
+
+    /// Run as an API node of a cluster whose search nodes are found in etcd at these
+    /// endpoints (comma-separated `http://host:2379`): searches run on the search nodes
+    /// that serve the published generation's shards, and feeds are not polled here (the
+    /// cluster's batch refreshes the catalog). See docs/cluster.md.
+    #[arg(long, env = "PODLENS_ETCD", value_delimiter = ',', value_name = "URLS")]
+    pub etcd: Vec<String>,
+
+    /// The prefix of the cluster's keys in etcd.
+    #[arg(long, env = "PODLENS_ETCD_PREFIX", default_value = "podlens")]
+    pub etcd_prefix: String,
+
+    /// Run as an API node over these search nodes (comma-separated URLs), each asked
+    /// what it serves, instead of finding them in etcd.
+    #[arg(
+        long,
+        env = "PODLENS_SEARCH_NODES",
+        value_delimiter = ',',
+        value_name = "URLS"
+    )]
+    pub search_nodes: Vec<String>,
+
+    /// The cluster's shared secret, sent to the search nodes.
+    #[arg(long, env = "PODLENS_CLUSTER_TOKEN", hide_env_values = true)]
+    pub cluster_token: Option<String>,
+}
+
+/// The cluster an API node searches, when `serve` is told of one.
+fn cluster_options(
+    args: &ServeArgs,
+) -> anyhow::Result<Option<podlens_app::search::ClusterOptions>> {
+    let membership = match (args.etcd.is_empty(), args.search_nodes.is_empty()) {
+        (true, true) => return Ok(None),
+        (false, true) => podlens_app::search::Membership::Etcd {
+            endpoints: args.etcd.clone(),
+            prefix: args.etcd_prefix.clone(),
+        },
+        (true, false) => podlens_app::search::Membership::Nodes(args.search_nodes.clone()),
+        (false, false) => anyhow::bail!("give --etcd or --search-nodes, not both"),
+    };
+    Ok(Some(podlens_app::search::ClusterOptions {
+        membership,
+        token: args.cluster_token.clone(),
+    }))
 }
 
 /// Serves until Ctrl-C.
@@ -80,6 +124,7 @@ pub fn run_with(
     {
         anyhow::bail!("--public-url must be an http:// or https:// address, not {url:?}");
     }
+    let cluster = cluster_options(&args)?;
     let web_dir = args
         .web_dir
         .or_else(|| Some(PathBuf::from("web/dist")).filter(|dir| dir.is_dir()));
@@ -96,6 +141,7 @@ pub fn run_with(
             public_url: args.public_url,
             // Set by the server once it is bound.
             listening_on: None,
+            cluster,
         },
         metrics_token: args.metrics_token,
     };

@@ -490,7 +490,7 @@ pub async fn run_kind(
                 )?;
                 Ok(suggest::project_assist(
                     &run.workflows,
-                    &run.catalog,
+                    run.engine.as_ref(),
                     blacklisted,
                     &account,
                     &project,

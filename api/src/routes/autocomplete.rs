@@ -49,7 +49,8 @@ pub async fn facets(State(state): State<AppState>) -> ApiResult<Envelope<FacetsR
     // Asking the index may open a newly published generation: off the async runtime.
     blocking(move || {
         let SearchFacets { languages, genres } = state.catalog.snapshot()?.search_facets();
-        let semantic_search = state.catalog.index().is_ok_and(|index| index.has_vectors());
+        let semantic_search = podlens_app::search::wait(state.engine.generation())
+            .is_ok_and(|generation| generation.vectors);
         Ok(Envelope(FacetsResponse {
             languages,
             genres,
@@ -100,7 +101,7 @@ pub async fn autocomplete(
         }));
     }
     blocking(move || {
-        let suggestions = state.catalog.index()?.autocomplete(&text, SUGGESTIONS)?;
+        let suggestions = podlens_app::search::wait(state.engine.autocomplete(text, SUGGESTIONS))?;
         let ids: Vec<_> = suggestions
             .podcasts
             .iter()

@@ -150,7 +150,7 @@ fn search_podcasts(
             Some(account),
         )?,
     );
-    let response = state.catalog.index()?.search(&request)?;
+    let response = podlens_app::search::wait(state.engine.search(request))?;
     let mut seen = HashSet::new();
     let hit_ids: Vec<Uuid> = match &response.hits {
         Hits::Podcasts(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),

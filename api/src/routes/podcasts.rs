@@ -110,7 +110,7 @@ pub async fn directory(
     )?;
     let skip = number("skip", 0..=u64::from(u32::MAX), 0)?;
     blocking(move || {
-        let directory = state.catalog.index()?.generation().directory()?;
+        let directory = podlens_app::search::wait(state.engine.directory())?;
         let first = letter.chars().next().unwrap_or('0');
         let (entries, total) = directory.page(first, skip as usize, limit as usize);
         let ids: Vec<uuid::Uuid> = entries.iter().map(|entry| entry.podcast_id).collect();
@@ -502,10 +502,11 @@ pub(crate) fn related_podcasts(
     state: &AppState,
     record: &PodcastRecord,
 ) -> ApiResult<RelatedPodcasts> {
-    let hits = state
-        .catalog
-        .index()?
-        .related_podcasts(record.podcast_id, RELATED_LIMIT)?;
+    let hits = podlens_app::search::wait(
+        state
+            .engine
+            .related_podcasts(record.podcast_id, RELATED_LIMIT),
+    )?;
     let ids: Vec<_> = hits.iter().map(|hit| hit.podcast_id).collect();
     let found = state.catalog.snapshot()?.podcasts_by_ids(&ids)?;
     let similar_podcasts = ids

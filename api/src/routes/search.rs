@@ -23,7 +23,7 @@ use crate::envelope::{Envelope, SizedEnvelope};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, RawJson};
 use crate::metering::{self, Metered};
-use crate::state::{AppState, blocking, on_search_pool};
+use crate::state::{AppState, on_search_pool};
 use podlens_app::accounts::{SearchRecord, UsageCounter};
 use podlens_app::cursors::{CursorKind, Payload, Reader, fingerprint, invalid_cursor};
 use podlens_app::search_plan::engine_request;
@@ -108,8 +108,7 @@ pub async fn semantic_search(
         limit: limit as usize,
         include_podcast_ids: body.podcast_ids.unwrap_or_default(),
     };
-    let index_state = state.clone();
-    if !blocking(move || Ok(index_state.catalog.index()?.has_vectors())).await? {
+    if !state.engine.generation().await?.vectors {
         return Err(podlens_indexer::IndexError::VectorsUnavailable.into());
     }
     let metered = metering::charge(&state, &caller, UsageCounter::Search).await?;
@@ -124,25 +123,16 @@ pub async fn semantic_search(
         match_snippet: false,
         passage: true,
     };
+    let mut response = state.engine.semantic_search(request).await?;
+    // the team's blacklist, after the fact: the vector search takes no exclusions
+    match &mut response.hits {
+        Hits::Podcasts(hits) => hits.retain(|hit| !blacklisted.contains(&hit.podcast_id)),
+        Hits::Episodes(hits) => hits.retain(|hit| !blacklisted.contains(&hit.podcast_id)),
+    }
     let run_state = state.clone();
-    // The vector search and its wire hits in one step on the search pool.
+    // Semantic hits carry the index's podcast fields: nothing to read from it again.
     let (hits, response) = on_search_pool(move || {
-        let mut response = run_state
-            .catalog
-            .index()?
-            .semantic_search(&request)
-            .map_err(|error| match error {
-                podlens_indexer::IndexError::InvalidRequest(message) => {
-                    ApiError::BadRequest(message)
-                }
-                other => other.into(),
-            })?;
-        // the team's blacklist, after the fact: the vector search takes no exclusions
-        match &mut response.hits {
-            Hits::Podcasts(hits) => hits.retain(|hit| !blacklisted.contains(&hit.podcast_id)),
-            Hits::Episodes(hits) => hits.retain(|hit| !blacklisted.contains(&hit.podcast_id)),
-        }
-        let hits = hydrate(&run_state, &response.hits, plan, snippets)?;
+        let hits = hydrate(&run_state, &response.hits, plan, snippets, HashMap::new())?;
         Ok((hits, response))
     })
     .await?;
@@ -240,14 +230,16 @@ async fn run(
         match_snippet: search.snippets.include_match_snippet,
         passage: false,
     };
-    // The engine's page and its wire hits in one step on the search pool.
-    let (engine_response, hits, post_processing) = on_search_pool(move || {
-        let response = run_state.catalog.index()?.search(&request)?;
-        let post_started = std::time::Instant::now();
-        let hits = hydrate(&run_state, &response.hits, plan, snippets)?;
-        Ok((response, hits, post_started.elapsed()))
+    let engine_response = state.engine.search(request).await?;
+    let post_started = std::time::Instant::now();
+    let stored = unrecorded_podcasts(&state, &engine_response.hits).await?;
+    // The page's wire hits on the search pool.
+    let (engine_response, hits) = on_search_pool(move || {
+        let hits = hydrate(&run_state, &engine_response.hits, plan, snippets, stored)?;
+        Ok((engine_response, hits))
     })
     .await?;
+    let post_processing = post_started.elapsed();
     let returned = hits.len() as u64;
     let next_served = served + returned;
     let cursor = engine_response
@@ -404,16 +396,7 @@ impl SearchCursor {
         if !matches!(position, podlens_indexer::cursor::Position::Fused(_)) {
             return Ok(());
         }
-        let index_state = state.clone();
-        let current = blocking(move || {
-            Ok(index_state
-                .catalog
-                .index()?
-                .generation()
-                .manifest
-                .generation)
-        })
-        .await?;
+        let current = state.engine.generation().await?.generation;
         if current != self.generation {
             return Err(ApiError::Conflict(
                 "The search results changed since this cursor was issued; restart the search without the cursor".into(),
@@ -440,13 +423,44 @@ fn remember(
     });
 }
 
+/// The index's fields of the podcast hits of a search that read no stored fields, for
+/// podcasts the snapshot has no record of (the two disagree for a moment while a
+/// generation is switched), by id.
+async fn unrecorded_podcasts(
+    state: &AppState,
+    hits: &Hits,
+) -> ApiResult<HashMap<Uuid, PodcastHit>> {
+    let Hits::Podcasts(hits) = hits else {
+        return Ok(HashMap::new());
+    };
+    let missing: Vec<Uuid> = {
+        let catalog = state.catalog.snapshot()?.podcasts_view();
+        hits.iter()
+            .filter(|hit| !hit.stored && catalog.podcast(hit.podcast_id).is_none())
+            .map(|hit| hit.podcast_id)
+            .collect()
+    };
+    if missing.is_empty() {
+        return Ok(HashMap::new());
+    }
+    Ok(state
+        .engine
+        .podcast_hits(missing)
+        .await?
+        .into_iter()
+        .map(|hit| (hit.podcast_id, hit))
+        .collect())
+}
+
 /// The wire hits, completed from the snapshot's records of their podcasts (their
-/// fields written once per podcast and kept: see `PodcastJsonCache`).
+/// fields written once per podcast and kept: see `PodcastJsonCache`), or from `stored`
+/// (the index's fields of podcasts the snapshot lacks).
 fn hydrate(
     state: &AppState,
     hits: &Hits,
     plan: Plan,
     snippets: Snippets,
+    mut stored: HashMap<Uuid, PodcastHit>,
 ) -> ApiResult<Vec<WireHit>> {
     let snapshot = state.catalog.snapshot()?;
     let catalog = snapshot.podcasts_view();
@@ -462,42 +476,25 @@ fn hydrate(
         .podcasts(&catalog, plan, &ids)
         .map_err(written)?;
     match hits {
-        Hits::Podcasts(hits) => {
-            // A search that read no stored fields, for podcasts the snapshot has no record
-            // of (the two disagree for a moment while a generation is switched): their
-            // fields from the index now.
-            let missing: Vec<Uuid> = hits
-                .iter()
-                .zip(&podcasts)
-                .filter(|(hit, podcast)| podcast.is_none() && !hit.stored)
-                .map(|(hit, _)| hit.podcast_id)
-                .collect();
-            let mut stored: HashMap<Uuid, PodcastHit> = HashMap::new();
-            if !missing.is_empty() {
-                let generation = state.catalog.index()?.generation();
-                for found in generation.podcast_hits(&missing)? {
-                    stored.insert(found.podcast_id, found);
-                }
-            }
-            hits.iter()
-                .zip(&podcasts)
-                .map(|(hit, podcast)| {
-                    let score = catalog.authority_score(hit.podcast_id);
-                    let filled = stored.remove(&hit.podcast_id).map(|found| PodcastHit {
-                        score: hit.score,
-                        explanation: hit.explanation.clone(),
-                        ..found
-                    });
-                    podcast_hit(
-                        filled.as_ref().unwrap_or(hit),
-                        podcast.as_deref(),
-                        score,
-                        plan,
-                    )
-                    .map_err(written)
-                })
-                .collect()
-        }
+        Hits::Podcasts(hits) => hits
+            .iter()
+            .zip(&podcasts)
+            .map(|(hit, podcast)| {
+                let score = catalog.authority_score(hit.podcast_id);
+                let filled = stored.remove(&hit.podcast_id).map(|found| PodcastHit {
+                    score: hit.score,
+                    explanation: hit.explanation.clone(),
+                    ..found
+                });
+                podcast_hit(
+                    filled.as_ref().unwrap_or(hit),
+                    podcast.as_deref(),
+                    score,
+                    plan,
+                )
+                .map_err(written)
+            })
+            .collect(),
         Hits::Episodes(hits) => hits
             .iter()
             .zip(&podcasts)

@@ -26,6 +26,8 @@ pub struct App {
     /// Calls of capped counters, charged against this node's reservations.
     pub quotas: Arc<crate::accounts::quota::Quotas>,
     pub catalog: Arc<CatalogReader>,
+    /// The search index: this process's (every shard), or a cluster's search nodes.
+    pub engine: Arc<dyn crate::search::SearchEngine>,
     /// Projects, listed podcasts and outreach history (tables of the app database).
     pub workflows: Arc<crate::workflows::WorkflowStore>,
     /// The AI assist provider (offline unless an OpenAI-compatible endpoint is configured).
@@ -84,6 +86,10 @@ pub struct NodeOptions {
     /// The address the server is bound to: mailed links point there when no
     /// `public_url` is set (and are refused when it is unspecified, `0.0.0.0`).
     pub listening_on: Option<std::net::SocketAddr>,
+    /// An API node of a cluster: searches run on the cluster's search nodes, and the
+    /// catalog is refreshed by the cluster's batch, not by this node (no feed polling,
+    /// no incremental index generations).
+    pub cluster: Option<crate::search::ClusterOptions>,
 }
 
 /// Opens the application store at `location`, first importing a data directory's
@@ -116,7 +122,7 @@ impl App {
         let account_store = crate::accounts::SqlAccountStore::new(database.clone());
         let known_keys = account_store.known_keys();
         let accounts: Arc<dyn AccountStore> = Arc::new(account_store);
-        let catalog = CatalogReader::open(&data_dir)?;
+        let catalog = Arc::new(CatalogReader::open(&data_dir)?);
         let workflows = crate::workflows::WorkflowStore::open(database.clone())?;
         Ok(App {
             history: Arc::new(crate::accounts::history::SearchHistory::new(
@@ -150,7 +156,8 @@ impl App {
                 accounts.server_secret("cursor")?,
             )),
             accounts,
-            catalog: Arc::new(catalog),
+            engine: Arc::new(crate::search::LocalEngine::new(catalog.clone())),
+            catalog,
             links: crate::accounts::links::LinkOrigin::default(),
             data_dir,
         })
@@ -163,6 +170,9 @@ impl App {
         options: &NodeOptions,
     ) -> crate::error::AppResult<App> {
         let mut app = App::open(data_dir, database)?;
+        if let Some(cluster) = &options.cluster {
+            app.engine = crate::search::ClusterEngine::start(cluster, app.data_dir.join("index"))?;
+        }
         app.links = crate::accounts::links::LinkOrigin::for_node(
             options.public_url.as_deref(),
             options.listening_on,
@@ -191,7 +201,7 @@ impl App {
         app.feeds = Arc::new(
             crate::workflows::feeds::FeedScheduler::new(
                 app.feeds.database().clone(),
-                options.poll_feeds,
+                options.poll_feeds && options.cluster.is_none(),
             )
             .with_http(http)
             .with_public_url(options.public_url.clone()),
@@ -267,6 +277,7 @@ impl App {
     pub fn alert_runs(&self) -> crate::workflows::alerts::Alerts {
         crate::workflows::alerts::Alerts {
             catalog: self.catalog.clone(),
+            engine: self.engine.clone(),
             store: self.workflows.clone(),
             accounts: self.accounts.clone(),
         }

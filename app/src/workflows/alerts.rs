@@ -479,6 +479,7 @@ fn request_for(config: &AlertConfig, cursor: Option<String>) -> SearchRequest {
 #[derive(Clone)]
 pub struct Alerts {
     pub catalog: Arc<crate::catalog::CatalogReader>,
+    pub engine: Arc<dyn crate::search::SearchEngine>,
     pub store: Arc<super::WorkflowStore>,
     pub accounts: Arc<dyn crate::accounts::AccountStore>,
 }
@@ -492,13 +493,12 @@ pub fn run_alert(alerts: &Alerts, config: &AlertConfig) -> AppResult<Vec<AlertMa
     if config.search_terms().is_empty() {
         return Ok(Vec::new());
     }
-    let index = alerts.catalog.index()?;
     let snapshot = alerts.catalog.snapshot()?;
     let mut found = Vec::new();
     let mut cursor = None;
     let mut seen = 0usize;
     loop {
-        let response = index.search(&request_for(config, cursor))?;
+        let response = crate::search::wait(alerts.engine.search(request_for(config, cursor)))?;
         let Hits::Episodes(hits) = response.hits else {
             break;
         };

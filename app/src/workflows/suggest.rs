@@ -17,8 +17,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use podlens_indexer::{
-    Hits, IndexReaderHandle, MatchMode, PodcastHit, SearchFilters, SearchMode, SearchRequest,
-    SearchTerm, Target,
+    Hits, MatchMode, PodcastHit, SearchFilters, SearchMode, SearchRequest, SearchTerm, Target,
 };
 use podlens_model::entities::SearchStrategy;
 use podlens_model::enums::ListedPodcastStatus;
@@ -31,7 +30,6 @@ use super::agent::text::{keywords, tokens};
 use super::documents::{DocFilter, DocKind};
 use super::guest_profiles::{GuestProfileDoc, profiles_by_project};
 use super::{ListedPodcastRow, ProjectRow};
-use crate::catalog::CatalogReader;
 use crate::error::AppResult;
 
 /// The most terms searched for one project.
@@ -247,7 +245,7 @@ impl Gathered {
 /// The podcasts matching `terms` or like the `listed` ones (id and title, newest
 /// first), best first, without the `excluded` ones.
 pub fn suggest(
-    index: &IndexReaderHandle,
+    engine: &dyn crate::search::SearchEngine,
     terms: &[String],
     listed: &[(Uuid, String)],
     excluded: &[Uuid],
@@ -274,12 +272,13 @@ pub fn suggest(
             time_limit: Some(crate::search_plan::SEARCH_TIME_LIMIT),
             ..SearchRequest::default()
         };
-        if let Hits::Podcasts(hits) = index.search(&request)?.hits {
+        if let Hits::Podcasts(hits) = crate::search::wait(engine.search(request))?.hits {
             gathered.add(Reason::Term(term), &hits, &excluded);
         }
     }
     for (podcast_id, title) in listed.iter().take(MAX_LIKE_LISTED) {
-        let related = index.related_podcasts(*podcast_id, RELATED_PER_LISTED)?;
+        let related =
+            crate::search::wait(engine.related_podcasts(*podcast_id, RELATED_PER_LISTED))?;
         let show = ListedShow {
             podcast_id: podcast_id.to_string(),
             title: title.clone(),
@@ -330,7 +329,7 @@ fn newest_listed(listed: &[ListedPodcastRow]) -> Vec<(Uuid, String)> {
 /// podcasts that are neither listed nor among the team's `blacklisted` ones.
 pub fn project_assist(
     store: &WorkflowStore,
-    catalog: &CatalogReader,
+    engine: &dyn crate::search::SearchEngine,
     blacklisted: Vec<Uuid>,
     account: &crate::accounts::Account,
     project: &ProjectRow,
@@ -358,8 +357,7 @@ pub fn project_assist(
     let guest = profiles_by_project(store, &account.team_id)?.remove(&project.project_id);
     let models = newest_listed(&listed);
     let terms = project_terms(project, &strategies, guest.as_ref(), !models.is_empty());
-    let index = catalog.index()?;
-    let suggestions = suggest(&index, &terms, &models, &excluded, limit)?;
+    let suggestions = suggest(engine, &terms, &models, &excluded, limit)?;
     let mut pipeline: BTreeMap<String, u64> = ListedPodcastStatus::ALL
         .iter()
         .map(|status| (status.as_str().to_owned(), 0))

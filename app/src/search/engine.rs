@@ -1,0 +1,151 @@
+//! The seam between the application and the search index: [`SearchEngine`], what the
+//! index answers (a page of a search, a semantic search, related podcasts, autocomplete,
+//! the directory, podcasts by id), asynchronously, wherever its shards are.
+//!
+//! - [`LocalEngine`]: the generation published in the data directory, every shard open
+//!   in this process; each call is one hand-off to the search pool, as before.
+//! - `ClusterEngine` (`super::cluster_engine`): an API node of a cluster, whose shards
+//!   are served by search nodes; each call runs as a root over them
+//!   (`podlens_cluster::RemoteShards`), awaiting their answers without holding a thread.
+//!
+//! Plan checks, metering, search history and blacklists stay on this side of the seam:
+//! the engine is told what to search, never who asks.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use podlens_indexer::directory::Directory;
+use podlens_indexer::{Autocomplete, PodcastHit, SearchRequest, SearchResponse, SemanticRequest};
+use uuid::Uuid;
+
+use crate::catalog::CatalogReader;
+use crate::error::{AppError, AppResult};
+
+/// A call of a [`SearchEngine`].
+pub type EngineFuture<'a, T> = Pin<Box<dyn Future<Output = AppResult<T>> + Send + 'a>>;
+
+/// The generation an engine searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GenerationInfo {
+    pub generation: u64,
+    /// Whether it has vectors (semantic search, hybrid ranking, related by vectors).
+    pub vectors: bool,
+}
+
+/// What the search index answers, wherever its shards are.
+pub trait SearchEngine: Send + Sync + std::fmt::Debug {
+    /// A page of a search.
+    fn search(&self, request: SearchRequest) -> EngineFuture<'_, SearchResponse>;
+
+    /// A semantic search (by meaning, with the index's vectors).
+    fn semantic_search(&self, request: SemanticRequest) -> EngineFuture<'_, SearchResponse>;
+
+    /// The podcasts most like `podcast`, best first.
+    fn related_podcasts(&self, podcast: Uuid, limit: usize) -> EngineFuture<'_, Vec<PodcastHit>>;
+
+    /// Podcast titles and words completing `prefix`.
+    fn autocomplete(&self, prefix: String, limit: usize) -> EngineFuture<'_, Autocomplete>;
+
+    /// Every podcast by letter.
+    fn directory(&self) -> EngineFuture<'_, Arc<Directory>>;
+
+    /// The index's fields of the podcasts `ids`, in their order (ids it lacks left out).
+    fn podcast_hits(&self, ids: Vec<Uuid>) -> EngineFuture<'_, Vec<PodcastHit>>;
+
+    /// The generation searched now.
+    fn generation(&self) -> EngineFuture<'_, GenerationInfo>;
+}
+
+/// Runs an engine call from code that is already off the async runtime (a blocking
+/// task, a background job), waiting for its answer.
+pub fn wait<T>(call: EngineFuture<'_, T>) -> AppResult<T> {
+    let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
+        AppError::Internal("a search was asked for outside the server's runtime".into())
+    })?;
+    runtime.block_on(call)
+}
+
+/// Runs `work` on the search pool (where the engine's parallel steps run anyway) and
+/// awaits its answer.
+pub(crate) async fn on_search_pool<T, F>(work: F) -> AppResult<T>
+where
+    F: FnOnce() -> AppResult<T> + Send + 'static,
+    T: Send + 'static,
+{
+    let (sender, receiver) = tokio::sync::oneshot::channel();
+    rayon::spawn(move || {
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+        // The caller may have gone (its client hung up): nothing waits for the answer.
+        let _ = sender.send(outcome);
+    });
+    match receiver.await {
+        Ok(Ok(result)) => result,
+        Ok(Err(_)) => Err(AppError::Internal("search task panicked".into())),
+        Err(_) => Err(AppError::Internal("search task was dropped".into())),
+    }
+}
+
+/// The index published in the data directory, searched in this process.
+#[derive(Debug, Clone)]
+pub struct LocalEngine {
+    catalog: Arc<CatalogReader>,
+}
+
+impl LocalEngine {
+    pub fn new(catalog: Arc<CatalogReader>) -> LocalEngine {
+        LocalEngine { catalog }
+    }
+
+    /// Runs `work` with the current index on the search pool.
+    fn with_index<'a, T, F>(&'a self, work: F) -> EngineFuture<'a, T>
+    where
+        F: FnOnce(&podlens_indexer::IndexReaderHandle) -> AppResult<T> + Send + 'static,
+        T: Send + 'static,
+    {
+        let catalog = self.catalog.clone();
+        Box::pin(on_search_pool(move || work(catalog.index()?.as_ref())))
+    }
+}
+
+impl SearchEngine for LocalEngine {
+    fn search(&self, request: SearchRequest) -> EngineFuture<'_, SearchResponse> {
+        self.with_index(move |index| Ok(index.search(&request)?))
+    }
+
+    fn semantic_search(&self, request: SemanticRequest) -> EngineFuture<'_, SearchResponse> {
+        self.with_index(move |index| Ok(index.semantic_search(&request)?))
+    }
+
+    fn related_podcasts(&self, podcast: Uuid, limit: usize) -> EngineFuture<'_, Vec<PodcastHit>> {
+        self.with_index(move |index| Ok(index.related_podcasts(podcast, limit)?))
+    }
+
+    fn autocomplete(&self, prefix: String, limit: usize) -> EngineFuture<'_, Autocomplete> {
+        self.with_index(move |index| Ok(index.autocomplete(&prefix, limit)?))
+    }
+
+    fn directory(&self) -> EngineFuture<'_, Arc<Directory>> {
+        self.with_index(|index| Ok(index.generation().directory()?))
+    }
+
+    fn podcast_hits(&self, ids: Vec<Uuid>) -> EngineFuture<'_, Vec<PodcastHit>> {
+        self.with_index(move |index| Ok(index.generation().podcast_hits(&ids)?))
+    }
+
+    fn generation(&self) -> EngineFuture<'_, GenerationInfo> {
+        let catalog = self.catalog.clone();
+        // Opening the index the first time reads files: off the runtime.
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || {
+                let generation = catalog.index()?.generation();
+                Ok(GenerationInfo {
+                    generation: generation.manifest.generation,
+                    vectors: generation.model.is_some(),
+                })
+            })
+            .await
+            .map_err(|error| AppError::Internal(format!("blocking task failed: {error}")))?
+        })
+    }
+}
