@@ -139,6 +139,62 @@ impl Client {
         )
     }
 
+    /// Signs `email` in as a browser does: asks for a link, follows the one mailed to the
+    /// data directory's outbox, and keeps the session cookie it answers with.
+    async fn sign_in(&self, data_dir: &Path, email: &str) -> String {
+        let outbox = podlens_app::mail::Outbox::in_data_dir(data_dir);
+        let before = outbox.messages().map(|m| m.len()).unwrap_or(0);
+        let response = self
+            .http
+            .post(format!("{}/api/v1/auth/sign-in", self.base))
+            .header("content-type", "application/json")
+            .body(json!({ "email": email }).to_string())
+            .send()
+            .await
+            .expect("sign-in answers");
+        assert_eq!(response.status().as_u16(), 200, "sign-in");
+        let messages = outbox.messages().expect("outbox readable");
+        assert_eq!(messages.len(), before + 1, "one link is mailed");
+        let text = std::fs::read_to_string(messages.last().unwrap()).expect("message");
+        let start = text.find("?key=").expect("a link with a key") + "?key=".len();
+        let link_key: String = text[start..]
+            .chars()
+            .take_while(char::is_ascii_hexdigit)
+            .collect();
+        let response = self
+            .http
+            .post(format!("{}/api/v1/auth/email-link", self.base))
+            .header("content-type", "application/json")
+            .body(json!({ "key": link_key }).to_string())
+            .send()
+            .await
+            .expect("email-link answers");
+        assert_eq!(response.status().as_u16(), 200, "email-link");
+        let cookie = response
+            .headers()
+            .get("set-cookie")
+            .and_then(|value| value.to_str().ok())
+            .expect("a session cookie");
+        cookie.split(';').next().unwrap().to_owned()
+    }
+
+    /// A new API key, created as the web app's developer settings do: by session.
+    async fn create_key(&self, session: &str) -> Value {
+        let response = self
+            .http
+            .post(format!("{}/api/v1/teams/api-keys", self.base))
+            .header("cookie", session)
+            .header("x-podlens-client", "web")
+            .send()
+            .await
+            .expect("answer");
+        let status = response.status().as_u16();
+        let bytes = response.bytes().await.expect("body");
+        let answer: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        assert_eq!(status, 200, "POST /api/v1/teams/api-keys: {answer}");
+        answer["data"].clone()
+    }
+
     async fn data(&self, method: &str, path: &str, key: &str, body: Option<Value>) -> Value {
         let (status, answer) = self.call(method, path, key, body).await;
         assert_eq!(status, 200, "{method} {path}: {answer}");
@@ -161,7 +217,12 @@ struct Written {
 const MAX_ALERTS: usize = 400;
 
 /// Creates projects, alerts (up to [`MAX_ALERTS`]) and API keys in turn until `stop`.
-async fn keep_writing(client: Client, key: String, stop: Arc<AtomicBool>) -> Vec<Written> {
+async fn keep_writing(
+    client: Client,
+    key: String,
+    session: String,
+    stop: Arc<AtomicBool>,
+) -> Vec<Written> {
     let mut written = Vec::new();
     let mut round = 0;
     while !stop.load(Ordering::Relaxed) {
@@ -203,9 +264,7 @@ async fn keep_writing(client: Client, key: String, stop: Arc<AtomicBool>) -> Vec
         }
         if round % 3 == 0 {
             let sent = Instant::now();
-            let created = client
-                .data("POST", "/api/v1/teams/api-keys", &key, Some(json!({})))
-                .await;
+            let created = client.create_key(&session).await;
             written.push(Written {
                 kind: "key",
                 id: created["apiKey"].as_str().unwrap().to_owned(),
@@ -312,7 +371,13 @@ async fn a_backup_taken_while_serving_restores_everything_committed_before_it() 
 
     // Writes go on before, during and after the backup.
     let stop = Arc::new(AtomicBool::new(false));
-    let writer = tokio::spawn(keep_writing(client.clone(), key.clone(), stop.clone()));
+    let session = client.sign_in(&data, "owner@example.com").await;
+    let writer = tokio::spawn(keep_writing(
+        client.clone(),
+        key.clone(),
+        session,
+        stop.clone(),
+    ));
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let backup_dir = root.path().join("backup");
     let started = Instant::now();
