@@ -62,6 +62,9 @@ impl From<podlens_store::StoreError> for AppError {
             podlens_store::StoreError::Unavailable(_) => AppError::Unavailable(
                 "The application database is unavailable; try again shortly.".to_owned(),
             ),
+            unstorable @ podlens_store::StoreError::Unstorable(_) => {
+                AppError::Invalid(format!("Invalid request: {unstorable}."))
+            }
             other => AppError::Internal(other.to_string()),
         }
     }

@@ -65,6 +65,11 @@ pub enum StoreError {
     /// A statement failed.
     #[error("application database: {0}")]
     Query(String),
+    /// A value the database cannot hold, whatever is asked of it: PostgreSQL's text
+    /// cannot hold the NUL character (SQLite's can), so an id or a text holding one is
+    /// refused rather than failing as a query.
+    #[error("text cannot contain the NUL character (\\u0000)")]
+    Unstorable(String),
     /// A stored value does not read back as what it should be.
     #[error("application database holds an unreadable {0}")]
     Corrupt(String),
@@ -80,6 +85,12 @@ impl From<sqlx::Error> for StoreError {
             | sqlx::Error::Tls(_) => StoreError::Unavailable(error.to_string()),
             sqlx::Error::Database(database) if is_unavailable_code(database.code().as_deref()) => {
                 StoreError::Unavailable(error.to_string())
+            }
+            // character_not_in_repertoire (a NUL in text) and untranslatable_character
+            sqlx::Error::Database(database)
+                if matches!(database.code().as_deref(), Some("22021" | "22P05")) =>
+            {
+                StoreError::Unstorable(error.to_string())
             }
             _ => StoreError::Query(error.to_string()),
         }
