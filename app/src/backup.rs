@@ -7,7 +7,7 @@
 //! <data-dir>/backup-staging/<id>/        one staged copy, moved out by `podlens backup`
 //!     app.sqlite3                        VACUUM INTO copy of the application store (SQLite)
 //!     catalog.duckdb                     copy of the catalog, held read-only meanwhile
-//!     parquet/*.parquet                  the snapshot under that same hold (hard links)
+//!     parquet/*.parquet                  the published snapshot generation, same hold (hard links)
 //!     index/manifest.json, gen-<n>/, models/<sha>/   the published generation (hard links)
 //! ```
 //!
@@ -18,8 +18,8 @@
 //! held off meanwhile); it is attached read-only, which DuckDB refuses while a batch
 //! job writes it (the copy then answers "busy") and which keeps any batch job from
 //! starting to write it (and so from publishing a new snapshot) until the copy is made.
-//! Index generations and snapshot files are never modified in place (a new one is
-//! published by rename), so hard links to the published ones are a consistent copy.
+//! Index and snapshot generations are never modified in place (a new one is published
+//! by rename), so hard links to the published ones are a consistent copy.
 
 use std::fs;
 use std::io::Write;
@@ -182,7 +182,9 @@ fn stage_catalog(data_dir: &Path, staging: &Path) -> AppResult<()> {
     } else {
         None
     };
-    let parquet = data_dir.join(podlens_data::PARQUET_DIR);
+    // The generation the `parquet` link names now; it stays while the catalog is held.
+    let parquet =
+        podlens_data::generations::published_dir(&data_dir.join(podlens_data::PARQUET_DIR));
     if parquet.is_dir() {
         let target = staging.join(podlens_data::PARQUET_DIR);
         fs::create_dir_all(&target).map_err(|error| io_error(&target, error))?;

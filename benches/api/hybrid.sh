@@ -41,7 +41,8 @@ keyword="$data-keyword"
 if [[ ! -d "$keyword/index" ]]; then
   rm -rf "$keyword"
   mkdir -p "$keyword"
-  cp -al "$data/parquet" "$keyword/parquet"
+  # parquet is a link to the published generation: copy the files it leads to.
+  mkdir -p "$keyword/parquet" && cp -al "$data/parquet/." "$keyword/parquet/"
   "$PODLENS_BIN" index --no-vectors --data-dir "$keyword" >&2
 fi
 kill "$server"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Write throughput of the application store through the API: a release `podlens serve`
 # over a generated catalog, once with the default store (SQLite in the data directory)
-# and once with a throwaway PostgreSQL on loopback (scripts/with-postgres.sh: fsync off,
-# as SQLite's WAL with synchronous=NORMAL does not sync each commit either), driven by
+# and once with a throwaway PostgreSQL on loopback (scripts/with-postgres.sh: fsync off;
+# SQLite syncs each commit, synchronous=FULL, so the two legs are not alike), driven by
 # wrk (Debian `wrk`) from CONNECTIONS connections. Three kinds of write, each for
 # SECONDS on each store:
 #   project create         PUT /api/v1/projects, a new name each request
@@ -57,7 +57,8 @@ bench_store() {
   local store="$1" url="$2"
   local data="$work/$store" flags=() log base key line
   mkdir -p "$data"
-  for entry in parquet index; do cp -al "$catalog/$entry" "$data/$entry"; done
+  # parquet is a link to the published generation: the files it leads to are linked.
+  for entry in parquet index; do mkdir -p "$data/$entry" && cp -al "$catalog/$entry/." "$data/$entry/"; done
   [[ -n "$url" ]] && flags=(--database-url "$url")
   key="$("$PODLENS_BIN" keys create --data-dir "$data" "${flags[@]}" --email "bench-$store@podlens.local" --plan admin | tail -n 1)"
   local alert_keys="$key" team

@@ -15,7 +15,8 @@ bin="$CARGO_TARGET_DIR/$([ "$profile" = release ] && echo release || echo debug)
 copy="$(mktemp -d)"
 trap 'rm -rf "$copy"' EXIT
 # The update writes only index/; the snapshot is read. A copy keeps DATA_DIR as it was.
-cp -a "$source_dir/parquet" "$copy/parquet"
+# parquet is a link to the published generation: copy the files it leads to.
+mkdir -p "$copy/parquet" && cp -a "$source_dir/parquet/." "$copy/parquet/"
 cp -a "$source_dir/index" "$copy/index"
 echo "profile: $profile; $(nproc) cores; $(date -u +%FT%TZ)"
 "$bin" "$copy" "$runs"

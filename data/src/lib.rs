@@ -8,6 +8,7 @@
 pub mod backup;
 mod catalog;
 mod error;
+pub mod generations;
 mod records;
 mod rss_stats;
 mod schema;

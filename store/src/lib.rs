@@ -248,14 +248,17 @@ impl Database {
                 ACQUIRE_TIMEOUT
             });
         if backend == Backend::Sqlite {
-            // An in-memory database lives as long as one of its connections.
+            // An in-memory database lives as long as one of its connections. Every
+            // commit is synced before it is answered (synchronous=FULL): with NORMAL, a
+            // power loss could drop a committed write (an API key, an invitation) whose
+            // secret had already been shown; the cost is in benches/app-store.
             options = options
                 .min_connections(1)
                 .idle_timeout(None)
                 .max_lifetime(None)
                 .after_connect(|connection, _| {
                     Box::pin(async move {
-                        sqlx::raw_sql("PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000")
+                        sqlx::raw_sql("PRAGMA synchronous = FULL; PRAGMA busy_timeout = 10000")
                             .execute(connection)
                             .await?;
                         Ok(())
@@ -537,6 +540,21 @@ mod tests {
             .unwrap()
             .get(0);
         assert_eq!(mode, "wal");
+    }
+
+    #[test]
+    fn commits_are_synced_before_they_are_answered() {
+        // synchronous=NORMAL (1) in WAL mode syncs only at checkpoints: a power loss
+        // could drop a commit whose API key had been shown. FULL (2) syncs each commit.
+        let dir = tempfile::tempdir().unwrap();
+        let database = Database::open(&Location::DataDir(dir.path().to_path_buf())).unwrap();
+        for pool in [database.pool(), database.writer()] {
+            let level: i64 = database
+                .wait(sqlx::query("PRAGMA synchronous").fetch_one(pool))
+                .unwrap()
+                .get(0);
+            assert_eq!(level, 2, "synchronous=FULL on every connection");
+        }
     }
 
     #[test]

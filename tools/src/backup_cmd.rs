@@ -411,6 +411,7 @@ fn is_staged_or_transient(name: &str) -> bool {
         STAGING_DIR,
     ];
     staged.contains(&name)
+        || podlens_data::generations::is_generation_name(podlens_data::PARQUET_DIR, name)
         || name.starts_with(CONTROL_FILE)
         || name.ends_with(".wal")
         || name.ends_with("-wal")

@@ -55,7 +55,8 @@ fn vector_model(args: &IndexArgs) -> Result<VectorModel, String> {
 /// Runs `podlens index`.
 pub fn run(config: &Config, args: IndexArgs) -> anyhow::Result<()> {
     let data_dir = config.data_dir();
-    let parquet_dir = data_dir.join("parquet");
+    // Resolved once: every file read comes from the same published snapshot.
+    let parquet_dir = podlens_data::generations::published_dir(&data_dir.join("parquet"));
     let started = Instant::now();
     let podcasts = podlens_data::snapshot::read_podcasts(&parquet_dir)
         .with_context(|| format!("cannot read podcasts from {}", parquet_dir.display()))?;

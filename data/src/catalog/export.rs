@@ -1,13 +1,14 @@
 //! Parquet snapshots of the catalog: one file per table under `<data-dir>/parquet/`,
-//! ids as UUID text, written to a temporary name, synced, then renamed into place so a
-//! reader sees either the old file or the new one.
+//! ids as UUID text. Every file of an export is written and synced in a new generation
+//! directory, published whole by one rename of the `parquet` link (`generations.rs`),
+//! so a reader sees the old snapshot or the new one, never a mix.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use duckdb::Connection;
 
 use crate::DataError;
+use crate::generations;
 
 /// One Parquet snapshot file: its table, the id columns written as UUID text, and the
 /// order of its rows (episodes are grouped by podcast so readers can prune row groups).
@@ -260,43 +261,26 @@ fn export_table(
     Ok(rows)
 }
 
-fn sync_file(path: &Path) -> Result<(), DataError> {
-    File::open(path)
-        .and_then(|file| file.sync_all())
-        .map_err(|error| DataError::io(path, error))
-}
-
 pub(crate) fn export_parquet(
     connection: &Connection,
     parquet_dir: &Path,
     rows_per_part: Option<u64>,
 ) -> Result<ExportSummary, DataError> {
-    std::fs::create_dir_all(parquet_dir).map_err(|error| DataError::io(parquet_dir, error))?;
     // The enrichment tables exist once `crawl` or `score` ran; export them empty before.
     super::enrichment::ensure_tables(connection)?;
+    let generation = generations::begin(parquet_dir)?;
     // One read transaction, so every file shows the same catalog state.
     let transaction = connection.unchecked_transaction()?;
-    let mut written = Vec::with_capacity(SNAPSHOT_TABLES.len());
     let mut counts = Vec::with_capacity(SNAPSHOT_TABLES.len());
     for table in SNAPSHOT_TABLES {
-        let final_path = parquet_dir.join(table.file_name());
-        let temporary_path = parquet_dir.join(format!(".{}.tmp", table.file_name()));
-        if temporary_path.exists() {
-            std::fs::remove_file(&temporary_path)
-                .map_err(|error| DataError::io(&temporary_path, error))?;
-        }
+        let path = generation.dir.join(table.file_name());
         tracing::debug!(table = table.name, "writing the snapshot of a table");
-        let rows = export_table(&transaction, table, &temporary_path, rows_per_part)?;
-        sync_file(&temporary_path)?;
-        written.push((temporary_path, final_path));
+        let rows = export_table(&transaction, table, &path, rows_per_part)?;
+        generations::sync_path(&path)?;
         counts.push(rows);
     }
     transaction.commit()?;
-    for (temporary_path, final_path) in &written {
-        std::fs::rename(temporary_path, final_path)
-            .map_err(|error| DataError::io(final_path, error))?;
-    }
-    sync_file(parquet_dir)?;
+    generations::publish(parquet_dir, generation)?;
     tracing::info!(dir = %parquet_dir.display(), podcasts = counts[0], episodes = counts[1], "parquet snapshot published");
     Ok(ExportSummary {
         parquet_dir: parquet_dir.to_path_buf(),

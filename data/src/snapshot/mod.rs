@@ -2,9 +2,11 @@
 //!
 //! [`Snapshot`] is what the server holds: an in-memory DuckDB database with the small
 //! snapshot files loaded as tables and views over the large ones, so the server never
-//! opens the catalog file that the batch jobs write. Files are replaced by rename, so a
-//! view sees either the previous snapshot or the new one; [`Snapshot::refresh`]
-//! re-creates the tables and views (the server does when a file changed), and with them
+//! opens the catalog file that the batch jobs write. An export publishes a whole new
+//! generation directory by one rename of the `parquet` link (`crate::generations`); the
+//! tables and views are made from the generation the link named when they were made, so
+//! they never mix two exports. [`Snapshot::refresh`] re-creates them (the server does
+//! when the link or a file changed), and with them
 //! the point lookups (`points.rs`) podcast pages and search hits are read from. The free functions ([`read_podcasts`],
 //! [`for_each_episode_batch`], …) are the indexer's bulk readers.
 
@@ -35,10 +37,12 @@ pub use sponsors::{EpisodePersonRow, SponsorAppearance, SponsorWindow, SponsorsS
 
 use crate::DataError;
 use crate::catalog::{SNAPSHOT_TABLES, sql_path};
+use crate::generations::published_dir;
 use points::PointLookups;
 
-/// Modification times of the snapshot files, to notice a new export.
-type FileStamps = Vec<Option<SystemTime>>;
+/// The published generation's directory and the modification times of its files, to
+/// notice a new export.
+type FileStamps = (PathBuf, Vec<Option<SystemTime>>);
 
 /// Queries over the Parquet snapshots of a data directory. Safe to share between
 /// threads; each query takes a connection of its own from a small pool. Queries block:
@@ -63,14 +67,16 @@ impl std::fmt::Debug for Snapshot {
 }
 
 fn file_stamps(parquet_dir: &Path) -> FileStamps {
-    SNAPSHOT_TABLES
+    let published = published_dir(parquet_dir);
+    let times = SNAPSHOT_TABLES
         .iter()
         .map(|table| {
-            std::fs::metadata(parquet_dir.join(table.file_name()))
+            std::fs::metadata(published.join(table.file_name()))
                 .and_then(|metadata| metadata.modified())
                 .ok()
         })
-        .collect()
+        .collect();
+    (published, times)
 }
 
 /// Snapshot files up to this size are loaded into memory when the snapshot is opened or
@@ -98,19 +104,22 @@ fn is_base_table(connection: &Connection, name: &str) -> Result<bool, DataError>
 /// Creates (or re-creates) one relation per snapshot file: a table in memory for small
 /// files (see [`MATERIALIZE_MAX_BYTES`]), else a view. A missing file reads as an empty
 /// relation with the snapshot's columns, so a server can start before the first export.
-/// Each relation is replaced in a transaction of its own, so a query sees the previous
-/// or the new one.
+/// Every relation reads the generation `stamps` names (resolved once), and all are
+/// replaced in one transaction, so a query sees the previous relations or the new ones,
+/// never some of each (a stopped refresh changes nothing).
 fn create_relations(
     connection: &Connection,
-    parquet_dir: &Path,
+    stamps: &FileStamps,
     materialize_max_bytes: u64,
 ) -> Result<(), DataError> {
+    let parquet_dir = stamps.0.as_path();
     connection.execute_batch(
         "CREATE SCHEMA IF NOT EXISTS empty_catalog; SET schema = 'empty_catalog';",
     )?;
     connection.execute_batch(crate::schema::TABLES_V1)?;
     connection.execute_batch(crate::catalog::ENRICHMENT_TABLES)?;
     connection.execute_batch("SET schema = 'main';")?;
+    let mut statements = Vec::with_capacity(SNAPSHOT_TABLES.len() * 2);
     for table in SNAPSHOT_TABLES {
         let path = parquet_dir.join(table.file_name());
         let size = std::fs::metadata(&path).ok().map(|metadata| metadata.len());
@@ -130,8 +139,14 @@ fn create_relations(
         } else {
             format!("CREATE VIEW main.{} AS {source}", table.name)
         };
-        connection.execute_batch(&format!("BEGIN; {drop}; {create}; COMMIT;"))?;
+        statements.push(drop);
+        statements.push(create);
     }
+    let transaction = connection.unchecked_transaction()?;
+    for statement in &statements {
+        transaction.execute_batch(statement)?;
+    }
+    transaction.commit()?;
     Ok(())
 }
 
@@ -145,14 +160,15 @@ impl Snapshot {
     pub fn open_materializing(parquet_dir: &Path, max_bytes: u64) -> Result<Snapshot, DataError> {
         let connection = Connection::open_in_memory()?;
         connection.execute_batch("SET TimeZone = 'UTC'")?;
-        create_relations(&connection, parquet_dir, max_bytes)?;
+        let stamps = file_stamps(parquet_dir);
+        create_relations(&connection, &stamps, max_bytes)?;
         let points = PointLookups::load(&connection)?;
         Ok(Snapshot {
             parquet_dir: parquet_dir.to_path_buf(),
             materialize_max_bytes: max_bytes,
             base: Mutex::new(connection),
             idle: Mutex::new(Vec::new()),
-            stamps: Mutex::new(file_stamps(parquet_dir)),
+            stamps: Mutex::new(stamps),
             points: RwLock::new(Arc::new(points)),
         })
     }
@@ -168,7 +184,8 @@ impl Snapshot {
             .base
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        create_relations(&base, &self.parquet_dir, self.materialize_max_bytes)?;
+        let stamps = file_stamps(&self.parquet_dir);
+        create_relations(&base, &stamps, self.materialize_max_bytes)?;
         let points = Arc::new(PointLookups::load(&base)?);
         *self
             .points
@@ -177,12 +194,12 @@ impl Snapshot {
         *self
             .stamps
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = file_stamps(&self.parquet_dir);
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = stamps;
         Ok(())
     }
 
-    /// Re-creates the tables and views when a snapshot file changed since the last refresh;
-    /// returns whether it did.
+    /// Re-creates the tables and views when the published generation or one of its files
+    /// changed since the last refresh; returns whether it did.
     pub fn refresh_if_changed(&self) -> Result<bool, DataError> {
         let current = file_stamps(&self.parquet_dir);
         let changed = *self
@@ -238,6 +255,13 @@ impl Snapshot {
 impl Snapshot {
     /// The RSS public stats over the snapshot; each top list holds at most `top` entries.
     pub fn rss_public_stats(&self, top: u64) -> Result<crate::RssPublicStats, DataError> {
-        self.with_connection(|connection| crate::rss_stats::compute(connection, top))
+        self.with_connection(|connection| {
+            // One read transaction: its statements read the same relations even while a
+            // refresh replaces them (statement by statement, they could read two exports).
+            let transaction = connection.unchecked_transaction()?;
+            let stats = crate::rss_stats::compute(&transaction, top)?;
+            transaction.commit()?;
+            Ok(stats)
+        })
     }
 }
