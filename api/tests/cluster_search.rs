@@ -242,6 +242,11 @@ async fn start_node(
         public_url: None,
         shards: shards.to_vec(),
         token: Some("cluster-secret".into()),
+        etcd: Vec::new(),
+        etcd_prefix: "podlens".into(),
+        replicas: 2,
+        object_store: None,
+        metastore: None,
     };
     let task = tokio::spawn(async move {
         serve(options, move |address| {

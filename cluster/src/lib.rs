@@ -3,8 +3,10 @@
 //! every shard and merges their answers exactly as a single node merges its own
 //! shards' (`podlens_indexer::steps`). This crate is the root's side: which nodes serve
 //! which shards ([`view`]), the HTTP client of the nodes ([`client`]) and the steps run
-//! on them with failover between replicas ([`remote`]).
+//! on them with failover between replicas ([`remote`]), and the index generations a
+//! cluster publishes in an object store ([`artifacts`]).
 
+pub mod artifacts;
 pub mod client;
 pub mod error;
 pub mod membership;

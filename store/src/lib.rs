@@ -15,6 +15,7 @@
 //! runtime — or none — the caller has.
 
 mod feeds;
+mod generations;
 mod leader;
 mod legacy;
 mod notify;
@@ -28,6 +29,7 @@ use sqlx::any::{AnyPoolOptions, install_default_drivers};
 use sqlx::{Any, AnyPool, Transaction};
 
 pub use feeds::{FeedLane, NewFeed, PollOutcome, ScheduleSummary, ScheduledFeed, Subscription};
+pub use generations::PublishedGeneration;
 pub use leader::Leadership;
 pub use legacy::{LEGACY_DATABASE_FILE, LegacyImport, import_legacy};
 pub use notify::Heard;

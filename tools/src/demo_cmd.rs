@@ -44,6 +44,13 @@ pub struct DemoArgs {
     /// Stop after building the catalog and the index (no server).
     #[arg(long)]
     pub no_serve: bool,
+    /// Shards of the index (default: one per worker thread), as `podlens index --shards`.
+    #[arg(long)]
+    pub shards: Option<u32>,
+    /// Write the generation's global term statistics, which search nodes of a cluster
+    /// score with (`podlens index --statistics`).
+    #[arg(long)]
+    pub statistics: bool,
     /// The static embedding model folder: reused when built there, built otherwise
     /// (default: the cache dir's podlens-models/static-mpnet-768).
     #[arg(long, env = "PODLENS_STATIC_MODEL_DIR", value_name = "DIR")]
@@ -132,6 +139,8 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
         .collect();
     let vectors = Vectors {
         config: config.clone(),
+        shards: args.shards,
+        statistics: args.statistics,
         small_model: args.small_model,
         static_model,
         frequency_text,
@@ -162,11 +171,11 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
     index_cmd::run(
         config,
         index_cmd::IndexArgs {
-            shards: None,
+            shards: args.shards,
             writer_memory_mb: 64,
             static_model: None,
             no_vectors: true,
-            statistics: false,
+            statistics: args.statistics,
         },
     )?;
     corpus_server.stop();
@@ -183,6 +192,8 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
 /// index generation with them.
 struct Vectors {
     config: Config,
+    shards: Option<u32>,
+    statistics: bool,
     small_model: bool,
     static_model: PathBuf,
     frequency_text: Vec<PathBuf>,
@@ -209,11 +220,11 @@ impl Vectors {
         index_cmd::run(
             &self.config,
             index_cmd::IndexArgs {
-                shards: None,
+                shards: self.shards,
                 writer_memory_mb: 64,
                 static_model: Some(static_model),
                 no_vectors: false,
-                statistics: false,
+                statistics: self.statistics,
             },
         )
     }

@@ -14,6 +14,7 @@ pub mod migrate_cmd;
 pub mod model_cmd;
 pub mod outbox_cmd;
 pub mod progress;
+pub mod publish_cmd;
 pub mod score_cmd;
 pub mod search_node_cmd;
 pub mod serve_cmd;

@@ -35,6 +35,9 @@ enum Command {
     Serve(podlens_tools::serve_cmd::ServeArgs),
     /// Serve some shards of the published index to a cluster's API nodes.
     SearchNode(podlens_tools::search_node_cmd::SearchNodeArgs),
+    /// Upload the published index generation to a cluster's object store and record
+    /// it in the metastore, for the search nodes to pull.
+    Publish(podlens_tools::publish_cmd::PublishArgs),
     /// Manage API keys (`keys create --email E --plan P`).
     Keys(podlens_tools::keys_cmd::KeysArgs),
     /// Print the mail written to the data directory's outbox (sign-in links) when no
@@ -144,6 +147,7 @@ fn run() -> anyhow::Result<()> {
         Command::Generate(args) => run_generate(args, &config),
         Command::Serve(args) => podlens_tools::serve_cmd::run(&config, args),
         Command::SearchNode(args) => podlens_tools::search_node_cmd::run(&config, args),
+        Command::Publish(args) => podlens_tools::publish_cmd::run(&config, args),
         Command::Keys(args) => podlens_tools::keys_cmd::run(&config, args),
         Command::Outbox(args) => podlens_tools::outbox_cmd::run(&config, args),
         Command::Ingest(args) => podlens_tools::ingest_cmd::run(&config, args),
