@@ -84,6 +84,9 @@ stage "sdk: the official podengine SDK against a real podlens serve"
 cargo build --locked -p podlens-tools --bin podlens -p podlens-api --example build_fixture_catalog
 python3 -m pytest -q tests/sdk
 
+stage "cluster: scripts/loopback-cluster.sh up (SeaweedFS, etcd, PostgreSQL, 3 search nodes, 2 API nodes), faults, down"
+PODLENS_BIN="$CARGO_TARGET_DIR/debug/podlens" python3 -m pytest -q -s tests/cluster
+
 stage "api: schemathesis against the server's own OpenAPI document (about 25 s)"
 scripts/schemathesis.sh
 

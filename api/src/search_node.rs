@@ -283,15 +283,14 @@ impl SearchNode {
             }
         }
         let node = self.clone();
-        match tokio::task::spawn_blocking(move || {
+        let refreshed = tokio::task::spawn_blocking(move || {
             node.refresh()?;
             node.prune();
             Ok::<(), IndexError>(())
         })
-        .await
-        {
-            Ok(Err(error)) => tracing::warn!(%error, "keeping the generations served"),
-            Ok(Ok(())) | Err(_) => {}
+        .await;
+        if let Ok(Err(error)) = refreshed {
+            tracing::warn!(%error, "keeping the generations served");
         }
     }
 
