@@ -716,3 +716,144 @@ async fn a_burst_of_new_alerts_leaves_the_server_answering() {
     .expect("the server answers after the burst");
     assert_eq!(listed.status, 200, "{}", listed.body);
 }
+
+/// Alert e-mails went to any address an alert's `otherEmails` named, as many as given,
+/// with the alert's name as the subject: anyone could have the server mail strangers
+/// their wording. They now go to members of the alert's team only, at most 10 other
+/// addresses: a stranger is refused when the alert is created or changed, and one
+/// stored before (or a member since removed) is not mailed.
+#[tokio::test]
+async fn alert_emails_go_to_team_members_only() {
+    use podlens_app::accounts::members::Role;
+    use podlens_app::workflows::alerts::AlertConfig;
+    use podlens_app::workflows::documents::{DocKind, Stored};
+
+    let http = server().await;
+    let key = http.key("alert-owner@example.com", "business");
+    let owner = http.state.accounts.account_for_key(&key).unwrap().unwrap();
+    let now = chrono::Utc::now();
+    let (_, token) = http
+        .state
+        .members
+        .invite(&owner, "alert-mate@example.com", Role::Member, now)
+        .unwrap();
+    http.state.members.accept(&token, now).unwrap();
+
+    let with_emails = |emails: Vec<String>| {
+        json!({"alertName": "Linux watch", "alertType": "custom-keyword", "value": "Linux",
+               "additionalAlertSettings": {"otherEmails": emails}})
+    };
+    let stranger = http
+        .post(
+            "/api/v1/alerts/alert-config",
+            &key,
+            with_emails(vec!["stranger@example.net".into()]),
+        )
+        .await;
+    assert_eq!(stranger.status, 400, "{}", stranger.body);
+    assert_eq!(
+        stranger.message(),
+        "Alert e-mails go to members of your team only; stranger@example.net is not a member. Invite them to your team first."
+    );
+    let eleven: Vec<String> = (0..11).map(|n| format!("a{n}@example.com")).collect();
+    let too_many = http
+        .post("/api/v1/alerts/alert-config", &key, with_emails(eleven))
+        .await;
+    assert_eq!(too_many.status, 400, "{}", too_many.body);
+    assert_eq!(
+        too_many.message(),
+        "An alert can e-mail at most 10 other addresses"
+    );
+    let alerts_listed = http.get("/api/v1/alerts/alert-configs", &key).await;
+    assert_eq!(
+        alerts_listed.data()["alertConfigs"]
+            .as_array()
+            .unwrap()
+            .len(),
+        0,
+        "refused alerts are not created"
+    );
+
+    // A member, in any case, is accepted; a PATCH naming a stranger is refused.
+    let created = http
+        .post(
+            "/api/v1/alerts/alert-config",
+            &key,
+            with_emails(vec!["Alert-Mate@Example.com".into()]),
+        )
+        .await;
+    let alert_id = created.data()["createdAlertConfig"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let patched = http
+        .call(
+            "PATCH",
+            &format!("/api/v1/alerts/alert-config/{alert_id}"),
+            &key,
+            Some(json!({"updates": {"alertSettings": {"otherEmails": ["stranger@example.net"]}}})),
+        )
+        .await;
+    assert_eq!(patched.status, 400, "{}", patched.body);
+    assert!(
+        patched
+            .message()
+            .contains("stranger@example.net is not a member")
+    );
+
+    // The first run mails the creator and the member, each once.
+    let mailed = |alert_id: String| {
+        let http = &http;
+        async move {
+            for _ in 0..600 {
+                let mut targets: Vec<String> = deliveries(http, &alert_id)
+                    .await
+                    .into_iter()
+                    .filter(|d| d.channel == "email")
+                    .map(|d| d.target)
+                    .collect();
+                if !targets.is_empty() {
+                    targets.sort();
+                    return targets;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            panic!("the alert was never run");
+        }
+    };
+    assert_eq!(
+        mailed(alert_id.clone()).await,
+        ["alert-mate@example.com", "alert-owner@example.com"]
+    );
+
+    // An alert stored with a stranger (before the rule) mails the members it names only.
+    let mut config: AlertConfig =
+        serde_json::from_value(created.data()["createdAlertConfig"].clone()).unwrap();
+    config.id = uuid::Uuid::new_v4().to_string();
+    config.alert_settings.insert(
+        "otherEmails".into(),
+        json!(["stranger@example.net", "alert-mate@example.com"]),
+    );
+    let stored = Stored {
+        id: config.id.clone(),
+        team_id: config.team_id.clone(),
+        parent_id: None,
+        created_at: config.created_at,
+        updated_at: config.updated_at,
+        deleted: false,
+        value: config.clone(),
+    };
+    let state = http.state.clone();
+    let run = config.clone();
+    tokio::task::spawn_blocking(move || {
+        state.workflows.put_doc(DocKind::AlertConfig, &stored)?;
+        podlens_app::workflows::alerts::run_alert(&state.alert_runs(), &run)
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(
+        mailed(config.id.clone()).await,
+        ["alert-mate@example.com", "alert-owner@example.com"]
+    );
+}

@@ -300,6 +300,83 @@ async fn uploads_are_limited_and_their_text_feeds_the_bio() {
     assert_eq!(stored.data()["guestBio"]["longBio"], long_bio.as_str());
 }
 
+/// Guest document uploads had no total cap: 25 MB a request, repeatable until the
+/// server's disk filled. A team's uploads now stop at its plan's storage (free: 25 MB),
+/// with a 403 naming the limit, and a refused upload keeps nothing.
+#[tokio::test]
+async fn guest_document_uploads_stop_at_the_teams_storage_quota() {
+    const MB: usize = 1024 * 1024;
+    let http = start().await;
+    let key = http.key("guests-quota@example.com", "free");
+    let cookie = http.session_cookie(&key);
+    let created = http
+        .as_browser("POST", "/api/v1/guest-profiles", Some(&cookie), Some(ada()))
+        .await;
+    let id = created.data()["guestProfileId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let path = format!("/api/v1/guest-profiles/{id}/documents");
+    let files = |count: usize, size: usize| -> Vec<(String, String, Vec<u8>)> {
+        (1..=count)
+            .map(|n| {
+                (
+                    format!("user_file:{n}"),
+                    format!("part{n}.txt"),
+                    vec![b'a'; size],
+                )
+            })
+            .collect()
+    };
+    let upload = |parts: Vec<(String, String, Vec<u8>)>| {
+        let (http, path, cookie) = (&http, &path, &cookie);
+        async move {
+            let parts: Vec<(&str, &str, Vec<u8>)> = parts
+                .iter()
+                .map(|(field, name, bytes)| (field.as_str(), name.as_str(), bytes.clone()))
+                .collect();
+            http.upload_as_browser(path, cookie, &parts).await
+        }
+    };
+    let stored_files = || {
+        std::fs::read_dir(http.state.data_dir.join("guest-documents").join(&id))
+            .map(|entries| entries.count())
+            .unwrap_or(0)
+    };
+
+    let first = upload(files(4, 5 * MB)).await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert_eq!(stored_files(), 4);
+
+    let past = upload(files(2, 5 * MB)).await;
+    assert_eq!(past.status, 403, "{}", past.body);
+    assert_eq!(
+        past.message(),
+        "Guest document storage limit reached: the free plan allows 25.0 MB of guest documents per team; 20.0 MB are stored and this upload adds 10.0 MB. Upgrade your plan to upload more."
+    );
+    assert_eq!(stored_files(), 4, "a refused upload keeps no file");
+
+    let to_the_limit = upload(files(1, 5 * MB)).await;
+    assert_eq!(to_the_limit.status, 200, "{}", to_the_limit.body);
+    let one_byte_more = upload(files(1, 1)).await;
+    assert_eq!(one_byte_more.status, 403, "{}", one_byte_more.body);
+    assert!(
+        one_byte_more.message().contains("25.0 MB are stored"),
+        "{}",
+        one_byte_more.body
+    );
+    assert_eq!(stored_files(), 5);
+    let profile = http
+        .as_browser(
+            "GET",
+            &format!("/api/v1/guest-profiles/{id}"),
+            Some(&cookie),
+            None,
+        )
+        .await;
+    assert_eq!(profile.data()["documents"].as_array().unwrap().len(), 5);
+}
+
 #[tokio::test]
 async fn updates_downloads_and_archiving() {
     let http = start().await;

@@ -244,6 +244,22 @@ impl Plan {
         }
     }
 
+    /// How many bytes of guest-profile documents a team on this tier may store in all
+    /// (uploads are 5 files of 5 MB a request; without a total, repeated uploads could
+    /// fill the server's disk). Documents are kept with their profile, archived ones
+    /// included, so the quota counts every document the team uploaded.
+    pub fn guest_document_storage_bytes(self) -> u64 {
+        const MB: u64 = 1024 * 1024;
+        match self {
+            Plan::Public => 0,
+            Plan::Free => 25 * MB,
+            Plan::Individual => 100 * MB,
+            Plan::Business => 500 * MB,
+            Plan::Agency => 2048 * MB,
+            Plan::Admin => 10 * 1024 * MB,
+        }
+    }
+
     /// Whether API keys work for this tier.
     pub fn has_api_access(self) -> bool {
         self >= Plan::Business

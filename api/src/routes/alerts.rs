@@ -17,7 +17,8 @@ use crate::state::{AppState, blocking};
 use podlens_app::workflows::CapCheck;
 use podlens_app::workflows::agent;
 use podlens_app::workflows::alerts::{
-    ALERT_TYPES, AlertConfig, AlertMatch, EMAIL_FREQUENCIES, EmailSettings, match_wire,
+    ALERT_TYPES, AlertConfig, AlertMatch, EMAIL_FREQUENCIES, EmailSettings, MAX_OTHER_EMAILS,
+    emails_outside_team, match_wire,
 };
 use podlens_app::workflows::documents::{DocFilter, DocKind, Stored};
 use podlens_app::workflows::fields::{object, optional_string, optional_strings, query_value};
@@ -116,12 +117,17 @@ fn checked_settings(settings: &Map<String, Value>) -> ApiResult<Map<String, Valu
             out.insert(list.to_owned(), json!(cleaned));
         }
     }
-    if let Some(emails) = optional_strings(&out, "otherEmails")?
-        && let Some(bad) = emails.iter().find(|email| !is_valid_email(email))
-    {
-        return Err(ApiError::BadRequest(format!(
-            "Invalid email address \"{bad}\""
-        )));
+    if let Some(emails) = optional_strings(&out, "otherEmails")? {
+        if let Some(bad) = emails.iter().find(|email| !is_valid_email(email)) {
+            return Err(ApiError::BadRequest(format!(
+                "Invalid email address \"{bad}\""
+            )));
+        }
+        if emails.len() > MAX_OTHER_EMAILS {
+            return Err(ApiError::BadRequest(format!(
+                "An alert can e-mail at most {MAX_OTHER_EMAILS} other addresses"
+            )));
+        }
     }
     match settings.get("filters") {
         None | Some(Value::Null) => {}
@@ -143,6 +149,22 @@ fn checked_settings(settings: &Map<String, Value>) -> ApiResult<Map<String, Valu
     }
     optional_string(settings, "subjectNote")?;
     Ok(out)
+}
+
+/// Refuses other e-mail addresses that are not members of the team: alert e-mails go
+/// to team members only (they used to go to any address typed in).
+fn members_only(state: &AppState, team_id: &str, settings: &Map<String, Value>) -> ApiResult<()> {
+    let emails = optional_strings(settings, "otherEmails")?.unwrap_or_default();
+    if emails.is_empty() {
+        return Ok(());
+    }
+    let outside = emails_outside_team(state.accounts.as_ref(), team_id, &emails)?;
+    match outside.first() {
+        None => Ok(()),
+        Some(email) => Err(ApiError::BadRequest(format!(
+            "Alert e-mails go to members of your team only; {email} is not a member. Invite them to your team first."
+        ))),
+    }
 }
 
 fn stored(config: AlertConfig, deleted: bool) -> Stored<AlertConfig> {
@@ -233,6 +255,7 @@ pub async fn create(
     let plan = caller.plan;
     let cap = plan.limits().alerts.map(u64::from);
     blocking(move || {
+        members_only(&state, &config.team_id, &config.alert_settings)?;
         match state
             .workflows
             .insert_doc_capped(DocKind::AlertConfig, &stored(config.clone(), false), cap)?
@@ -420,6 +443,7 @@ pub async fn update(
                     .to_owned(),
             };
             let mut checked = checked_settings(&settings)?;
+            members_only(&state, &account.team_id, &checked)?;
             checked.insert("type".into(), json!(kind));
             checked.insert("value".into(), json!(value));
             config.alert_settings = checked;

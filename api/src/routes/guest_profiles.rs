@@ -28,7 +28,7 @@ use crate::metering::{self, Metered};
 use crate::state::{AppState, blocking};
 use podlens_app::accounts::{Account, UsageCounter};
 use podlens_app::workflows::agent;
-use podlens_app::workflows::documents::{DocKind, Stored};
+use podlens_app::workflows::documents::{DocKind, StorageCheck, Stored};
 use podlens_app::workflows::fields::{object, optional_string, optional_strings, query_value};
 use podlens_app::workflows::guest_profiles::{
     GuestDocumentDoc, GuestProfileDoc, GuestSource, bio_of, bio_source, find_profile,
@@ -749,7 +749,8 @@ pub async fn update_socials(
 
 /// `POST /api/v1/guest-profiles/{id}/documents`: multipart files in fields named
 /// `documents` or `user_file:{n}`; at most 5 files of at most 5 MB, of the allowed
-/// types. The text of each is extracted in the background.
+/// types, within the team's guest-document storage (by plan; past it, 403 and nothing
+/// is kept). The text of each is extracted in the background.
 #[utoipa::path(post, path = "/api/v1/guest-profiles/{guestProfileId}/documents", tag = "guest-profiles",
     params(("guestProfileId" = String, Path)),
     responses((status = 200, description = "OK: the answer in the envelope")))]
@@ -782,13 +783,17 @@ pub async fn upload_documents(
     }
     let work_state = state.clone();
     let work_account = account.clone();
+    let plan = caller.plan;
     let (profile_id, uploaded) = blocking(move || {
         let state = work_state;
         let account = work_account;
         let profile = load(&state, &account, &key)?;
         let dir = state.data_dir.join("guest-documents").join(&profile.id);
         std::fs::create_dir_all(&dir).map_err(ApiError::internal)?;
+        let bytes_uploaded: u64 = files.iter().map(|(_, bytes)| bytes.len() as u64).sum();
         let mut uploaded = Vec::new();
+        let mut docs = Vec::new();
+        let mut paths = Vec::new();
         for (file_name, bytes) in files {
             let id = Uuid::new_v4().to_string();
             let file_type = file_name
@@ -796,7 +801,11 @@ pub async fn upload_documents(
                 .map(|(_, ext)| ext.to_ascii_lowercase())
                 .unwrap_or_default();
             let path = dir.join(format!("{id}.{file_type}"));
-            std::fs::write(&path, &bytes).map_err(ApiError::internal)?;
+            paths.push(path.clone());
+            if let Err(error) = std::fs::write(&path, &bytes) {
+                remove_files(&paths);
+                return Err(ApiError::internal(error));
+            }
             let now = Utc::now();
             let doc = GuestDocumentDoc {
                 id: id.clone(),
@@ -809,27 +818,76 @@ pub async fn upload_documents(
                 text: None,
                 path: path.to_string_lossy().into_owned(),
             };
-            state.workflows.put_doc(
-                DocKind::GuestDocument,
-                &Stored {
-                    id: id.clone(),
-                    team_id: account.team_id.clone(),
-                    parent_id: Some(profile.id.clone()),
-                    created_at: now,
-                    updated_at: now,
-                    deleted: false,
-                    value: doc,
-                },
-            )?;
+            docs.push(Stored {
+                id: id.clone(),
+                team_id: account.team_id.clone(),
+                parent_id: Some(profile.id.clone()),
+                created_at: now,
+                updated_at: now,
+                deleted: false,
+                value: doc,
+            });
             uploaded.push(json!({"id": id, "fileName": file_name, "fileSize": bytes.len()}));
         }
-        Ok((profile.id, uploaded))
+        let quota = plan.guest_document_storage_bytes();
+        let stored = state.workflows.insert_docs_within_quota(
+            DocKind::GuestDocument,
+            &docs,
+            bytes_uploaded,
+            quota,
+        );
+        match stored {
+            Ok(StorageCheck::Stored) => Ok((profile.id, uploaded)),
+            Ok(StorageCheck::QuotaExceeded { used }) => {
+                remove_files(&paths);
+                Err(ApiError::Forbidden(storage_full_message(
+                    plan,
+                    quota,
+                    used,
+                    bytes_uploaded,
+                )))
+            }
+            Err(error) => {
+                remove_files(&paths);
+                Err(error.into())
+            }
+        }
     })
     .await?;
     state
         .guest_pipeline()
         .spawn(&account.team_id, &profile_id, false);
     Ok(Envelope(json!({"uploadedDocuments": uploaded})))
+}
+
+fn remove_files(paths: &[std::path::PathBuf]) {
+    for path in paths {
+        if let Err(error) = std::fs::remove_file(path)
+            && error.kind() != std::io::ErrorKind::NotFound
+        {
+            tracing::warn!(path = %path.display(), %error, "cannot remove a refused upload");
+        }
+    }
+}
+
+/// Bytes as megabytes for messages, one decimal.
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / (1024.0 * 1024.0))
+}
+
+/// The answer to an upload past the team's guest-document storage.
+fn storage_full_message(
+    plan: podlens_model::Plan,
+    quota: u64,
+    used: u64,
+    uploading: u64,
+) -> String {
+    format!(
+        "Guest document storage limit reached: the {plan} plan allows {} of guest documents per team; {} are stored and this upload adds {}. Upgrade your plan to upload more.",
+        megabytes(quota),
+        megabytes(used),
+        megabytes(uploading)
+    )
 }
 
 /// `POST /api/v1/guest-profiles/{id}/regenerate-bio`: a new bio from everything the

@@ -165,29 +165,25 @@ impl Http {
 
     /// A multipart upload of `(field, file name, bytes)` parts.
     pub async fn upload(&self, path: &str, key: &str, parts: &[(&str, &str, Vec<u8>)]) -> Answer {
-        let boundary = "podlens-test-boundary-7d1f";
-        let mut body = Vec::new();
-        for (field, file_name, bytes) in parts {
-            body.extend_from_slice(
-                format!(
-                    "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
-                )
-                .as_bytes(),
-            );
-            body.extend_from_slice(bytes);
-            body.extend_from_slice(b"\r\n");
-        }
-        body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
         let request = self
             .client
             .post(format!("{}{path}", self.base))
-            .header("authorization", key)
-            .header(
-                "content-type",
-                format!("multipart/form-data; boundary={boundary}"),
-            )
-            .body(body);
-        self.send(request).await
+            .header("authorization", key);
+        self.send(multipart(request, parts)).await
+    }
+
+    /// [`Http::upload`] as the web app sends it: by session cookie, with its header.
+    pub async fn upload_as_browser(
+        &self,
+        path: &str,
+        cookie: &str,
+        parts: &[(&str, &str, Vec<u8>)],
+    ) -> Answer {
+        let request = reqwest::Client::new()
+            .post(format!("{}{path}", self.base))
+            .header("x-podlens-client", "web")
+            .header("cookie", cookie);
+        self.send(multipart(request, parts)).await
     }
 
     /// Polls `path` until `done` holds for its data (at most 30 s).
@@ -202,4 +198,30 @@ impl Http {
         }
         panic!("{path} never reached the expected state");
     }
+}
+
+/// `request` with a multipart body of `(field, file name, bytes)` parts.
+fn multipart(
+    request: reqwest::RequestBuilder,
+    parts: &[(&str, &str, Vec<u8>)],
+) -> reqwest::RequestBuilder {
+    let boundary = "podlens-test-boundary-7d1f";
+    let mut body = Vec::new();
+    for (field, file_name, bytes) in parts {
+        body.extend_from_slice(
+            format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    request
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .body(body)
 }

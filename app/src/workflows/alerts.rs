@@ -573,14 +573,39 @@ pub fn match_mail_text(config: &AlertConfig, matches: &[&AlertMatch]) -> String 
     text
 }
 
-/// Who is mailed an alert's new matches: its creator and its other e-mail addresses.
+/// The most addresses an alert mails besides its creator (`otherEmails`).
+pub const MAX_OTHER_EMAILS: usize = 10;
+
+/// Of `emails`, those that are not members of the team (in their order). Alert e-mails
+/// go to the team's members only: an address typed into an alert never agreed to
+/// receive mail, and an alert's name is the mail's subject, so unchecked addresses let
+/// anyone send mail of their wording from the server.
+pub fn emails_outside_team(
+    accounts: &dyn crate::accounts::AccountStore,
+    team_id: &str,
+    emails: &[String],
+) -> AppResult<Vec<String>> {
+    let members = accounts.team_users(team_id)?;
+    Ok(emails
+        .iter()
+        .filter(|email| {
+            !members
+                .iter()
+                .any(|member| member.email.eq_ignore_ascii_case(email))
+        })
+        .cloned()
+        .collect())
+}
+
+/// Who is mailed an alert's new matches: its creator and its other e-mail addresses,
+/// each only while a member of the alert's team (an address stored before this rule,
+/// or of a member since removed, is skipped).
 fn mail_recipients(alerts: &Alerts, config: &AlertConfig) -> AppResult<Vec<String>> {
-    let mut recipients: Vec<String> = alerts
-        .accounts
-        .team_users(&config.team_id)?
-        .into_iter()
+    let members = alerts.accounts.team_users(&config.team_id)?;
+    let mut recipients: Vec<String> = members
+        .iter()
         .filter(|user| user.id == config.created_by_user_id)
-        .map(|user| user.email)
+        .map(|user| user.email.clone())
         .collect();
     for email in config
         .alert_settings
@@ -590,8 +615,15 @@ fn mail_recipients(alerts: &Alerts, config: &AlertConfig) -> AppResult<Vec<Strin
         .flatten()
         .filter_map(Value::as_str)
     {
-        if !recipients.iter().any(|r| r.eq_ignore_ascii_case(email)) {
-            recipients.push(email.to_owned());
+        let member = members
+            .iter()
+            .find(|user| user.email.eq_ignore_ascii_case(email));
+        if let Some(member) = member
+            && !recipients
+                .iter()
+                .any(|r| r.eq_ignore_ascii_case(&member.email))
+        {
+            recipients.push(member.email.clone());
         }
     }
     Ok(recipients)

@@ -148,6 +148,17 @@ fn merge_patch(target: &mut Value, patch: &Value) {
     }
 }
 
+/// The outcome of an insert guarded by a storage quota.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StorageCheck {
+    Stored,
+    /// Nothing was written: the team's documents of the kind already hold `used`
+    /// bytes, and the new ones would take them past the quota.
+    QuotaExceeded {
+        used: u64,
+    },
+}
+
 /// The lock a team's documents of a kind are counted and written under.
 fn team_lock(kind: DocKind, team_id: &str) -> String {
     format!("workflow_documents:{}:{team_id}", kind.as_str())
@@ -246,6 +257,60 @@ impl WorkflowStore {
             insert.execute(&mut *tx).await?;
             tx.commit().await?;
             Ok::<_, AppError>(CapCheck::Done(()))
+        })
+    }
+
+    /// Writes new documents of one team unless their `bytes` and the sizes (the
+    /// documents' `size` field) of the team's live documents of the kind together pass
+    /// `quota`. The sum and the inserts run in one write transaction holding the team's
+    /// lock for the kind, so uploads at once cannot pass the quota between them.
+    pub fn insert_docs_within_quota<T: Serialize>(
+        &self,
+        kind: DocKind,
+        docs: &[Stored<T>],
+        bytes: u64,
+        quota: u64,
+    ) -> AppResult<StorageCheck> {
+        let Some(first) = docs.first() else {
+            return Ok(StorageCheck::Stored);
+        };
+        let team_id = first.team_id.as_str();
+        if docs.iter().any(|doc| doc.team_id != team_id) {
+            return Err(AppError::Internal(
+                "documents of several teams in one quota check".into(),
+            ));
+        }
+        let inserts = docs
+            .iter()
+            .map(|doc| insert_doc_query(kind, doc, ""))
+            .collect::<AppResult<Vec<_>>>()?;
+        let database = self.database();
+        let used_query = match database.backend() {
+            Backend::Sqlite => {
+                "SELECT COALESCE(SUM(CAST(json_extract(doc, '$.size') AS INTEGER)), 0)
+                 FROM workflow_documents WHERE kind = $1 AND team_id = $2 AND deleted = 0"
+            }
+            Backend::Postgres => {
+                "SELECT CAST(COALESCE(SUM(CAST(doc::jsonb->>'size' AS BIGINT)), 0) AS BIGINT)
+                 FROM workflow_documents WHERE kind = $1 AND team_id = $2 AND deleted = 0"
+            }
+        };
+        database.wait(async {
+            let mut tx = database.begin_write().await?;
+            database.lock(&mut tx, &team_lock(kind, team_id)).await?;
+            let used = count(
+                sqlx::query(used_query).bind(kind.as_str()).bind(team_id),
+                &mut *tx,
+            )
+            .await?;
+            if used.saturating_add(bytes) > quota {
+                return Ok(StorageCheck::QuotaExceeded { used });
+            }
+            for insert in inserts {
+                insert.execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            Ok::<_, AppError>(StorageCheck::Stored)
         })
     }
 
@@ -750,6 +815,76 @@ mod tests {
                 .get_doc::<Value>(DocKind::TeamSettings, None, "d9")
                 .unwrap(),
             None
+        );
+    }
+
+    fn sized(id: &str, team_id: &str, size: u64) -> Stored<Value> {
+        let mut doc = doc(id, team_id, Some("profile"), 1);
+        doc.value = json!({"name": id, "size": size});
+        doc
+    }
+
+    /// Guest document uploads had no total cap: 25 MB a request, repeatable until the
+    /// disk filled. The team's stored sizes and an upload's are summed under the
+    /// team's lock: eight uploads at once of 3 bytes each under a quota of 10 store
+    /// three, whatever the interleaving, and another team is not affected.
+    #[test]
+    fn uploads_at_once_cannot_pass_a_teams_storage_quota() {
+        let store = std::sync::Arc::new(memory_store());
+        let threads: Vec<_> = (0..8)
+            .map(|n| {
+                let store = store.clone();
+                std::thread::spawn(move || {
+                    store
+                        .insert_docs_within_quota(
+                            DocKind::GuestDocument,
+                            &[sized(&format!("d{n}"), "t1", 3)],
+                            3,
+                            10,
+                        )
+                        .unwrap()
+                })
+            })
+            .collect();
+        let outcomes: Vec<StorageCheck> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        let stored = outcomes
+            .iter()
+            .filter(|outcome| **outcome == StorageCheck::Stored)
+            .count();
+        assert_eq!(stored, 3);
+        assert!(outcomes.iter().all(|outcome| matches!(
+            outcome,
+            StorageCheck::Stored | StorageCheck::QuotaExceeded { used: 9 }
+        )));
+        let filter = DocFilter {
+            team_id: Some("t1"),
+            ..DocFilter::default()
+        };
+        let kept: Vec<Stored<Value>> = store.list_docs(DocKind::GuestDocument, &filter).unwrap();
+        assert_eq!(kept.len(), 3);
+        // One more byte fits, two do not; several documents count together.
+        assert_eq!(
+            store
+                .insert_docs_within_quota(
+                    DocKind::GuestDocument,
+                    &[sized("e1", "t1", 1), sized("e2", "t1", 1)],
+                    2,
+                    10
+                )
+                .unwrap(),
+            StorageCheck::QuotaExceeded { used: 9 }
+        );
+        assert_eq!(
+            store
+                .insert_docs_within_quota(DocKind::GuestDocument, &[sized("e1", "t1", 1)], 1, 10)
+                .unwrap(),
+            StorageCheck::Stored
+        );
+        assert_eq!(
+            store
+                .insert_docs_within_quota(DocKind::GuestDocument, &[sized("f1", "t2", 10)], 10, 10)
+                .unwrap(),
+            StorageCheck::Stored
         );
     }
 }
