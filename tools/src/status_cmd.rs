@@ -1,7 +1,9 @@
 //! `podlens status --data-dir DIR`: what an operator needs to know about a data
 //! directory, read from plain files so it works while `podlens serve` runs over it: the
 //! published index generation and its age, the catalog snapshot's age, the background
-//! jobs' last pass (queues included) and their recent failures.
+//! jobs' last pass (queues included) and their recent failures; the newest generation the
+//! metastore lists (`podlens publish`), and with `--etcd` a cluster's live search nodes
+//! and the shards each serves.
 
 use std::path::Path;
 use std::time::SystemTime;
@@ -21,6 +23,49 @@ pub struct StatusArgs {
     /// Print one JSON document instead of text.
     #[arg(long)]
     pub json: bool,
+    /// A cluster's etcd endpoints (comma-separated): its live search nodes and their
+    /// shards are shown.
+    #[arg(long, env = "PODLENS_ETCD", value_delimiter = ',', value_name = "URLS")]
+    pub etcd: Vec<String>,
+    /// The prefix of the cluster's keys in etcd.
+    #[arg(long, env = "PODLENS_ETCD_PREFIX", default_value = "podlens")]
+    pub etcd_prefix: String,
+}
+
+/// A cluster's live search nodes, as etcd lists them.
+fn cluster_members(
+    endpoints: &[String],
+    prefix: &str,
+) -> anyhow::Result<Vec<podlens_cluster::NodeStatus>> {
+    let etcd = podlens_cluster::membership::Etcd::new(endpoints, prefix)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let mut members = runtime.block_on(etcd.members())?;
+    members.sort_by(|a, b| a.node.cmp(&b.node));
+    Ok(members)
+}
+
+/// Shard → the nodes serving it, from the members' newest generations.
+fn shard_owners(members: &[podlens_cluster::NodeStatus]) -> (u32, Vec<Vec<String>>) {
+    let count = members
+        .iter()
+        .filter_map(|member| member.generations.last())
+        .map(|generation| generation.shard_count)
+        .max()
+        .unwrap_or(0);
+    let mut owners = vec![Vec::new(); count as usize];
+    for member in members {
+        if let Some(newest) = member.generations.last() {
+            for shard in &newest.shards {
+                if let Some(list) = owners.get_mut(*shard as usize) {
+                    list.push(member.node.clone());
+                }
+            }
+        }
+    }
+    (count, owners)
 }
 
 /// Prints the status of the data directory.
@@ -51,8 +96,48 @@ pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<()> {
             .and_then(|database| database.schedule_summary(now))
             .map_err(|error| error.to_string()),
     };
+    let published = match &location {
+        podlens_store::Location::DataDir(dir)
+            if !dir.join(podlens_store::APP_DATABASE_FILE).is_file() =>
+        {
+            Ok(None)
+        }
+        _ => podlens_store::Database::open(&location)
+            .and_then(|database| database.newest_generation())
+            .map_err(|error| error.to_string()),
+    };
+    let members = (!args.etcd.is_empty()).then(|| {
+        cluster_members(&args.etcd, &args.etcd_prefix).map_err(|error| format!("{error:#}"))
+    });
     if args.json {
         let document = serde_json::json!({
+            "metastore": match &published {
+                Ok(Some(p)) => serde_json::json!({
+                    "generation": p.generation,
+                    "shards": p.shards,
+                    "replicas": p.replicas,
+                    "location": p.location,
+                    "statistics": p.statistics,
+                    "createdAt": p.created_at,
+                }),
+                Ok(None) => serde_json::Value::Null,
+                Err(error) => serde_json::json!({ "error": error }),
+            },
+            "cluster": match &members {
+                None => serde_json::Value::Null,
+                Some(Ok(members)) => serde_json::json!({
+                    "searchNodes": members.iter().map(|member| serde_json::json!({
+                        "name": member.node,
+                        "url": member.url,
+                        "generations": member.generations.iter().map(|g| serde_json::json!({
+                            "generation": g.generation,
+                            "shards": g.shards,
+                        })).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
+                    "shardOwners": shard_owners(members).1,
+                }),
+                Some(Err(error)) => serde_json::json!({ "error": error }),
+            },
             "dataDir": data_dir,
             "index": manifest.as_ref().map(|m| serde_json::json!({
                 "generation": m.generation,
@@ -152,6 +237,59 @@ pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<()> {
             pass.failures
         ),
         None => println!("jobs            no pass yet (they run inside `podlens serve`)"),
+    }
+    match &published {
+        Ok(Some(p)) => println!(
+            "metastore       generation {} published to {} {} ({}): {} shards, {} replicas each{}",
+            p.generation,
+            p.location,
+            p.created_at.to_rfc3339(),
+            age(now, p.created_at),
+            p.shards,
+            p.replicas,
+            if p.statistics {
+                ", global statistics"
+            } else {
+                ""
+            }
+        ),
+        Ok(None) => {}
+        Err(error) => println!("metastore       unknown: {error}"),
+    }
+    match &members {
+        None => {}
+        Some(Err(error)) => println!("cluster         unknown: {error}"),
+        Some(Ok(members)) => {
+            let (count, owners) = shard_owners(members);
+            let unserved: Vec<usize> = owners
+                .iter()
+                .enumerate()
+                .filter(|(_, nodes)| nodes.is_empty())
+                .map(|(shard, _)| shard)
+                .collect();
+            let fewest = owners.iter().map(Vec::len).min().unwrap_or(0);
+            println!(
+                "cluster         {} search nodes live; {count} shards, {}; API nodes of a cluster poll no feeds (generations come from `podlens publish`)",
+                members.len(),
+                if count == 0 {
+                    "none served".to_owned()
+                } else if unserved.is_empty() {
+                    format!("each on at least {fewest} nodes")
+                } else {
+                    format!("shards {unserved:?} on no node: searches fail until one serves them")
+                }
+            );
+            for member in members {
+                let newest = member.generations.last();
+                println!(
+                    "  {} {} generation {} shards {:?}",
+                    member.node,
+                    member.url,
+                    newest.map_or("-".to_owned(), |g| g.generation.to_string()),
+                    newest.map(|g| g.shards.clone()).unwrap_or_default()
+                );
+            }
+        }
     }
     if failures.is_empty() {
         println!("failures        none recorded");

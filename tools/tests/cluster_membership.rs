@@ -616,6 +616,28 @@ async fn search_nodes_keep_every_shard_on_two_nodes_through_etcd_and_a_killed_no
             "{name} pulled only the shards it serves"
         );
     }
+    // `podlens status` shows the metastore's generation and the cluster as etcd lists it.
+    let status = podlens(&["status", "--json", "--etcd", &etcd.url], &data);
+    let status: Value = serde_json::from_str(&status).expect("status is JSON");
+    assert_eq!(status["metastore"]["shards"], SHARDS, "{status}");
+    assert_eq!(status["metastore"]["location"], store_url.as_str());
+    let owners = status["cluster"]["shardOwners"].as_array().expect("owners");
+    assert_eq!(owners.len(), SHARDS as usize, "{status}");
+    for (shard, nodes) in owners.iter().enumerate() {
+        let nodes: BTreeSet<&str> = nodes
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        let expected: BTreeSet<&str> = members
+            .iter()
+            .filter(|(_, shards)| shards.contains(&(shard as u32)))
+            .map(|(name, _)| name.as_str())
+            .collect();
+        assert_eq!(nodes, expected, "shard {shard}");
+    }
+
     let api = start(
         &[
             "serve",
