@@ -158,51 +158,6 @@ fn values_for(schema: &Value) -> Vec<String> {
     values
 }
 
-/// Query parameters handlers read that the document does not list yet (each route's
-/// handler reads them from the raw query): probed with the string boundaries as well.
-const UNDOCUMENTED: &[(&str, &[&str])] = &[
-    (
-        "/api/v1/polling/updates",
-        &[
-            "since",
-            "cursor",
-            "limit",
-            "projectId",
-            "guestProfileId",
-            "alertConfigId",
-        ],
-    ),
-    (
-        "/api/v1/alerts/alert-configs",
-        &["alertConfigId", "sortBy", "sortDirection"],
-    ),
-    ("/api/v1/alerts/matches", &["alertConfigId"]),
-    ("/api/v1/alerts/history", &["alertConfigId", "sinceDate"]),
-    ("/api/v1/projects", &["sortBy"]),
-    (
-        "/api/v1/projects/{projectSlug}/details",
-        &["states", "priorities"],
-    ),
-    (
-        "/api/v1/projects/{projectSlug}/podcasts/details",
-        &["states", "priorities"],
-    ),
-    (
-        "/api/v1/projects/{projectSlug}/podcasts/recent-episodes",
-        &["days"],
-    ),
-    ("/api/v1/outreach/history", &["podcastId", "guestProfileId"]),
-    (
-        "/api/v1/guest-profiles/{guestProfileId}/download",
-        &["format"],
-    ),
-    (
-        "/api/v1/podcasts/{podcastId}/transcription-request",
-        &["type", "requestFutureEpisodes", "sinceDate"],
-    ),
-    ("/api/v1/teams/request-history", &["requestType"]),
-];
-
 /// The GET routes of the document with their parameters' boundary values.
 fn get_routes(document: &Value) -> Vec<Route> {
     let mut routes = Vec::new();
@@ -210,7 +165,7 @@ fn get_routes(document: &Value) -> Vec<Route> {
         let Some(get) = operations.get("get") else {
             continue;
         };
-        let mut parameters: Vec<Parameter> = get["parameters"]
+        let parameters: Vec<Parameter> = get["parameters"]
             .as_array()
             .into_iter()
             .flatten()
@@ -223,29 +178,10 @@ fn get_routes(document: &Value) -> Vec<Route> {
                 values: values_for(&parameter["schema"]),
             })
             .collect();
-        let undocumented = UNDOCUMENTED
-            .iter()
-            .filter(|(route, _)| route == template)
-            .flat_map(|(_, names)| names.iter());
-        for name in undocumented {
-            if !parameters.iter().any(|parameter| parameter.name == *name) {
-                parameters.push(Parameter {
-                    name: (*name).to_owned(),
-                    location: Location::Query,
-                    values: values_for(&json!({"type": "string"})),
-                });
-            }
-        }
         routes.push(Route {
             template: template.clone(),
             parameters,
         });
-    }
-    for (route, _) in UNDOCUMENTED {
-        assert!(
-            routes.iter().any(|known| known.template == *route),
-            "{route} is not a GET route of the document"
-        );
     }
     routes
 }

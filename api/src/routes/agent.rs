@@ -228,7 +228,8 @@ pub async fn alternative_spellings(
 /// review of a listed podcast for its project (made on first request, then reused;
 /// `?forceRegenerate=true` makes a new one).
 #[utoipa::path(get, path = "/api/v1/projects/{projectSlug}/podcasts/{listedPodcastId}/relevancy", tag = "agent",
-    params(("projectSlug" = String, Path), ("listedPodcastId" = String, Path)),
+    params(("projectSlug" = String, Path), ("listedPodcastId" = String, Path),
+           ("forceRegenerate" = Option<bool>, Query, description = "true makes a new review (one AI assist)")),
     responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn listed_relevancy(
     State(state): State<AppState>,

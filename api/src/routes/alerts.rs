@@ -302,6 +302,10 @@ fn query_bool(query: &[(String, String)], name: &str) -> ApiResult<Option<bool>>
 
 /// `GET /api/v1/alerts/alert-configs`: the team's alerts, filtered and sorted.
 #[utoipa::path(get, path = "/api/v1/alerts/alert-configs", tag = "alerts",
+    params(("enabled" = Option<bool>, Query, description = "Only enabled (true) or disabled (false) alerts"),
+           ("alertConfigId" = Option<String>, Query, description = "Only this alert"),
+           ("sortBy" = Option<String>, Query, description = "lastRunDate or alertName (default: creation)"),
+           ("sortDirection" = Option<String>, Query, description = "asc or desc")),
     responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn list(
     State(state): State<AppState>,
@@ -535,6 +539,10 @@ fn team_matches(
 
 /// `GET /api/v1/alerts/matches`: one item per episode, newest first.
 #[utoipa::path(get, path = "/api/v1/alerts/matches", tag = "alerts",
+    params(("alertConfigId" = Option<String>, Query, description = "Only this alert's matches"),
+           ("includeFiltered" = Option<bool>, Query, description = "Also matches and mentions the alert's filters left out"),
+           ("page" = Option<u32>, Query, description = "From 1"),
+           ("pageSize" = Option<u32>, Query, description = "1 to 100, default 20")),
     responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn matches(
     State(state): State<AppState>,
@@ -578,6 +586,9 @@ pub async fn matches(
 
 /// `GET /api/v1/alerts/history`: one item per mention, 50 per page.
 #[utoipa::path(get, path = "/api/v1/alerts/history", tag = "alerts",
+    params(("alertConfigId" = Option<String>, Query, description = "Only this alert's mentions"),
+           ("page" = Option<u32>, Query, description = "From 1, 50 mentions a page"),
+           ("sinceDate" = Option<String>, Query, description = "Matches first seen on or after this date (YYYY-MM-DD or RFC 3339)")),
     responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn history(
     State(state): State<AppState>,

@@ -949,7 +949,8 @@ pub async fn regenerate_bio(
 
 /// `GET /api/v1/guest-profiles/{id}/download?format=html|docx|pdf|markdown`.
 #[utoipa::path(get, path = "/api/v1/guest-profiles/{guestProfileId}/download", tag = "guest-profiles",
-    params(("guestProfileId" = String, Path)),
+    params(("guestProfileId" = String, Path),
+           ("format" = Option<String>, Query, description = "html (default), docx, pdf or markdown")),
     responses((status = 200, description = "The profile as a file: HTML (default), DOCX, PDF or Markdown",
                content((String = "text/html"), (String = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"), (String = "application/pdf"), (String = "text/markdown")))))]
 pub async fn download(

@@ -374,6 +374,8 @@ pub struct HistoryResponse {
 
 /// `GET /api/v1/outreach/history?podcastId=&guestProfileId=`.
 #[utoipa::path(get, path = "/api/v1/outreach/history", tag = "outreach",
+    params(("podcastId" = Option<String>, Query, description = "Only e-mails to this podcast"),
+           ("guestProfileId" = Option<String>, Query, description = "Only e-mails pitching this guest")),
     responses((status = 200, body = HistoryResponse, description = "The team's outreach emails, newest first")))]
 pub async fn history(
     State(state): State<AppState>,

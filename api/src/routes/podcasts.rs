@@ -307,7 +307,9 @@ pub struct LookupQuery {
 #[utoipa::path(get, path = "/api/v1/podcasts/id/lookup", tag = "podcasts",
     params(("appleId" = Option<String>, Query), ("slug" = Option<String>, Query),
            ("spotifyId" = Option<String>, Query), ("podlensId" = Option<String>, Query),
-           ("rssFeedUrl" = Option<String>, Query)),
+           ("podEngineId" = Option<String>, Query, description = "The same as podlensId"),
+           ("rssFeedUrl" = Option<String>, Query),
+           ("podcastGuid" = Option<String>, Query, description = "Not supported: answered 400")),
     responses((status = 200, description = "The podcast, or null"),
               (status = 400, description = "Only one of appleId, slug, spotifyId, or podlensId can be provided")))]
 pub async fn id_lookup(

@@ -371,6 +371,9 @@ pub async fn create_project(
 /// `GET /api/v1/projects`: the team's projects, optionally only some states; pinned
 /// first, then ACTIVE, then the most recently updated (or by name or creation).
 #[utoipa::path(get, path = "/api/v1/projects", tag = "projects",
+    params(("states" = Option<String>, Query, description = "Comma-separated (or repeated) project states; default all"),
+           ("sortBy" = Option<String>, Query, description = "recent-activity (default), name or created: the order after pinned and active projects"),
+           ("pinnedIds" = Option<String>, Query, description = "Comma-separated (or repeated) project ids listed first")),
     responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn list_projects(
     State(state): State<AppState>,
@@ -438,7 +441,9 @@ pub async fn list_projects(
 /// `GET /api/v1/projects/{id}/details`: the project with its listed podcasts,
 /// filtered by `states` and `priorities` when given.
 #[utoipa::path(get, path = "/api/v1/projects/{projectSlug}/details", tag = "projects",
-    params(("projectSlug" = String, Path)),
+    params(("projectSlug" = String, Path),
+           ("states" = Option<String>, Query, description = "Comma-separated (or repeated) listed-podcast statuses"),
+           ("priorities" = Option<String>, Query, description = "Comma-separated (or repeated) priorities; none selects podcasts without one")),
     responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn project_details(
     State(state): State<AppState>,
@@ -698,7 +703,9 @@ pub async fn add_podcast(
 /// `GET /api/v1/projects/{id}/podcasts/details`: the listed podcasts with their
 /// activity history, filtered like the project details.
 #[utoipa::path(get, path = "/api/v1/projects/{projectSlug}/podcasts/details", tag = "projects",
-    params(("projectSlug" = String, Path)),
+    params(("projectSlug" = String, Path),
+           ("states" = Option<String>, Query, description = "Comma-separated (or repeated) listed-podcast statuses"),
+           ("priorities" = Option<String>, Query, description = "Comma-separated (or repeated) priorities; none selects podcasts without one")),
     responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn listed_podcast_details(
     State(state): State<AppState>,
@@ -911,7 +918,8 @@ fn recent_days(pairs: &[(String, String)]) -> ApiResult<i64> {
 /// Episodes the listed podcasts published in the last `days` days (default 7),
 /// newest first per podcast.
 #[utoipa::path(get, path = "/api/v1/projects/{projectSlug}/podcasts/recent-episodes", tag = "projects",
-    params(("projectSlug" = String, Path)),
+    params(("projectSlug" = String, Path),
+           ("days" = Option<i64>, Query, description = "The last N days, 1 to 365 (default 7)")),
     responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn recent_episodes(
     State(state): State<AppState>,

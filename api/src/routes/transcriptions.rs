@@ -103,7 +103,10 @@ pub async fn request_episode(
 /// `&requestFutureEpisodes=true|false` (`since` covers episodes published on or after
 /// `sinceDate`, by default 1 January 2024).
 #[utoipa::path(get, path = "/api/v1/podcasts/{podcastId}/transcription-request", tag = "transcriptions",
-    params(("podcastId" = String, Path)),
+    params(("podcastId" = String, Path),
+           ("type" = String, Query, description = "Required: since, latest or recent"),
+           ("requestFutureEpisodes" = Option<bool>, Query, description = "Also transcribe episodes published later"),
+           ("sinceDate" = Option<String>, Query, description = "For type=since: episodes published on or after this date (default 2024-01-01)")),
     responses((status = 200, description = "OK: the answer in the envelope")))]
 pub async fn request_podcast(
     State(state): State<AppState>,

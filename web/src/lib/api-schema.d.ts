@@ -773,7 +773,8 @@ export interface paths {
         /**
          * `POST /api/v1/guest-profiles/{id}/documents`: multipart files in fields named
          *     `documents` or `user_file:{n}`; at most 5 files of at most 5 MB, of the allowed
-         *     types. The text of each is extracted in the background.
+         *     types, within the team's guest-document storage (by plan; past it, 403 and nothing
+         *     is kept). The text of each is extracted in the background.
          */
         post: operations["uploadDocuments"];
         delete?: never;
@@ -10708,7 +10709,16 @@ export interface operations {
     };
     getAlertConfigs: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only enabled (true) or disabled (false) alerts */
+                enabled?: boolean;
+                /** @description Only this alert */
+                alertConfigId?: string;
+                /** @description lastRunDate or alertName (default: creation) */
+                sortBy?: string;
+                /** @description asc or desc */
+                sortDirection?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10726,6 +10736,15 @@ export interface operations {
                         /** @constant */
                         status: "OK";
                     };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The API key is missing where required, invalid or revoked */
@@ -10750,7 +10769,14 @@ export interface operations {
     };
     getAlertMatchHistory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only this alert's mentions */
+                alertConfigId?: string;
+                /** @description From 1, 50 mentions a page */
+                page?: number;
+                /** @description Matches first seen on or after this date (YYYY-MM-DD or RFC 3339) */
+                sinceDate?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10768,6 +10794,15 @@ export interface operations {
                         /** @constant */
                         status: "OK";
                     };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The API key is missing where required, invalid or revoked */
@@ -10792,7 +10827,16 @@ export interface operations {
     };
     getAlertEpisodeMatches: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only this alert's matches */
+                alertConfigId?: string;
+                /** @description Also matches and mentions the alert's filters left out */
+                includeFiltered?: boolean;
+                /** @description From 1 */
+                page?: number;
+                /** @description 1 to 100, default 20 */
+                pageSize?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10810,6 +10854,15 @@ export interface operations {
                         /** @constant */
                         status: "OK";
                     };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The API key is missing where required, invalid or revoked */
@@ -12986,7 +13039,10 @@ export interface operations {
     };
     downloadGuestProfile: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description html (default), docx, pdf or markdown */
+                format?: string;
+            };
             header?: never;
             path: {
                 guestProfileId: string;
@@ -13298,7 +13354,12 @@ export interface operations {
     };
     history: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only e-mails to this podcast */
+                podcastId?: string;
+                /** @description Only e-mails pitching this guest */
+                guestProfileId?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -13316,6 +13377,15 @@ export interface operations {
                         /** @constant */
                         status: "OK";
                     };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The API key is missing where required, invalid or revoked */
@@ -14024,7 +14094,11 @@ export interface operations {
                 slug?: string;
                 spotifyId?: string;
                 podlensId?: string;
+                /** @description The same as podlensId */
+                podEngineId?: string;
                 rssFeedUrl?: string;
+                /** @description Not supported: answered 400 */
+                podcastGuid?: string;
             };
             header?: never;
             path?: never;
@@ -15174,7 +15248,14 @@ export interface operations {
     };
     requestPodcastTranscription: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description Required: since, latest or recent */
+                type: string;
+                /** @description Also transcribe episodes published later */
+                requestFutureEpisodes?: boolean;
+                /** @description For type=since: episodes published on or after this date (default 2024-01-01) */
+                sinceDate?: string;
+            };
             header?: never;
             path: {
                 podcastId: string;
@@ -15236,7 +15317,22 @@ export interface operations {
     };
     getUpdates: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Events on or after this time (YYYY-MM-DD or RFC 3339) */
+                since?: string;
+                /** @description The cursor of the previous page: events after it */
+                cursor?: string;
+                /** @description Comma-separated (or repeated) event types; default all */
+                eventTypes?: string;
+                /** @description Only this project's events (id or slug) */
+                projectId?: string;
+                /** @description Only this guest profile's events */
+                guestProfileId?: string;
+                /** @description Only this alert's matches */
+                alertConfigId?: string;
+                /** @description Events per page, 1 to 100 (default 50) */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -15254,6 +15350,15 @@ export interface operations {
                         /** @constant */
                         status: "OK";
                     };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The API key is missing where required, invalid or revoked */
@@ -15278,7 +15383,14 @@ export interface operations {
     };
     getProjects: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated (or repeated) project states; default all */
+                states?: string;
+                /** @description recent-activity (default), name or created: the order after pinned and active projects */
+                sortBy?: string;
+                /** @description Comma-separated (or repeated) project ids listed first */
+                pinnedIds?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -15296,6 +15408,15 @@ export interface operations {
                         /** @constant */
                         status: "OK";
                     };
+                };
+            };
+            /** @description A parameter or the body is malformed or invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The API key is missing where required, invalid or revoked */
@@ -15499,7 +15620,12 @@ export interface operations {
     };
     getProjectDetails: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated (or repeated) listed-podcast statuses */
+                states?: string;
+                /** @description Comma-separated (or repeated) priorities; none selects podcasts without one */
+                priorities?: string;
+            };
             header?: never;
             path: {
                 projectSlug: string;
@@ -15627,7 +15753,12 @@ export interface operations {
     };
     listed_podcast_details: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated (or repeated) listed-podcast statuses */
+                states?: string;
+                /** @description Comma-separated (or repeated) priorities; none selects podcasts without one */
+                priorities?: string;
+            };
             header?: never;
             path: {
                 projectSlug: string;
@@ -15694,7 +15825,10 @@ export interface operations {
     };
     recent_episodes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The last N days, 1 to 365 (default 7) */
+                days?: number;
+            };
             header?: never;
             path: {
                 projectSlug: string;
@@ -15898,7 +16032,10 @@ export interface operations {
     };
     listed_relevancy: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true makes a new review (one AI assist) */
+                forceRegenerate?: boolean;
+            };
             header?: never;
             path: {
                 projectSlug: string;
