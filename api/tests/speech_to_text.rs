@@ -422,7 +422,9 @@ async fn speech_is_transcribed_with_whisper_served_with_timings_and_searchable()
     );
 
     // Three requests, each charged once at request time (the worker charges nothing).
-    let (_, usage, _) = setup.get("/api/v1/teams/usage/current").await;
+    // Charges reach the usage report with the meter's next batch (once a second; later
+    // on a loaded machine), so the report is read until it counts them, then once more
+    // after two batches to see that nothing else was charged.
     let used = |usage: &Value| {
         usage["data"]["aliases"]
             .as_array()
@@ -431,6 +433,17 @@ async fn speech_is_transcribed_with_whisper_served_with_timings_and_searchable()
             .find(|alias| alias["alias"] == "transcriptionRequests")
             .map(|alias| alias["used"].clone())
     };
+    let mut usage = Value::Null;
+    for _ in 0..60 {
+        usage = setup.get("/api/v1/teams/usage/current").await.1;
+        if used(&usage) == Some(json!(3)) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    assert_eq!(used(&usage), Some(json!(3)), "{usage}");
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let usage = setup.get("/api/v1/teams/usage/current").await.1;
     assert_eq!(used(&usage), Some(json!(3)), "{usage}");
 
     // The transcript is served once the new snapshot is picked up.
