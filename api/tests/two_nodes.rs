@@ -19,13 +19,14 @@ use podlens_store::{Backend, Database};
 use serde_json::{Value, json};
 use workflows_http::{Http, serve};
 
-/// Copies the directory tree at `from` to `to`.
+/// Copies the directory tree at `from` to `to`, following links (the snapshot's
+/// `parquet` is a link to its current generation).
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
+        if std::fs::metadata(entry.path()).unwrap().is_dir() {
             copy_tree(&entry.path(), &target);
         } else {
             std::fs::copy(entry.path(), target).unwrap();
