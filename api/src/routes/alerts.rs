@@ -543,7 +543,8 @@ fn team_matches(
            ("includeFiltered" = Option<bool>, Query, description = "Also matches and mentions the alert's filters left out"),
            ("page" = Option<u32>, Query, description = "From 1"),
            ("pageSize" = Option<u32>, Query, description = "1 to 100, default 20")),
-    responses((status = 200, description = "OK: the answer in the envelope")))]
+    responses((status = 200, description = "OK: the answer in the envelope"),
+              (status = 404, description = "No alert of the team has this alertConfigId")))]
 pub async fn matches(
     State(state): State<AppState>,
     caller: Caller,
@@ -589,7 +590,8 @@ pub async fn matches(
     params(("alertConfigId" = Option<String>, Query, description = "Only this alert's mentions"),
            ("page" = Option<u32>, Query, description = "From 1, 50 mentions a page"),
            ("sinceDate" = Option<String>, Query, description = "Matches first seen on or after this date (YYYY-MM-DD or RFC 3339)")),
-    responses((status = 200, description = "OK: the answer in the envelope")))]
+    responses((status = 200, description = "OK: the answer in the envelope"),
+              (status = 404, description = "No alert of the team has this alertConfigId")))]
 pub async fn history(
     State(state): State<AppState>,
     caller: Caller,

@@ -10823,6 +10823,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description No alert of the team has this alertConfigId */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAlertEpisodeMatches: {
@@ -10876,6 +10885,15 @@ export interface operations {
             };
             /** @description The plan does not allow this, or a cookie-authenticated write lacks the X-Podlens-Client header */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No alert of the team has this alertConfigId */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
