@@ -71,8 +71,15 @@ fn files_under(dir: &Path) -> Result<Vec<String>, ClusterError> {
 }
 
 /// Whether a generation's file (relative to its directory) is needed to serve `shards`:
-/// every file but those of other shards.
+/// every file but those of other shards; never a key that would leave the directory.
 fn needed(relative: &str, shards: &[u32]) -> bool {
+    if relative.starts_with('/')
+        || relative
+            .split('/')
+            .any(|part| part == ".." || part.is_empty())
+    {
+        return false;
+    }
     match relative
         .split('/')
         .next()
@@ -319,6 +326,9 @@ impl Artifacts {
                 let Some(relative) = meta.location.as_ref().strip_prefix(&models_text) else {
                     continue;
                 };
+                if !needed(relative, &[]) {
+                    continue;
+                }
                 let local = model_dir.join(relative);
                 if std::fs::metadata(&local).map(|m| m.len()).ok() != Some(meta.size) {
                     downloads.push((meta.location.clone(), local, meta.size));
@@ -352,5 +362,8 @@ mod tests {
         assert!(!needed("shard-12/episodes/a.idx", &[1, 2]));
         assert!(needed("statistics/terms.fst", &[1]));
         assert!(needed("read-model.json", &[]));
+        assert!(!needed("../../etc/cron.d/x", &[0]));
+        assert!(!needed("shard-0/../../x", &[0]));
+        assert!(!needed("/etc/passwd", &[0]));
     }
 }
