@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # A Podlens cluster on this machine's loopback (docs/cluster.md):
 #
-#   scripts/loopback-cluster.sh up --podcasts N --seed S [--small-model] [--shards K] --out DIR
+#   scripts/loopback-cluster.sh up --podcasts N --seed S [--small-model] [--shards K] [--partitions P] --out DIR
 #   scripts/loopback-cluster.sh down --out DIR
 #
-# `up` builds the catalog `podlens demo --podcasts N --seed S` builds (the same shows;
-# ids follow the corpus URLs' port), indexed in K shards (4 by default) with the
-# generation's global statistics, and starts on loopback: SeaweedFS (the S3 object
-# store: a master, two volume servers keeping every object on both, a filer and the S3
-# gateway), etcd (three members: the membership), PostgreSQL (the application store
-# the API nodes share, and the metastore). `podlens publish` uploads the generation to
-# the object store and records it in the metastore; three search nodes
-# (`podlens search-node --etcd --object-store`, each with an empty data directory of
-# its own) pull the shards rendezvous hashing gives them, each shard on two of them;
-# two API nodes (`podlens serve --etcd --database-url`) are the roots of every search.
+# `up` generates the corpus `podlens demo --podcasts N --seed S` generates (the same
+# shows; ids follow the corpus URLs' port) and starts on loopback: SeaweedFS (the S3
+# object store: a master, two volume servers keeping every object on both, a filer and
+# the S3 gateway), etcd (three members: the membership), PostgreSQL (the application
+# store the API nodes share, and the metastore). It builds the catalog through the
+# cluster's batch path: Ray (cluster/batch/build.py) runs ingest and crawl as one task
+# per partition of the feeds (P, 4 by default, by a hash of the feed URL), each pushing
+# its Parquet snapshot to the object store, then one last task merges them, scores,
+# indexes in K shards (4 by default) with the generation's global statistics and
+# publishes the generation (the object store, then its row in the metastore). Three
+# search nodes (`podlens search-node --etcd --object-store`, each with an empty data
+# directory of its own) pull the shards rendezvous hashing gives them, each shard on two
+# of them; two API nodes (`podlens serve --etcd --database-url`) are the roots of every
+# search.
 # It returns once every shard is served twice and both API nodes answer searches,
 # having written DIR/cluster.json:
 #   {"api": [urls], "searchNodes": [{"url", "pid", "shards"}], "adminKey": "pl_…",
@@ -30,7 +34,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/podlens-target}"
 
 usage() {
-  echo "usage: $0 up --podcasts N --seed S [--small-model] [--shards K] --out DIR | down --out DIR" >&2
+  echo "usage: $0 up --podcasts N --seed S [--small-model] [--shards K] [--partitions P] --out DIR | down --out DIR" >&2
   exit 2
 }
 
@@ -40,6 +44,7 @@ shift
 podcasts=300
 seed=42
 shards=4
+partitions=4
 small_model=()
 out=""
 while [ $# -gt 0 ]; do
@@ -47,6 +52,7 @@ while [ $# -gt 0 ]; do
     --podcasts) podcasts="${2:?}"; shift 2 ;;
     --seed) seed="${2:?}"; shift 2 ;;
     --shards) shards="${2:?}"; shift 2 ;;
+    --partitions) partitions="${2:?}"; shift 2 ;;
     --small-model) small_model=(--small-model); shift ;;
     --out) out="${2:?}"; shift 2 ;;
     *) echo "loopback-cluster: unknown argument $1" >&2; usage ;;
@@ -129,17 +135,21 @@ mkdir -p "$out/logs" "$out/pids"
 data="$out/data"
 token=$(python3 -c 'import secrets; print(secrets.token_hex(24))')
 
+ray_python="${PODLENS_RAY_DIR:-$HOME/.cache/podlens-tools/ray-2.60.0}/bin/python"
+[ -x "$ray_python" ] || { echo "loopback-cluster: no Ray at $ray_python (scripts/install-ray.sh)" >&2; exit 1; }
 weed="${PODLENS_SEAWEEDFS_DIR:-$HOME/.cache/podlens-tools/seaweedfs-4.48}/bin/weed"
 [ -x "$weed" ] || { echo "loopback-cluster: no SeaweedFS at $weed (scripts/install-seaweedfs.sh)" >&2; exit 1; }
 
 # The API nodes' ports first: the corpus's URLs name the first one's (it serves them).
 api_ports=("$(free_port)" "$(free_port)")
 # What an earlier run left (its processes are gone: `down` removed the pids).
-rm -rf "$data" "$out"/search-* "$out"/etcd-* "$out/seaweedfs" "$out/cluster.json"
-echo "loopback-cluster: building $podcasts podcasts (seed $seed) in $shards shards into $data"
-"$podlens" --no-progress demo --no-serve --podcasts "$podcasts" --seed "$seed" \
-  --port "${api_ports[0]}" --shards "$shards" --statistics "${small_model[@]}" \
-  --data-dir "$data" >"$out/logs/build.log" 2>&1 || {
+rm -rf "$data" "$out"/search-* "$out"/etcd-* "$out/seaweedfs" "$out/cluster.json" "$out/corpus-server" "$out/ray"
+# The corpus `podlens demo --podcasts N --seed S` generates, served where the first API
+# node serves it afterwards (the feeds' and the sites' URLs name that port).
+echo "loopback-cluster: generating $podcasts podcasts (seed $seed) into $data"
+"$podlens" --no-progress generate --podcasts "$podcasts" --seed "$seed" --transcript-share 0.2 \
+  --chart-days 30 --base-url "http://127.0.0.1:${api_ports[0]}/demo-corpus" \
+  --out "$data/demo-corpus" >"$out/logs/build.log" 2>&1 || {
   tail -n 20 "$out/logs/build.log" >&2
   exit 1
 }
@@ -225,8 +235,28 @@ for _ in $(seq 1 300); do
   sleep 0.2
 done
 [ -n "$bucket" ] || { echo "loopback-cluster: SeaweedFS did not start (logs/seaweedfs-*.log)" >&2; exit 1; }
-"$podlens" --no-progress publish --data-dir "$data" --database-url "$database_url" \
-  --object-store "$object_store" | tee -a "$out/logs/build.log"
+# The batch on Ray (cluster/batch/build.py): ingest and crawl per partition of the
+# feeds, each partition's snapshot pushed to the object store; then, once, the merge,
+# the scores, the index in $shards shards with the global statistics, and the publish.
+mkdir -p "$out/corpus-server"
+ln -s "$data/demo-corpus" "$out/corpus-server/demo-corpus"
+start corpus-server "$podlens" --no-progress serve --data-dir "$out/corpus-server" \
+  --port "${api_ports[0]}" --no-poll
+for _ in $(seq 1 100); do
+  curl -fsS -o /dev/null "http://127.0.0.1:${api_ports[0]}/demo-corpus/feeds.opml" 2>/dev/null && break
+  sleep 0.2
+done
+echo "loopback-cluster: building the catalog on Ray ($partitions partitions) into $data"
+if ! "$ray_python" "$ROOT/cluster/batch/build.py" --podlens "$podlens" --corpus "$data/demo-corpus" \
+  --data-dir "$data" --object-store "$object_store" --database-url "$database_url" \
+  --partitions "$partitions" --shards "$shards" --temp-dir "$out/ray" "${small_model[@]}" \
+  2>>"$out/logs/build.log" | tee -a "$out/logs/build.log"; then
+  tail -n 20 "$out/logs/build.log" >&2
+  exit 1
+fi
+kill -TERM "$(cat "$out/pids/corpus-server.pid")"
+while kill -0 "$(cat "$out/pids/corpus-server.pid")" 2>/dev/null; do sleep 0.1; done
+rm -f "$out/pids/corpus-server.pid"
 admin_key=$("$podlens" --no-progress keys create --email admin@podlens.local --plan admin \
   --data-dir "$data" --database-url "$database_url" | tail -n 1 | tr -d '[:space:]')
 

@@ -12,6 +12,10 @@
 //! variables (`AWS_ENDPOINT_URL` for a store other than AWS, `AWS_ACCESS_KEY_ID`,
 //! `AWS_SECRET_ACCESS_KEY`, `AWS_REGION`, `AWS_ALLOW_HTTP=true` for plain HTTP);
 //! `file:///dir` keeps the objects in a local folder.
+//!
+//! A cluster's batch also keeps the catalog's partitions there: each partition's Parquet
+//! snapshot under `<prefix>/catalog/<build>/<partition>/`, with its `files.json` (names
+//! and sizes) written last, so a partition whose list is there is complete.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -351,9 +355,176 @@ impl Artifacts {
     }
 }
 
+/// The list of a catalog partition's files, written after them.
+const PARTITION_FILES: &str = "files.json";
+
+/// A build's or a partition's name as one part of an object key: letters, digits, `-`,
+/// `_` and `.`, not starting with a dot.
+fn key_part(name: &str) -> Result<&str, ClusterError> {
+    let valid = !name.is_empty()
+        && name.len() <= 128
+        && !name.starts_with('.')
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'.'));
+    if valid {
+        Ok(name)
+    } else {
+        Err(failed(format!(
+            "{name:?} cannot name a build or a partition (letters, digits, -, _ and ., not starting with a dot)"
+        )))
+    }
+}
+
+/// Whether a partition's listed file may be written into the local folder: a plain
+/// Parquet file name.
+fn partition_file(name: &str) -> bool {
+    key_part(name).is_ok() && name.ends_with(".parquet")
+}
+
+impl Artifacts {
+    fn partition_object(&self, build: &str, partition: &str, file: &str) -> ObjectPath {
+        self.object(&format!("catalog/{build}/{partition}/{file}"))
+    }
+
+    /// Uploads a catalog partition's Parquet snapshot (the `*.parquet` files of
+    /// `parquet_dir`) as partition `partition` of build `build`, its list of files last.
+    /// Uploaded bytes.
+    pub async fn push_partition(
+        &self,
+        build: &str,
+        partition: &str,
+        parquet_dir: &Path,
+    ) -> Result<u64, ClusterError> {
+        let (build, partition) = (key_part(build)?, key_part(partition)?);
+        let mut files: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+        for name in files_under(parquet_dir)? {
+            if partition_file(&name) {
+                let size = std::fs::metadata(parquet_dir.join(&name))
+                    .map_err(|error| failed(format!("{name}: {error}")))?
+                    .len();
+                files.insert(name, size);
+            }
+        }
+        if !files.contains_key("podcasts.parquet") {
+            return Err(failed(format!(
+                "{} holds no podcasts.parquet: not a catalog snapshot",
+                parquet_dir.display()
+            )));
+        }
+        let bytes: u64 = futures_util::stream::iter(files.keys().map(|name| {
+            self.upload(
+                parquet_dir.join(name),
+                self.partition_object(build, partition, name),
+            )
+        }))
+        .buffer_unordered(CONCURRENCY)
+        .try_fold(0u64, |sum, size| async move { Ok(sum + size) })
+        .await?;
+        let list = serde_json::to_vec_pretty(&files).map_err(failed)?;
+        self.store
+            .put(
+                &self.partition_object(build, partition, PARTITION_FILES),
+                PutPayload::from(list),
+            )
+            .await
+            .map_err(failed)?;
+        Ok(bytes)
+    }
+
+    /// Downloads partition `partition` of build `build` into the folder `into`
+    /// (created); an error when the partition is not complete in the store. Downloaded
+    /// bytes.
+    pub async fn pull_partition(
+        &self,
+        build: &str,
+        partition: &str,
+        into: &Path,
+    ) -> Result<u64, ClusterError> {
+        let (build, partition) = (key_part(build)?, key_part(partition)?);
+        let list = match self
+            .store
+            .get(&self.partition_object(build, partition, PARTITION_FILES))
+            .await
+        {
+            Ok(answer) => answer.bytes().await.map_err(failed)?,
+            Err(object_store::Error::NotFound { .. }) => {
+                return Err(failed(format!(
+                    "partition {partition} of build {build} is not (completely) in {}",
+                    self.url
+                )));
+            }
+            Err(error) => return Err(failed(error)),
+        };
+        let files: std::collections::BTreeMap<String, u64> =
+            serde_json::from_slice(&list).map_err(failed)?;
+        if let Some(name) = files.keys().find(|name| !partition_file(name)) {
+            return Err(failed(format!(
+                "partition {partition} of build {build} lists {name:?}, not a Parquet file name"
+            )));
+        }
+        futures_util::stream::iter(files.into_iter().map(|(name, size)| {
+            self.download(
+                self.partition_object(build, partition, &name),
+                into.join(&name),
+                size,
+            )
+        }))
+        .buffer_unordered(CONCURRENCY)
+        .try_fold(0u64, |sum, size| async move { Ok(sum + size) })
+        .await
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::needed;
+    use super::{Artifacts, key_part, needed, partition_file};
+
+    #[test]
+    fn partition_keys_and_files_stay_inside_their_folder() {
+        assert!(key_part("p-0003-1b2c").is_ok());
+        assert!(key_part("build.2026-11-27").is_ok());
+        for bad in ["", "..", ".hidden", "a/b", "a\\b", "p 1", "é"] {
+            assert!(key_part(bad).is_err(), "{bad:?}");
+        }
+        assert!(partition_file("episodes.parquet"));
+        assert!(!partition_file("../episodes.parquet"));
+        assert!(!partition_file("x/episodes.parquet"));
+        assert!(!partition_file("files.json"));
+    }
+
+    #[tokio::test]
+    async fn a_pushed_partition_comes_back_whole_and_an_unfinished_one_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let store =
+            Artifacts::open(&format!("file://{}", dir.path().join("store").display())).unwrap();
+        let snapshot = dir.path().join("parquet");
+        std::fs::create_dir_all(&snapshot).unwrap();
+        std::fs::write(snapshot.join("podcasts.parquet"), b"podcasts").unwrap();
+        std::fs::write(snapshot.join("episodes.parquet"), b"episodes!").unwrap();
+        std::fs::write(snapshot.join("notes.txt"), b"not part of it").unwrap();
+        assert_eq!(
+            store.push_partition("b1", "p-0", &snapshot).await.unwrap(),
+            17
+        );
+        let pulled = dir.path().join("pulled");
+        assert_eq!(
+            store.pull_partition("b1", "p-0", &pulled).await.unwrap(),
+            17
+        );
+        assert_eq!(
+            std::fs::read(pulled.join("episodes.parquet")).unwrap(),
+            b"episodes!"
+        );
+        assert!(!pulled.join("notes.txt").exists());
+        let error = store
+            .pull_partition("b1", "p-1", &dir.path().join("none"))
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("not (completely) in"), "{error}");
+        assert!(store.pull_partition("..", "p-0", &pulled).await.is_err());
+    }
 
     #[test]
     fn a_node_needs_its_shards_and_what_every_shard_shares() {

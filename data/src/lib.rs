@@ -16,7 +16,7 @@ pub mod snapshot;
 
 pub use catalog::{
     CATALOG_FILE, Catalog, CatalogCounts, ExportSummary, FETCH_LOG_PER_FEED, FeedState, FeedWrite,
-    PARQUET_DIR, PollingState, UpsertSummary,
+    MergeSummary, PARQUET_DIR, PollingState, UpsertSummary,
 };
 pub use catalog::{ChartPositionRow, PlatformLookupRow, PodcastLinks};
 pub use error::DataError;

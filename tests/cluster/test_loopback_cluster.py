@@ -1,12 +1,17 @@
 """The loopback cluster of scripts/loopback-cluster.sh, faults included.
 
-`up` once for the module (a small catalog), then, under a steady search load from a
-second thread where it applies:
+`up` once for the module (a small catalog, built on Ray), then, under a steady search
+load from a second thread where it applies:
+- the cluster answers as one node built from the same corpus: every query of
+  benches/relevance and 200 filtered, sorted and paged searches, same hits in the same
+  order, same totals, scores equal to 1e-5;
 - both API nodes answer every search alike, and cursors page without duplicates;
 - a search node killed with SIGKILL costs no search, the slowest under 1 s;
 - the etcd leader stopped costs no search;
 - a SeaweedFS volume server killed, a search node restarted with an empty disk still
   pulls and serves its shards;
+- a Ray worker killed with SIGKILL mid-build: the build completes and publishes one
+  generation;
 then `down` stops everything (also when a test fails).
 
 Environment: PODLENS_BIN, the `podlens` binary (default: $CARGO_TARGET_DIR/debug/podlens);
@@ -15,9 +20,12 @@ PODLENS_CLUSTER_PODCASTS, the catalog's size (default 120).
 
 from __future__ import annotations
 
+import csv
 import json
 import os
+import random
 import signal
+import sqlite3
 import subprocess
 import tempfile
 import threading
@@ -75,6 +83,20 @@ def cluster():
     assert down.returncode == 0, down.stderr
     leftovers = subprocess.run(["pgrep", "-f", str(out)], capture_output=True, text=True).stdout.split()
     assert not leftovers, f"processes of the cluster still running: {leftovers}"
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def podlens(cluster, data_dir, *args) -> str:
+    done = subprocess.run([cluster["bin"], "--no-progress", *args, "--data-dir", str(data_dir)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, f"podlens {' '.join(args[:2])}: {done.stderr[-2000:]}"
+    return done.stdout
 
 
 def search(cluster, api: str, kind: str, word: str, cursor=None, timeout=10):
@@ -250,3 +272,163 @@ def test_a_search_node_restarted_with_an_empty_disk_after_a_volume_server_died_s
     assert on_disk == shards[node["url"]], (on_disk, shards)
     status, answer = search(cluster, cluster["api"][0], "episodes", "the")
     assert status == 200, answer
+
+
+def relevance_queries():
+    with open(REPO / "benches" / "relevance" / "queries.tsv", newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    return [(row["mode"], row["query"]) for row in rows if row["mode"] in ("podcasts", "episodes")]
+
+
+def filtered_searches(count, seed=7):
+    """`count` searches with filters, sorts and page sizes drawn from `seed`."""
+    draw = random.Random(seed)
+    podcast_sorts = ["relevance", "recentActivity", "title", "authorityScore", "appleReviews"]
+    episode_sorts = ["relevance", "recentActivity", "title"]
+    searches = []
+    for _ in range(count):
+        kind = draw.choice(["podcasts", "episodes"])
+        targets = (["podcast-title", "podcast-description"] if kind == "podcasts"
+                   else ["episode-title", "episode-description"])
+        body = {"searchTerms": [{"searchTerm": draw.choice(WORDS + ["garden tips", "history of science",
+                                                                    "money news", "music show"]),
+                                 "searchType": "text", "searchTargets": targets,
+                                 "searchTermOptions": {"matchMode": draw.choice(["optional", "must"])}}],
+                "pageSize": draw.choice([5, 10, 25])}
+        if draw.random() < 0.5:
+            sorts = podcast_sorts if kind == "podcasts" else episode_sorts
+            body["sortOrder"] = [{"field": draw.choice(sorts), "direction": draw.choice(["asc", "desc"])}]
+        if draw.random() < 0.3:
+            body["languages"] = ["en"]
+        if draw.random() < 0.3:
+            body["minTotalEpisodes"] = draw.choice([10, 30, 60])
+        if kind == "episodes" and draw.random() < 0.3:
+            body["hasTranscript"] = True
+        searches.append((kind, body, draw.choice([1, 1, 2, 3])))
+    return searches
+
+
+def hits_of(answer, kind):
+    key = "podcastId" if kind == "podcasts" else "episodeId"
+    result = answer["data"]["result"]
+    return result["total"]["value"], [(hit[key], hit.get("score")) for hit in result["hits"]]
+
+
+@pytest.fixture(scope="module")
+def single_node(cluster):
+    """One node built from the cluster's corpus by the single-machine path (ingest of the
+    whole OPML, crawl, score, the same small model, `podlens index` with the cluster's
+    shard count), serving on a port of its own."""
+    data = cluster["out"] / "single"
+    corpus = cluster["out"] / "data" / "demo-corpus"
+    shards = max(s for node in cluster["searchNodes"] for s in node["shards"]) + 1
+    podlens(cluster, data, "ingest", str(corpus / "feeds.opml"), "--allow-private",
+            "--concurrency", "32", "--per-host", "32")
+    podlens(cluster, data, "crawl", "--allow-private", "--max-pages", "12", "--max-depth", "2",
+            "--delay-ms", "0", "--per-host", "16", "--sites", "32")
+    podlens(cluster, data, "score", "--charts", str(corpus / "charts"))
+    model = podlens(cluster, data, "model", "vocabulary", "--text", str(corpus / "feeds"),
+                    "--text", str(corpus / "transcripts")).strip().splitlines()[-1]
+    podlens(cluster, data, "index", "--shards", str(shards), "--statistics", "--static-model", model)
+    key = podlens(cluster, data, "keys", "create", "--email", "single@podlens.local",
+                  "--plan", "admin").strip().splitlines()[-1].strip()
+    port = free_port()
+    log = open(cluster["out"] / "logs" / "single.log", "w")
+    server = subprocess.Popen([cluster["bin"], "--no-progress", "serve", "--data-dir", str(data),
+                               "--port", str(port), "--no-poll"], stdout=log, stderr=log)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if call(f"{url}/api/v1/public/health")[0] == 200:
+                break
+        except Exception:
+            pass
+        assert time.monotonic() < deadline, "the single node did not start"
+        time.sleep(0.2)
+    yield {"url": url, "adminKey": key}
+    server.terminate()
+    server.wait(timeout=30)
+
+
+def test_the_cluster_answers_as_one_node_built_from_the_same_corpus(cluster, single_node):
+    api = cluster["api"][0]
+    one = {"adminKey": single_node["adminKey"]}
+    compared = hits = 0
+
+    def same(kind, body, pages):
+        nonlocal compared, hits
+        cursors = [None, None]
+        for page in range(pages):
+            answers = []
+            for target, who, cursor in ((api, cluster, cursors[0]), (single_node["url"], one, cursors[1])):
+                request = dict(body, cursor=cursor) if cursor else body
+                status, answer = call(f"{target}/api/v1/search/{kind}", request,
+                                      {"authorization": who["adminKey"], "content-type": "application/json"})
+                assert status == 200, (kind, body, answer)
+                answers.append(answer)
+            (total_c, hits_c), (total_s, hits_s) = (hits_of(a, kind) for a in answers)
+            where = f"{kind} {json.dumps(body)} page {page + 1}"
+            assert total_c == total_s, f"{where}: totals {total_c} vs {total_s}"
+            assert [h[0] for h in hits_c] == [h[0] for h in hits_s], f"{where}: hits differ"
+            for (_, a), (_, b) in zip(hits_c, hits_s):
+                assert (a is None and b is None) or abs(a - b) <= 1e-5, f"{where}: scores {a} vs {b}"
+            compared += 1
+            hits += len(hits_c)
+            cursors = [answers[0]["data"].get("cursor"), answers[1]["data"].get("cursor")]
+            if not cursors[0] or not cursors[1]:
+                assert not cursors[0] and not cursors[1], f"{where}: one side has a next page"
+                break
+
+    queries = relevance_queries()
+    assert len(queries) > 50
+    for kind, query in queries:
+        targets = (["podcast-title", "podcast-description"] if kind == "podcasts"
+                   else ["episode-title", "episode-description"])
+        same(kind, {"searchTerms": [{"searchTerm": query, "searchType": "text", "searchTargets": targets,
+                                     "searchTermOptions": {"matchMode": "optional"}}], "pageSize": 10}, 1)
+    for kind, body, pages in filtered_searches(200):
+        same(kind, body, pages)
+    print(f"same answers: {compared} pages compared, {hits} hits")
+    assert hits > 1000, f"the searches find something: {hits}"
+
+
+def test_a_ray_worker_killed_mid_build_still_publishes_one_generation(cluster):
+    """The batch again over the cluster's corpus, into a data directory, an object store
+    and a metastore of its own; one partition task's worker killed with SIGKILL."""
+    out = cluster["out"] / "rebuild"
+    store = out / "store"
+    ray_python = Path(os.environ.get("PODLENS_RAY_DIR",
+                                     Path.home() / ".cache" / "podlens-tools" / "ray-2.60.0")) / "bin" / "python"
+    corpus = cluster["out"] / "data" / "demo-corpus"
+    log = open(cluster["out"] / "logs" / "rebuild.log", "w")
+    build = subprocess.Popen(
+        [str(ray_python), str(REPO / "cluster" / "batch" / "build.py"), "--podlens", cluster["bin"],
+         "--corpus", str(corpus), "--data-dir", str(out / "data"), "--object-store", f"file://{store}",
+         "--partitions", "6", "--temp-dir", str(out / "ray"), "--small-model"],
+        stdout=subprocess.PIPE, stderr=log, text=True)
+    killed = None
+    deadline = time.monotonic() + 120
+    while killed is None and build.poll() is None and time.monotonic() < deadline:
+        workers = subprocess.run(["pgrep", "-f", "^ray::build_partition"], capture_output=True,
+                                 text=True).stdout.split()
+        if workers:
+            killed = int(workers[0])
+            os.kill(killed, signal.SIGKILL)
+        time.sleep(0.02)
+    output, _ = build.communicate(timeout=600)
+    print(output)
+    assert killed is not None, "no partition task was seen running"
+    assert build.returncode == 0, output
+    summary = json.loads((out / "data" / "build.json").read_text())
+    assert len(summary["partitions"]) == 6
+    assert killed not in [p["pid"] for p in summary["partitions"]], "the killed worker finished a partition"
+    manifests = sorted(store.glob("generations/gen-*/manifest.json"))
+    with sqlite3.connect(out / "data" / "app.sqlite3") as metastore:
+        rows = metastore.execute("SELECT count(*) FROM index_generations").fetchone()[0]
+    assert (len(manifests), rows) == (1, 1), (manifests, rows)
+    merged = [line for line in output.splitlines() if line.strip().startswith("merged ")]
+    first = [line for line in (cluster["out"] / "logs" / "build.log").read_text().splitlines()
+             if line.strip().startswith("merged ")]
+    podcasts = [line.split(": ", 1)[1].split(" podcasts")[0] for line in merged + first]
+    assert len(podcasts) == 2 and podcasts[0] == podcasts[1], (merged, first)

@@ -204,7 +204,7 @@ impl Vectors {
     fn build(&self) -> anyhow::Result<()> {
         let static_model = if self.small_model {
             println!("    a static embedding model over the corpus's own words (--small-model)");
-            small_model(&self.frequency_text)?
+            model_cmd::vocabulary_model(&self.frequency_text)?
         } else {
             println!(
                 "    the static embedding model in {} (built once from all-mpnet-base-v2, then reused)",
@@ -249,18 +249,6 @@ impl Vectors {
             eprintln!("cannot start building the vectors ({error}): search stays keyword-only");
         }
     }
-}
-
-/// A static model over the words of the text files under `roots` (cached by their counts).
-fn small_model(roots: &[PathBuf]) -> anyhow::Result<PathBuf> {
-    let texts = podlens_indexer::embedding::read_texts(roots)?;
-    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-    podlens_indexer::embedding::build_vocabulary_model(
-        &model_cmd::mpnet_dir(),
-        &texts,
-        &model_cmd::models_root().join("vocabulary"),
-    )
-    .context("cannot build the small static model (is all-mpnet-base-v2 installed? scripts/setup.sh installs it)")
 }
 
 fn ingest_args(opml: &Path) -> ingest_cmd::IngestArgs {

@@ -3,6 +3,7 @@
 //! calls into this crate and the pipeline crates.
 
 pub mod backup_cmd;
+pub mod catalog_cmd;
 pub mod config;
 pub mod crawl_cmd;
 pub mod demo_cmd;

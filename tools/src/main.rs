@@ -38,6 +38,9 @@ enum Command {
     /// Upload the published index generation to a cluster's object store and record
     /// it in the metastore, for the search nodes to pull.
     Publish(podlens_tools::publish_cmd::PublishArgs),
+    /// A cluster's batch: push a partition's catalog snapshot to the object store
+    /// (`catalog push`), or merge a build's partitions into one catalog (`catalog merge`).
+    Catalog(podlens_tools::catalog_cmd::CatalogArgs),
     /// Manage API keys (`keys create --email E --plan P`).
     Keys(podlens_tools::keys_cmd::KeysArgs),
     /// Print the mail written to the data directory's outbox (sign-in links) when no
@@ -148,6 +151,7 @@ fn run() -> anyhow::Result<()> {
         Command::Serve(args) => podlens_tools::serve_cmd::run(&config, args),
         Command::SearchNode(args) => podlens_tools::search_node_cmd::run(&config, args),
         Command::Publish(args) => podlens_tools::publish_cmd::run(&config, args),
+        Command::Catalog(args) => podlens_tools::catalog_cmd::run(&config, args),
         Command::Keys(args) => podlens_tools::keys_cmd::run(&config, args),
         Command::Outbox(args) => podlens_tools::outbox_cmd::run(&config, args),
         Command::Ingest(args) => podlens_tools::ingest_cmd::run(&config, args),

@@ -25,6 +25,14 @@ pub enum ModelCommand {
     Build(BuildArgs),
     /// Compare the static model with exact MPNet on transcripts.
     Eval(EvalArgs),
+    /// Build a small static model over the words of some text only (a minute instead of
+    /// several; semantic search then knows only those words), cached by their counts;
+    /// prints its folder, for `podlens index --static-model`.
+    Vocabulary {
+        /// Files or folders of the text (a corpus's feeds and transcripts).
+        #[arg(long = "text", value_name = "PATH", required = true)]
+        text: Vec<PathBuf>,
+    },
 }
 
 /// Where the models live.
@@ -131,7 +139,19 @@ pub fn run(config: &Config, args: ModelArgs) -> anyhow::Result<()> {
     match args.command {
         ModelCommand::Build(args) => build(config, args),
         ModelCommand::Eval(eval_args) => run_eval(eval_args),
+        ModelCommand::Vocabulary { text } => {
+            println!("{}", vocabulary_model(&text)?.display());
+            Ok(())
+        }
     }
+}
+
+/// A static model over the words of the text files under `roots` (cached by their counts).
+pub fn vocabulary_model(roots: &[PathBuf]) -> anyhow::Result<PathBuf> {
+    let texts = embedding::read_texts(roots)?;
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    embedding::build_vocabulary_model(&mpnet_dir(), &texts, &models_root().join("vocabulary"))
+        .context("cannot build the small static model (is all-mpnet-base-v2 installed? scripts/setup.sh installs it)")
 }
 
 impl BuildArgs {

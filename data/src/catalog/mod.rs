@@ -5,6 +5,7 @@ mod changes;
 mod enrichment;
 mod export;
 mod fetches;
+mod merge;
 mod sponsors;
 mod staging;
 mod transcripts;
@@ -26,6 +27,7 @@ pub use enrichment::{ChartPositionRow, PlatformLookupRow, PodcastLinks};
 pub use export::ExportSummary;
 pub(crate) use export::{SNAPSHOT_TABLES, sql_path};
 pub use fetches::{FETCH_LOG_PER_FEED, FeedState, PollingState};
+pub use merge::MergeSummary;
 pub use upsert::UpsertSummary;
 
 use crate::DataError;
@@ -145,6 +147,14 @@ impl Catalog {
             [podcast_id.to_string()],
         )?;
         Ok(updated > 0)
+    }
+
+    /// Reads a partition's Parquet snapshot (a folder of `podcasts.parquet`,
+    /// `episodes.parquet`, …) into the catalog; a podcast it holds replaces the stored
+    /// one whole (`merge.rs`). The snapshot is not rewritten: export once every
+    /// partition is in.
+    pub fn merge_snapshot(&mut self, parquet_dir: &Path) -> Result<MergeSummary, DataError> {
+        merge::merge_snapshot(&mut self.connection, parquet_dir)
     }
 
     /// Writes the Parquet snapshots under `<data_dir>/parquet/` atomically.
