@@ -84,7 +84,7 @@ stage "sdk: the official podengine SDK against a real podlens serve"
 cargo build --locked -p podlens-tools --bin podlens -p podlens-api --example build_fixture_catalog
 python3 -m pytest -q tests/sdk
 
-stage "cluster: scripts/loopback-cluster.sh up (SeaweedFS, etcd, PostgreSQL, 3 search nodes, 2 API nodes), faults, down"
+stage "cluster: scripts/loopback-cluster.sh up (built on Ray; SeaweedFS, etcd, PostgreSQL, 3 search nodes, 2 API nodes), same answers as one node, faults, a Ray worker killed mid-build, down"
 PODLENS_BIN="$CARGO_TARGET_DIR/debug/podlens" python3 -m pytest -q -s tests/cluster
 
 stage "api: schemathesis against the server's own OpenAPI document (about 25 s)"
