@@ -26,9 +26,11 @@ through their runtime environment.
 
 import argparse
 import ctypes
+import glob
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -87,7 +89,11 @@ def build_partition(binary, object_store, build, index, urls):
     """Ingest and crawl one partition's feeds; push its snapshot. Its name and figures."""
     started = time.monotonic()
     name = f"p{index:04d}-{uuid.uuid4().hex[:12]}"
-    with tempfile.TemporaryDirectory(prefix=f"podlens-{name}-") as scratch:
+    # An earlier attempt of this partition on this machine died with its worker (Ray
+    # retries a task only then): its scratch folder is nobody's.
+    for stale in glob.glob(os.path.join(tempfile.gettempdir(), f"podlens-{build}-p{index:04d}-*")):
+        shutil.rmtree(stale, ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix=f"podlens-{build}-{name}-") as scratch:
         data_dir = os.path.join(scratch, "data")
         opml = os.path.join(scratch, "feeds.opml")
         with open(opml, "w") as f:
@@ -200,6 +206,9 @@ def main():
             json.dump(summary, f, indent=2)
     finally:
         ray.shutdown()
+        # What attempts killed on this machine left (a task cleans its own otherwise).
+        for stale in glob.glob(os.path.join(tempfile.gettempdir(), f"podlens-{build}-*")):
+            shutil.rmtree(stale, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -423,6 +423,8 @@ def test_a_ray_worker_killed_mid_build_still_publishes_one_generation(cluster):
     summary = json.loads((out / "data" / "build.json").read_text())
     assert len(summary["partitions"]) == 6
     assert killed not in [p["pid"] for p in summary["partitions"]], "the killed worker finished a partition"
+    leftovers = list(Path(tempfile.gettempdir()).glob(f"podlens-{summary['build']}-*"))
+    assert not leftovers, f"scratch folders of the build left behind: {leftovers}"
     manifests = sorted(store.glob("generations/gen-*/manifest.json"))
     with sqlite3.connect(out / "data" / "app.sqlite3") as metastore:
         rows = metastore.execute("SELECT count(*) FROM index_generations").fetchone()[0]
