@@ -45,7 +45,8 @@ pub struct SearchNodeOptions {
     /// `<data-dir>/index`: the published generations.
     pub index_dir: PathBuf,
     pub address: SocketAddr,
-    /// The node's name in the cluster.
+    /// The node's name in the cluster; empty: `search-<port>`, the port it listens on
+    /// (so nodes started on port 0 are told apart).
     pub name: String,
     /// Where roots reach this node; `http://<address>` when not set.
     pub public_url: Option<String>,
@@ -480,6 +481,10 @@ pub async fn serve(
             ApiError::Internal(format!("cannot listen on {}: {error}", options.address))
         })?;
     let local = listener.local_addr().map_err(ApiError::internal)?;
+    let mut options = options;
+    if options.name.is_empty() {
+        options.name = format!("search-{}", local.port());
+    }
     let remote = match (&options.object_store, &options.metastore) {
         (Some(url), Some(location)) => {
             let artifacts =

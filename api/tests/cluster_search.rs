@@ -479,6 +479,34 @@ async fn a_search_over_search_nodes_answers_as_one_node_with_every_shard() {
 /// between calls, and between the nodes of a cluster. The query is now made in one order
 /// (and with the generation's statistics): every call answers the same hits with the
 /// same scores, to the bit.
+/// Two nodes started on port 0 without a name were both "search-0", and a root keyed
+/// by name saw one of them: half the shards never served.
+#[tokio::test]
+async fn search_nodes_started_on_port_zero_without_a_name_are_told_apart() {
+    let index_dir = built();
+    let (first, first_task) = start_node(index_dir, "", &[0]).await;
+    let (second, second_task) = start_node(index_dir, "", &[1]).await;
+    let client = reqwest::Client::new();
+    let mut names = Vec::new();
+    for address in [first, second] {
+        let body = client
+            .get(format!("http://{address}/internal/v1/node"))
+            .header("x-podlens-cluster-token", "cluster-secret")
+            .send()
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap();
+        let status: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(status["node"], format!("search-{}", address.port()));
+        names.push(status["node"].as_str().unwrap().to_owned());
+    }
+    assert_ne!(names[0], names[1]);
+    first_task.abort();
+    second_task.abort();
+}
+
 #[test]
 fn related_podcasts_by_text_are_the_same_on_every_call() {
     if !fixture::mpnet_installed() {

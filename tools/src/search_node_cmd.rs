@@ -72,7 +72,8 @@ pub fn run(config: &Config, args: SearchNodeArgs) -> anyhow::Result<()> {
     let options = podlens_api::search_node::SearchNodeOptions {
         index_dir: config.data_dir().join("index"),
         address,
-        name: args.name.unwrap_or_else(|| format!("search-{}", args.port)),
+        // Named after the port it listens on, once bound (port 0 picks one).
+        name: args.name.unwrap_or_default(),
         public_url: args.url,
         shards: args.shards,
         token: args.cluster_token,
