@@ -28,7 +28,8 @@
 # then SIGKILL for what is still running 10 s later.
 #
 # The binary is $PODLENS_BIN when set (CI passes its debug build), else a release build
-# made here. What the cluster needs is installed first (scripts/setup.sh, idempotent).
+# made here. What the cluster needs is installed first (PostgreSQL, etcd, SeaweedFS, Ray
+# and the embedding model's source, by their scripts/install-*.sh, idempotent).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/podlens-target}"
@@ -124,7 +125,11 @@ fi
 # A failed start stops what it started.
 trap 'status=$?; if [ "$status" -ne 0 ]; then echo "loopback-cluster: up failed; logs in $out/logs" >&2; down "$out" >/dev/null; fi' EXIT
 
-"$ROOT/scripts/setup.sh"
+# What the cluster runs on (each installer is idempotent; the rest of scripts/setup.sh,
+# the web app's packages among them, is not needed here).
+for installer in postgres etcd seaweedfs ray model; do
+  bash "$ROOT/scripts/install-$installer.sh"
+done
 if [ -n "${PODLENS_BIN:-}" ]; then
   podlens="$PODLENS_BIN"
 else
