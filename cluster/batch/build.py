@@ -117,6 +117,11 @@ def finish(binary, data_dir, corpus, object_store, database_url, build, partitio
            small_model):
     """Merge the partitions, score, index and publish: once, over the whole catalog."""
     started = time.monotonic()
+    # A fresh catalog at every attempt: an attempt whose worker died left a merge behind.
+    for leftover in ("catalog.duckdb", "catalog.duckdb.wal"):
+        path = os.path.join(data_dir, leftover)
+        if os.path.exists(path):
+            os.remove(path)
     names = [p["partition"] for p in sorted(partitions, key=lambda p: p["index"])]
     steps = [podlens(binary, data_dir, "catalog", "merge", "--object-store", object_store,
                      "--build", build, *names).strip()]
