@@ -219,5 +219,6 @@ def main():
 if __name__ == "__main__":
     try:
         main()
-    except (RuntimeError, ray.exceptions.RayError) as error:
-        sys.exit(f"build: {str(error).strip().splitlines()[-1]}")
+    except (RuntimeError, OSError, ElementTree.ParseError, ray.exceptions.RayError) as error:
+        lines = str(error).strip().splitlines()
+        sys.exit(f"build: {lines[-1] if lines else type(error).__name__}")
