@@ -149,11 +149,12 @@ weed="${PODLENS_SEAWEEDFS_DIR:-$HOME/.cache/podlens-tools/seaweedfs-4.48}/bin/we
 api_ports=("$(free_port)" "$(free_port)")
 # What an earlier run left (its processes are gone: `down` removed the pids).
 rm -rf "$data" "$out"/search-* "$out"/etcd-* "$out/seaweedfs" "$out/cluster.json" "$out/corpus-server" "$out/ray"
-# The corpus `podlens demo --podcasts N --seed S` generates, served where the first API
-# node serves it afterwards (the feeds' and the sites' URLs name that port).
+# The corpus `podlens demo --podcasts N --seed S` generates (as of today, as the demo's),
+# served where the first API node serves it afterwards (the feeds' and the sites' URLs
+# name that port).
 echo "loopback-cluster: generating $podcasts podcasts (seed $seed) into $data"
 "$podlens" --no-progress generate --podcasts "$podcasts" --seed "$seed" --transcript-share 0.2 \
-  --chart-days 30 --base-url "http://127.0.0.1:${api_ports[0]}/demo-corpus" \
+  --chart-days 30 --as-of "$(date -u +%F)" --base-url "http://127.0.0.1:${api_ports[0]}/demo-corpus" \
   --out "$data/demo-corpus" >"$out/logs/build.log" 2>&1 || {
   tail -n 20 "$out/logs/build.log" >&2
   exit 1

@@ -111,6 +111,9 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
         base_url: base_url.clone(),
         transcript_share: args.transcript_share,
         chart_days: 30,
+        // As of today: a show's newest episodes are recent, as in a catalog kept fresh,
+        // and the corpus stays the same all day (`podlens generate --as-of` makes it).
+        as_of: Some(chrono::Utc::now().date_naive()),
     };
     let bar = progress::bar(options.podcasts as u64, "podcasts", config.no_progress);
     let summary = generate(&options, &|| bar.inc(1)).context("cannot generate the corpus")?;

@@ -96,6 +96,10 @@ struct GenerateArgs {
     /// Days of Apple and Spotify chart snapshots.
     #[arg(long, default_value_t = 30)]
     chart_days: u32,
+    /// The day the corpus is "as of" (YYYY-MM-DD): its newest episodes and charts end
+    /// there. Default: a day derived from the seed, the same on any day.
+    #[arg(long, value_name = "DATE")]
+    as_of: Option<chrono::NaiveDate>,
 }
 
 /// mimalloc: the ingest and index paths allocate many small strings; it spends about
@@ -182,6 +186,7 @@ fn run_generate(args: GenerateArgs, config: &Config) -> anyhow::Result<()> {
         base_url: args.base_url,
         transcript_share: args.transcript_share,
         chart_days: args.chart_days,
+        as_of: args.as_of,
     };
     let bar = progress::bar(options.podcasts as u64, "podcasts", config.no_progress);
     bar.set_message("generating");

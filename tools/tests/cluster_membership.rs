@@ -53,6 +53,7 @@ fn data_dir(root: &Path) -> (PathBuf, String) {
             base_url: "http://127.0.0.1:9".into(),
             transcript_share: 0.0,
             chart_days: 1,
+            as_of: None,
         },
         &|| {},
     )

@@ -61,6 +61,7 @@ fn corpus(dir: &Path) -> PathBuf {
             base_url: "http://127.0.0.1:9".into(),
             transcript_share: 0.0,
             chart_days: 1,
+            as_of: None,
         },
         &|| {},
     )

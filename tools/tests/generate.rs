@@ -27,6 +27,7 @@ fn corpus() -> &'static (PathBuf, Value) {
             base_url: BASE_URL.to_string(),
             transcript_share: 0.1,
             chart_days: CHART_DAYS,
+            as_of: None,
         };
         let summary = generate(&options, &|| {}).expect("corpus generates");
         assert_eq!(summary.podcasts, PODCASTS as u64);
@@ -681,6 +682,7 @@ fn same_seed_gives_identical_bytes_and_another_seed_differs() {
             base_url: BASE_URL.to_string(),
             transcript_share: 0.1,
             chart_days: 3,
+            as_of: None,
         };
         generate(&options, &|| {}).expect("generates");
         files_under(directory.path())
@@ -718,6 +720,7 @@ fn regenerating_replaces_an_earlier_corpus_and_refuses_foreign_directories() {
         base_url: BASE_URL.to_string(),
         transcript_share: 0.1,
         chart_days: 1,
+        as_of: None,
     };
     generate(&options(20), &|| {}).expect("first run");
     generate(&options(5), &|| {}).expect("second run replaces the first");
@@ -752,6 +755,7 @@ fn invalid_options_are_rejected_with_clear_messages() {
         base_url: BASE_URL.to_string(),
         transcript_share: 0.1,
         chart_days: 1,
+        as_of: None,
     };
     let cases = [
         (
@@ -895,6 +899,7 @@ fn a_smaller_corpus_is_a_prefix_of_a_larger_one() {
         base_url: BASE_URL.to_string(),
         transcript_share: 0.1,
         chart_days: CHART_DAYS,
+        as_of: None,
     };
     generate(&options, &|| {}).expect("corpus generates");
     let small_manifest: Value =
@@ -928,4 +933,62 @@ fn every_show_names_its_theme_in_its_description() {
         *per_theme.entry(theme.to_owned()).or_default() += 1;
     }
     assert!(per_theme.len() >= 50, "{per_theme:?}");
+}
+
+/// The demo's catalog read as two years old (every show "stale") because the corpus's
+/// day came from the seed alone: a corpus `as_of` a day ends its newest episodes and its
+/// charts on that day, and the same day gives the same bytes.
+#[test]
+fn a_corpus_as_of_a_day_has_its_newest_episodes_and_charts_on_that_day() {
+    let day = chrono::NaiveDate::from_ymd_opt(2030, 6, 15).expect("a day");
+    let write = |dir: &Path| {
+        generate(
+            &GenerateOptions {
+                podcasts: 20,
+                seed: 11,
+                out: dir.to_owned(),
+                base_url: BASE_URL.to_string(),
+                transcript_share: 0.1,
+                chart_days: 2,
+                as_of: Some(day),
+            },
+            &|| {},
+        )
+        .expect("generated");
+    };
+    let (first, second) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    write(first.path());
+    write(second.path());
+    let mut newest: Option<chrono::DateTime<chrono::FixedOffset>> = None;
+    for entry in std::fs::read_dir(first.path().join("feeds")).unwrap() {
+        let path = entry.unwrap().path();
+        let xml = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            xml,
+            std::fs::read_to_string(second.path().join("feeds").join(path.file_name().unwrap()))
+                .unwrap(),
+            "the same day gives the same feed"
+        );
+        for date in xml
+            .split("<pubDate>")
+            .skip(1)
+            .filter_map(|rest| rest.split("</pubDate>").next())
+            .filter_map(|text| chrono::DateTime::parse_from_rfc2822(text.trim()).ok())
+        {
+            newest = newest.max(Some(date));
+        }
+    }
+    let newest = newest.expect("dated episodes").date_naive();
+    assert!(
+        newest <= day && newest >= day - chrono::Duration::days(14),
+        "newest episode {newest}, corpus as of {day}"
+    );
+    let chart_days: BTreeSet<String> = files_under(&first.path().join("charts"))
+        .into_keys()
+        .filter_map(|path| {
+            path.file_stem()
+                .map(|stem| stem.to_string_lossy().into_owned())
+        })
+        .collect();
+    assert!(chart_days.contains("2030-06-15"), "{chart_days:?}");
 }

@@ -62,6 +62,9 @@ pub struct GenerateOptions {
     pub transcript_share: f64,
     /// Days of chart snapshots, ending on the reference date.
     pub chart_days: u32,
+    /// The day the corpus is "as of" (its newest episodes and charts end there); `None`:
+    /// a day derived from the seed, so the same options give the same bytes on any day.
+    pub as_of: Option<chrono::NaiveDate>,
 }
 
 /// What was written.
@@ -124,7 +127,8 @@ pub struct Context {
     pub seed: u64,
     /// Without a trailing slash.
     pub base_url: String,
-    /// Noon UTC of the day the corpus is "as of": derived from the seed, never the clock.
+    /// Noon UTC of the day the corpus is "as of": derived from the seed, or the day
+    /// [`GenerateOptions::as_of`] names (the demo's: today), never the clock itself.
     pub reference: DateTime<Utc>,
     pub transcript_share: f64,
 }
@@ -154,7 +158,10 @@ pub fn generate(
     let started = Instant::now();
     validate(options)?;
     prepare_output(&options.out)?;
-    let context = Context::new(options.seed, &options.base_url, options.transcript_share);
+    let mut context = Context::new(options.seed, &options.base_url, options.transcript_share);
+    if let Some(noon) = options.as_of.and_then(|day| day.and_hms_opt(12, 0, 0)) {
+        context.reference = noon.and_utc();
+    }
     for directory in ["feeds", "transcripts", "sites", "charts"] {
         let path = options.out.join(directory);
         std::fs::create_dir_all(&path).map_err(|source| io_error(&path, source))?;
