@@ -74,6 +74,16 @@ fn files_under(dir: &Path) -> Result<Vec<String>, ClusterError> {
     Ok(files)
 }
 
+/// Runs transfers, [`CONCURRENCY`] at once; their bytes in all.
+async fn transferred(
+    transfers: impl Iterator<Item = impl std::future::Future<Output = Result<u64, ClusterError>>>,
+) -> Result<u64, ClusterError> {
+    futures_util::stream::iter(transfers)
+        .buffer_unordered(CONCURRENCY)
+        .try_fold(0u64, |sum, size| async move { Ok(sum + size) })
+        .await
+}
+
 /// Whether a generation's file (relative to its directory) is needed to serve `shards`:
 /// every file but those of other shards; never a key that would leave the directory.
 fn needed(relative: &str, shards: &[u32]) -> bool {
@@ -241,13 +251,11 @@ impl Artifacts {
                 ));
             }
         }
-        let bytes: u64 = futures_util::stream::iter(
+        let bytes = transferred(
             uploads
                 .into_iter()
                 .map(|(local, object)| self.upload(local, object)),
         )
-        .buffer_unordered(CONCURRENCY)
-        .try_fold(0u64, |sum, size| async move { Ok(sum + size) })
         .await?;
         let text = serde_json::to_vec_pretty(&manifest).map_err(failed)?;
         self.store
@@ -339,13 +347,11 @@ impl Artifacts {
                 }
             }
         }
-        let bytes: u64 = futures_util::stream::iter(
+        let bytes = transferred(
             downloads
                 .into_iter()
                 .map(|(object, local, size)| self.download(object, local, size)),
         )
-        .buffer_unordered(CONCURRENCY)
-        .try_fold(0u64, |sum, size| async move { Ok(sum + size) })
         .await?;
         let published = read_manifest(index_dir).map_err(failed)?;
         if published.as_ref() != Some(&manifest) {
@@ -412,14 +418,12 @@ impl Artifacts {
                 parquet_dir.display()
             )));
         }
-        let bytes: u64 = futures_util::stream::iter(files.keys().map(|name| {
+        let bytes = transferred(files.keys().map(|name| {
             self.upload(
                 parquet_dir.join(name),
                 self.partition_object(build, partition, name),
             )
         }))
-        .buffer_unordered(CONCURRENCY)
-        .try_fold(0u64, |sum, size| async move { Ok(sum + size) })
         .await?;
         let list = serde_json::to_vec_pretty(&files).map_err(failed)?;
         self.store
@@ -463,15 +467,13 @@ impl Artifacts {
                 "partition {partition} of build {build} lists {name:?}, not a Parquet file name"
             )));
         }
-        futures_util::stream::iter(files.into_iter().map(|(name, size)| {
+        transferred(files.into_iter().map(|(name, size)| {
             self.download(
                 self.partition_object(build, partition, &name),
                 into.join(&name),
                 size,
             )
         }))
-        .buffer_unordered(CONCURRENCY)
-        .try_fold(0u64, |sum, size| async move { Ok(sum + size) })
         .await
     }
 }
