@@ -24,6 +24,7 @@ import csv
 import json
 import os
 import random
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -71,6 +72,8 @@ def cluster():
         env=env, capture_output=True, text=True,
     )
     if up.returncode != 0:
+        subprocess.run([str(SCRIPT), "down", "--out", str(out)], capture_output=True, text=True)
+        shutil.rmtree(out, ignore_errors=True)
         pytest.fail(f"up failed:\n{up.stdout[-3000:]}\n{up.stderr[-3000:]}")
     print(f"up in {time.monotonic() - started:.0f} s")
     described = json.loads((out / "cluster.json").read_text())
@@ -83,6 +86,9 @@ def cluster():
     assert down.returncode == 0, down.stderr
     leftovers = subprocess.run(["pgrep", "-f", str(out)], capture_output=True, text=True).stdout.split()
     assert not leftovers, f"processes of the cluster still running: {leftovers}"
+    # A cluster's folder holds volumes, shards and a corpus (about 1.5 GB at 120 podcasts):
+    # left behind, a few runs fill a CI disk and SeaweedFS turns its volumes read-only.
+    shutil.rmtree(out)
 
 
 def free_port() -> int:

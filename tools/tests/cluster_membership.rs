@@ -218,6 +218,9 @@ async fn start_seaweedfs(dir: &Path) -> Process {
         .arg(format!("-s3.port={}", ports[6]))
         .arg(format!("-s3.port.grpc={}", ports[7]))
         .args(["-s3.port.iceberg=0", "-s3.port.lance=0", "-volume.max=4"])
+        // Below its free-space floor (1% of the disk by default) a volume server turns
+        // read-only and every upload times out; this test stores megabytes.
+        .arg("-volume.minFreeSpace=256MiB")
         .arg("-master.volumeSizeLimitMB=64")
         .arg(format!("-s3.config={}", config.display()))
         .stdout(Stdio::null())
