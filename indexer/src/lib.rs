@@ -25,7 +25,7 @@ mod dedup;
 mod derivations;
 pub mod directory;
 mod documents;
-pub mod embedding;
+pub use podlens_embedding as embedding;
 mod error;
 mod fanout;
 mod filter_cache;

@@ -681,7 +681,7 @@ mod tests {
         assert!(report.held_out_cosine_after > 0.95, "{report:?}");
         assert!(report.best_epoch > 0);
         // the table is what the report measured: the held-out texts embed as the teacher's
-        let model = super::super::StaticModel::from_parts(tokenizer.clone(), table, dim).unwrap();
+        let model = crate::StaticModel::from_parts(tokenizer.clone(), table, dim).unwrap();
         let mean: f64 = texts[1_800..]
             .iter()
             .zip(teacher[1_800 * dim..].chunks_exact(dim))
