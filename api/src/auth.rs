@@ -9,6 +9,7 @@ use axum::http::request::Parts;
 
 use crate::error::ApiError;
 use crate::state::{AppState, blocking};
+use podlens_app::accounts::metering::Requester;
 use podlens_app::accounts::{Account, UsageSubject};
 use podlens_app::plan::{self, Plan};
 
@@ -27,17 +28,18 @@ pub struct Caller {
 }
 
 impl Caller {
+    /// Who the services charge and search for.
+    pub fn requester(&self) -> Requester {
+        Requester {
+            account: self.account.clone(),
+            plan: self.plan,
+            client_address: self.client_address.clone(),
+        }
+    }
+
     /// Whose counters this caller's metered calls charge.
     pub fn usage_subject(&self) -> UsageSubject {
-        match &self.account {
-            Some(account) => UsageSubject::User {
-                user_id: account.user_id.clone(),
-                team_id: account.team_id.clone(),
-            },
-            None => UsageSubject::Client {
-                address: self.client_address.clone(),
-            },
-        }
+        self.requester().usage_subject()
     }
 
     /// Refuses a request signed in by session cookie that does not come from the web app

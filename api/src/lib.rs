@@ -11,7 +11,6 @@ pub mod conditional;
 pub mod envelope;
 pub mod error;
 pub mod extract;
-pub mod hits;
 pub mod metering;
 pub mod openapi;
 pub mod routes;

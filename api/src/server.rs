@@ -52,7 +52,6 @@ pub fn open_state_with(
     Ok(AppState {
         app: App::open(data_dir, database)?,
         web_dir,
-        podcast_json: Arc::default(),
         metrics_token: None,
     })
 }
@@ -100,7 +99,6 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
     let state = AppState {
         app: App::open_node(options.data_dir, database, &node)?,
         web_dir: options.web_dir,
-        podcast_json: Arc::default(),
         metrics_token: options
             .metrics_token
             .filter(|token| !token.trim().is_empty())

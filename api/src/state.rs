@@ -1,12 +1,9 @@
-//! What every handler shares: the application's services, the web bundle and the
-//! search hits' podcast fields kept as JSON.
+//! What every handler shares: the application's services and the web bundle.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use podlens_app::App;
-
-use crate::hits::PodcastJsonCache;
 
 /// The state handed to [`crate::app`]: the services, and where the built web app is.
 /// It reads as the [`App`] it holds.
@@ -15,8 +12,6 @@ pub struct AppState {
     pub app: App,
     /// The web app's built bundle, served outside `/api` when present.
     pub web_dir: Option<PathBuf>,
-    /// Search hits' podcast fields, written once per podcast and kept.
-    pub podcast_json: Arc<PodcastJsonCache>,
     /// The bearer token `GET /metrics` takes from a client that is not on loopback
     /// (`--metrics-token`); `None`: loopback clients only.
     pub metrics_token: Option<Arc<str>>,

@@ -14,8 +14,8 @@ use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
-use crate::metering::limit_for;
 use crate::state::{AppState, blocking};
+use podlens_app::accounts::metering::limit_for;
 use podlens_app::accounts::usage::month_bounds;
 use podlens_app::accounts::{UsageCounter, UsageRow, UsageWindow};
 
@@ -41,7 +41,12 @@ const REPORTED: [UsageCounter; 6] = [
 fn limits(caller: &Caller) -> BTreeMap<String, Option<u64>> {
     REPORTED
         .iter()
-        .map(|counter| (counter.alias().to_owned(), limit_for(caller, *counter).1))
+        .map(|counter| {
+            (
+                counter.alias().to_owned(),
+                limit_for(caller.plan, *counter).1,
+            )
+        })
         .collect()
 }
 
@@ -125,7 +130,7 @@ pub async fn current(
     let aliases: Vec<AliasUsage> = REPORTED
         .iter()
         .map(|counter| {
-            let (window, limit) = limit_for(&caller, *counter);
+            let (window, limit) = limit_for(caller.plan, *counter);
             let used_in_window = match window {
                 UsageWindow::Month => used.get(counter.alias()).copied().unwrap_or(0),
                 UsageWindow::Day => rows

@@ -8,6 +8,7 @@ pub mod known_keys;
 pub mod links;
 pub mod members;
 pub mod meter;
+pub mod metering;
 pub mod quota;
 pub mod remembered;
 pub mod sessions;

@@ -53,6 +53,8 @@ pub struct App {
     pub feeds: Arc<crate::workflows::feeds::FeedScheduler>,
     /// Signs and checks the cursors clients send back.
     pub cursors: Arc<crate::cursors::CursorSigner>,
+    /// Search hits' podcast fields, written once per podcast and plan and kept.
+    pub podcast_json: Arc<crate::search::hits::PodcastJsonCache>,
     /// Where mailed links point: `--public-url`, else the address the node listens on.
     pub links: crate::accounts::links::LinkOrigin,
     pub data_dir: PathBuf,
@@ -155,6 +157,7 @@ impl App {
             cursors: Arc::new(crate::cursors::CursorSigner::new(
                 accounts.server_secret("cursor")?,
             )),
+            podcast_json: Arc::default(),
             accounts,
             engine: Arc::new(crate::search::LocalEngine::new(catalog.clone())),
             catalog,
@@ -245,6 +248,28 @@ impl App {
 
 /// The parts each workflow takes, from this node's services.
 impl App {
+    /// Searches: the engine, with the plan, cursors, blacklists, metering and history.
+    pub fn searches(&self) -> crate::search::SearchService {
+        crate::search::SearchService {
+            engine: self.engine.clone(),
+            catalog: self.catalog.clone(),
+            cursors: self.cursors.clone(),
+            blacklists: self.blacklists.clone(),
+            accounts: self.accounts.clone(),
+            history: self.history.clone(),
+            metering: self.metering(),
+            podcast_json: self.podcast_json.clone(),
+        }
+    }
+
+    /// The meters metered calls are charged to.
+    pub fn metering(&self) -> crate::accounts::metering::Metering {
+        crate::accounts::metering::Metering {
+            usage: self.usage.clone(),
+            quotas: self.quotas.clone(),
+        }
+    }
+
     /// The server's writes to the catalog (refreshes, polls, transcripts).
     pub fn catalog_writes(&self) -> crate::refresh::CatalogWrites {
         crate::refresh::CatalogWrites {
