@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 
+import { LockIcon } from '@/components/ui/lock-icon';
 import { paths } from '@/config/paths';
 import { lowestTierWithFilter, planAllowsFilter, type PlanTier, type SearchFilterName } from '@/config/plans';
 import { socialLabel } from '@/features/podcasts/labels';
@@ -30,7 +31,7 @@ function FilterField({ name, label, tier, children }: FieldProps) {
       {children({ disabled: !allowed, label, describedBy: allowed ? undefined : hintId })}
       {allowed ? null : (
         <span className="upgrade-hint" id={hintId}>
-          <span aria-hidden="true">🔒 </span>
+          <LockIcon />{' '}
           <Link to={tier === 'public' ? paths.signUp.pattern : paths.pricing.pattern}>{tier === 'public' ? 'Sign up' : 'Upgrade'}</Link> to
           use this filter ({lowestTierWithFilter(name)} plan)
         </span>

@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 
+import { LockIcon } from '@/components/ui/lock-icon';
 import { paths } from '@/config/paths';
 import { lowestTierExporting, planExports, type PlanTier } from '@/config/plans';
 import { UpgradeLink } from '@/components/ui/upgrade-link';
@@ -172,7 +173,7 @@ export function SelectionBar({
           </button>
         ) : (
           <span className="muted">
-            <span aria-hidden="true">🔒 </span>Export:{' '}
+            <LockIcon />{' '}Export:{' '}
             <UpgradeLink tier={tier} needed={lowestTierExporting()} />
           </span>
         )}

@@ -67,12 +67,12 @@ describe('podcast results', () => {
       return items;
     };
     expect(factsFor('public')).toEqual([
-      { text: '🔒 Guests: sign up', href: '/sign-up' },
-      { text: '🔒 Contact: sign up', href: '/sign-up' },
+      { text: ' Guests: sign up', href: '/sign-up' },
+      { text: ' Contact: sign up', href: '/sign-up' },
     ]);
     expect(factsFor('free')).toEqual([
       { text: 'Has guests', href: null },
-      { text: '🔒 Contact: individual plan', href: '/pricing' },
+      { text: ' Contact: individual plan', href: '/pricing' },
     ]);
     expect(factsFor('individual')).toEqual([
       { text: 'Has guests', href: null },

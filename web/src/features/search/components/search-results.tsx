@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 import { Artwork } from '@/components/ui/artwork';
 import { HighlightedText } from '@/components/ui/highlighted-text';
+import { LockIcon } from '@/components/ui/lock-icon';
 import { formatDate, formatNumber, plainText } from '@/lib/format';
 import { UpgradeLink } from '@/components/ui/upgrade-link';
 import { links } from '@/config/paths';
@@ -39,7 +40,7 @@ const FACT_NAMES: Record<PodcastFact, string> = { contact: 'Contact', guests: 'G
 function LockedFact({ fact, tier }: { fact: PodcastFact; tier: PlanTier }) {
   return (
     <li className="tag tag-locked">
-      <span aria-hidden="true">🔒 </span>
+      <LockIcon />{' '}
       {FACT_NAMES[fact]}:{' '}
       <UpgradeLink tier={tier} needed={PODCAST_FACT_TIERS[fact]} />
     </li>
