@@ -31,7 +31,8 @@ use podlens_model::enums::CustomPromptContextType;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::{custom_prompts, guest_prep, lookup, strategies};
+use super::{guest_prep, lookup, strategies};
+use podlens_app::workflows::custom_prompts;
 
 /// The longest value alternative spellings are made for.
 pub const MAX_SPELLING_VALUE_CHARS: usize = 200;
@@ -410,7 +411,7 @@ fn custom_prompt(
             "Either customPromptId or prompt is required".into(),
         )),
         (Some(id), None) => {
-            let prompt = custom_prompts::find(state, team_id, id.trim())?;
+            let prompt = custom_prompts::find(&state.workflows, team_id, id.trim())?;
             Ok((prompt.prompt, context_kind(prompt.context_type)))
         }
         (None, Some(text)) => {

@@ -262,6 +262,13 @@ impl App {
         }
     }
 
+    /// The teams' custom prompts.
+    pub fn custom_prompts(&self) -> crate::workflows::custom_prompts::CustomPrompts {
+        crate::workflows::custom_prompts::CustomPrompts {
+            workflows: self.workflows.clone(),
+        }
+    }
+
     /// The meters metered calls are charged to.
     pub fn metering(&self) -> crate::accounts::metering::Metering {
         crate::accounts::metering::Metering {

@@ -8,6 +8,7 @@ pub mod agent;
 pub mod alerts;
 pub mod briefs;
 pub mod compose;
+pub mod custom_prompts;
 pub mod delivery;
 pub mod documents;
 mod export;

@@ -3514,7 +3514,7 @@ export interface components {
             secret: string;
             webhook: components["schemas"]["WebhookInfo"];
         };
-        /** @description The body of a custom prompt update: at least one field. */
+        /** @description A custom prompt's changes: at least one field; a null or empty description clears it. */
         CustomPromptChanges: {
             contextType?: null | components["schemas"]["CustomPromptContextType"];
             description?: string | null;
@@ -7841,7 +7841,7 @@ export interface components {
         MessageResponse: {
             message: string;
         };
-        /** @description The body of a new custom prompt (for the OpenAPI document; read field by field). */
+        /** @description A new custom prompt. */
         NewCustomPrompt: {
             contextType: components["schemas"]["CustomPromptContextType"];
             /** @description Empty or null means none; at most 500 characters. */
@@ -9862,8 +9862,8 @@ export interface components {
             export?: null | components["schemas"]["ExportPreferences"];
         };
         /**
-         * @description The body of a semantic search (a Podlens extension; the public search request's
-         *     `embeddings` term type stays rejected).
+         * @description A semantic search (a Podlens extension; the public search request's `embeddings`
+         *     term type stays rejected).
          */
         SemanticSearchBody: {
             /**
