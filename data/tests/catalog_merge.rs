@@ -1,6 +1,7 @@
 //! Partitions of a catalog built apart and merged (a cluster's batch): the merged
 //! snapshot holds what one catalog holding every feed holds, and a podcast two
-//! partitions both hold (two feeds naming one `podcast:guid`) is the later one's, whole.
+//! partitions both hold from one feed (a partition merged again) is the later one's,
+//! whole. Two feeds naming one `podcast:guid` are `shared_podcast_guid.rs`'s.
 
 mod common;
 
@@ -95,10 +96,10 @@ fn merged_partitions_hold_what_one_catalog_of_every_feed_holds() {
 }
 
 #[test]
-fn a_podcast_two_partitions_hold_is_the_later_partitions_whole() {
+fn a_podcast_two_partitions_hold_from_one_feed_is_the_later_partitions_whole() {
     let dir = tempfile::tempdir().unwrap();
     let earlier = feed(0, 5);
-    // The same podcast id (one `podcast:guid`) from another feed, with fewer episodes.
+    // The same feed read again, with fewer episodes.
     let mut later = feed(0, 2);
     later.podcast.podcast_rss_title = "The Later Feed's Title".to_owned();
     let first = exported(&dir.path().join("first"), &[earlier]);

@@ -34,8 +34,8 @@ pub enum CatalogCommand {
         partition: String,
     },
     /// Read the named partitions of a build into the data directory's catalog, in the
-    /// order given (a podcast two partitions hold is the later one's), then write its
-    /// Parquet snapshot.
+    /// order given (a podcast two partitions hold from two feeds declaring one
+    /// `podcast:guid` is one podcast, as in one catalog), then write its Parquet snapshot.
     Merge {
         /// The object store: `s3://bucket/prefix` (with the AWS_* variables) or `file:///dir`.
         #[arg(long, env = "PODLENS_OBJECT_STORE", value_name = "URL")]
@@ -110,7 +110,7 @@ fn merge(
         .export_parquet()
         .context("cannot write the catalog's Parquet snapshot")?;
     println!(
-        "merged {} partitions of build {build} ({:.1} MB in {:.1} s): {} podcasts, {} episodes ({} podcasts held by two partitions: the later kept)",
+        "merged {} partitions of build {build} ({:.1} MB in {:.1} s): {} podcasts, {} episodes ({} podcasts held by two partitions: one record, the episodes of both)",
         partitions.len(),
         bytes as f64 / 1e6,
         started.elapsed().as_secs_f64(),

@@ -15,9 +15,11 @@ use duckdb::params;
 use podlens_model::catalog::{EpisodeRecord, FeedBatch, PersonRecord, PodcastRecord};
 use uuid::Uuid;
 
+use super::shared_guid::{FeedClaim, log_alternate};
 use super::staging::{column_list, converted_columns};
 use super::upsert::{
-    insert_episodes_sql, insert_podcasts_counting, stage_episodes, stage_persons, stage_podcasts,
+    insert_alternate_episodes_sql, insert_episodes_sql, insert_podcasts_counting, stage_episodes,
+    stage_persons, stage_podcasts,
 };
 use crate::DataError;
 use crate::records::uuid_at;
@@ -35,6 +37,10 @@ pub struct FeedWrite {
     pub new_episodes: usize,
     /// The podcast's persons were written again.
     pub persons: bool,
+    /// The feed is an alternate feed of its podcast (`shared_guid.rs`: another feed
+    /// declaring its `podcast:guid` keeps the podcast's record): only the episodes that
+    /// feed lacks were written, marked as not in the podcast's feed.
+    pub alternate_feed: bool,
 }
 
 impl FeedWrite {
@@ -82,6 +88,16 @@ fn plan(catalog: &super::Catalog, batch: &FeedBatch) -> Result<FeedWrite, DataEr
         .map(|episode| (episode.episode_id, comparable_episode(&episode)))
         .collect();
     let in_feed = episodes_in_feed(catalog, id)?;
+    if let Some(held_podcast) = &held_podcast
+        && FeedClaim::of(&batch.podcast).yields_to(&FeedClaim::of(held_podcast))
+    {
+        log_alternate(
+            &id,
+            &held_podcast.podcast_rss_feed_url,
+            &batch.podcast.podcast_rss_feed_url,
+        );
+        return Ok(plan_alternate(batch, &held, &in_feed));
+    }
     // The last copy of an episode the feed lists twice wins, as in the full write.
     let mut fetched: HashMap<Uuid, &EpisodeRecord> = HashMap::new();
     for episode in &batch.episodes {
@@ -92,24 +108,9 @@ fn plan(catalog: &super::Catalog, batch: &FeedBatch) -> Result<FeedWrite, DataEr
             != Some(comparable_podcast(&batch.podcast)),
         ..FeedWrite::default()
     };
-    let mut seen = HashSet::new();
-    for episode in batch.episodes.iter().rev() {
-        let episode_id = episode.episode_id;
-        if !seen.insert(episode_id) {
-            continue;
-        }
-        let unchanged = in_feed.contains(&episode_id)
-            && held.get(&episode_id) == Some(&comparable_episode(episode));
-        if !unchanged {
-            write.episodes.push(episode_id);
-        }
-    }
-    write.episodes.reverse();
-    write.new_episodes = write
-        .episodes
-        .iter()
-        .filter(|episode_id| !held.contains_key(episode_id))
-        .count();
+    (write.episodes, write.new_episodes) = episodes_to_write(batch, &held, |episode_id, same| {
+        !(same && in_feed.contains(&episode_id))
+    });
     write.removed = in_feed
         .iter()
         .filter(|episode_id| !fetched.contains_key(episode_id))
@@ -123,6 +124,53 @@ fn plan(catalog: &super::Catalog, batch: &FeedBatch) -> Result<FeedWrite, DataEr
         write.podcast = true;
     }
     Ok(write)
+}
+
+/// What an alternate feed of the podcast (`shared_guid.rs`) changes: its episodes the
+/// podcast's feed does not list (the last copy of one listed twice), when new or
+/// changed.
+fn plan_alternate(
+    batch: &FeedBatch,
+    held: &HashMap<Uuid, EpisodeRecord>,
+    in_feed: &HashSet<Uuid>,
+) -> FeedWrite {
+    let (episodes, new_episodes) = episodes_to_write(batch, held, |episode_id, same| {
+        !same && !in_feed.contains(&episode_id)
+    });
+    FeedWrite {
+        episodes,
+        new_episodes,
+        alternate_feed: true,
+        ..FeedWrite::default()
+    }
+}
+
+/// The episodes of `batch` that `write` says to write, given their id and whether the
+/// catalog holds the same (the last copy of an episode the feed lists twice wins, as in
+/// the full write), in the feed's order; and how many of them the catalog did not hold.
+fn episodes_to_write(
+    batch: &FeedBatch,
+    held: &HashMap<Uuid, EpisodeRecord>,
+    write: impl Fn(Uuid, bool) -> bool,
+) -> (Vec<Uuid>, usize) {
+    let mut seen = HashSet::new();
+    let mut episodes = Vec::new();
+    for episode in batch.episodes.iter().rev() {
+        let episode_id = episode.episode_id;
+        if !seen.insert(episode_id) {
+            continue;
+        }
+        let same = held.get(&episode_id) == Some(&comparable_episode(episode));
+        if write(episode_id, same) {
+            episodes.push(episode_id);
+        }
+    }
+    episodes.reverse();
+    let new_episodes = episodes
+        .iter()
+        .filter(|episode_id| !held.contains_key(episode_id))
+        .count();
+    (episodes, new_episodes)
 }
 
 /// The podcast's stored episodes that its feed listed last time.
@@ -163,6 +211,19 @@ impl super::Catalog {
         let transaction = self.connection.transaction()?;
         for table in ["stage_podcasts", "stage_episodes", "stage_persons"] {
             transaction.execute_batch(&format!("DELETE FROM {table}"))?;
+        }
+        if write.alternate_feed {
+            stage_episodes(
+                &transaction,
+                batch
+                    .episodes
+                    .iter()
+                    .filter(|episode| changed.contains(&episode.episode_id)),
+                0,
+            )?;
+            transaction.execute(&insert_alternate_episodes_sql(), [])?;
+            transaction.commit()?;
+            return Ok(write);
         }
         // The podcast is staged whatever changed: the episodes' transcripts are looked up
         // by the staged podcast.

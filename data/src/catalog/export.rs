@@ -23,6 +23,22 @@ pub(crate) struct SnapshotTable {
     /// [`export_table`]). The parts are a few hundred megabytes, within the bulk
     /// ingest's 1 GB memory limit (a transcript's row holds its whole text).
     pub(crate) split_by: Option<(&'static str, u64)>,
+    /// What its rows belong to, which decides how a partition's rows are merged
+    /// (`merge.rs`).
+    pub(crate) rows_of: RowsOf,
+}
+
+/// What the rows of a snapshot table belong to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RowsOf {
+    /// The podcast's record, from the feed it comes from (its row, persons, website,
+    /// scores, …).
+    Podcast,
+    /// An episode (the episode, its transcript, its sponsors): two feeds of one podcast
+    /// contribute theirs.
+    Episode,
+    /// A feed, by its URL (the fetch log).
+    Feed,
 }
 
 impl SnapshotTable {
@@ -49,6 +65,7 @@ impl SnapshotTable {
 pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
     SnapshotTable {
         name: "podcasts",
+        rows_of: RowsOf::Podcast,
         uuid_columns: &["podcastId"],
         order_by: r#""podcastId""#,
         row_group_size: 20_000,
@@ -56,6 +73,7 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
     },
     SnapshotTable {
         name: "episodes",
+        rows_of: RowsOf::Episode,
         uuid_columns: &["episodeId", "podcastId", "transcriptId"],
         order_by: r#""podcastId", "episodeRssPublishedAt" DESC NULLS LAST, "episodeId""#,
         row_group_size: 20_000,
@@ -63,6 +81,7 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
     },
     SnapshotTable {
         name: "persons",
+        rows_of: RowsOf::Podcast,
         uuid_columns: &["podcastId", "episodeId"],
         order_by: r#""podcastId", "episodeId" NULLS FIRST, "name", "personType""#,
         row_group_size: 100_000,
@@ -70,6 +89,7 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
     },
     SnapshotTable {
         name: "transcripts",
+        rows_of: RowsOf::Episode,
         uuid_columns: &["transcriptId", "episodeId", "podcastId"],
         order_by: r#""transcriptId""#,
         // a transcript holds its whole text (20 KB for 20 minutes of speech)
@@ -78,6 +98,7 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
     },
     SnapshotTable {
         name: "transcript_segments",
+        rows_of: RowsOf::Episode,
         uuid_columns: &["transcriptId", "episodeId", "podcastId"],
         order_by: r#""transcriptId", "segmentIndex""#,
         row_group_size: 100_000,
@@ -85,6 +106,7 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
     },
     SnapshotTable {
         name: "feed_fetches",
+        rows_of: RowsOf::Feed,
         uuid_columns: &["podcastId"],
         order_by: r#""fetchedAt", "feedUrl""#,
         row_group_size: 100_000,
@@ -92,6 +114,7 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
     },
     SnapshotTable {
         name: "website_crawls",
+        rows_of: RowsOf::Podcast,
         uuid_columns: &["podcastId"],
         order_by: r#""podcastId""#,
         row_group_size: 20_000,
@@ -99,6 +122,7 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
     },
     SnapshotTable {
         name: "podcast_contacts",
+        rows_of: RowsOf::Podcast,
         uuid_columns: &["podcastId"],
         order_by: r#""podcastId", "contactType", "value", "source""#,
         row_group_size: 100_000,
@@ -106,6 +130,7 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
     },
     SnapshotTable {
         name: "podcast_social_links",
+        rows_of: RowsOf::Podcast,
         uuid_columns: &["podcastId"],
         order_by: r#""podcastId", "socialMediaType", "url", "source""#,
         row_group_size: 100_000,
@@ -113,6 +138,7 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
     },
     SnapshotTable {
         name: "authority_scores",
+        rows_of: RowsOf::Podcast,
         uuid_columns: &["podcastId"],
         order_by: r#""podcastId""#,
         row_group_size: 100_000,
@@ -120,6 +146,7 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
     },
     SnapshotTable {
         name: "platform_lookups",
+        rows_of: RowsOf::Podcast,
         uuid_columns: &["podcastId"],
         order_by: r#""podcastId", "platform", "lookupKey""#,
         row_group_size: 100_000,
@@ -127,6 +154,7 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
     },
     SnapshotTable {
         name: "episode_sponsors",
+        rows_of: RowsOf::Episode,
         uuid_columns: &["podcastId", "episodeId"],
         order_by: r#""podcastId", "episodeId", "name""#,
         row_group_size: 100_000,
@@ -134,6 +162,7 @@ pub(crate) const SNAPSHOT_TABLES: &[SnapshotTable] = &[
     },
     SnapshotTable {
         name: "chart_positions",
+        rows_of: RowsOf::Podcast,
         uuid_columns: &["podcastId"],
         order_by: r#""chartType", "country", "category", "frequency", "capturedAt", "position""#,
         row_group_size: 100_000,

@@ -304,8 +304,11 @@ fn load_states(connection: &Connection) -> Result<HashMap<String, StoredState>, 
     Ok(states)
 }
 
-/// Every feed of the catalog (podcasts' feed URLs, and feeds that were fetched but
-/// never yielded a podcast), least recently fetched first.
+/// Every feed of the catalog (podcasts' feed URLs, then every other feed that was
+/// fetched: the alternate feeds of a podcast, which declare its `podcast:guid` while
+/// another feed keeps its record (read again, one may turn out the newer and take the
+/// record over, `shared_guid.rs`), and feeds that never yielded a podcast), least
+/// recently fetched first.
 pub(crate) fn feeds_to_poll(connection: &Connection) -> Result<Vec<FeedState>, DataError> {
     let mut statement = connection.prepare(
         r#"SELECT "podcastId", "feedUrl", "etag", "lastModified", "contentHash" FROM (
@@ -316,9 +319,7 @@ pub(crate) fn feeds_to_poll(connection: &Connection) -> Result<Vec<FeedState>, D
              SELECT s."podcastId"::VARCHAR, s."feedUrl", s."etag", s."lastModified",
                     s."contentHash", s."lastFetchedAt"
              FROM feed_states s
-             WHERE NOT EXISTS (SELECT 1 FROM podcasts p WHERE p."podcastRssFeedUrl" = s."feedUrl")
-               AND (s."podcastId" IS NULL
-                    OR NOT EXISTS (SELECT 1 FROM podcasts p WHERE p."podcastId" = s."podcastId")))
+             WHERE NOT EXISTS (SELECT 1 FROM podcasts p WHERE p."podcastRssFeedUrl" = s."feedUrl"))
            ORDER BY "lastFetchedAt" ASC NULLS FIRST, "feedUrl""#,
     )?;
     let states = statement

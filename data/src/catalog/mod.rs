@@ -6,6 +6,7 @@ mod enrichment;
 mod export;
 mod fetches;
 mod merge;
+mod shared_guid;
 mod sponsors;
 mod staging;
 mod transcripts;
@@ -97,7 +98,9 @@ impl Catalog {
 
     /// Stores one feed in one transaction: the podcast replaces its stored version, its
     /// episodes are inserted or replaced by id (stored episodes missing from the batch
-    /// are kept and marked removed), its persons are replaced.
+    /// are kept and marked removed), its persons are replaced. A feed declaring the
+    /// `podcast:guid` of a podcast whose record comes from another feed of higher
+    /// precedence adds only the episodes that feed lacks (`shared_guid.rs`).
     pub fn upsert_feed(&mut self, batch: &FeedBatch) -> Result<(), DataError> {
         upsert::upsert_feeds(&mut self.connection, std::slice::from_ref(batch)).map(|_| ())
     }
@@ -122,7 +125,9 @@ impl Catalog {
         fetches::record_fetch(&mut self.connection, fetch)
     }
 
-    /// Every known feed with its conditional-GET validators, least recently fetched first.
+    /// Every known feed with its conditional-GET validators, least recently fetched first:
+    /// the podcasts' feeds, their alternate feeds (`shared_guid.rs`) and feeds that never
+    /// yielded a podcast.
     pub fn feeds_to_poll(&self) -> Result<Vec<FeedState>, DataError> {
         fetches::feeds_to_poll(&self.connection)
     }
@@ -150,9 +155,11 @@ impl Catalog {
     }
 
     /// Reads a partition's Parquet snapshot (a folder of `podcasts.parquet`,
-    /// `episodes.parquet`, …) into the catalog; a podcast it holds replaces the stored
-    /// one whole (`merge.rs`). The snapshot is not rewritten: export once every
-    /// partition is in.
+    /// `episodes.parquet`, …) into the catalog; a podcast it holds from the feed the
+    /// catalog's record comes from replaces the stored one whole, one it holds from
+    /// another feed declaring the same `podcast:guid` is merged as two feeds of one
+    /// catalog are (`merge.rs`, `shared_guid.rs`). The snapshot is not rewritten: export
+    /// once every partition is in.
     pub fn merge_snapshot(&mut self, parquet_dir: &Path) -> Result<MergeSummary, DataError> {
         merge::merge_snapshot(&mut self.connection, parquet_dir)
     }

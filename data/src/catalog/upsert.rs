@@ -1,13 +1,18 @@
 //! `upsert_feeds`: podcasts, their episodes and persons in one transaction.
 
+use std::collections::{BTreeSet, HashMap, HashSet};
+
 use duckdb::{Connection, params};
 use podlens_model::catalog::{EpisodeRecord, FeedBatch, PersonRecord};
+use uuid::Uuid;
 
+use super::shared_guid::{FeedClaim, log_alternate};
 use super::staging::{
     EPISODE_STAGE, PERSON_STAGE, PODCAST_STAGE, column_list, converted_columns, json_list, micros,
     optional_micros,
 };
 use crate::DataError;
+use crate::records::uuid_at;
 
 /// What one call to `upsert_feeds` changed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -17,6 +22,9 @@ pub struct UpsertSummary {
     pub persons: usize,
     /// Stored episodes no longer in their feed, newly marked as removed.
     pub episodes_marked_removed: usize,
+    /// Feeds that declare the `podcast:guid` of a podcast whose record another feed of
+    /// it keeps (`shared_guid.rs`): only their episodes that feed lacks were written.
+    pub alternate_feeds: usize,
 }
 
 pub(crate) fn upsert_feeds(
@@ -27,7 +35,31 @@ pub(crate) fn upsert_feeds(
     for table in ["stage_podcasts", "stage_episodes", "stage_persons"] {
         transaction.execute_batch(&format!("DELETE FROM {table}"))?;
     }
-    stage_batches(&transaction, batches)?;
+    let order = stage_podcasts(&transaction, batches, 0)?;
+    let alternates = alternate_feeds(&transaction, batches)?;
+    for index in &alternates {
+        // The staged podcasts are numbered from 1 in the batches' order.
+        transaction.execute(
+            r#"DELETE FROM stage_podcasts WHERE "stageOrder" = ?"#,
+            [*index as i64 + 1],
+        )?;
+    }
+    let feeds: Vec<&FeedBatch> = batches
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| !alternates.contains(index))
+        .map(|(_, batch)| batch)
+        .collect();
+    let order = stage_episodes(
+        &transaction,
+        feeds.iter().flat_map(|batch| &batch.episodes),
+        order,
+    )?;
+    let order = stage_persons(
+        &transaction,
+        feeds.iter().flat_map(|batch| &batch.persons),
+        order,
+    )?;
 
     let existing_podcasts: i64 = transaction.query_row(
         r#"SELECT count(*) FROM podcasts
@@ -63,13 +95,101 @@ pub(crate) fn upsert_feeds(
         ),
         [],
     )?;
+    // The alternate feeds after their podcast's feed: they add the episodes it lacks.
+    let mut alternate_episodes = 0;
+    if !alternates.is_empty() {
+        transaction.execute_batch("DELETE FROM stage_episodes")?;
+        stage_episodes(
+            &transaction,
+            alternates
+                .iter()
+                .flat_map(|index| &batches[*index].episodes),
+            order,
+        )?;
+        alternate_episodes = transaction.execute(&insert_alternate_episodes_sql(), [])?;
+    }
     transaction.commit()?;
     Ok(UpsertSummary {
         podcasts,
-        episodes,
+        episodes: episodes + alternate_episodes,
         persons,
         episodes_marked_removed,
+        alternate_feeds: alternates.len(),
     })
+}
+
+/// The indexes of the batches that are alternate feeds of their podcast
+/// (`shared_guid.rs`): among the batches of one podcast id, and the catalog's record of
+/// it when it comes from a feed none of them is, the feed of highest precedence keeps
+/// the record; every read of the other feeds is an alternate. A feed read twice in
+/// `batches` claims what its last read says. In the batches' order, so that of two
+/// reads of an alternate feed the last wins.
+fn alternate_feeds(
+    connection: &Connection,
+    batches: &[FeedBatch],
+) -> Result<BTreeSet<usize>, DataError> {
+    let mut feeds_of: HashMap<Uuid, Vec<usize>> = HashMap::new();
+    for (index, batch) in batches.iter().enumerate() {
+        feeds_of
+            .entry(batch.podcast.podcast_id)
+            .or_default()
+            .push(index);
+    }
+    // The stored records that come from a feed other than the ones staged for them.
+    let mut statement = connection.prepare(
+        r#"SELECT p."podcastId"::VARCHAR, p."podcastRssFeedUrl", epoch_us(p."lastEpisodeDate"),
+                  p."totalEpisodes"
+           FROM podcasts p
+           WHERE p."podcastId" IN (SELECT CAST("podcastId" AS UUID) FROM stage_podcasts)
+             AND NOT EXISTS (SELECT 1 FROM stage_podcasts s
+                             WHERE CAST(s."podcastId" AS UUID) = p."podcastId"
+                               AND s."podcastRssFeedUrl" = p."podcastRssFeedUrl")"#,
+    )?;
+    let held: HashMap<Uuid, FeedClaim> = statement
+        .query_map([], |row| {
+            Ok((
+                uuid_at(row, 0)?,
+                FeedClaim {
+                    feed_url: row.get(1)?,
+                    newest_episode: row.get(2)?,
+                    episodes: row.get(3)?,
+                },
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut alternates = BTreeSet::new();
+    for (podcast_id, indexes) in &feeds_of {
+        let first_url = &batches[indexes[0]].podcast.podcast_rss_feed_url;
+        let one_feed = indexes
+            .iter()
+            .all(|index| &batches[*index].podcast.podcast_rss_feed_url == first_url);
+        if one_feed && !held.contains_key(podcast_id) {
+            continue;
+        }
+        // Each feed's last read, then the stored record's feed.
+        let mut claims: Vec<FeedClaim> = Vec::new();
+        for index in indexes.iter().rev() {
+            let claim = FeedClaim::of(&batches[*index].podcast);
+            if !claims.iter().any(|other| other.feed_url == claim.feed_url) {
+                claims.push(claim);
+            }
+        }
+        claims.extend(held.get(podcast_id).cloned());
+        let Some(kept) = claims.iter().max_by(|a, b| a.precedence(b)) else {
+            continue;
+        };
+        let mut logged = HashSet::new();
+        for index in indexes {
+            let feed_url = &batches[*index].podcast.podcast_rss_feed_url;
+            if *feed_url != kept.feed_url {
+                alternates.insert(*index);
+                if logged.insert(feed_url) {
+                    log_alternate(podcast_id, &kept.feed_url, feed_url);
+                }
+            }
+        }
+    }
+    Ok(alternates)
 }
 
 /// Episodes replace their stored version, except that the first time an episode was
@@ -78,14 +198,6 @@ pub(crate) fn upsert_feeds(
 /// publisher's server may never answer). An episode back in its feed is no longer
 /// marked removed.
 pub(super) fn insert_episodes_sql() -> String {
-    let overrides = [
-        ("episodeHasTranscript", r#"(t."transcriptId" IS NOT NULL)"#),
-        ("transcriptId", r#"t."transcriptId""#),
-        (
-            "episodeCreatedAt",
-            r#"coalesce(old."episodeCreatedAt", make_timestamptz(s."episodeCreatedAt"))"#,
-        ),
-    ];
     format!(
         r#"INSERT OR REPLACE INTO episodes ({columns}, "episodeRemovedFromFeedAt")
         SELECT {values}, NULL
@@ -96,7 +208,36 @@ pub(super) fn insert_episodes_sql() -> String {
                    WHERE "podcastId" IN (SELECT CAST("podcastId" AS UUID) FROM stage_podcasts)
                    GROUP BY "episodeId") t ON t."episodeId" = CAST(s."episodeId" AS UUID)"#,
         columns = column_list(EPISODE_STAGE),
-        values = converted_columns(EPISODE_STAGE, "s", &overrides),
+        values = converted_columns(EPISODE_STAGE, "s", &EPISODE_OVERRIDES),
+    )
+}
+
+/// What the catalog sets of a staged episode itself (see [`insert_episodes_sql`]).
+const EPISODE_OVERRIDES: [(&str, &str); 3] = [
+    ("episodeHasTranscript", r#"(t."transcriptId" IS NOT NULL)"#),
+    ("transcriptId", r#"t."transcriptId""#),
+    (
+        "episodeCreatedAt",
+        r#"coalesce(old."episodeCreatedAt", make_timestamptz(s."episodeCreatedAt"))"#,
+    ),
+];
+
+/// The staged episodes of alternate feeds (`shared_guid.rs`), written as
+/// [`insert_episodes_sql`] writes a feed's, except those the podcast's feed lists (the
+/// stored episodes not marked removed), and marked as not in the podcast's feed.
+pub(super) fn insert_alternate_episodes_sql() -> String {
+    format!(
+        r#"INSERT OR REPLACE INTO episodes ({columns}, "episodeRemovedFromFeedAt")
+        SELECT {values}, coalesce(old."episodeRemovedFromFeedAt", current_timestamp)
+        FROM (FROM stage_episodes
+              QUALIFY row_number() OVER (PARTITION BY "episodeId" ORDER BY "stageOrder" DESC) = 1) s
+        LEFT JOIN episodes old ON old."episodeId" = CAST(s."episodeId" AS UUID)
+        LEFT JOIN (SELECT "episodeId", min("transcriptId") AS "transcriptId" FROM transcripts
+                   WHERE "episodeId" IN (SELECT CAST("episodeId" AS UUID) FROM stage_episodes)
+                   GROUP BY "episodeId") t ON t."episodeId" = CAST(s."episodeId" AS UUID)
+        WHERE old."episodeId" IS NULL OR old."episodeRemovedFromFeedAt" IS NOT NULL"#,
+        columns = column_list(EPISODE_STAGE),
+        values = converted_columns(EPISODE_STAGE, "s", &EPISODE_OVERRIDES),
     )
 }
 
@@ -130,21 +271,6 @@ pub(super) fn insert_podcasts_counting(episodes: &str) -> String {
         columns = column_list(PODCAST_STAGE),
         values = converted_columns(PODCAST_STAGE, "s", &overrides),
     )
-}
-
-fn stage_batches(connection: &Connection, batches: &[FeedBatch]) -> Result<(), DataError> {
-    let mut order = stage_podcasts(connection, batches, 0)?;
-    order = stage_episodes(
-        connection,
-        batches.iter().flat_map(|batch| &batch.episodes),
-        order,
-    )?;
-    stage_persons(
-        connection,
-        batches.iter().flat_map(|batch| &batch.persons),
-        order,
-    )?;
-    Ok(())
 }
 
 /// Appends the batches' podcasts to `stage_podcasts`, numbered after `order`; the last
