@@ -269,6 +269,13 @@ impl App {
         }
     }
 
+    /// Users' preferences and teams' settings.
+    pub fn settings(&self) -> crate::workflows::settings::Settings {
+        crate::workflows::settings::Settings {
+            workflows: self.workflows.clone(),
+        }
+    }
+
     /// The meters metered calls are charged to.
     pub fn metering(&self) -> crate::accounts::metering::Metering {
         crate::accounts::metering::Metering {

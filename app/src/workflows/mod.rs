@@ -19,6 +19,7 @@ pub mod guest_profiles;
 pub mod job_log;
 mod projects;
 pub mod render;
+pub mod settings;
 mod slug;
 mod store;
 pub mod suggest;
