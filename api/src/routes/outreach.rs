@@ -25,13 +25,14 @@ use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiQuery, RawJson};
 use crate::metering::{self, Metered};
-use crate::routes::{lookup, outreach_templates};
+use crate::routes::lookup;
 use crate::state::{AppState, blocking};
 use podlens_app::accounts::UsageCounter;
 use podlens_app::workflows::fields::{
     enum_value, object, optional_string, optional_strings, query_value,
 };
 use podlens_app::workflows::guest_profiles::{GuestProfileDoc, find_profile, profiles_by_project};
+use podlens_app::workflows::outreach_templates;
 use podlens_app::workflows::{
     OutreachContext, OutreachGuestInfo, OutreachRow, compose_outreach, host_first_name, slugify,
 };
@@ -261,7 +262,9 @@ pub async fn generate(
     let profile_key = profile_ref.clone();
     let (template, podcast, project, profile) = blocking(move || {
         let template = template_ref
-            .map(|id| outreach_templates::resolve(&lookup_state, &lookup_account.team_id, &id))
+            .map(|id| {
+                outreach_templates::resolve(&lookup_state.workflows, &lookup_account.team_id, &id)
+            })
             .transpose()?;
         let podcast = lookup::podcast_by_id_or_slug(&lookup_state, &podcast_ref)?;
         let project = project_ref

@@ -276,6 +276,13 @@ impl App {
         }
     }
 
+    /// The built-in outreach templates and the teams' own.
+    pub fn outreach_templates(&self) -> crate::workflows::outreach_templates::OutreachTemplates {
+        crate::workflows::outreach_templates::OutreachTemplates {
+            workflows: self.workflows.clone(),
+        }
+    }
+
     /// The meters metered calls are charged to.
     pub fn metering(&self) -> crate::accounts::metering::Metering {
         crate::accounts::metering::Metering {

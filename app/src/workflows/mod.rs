@@ -17,6 +17,7 @@ pub use feeds::websub;
 pub mod fields;
 pub mod guest_profiles;
 pub mod job_log;
+pub mod outreach_templates;
 mod projects;
 pub mod render;
 pub mod settings;
