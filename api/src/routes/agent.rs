@@ -467,8 +467,9 @@ pub async fn run_kind(
         }
         "strategy" => {
             let project = required(&body, "projectId")?;
-            let asked = strategies::count_of(&body)?;
-            let (metered, list) = strategies::generate_for(&state, &caller, project, asked).await?;
+            let asked = podlens_app::workflows::strategies::count_of(&body)?;
+            let (metered, list) =
+                strategies::generate_for(&state, &caller, &project, asked).await?;
             (Some(metered), json!({"strategies": list}))
         }
         "project" => {

@@ -283,6 +283,15 @@ impl App {
         }
     }
 
+    /// The projects' search strategies.
+    pub fn strategies(&self) -> crate::workflows::strategies::Strategies {
+        crate::workflows::strategies::Strategies {
+            workflows: self.workflows.clone(),
+            assist: self.assist.clone(),
+            metering: self.metering(),
+        }
+    }
+
     /// The meters metered calls are charged to.
     pub fn metering(&self) -> crate::accounts::metering::Metering {
         crate::accounts::metering::Metering {

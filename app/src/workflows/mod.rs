@@ -23,6 +23,7 @@ pub mod render;
 pub mod settings;
 mod slug;
 mod store;
+pub mod strategies;
 pub mod suggest;
 pub mod transcriptions;
 pub use transcriptions::speech_worker;
