@@ -11,13 +11,13 @@ use serde_json::{Value, json};
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
-use crate::routes::alerts::parse_date;
 use crate::state::{AppState, blocking};
 use podlens_app::cursors::{
     CursorKind, CursorSigner, Payload, Reader, fingerprint, invalid_cursor,
 };
 use podlens_app::workflows::alerts::AlertMatch;
 use podlens_app::workflows::documents::{DocFilter, DocKind, Stored};
+use podlens_app::workflows::fields::parse_date;
 use podlens_app::workflows::fields::{query_list, query_value};
 use podlens_app::workflows::transcriptions::team_requests;
 

@@ -12,10 +12,10 @@ use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::metering;
-use crate::routes::alerts::parse_date;
 use crate::state::{AppState, blocking};
 use podlens_app::accounts::UsageCounter;
 use podlens_app::workflows::documents::{DocKind, Stored};
+use podlens_app::workflows::fields::parse_date;
 use podlens_app::workflows::fields::query_value;
 use podlens_app::workflows::transcriptions::{
     PodcastFollow, TranscriptionRequest, default_since, episodes_for, new_request, open_request,

@@ -80,38 +80,6 @@ pub fn run_jobs(state: &App) -> JobsReport {
     report
 }
 
-/// How many new alerts are matched against the catalog at once (each is a search over
-/// the whole index on the blocking pool); more wait their turn without holding a thread.
-const FIRST_RUNS_AT_ONCE: usize = 2;
-
-static FIRST_RUNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(FIRST_RUNS_AT_ONCE);
-
-/// Matches a new alert against the catalog in the background, so its first matches
-/// (existing episodes that mention it) appear without waiting for the next job run,
-/// then asks for a delivery pass. At most [`FIRST_RUNS_AT_ONCE`] run at a time: a
-/// burst of new alerts neither fills the blocking pool nor starves the requests that
-/// need it. Outside a runtime nothing runs; the next job run matches the alert.
-pub fn spawn_first_run(state: &App, config: crate::workflows::alerts::AlertConfig) {
-    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-        return;
-    };
-    let state = state.clone();
-    runtime.spawn(async move {
-        let Ok(_permit) = FIRST_RUNS.acquire().await else {
-            return;
-        };
-        let alerts = state.alert_runs();
-        let id = config.id.clone();
-        let ran =
-            crate::runtime::blocking(move || crate::workflows::alerts::run_alert(&alerts, &config))
-                .await;
-        match ran {
-            Ok(_) => crate::workflows::delivery::request_pass(&state.delivery_passes()),
-            Err(error) => tracing::debug!(alert = %id, %error, "first alert run skipped"),
-        }
-    });
-}
-
 /// The alerts job: runs every enabled alert of every team, then a pass of the
 /// delivery worker (the new matches' deliveries and any retry that is due). Call it
 /// from blocking code (it waits for the pass). A failing delivery pass is one more

@@ -292,6 +292,17 @@ impl App {
         }
     }
 
+    /// The teams' alerts, their matches and history.
+    pub fn alert_configs(&self) -> crate::workflows::alert_configs::AlertConfigs {
+        crate::workflows::alert_configs::AlertConfigs {
+            workflows: self.workflows.clone(),
+            accounts: self.accounts.clone(),
+            assist: self.assist.clone(),
+            runs: self.alert_runs(),
+            passes: self.delivery_passes(),
+        }
+    }
+
     /// The meters metered calls are charged to.
     pub fn metering(&self) -> crate::accounts::metering::Metering {
         crate::accounts::metering::Metering {

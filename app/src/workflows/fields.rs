@@ -147,6 +147,25 @@ pub fn bounded_text(text: &str, name: &str, max_chars: usize) -> AppResult<Strin
     Ok(text.to_owned())
 }
 
+/// A date (`YYYY-MM-DD`), an RFC 3339 time, or a time without offset (taken as UTC).
+pub fn parse_date(text: &str) -> AppResult<chrono::DateTime<chrono::Utc>> {
+    if let Ok(at) = chrono::DateTime::parse_from_rfc3339(text) {
+        return Ok(at.with_timezone(&chrono::Utc));
+    }
+    if let Ok(at) = chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S%.f") {
+        return Ok(at.and_utc());
+    }
+    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .ok()
+        .and_then(|date| date.and_hms_opt(0, 0, 0))
+        .map(|at| at.and_utc())
+        .ok_or_else(|| {
+            AppError::Invalid(format!(
+                "Invalid date \"{text}\"; expected YYYY-MM-DD or an RFC 3339 time"
+            ))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

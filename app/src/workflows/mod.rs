@@ -5,6 +5,7 @@
 //! same pool.
 
 pub mod agent;
+pub mod alert_configs;
 pub mod alerts;
 pub mod briefs;
 pub mod compose;
