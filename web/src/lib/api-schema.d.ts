@@ -7851,7 +7851,7 @@ export interface components {
             /** @description At most 10000 characters. */
             prompt: string;
         };
-        /** @description The body of a new template (for the OpenAPI document; read field by field). */
+        /** @description A new template. */
         NewOutreachTemplate: {
             /** @description `guest-booking` (the default). */
             context?: string | null;
@@ -7912,7 +7912,7 @@ export interface components {
         OutreachResponse: {
             outreach: components["schemas"]["OutreachDetails"];
         };
-        /** @description The body of a template update: at least one field. */
+        /** @description A template's changes: at least one field; a null or empty description clears it. */
         OutreachTemplateChanges: {
             context?: string | null;
             description?: string | null;
