@@ -7,8 +7,10 @@
 //! them at all. This test reads the route sources: the names each handler (and the
 //! helpers of its file that it calls) reads with `query_value`, `query_list` and the
 //! like from its query pairs, against the parameters the served document lists for its
-//! method and path. Handlers that take a typed query (`ApiQuery<SomeStruct>`) are
-//! checked by serde, which refuses no field it does not know, and are not covered here.
+//! method and path. A handler that hands its pairs to a service's query type
+//! (`MatchesQuery::from_query(&query)` in `app/src`) reads what that function reads.
+//! Handlers that take a typed query (`ApiQuery<SomeStruct>`) are checked by serde, which
+//! refuses no field it does not know, and are not covered here.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -71,8 +73,65 @@ fn names_read(text: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// What each handler of one routes file reads, helpers of the file included.
-fn handler_reads(source: &str) -> Vec<((String, String), BTreeSet<String>)> {
+/// The functions of the application's sources that read query pairs, by the name a
+/// handler calls them with: `Type::function` inside `impl Type`, else the bare name.
+fn service_readers(app_src: &Path) -> Vec<(String, BTreeSet<String>)> {
+    let implementation =
+        Regex::new(r"(?m)^impl(?:<[^>]*>)?\s+(?:[\w:]+\s+for\s+)?(\w+)").expect("regex");
+    let mut found = Vec::new();
+    let mut pending = vec![app_src.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).expect("app sources") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                pending.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|ext| ext != "rs") {
+                continue;
+            }
+            let source = std::fs::read_to_string(&path).expect("source");
+            let impls: Vec<(usize, String)> = implementation
+                .captures_iter(&source)
+                .map(|captures| {
+                    (
+                        captures.get(0).expect("match").start(),
+                        captures[1].to_owned(),
+                    )
+                })
+                .collect();
+            for function in functions(&source) {
+                let reads = names_read(&function.text);
+                if reads.is_empty() {
+                    continue;
+                }
+                let at = source
+                    .find(&function.text)
+                    .expect("the function is in its file");
+                // Inside the last `impl` before it, unless that block closed since.
+                let owner = impls
+                    .iter()
+                    .rev()
+                    .find(|(start, _)| *start < at)
+                    .filter(|(start, _)| !source[*start..at].contains("\n}\n"))
+                    .map(|(_, owner)| owner.clone());
+                let name = match owner {
+                    Some(owner) => format!("{owner}::{}", function.name),
+                    None => function.name.clone(),
+                };
+                found.push((name, reads));
+            }
+        }
+    }
+    found
+}
+
+/// What each handler of one routes file reads, helpers of the file and the services'
+/// query readers (`services`) included.
+fn handler_reads(
+    source: &str,
+    services: &[(String, BTreeSet<String>)],
+) -> Vec<((String, String), BTreeSet<String>)> {
     let functions = functions(source);
     let direct: BTreeMap<&str, BTreeSet<String>> = functions
         .iter()
@@ -91,6 +150,11 @@ fn handler_reads(source: &str) -> Vec<((String, String), BTreeSet<String>)> {
                 continue;
             }
             reads.extend(direct[current.name.as_str()].iter().cloned());
+            for (name, read) in services {
+                if name.contains("::") && current.text.contains(&format!("{name}(")) {
+                    reads.extend(read.iter().cloned());
+                }
+            }
             for helper in &functions {
                 let called = helper.operation.is_none()
                     && (current.text.contains(&format!(" {}(", helper.name))
@@ -110,7 +174,9 @@ fn handler_reads(source: &str) -> Vec<((String, String), BTreeSet<String>)> {
 #[test]
 fn every_query_parameter_a_handler_reads_is_documented() {
     let document = podlens_api::openapi::document();
-    let routes = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/routes");
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let routes = manifest.join("src/routes");
+    let services = service_readers(&manifest.join("../app/src"));
     let mut checked = 0;
     let mut missing = Vec::new();
     let mut files: Vec<_> = std::fs::read_dir(&routes)
@@ -121,7 +187,7 @@ fn every_query_parameter_a_handler_reads_is_documented() {
     files.sort();
     for file in files {
         let source = std::fs::read_to_string(&file).expect("source");
-        for ((method, path), reads) in handler_reads(&source) {
+        for ((method, path), reads) in handler_reads(&source, &services) {
             let operation = &document["paths"][&path][&method];
             assert!(
                 operation.is_object(),
@@ -180,12 +246,55 @@ fn unused(query: &[(String, String)]) {
     query_value(query, "never");
 }
 "#;
-    let reads = handler_reads(source);
+    let reads = handler_reads(source, &[]);
     assert_eq!(reads.len(), 1);
     let ((method, path), names) = &reads[0];
     assert_eq!((method.as_str(), path.as_str()), ("get", "/api/v1/things"));
     assert_eq!(
         names.iter().map(String::as_str).collect::<Vec<_>>(),
         ["days", "page", "states"]
+    );
+}
+
+#[test]
+fn the_scan_follows_a_handler_into_its_service_query_type() {
+    let app = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        app.path().join("things.rs"),
+        r#"
+pub struct ThingsQuery;
+
+impl ThingsQuery {
+    pub fn from_query(query: &[(String, String)]) -> AppResult<ThingsQuery> {
+        let page = positive(query, "page", 1, 10)?;
+        query_value(query, "sortBy");
+        Ok(ThingsQuery)
+    }
+}
+
+pub struct OtherQuery;
+
+impl OtherQuery {
+    pub fn from_query(query: &[(String, String)]) -> AppResult<OtherQuery> {
+        query_value(query, "never");
+        Ok(OtherQuery)
+    }
+}
+"#,
+    )
+    .expect("write");
+    let services = service_readers(app.path());
+    let handler = r#"
+#[utoipa::path(get, path = "/api/v1/things", tag = "things",
+    responses((status = 200, description = "OK")))]
+pub async fn list(Query(query): Query) -> ApiResult<()> {
+    let query = ThingsQuery::from_query(&query)?;
+    Ok(())
+}
+"#;
+    let reads = handler_reads(handler, &services);
+    assert_eq!(
+        reads[0].1.iter().map(String::as_str).collect::<Vec<_>>(),
+        ["page", "sortBy"]
     );
 }
