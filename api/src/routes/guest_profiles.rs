@@ -260,6 +260,7 @@ fn create_person_alert(
     plan: podlens_model::Plan,
     name: &str,
 ) -> ApiResult<()> {
+    use podlens_app::workflows::alert_configs::alert_document;
     use podlens_app::workflows::alerts::{AlertConfig, EmailSettings};
     let now = Utc::now();
     let mut settings = Map::new();
@@ -282,15 +283,7 @@ fn create_person_alert(
         },
         last_run_date: None,
     };
-    let doc = Stored {
-        id: config.id.clone(),
-        team_id: account.team_id.clone(),
-        parent_id: None,
-        created_at: now,
-        updated_at: now,
-        deleted: false,
-        value: config,
-    };
+    let doc = alert_document(config, false);
     let cap = plan.limits().alerts.map(u64::from);
     if let CapCheck::CapReached { limit } =
         state

@@ -376,7 +376,8 @@ pub struct HistoryPage {
     pub alert_matches: Vec<Value>,
 }
 
-fn stored(config: AlertConfig, deleted: bool) -> Stored<AlertConfig> {
+/// An alert as the workflow store keeps it.
+pub fn alert_document(config: AlertConfig, deleted: bool) -> Stored<AlertConfig> {
     Stored {
         id: config.id.clone(),
         team_id: config.team_id.clone(),
@@ -453,9 +454,11 @@ impl AlertConfigs {
         let saved = config.clone();
         let inserted = blocking(move || {
             service.members_only(&saved.team_id, &saved.alert_settings)?;
-            service
-                .workflows
-                .insert_doc_capped(DocKind::AlertConfig, &stored(saved, false), cap)
+            service.workflows.insert_doc_capped(
+                DocKind::AlertConfig,
+                &alert_document(saved, false),
+                cap,
+            )
         })
         .await?;
         match inserted {
@@ -570,7 +573,7 @@ impl AlertConfigs {
             // deleted (writing it back would put the team over its alert cap).
             if !service
                 .workflows
-                .update_live_doc(DocKind::AlertConfig, &stored(config.clone(), false))?
+                .update_live_doc(DocKind::AlertConfig, &alert_document(config.clone(), false))?
             {
                 return Err(not_found(&id));
             }
@@ -590,7 +593,7 @@ impl AlertConfigs {
             let mut config = find(&workflows, &team_id, &id)?;
             config.updated_at = Utc::now();
             config.enabled = false;
-            workflows.put_doc(DocKind::AlertConfig, &stored(config, true))
+            workflows.put_doc(DocKind::AlertConfig, &alert_document(config, true))
         })
         .await
     }
@@ -693,8 +696,7 @@ static FIRST_RUNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(FI
 
 fn find(workflows: &WorkflowStore, team_id: &str, id: &str) -> AppResult<AlertConfig> {
     workflows
-        .get_doc::<AlertConfig>(DocKind::AlertConfig, Some(team_id), id)?
-        .filter(|doc| !doc.deleted)
+        .get_live_doc::<AlertConfig>(DocKind::AlertConfig, team_id, id)?
         .map(|doc| doc.value)
         .ok_or_else(|| not_found(id))
 }

@@ -183,15 +183,7 @@ impl CustomPrompts {
             created_at: now,
             updated_at: now,
         };
-        let stored = Stored {
-            id: item.id.clone(),
-            team_id: account.team_id.clone(),
-            parent_id: None,
-            created_at: now,
-            updated_at: now,
-            deleted: false,
-            value: item.clone(),
-        };
+        let stored = Stored::new(item.id.clone(), account.team_id.clone(), now, item.clone());
         let workflows = self.workflows.clone();
         let inserted = blocking(move || {
             workflows.insert_doc_capped(DocKind::CustomPrompt, &stored, Some(MAX_PROMPTS_PER_TEAM))
@@ -229,8 +221,7 @@ impl CustomPrompts {
         );
         blocking(move || {
             let mut doc = workflows
-                .get_doc::<CustomPromptItem>(DocKind::CustomPrompt, Some(&team_id), &id)?
-                .filter(|doc| !doc.deleted)
+                .get_live_doc::<CustomPromptItem>(DocKind::CustomPrompt, &team_id, &id)?
                 .ok_or_else(|| not_found(&id))?;
             let item = &mut doc.value;
             if let Some(name) = changes.name {
@@ -275,8 +266,7 @@ impl CustomPrompts {
 /// the agent's `custom` kind).
 pub fn find(workflows: &WorkflowStore, team_id: &str, id: &str) -> AppResult<CustomPromptItem> {
     workflows
-        .get_doc::<CustomPromptItem>(DocKind::CustomPrompt, Some(team_id), id)?
-        .filter(|doc| !doc.deleted)
+        .get_live_doc::<CustomPromptItem>(DocKind::CustomPrompt, team_id, id)?
         .map(|doc| doc.value)
         .ok_or_else(|| not_found(id))
 }

@@ -68,6 +68,21 @@ pub struct Stored<T> {
     pub value: T,
 }
 
+impl<T> Stored<T> {
+    /// A live document of a team, without a parent, created and updated `at`.
+    pub fn new(id: String, team_id: String, at: Timestamp, value: T) -> Stored<T> {
+        Stored {
+            id,
+            team_id,
+            parent_id: None,
+            created_at: at,
+            updated_at: at,
+            deleted: false,
+            value,
+        }
+    }
+}
+
 /// Which documents of a kind a query returns.
 #[derive(Debug, Clone, Default)]
 pub struct DocFilter<'a> {
@@ -369,6 +384,18 @@ impl WorkflowStore {
             .fetch_optional(database.pool()),
         )?;
         row.map(|row| decode(kind, &row)).transpose()
+    }
+
+    /// One live (not deleted) document of a team by id.
+    pub fn get_live_doc<T: DeserializeOwned>(
+        &self,
+        kind: DocKind,
+        team_id: &str,
+        id: &str,
+    ) -> AppResult<Option<Stored<T>>> {
+        Ok(self
+            .get_doc(kind, Some(team_id), id)?
+            .filter(|doc: &Stored<T>| !doc.deleted))
     }
 
     /// Documents of a kind, oldest first.

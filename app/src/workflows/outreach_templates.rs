@@ -227,15 +227,12 @@ impl OutreachTemplates {
             owner_user_id: account.user_id.clone(),
             updated_at: now,
         };
-        let stored = Stored {
-            id: template.id.clone(),
-            team_id: account.team_id.clone(),
-            parent_id: None,
-            created_at: now,
-            updated_at: now,
-            deleted: false,
-            value: template.clone(),
-        };
+        let stored = Stored::new(
+            template.id.clone(),
+            account.team_id.clone(),
+            now,
+            template.clone(),
+        );
         let workflows = self.workflows.clone();
         let inserted = blocking(move || {
             workflows.insert_doc_capped(
@@ -332,8 +329,7 @@ fn stored_template(
     id: &str,
 ) -> AppResult<Stored<Template>> {
     workflows
-        .get_doc::<Template>(DocKind::OutreachTemplate, Some(team_id), id)?
-        .filter(|doc| !doc.deleted)
+        .get_live_doc::<Template>(DocKind::OutreachTemplate, team_id, id)?
         .ok_or_else(|| not_found(id))
 }
 

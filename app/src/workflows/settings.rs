@@ -98,15 +98,12 @@ impl Settings {
         preferences: UserPreferences,
     ) -> AppResult<UserPreferences> {
         let now = Utc::now();
-        let stored = Stored {
-            id: account.user_id.clone(),
-            team_id: account.team_id.clone(),
-            parent_id: None,
-            created_at: now,
-            updated_at: now,
-            deleted: false,
-            value: preferences,
-        };
+        let stored = Stored::new(
+            account.user_id.clone(),
+            account.team_id.clone(),
+            now,
+            preferences,
+        );
         let workflows = self.workflows.clone();
         blocking(move || {
             workflows.put_doc(DocKind::UserPreferences, &stored)?;
@@ -143,15 +140,12 @@ impl Settings {
             // concurrent changes of different flags both hold.
             workflows.insert_doc_if_absent(
                 DocKind::TeamSettings,
-                &Stored {
-                    id: team_id.clone(),
-                    team_id: team_id.clone(),
-                    parent_id: None,
-                    created_at: now,
-                    updated_at: now,
-                    deleted: false,
-                    value: TeamSettingsFlags::default(),
-                },
+                &Stored::new(
+                    team_id.clone(),
+                    team_id.clone(),
+                    now,
+                    TeamSettingsFlags::default(),
+                ),
             )?;
             workflows.merge_into_doc(DocKind::TeamSettings, &team_id, &Value::Object(changes.0))?;
             stored_settings(&workflows, &team_id)
