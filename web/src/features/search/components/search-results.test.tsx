@@ -47,6 +47,16 @@ const show = (view: 'list' | 'table') =>
   );
 
 describe('podcast results', () => {
+  it('a show with one episode reads "1 episode", not "1 episodes"', () => {
+    render(
+      <MemoryRouter>
+        <SearchResults mode="podcasts" hits={[hit({ totalEpisodes: 1 }), hit({ podcastId: 'p2', totalEpisodes: 1200 })]} view="list" canAddToProject={false} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByText(/^Ana · 1 episode · last episode/)).toBeInTheDocument();
+    expect(screen.getByText(/^Ana · 1,200 episodes · last episode/)).toBeInTheDocument();
+  });
+
   // What a plan may not see was left out, so a free user could not tell "no contact"
   // from "not on your plan". SPEC §6, "Extra podcast fields": free and above get guests;
   // individual and above also get the primary contact.

@@ -119,7 +119,7 @@ function PodcastResult({
         </h3>
         <p className="meta">
           {hit.podcastRssAuthor ? <>{hit.podcastRssAuthor} · </> : null}
-          {hit.totalEpisodes ? <>{formatNumber(hit.totalEpisodes)} episodes · </> : null}
+          {hit.totalEpisodes ? <>{hit.totalEpisodes === 1 ? '1 episode' : `${formatNumber(hit.totalEpisodes)} episodes`} · </> : null}
           last episode {formatDate(hit.lastEpisodeDate)}
         </p>
         <PodcastFacts hit={hit} tier={tier} />
