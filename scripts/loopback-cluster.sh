@@ -145,8 +145,9 @@ ray_python="${PODLENS_RAY_DIR:-$HOME/.cache/podlens-tools/ray-2.60.0}/bin/python
 weed="${PODLENS_SEAWEEDFS_DIR:-$HOME/.cache/podlens-tools/seaweedfs-4.48}/bin/weed"
 [ -x "$weed" ] || { echo "loopback-cluster: no SeaweedFS at $weed (scripts/install-seaweedfs.sh)" >&2; exit 1; }
 
-# The API nodes' ports first: the corpus's URLs name the first one's (it serves them).
-api_ports=("$(free_port)" "$(free_port)")
+# The first API node's port first: the corpus's URLs name it (it serves them). Every other
+# port is picked just before its process starts.
+api_ports=("$(free_port)")
 # What an earlier run left (its processes are gone: `down` removed the pids).
 rm -rf "$data" "$out"/search-* "$out"/etcd-* "$out/seaweedfs" "$out/cluster.json" "$out/corpus-server" "$out/ray"
 # The corpus `podlens demo --podcasts N --seed S` generates (as of today, as the demo's),
@@ -268,17 +269,60 @@ rm -f "$out/pids/corpus-server.pid"
 admin_key=$("$podlens" --no-progress keys create --email admin@podlens.local --plan admin \
   --data-dir "$data" --database-url "$database_url" | tail -n 1 | tr -d '[:space:]')
 
+launch() { # kind (search|api), number, port
+  case "$1" in
+  search)
+    start "search-$2" "$podlens" --no-progress search-node --data-dir "$out/search-$2" --port "$3" \
+      --name "search-$2" --etcd "$etcd" --cluster-token "$token" \
+      --object-store "$object_store" --database-url "$database_url"
+    ;;
+  api)
+    start "api-$2" "$podlens" --no-progress serve --data-dir "$data" --port "$3" \
+      --database-url "$database_url" --etcd "$etcd" --cluster-token "$token" --no-poll
+    ;;
+  esac
+}
 search_ports=()
 for i in 1 2 3; do
-  port=$(free_port)
-  search_ports+=("$port")
-  start "search-$i" "$podlens" --no-progress search-node --data-dir "$out/search-$i" --port "$port" \
-    --name "search-$i" --etcd "$etcd" --cluster-token "$token" \
-    --object-store "$object_store" --database-url "$database_url"
+  search_ports+=("$(free_port)")
+  launch search "$i" "${search_ports[$((i - 1))]}"
 done
+api_ports+=("$(free_port)")
 for i in 1 2; do
-  start "api-$i" "$podlens" --no-progress serve --data-dir "$data" --port "${api_ports[$((i - 1))]}" \
-    --database-url "$database_url" --etcd "$etcd" --cluster-token "$token" --no-poll
+  launch api "$i" "${api_ports[$((i - 1))]}"
+done
+# A port picked free can be taken before its node binds it (Ray's processes and every
+# other program draw from the same ephemeral range): such a node is started again on
+# another port. A node that stops for any other reason stops the start, with its log.
+deadline=$((SECONDS + 120))
+for kind in search api; do
+  count=3
+  [ "$kind" = api ] && count=2
+  for ((i = 1; i <= count; i++)); do
+    name="$kind-$i"
+    tries=0
+    until grep -q "listening on http" "$out/logs/$name.log" 2>/dev/null; do
+      if ! kill -0 "$(cat "$out/pids/$name.pid")" 2>/dev/null; then
+        if grep -q "cannot listen on" "$out/logs/$name.log" && [ "$tries" -lt 5 ]; then
+          tries=$((tries + 1))
+          port=$(free_port)
+          echo "loopback-cluster: $name's port was taken; starting it on $port"
+          if [ "$kind" = search ]; then search_ports[i - 1]=$port; else api_ports[i - 1]=$port; fi
+          launch "$kind" "$i" "$port"
+          continue
+        fi
+        echo "loopback-cluster: $name stopped while starting:" >&2
+        tail -n 20 "$out/logs/$name.log" >&2
+        exit 1
+      fi
+      if [ "$SECONDS" -gt "$deadline" ]; then
+        echo "loopback-cluster: $name not listening after 120 s:" >&2
+        tail -n 20 "$out/logs/$name.log" >&2
+        exit 1
+      fi
+      sleep 0.2
+    done
+  done
 done
 
 echo "loopback-cluster: waiting until every shard is served twice and both API nodes answer"
@@ -311,9 +355,26 @@ def served():
     return shards
 
 
+def stopped():
+    """The first started process that is no longer running, with its log's last lines."""
+    for file in sorted(os.listdir(f"{out}/pids")):
+        name = file.removesuffix(".pid")
+        with open(f"{out}/pids/{file}") as f:
+            pid = int(f.read())
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            with open(f"{out}/logs/{name}.log", errors="replace") as f:
+                return f"{name} (pid {pid}) stopped:\n" + "".join(f.readlines()[-20:])
+    return None
+
+
 deadline = time.time() + 180
 last = None
 while True:
+    gone = stopped()
+    if gone:
+        sys.exit(f"loopback-cluster: {gone}")
     try:
         shards = served()
         count = max((s for ss in shards.values() for s in ss), default=-1) + 1
