@@ -111,8 +111,8 @@ pub(crate) fn gemm(
     }
 }
 
-/// Rows per parallel task of [`linear`].
-const LINEAR_ROWS_PER_TASK: usize = 32;
+/// The fewest rows a parallel task of [`linear`] takes.
+const LINEAR_MIN_ROWS_PER_TASK: usize = 32;
 
 /// `y = x · Wᵀ + b` for `x` of `rows × in_dim`, `W` of `out_dim × in_dim` (PyTorch layout).
 pub(crate) fn linear(x: &[f32], in_dim: usize, weight: &[f32], bias: &[f32]) -> Vec<f32> {
@@ -120,8 +120,13 @@ pub(crate) fn linear(x: &[f32], in_dim: usize, weight: &[f32], bias: &[f32]) -> 
     let rows = x.len() / in_dim;
     let mut out = vec![0.0_f32; rows * out_dim];
     let weight_t = MatRef::dense_transposed(weight, out_dim, in_dim);
-    out.par_chunks_mut(LINEAR_ROWS_PER_TASK * out_dim)
-        .zip(x.par_chunks(LINEAR_ROWS_PER_TASK * in_dim))
+    // One task per thread: every task packs the whole weight matrix again (a strided
+    // read of all of it), so many small tasks spend more time packing than multiplying.
+    let per_task = rows
+        .div_ceil(rayon::current_num_threads())
+        .max(LINEAR_MIN_ROWS_PER_TASK);
+    out.par_chunks_mut(per_task * out_dim)
+        .zip(x.par_chunks(per_task * in_dim))
         .for_each(|(out_chunk, x_chunk)| {
             for row in out_chunk.chunks_mut(out_dim) {
                 row.copy_from_slice(bias);

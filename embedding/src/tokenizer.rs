@@ -253,12 +253,19 @@ fn is_bert_whitespace(character: char) -> bool {
     matches!(character, '\t' | '\n' | '\r') || character.is_whitespace()
 }
 
+// ASCII answers without the Unicode tables' binary search: most text is ASCII.
 fn is_control(character: char) -> bool {
-    !matches!(character, '\t' | '\n' | '\r') && character.is_other()
+    if character.is_ascii() {
+        return character.is_ascii_control() && !matches!(character, '\t' | '\n' | '\r');
+    }
+    character.is_other()
 }
 
 fn is_punctuation(character: char) -> bool {
-    character.is_ascii_punctuation() || character.is_punctuation()
+    if character.is_ascii() {
+        return character.is_ascii_punctuation();
+    }
+    character.is_punctuation()
 }
 
 fn is_chinese_char(character: char) -> bool {
@@ -278,6 +285,23 @@ fn is_chinese_char(character: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_classes_agree_with_the_unicode_tables() {
+        for code in 0..128_u8 {
+            let character = char::from(code);
+            assert_eq!(
+                is_control(character),
+                !matches!(character, '\t' | '\n' | '\r') && character.is_other(),
+                "{code}"
+            );
+            assert_eq!(
+                is_punctuation(character),
+                character.is_ascii_punctuation() || character.is_punctuation(),
+                "{code}"
+            );
+        }
+    }
 
     fn tiny() -> WordPieceTokenizer {
         let tokens = [
