@@ -35,16 +35,16 @@ pub struct IndexArgs {
     pub statistics: bool,
 }
 
-/// The static model to embed with, or why there is none.
-fn vector_model(args: &IndexArgs) -> Result<VectorModel, String> {
+/// The static model to embed with (`None` with `--no-vectors`), or why there is none.
+fn vector_model(args: &IndexArgs) -> Result<Option<VectorModel>, String> {
     if args.no_vectors {
-        return Err("--no-vectors was given".into());
+        return Ok(None);
     }
     let dir = args
         .static_model
         .clone()
         .unwrap_or_else(crate::model_cmd::default_static_model_dir);
-    VectorModel::load(&dir).map_err(|error| {
+    VectorModel::load(&dir).map(Some).map_err(|error| {
         format!(
             "no usable static embedding model in {} ({error}); run `podlens model build`",
             dir.display()
@@ -75,8 +75,10 @@ pub fn run(config: &Config, args: IndexArgs) -> anyhow::Result<()> {
         persons: &persons,
         signals: Some(&signals),
     };
+    // Asked for without vectors (`--no-vectors`, and the demo's first generation, whose
+    // vectors follow in the background), nothing is said about them.
     let vectors = match vector_model(&args) {
-        Ok(model) => Some(model),
+        Ok(model) => model,
         Err(reason) => {
             println!(
                 "vectors: not built: {reason}; semantic search, related podcasts by vector and re-ranking will report unavailable"
