@@ -358,6 +358,17 @@ impl App {
         }
     }
 
+    /// The teams' guest profiles.
+    pub fn guest_profiles(&self) -> crate::workflows::guest_profiles::GuestProfiles {
+        crate::workflows::guest_profiles::GuestProfiles {
+            store: self.workflows.clone(),
+            metering: self.metering(),
+            assist: self.assist.clone(),
+            pipeline: self.guest_pipeline(),
+            data_dir: self.data_dir.clone(),
+        }
+    }
+
     /// The guest-profile pipeline.
     pub fn guest_pipeline(&self) -> crate::workflows::guest_profiles::GuestPipeline {
         crate::workflows::guest_profiles::GuestPipeline {

@@ -3,6 +3,17 @@
 //! DONE | ERROR (run by a background task, every step stored), and the renderings a
 //! profile downloads as.
 
+mod requests;
+mod service;
+
+pub use requests::{
+    BioChanges, ContactChanges, DownloadFormat, NewGuestProfile, Uploads, social_links,
+};
+pub use service::{
+    BioRegeneration, BioResult, Download, GuestProfileDetails, GuestProfiles, UploadedDocument,
+    UploadedDocuments,
+};
+
 use std::collections::HashMap;
 use std::sync::Arc;
 
