@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use podlens_data::Snapshot;
 use podlens_indexer::IndexReaderHandle;
 
-use podlens_model::catalog::PodcastRecord;
+use podlens_model::catalog::{EpisodeRecord, PodcastRecord};
 use podlens_model::entities::PodcastSummary;
 
 use crate::error::{AppError, AppResult};
@@ -96,6 +96,16 @@ impl CatalogReader {
         self.snapshot()?
             .podcast_by_id_or_slug(id_or_slug.trim())?
             .ok_or_else(|| podcast_not_found(id_or_slug))
+    }
+
+    /// The episode with this id: invalid for a malformed id, not found for an unknown one.
+    pub fn episode(&self, episode_id: &str) -> AppResult<EpisodeRecord> {
+        let id = uuid::Uuid::parse_str(episode_id.trim()).map_err(|_| {
+            AppError::Invalid(format!("episodeId must be a UUID, got \"{episode_id}\""))
+        })?;
+        self.snapshot()?
+            .episode_by_id(id)?
+            .ok_or_else(|| AppError::NotFound(format!("Episode not found: {episode_id}")))
     }
 
     /// The summary of a podcast with its authority score, when it has one.

@@ -21,7 +21,7 @@ use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
 use crate::metering::{self, Metered};
-use crate::routes::{deep_analysis, lookup};
+use crate::routes::lookup;
 use crate::state::{AppState, blocking};
 use podlens_app::accounts::UsageCounter;
 use podlens_app::convert;
@@ -66,11 +66,9 @@ pub async fn details(
         let record = lookup::episode_by_id(&state, &episode_id)?;
         let slug = lookup::podcast_slug(&state, record.podcast_id)?;
         let mut episode = convert::episode(&record, &slug);
-        episode.deep_analysis_requested_at = deep_analysis::requested_time(
-            &state,
-            caller.account.as_ref(),
-            &record.episode_id.to_string(),
-        )?;
+        episode.deep_analysis_requested_at = state
+            .deep_analyses()
+            .requested_time(caller.account.as_ref(), &record.episode_id.to_string())?;
         Ok(Envelope(EpisodeDetailsResponse { episode }))
     })
     .await

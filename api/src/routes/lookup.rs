@@ -17,12 +17,7 @@ pub fn podcast_not_found(id_or_slug: &str) -> ApiError {
 
 /// The episode with this id, or 400 for a malformed id and 404 for an unknown one.
 pub fn episode_by_id(state: &AppState, episode_id: &str) -> ApiResult<EpisodeRecord> {
-    let id = parse_uuid(episode_id, "episodeId")?;
-    state
-        .catalog
-        .snapshot()?
-        .episode_by_id(id)?
-        .ok_or_else(|| ApiError::NotFound(format!("Episode not found: {episode_id}")))
+    Ok(state.catalog.episode(episode_id)?)
 }
 
 /// A UUID from a path or query value.

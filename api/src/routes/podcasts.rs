@@ -19,7 +19,6 @@ use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
-use crate::routes::deep_analysis;
 use crate::routes::lookup::{self, parse_uuid};
 use crate::routes::podcast_details::podcast_details;
 use crate::state::{AppState, blocking};
@@ -447,11 +446,9 @@ pub async fn episodes(
             .catalog
             .snapshot()?
             .podcast_episodes(record.podcast_id, &query)?;
-        let requested = deep_analysis::requested_times(
-            &state,
-            caller.account.as_ref(),
-            &record.podcast_id.to_string(),
-        )?;
+        let requested = state
+            .deep_analyses()
+            .requested_times(caller.account.as_ref(), &record.podcast_id.to_string())?;
         Ok(Envelope(PodcastEpisodesResponse {
             options: PodcastEpisodesOptions {
                 has_transcript: params.has_transcript,

@@ -358,6 +358,16 @@ impl App {
         }
     }
 
+    /// The teams' deep analyses of episodes.
+    pub fn deep_analyses(&self) -> crate::workflows::deep_analyses::DeepAnalyses {
+        crate::workflows::deep_analyses::DeepAnalyses {
+            catalog: self.catalog.clone(),
+            store: self.workflows.clone(),
+            metering: self.metering(),
+            assist: self.assist.clone(),
+        }
+    }
+
     /// The teams' guest profiles.
     pub fn guest_profiles(&self) -> crate::workflows::guest_profiles::GuestProfiles {
         crate::workflows::guest_profiles::GuestProfiles {

@@ -10,6 +10,7 @@ pub mod alerts;
 pub mod briefs;
 pub mod compose;
 pub mod custom_prompts;
+pub mod deep_analyses;
 pub mod delivery;
 pub mod documents;
 mod export;

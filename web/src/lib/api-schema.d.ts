@@ -7974,10 +7974,7 @@ export interface components {
         };
         /** @enum {string} */
         PersonalizationLevel: "light" | "medium" | "heavy";
-        /**
-         * @description The body of a podcast's deep analysis request (for the OpenAPI document; read field
-         *     by field).
-         */
+        /** @description The body of a podcast's deep analysis request. */
         PodcastDeepAnalysisRequest: {
             /** @description 1 to 10 episodes of the podcast; without them the newest `limit` are analysed. */
             episodeIds?: string[] | null;
