@@ -7,7 +7,6 @@ use axum::Router;
 use axum::extract::Path;
 use axum::extract::State;
 use axum::routing::{get, post};
-use chrono::Utc;
 use serde_json::{Value, json};
 
 use crate::auth::Caller;
@@ -17,14 +16,10 @@ use crate::extract::RawJson;
 use crate::metering::{self, Metered};
 use crate::state::{AppState, blocking};
 use podlens_app::accounts::UsageCounter;
-use podlens_app::workflows::agent::{
-    self, ContextKind, PodcastBrief, ProjectBrief, RelevancyAnswer, ShowMaterial, insight,
-};
+use podlens_app::workflows::agent::{self, ContextKind, RelevancyAnswer, ShowMaterial, insight};
 use podlens_app::workflows::briefs::{
-    CONTEXT_TRANSCRIPT_CHARS, SHOW_EPISODES, podcast_brief, project_brief, recent_show_material,
-    show_material,
+    CONTEXT_TRANSCRIPT_CHARS, SHOW_EPISODES, recent_show_material, show_material,
 };
-use podlens_app::workflows::documents::{DocKind, Stored};
 use podlens_app::workflows::fields::{enum_value, object, optional_string};
 use podlens_app::workflows::suggest;
 use podlens_model::enums::CustomPromptContextType;
@@ -69,112 +64,20 @@ fn force_regenerate(body: &serde_json::Map<String, Value>) -> ApiResult<bool> {
     }
 }
 
-/// The project and podcast briefs and the stored key of a review.
-struct ReviewInput {
-    project_id: String,
-    podcast_id: String,
-    project: ProjectBrief,
-    podcast: PodcastBrief,
-}
-
-/// Loads a project of the caller's team and a catalog podcast.
-fn review_input(
-    state: &AppState,
-    team_id: &str,
-    project: &str,
-    podcast: &str,
-) -> ApiResult<ReviewInput> {
-    let project = state
-        .workflows
-        .find_project(team_id, project)?
-        .ok_or_else(|| ApiError::NotFound(format!("Project not found: {project}")))?;
-    let record = state
-        .catalog
-        .snapshot()?
-        .podcast_by_id_or_slug(podcast)?
-        .ok_or_else(|| ApiError::NotFound(format!("Podcast not found: {podcast}")))?;
-    Ok(ReviewInput {
-        project_id: project.project_id.clone(),
-        podcast_id: record.podcast_id.to_string(),
-        project: project_brief(&project),
-        podcast: podcast_brief(&state.catalog, &record)?,
-    })
-}
-
-fn review_key(project_id: &str, podcast_id: &str) -> String {
-    format!("{project_id}:{podcast_id}")
-}
-
-/// The stored review of a podcast for a project, if one was made.
-pub fn stored_review(
-    state: &AppState,
-    team_id: &str,
-    project_id: &str,
-    podcast_id: &str,
-) -> ApiResult<Option<RelevancyAnswer>> {
-    Ok(state
-        .workflows
-        .get_doc::<RelevancyAnswer>(
-            DocKind::Relevancy,
-            Some(team_id),
-            &review_key(project_id, podcast_id),
-        )?
-        .map(|doc| doc.value))
-}
-
-/// Makes (or, unless `force`, reuses) the review, stores it and puts its score on the
-/// listing. Returns the review and the charge when one was made.
-pub async fn review(
+/// The review of a podcast for a project, with its charge when one was made.
+async fn review(
     state: &AppState,
     caller: &Caller,
     project: String,
     podcast: String,
     force: bool,
 ) -> ApiResult<(RelevancyAnswer, Option<Metered>)> {
-    let account = caller.require_account()?.clone();
-    let load_state = state.clone();
-    let team_id = account.team_id.clone();
-    let input = blocking(move || review_input(&load_state, &team_id, &project, &podcast)).await?;
-    if !force {
-        let lookup = state.clone();
-        let (team_id, project_id, podcast_id) = (
-            account.team_id.clone(),
-            input.project_id.clone(),
-            input.podcast_id.clone(),
-        );
-        let cached =
-            blocking(move || stored_review(&lookup, &team_id, &project_id, &podcast_id)).await?;
-        if let Some(answer) = cached {
-            return Ok((answer, None));
-        }
-    }
-    let metered = metering::charge(state, caller, UsageCounter::AiAssist).await?;
-    let answer =
-        agent::review_relevancy(state.assist.as_ref(), input.project, input.podcast).await?;
-    let store = state.clone();
-    let saved = answer.clone();
-    blocking(move || {
-        let now = Utc::now();
-        store.workflows.put_doc(
-            DocKind::Relevancy,
-            &Stored {
-                id: review_key(&input.project_id, &input.podcast_id),
-                team_id: account.team_id.clone(),
-                parent_id: Some(input.project_id.clone()),
-                created_at: now,
-                updated_at: now,
-                deleted: false,
-                value: saved.clone(),
-            },
-        )?;
-        Ok(store.workflows.set_listed_relevancy(
-            &input.project_id,
-            &input.podcast_id,
-            f64::from(saved.rating),
-        )?)
-    })
-    .await?;
-    Ok((answer, Some(metered)))
+    let account = caller.require_account()?;
+    let (answer, charge) = state
+        .relevancy()
+        .review(account, &caller.requester(), project, podcast, force)
+        .await?;
+    Ok((answer, charge.map(Metered)))
 }
 
 /// `POST /api/v1/agent/project/relevancy`: body projectId, podcastId, searchOptions
@@ -238,26 +141,21 @@ pub async fn listed_relevancy(
     Path((project, listed_podcast_id)): Path<(String, String)>,
     axum::extract::Query(query): axum::extract::Query<Vec<(String, String)>>,
 ) -> ApiResult<(Option<Metered>, Envelope<Value>)> {
-    let account = caller.require_account()?.clone();
+    let account = caller.require_account()?;
     let force =
         podlens_app::workflows::fields::query_value(&query, "forceRegenerate") == Some("true");
     caller.require_app_for_session()?;
-    let lookup = state.clone();
-    let (project_id, podcast_id) = blocking(move || {
-        let found = lookup
-            .workflows
-            .find_project(&account.team_id, &project)?
-            .ok_or_else(|| ApiError::NotFound(format!("Project not found: {project}")))?;
-        let listed = lookup
-            .workflows
-            .find_listed(&found.project_id, &listed_podcast_id)?
-            .ok_or_else(|| {
-                ApiError::NotFound(format!("Listed podcast not found: {listed_podcast_id}"))
-            })?;
-        Ok((found.project_id, listed.podcast_id))
-    })
-    .await?;
-    let (answer, metered) = review(&state, &caller, project_id, podcast_id, force).await?;
+    let (answer, charge) = state
+        .relevancy()
+        .review_listed(
+            account,
+            &caller.requester(),
+            project,
+            listed_podcast_id,
+            force,
+        )
+        .await?;
+    let metered = charge.map(Metered);
     Ok((metered, Envelope(json!({"result": {"answer": answer}}))))
 }
 

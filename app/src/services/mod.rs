@@ -368,6 +368,16 @@ impl App {
         }
     }
 
+    /// Relevancy reviews of podcasts for the teams' projects.
+    pub fn relevancy(&self) -> crate::workflows::relevancy::Relevancy {
+        crate::workflows::relevancy::Relevancy {
+            catalog: self.catalog.clone(),
+            store: self.workflows.clone(),
+            metering: self.metering(),
+            assist: self.assist.clone(),
+        }
+    }
+
     /// The teams' guest profiles.
     pub fn guest_profiles(&self) -> crate::workflows::guest_profiles::GuestProfiles {
         crate::workflows::guest_profiles::GuestProfiles {

@@ -21,6 +21,7 @@ pub mod guest_profiles;
 pub mod job_log;
 pub mod outreach_templates;
 mod projects;
+pub mod relevancy;
 pub mod render;
 pub mod settings;
 mod slug;
