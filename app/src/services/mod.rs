@@ -389,6 +389,17 @@ impl App {
         }
     }
 
+    /// The teams' transcription requests and their history.
+    pub fn transcription_requests(
+        &self,
+    ) -> crate::workflows::transcriptions::TranscriptionRequests {
+        crate::workflows::transcriptions::TranscriptionRequests {
+            transcriptions: self.transcriptions(),
+            catalog: self.catalog.clone(),
+            metering: self.metering(),
+        }
+    }
+
     /// The guest-profile pipeline.
     pub fn guest_pipeline(&self) -> crate::workflows::guest_profiles::GuestPipeline {
         crate::workflows::guest_profiles::GuestPipeline {

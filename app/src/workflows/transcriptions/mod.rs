@@ -4,7 +4,13 @@
 //! model is configured, and otherwise fails it with the reason. Podcasts can be
 //! followed so that requests are made for their future episodes.
 
+mod requests;
 pub mod speech_worker;
+
+pub use requests::{
+    HistoryQuery, MAX_HISTORY_LIMIT, PodcastRequestAnswer, PodcastRequestQuery, REQUEST_TYPES,
+    RequestHistory, RequestMessage, TranscriptionRequests,
+};
 
 use std::sync::Arc;
 

@@ -1,0 +1,361 @@
+//! Transcription requests as a team makes them: for an episode, or for a podcast's
+//! episodes (each charged to the plan's monthly transcription requests, the podcast
+//! optionally followed for its future episodes), and the team's request history.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::{
+    PodcastFollow, TranscriptionRequest, Transcriptions, default_since, episodes_for, new_request,
+    open_request, save_request, spawn_processing, team_requests,
+};
+use crate::accounts::metering::{Metering, Requester};
+use crate::accounts::{Account, UsageCounter};
+use crate::catalog::CatalogReader;
+use crate::error::{AppError, AppResult};
+use crate::runtime::blocking;
+use crate::workflows::documents::{DocKind, Stored};
+use crate::workflows::fields::{parse_date, query_value};
+
+/// The request types of the request history.
+pub const REQUEST_TYPES: [&str; 5] = [
+    "autoOutreach",
+    "deepAnalysis",
+    "diarization",
+    "guestPrep",
+    "transcription",
+];
+/// The largest page of the request history.
+pub const MAX_HISTORY_LIMIT: u64 = 100;
+
+/// `?type=since|latest|recent&requestFutureEpisodes=&sinceDate=` of a podcast's request.
+#[derive(Debug, Clone)]
+pub struct PodcastRequestQuery {
+    kind: String,
+    follow: bool,
+    since: DateTime<Utc>,
+}
+
+impl PodcastRequestQuery {
+    pub fn from_query(query: &[(String, String)]) -> AppResult<PodcastRequestQuery> {
+        let kind = query_value(query, "type")
+            .ok_or_else(|| AppError::Invalid("type is required (since, latest or recent)".into()))?
+            .to_owned();
+        if !matches!(kind.as_str(), "since" | "latest" | "recent") {
+            return Err(AppError::Invalid(format!(
+                "Invalid type \"{kind}\"; expected one of since, latest, recent"
+            )));
+        }
+        let follow = match query_value(query, "requestFutureEpisodes") {
+            None | Some("false") => false,
+            Some("true") => true,
+            Some(other) => {
+                return Err(AppError::Invalid(format!(
+                    "requestFutureEpisodes must be true or false, got \"{other}\""
+                )));
+            }
+        };
+        let since = match query_value(query, "sinceDate") {
+            Some(text) => parse_date(text)?,
+            None => default_since(),
+        };
+        Ok(PodcastRequestQuery {
+            kind,
+            follow,
+            since,
+        })
+    }
+}
+
+/// `?limit&skip&filterCompleted` (and `requestType` for the request history).
+#[derive(Debug, Clone)]
+pub struct HistoryQuery {
+    request_type: String,
+    limit: u64,
+    skip: u64,
+    completed: Option<bool>,
+}
+
+impl HistoryQuery {
+    /// The transcriptions' page (`/teams/transcriptions`).
+    pub fn transcriptions(query: &[(String, String)]) -> AppResult<HistoryQuery> {
+        Self::page(query, "transcription".into())
+    }
+
+    /// A page of the request history of one `requestType`.
+    pub fn requests(query: &[(String, String)]) -> AppResult<HistoryQuery> {
+        let mut page = Self::page(query, String::new())?;
+        let request_type = query_value(query, "requestType")
+            .ok_or_else(|| AppError::Invalid("requestType is required".into()))?;
+        if !REQUEST_TYPES.contains(&request_type) {
+            return Err(AppError::Invalid(format!(
+                "Invalid requestType \"{request_type}\"; expected one of {}",
+                REQUEST_TYPES.join(", ")
+            )));
+        }
+        page.request_type = request_type.to_owned();
+        Ok(page)
+    }
+
+    fn page(query: &[(String, String)], request_type: String) -> AppResult<HistoryQuery> {
+        let number = |name: &str, min: u64, max: u64| -> AppResult<Option<u64>> {
+            match query_value(query, name) {
+                None => Ok(None),
+                Some(text) => match text.parse::<f64>() {
+                    Ok(n) if n.fract() == 0.0 && n >= min as f64 && n <= max as f64 => {
+                        Ok(Some(n as u64))
+                    }
+                    _ => Err(AppError::Invalid(format!(
+                        "{name} must be a whole number between {min} and {max}, got \"{text}\""
+                    ))),
+                },
+            }
+        };
+        let limit = number("limit", 1, MAX_HISTORY_LIMIT)?
+            .ok_or_else(|| AppError::Invalid("limit is required".into()))?;
+        let skip = number("skip", 0, 1_000_000_000)?.unwrap_or(0);
+        let completed = match query_value(query, "filterCompleted") {
+            None => None,
+            Some("true") => Some(true),
+            Some("false") => Some(false),
+            Some(other) => {
+                return Err(AppError::Invalid(format!(
+                    "filterCompleted must be true or false, got \"{other}\""
+                )));
+            }
+        };
+        Ok(HistoryQuery {
+            request_type,
+            limit,
+            skip,
+            completed,
+        })
+    }
+}
+
+/// The answer to an episode's request.
+#[derive(Debug, Clone, Serialize)]
+pub struct RequestMessage {
+    pub message: String,
+}
+
+/// The answer to a podcast's request: what was done, and the episodes requested.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodcastRequestAnswer {
+    pub message: String,
+    pub episode_ids: Vec<String>,
+}
+
+/// A page of the request history: the requests without their internal ids.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestHistory {
+    pub total_requests: usize,
+    pub requests: Vec<Value>,
+}
+
+/// What a team's transcription requests work with.
+#[derive(Clone)]
+pub struct TranscriptionRequests {
+    pub transcriptions: Transcriptions,
+    pub catalog: Arc<CatalogReader>,
+    pub metering: Metering,
+}
+
+impl TranscriptionRequests {
+    /// Requests the episode's transcription (charged), unless the team already has a
+    /// live request for it.
+    pub async fn request_episode(
+        &self,
+        account: &Account,
+        requester: &Requester,
+        episode_id: &str,
+    ) -> AppResult<RequestMessage> {
+        let (catalog, store) = (self.catalog.clone(), self.transcriptions.store.clone());
+        let (lookup_id, team_id) = (episode_id.to_owned(), account.team_id.clone());
+        let (podcast, episode, existing) = blocking(move || {
+            let not_found = || AppError::NotFound(format!("Episode not found: {lookup_id}"));
+            let id = Uuid::parse_str(lookup_id.trim()).map_err(|_| not_found())?;
+            let snapshot = catalog.snapshot()?;
+            let episode = snapshot.episode_by_id(id)?.ok_or_else(not_found)?;
+            let podcast = snapshot
+                .podcast_by_id(episode.podcast_id)?
+                .ok_or_else(not_found)?;
+            let existing = open_request(&store, &team_id, &id.to_string())?;
+            Ok((podcast, episode, existing))
+        })
+        .await?;
+        if let Some(existing) = existing {
+            return Ok(RequestMessage {
+                message: format!(
+                    "Transcription of \"{}\" was already requested ({})",
+                    episode.episode_rss_title,
+                    existing.status.replace('_', " ")
+                ),
+            });
+        }
+        self.metering
+            .charge(requester, UsageCounter::TranscriptionRequest)
+            .await?;
+        let request = new_request(&podcast, &episode, &account.user_id);
+        let (store, saved, team_id) = (
+            self.transcriptions.store.clone(),
+            request.clone(),
+            account.team_id.clone(),
+        );
+        blocking(move || save_request(&store, &team_id, &saved)).await?;
+        spawn_processing(&self.transcriptions, &account.team_id, &request.request_id);
+        Ok(RequestMessage {
+            message: format!(
+                "Transcription requested for \"{}\"",
+                episode.episode_rss_title
+            ),
+        })
+    }
+
+    /// Requests the transcription of the podcast's episodes the query names (each
+    /// charged, until the plan's limit: the rest are said not requested), skipping those
+    /// the team has live requests for, and follows the podcast when asked.
+    pub async fn request_podcast(
+        &self,
+        account: &Account,
+        requester: &Requester,
+        podcast_id: &str,
+        query: PodcastRequestQuery,
+    ) -> AppResult<PodcastRequestAnswer> {
+        let (catalog, store) = (self.catalog.clone(), self.transcriptions.store.clone());
+        let (podcast_id, team_id) = (podcast_id.to_owned(), account.team_id.clone());
+        let PodcastRequestQuery {
+            kind,
+            follow,
+            since,
+        } = query;
+        let (podcast, wanted) = blocking(move || {
+            let podcast = catalog
+                .snapshot()?
+                .podcast_by_id_or_slug(&podcast_id)?
+                .ok_or_else(|| AppError::NotFound(format!("Podcast not found: {podcast_id}")))?;
+            let existing = team_requests(&store, &team_id)?;
+            let wanted: Vec<_> = episodes_for(&catalog, &podcast, &kind, since)?
+                .into_iter()
+                .filter(|episode| {
+                    let id = episode.episode_id.to_string();
+                    !existing
+                        .iter()
+                        .any(|request| request.episode_id == id && request.status != "failed")
+                })
+                .collect();
+            Ok((podcast, wanted))
+        })
+        .await?;
+        let mut created: Vec<TranscriptionRequest> = Vec::new();
+        let mut limited = None;
+        for episode in &wanted {
+            match self
+                .metering
+                .charge(requester, UsageCounter::TranscriptionRequest)
+                .await
+            {
+                Ok(_) => created.push(new_request(&podcast, episode, &account.user_id)),
+                Err(error) if created.is_empty() => return Err(error),
+                Err(error) => {
+                    limited = Some(error.to_string());
+                    break;
+                }
+            }
+        }
+        let store = self.transcriptions.store.clone();
+        let team_id = account.team_id.clone();
+        let to_save = created.clone();
+        let user_id = account.user_id.clone();
+        let followed_id = podcast.podcast_id.to_string();
+        blocking(move || {
+            for request in &to_save {
+                save_request(&store, &team_id, request)?;
+            }
+            if follow {
+                let now = Utc::now();
+                store.put_doc(
+                    DocKind::TranscriptionFollow,
+                    &Stored {
+                        id: format!("{team_id}:{followed_id}"),
+                        team_id: team_id.clone(),
+                        parent_id: Some(followed_id.clone()),
+                        created_at: now,
+                        updated_at: now,
+                        deleted: false,
+                        value: PodcastFollow {
+                            podcast_id: followed_id,
+                            requested_by_user_id: user_id,
+                            since: now,
+                        },
+                    },
+                )?;
+            }
+            Ok(())
+        })
+        .await?;
+        for request in &created {
+            spawn_processing(&self.transcriptions, &account.team_id, &request.request_id);
+        }
+        let mut message = format!(
+            "Transcription requested for {} episode{} of \"{}\"",
+            created.len(),
+            if created.len() == 1 { "" } else { "s" },
+            podcast.podcast_rss_title
+        );
+        if follow {
+            message.push_str("; future episodes will be requested automatically");
+        }
+        if let Some(limit) = limited {
+            message.push_str(&format!("; the rest were not requested: {limit}"));
+        }
+        Ok(PodcastRequestAnswer {
+            message,
+            episode_ids: created.iter().map(|r| r.episode_id.clone()).collect(),
+        })
+    }
+
+    /// A page of the team's requests of one type, newest first.
+    pub async fn history(
+        &self,
+        account: &Account,
+        query: HistoryQuery,
+    ) -> AppResult<RequestHistory> {
+        let (store, team_id) = (self.transcriptions.store.clone(), account.team_id.clone());
+        blocking(move || {
+            let requests: Vec<TranscriptionRequest> = team_requests(&store, &team_id)?
+                .into_iter()
+                .filter(|request| request.request_type == query.request_type)
+                .filter(|request| {
+                    query
+                        .completed
+                        .is_none_or(|wanted| (request.status == "completed") == wanted)
+                })
+                .collect();
+            let total_requests = requests.len();
+            let requests = requests
+                .into_iter()
+                .skip(query.skip as usize)
+                .take(query.limit as usize)
+                .map(|request| {
+                    let mut value = serde_json::to_value(&request).unwrap_or(Value::Null);
+                    if let Some(object) = value.as_object_mut() {
+                        object.remove("requestId");
+                    }
+                    value
+                })
+                .collect();
+            Ok(RequestHistory {
+                total_requests,
+                requests,
+            })
+        })
+        .await
+    }
+}
