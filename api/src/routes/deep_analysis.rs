@@ -5,7 +5,7 @@ use axum::Router;
 use axum::extract::{Path, Query, State};
 use axum::routing::{get, post};
 use podlens_app::workflows::deep_analyses::{
-    DeepAnalysesResponse, EpisodeDeepAnalysis, PodcastDeepAnalysisRequest, force_query,
+    DeepAnalysesResponse, EpisodeAnalysisQuery, EpisodeDeepAnalysis, PodcastDeepAnalysisRequest,
 };
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -51,7 +51,7 @@ pub async fn episode_analysis(
     Query(query): Query<Vec<(String, String)>>,
 ) -> ApiResult<(Option<Metered>, Envelope<DeepAnalysisResponse>)> {
     let account = caller.require_account()?;
-    let force = force_query(&query)?;
+    let force = EpisodeAnalysisQuery::from_query(&query)?.force_regenerate;
     // Made on first request (an assist) or regenerated: from the app, by session.
     caller.require_app_for_session()?;
     let (charge, deep_analysis) = state

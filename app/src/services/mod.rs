@@ -400,6 +400,14 @@ impl App {
         }
     }
 
+    /// The teams' updates feed.
+    pub fn updates(&self) -> crate::workflows::polling::Updates {
+        crate::workflows::polling::Updates {
+            store: self.workflows.clone(),
+            cursors: self.cursors.clone(),
+        }
+    }
+
     /// The guest-profile pipeline.
     pub fn guest_pipeline(&self) -> crate::workflows::guest_profiles::GuestPipeline {
         crate::workflows::guest_profiles::GuestPipeline {

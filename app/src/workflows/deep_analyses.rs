@@ -102,14 +102,24 @@ impl PodcastDeepAnalysisRequest {
     }
 }
 
-/// `?forceRegenerate=`: true or false (absent: false).
-pub fn force_query(query: &[(String, String)]) -> AppResult<bool> {
-    match query_value(query, "forceRegenerate") {
-        None | Some("false") => Ok(false),
-        Some("true") => Ok(true),
-        Some(other) => Err(AppError::Invalid(format!(
-            "forceRegenerate must be true or false, got \"{other}\""
-        ))),
+/// The query of an episode's analysis: `?forceRegenerate=true|false` (absent: false).
+#[derive(Debug, Clone, Copy)]
+pub struct EpisodeAnalysisQuery {
+    pub force_regenerate: bool,
+}
+
+impl EpisodeAnalysisQuery {
+    pub fn from_query(query: &[(String, String)]) -> AppResult<EpisodeAnalysisQuery> {
+        let force_regenerate = match query_value(query, "forceRegenerate") {
+            None | Some("false") => false,
+            Some("true") => true,
+            Some(other) => {
+                return Err(AppError::Invalid(format!(
+                    "forceRegenerate must be true or false, got \"{other}\""
+                )));
+            }
+        };
+        Ok(EpisodeAnalysisQuery { force_regenerate })
     }
 }
 

@@ -20,6 +20,7 @@ pub mod fields;
 pub mod guest_profiles;
 pub mod job_log;
 pub mod outreach_templates;
+pub mod polling;
 mod projects;
 pub mod relevancy;
 pub mod render;

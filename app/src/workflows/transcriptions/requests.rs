@@ -83,12 +83,21 @@ pub struct HistoryQuery {
 impl HistoryQuery {
     /// The transcriptions' page (`/teams/transcriptions`).
     pub fn transcriptions(query: &[(String, String)]) -> AppResult<HistoryQuery> {
-        Self::page(query, "transcription".into())
+        Ok(HistoryQuery {
+            request_type: "transcription".into(),
+            limit: whole(query, "limit", 1, MAX_HISTORY_LIMIT)?
+                .ok_or_else(|| AppError::Invalid("limit is required".into()))?,
+            skip: whole(query, "skip", 0, MAX_SKIP)?.unwrap_or(0),
+            completed: flag(query, "filterCompleted")?,
+        })
     }
 
     /// A page of the request history of one `requestType`.
     pub fn requests(query: &[(String, String)]) -> AppResult<HistoryQuery> {
-        let mut page = Self::page(query, String::new())?;
+        let limit = whole(query, "limit", 1, MAX_HISTORY_LIMIT)?
+            .ok_or_else(|| AppError::Invalid("limit is required".into()))?;
+        let skip = whole(query, "skip", 0, MAX_SKIP)?.unwrap_or(0);
+        let completed = flag(query, "filterCompleted")?;
         let request_type = query_value(query, "requestType")
             .ok_or_else(|| AppError::Invalid("requestType is required".into()))?;
         if !REQUEST_TYPES.contains(&request_type) {
@@ -97,43 +106,40 @@ impl HistoryQuery {
                 REQUEST_TYPES.join(", ")
             )));
         }
-        page.request_type = request_type.to_owned();
-        Ok(page)
-    }
-
-    fn page(query: &[(String, String)], request_type: String) -> AppResult<HistoryQuery> {
-        let number = |name: &str, min: u64, max: u64| -> AppResult<Option<u64>> {
-            match query_value(query, name) {
-                None => Ok(None),
-                Some(text) => match text.parse::<f64>() {
-                    Ok(n) if n.fract() == 0.0 && n >= min as f64 && n <= max as f64 => {
-                        Ok(Some(n as u64))
-                    }
-                    _ => Err(AppError::Invalid(format!(
-                        "{name} must be a whole number between {min} and {max}, got \"{text}\""
-                    ))),
-                },
-            }
-        };
-        let limit = number("limit", 1, MAX_HISTORY_LIMIT)?
-            .ok_or_else(|| AppError::Invalid("limit is required".into()))?;
-        let skip = number("skip", 0, 1_000_000_000)?.unwrap_or(0);
-        let completed = match query_value(query, "filterCompleted") {
-            None => None,
-            Some("true") => Some(true),
-            Some("false") => Some(false),
-            Some(other) => {
-                return Err(AppError::Invalid(format!(
-                    "filterCompleted must be true or false, got \"{other}\""
-                )));
-            }
-        };
         Ok(HistoryQuery {
-            request_type,
+            request_type: request_type.to_owned(),
             limit,
             skip,
             completed,
         })
+    }
+}
+
+/// The largest `skip`.
+const MAX_SKIP: u64 = 1_000_000_000;
+
+/// A whole number between `min` and `max`, when given.
+fn whole(query: &[(String, String)], name: &str, min: u64, max: u64) -> AppResult<Option<u64>> {
+    match query_value(query, name) {
+        None => Ok(None),
+        Some(text) => match text.parse::<f64>() {
+            Ok(n) if n.fract() == 0.0 && n >= min as f64 && n <= max as f64 => Ok(Some(n as u64)),
+            _ => Err(AppError::Invalid(format!(
+                "{name} must be a whole number between {min} and {max}, got \"{text}\""
+            ))),
+        },
+    }
+}
+
+/// `true` or `false`, when given.
+fn flag(query: &[(String, String)], name: &str) -> AppResult<Option<bool>> {
+    match query_value(query, name) {
+        None => Ok(None),
+        Some("true") => Ok(Some(true)),
+        Some("false") => Ok(Some(false)),
+        Some(other) => Err(AppError::Invalid(format!(
+            "{name} must be true or false, got \"{other}\""
+        ))),
     }
 }
 
