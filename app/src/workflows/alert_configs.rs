@@ -11,7 +11,6 @@ use podlens_model::Plan;
 use podlens_model::validation::is_valid_email;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
-use uuid::Uuid;
 
 use super::agent::{self, AiProvider};
 use super::alerts::{
@@ -20,7 +19,9 @@ use super::alerts::{
 };
 use super::delivery::{Deliveries, request_pass};
 use super::documents::{DocFilter, DocKind, Stored};
-use super::fields::{object, optional_string, optional_strings, parse_date, query_value};
+use super::fields::{
+    object, optional_string, optional_strings, parse_date, query_bool, query_value, query_whole,
+};
 use super::{CapCheck, WorkflowStore};
 use crate::accounts::{Account, AccountStore};
 use crate::error::{AppError, AppResult};
@@ -240,34 +241,13 @@ impl AlertConfigChanges {
     }
 }
 
-fn query_bool(query: &[(String, String)], name: &str) -> AppResult<Option<bool>> {
-    match query_value(query, name) {
-        None => Ok(None),
-        Some("true") => Ok(Some(true)),
-        Some("false") => Ok(Some(false)),
-        Some(other) => Err(AppError::Invalid(format!(
-            "{name} must be true or false, got \"{other}\""
-        ))),
-    }
-}
-
 fn positive(
     query: &[(String, String)],
     name: &str,
     default: usize,
     max: usize,
 ) -> AppResult<usize> {
-    match query_value(query, name) {
-        None => Ok(default),
-        Some(text) => match text.parse::<f64>() {
-            Ok(number) if number >= 1.0 && number.fract() == 0.0 && number <= max as f64 => {
-                Ok(number as usize)
-            }
-            _ => Err(AppError::Invalid(format!(
-                "{name} must be a whole number between 1 and {max}, got \"{text}\""
-            ))),
-        },
-    }
+    Ok(query_whole(query, name, 1, max as u64)?.map_or(default, |number| number as usize))
 }
 
 /// The filters and order of the list of a team's alerts.
@@ -435,20 +415,14 @@ impl AlertConfigs {
                 settings.entry(flag).or_insert(json!(true));
             }
         }
-        let now = Utc::now();
-        let config = AlertConfig {
-            id: Uuid::new_v4().to_string(),
-            created_by_user_id: account.user_id.clone(),
-            team_id: account.team_id.clone(),
-            created_at: now,
-            updated_at: now,
-            alert_name: new.alert_name,
-            alert_type: new.alert_type,
-            enabled: new.enabled,
-            alert_settings: settings,
-            email_settings: new.email_settings,
-            last_run_date: None,
-        };
+        let config = AlertConfig::new(
+            account,
+            new.alert_name,
+            new.alert_type,
+            new.enabled,
+            settings,
+            new.email_settings,
+        );
         let cap = plan.limits().alerts.map(u64::from);
         let service = self.clone();
         let saved = config.clone();

@@ -53,6 +53,31 @@ pub struct EmailSettings {
 }
 
 impl AlertConfig {
+    /// A new alert of `account`'s team, created now, never run.
+    pub fn new(
+        account: &crate::accounts::Account,
+        alert_name: String,
+        alert_type: String,
+        enabled: bool,
+        alert_settings: Map<String, Value>,
+        email_settings: EmailSettings,
+    ) -> AlertConfig {
+        let now = chrono::Utc::now();
+        AlertConfig {
+            id: uuid::Uuid::new_v4().to_string(),
+            created_by_user_id: account.user_id.clone(),
+            team_id: account.team_id.clone(),
+            created_at: now,
+            updated_at: now,
+            alert_name,
+            alert_type,
+            enabled,
+            alert_settings,
+            email_settings,
+            last_run_date: None,
+        }
+    }
+
     /// The alert's value and its alternative spellings, trimmed and unique.
     pub fn search_terms(&self) -> Vec<String> {
         let mut terms: Vec<String> = Vec::new();

@@ -16,7 +16,7 @@ use super::WorkflowStore;
 use super::agent::{self, AiProvider, DeepAnalysis};
 use super::briefs::{ANALYSIS_TRANSCRIPT_CHARS, show_material};
 use super::documents::{DocFilter, DocKind, Stored};
-use super::fields::{object, optional_string, optional_strings, query_value};
+use super::fields::{object, optional_string, optional_strings, query_bool};
 use crate::accounts::metering::{Charge, Metering, Requester};
 use crate::accounts::{Account, UsageCounter};
 use crate::catalog::CatalogReader;
@@ -110,16 +110,9 @@ pub struct EpisodeAnalysisQuery {
 
 impl EpisodeAnalysisQuery {
     pub fn from_query(query: &[(String, String)]) -> AppResult<EpisodeAnalysisQuery> {
-        let force_regenerate = match query_value(query, "forceRegenerate") {
-            None | Some("false") => false,
-            Some("true") => true,
-            Some(other) => {
-                return Err(AppError::Invalid(format!(
-                    "forceRegenerate must be true or false, got \"{other}\""
-                )));
-            }
-        };
-        Ok(EpisodeAnalysisQuery { force_regenerate })
+        Ok(EpisodeAnalysisQuery {
+            force_regenerate: query_bool(query, "forceRegenerate")?.unwrap_or(false),
+        })
     }
 }
 

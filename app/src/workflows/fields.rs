@@ -91,6 +91,40 @@ pub fn query_value<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a 
         .map(|(_, value)| value.as_str())
 }
 
+/// `true` or `false`, when the parameter is given ("{name} must be true or false").
+pub fn query_bool(pairs: &[(String, String)], name: &str) -> AppResult<Option<bool>> {
+    match query_value(pairs, name) {
+        None => Ok(None),
+        Some("true") => Ok(Some(true)),
+        Some("false") => Ok(Some(false)),
+        Some(other) => Err(AppError::Invalid(format!(
+            "{name} must be true or false, got \"{other}\""
+        ))),
+    }
+}
+
+/// A whole number between `min` and `max`, when the parameter is given.
+pub fn query_whole(
+    pairs: &[(String, String)],
+    name: &str,
+    min: u64,
+    max: u64,
+) -> AppResult<Option<u64>> {
+    query_value(pairs, name)
+        .map(|text| whole_number(name, text, min, max))
+        .transpose()
+}
+
+/// `text` as a whole number between `min` and `max` ("1e2" and "10.0" count), or why not.
+pub fn whole_number(name: &str, text: &str, min: u64, max: u64) -> AppResult<u64> {
+    match text.parse::<f64>() {
+        Ok(n) if n.fract() == 0.0 && n >= min as f64 && n <= max as f64 => Ok(n as u64),
+        _ => Err(AppError::Invalid(format!(
+            "{name} must be a whole number between {min} and {max}, got \"{text}\""
+        ))),
+    }
+}
+
 /// A text field an update may clear: `None` when absent, `Some(None)` when null, empty
 /// or blank (stored as null), else the trimmed text, refused past `max_chars`.
 pub fn clearable_text(

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use super::WorkflowStore;
 use super::alerts::AlertMatch;
 use super::documents::{DocFilter, DocKind, Stored};
-use super::fields::{parse_date, query_list, query_value};
+use super::fields::{parse_date, query_list, query_value, whole_number};
 use super::transcriptions::team_requests;
 use crate::accounts::Account;
 use crate::cursors::{CursorKind, CursorSigner, Payload, Reader, fingerprint, invalid_cursor};
@@ -196,20 +196,6 @@ impl UpdatesQuery {
     }
 }
 
-/// Events per page: 1 to the largest page, by default [`UPDATES_LIMIT`]'s first.
-fn page_limit(text: Option<&str>) -> AppResult<usize> {
-    match text {
-        None => Ok(UPDATES_LIMIT.0),
-        Some(text) => match text.parse::<f64>() {
-            Ok(n) if n.fract() == 0.0 && n >= 1.0 && n <= UPDATES_LIMIT.1 as f64 => Ok(n as usize),
-            _ => Err(AppError::Invalid(format!(
-                "limit must be a whole number between 1 and {}, got \"{text}\"",
-                UPDATES_LIMIT.1
-            ))),
-        },
-    }
-}
-
 /// One event as the client sees it.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -246,7 +232,11 @@ impl Updates {
             .as_deref()
             .map(|text| parse_cursor(&signer, text, team))
             .transpose()?;
-        let limit = page_limit(query.limit.as_deref())?;
+        // Events per page: 1 to the largest page.
+        let limit = match &query.limit {
+            None => UPDATES_LIMIT.0,
+            Some(text) => whole_number("limit", text, 1, UPDATES_LIMIT.1 as u64)? as usize,
+        };
         let filters = Filters {
             types: query.types,
             project_id: query.project_id,

@@ -136,27 +136,21 @@ fn create_person_alert(
 ) -> AppResult<()> {
     use crate::workflows::alert_configs::alert_document;
     use crate::workflows::alerts::{AlertConfig, EmailSettings};
-    let now = Utc::now();
     let mut settings = Map::new();
     settings.insert("type".into(), json!("person"));
     settings.insert("value".into(), json!(name));
     settings.insert("trackGuestAppearances".into(), json!(true));
     settings.insert("trackMentions".into(), json!(true));
-    let config = AlertConfig {
-        id: Uuid::new_v4().to_string(),
-        created_by_user_id: account.user_id.clone(),
-        team_id: account.team_id.clone(),
-        created_at: now,
-        updated_at: now,
-        alert_name: name.chars().take(100).collect(),
-        alert_type: "person".into(),
-        enabled: true,
-        alert_settings: settings,
-        email_settings: EmailSettings {
+    let config = AlertConfig::new(
+        account,
+        name.chars().take(100).collect(),
+        "person".into(),
+        true,
+        settings,
+        EmailSettings {
             frequency: "daily".into(),
         },
-        last_run_date: None,
-    };
+    );
     let doc = alert_document(config, false);
     let cap = plan.limits().alerts.map(u64::from);
     if let CapCheck::CapReached { limit } =

@@ -19,7 +19,7 @@ use crate::catalog::CatalogReader;
 use crate::error::{AppError, AppResult};
 use crate::runtime::blocking;
 use crate::workflows::documents::{DocKind, Stored};
-use crate::workflows::fields::{parse_date, query_value};
+use crate::workflows::fields::{parse_date, query_bool, query_value, query_whole};
 
 /// The request types of the request history.
 pub const REQUEST_TYPES: [&str; 5] = [
@@ -50,15 +50,7 @@ impl PodcastRequestQuery {
                 "Invalid type \"{kind}\"; expected one of since, latest, recent"
             )));
         }
-        let follow = match query_value(query, "requestFutureEpisodes") {
-            None | Some("false") => false,
-            Some("true") => true,
-            Some(other) => {
-                return Err(AppError::Invalid(format!(
-                    "requestFutureEpisodes must be true or false, got \"{other}\""
-                )));
-            }
-        };
+        let follow = query_bool(query, "requestFutureEpisodes")?.unwrap_or(false);
         let since = match query_value(query, "sinceDate") {
             Some(text) => parse_date(text)?,
             None => default_since(),
@@ -85,19 +77,19 @@ impl HistoryQuery {
     pub fn transcriptions(query: &[(String, String)]) -> AppResult<HistoryQuery> {
         Ok(HistoryQuery {
             request_type: "transcription".into(),
-            limit: whole(query, "limit", 1, MAX_HISTORY_LIMIT)?
+            limit: query_whole(query, "limit", 1, MAX_HISTORY_LIMIT)?
                 .ok_or_else(|| AppError::Invalid("limit is required".into()))?,
-            skip: whole(query, "skip", 0, MAX_SKIP)?.unwrap_or(0),
-            completed: flag(query, "filterCompleted")?,
+            skip: query_whole(query, "skip", 0, MAX_SKIP)?.unwrap_or(0),
+            completed: query_bool(query, "filterCompleted")?,
         })
     }
 
     /// A page of the request history of one `requestType`.
     pub fn requests(query: &[(String, String)]) -> AppResult<HistoryQuery> {
-        let limit = whole(query, "limit", 1, MAX_HISTORY_LIMIT)?
+        let limit = query_whole(query, "limit", 1, MAX_HISTORY_LIMIT)?
             .ok_or_else(|| AppError::Invalid("limit is required".into()))?;
-        let skip = whole(query, "skip", 0, MAX_SKIP)?.unwrap_or(0);
-        let completed = flag(query, "filterCompleted")?;
+        let skip = query_whole(query, "skip", 0, MAX_SKIP)?.unwrap_or(0);
+        let completed = query_bool(query, "filterCompleted")?;
         let request_type = query_value(query, "requestType")
             .ok_or_else(|| AppError::Invalid("requestType is required".into()))?;
         if !REQUEST_TYPES.contains(&request_type) {
@@ -117,31 +109,6 @@ impl HistoryQuery {
 
 /// The largest `skip`.
 const MAX_SKIP: u64 = 1_000_000_000;
-
-/// A whole number between `min` and `max`, when given.
-fn whole(query: &[(String, String)], name: &str, min: u64, max: u64) -> AppResult<Option<u64>> {
-    match query_value(query, name) {
-        None => Ok(None),
-        Some(text) => match text.parse::<f64>() {
-            Ok(n) if n.fract() == 0.0 && n >= min as f64 && n <= max as f64 => Ok(Some(n as u64)),
-            _ => Err(AppError::Invalid(format!(
-                "{name} must be a whole number between {min} and {max}, got \"{text}\""
-            ))),
-        },
-    }
-}
-
-/// `true` or `false`, when given.
-fn flag(query: &[(String, String)], name: &str) -> AppResult<Option<bool>> {
-    match query_value(query, name) {
-        None => Ok(None),
-        Some("true") => Ok(Some(true)),
-        Some("false") => Ok(Some(false)),
-        Some(other) => Err(AppError::Invalid(format!(
-            "{name} must be true or false, got \"{other}\""
-        ))),
-    }
-}
 
 /// The answer to an episode's request.
 #[derive(Debug, Clone, Serialize)]
