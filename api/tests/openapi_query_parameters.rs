@@ -126,6 +126,18 @@ fn service_readers(app_src: &Path) -> Vec<(String, BTreeSet<String>)> {
     found
 }
 
+/// Whether `text` calls `name` (`Type::function`) itself, not a longer name ending in it
+/// (`OtherType::function`).
+fn calls(text: &str, name: &str) -> bool {
+    let call = format!("{name}(");
+    text.match_indices(&call).any(|(at, _)| {
+        text[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|before| !(before.is_alphanumeric() || before == '_'))
+    })
+}
+
 /// What each handler of one routes file reads, helpers of the file and the services'
 /// query readers (`services`) included.
 fn handler_reads(
@@ -151,7 +163,7 @@ fn handler_reads(
             }
             reads.extend(direct[current.name.as_str()].iter().cloned());
             for (name, read) in services {
-                if name.contains("::") && current.text.contains(&format!("{name}(")) {
+                if name.contains("::") && calls(&current.text, name) {
                     reads.extend(read.iter().cloned());
                 }
             }

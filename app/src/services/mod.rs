@@ -408,6 +408,15 @@ impl App {
         }
     }
 
+    /// The teams' outreach emails.
+    pub fn outreach(&self) -> crate::workflows::outreach::Outreach {
+        crate::workflows::outreach::Outreach {
+            catalog: self.catalog.clone(),
+            store: self.workflows.clone(),
+            metering: self.metering(),
+        }
+    }
+
     /// The guest-profile pipeline.
     pub fn guest_pipeline(&self) -> crate::workflows::guest_profiles::GuestPipeline {
         crate::workflows::guest_profiles::GuestPipeline {

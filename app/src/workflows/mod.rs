@@ -19,6 +19,7 @@ pub use feeds::websub;
 pub mod fields;
 pub mod guest_profiles;
 pub mod job_log;
+pub mod outreach;
 pub mod outreach_templates;
 pub mod polling;
 mod projects;
