@@ -75,24 +75,12 @@ pub async fn generate(
     RawJson(body): RawJson,
 ) -> ApiResult<(Metered, Envelope<StrategiesResponse>)> {
     let asked = count_of(&object(body)?)?;
-    let (metered, strategies) = generate_for(&state, &caller, &slug, asked).await?;
-    Ok((metered, Envelope(StrategiesResponse { strategies })))
-}
-
-/// Generates strategies for the team's project `reference` (id or slug): this route's
-/// and the agent's `strategy` kind.
-pub async fn generate_for(
-    state: &AppState,
-    caller: &Caller,
-    reference: &str,
-    asked: Option<usize>,
-) -> ApiResult<(Metered, Vec<SearchStrategy>)> {
     let account = caller.require_account()?;
     let (charge, strategies) = state
         .strategies()
-        .generate(account, &caller.requester(), reference, asked)
+        .generate(account, &caller.requester(), &slug, asked)
         .await?;
-    Ok((Metered(charge), strategies))
+    Ok((Metered(charge), Envelope(StrategiesResponse { strategies })))
 }
 
 /// `PUT /api/v1/projects/{projectSlug}/strategies/{strategyId}`.

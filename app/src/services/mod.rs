@@ -417,6 +417,32 @@ impl App {
         }
     }
 
+    /// Guest preps of podcasts.
+    pub fn guest_preps(&self) -> crate::workflows::guest_prep::GuestPreps {
+        crate::workflows::guest_prep::GuestPreps {
+            catalog: self.catalog.clone(),
+            metering: self.metering(),
+            assist: self.assist.clone(),
+            mailer: self.mailer.clone(),
+        }
+    }
+
+    /// The agent's calls: reviews, spellings and the kinds of `POST /api/v1/agent/`.
+    pub fn agent_runs(&self) -> crate::workflows::agent_runs::AgentRuns {
+        crate::workflows::agent_runs::AgentRuns {
+            catalog: self.catalog.clone(),
+            store: self.workflows.clone(),
+            engine: self.engine.clone(),
+            accounts: self.accounts.clone(),
+            blacklists: self.blacklists.clone(),
+            metering: self.metering(),
+            assist: self.assist.clone(),
+            relevancy: self.relevancy(),
+            strategies: self.strategies(),
+            guest_preps: self.guest_preps(),
+        }
+    }
+
     /// The guest-profile pipeline.
     pub fn guest_pipeline(&self) -> crate::workflows::guest_profiles::GuestPipeline {
         crate::workflows::guest_profiles::GuestPipeline {

@@ -5,6 +5,7 @@
 //! same pool.
 
 pub mod agent;
+pub mod agent_runs;
 pub mod alert_configs;
 pub mod alerts;
 pub mod briefs;
@@ -17,6 +18,7 @@ mod export;
 pub mod feeds;
 pub use feeds::websub;
 pub mod fields;
+pub mod guest_prep;
 pub mod guest_profiles;
 pub mod job_log;
 pub mod outreach;

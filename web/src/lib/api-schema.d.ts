@@ -2335,7 +2335,7 @@ export interface components {
         AddPodcastToTeamResponse: {
             teamPodcast: components["schemas"]["GetTeamPodcastsResponseTeamPodcastsItem"];
         };
-        /** @description The body of `POST /api/v1/agent/` (for the OpenAPI document; read field by field). */
+        /** @description The body of `POST /api/v1/agent/`: `kind` and the inputs of that kind. */
         AgentRunRequest: {
             contextType?: null | components["schemas"]["CustomPromptContextType"];
             /**
@@ -7754,7 +7754,7 @@ export interface components {
             /** Podcastid */
             podcastId: string;
         };
-        /** @description The body of a guest prep request (for the OpenAPI document; read field by field). */
+        /** @description The body of a guest prep request. */
         GuestPrepRequest: {
             /**
              * Format: email
