@@ -26,6 +26,9 @@ pub const TEACHER_VECTORS_FILE: &str = "teacher-vectors.bin";
 const FORMAT_VERSION: u32 = 1;
 /// Tokens per packed MPNet batch during distillation (three rows each).
 const TOKENS_PER_BATCH: usize = 512;
+/// Vocabulary models kept in their cache (each about 90 MB: a full-vocabulary table):
+/// the most recently used; a catalog whose words changed builds a new one.
+pub const KEEP_VOCABULARY_MODELS: usize = 4;
 
 /// What `podlens model build` needs.
 #[derive(Debug, Clone)]
@@ -257,6 +260,7 @@ pub fn build_vocabulary_model(
     );
     let dir = cache_root.join(&key[..16]);
     if StaticModel::load(&dir).is_ok() {
+        mark_used(&dir);
         return Ok(dir);
     }
     let mpnet = MpnetModel::load(mpnet_dir)?;
@@ -301,7 +305,51 @@ pub fn build_vocabulary_model(
         .map_err(|error| EmbeddingError::io(&manifest_path, error))?;
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::rename(&staging, &dir).map_err(|error| EmbeddingError::io(&dir, error))?;
+    prune_vocabulary_models(cache_root, KEEP_VOCABULARY_MODELS);
     Ok(dir)
+}
+
+/// Marks a cached vocabulary model as just used (its manifest's modification time).
+fn mark_used(dir: &Path) {
+    let manifest = dir.join(MANIFEST_FILE);
+    let touched = std::fs::File::options()
+        .append(true)
+        .open(&manifest)
+        .and_then(|file| file.set_modified(std::time::SystemTime::now()));
+    if let Err(error) = touched {
+        tracing::debug!(path = %manifest.display(), %error, "cannot mark a vocabulary model used");
+    }
+}
+
+/// Removes all but the `keep` most recently used vocabulary models under `cache_root`
+/// (folders with a manifest; anything else is left alone). A model another process is
+/// reading stays readable until it closes it.
+fn prune_vocabulary_models(cache_root: &Path, keep: usize) {
+    let Ok(entries) = std::fs::read_dir(cache_root) else {
+        return;
+    };
+    let mut models: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            !path
+                .file_name()
+                .is_some_and(|name| name.to_string_lossy().starts_with('.'))
+        })
+        .filter_map(|path| {
+            let used = std::fs::metadata(path.join(MANIFEST_FILE))
+                .ok()?
+                .modified()
+                .ok()?;
+            Some((used, path))
+        })
+        .collect();
+    models.sort_by_key(|(used, _)| std::cmp::Reverse(*used));
+    for (_, path) in models.into_iter().skip(keep) {
+        if let Err(error) = std::fs::remove_dir_all(&path) {
+            tracing::warn!(path = %path.display(), %error, "cannot remove an old vocabulary model");
+        }
+    }
 }
 
 fn matching_manifest(
@@ -374,4 +422,42 @@ pub fn read_raw_vectors(path: &Path, source_sha256: &str) -> Option<Vec<f32>> {
         return None;
     }
     Some(super::linalg::f32s_from_le(view.data()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_vocabulary_cache_keeps_the_most_recently_used_models() {
+        let root = tempfile::tempdir().expect("temp dir");
+        let base = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        for (index, name) in ["a", "b", "c", "d", "e", "f"].iter().enumerate() {
+            let dir = root.path().join(name);
+            std::fs::create_dir(&dir).expect("model dir");
+            let manifest = std::fs::File::create(dir.join(MANIFEST_FILE)).expect("manifest");
+            // "a" used longest ago, "f" last
+            manifest
+                .set_modified(base + std::time::Duration::from_secs(60 * index as u64))
+                .expect("mtime");
+        }
+        // a staging folder and a folder without a manifest are not models
+        std::fs::create_dir(root.path().join(".0123.tmp")).expect("staging");
+        std::fs::create_dir(root.path().join("notes")).expect("other");
+        // "b" is used again: it becomes the newest
+        mark_used(&root.path().join("b"));
+        prune_vocabulary_models(root.path(), 4);
+        let mut left: Vec<String> = std::fs::read_dir(root.path())
+            .expect("read")
+            .map(|entry| {
+                entry
+                    .expect("entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        left.sort();
+        assert_eq!(left, [".0123.tmp", "b", "d", "e", "f", "notes"]);
+    }
 }
