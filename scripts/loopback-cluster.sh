@@ -172,6 +172,8 @@ start() {
 # and a second volume server (replication 001: every object on both volume servers).
 # A volume server turns its volumes read-only below its free-space floor (1% of the disk by
 # default: 2.5 GB of a 250 GB disk); a loopback cluster holds megabytes, so its floor is 256 MiB.
+# On SIGTERM a volume server stops its heartbeats, then waits -preStopSeconds (10 by default,
+# for a master to route around it) before it stops: 1 s on loopback, so `down` takes ~1 s.
 mkdir -p "$out/seaweedfs/server" "$out/seaweedfs/volume-2"
 master="$(free_port)"
 master_grpc="$(free_port)"
@@ -185,11 +187,11 @@ JSON
 start seaweedfs "$weed" server -dir="$out/seaweedfs/server" -ip=127.0.0.1 -ip.bind=127.0.0.1 \
   -master.port="$master" -master.port.grpc="$master_grpc" -master.defaultReplication=001 \
   -master.volumeSizeLimitMB=64 -volume.port="$(free_port)" -volume.port.grpc="$(free_port)" \
-  -volume.max=16 -volume.minFreeSpace=256MiB -filer -filer.port="$filer" -filer.port.grpc="$(free_port)" \
+  -volume.max=16 -volume.minFreeSpace=256MiB -volume.preStopSeconds=1 -filer -filer.port="$filer" -filer.port.grpc="$(free_port)" \
   -s3 -s3.port="$s3_port" -s3.port.grpc="$(free_port)" -s3.port.iceberg=0 -s3.port.lance=0 \
   -s3.config="$out/seaweedfs/s3.json"
 start seaweedfs-volume-2 "$weed" volume -ip=127.0.0.1 -ip.bind=127.0.0.1 -port="$(free_port)" \
-  -port.grpc="$(free_port)" -dir="$out/seaweedfs/volume-2" -max=16 -minFreeSpace=256MiB \
+  -port.grpc="$(free_port)" -dir="$out/seaweedfs/volume-2" -max=16 -minFreeSpace=256MiB -preStopSeconds=1 \
   -master="127.0.0.1:$master.$master_grpc"
 export AWS_ENDPOINT_URL="http://127.0.0.1:$s3_port" AWS_ALLOW_HTTP=true AWS_REGION=us-east-1 \
   AWS_ACCESS_KEY_ID=podlens AWS_SECRET_ACCESS_KEY="$s3_secret"
