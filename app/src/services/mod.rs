@@ -443,6 +443,14 @@ impl App {
         }
     }
 
+    /// The passages of episodes' transcripts that match a search.
+    pub fn passages(&self) -> crate::search::passages::Passages {
+        crate::search::passages::Passages {
+            catalog: self.catalog.clone(),
+            cursors: self.cursors.clone(),
+        }
+    }
+
     /// The guest-profile pipeline.
     pub fn guest_pipeline(&self) -> crate::workflows::guest_profiles::GuestPipeline {
         crate::workflows::guest_profiles::GuestPipeline {

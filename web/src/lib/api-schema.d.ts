@@ -1715,6 +1715,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * An episode's transcript passages that match a search.
+         * @description The best passage, then the others in transcript order, paged (at most 100 browsable).
+         */
         post: operations["getTranscriptPassages"];
         delete?: never;
         options?: never;
