@@ -1,10 +1,10 @@
 //! `POST /api/v1/search/episodes/{episodeId}/transcript`, by
-//! `podlens_app::search::passages::Passages`.
+//! `podlens_app::workflows::passages::Passages`.
 
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::post;
-use podlens_app::search::passages::{PassagesRequest, TranscriptPassages};
+use podlens_app::workflows::passages::{PassagesRequest, TranscriptPassages};
 
 use crate::auth::Caller;
 use crate::envelope::Envelope;

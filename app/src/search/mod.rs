@@ -7,7 +7,6 @@
 pub mod cluster_engine;
 pub mod engine;
 pub mod hits;
-pub mod passages;
 pub mod service;
 
 pub use cluster_engine::{ClusterEngine, ClusterOptions, Membership};

@@ -444,10 +444,23 @@ impl App {
     }
 
     /// The passages of episodes' transcripts that match a search.
-    pub fn passages(&self) -> crate::search::passages::Passages {
-        crate::search::passages::Passages {
+    pub fn passages(&self) -> crate::workflows::passages::Passages {
+        crate::workflows::passages::Passages {
             catalog: self.catalog.clone(),
             cursors: self.cursors.clone(),
+        }
+    }
+
+    /// Exports of remembered searches and of projects' lists.
+    pub fn exports(&self) -> crate::workflows::exports::Exports {
+        crate::workflows::exports::Exports {
+            catalog: self.catalog.clone(),
+            store: self.workflows.clone(),
+            engine: self.engine.clone(),
+            accounts: self.accounts.clone(),
+            blacklists: self.blacklists.clone(),
+            history: self.history.clone(),
+            metering: self.metering(),
         }
     }
 

@@ -8,12 +8,12 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
+use super::agent::text::sentences;
+use super::fields::object;
 use crate::catalog::CatalogReader;
 use crate::cursors::{CursorKind, CursorSigner, Payload, Reader, fingerprint, invalid_cursor};
 use crate::error::{AppError, AppResult};
 use crate::runtime::blocking;
-use crate::workflows::agent::text::sentences;
-use crate::workflows::fields::object;
 
 /// The most passages that can be browsed.
 pub const MAX_BROWSABLE: usize = 100;
