@@ -173,7 +173,8 @@ start() {
 # A volume server turns its volumes read-only below its free-space floor (1% of the disk by
 # default: 2.5 GB of a 250 GB disk); a loopback cluster holds megabytes, so its floor is 256 MiB.
 # On SIGTERM a volume server stops its heartbeats, then waits -preStopSeconds (10 by default,
-# for a master to route around it) before it stops: 1 s on loopback, so `down` takes ~1 s.
+# for a master to route around it) before it stops: 1 s on loopback. (The combined
+# `weed server` does not finish its shutdown at all: `down` kills it after 10 s.)
 mkdir -p "$out/seaweedfs/server" "$out/seaweedfs/volume-2"
 master="$(free_port)"
 master_grpc="$(free_port)"

@@ -93,5 +93,5 @@ scripts/schemathesis.sh
 stage "web: end to end in Chromium against a real podlens serve"
 scripts/e2e.sh
 
-stage "newcomer: the README's main command, small (podlens demo --podcasts 100 --small-model), checked in Chromium"
+stage "newcomer: the README's main command, small (podlens demo --podcasts 300 --small-model), checked in Chromium"
 scripts/newcomer.sh
