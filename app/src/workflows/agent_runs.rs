@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 
 use super::agent::{self, AiProvider, ContextKind, RelevancyAnswer, ShowMaterial, insight};
 use super::briefs::{CONTEXT_TRANSCRIPT_CHARS, SHOW_EPISODES, recent_show_material, show_material};
-use super::fields::{enum_value, object, optional_string};
+use super::fields::{bool_field, enum_value, object, optional_string, whole_field};
 use super::guest_prep::{GuestPreps, checked_request};
 use super::relevancy::Relevancy;
 use super::strategies::{Strategies, count_of};
@@ -38,13 +38,7 @@ fn required(body: &serde_json::Map<String, Value>, name: &str) -> AppResult<Stri
 
 /// `forceRegenerate`: absent or null is false; anything but a boolean is refused.
 fn force_regenerate(body: &serde_json::Map<String, Value>) -> AppResult<bool> {
-    match body.get("forceRegenerate") {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(flag)) => Ok(*flag),
-        Some(_) => Err(AppError::Invalid(
-            "forceRegenerate must be a boolean".into(),
-        )),
-    }
+    Ok(bool_field(body, "forceRegenerate")?.unwrap_or(false))
 }
 
 /// The kinds `POST /api/v1/agent/` runs.
@@ -103,16 +97,10 @@ pub struct AgentRunResponse {
 
 /// The `limit` of the `project` kind: 1-25, default 10.
 fn suggestion_limit(body: &serde_json::Map<String, Value>) -> AppResult<usize> {
-    match body.get("limit") {
-        None | Some(Value::Null) => Ok(suggest::DEFAULT_SUGGESTIONS),
-        Some(value) => match value.as_u64() {
-            Some(n) if (1..=suggest::MAX_SUGGESTIONS as u64).contains(&n) => Ok(n as usize),
-            _ => Err(AppError::Invalid(format!(
-                "limit must be a whole number between 1 and {}",
-                suggest::MAX_SUGGESTIONS
-            ))),
-        },
-    }
+    Ok(
+        whole_field(body, "limit", 1..=suggest::MAX_SUGGESTIONS as u64)?
+            .map_or(suggest::DEFAULT_SUGGESTIONS, |n| n as usize),
+    )
 }
 
 /// The context a prompt or summary names, loaded from the catalog.

@@ -20,7 +20,8 @@ use super::alerts::{
 use super::delivery::{Deliveries, request_pass};
 use super::documents::{DocFilter, DocKind, Stored};
 use super::fields::{
-    object, optional_string, optional_strings, parse_date, query_bool, query_value, query_whole,
+    bool_field, object, optional_string, optional_strings, parse_date, query_bool, query_value,
+    query_whole,
 };
 use super::{CapCheck, WorkflowStore};
 use crate::accounts::{Account, AccountStore};
@@ -87,11 +88,7 @@ fn email_settings(body: &Map<String, Value>) -> AppResult<Option<EmailSettings>>
 }
 
 fn enabled_of(body: &Map<String, Value>) -> AppResult<Option<bool>> {
-    match body.get("enabled") {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(flag)) => Ok(Some(*flag)),
-        Some(_) => Err(AppError::Invalid("enabled must be a boolean".into())),
-    }
+    bool_field(body, "enabled")
 }
 
 /// An object field (`None` when absent or null).

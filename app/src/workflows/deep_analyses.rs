@@ -16,7 +16,9 @@ use super::WorkflowStore;
 use super::agent::{self, AiProvider, DeepAnalysis};
 use super::briefs::{ANALYSIS_TRANSCRIPT_CHARS, show_material};
 use super::documents::{DocFilter, DocKind, Stored};
-use super::fields::{object, optional_string, optional_strings, query_bool};
+use super::fields::{
+    bool_field, object, optional_string, optional_strings, query_bool, whole_field,
+};
 use crate::accounts::metering::{Charge, Metering, Requester};
 use crate::accounts::{Account, UsageCounter};
 use crate::catalog::CatalogReader;
@@ -73,26 +75,9 @@ impl PodcastDeepAnalysisRequest {
                 "episodeIds must hold 1 to {MAX_EPISODES_PER_REQUEST} episode ids"
             )));
         }
-        let limit = match body.get("limit") {
-            None | Some(Value::Null) => None,
-            Some(value) => match value.as_u64() {
-                Some(n) if (1..=MAX_EPISODES_PER_REQUEST as u64).contains(&n) => Some(n as u8),
-                _ => {
-                    return Err(AppError::Invalid(format!(
-                        "limit must be a whole number between 1 and {MAX_EPISODES_PER_REQUEST}"
-                    )));
-                }
-            },
-        };
-        let force_regenerate = match body.get("forceRegenerate") {
-            None | Some(Value::Null) => None,
-            Some(Value::Bool(flag)) => Some(*flag),
-            Some(_) => {
-                return Err(AppError::Invalid(
-                    "forceRegenerate must be a boolean".into(),
-                ));
-            }
-        };
+        let limit =
+            whole_field(&body, "limit", 1..=MAX_EPISODES_PER_REQUEST as u64)?.map(|n| n as u8);
+        let force_regenerate = bool_field(&body, "forceRegenerate")?;
         Ok(PodcastDeepAnalysisRequest {
             podcast_id,
             episode_ids,

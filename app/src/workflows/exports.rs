@@ -174,13 +174,17 @@ pub struct ExportFile {
 }
 
 fn export_file(
-    format: ExportFormat,
+    request: &ExportRequest,
     name: &str,
     rows: &[ExportRow],
-    header: &[&str],
+    with_listed: bool,
+    plan: Plan,
 ) -> ExportFile {
-    let (content_type, body, extension) = match format {
-        ExportFormat::Csv => ("text/csv; charset=utf-8", render_csv(rows, header), "csv"),
+    let (content_type, body, extension) = match request.format {
+        ExportFormat::Csv => {
+            let header = header_of(&request.columns, with_listed, plan);
+            ("text/csv; charset=utf-8", render_csv(rows, &header), "csv")
+        }
         ExportFormat::Json => ("application/json", render_json(rows), "json"),
     };
     ExportFile {
@@ -314,16 +318,8 @@ impl Exports {
                 .collect::<Vec<_>>())
         })
         .await?;
-        let header = header_of(&request.columns, false, plan);
-        Ok((
-            charge,
-            export_file(
-                request.format,
-                &format!("search-{search_id}"),
-                &rows,
-                &header,
-            ),
-        ))
+        let file = export_file(&request, &format!("search-{search_id}"), &rows, false, plan);
+        Ok((charge, file))
     }
 
     /// The listed podcasts of one of the team's projects (id or slug), in list order.
@@ -384,15 +380,7 @@ impl Exports {
                 .collect::<Vec<_>>())
         })
         .await?;
-        let header = header_of(&request.columns, true, plan);
-        Ok((
-            charge,
-            export_file(
-                request.format,
-                &format!("project-{}", project.slug),
-                &rows,
-                &header,
-            ),
-        ))
+        let name = format!("project-{}", project.slug);
+        Ok((charge, export_file(&request, &name, &rows, true, plan)))
     }
 }

@@ -91,6 +91,35 @@ pub fn query_value<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a 
         .map(|(_, value)| value.as_str())
 }
 
+/// A whole number in `range`, when the body field is given and not null
+/// ("{name} must be a whole number between {start} and {end}").
+pub fn whole_field(
+    body: &Map<String, Value>,
+    name: &str,
+    range: std::ops::RangeInclusive<u64>,
+) -> AppResult<Option<u64>> {
+    match body.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => match value.as_u64() {
+            Some(n) if range.contains(&n) => Ok(Some(n)),
+            _ => Err(AppError::Invalid(format!(
+                "{name} must be a whole number between {} and {}",
+                range.start(),
+                range.end()
+            ))),
+        },
+    }
+}
+
+/// A boolean, when the body field is given and not null ("{name} must be a boolean").
+pub fn bool_field(body: &Map<String, Value>, name: &str) -> AppResult<Option<bool>> {
+    match body.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(flag)) => Ok(Some(*flag)),
+        Some(_) => Err(AppError::Invalid(format!("{name} must be a boolean"))),
+    }
+}
+
 /// `true` or `false`, when the parameter is given ("{name} must be true or false").
 pub fn query_bool(pairs: &[(String, String)], name: &str) -> AppResult<Option<bool>> {
     match query_value(pairs, name) {

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use uuid::Uuid;
 
 use super::agent::text::sentences;
-use super::fields::object;
+use super::fields::{object, whole_field};
 use crate::catalog::CatalogReader;
 use crate::cursors::{CursorKind, CursorSigner, Payload, Reader, fingerprint, invalid_cursor};
 use crate::error::{AppError, AppResult};
@@ -74,24 +74,6 @@ fn score(text: &str, terms: &[String]) -> (usize, usize) {
     (distinct, occurrences)
 }
 
-fn whole(
-    body: &Map<String, Value>,
-    name: &str,
-    range: std::ops::RangeInclusive<u64>,
-) -> AppResult<Option<u64>> {
-    match body.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => match value.as_u64() {
-            Some(n) if range.contains(&n) => Ok(Some(n)),
-            _ => Err(AppError::Invalid(format!(
-                "{name} must be a whole number between {} and {}",
-                range.start(),
-                range.end()
-            ))),
-        },
-    }
-}
-
 /// A passages request: the search's options (`searchOptions`, or the body itself), the
 /// terms to find, the page size and the cursor of the previous page.
 #[derive(Debug, Clone)]
@@ -118,8 +100,8 @@ impl PassagesRequest {
                 "At least one search term or filter is required.".into(),
             ));
         }
-        let page_size = whole(&body, "pageSize", 1..=MAX_BROWSABLE as u64)?
-            .or(whole(&options, "pageSize", 1..=MAX_BROWSABLE as u64)?)
+        let page_size = whole_field(&body, "pageSize", 1..=MAX_BROWSABLE as u64)?
+            .or(whole_field(&options, "pageSize", 1..=MAX_BROWSABLE as u64)?)
             .unwrap_or(10) as usize;
         Ok(PassagesRequest {
             options,

@@ -14,7 +14,7 @@ use uuid::Uuid;
 use super::agent::{self, AiProvider, StrategyDraft};
 use super::briefs::project_brief;
 use super::documents::{DocFilter, DocKind, Stored};
-use super::fields::{object, optional_string, optional_strings};
+use super::fields::{object, optional_string, optional_strings, whole_field};
 use super::{ProjectRow, WorkflowStore};
 use crate::accounts::metering::{Charge, Metering, Requester};
 use crate::accounts::{Account, UsageCounter};
@@ -54,15 +54,7 @@ const FIELDS: [&str; 11] = [
 
 /// The `count` of a generation body, 1-10; absent or null means the room left.
 pub fn count_of(body: &Map<String, Value>) -> AppResult<Option<usize>> {
-    match body.get("count") {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => match value.as_u64() {
-            Some(n) if (1..=10).contains(&n) => Ok(Some(n as usize)),
-            _ => Err(AppError::Invalid(
-                "count must be a whole number between 1 and 10".into(),
-            )),
-        },
-    }
+    Ok(whole_field(body, "count", 1..=10)?.map(|n| n as usize))
 }
 
 /// A strategy's changes: known fields, at least one. Each field's own checks run when
