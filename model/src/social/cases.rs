@@ -230,6 +230,10 @@ const REJECTED: &[(&str, SocialKind, SocialUrlProblem)] = &[
     ("https://twitter.com/privacy", Twitter, NonProfilePath),
     ("https://twitter.com/npr/status/1234567890", Twitter, NonProfilePath),
     ("https://twitter.com/thisnameistoolong16", Twitter, InvalidHandle),
+    // A remote Mastodon account's home instance must be a host name (found by the
+    // social_urls fuzz target: a NUL in it made a canonical URL that did not validate).
+    ("http://front-end.social/@sortbl@sort\u{0}iblog.tpn", Mastodon, InvalidHandle),
+    ("https://mastodon.social/@jerry@infosec..exchange", Mastodon, InvalidHandle),
     ("https://x.com/blowbackpodBRENDAN:", Twitter, InvalidHandle),
     ("https://blog.twitter.com/en_us/topics/company", Twitter, NonProfileHost),
     ("https://analytics.twitter.com/about", Twitter, NonProfileHost),

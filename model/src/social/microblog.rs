@@ -129,7 +129,13 @@ pub(crate) fn mastodon(parts: &UrlParts) -> Outcome {
     // `@user@other.instance` points at a remote account: keep its home instance.
     let (user, instance) = user.split_once('@').unwrap_or((user, parts.host.as_str()));
     checked(user, handle_rules::mastodon)?;
-    if !instance.contains('.') {
+    // The home instance is a host name: dotted labels of letters, digits and hyphens
+    // (a path segment can carry anything, a NUL included).
+    let host_name = instance.contains('.')
+        && instance.split('.').all(|label| {
+            !label.is_empty() && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        });
+    if !host_name {
         return Err(SocialUrlProblem::InvalidHandle);
     }
     let user = user.to_ascii_lowercase();
