@@ -363,7 +363,13 @@ async fn settle(
     while started.elapsed() < Duration::from_secs(30) {
         if let Some(members) = members(http, etcd).await {
             let listed: BTreeSet<&str> = members.keys().map(String::as_str).collect();
-            if listed == wanted && replicas(&members).iter().all(|count| *count == copies) {
+            // Settled: every shard on `copies` nodes, and each node serving exactly the
+            // shards rendezvous hashing gives it among the live nodes (while a node joins,
+            // the others may still hold every copy).
+            if listed == wanted
+                && replicas(&members).iter().all(|count| *count == copies)
+                && as_assigned(&members, &wanted, copies)
+            {
                 return (members, started.elapsed());
             }
             last = Some(members);
@@ -374,6 +380,28 @@ async fn settle(
         "etcd never listed {names:?} with {copies} copies of every shard: last {last:?}{}",
         logs(dir)
     );
+}
+
+/// Whether each member serves exactly its rendezvous shards among `names`.
+fn as_assigned(
+    members: &BTreeMap<String, Vec<u32>>,
+    names: &BTreeSet<&str>,
+    copies: usize,
+) -> bool {
+    let shards = members.values().flatten().max().map_or(0, |last| last + 1);
+    members.iter().all(|(name, served)| {
+        let expected: Vec<u32> = (0..shards)
+            .filter(|shard| {
+                podlens_cluster::view::ranked(names.iter().copied(), *shard)
+                    .iter()
+                    .take(copies)
+                    .any(|node| node == name)
+            })
+            .collect();
+        let mut served = served.clone();
+        served.sort_unstable();
+        served == expected
+    })
 }
 
 /// A search answer without its id, timings and cursor (signed with a key of each
