@@ -193,10 +193,18 @@ pub fn apply_to_index(
             Some(model)
         }
     };
+    // Show vectors of changed shows come from the same encoder; without it (no longer
+    // installed, or another model) the update is published without show vectors, and
+    // podcast search fuses with the static ones until a full build.
+    let encoder = current.encoder.as_ref().and_then(|info| {
+        podlens_indexer::embedding::Encoder::shared()
+            .filter(|encoder| encoder.model_sha256() == info.model_sha256)
+    });
     let options = BuildOptions {
         shards: Some(current.shards),
         writer_memory_bytes: 15 << 20,
         vectors,
+        encoder,
         statistics: false,
     };
     let episodes = changes.episodes.len();

@@ -205,5 +205,7 @@ pub fn engine_request(
         hybrid: true,
         podcast_fields: true,
         time_limit: Some(SEARCH_TIME_LIMIT),
+        // The engine sets it (`crate::search::QueryEncoder`).
+        encoded_query: None,
     })
 }

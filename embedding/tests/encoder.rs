@@ -178,6 +178,12 @@ fn odd_texts_embed_without_failing() {
         assert_eq!(vector.len(), ENCODER_DIM);
         assert!((dot(vector, vector) - 1.0).abs() < 1e-4);
     }
+    let cut = encoder.cut(&long, EncoderInput::Passage, 512);
+    assert!(cut.len() < long.len() && long.starts_with(cut));
+    assert!(encoder.token_count(cut, EncoderInput::Passage) <= 512);
+    let one_more = &long[..cut.len() + 1];
+    assert!(encoder.token_count(one_more, EncoderInput::Passage) > 512 || one_more.ends_with(' '));
+    assert_eq!(encoder.cut("short", EncoderInput::Passage, 512), "short");
     // A NUL byte reads as a space.
     let spaced = encoder.passages(&["a b"]).expect("embedded");
     assert!(dot(&vectors[0], &spaced[0]) > 0.9999);

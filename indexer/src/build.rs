@@ -20,11 +20,12 @@ use crate::documents::{
 use crate::embedding::EMBEDDING_DIM;
 use crate::error::{IndexError, Result};
 use crate::generation::{
-    Manifest, VectorsManifest, clone_index_dir, generation_dir, next_generation, publish,
-    read_manifest, shard_dir, shard_index_dir,
+    EncoderManifest, Manifest, VectorsManifest, clone_index_dir, generation_dir, next_generation,
+    publish, read_manifest, shard_dir, shard_index_dir,
 };
 use crate::schema::{ChunkSchema, EpisodeSchema, PodcastSchema};
 use crate::text_language::search_language;
+use crate::vectors::shows::{ShowVectors, show_text};
 use crate::vectors::{ShardVectors, VectorKind, VectorModel, podcast_text};
 
 /// Index kinds, as directory names inside a shard.
@@ -42,6 +43,9 @@ pub struct BuildOptions {
     /// The static embedding model; `None` builds without vectors (semantic features are
     /// then unavailable on this generation).
     pub vectors: Option<VectorModel>,
+    /// The multilingual encoder; `None` builds without show vectors (podcast search
+    /// then fuses with the static centroids).
+    pub encoder: Option<std::sync::Arc<crate::embedding::Encoder>>,
     /// Also write the generation's global statistics (`crate::statistics`), which the
     /// search nodes of a cluster, each holding some shards, score with.
     pub statistics: bool,
@@ -53,6 +57,7 @@ impl Default for BuildOptions {
             shards: None,
             writer_memory_bytes: 64 << 20,
             vectors: None,
+            encoder: None,
             statistics: false,
         }
     }
@@ -237,8 +242,8 @@ pub fn build_generation(
     Ok(manifest)
 }
 
-/// Documents and vectors written by one shard.
-type ShardCounts = (u64, u64, u64, Option<u64>);
+/// Documents, vectors and show vectors written by one shard.
+type ShardCounts = (u64, u64, u64, Option<u64>, Option<u64>);
 
 fn summarise(
     generation: u64,
@@ -252,8 +257,13 @@ fn summarise(
         dim: model.model.dim(),
         count: 0,
     });
+    let mut encoder = options.encoder.as_ref().map(|encoder| EncoderManifest {
+        model_sha256: encoder.model_sha256().to_owned(),
+        dim: crate::embedding::ENCODER_DIM,
+        count: 0,
+    });
     for count in counts {
-        let (podcasts, episodes, chunks, shard_vectors) = count?;
+        let (podcasts, episodes, chunks, shard_vectors, shard_shows) = count?;
         manifest.podcasts += podcasts;
         manifest.episodes += episodes;
         manifest.chunks += chunks;
@@ -261,8 +271,13 @@ fn summarise(
             (Some(info), Some(count)) => info.count += count,
             _ => vectors = None,
         }
+        match (&mut encoder, shard_shows) {
+            (Some(info), Some(count)) => info.count += count,
+            _ => encoder = None,
+        }
     }
     manifest.vectors = vectors;
+    manifest.encoder = encoder;
     Ok(manifest)
 }
 
@@ -321,6 +336,19 @@ pub fn update_generation(
         }
         options.vectors = None;
     }
+    // Show vectors likewise: from the same encoder model, or none.
+    let same_encoder = match (&options.encoder, &current.encoder) {
+        (Some(encoder), Some(info)) => encoder.model_sha256() == info.model_sha256,
+        _ => false,
+    };
+    if !same_encoder {
+        if options.encoder.is_some() {
+            tracing::warn!(
+                "the published generation has no show vectors from this encoder: the update is built without them, run a full build to add them"
+            );
+        }
+        options.encoder = None;
+    }
     let options = &options;
     let counts: Vec<Result<ShardCounts>> = (0..shards)
         .into_par_iter()
@@ -335,6 +363,9 @@ pub fn update_generation(
             if options.vectors.is_some() {
                 let old = ShardVectors::read(&shard_dir(&old_dir, shard))?;
                 writers.vectors = Some(old.unwrap_or_else(|| ShardVectors::new(EMBEDDING_DIM)));
+            }
+            if options.encoder.is_some() {
+                writers.shows = Some(ShowVectors::carried(&shard_dir(&old_dir, shard))?);
             }
             let rebuilt = rebuilt_podcasts(&writers, &schemas, &changes, &people, shard, shards)?;
             for id in changes.deleted_podcasts {
@@ -466,16 +497,25 @@ struct PodcastText {
     episodes: usize,
     text: String,
     language: Option<String>,
+    /// What the show's encoder vector embeds (`crate::vectors::shows::show_text`).
+    show: String,
 }
 
 impl PodcastText {
     /// Of `podcast` and its `episodes`, which are left newest first.
     fn of(podcast: &PodcastRecord, episodes: &mut [EpisodeText]) -> PodcastText {
         let (count, text) = episodes_text(episodes);
+        let language = search_language(podcast, episodes);
         PodcastText {
             episodes: count,
             text,
-            language: search_language(podcast, episodes),
+            show: show_text(
+                &podcast.podcast_rss_title,
+                language.as_deref(),
+                &podcast.rss_categories,
+                podcast.podcast_rss_description_no_html.as_deref(),
+            ),
+            language,
         }
     }
 }
@@ -488,6 +528,9 @@ struct ShardWriters {
     dir: std::path::PathBuf,
     model: Option<std::sync::Arc<crate::embedding::StaticModel>>,
     vectors: Option<ShardVectors>,
+    /// The encoder and the shard's show vectors, when the generation has them.
+    encoder: Option<std::sync::Arc<crate::embedding::Encoder>>,
+    shows: Option<ShowVectors>,
     /// A full build: no merges while indexing, every index merged into one segment at
     /// the end (a query then does one term lookup and one scorer per field and shard).
     merge_at_end: bool,
@@ -551,6 +594,8 @@ impl ShardWriters {
             dir: shard_dir(gen_dir, shard),
             vectors: model.as_ref().map(|m| ShardVectors::new(m.dim())),
             model,
+            encoder: options.encoder.clone(),
+            shows: options.encoder.as_ref().map(|_| ShowVectors::new()),
             merge_at_end: true,
             podcasts: create_index(
                 &shard_index_dir(gen_dir, shard, PODCASTS),
@@ -579,6 +624,8 @@ impl ShardWriters {
             dir: shard_dir(gen_dir, shard),
             model: options.vectors.as_ref().map(|m| m.model.clone()),
             vectors: None,
+            encoder: options.encoder.clone(),
+            shows: None,
             merge_at_end: false,
             podcasts: open_index(&shard_index_dir(gen_dir, shard, PODCASTS), memory)?,
             episodes: open_index(&shard_index_dir(gen_dir, shard, EPISODES), memory)?,
@@ -605,6 +652,9 @@ impl ShardWriters {
         self.delete_term(CHUNKS, schemas.chunks.podcast_id, id);
         if let Some(vectors) = &mut self.vectors {
             vectors.retain(|key| key.podcast_id != id);
+        }
+        if let Some(shows) = &mut self.shows {
+            shows.remove(id);
         }
     }
 
@@ -644,6 +694,9 @@ impl ShardWriters {
                 podcast.podcast_rss_description_no_html.as_deref(),
             );
             vectors.push_podcast(model, podcast.podcast_id, &text);
+        }
+        if let Some(shows) = &mut self.shows {
+            shows.add(podcast.podcast_id, text.show.clone());
         }
         Ok(())
     }
@@ -805,6 +858,10 @@ impl ShardWriters {
             }
             None => None,
         };
+        let show_count = match (self.shows, &self.encoder) {
+            (Some(shows), Some(encoder)) => Some(shows.write(encoder, &self.dir)?),
+            _ => None,
+        };
         let mut counts = [0u64; 3];
         for (slot, (index, mut writer)) in
             counts
@@ -821,7 +878,7 @@ impl ShardWriters {
             writer.wait_merging_threads()?;
             *slot = index.reader()?.searcher().num_docs();
         }
-        Ok((counts[0], counts[1], counts[2], vector_count))
+        Ok((counts[0], counts[1], counts[2], vector_count, show_count))
     }
 }
 

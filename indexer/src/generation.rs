@@ -51,6 +51,10 @@ pub struct Manifest {
     /// without the static embedding model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vectors: Option<VectorsManifest>,
+    /// The generation's show vectors from the multilingual encoder
+    /// (`shard-<i>/encoder/vectors.bin`); absent when it was built without the encoder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoder: Option<EncoderManifest>,
 }
 
 /// What a generation's vectors are.
@@ -61,6 +65,17 @@ pub struct VectorsManifest {
     pub model_sha256: String,
     pub dim: usize,
     /// Rows over all shards (podcast texts, descriptions, chunks, centroids).
+    pub count: u64,
+}
+
+/// What a generation's show vectors from the multilingual encoder are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EncoderManifest {
+    /// sha256 of the encoder's model file: queries are embedded with the same model.
+    pub model_sha256: String,
+    pub dim: usize,
+    /// Shows with a vector, over all shards.
     pub count: u64,
 }
 
@@ -75,6 +90,7 @@ impl Manifest {
             chunks: 0,
             published_at: chrono::Utc::now().to_rfc3339(),
             vectors: None,
+            encoder: None,
         }
     }
 }

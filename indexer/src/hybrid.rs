@@ -31,7 +31,7 @@ use uuid::Uuid;
 
 use crate::collector::Collected;
 use crate::cursor::{self, Position};
-use crate::embedding::StaticModel;
+use crate::embedding::{ENCODER_DIM, StaticModel};
 use crate::error::{IndexError, Result};
 use crate::request::{MatchMode, SearchMode, SortField};
 use crate::search::{self, FoundPage, RootPlan};
@@ -54,6 +54,21 @@ pub const FUSION: Fusion = Fusion {
     keyword: 1.0,
     vector: 0.6,
 };
+
+/// Weights of an ordinary podcast query fused with the show vectors of the encoder
+/// (`crate::vectors::shows`). Tuned on the tuning split of `benches/relevance`
+/// (podcast nDCG@10, with [`STATIC_BESIDE_SHOWS`]): vector weight 0.6 gave 0.861, 0.9
+/// 0.865 (static 0.3), 1.0 0.865, 1.3 0.866 with names dropping (0.976 → 0.970); the
+/// held-back split 0.800 (static vectors alone) → 0.838 at 1.0.
+pub const SHOWS_FUSION: Fusion = Fusion {
+    keyword: 1.0,
+    vector: 1.0,
+};
+
+/// With the show vectors, the static model's similarity is fused beside them at this
+/// weight (scaled like the vector weight). Tuning split: at vector weight 0.6, 0 and 0.6
+/// both gave 0.861 (held back 0.822 and 0.825); at 1.0, 0.6 gave 0.865 and 0.9 0.864.
+pub const STATIC_BESIDE_SHOWS: Score = 0.6;
 
 /// Weights of a "shows like X" query (the named show keeps its keyword weight).
 pub const LIKE_FUSION: Fusion = Fusion {
@@ -84,6 +99,11 @@ pub(crate) struct VectorQuery {
     vector: QueryVector,
     /// A podcast term asks for shows like another.
     like: bool,
+    /// The vector is the multilingual encoder's, fused with the show vectors
+    /// (`crate::vectors::shows`); otherwise the static model's.
+    shows: bool,
+    /// With the encoder's vector, the static model's too, fused beside it.
+    second: Option<QueryVector>,
 }
 
 /// The positive terms' words.
@@ -96,18 +116,53 @@ fn positive_words<'a>(plan: &'a RootPlan<'_>) -> Vec<&'a TermWords> {
 }
 
 /// The query's vector, `None` when the search does not fuse: not by relevance, hybrid
-/// off, no model (a generation without vectors), or no word the model knows.
+/// off, no model (a generation without vectors), or no word the model knows. A podcast
+/// search whose request carries the encoder's vector of its words fuses with that.
 pub(crate) fn vector_query(
     plan: &RootPlan<'_>,
     model: Option<&StaticModel>,
 ) -> Result<Option<VectorQuery>> {
     let request = plan.request;
-    let Some(model) = model else {
-        return Ok(None);
-    };
     if !request.hybrid || request.sort.field != SortField::Relevance {
         return Ok(None);
     }
+    let words = positive_words(plan);
+    let like = plan.mode == SearchMode::Podcasts
+        && words.iter().any(|words| {
+            words
+                .all
+                .iter()
+                .any(|word| LIKE_WORDS.contains(&word.folded.as_str()))
+        });
+    let static_vector = model.and_then(|model| static_query(plan, model));
+    if plan.mode == SearchMode::Podcasts
+        && let Some(encoded) = &request.encoded_query
+    {
+        if encoded.len() != ENCODER_DIM || encoded.iter().any(|v| !v.is_finite()) {
+            return Err(IndexError::InvalidRequest(
+                "the query's encoder vector has the wrong dimension or a value that is not a number"
+                    .into(),
+            ));
+        }
+        let vector = QueryVector::new(encoded);
+        return Ok((!vector.is_zero()).then_some(VectorQuery {
+            vector,
+            like,
+            shows: true,
+            second: static_vector,
+        }));
+    }
+    Ok(static_vector.map(|vector| VectorQuery {
+        vector,
+        like,
+        shows: false,
+        second: None,
+    }))
+}
+
+/// The static model's vector of the positive terms' content words, `None` when it knows
+/// none of them.
+fn static_query(plan: &RootPlan<'_>, model: &StaticModel) -> Option<QueryVector> {
     let words = positive_words(plan);
     let text: Vec<&str> = words
         .iter()
@@ -121,17 +176,10 @@ pub(crate) fn vector_query(
         })
         .collect();
     if text.is_empty() {
-        return Ok(None);
+        return None;
     }
-    let like = plan.mode == SearchMode::Podcasts
-        && words.iter().any(|words| {
-            words
-                .all
-                .iter()
-                .any(|word| LIKE_WORDS.contains(&word.folded.as_str()))
-        });
     let vector = QueryVector::new(&model.embed(&text.join(" ")));
-    Ok((!vector.is_zero()).then_some(VectorQuery { vector, like }))
+    (!vector.is_zero()).then_some(vector)
 }
 
 /// The podcast whose title holds every content word of the positive terms, among the
@@ -214,12 +262,22 @@ pub(crate) async fn page<S: Shards>(
     };
     let named_id = named.map(|at| id_of(&keyword[at]));
     let mut query = vector.vector;
-    let mut weights = FUSION;
-    if let Some(at) = named
-        && let Some(centroid) = shards.centroid(&keyword[at]).await?
-    {
-        query = QueryVector::new(&centroid);
-        weights = LIKE_FUSION;
+    let mut second = vector.second;
+    let mut weights = if vector.shows { SHOWS_FUSION } else { FUSION };
+    if let Some(at) = named {
+        // X's static centroid (its own text and its episodes') first: it finds shows
+        // like X better than X's show vector ("like" queries 0.616 against 0.563,
+        // benches/relevance).
+        let centroid = match shards.centroid(&keyword[at], false).await? {
+            Some(centroid) => Some(centroid),
+            None if vector.shows => shards.centroid(&keyword[at], true).await?,
+            None => None,
+        };
+        if let Some(centroid) = centroid {
+            query = QueryVector::new(&centroid);
+            second = None;
+            weights = LIKE_FUSION;
+        }
     }
     let only_optional = plan.terms.iter().all(|(mode, _)| *mode != MatchMode::Must);
     let keyword_ids: HashSet<Uuid> = keyword.iter().map(id_of).collect();
@@ -238,6 +296,20 @@ pub(crate) async fn page<S: Shards>(
         .collect();
     let all: Vec<Collected> = hits.iter().map(|(_, hit)| *hit).collect();
     let similarities = shards.similarities(&query, &all).await?;
+    // Beside the show vectors, the static model's similarities (a second opinion, on
+    // the show's episodes too).
+    let second = match &second {
+        Some(second) => Some(shards.similarities(second, &all).await?),
+        None => None,
+    };
+    let second_range = second.as_ref().map(|sims| {
+        let mut sorted: Vec<f32> = sims.iter().filter_map(|s| *s).collect();
+        sorted.sort_by(f32::total_cmp);
+        (
+            sorted.get(sorted.len() / 2).copied().unwrap_or(0.0),
+            sorted.last().copied().unwrap_or(0.0),
+        )
+    });
     let mut candidates: Vec<Candidate> = hits
         .into_iter()
         .zip(similarities)
@@ -327,6 +399,16 @@ pub(crate) async fn page<S: Shards>(
         {
             candidate.genre_share = genres.get(at).map(|genres| jaccard(named, genres));
         }
+        let second_part = match (&second, second_range) {
+            (Some(sims), Some((low2, high2))) if high2 > low2 => sims[at].map_or(0.0, |sim| {
+                STATIC_BESIDE_SHOWS
+                    * mode_weight
+                    * (1.0 - confidence)
+                    * ((sim - low2) / (high2 - low2)).clamp(0.0, 1.0)
+            }),
+            _ => 0.0,
+        };
+        let vector_part = vector_part + second_part;
         let genre_part = LIKE_GENRE_WEIGHT * candidate.genre_share.unwrap_or(0.0);
         // The named show first, whatever its vector rank.
         candidate.fused =

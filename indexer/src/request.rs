@@ -197,6 +197,13 @@ pub struct SearchRequest {
     /// scoring past it and fails with [`crate::IndexError::DeadlinePassed`] rather than
     /// keep a core busy (`crate::deadline`). `None`: no limit.
     pub time_limit: Option<std::time::Duration>,
+    /// The query's vector from the multilingual encoder, of [`SearchRequest::encoder_text`]
+    /// as a query, set by the caller when the generation has show vectors from the same
+    /// model: a relevance-sorted podcast search then fuses with the show vectors
+    /// (`crate::vectors::shows`) instead of the static centroids. It does not travel
+    /// between processes: a root carries it to the shards in its steps.
+    #[serde(skip)]
+    pub encoded_query: Option<Vec<f32>>,
 }
 
 impl Default for SearchRequest {
@@ -215,11 +222,37 @@ impl Default for SearchRequest {
             hybrid: true,
             podcast_fields: true,
             time_limit: None,
+            encoded_query: None,
         }
     }
 }
 
+/// Characters of a search's words that the encoder embeds, at most.
+const ENCODER_TEXT_CHARS: usize = 500;
+
 impl SearchRequest {
+    /// What the multilingual encoder embeds for this search, `None` when the search
+    /// would not use it (not a relevance-sorted hybrid podcast search, or no words): the
+    /// positive terms' texts as typed, joined.
+    pub fn encoder_text(&self) -> Option<String> {
+        if !self.hybrid
+            || self.sort.field != SortField::Relevance
+            || self.effective_mode() != SearchMode::Podcasts
+        {
+            return None;
+        }
+        let text = self
+            .terms
+            .iter()
+            .filter(|term| term.match_mode != MatchMode::Not)
+            .map(|term| term.text.trim())
+            .filter(|text| !text.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let text: String = text.chars().take(ENCODER_TEXT_CHARS).collect();
+        (!text.trim().is_empty()).then_some(text)
+    }
+
     /// The mode this request runs in.
     pub fn effective_mode(&self) -> SearchMode {
         if let Some(mode) = self.mode {

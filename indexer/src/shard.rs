@@ -28,6 +28,9 @@ pub struct OpenShard {
     pub chunks: Searcher,
     /// The shard's vectors, when the generation has them.
     pub vectors: Option<ShardVectors>,
+    /// The shard's show vectors from the multilingual encoder, when the generation has
+    /// them (`crate::vectors::shows`).
+    pub shows: Option<ShardVectors>,
     /// The indexed fields of each index that hold at least one term in this shard.
     pub(crate) podcast_fields: NonEmptyFields,
     pub(crate) episode_fields: NonEmptyFields,
@@ -50,7 +53,12 @@ impl OpenShard {
         }
     }
 
-    fn open(dir: &Path, shard: u32, vectors: Option<ShardVectors>) -> Result<OpenShard> {
+    fn open(
+        dir: &Path,
+        shard: u32,
+        vectors: Option<ShardVectors>,
+        shows: Option<ShardVectors>,
+    ) -> Result<OpenShard> {
         let podcasts = open_searcher(&shard_index_dir(dir, shard, PODCASTS))?;
         let episodes = open_searcher(&shard_index_dir(dir, shard, EPISODES))?;
         let chunks = open_searcher(&shard_index_dir(dir, shard, CHUNKS))?;
@@ -66,6 +74,7 @@ impl OpenShard {
             episodes,
             chunks,
             vectors,
+            shows,
         })
     }
 }
@@ -270,6 +279,7 @@ impl OpenGeneration {
             });
         }
         let with_vectors = manifest.vectors.is_some();
+        let with_shows = manifest.encoder.is_some();
         let shards = numbers
             .iter()
             .map(|&shard| {
@@ -284,7 +294,18 @@ impl OpenGeneration {
                 } else {
                     None
                 };
-                OpenShard::open(&dir, shard, vectors)
+                let shows = if with_shows {
+                    let shard_path = shard_dir(&dir, shard);
+                    Some(crate::vectors::shows::read(&shard_path)?.ok_or_else(|| {
+                        IndexError::BadManifest {
+                            path: crate::vectors::shows::shows_dir(&shard_path),
+                            reason: "the manifest lists show vectors but the shard has none".into(),
+                        }
+                    })?)
+                } else {
+                    None
+                };
+                OpenShard::open(&dir, shard, vectors, shows)
             })
             .collect::<Result<Vec<_>>>()?;
         let model = match &manifest.vectors {

@@ -32,7 +32,7 @@ use crate::search::{
 use crate::semantic::best_centroids;
 use crate::shard::{GlobalStatistics, OpenGeneration, OpenShard};
 use crate::sort_key::SortKey;
-use crate::vectors::{QueryVector, VectorSearchOptions};
+use crate::vectors::{QueryVector, ShardVectors, VectorSearchOptions};
 
 /// Podcasts nearest to the query added to a hybrid search's fusion.
 pub const VECTOR_CANDIDATES: usize = 30;
@@ -68,8 +68,13 @@ pub trait Shards: Sync {
     /// Per podcast hit, its genres.
     fn genres(&self, hits: &[Collected]) -> impl Future<Output = Result<Vec<Vec<String>>>> + Send;
 
-    /// A podcast hit's centroid (its unit vector), when it has one.
-    fn centroid(&self, hit: &Collected) -> impl Future<Output = Result<Option<Vec<f32>>>> + Send;
+    /// A podcast hit's centroid (its unit vector), when it has one: its show vector from
+    /// the encoder with `shows`, else its static centroid.
+    fn centroid(
+        &self,
+        hit: &Collected,
+        shows: bool,
+    ) -> impl Future<Output = Result<Option<Vec<f32>>>> + Send;
 
     /// The podcasts nearest to `query` that pass the request's filters and `not` terms,
     /// are not in `keyword` and are not `exclude`, with their similarity: at least the
@@ -98,6 +103,21 @@ pub(crate) fn done<T>(step: impl Future<Output = Result<T>>) -> Result<T> {
             "a local search step waited for something".into(),
         ))
     })
+}
+
+/// The store a query vector is scored against in `shard`: the show vectors for the
+/// encoder's vector (of their dimension), the static vectors otherwise.
+pub(crate) fn podcast_store<'s>(
+    shard: &'s OpenShard,
+    query: &QueryVector,
+) -> Option<&'s ShardVectors> {
+    match &shard.shows {
+        Some(shows) if query.unit().len() == shows.dim() => Some(shows),
+        _ => shard
+            .vectors
+            .as_ref()
+            .filter(|vectors| vectors.dim() == query.unit().len()),
+    }
 }
 
 /// The shards a process has open, searched with a plan made on them.
@@ -226,7 +246,7 @@ impl Shards for LocalShards<'_> {
     ) -> Result<Vec<Option<f32>>> {
         hits.iter()
             .map(|hit| {
-                let Some(vectors) = self.shard_of(hit)?.vectors.as_ref() else {
+                let Some(vectors) = podcast_store(self.shard_of(hit)?, query) else {
                     return Ok(None);
                 };
                 let id = id_of(hit);
@@ -257,8 +277,10 @@ impl Shards for LocalShards<'_> {
             .collect()
     }
 
-    async fn centroid(&self, hit: &Collected) -> Result<Option<Vec<f32>>> {
-        let Some(vectors) = self.shard_of(hit)?.vectors.as_ref() else {
+    async fn centroid(&self, hit: &Collected, shows: bool) -> Result<Option<Vec<f32>>> {
+        let shard = self.shard_of(hit)?;
+        let store = if shows { &shard.shows } else { &shard.vectors };
+        let Some(vectors) = store.as_ref() else {
             return Ok(None);
         };
         Ok(vectors
@@ -288,7 +310,7 @@ impl Shards for LocalShards<'_> {
         let per_shard: Vec<Result<Vec<(f32, Collected)>>> = self
             .selected()
             .map(|(number, shard)| {
-                let Some(vectors) = &shard.vectors else {
+                let Some(vectors) = podcast_store(shard, query) else {
                     return Ok(Vec::new());
                 };
                 let nearest =

@@ -101,6 +101,9 @@ pub enum SearchStep {
     },
     Centroid {
         hit: StepHit,
+        /// The hit's show vector from the encoder rather than its static centroid.
+        #[serde(default)]
+        shows: bool,
     },
     NearestPodcasts {
         query: Vec<f32>,
@@ -398,8 +401,8 @@ fn run_search_step(
         SearchStep::Genres { hits } => StepAnswer::Genres {
             genres: done(shards.genres(&hits_of(hits)))?,
         },
-        SearchStep::Centroid { hit } => StepAnswer::Centroid {
-            centroid: done(shards.centroid(&Collected::from(hit)))?,
+        SearchStep::Centroid { hit, shows } => StepAnswer::Centroid {
+            centroid: done(shards.centroid(&Collected::from(hit), *shows))?,
         },
         SearchStep::NearestPodcasts {
             query,
@@ -428,15 +431,17 @@ fn run_search_step(
     })
 }
 
-/// A query vector sent by a root: the dimension of the generation's vectors, finite
-/// values.
+/// A query vector sent by a root: the dimension of the generation's vectors (or of its
+/// show vectors), finite values.
 fn query_vector(generation: &OpenGeneration, values: &[f32]) -> Result<QueryVector> {
-    let dim = generation
-        .model
-        .as_ref()
-        .map(|model| model.dim())
-        .ok_or(IndexError::VectorsUnavailable)?;
-    if values.len() != dim || values.iter().any(|v| !v.is_finite()) {
+    let dim = generation.model.as_ref().map(|model| model.dim());
+    let shows_dim = generation.manifest.encoder.as_ref().map(|info| info.dim);
+    if dim.is_none() && shows_dim.is_none() {
+        return Err(IndexError::VectorsUnavailable);
+    }
+    if (Some(values.len()) != dim && Some(values.len()) != shows_dim)
+        || values.iter().any(|v| !v.is_finite())
+    {
         return Err(IndexError::InvalidRequest(
             "a query vector has the wrong dimension or a value that is not a number".into(),
         ));

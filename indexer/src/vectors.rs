@@ -37,6 +37,7 @@ use crate::embedding::{EmbeddingError, StaticModel, l2_normalize, quantize_i8};
 use crate::error::{IndexError, Result};
 
 mod codes;
+pub mod shows;
 
 pub use codes::{CODES_FILE, SignCodes};
 
@@ -654,7 +655,7 @@ impl ShardVectors {
     /// Maps `dir/vectors.bin` and reads its keys and scales, and `dir/codes.bin` (codes
     /// are computed when a generation written before them has none); `None` when the
     /// shard has no vectors.
-    pub(crate) fn read(dir: &Path) -> Result<Option<ShardVectors>> {
+    pub fn read(dir: &Path) -> Result<Option<ShardVectors>> {
         let path = dir.join(VECTORS_FILE);
         if !path.exists() {
             return Ok(None);

@@ -27,6 +27,7 @@ fn build(dir: &Path, catalog: &Catalog, shards: u32) {
         shards: Some(shards),
         writer_memory_bytes: 15 << 20,
         vectors: None,
+        encoder: None,
         statistics: false,
     };
     build_generation(dir, source, &options).unwrap();

@@ -178,6 +178,7 @@ pub fn run(config: &Config, args: DemoArgs) -> anyhow::Result<()> {
             writer_memory_mb: 64,
             static_model: None,
             no_vectors: true,
+            no_encoder: true,
             statistics: args.statistics,
         },
     )?;
@@ -227,6 +228,7 @@ impl Vectors {
                 writer_memory_mb: 64,
                 static_model: Some(static_model),
                 no_vectors: false,
+                no_encoder: false,
                 statistics: self.statistics,
             },
         )

@@ -29,6 +29,10 @@ pub struct IndexArgs {
     /// Build without vectors even when the static model is available.
     #[arg(long)]
     pub no_vectors: bool,
+    /// Build without the show vectors of the multilingual encoder even when it is
+    /// installed (scripts/install-encoder.sh); `--no-vectors` leaves them out too.
+    #[arg(long)]
+    pub no_encoder: bool,
     /// Also write the generation's global statistics, so that search nodes holding
     /// some of its shards each (`podlens search-node`) score as one node holding all.
     #[arg(long)]
@@ -86,10 +90,23 @@ pub fn run(config: &Config, args: IndexArgs) -> anyhow::Result<()> {
             None
         }
     };
+    let encoder = if args.no_vectors || args.no_encoder {
+        None
+    } else {
+        let encoder = podlens_indexer::embedding::Encoder::shared();
+        if encoder.is_none() {
+            println!(
+                "show vectors: not built: the multilingual encoder is not installed in {} (scripts/install-encoder.sh); podcast search fuses with the static vectors",
+                podlens_indexer::embedding::Encoder::default_dir().display()
+            );
+        }
+        encoder
+    };
     let options = BuildOptions {
         shards: args.shards,
         writer_memory_bytes: args.writer_memory_mb.max(15) << 20,
         vectors,
+        encoder,
         statistics: args.statistics,
     };
     let index_dir = data_dir.join("index");
@@ -109,6 +126,12 @@ pub fn run(config: &Config, args: IndexArgs) -> anyhow::Result<()> {
         println!(
             "vectors: {} of {} dimensions (int8), static model sha256 {}",
             vectors.count, vectors.dim, vectors.model_sha256
+        );
+    }
+    if let Some(shows) = &manifest.encoder {
+        println!(
+            "show vectors: {} of {} dimensions (int8) from the multilingual encoder, model sha256 {}",
+            shows.count, shows.dim, shows.model_sha256
         );
     }
     Ok(())

@@ -109,8 +109,17 @@ impl LocalEngine {
 }
 
 impl SearchEngine for LocalEngine {
-    fn search(&self, request: SearchRequest) -> EngineFuture<'_, SearchResponse> {
-        self.with_index(move |index| Ok(index.search(&request)?))
+    fn search(&self, mut request: SearchRequest) -> EngineFuture<'_, SearchResponse> {
+        self.with_index(move |index| {
+            // Only a generation with show vectors loads the encoder.
+            let generation = index.generation();
+            if let Some(shows) = &generation.manifest.encoder
+                && let Some(encoder) = super::QueryEncoder::shared()
+            {
+                encoder.fill(&mut request, Some(&shows.model_sha256));
+            }
+            Ok(index.search(&request)?)
+        })
     }
 
     fn semantic_search(&self, request: SemanticRequest) -> EngineFuture<'_, SearchResponse> {

@@ -7,8 +7,10 @@
 pub mod cluster_engine;
 pub mod engine;
 pub mod hits;
+pub mod query_encoder;
 pub mod service;
 
 pub use cluster_engine::{ClusterEngine, ClusterOptions, Membership};
 pub use engine::{EngineFuture, GenerationInfo, LocalEngine, SearchEngine, wait};
+pub use query_encoder::QueryEncoder;
 pub use service::{SearchPage, SearchService, SemanticSearchBody, SemanticSearchResponse};
