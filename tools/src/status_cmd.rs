@@ -77,6 +77,11 @@ pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<()> {
         data_dir.display()
     );
     let now = Utc::now();
+    // Loaded as search would load it: the engine and the model, checked.
+    let encoder = podlens_indexer::embedding::Encoder::load(
+        &podlens_indexer::embedding::Encoder::default_dir(),
+    )
+    .map_err(|error| error.to_string());
     let manifest = podlens_indexer::read_manifest(&data_dir.join("index"))
         .with_context(|| format!("cannot read the index manifest in {}", data_dir.display()))?;
     let snapshot_at = modified(&data_dir.join("parquet").join("podcasts.parquet"));
@@ -146,7 +151,15 @@ pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<()> {
                 "episodes": m.episodes,
                 "shards": m.shards,
                 "vectors": m.vectors.as_ref().map(|v| v.count),
+                "showVectors": m.encoder.as_ref().map(|v| v.count),
             })),
+            "encoder": match &encoder {
+                Ok(encoder) => serde_json::json!({
+                    "dir": encoder.dir(),
+                    "modelSha256": encoder.model_sha256(),
+                }),
+                Err(error) => serde_json::json!({ "error": error }),
+            },
             "snapshotWrittenAt": snapshot_at,
             "jobs": last_pass,
             "scheduler": match &schedule {
@@ -167,6 +180,21 @@ pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     println!("data directory  {}", data_dir.display());
+    match &encoder {
+        Ok(encoder) => println!(
+            "encoder         multilingual-e5-small in {}{}",
+            encoder.dir().display(),
+            match manifest.as_ref().and_then(|m| m.encoder.as_ref()) {
+                Some(shows) if shows.model_sha256 == encoder.model_sha256() =>
+                    format!(": the index has {} show vectors from it", shows.count),
+                Some(_) => ": the index's show vectors come from another model (run `podlens index`)".to_owned(),
+                None => ": the index has no show vectors (run `podlens index`)".to_owned(),
+            }
+        ),
+        Err(error) => println!(
+            "encoder         not available ({error}): podcast search fuses with the static vectors; scripts/install-encoder.sh installs it"
+        ),
+    }
     match &manifest {
         Some(m) => {
             let age = DateTime::parse_from_rfc3339(&m.published_at)
