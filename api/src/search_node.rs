@@ -379,6 +379,12 @@ impl SearchNode {
                         .vectors
                         .as_ref()
                         .map(|vectors| vectors.model_sha256.clone()),
+                    encoder: kept
+                        .generation
+                        .manifest
+                        .encoder
+                        .as_ref()
+                        .map(|shows| shows.model_sha256.clone()),
                 })
                 .collect(),
         }

@@ -78,6 +78,9 @@ fn build(index_dir: &Path) {
     let mut options = fixture::vector_build_options(&texts);
     options.shards = Some(SHARDS);
     options.statistics = true;
+    // With the multilingual encoder when it is installed: podcast searches then carry
+    // the query's encoder vector to the nodes, which score it against show vectors.
+    options.encoder = podlens_indexer::embedding::Encoder::shared();
     let source = IndexSource {
         podcasts: &corpus.podcasts,
         episodes: &corpus.episodes,
@@ -268,6 +271,13 @@ fn compare(
     request: &SearchRequest,
     what: &str,
 ) -> SearchResponse {
+    // As the API's engines do: the encoder's vector of a podcast search's words, made
+    // once at the root.
+    let mut request = request.clone();
+    if let Some(encoder) = podlens_app::search::QueryEncoder::shared() {
+        encoder.fill(&mut request, view.encoder.as_deref());
+    }
+    let request = &request;
     let shards = RemoteShards {
         runner: RemoteRunner { client, view },
         request,
@@ -378,6 +388,18 @@ async fn a_search_over_search_nodes_answers_as_one_node_with_every_shard() {
     let view = ClusterView::of(&statuses).unwrap();
     let manifest = read_manifest(&index_dir).unwrap().unwrap();
     assert_eq!(view.generation, manifest.generation);
+    assert_eq!(
+        view.encoder,
+        manifest
+            .encoder
+            .as_ref()
+            .map(|shows| shows.model_sha256.clone()),
+        "the nodes report the show vectors' model"
+    );
+    assert!(
+        manifest.encoder.is_some() || std::env::var_os("PODLENS_REQUIRE_MODEL").is_none(),
+        "PODLENS_REQUIRE_MODEL is set and the generation has no show vectors"
+    );
     for shard in 0..SHARDS {
         assert_eq!(view.replicas(shard).len(), 2, "shard {shard} on two nodes");
     }

@@ -36,6 +36,10 @@ pub struct ServedGeneration {
     /// vectors), which roots load from their own `<index>/models/<sha>`.
     #[serde(default)]
     pub model: Option<String>,
+    /// The sha256 of the multilingual encoder's model its show vectors were made with
+    /// (`None`: no show vectors): roots embed podcast searches with it when they hold it.
+    #[serde(default)]
+    pub encoder: Option<String>,
 }
 
 /// The rendezvous weight of `node` for `shard`: each shard ranks the nodes by it.
@@ -79,6 +83,8 @@ pub struct ClusterView {
     pub shard_count: u32,
     /// The embedding model of the generation's vectors (`None`: no vectors).
     pub model: Option<String>,
+    /// The encoder model of the generation's show vectors (`None`: none).
+    pub encoder: Option<String>,
     replicas: Vec<Vec<Replica>>,
 }
 
@@ -86,19 +92,23 @@ impl ClusterView {
     /// The view of the newest generation whose every shard some node of `nodes`
     /// serves; an error when there is none.
     pub fn of(nodes: &[NodeStatus]) -> Result<ClusterView, ClusterError> {
-        // generation → (shard count, model, shard → nodes serving it)
-        type Served<'a> = (u32, Option<String>, BTreeMap<u32, Vec<&'a NodeStatus>>);
+        // generation → (shard count, models, shard → nodes serving it)
+        type Models = (Option<String>, Option<String>);
+        type Served<'a> = (u32, Models, BTreeMap<u32, Vec<&'a NodeStatus>>);
         let mut served: BTreeMap<u64, Served<'_>> = BTreeMap::new();
         for node in nodes {
             for generation in &node.generations {
                 let entry = served.entry(generation.generation).or_insert_with(|| {
                     (
                         generation.shard_count,
-                        generation.model.clone(),
+                        (generation.model.clone(), generation.encoder.clone()),
                         BTreeMap::new(),
                     )
                 });
-                if entry.0 != generation.shard_count || entry.1 != generation.model {
+                if entry.0 != generation.shard_count
+                    || entry.1.0 != generation.model
+                    || entry.1.1 != generation.encoder
+                {
                     continue;
                 }
                 for shard in &generation.shards {
@@ -109,7 +119,7 @@ impl ClusterView {
         let complete = served.into_iter().rev().find(|(_, (count, _, shards))| {
             *count > 0 && (0..*count).all(|shard| shards.contains_key(&shard))
         });
-        let Some((generation, (shard_count, model, shards))) = complete else {
+        let Some((generation, (shard_count, (model, encoder), shards))) = complete else {
             return Err(ClusterError::Unavailable(
                 "no generation has every shard served by a live search node".into(),
             ));
@@ -131,6 +141,7 @@ impl ClusterView {
             generation,
             shard_count,
             model,
+            encoder,
             replicas,
         })
     }
@@ -159,6 +170,7 @@ mod tests {
                     shard_count: *shard_count,
                     shards: shards.to_vec(),
                     model: None,
+                    encoder: None,
                 })
                 .collect(),
         }

@@ -187,7 +187,9 @@ pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<()> {
             match manifest.as_ref().and_then(|m| m.encoder.as_ref()) {
                 Some(shows) if shows.model_sha256 == encoder.model_sha256() =>
                     format!(": the index has {} show vectors from it", shows.count),
-                Some(_) => ": the index's show vectors come from another model (run `podlens index`)".to_owned(),
+                Some(_) =>
+                    ": the index's show vectors come from another model (run `podlens index`)"
+                        .to_owned(),
                 None => ": the index has no show vectors (run `podlens index`)".to_owned(),
             }
         ),

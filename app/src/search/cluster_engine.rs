@@ -191,9 +191,21 @@ async fn watch(
 }
 
 impl SearchEngine for ClusterEngine {
-    fn search(&self, request: SearchRequest) -> EngineFuture<'_, SearchResponse> {
+    fn search(&self, mut request: SearchRequest) -> EngineFuture<'_, SearchResponse> {
         Box::pin(async move {
             let current = self.current()?;
+            // The root embeds a podcast search's words once; its steps carry the vector.
+            if let Some(shows) = current.view.encoder.clone()
+                && request.encoder_text().is_some()
+            {
+                request = super::engine::on_search_pool(move || {
+                    if let Some(encoder) = super::QueryEncoder::shared() {
+                        encoder.fill(&mut request, Some(&shows));
+                    }
+                    Ok(request)
+                })
+                .await?;
+            }
             let shards = RemoteShards {
                 runner: RemoteRunner {
                     client: &self.client,
