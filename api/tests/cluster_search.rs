@@ -306,12 +306,17 @@ fn compare_lookups(
     use podlens_indexer::{RelatedMethod, SemanticRequest, VectorSearchOptions};
     let model = one.model.as_deref();
     for (mode, text) in queries().into_iter().take(60) {
-        let request = SemanticRequest {
+        let mut request = SemanticRequest {
             query: text.clone(),
             mode,
             limit: 20,
             include_podcast_ids: Vec::new(),
+            encoded_query: None,
         };
+        if let Some(encoder) = podlens_app::search::QueryEncoder::shared() {
+            let shows = one.manifest.encoder.as_ref();
+            encoder.fill_semantic(&mut request, shows.map(|shows| shows.model_sha256.as_str()));
+        }
         let alone = podlens_indexer::semantic_search(one, &request);
         let cluster = runtime.block_on(lookups::semantic_over(
             runner,

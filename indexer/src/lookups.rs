@@ -86,8 +86,24 @@ pub async fn semantic_over<R: StepRunner>(
             "limit must be between 1 and {MAX_SEMANTIC_LIMIT}"
         )));
     }
-    let model = model.ok_or(IndexError::VectorsUnavailable)?;
-    let query = QueryVector::new(&model.embed(&request.query));
+    let query = match (&request.encoded_query, request.mode) {
+        (Some(encoded), SearchMode::Podcasts) => {
+            if encoded.len() != crate::embedding::ENCODER_DIM
+                || encoded.iter().any(|v| !v.is_finite())
+            {
+                return Err(IndexError::InvalidRequest(
+                    "the query's encoder vector has the wrong dimension or a value that is not a number"
+                        .into(),
+                ));
+            }
+            QueryVector::new(encoded)
+        }
+        _ => QueryVector::new(
+            &model
+                .ok_or(IndexError::VectorsUnavailable)?
+                .embed(&request.query),
+        ),
+    };
     if query.is_zero() {
         return Err(IndexError::InvalidRequest(
             "the query has no word the embedding model knows".into(),

@@ -43,6 +43,20 @@ pub struct SemanticRequest {
     pub limit: usize,
     /// Only these podcasts (and their episodes) when not empty.
     pub include_podcast_ids: Vec<Uuid>,
+    /// The query's vector from the multilingual encoder, set by the caller for a podcast
+    /// search when the generation's show vectors come from the same model: the search
+    /// then ranks the show vectors (`crate::vectors::shows`) instead of the static
+    /// centroids.
+    pub encoded_query: Option<Vec<f32>>,
+}
+
+impl SemanticRequest {
+    /// What the encoder embeds for this search (its query), `None` when it would not use
+    /// it (an episode search).
+    pub fn encoder_text(&self) -> Option<&str> {
+        (self.mode == SearchMode::Podcasts && !self.query.trim().is_empty())
+            .then_some(self.query.as_str())
+    }
 }
 
 impl IndexReaderHandle {
@@ -168,7 +182,12 @@ pub(crate) fn nearest_rows(
         .with_min_len(crate::fanout::min_len())
         .map(|at| {
             let shard = generation.shard_numbers[*at];
-            let Some(vectors) = &generation.shards[*at].vectors else {
+            let open = &generation.shards[*at];
+            let store = match mode {
+                SearchMode::Podcasts => crate::shards::podcast_store(open, query),
+                SearchMode::Episodes => open.vectors.as_ref(),
+            };
+            let Some(vectors) = store else {
                 return Vec::new();
             };
             let found: Vec<(f32, (Uuid, usize))> = match mode {

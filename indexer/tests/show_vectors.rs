@@ -239,3 +239,33 @@ fn an_update_embeds_changed_shows_and_keeps_the_others() {
     let manifest = update_generation(&index_dir, changes, &without).unwrap();
     assert!(manifest.encoder.is_none());
 }
+
+#[test]
+fn a_semantic_podcast_search_ranks_the_show_vectors() {
+    let Some(encoder) = encoder() else { return };
+    let (podcasts, episodes) = load();
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &podcasts, &episodes, true);
+    let handle = IndexReaderHandle::open(&dir.path().join("index")).unwrap();
+    let mut request = podlens_indexer::SemanticRequest {
+        query: "the history of Lviv and its Polish songs".into(),
+        mode: SearchMode::Podcasts,
+        limit: 3,
+        include_podcast_ids: Vec::new(),
+        encoded_query: None,
+    };
+    // Without the encoder's vector a semantic search needs the static model, which this
+    // generation lacks.
+    assert!(handle.semantic_search(&request).is_err());
+    request.encoded_query = Some(encoder.query(request.encoder_text().unwrap()).unwrap());
+    let response = handle.semantic_search(&request).unwrap();
+    let Hits::Podcasts(hits) = response.hits else {
+        unreachable!()
+    };
+    assert_eq!(hits.len(), 3);
+    assert_eq!(
+        hits[0].podcast_id, podcasts[1].podcast_id,
+        "the Polish show about Lwów first"
+    );
+    assert!(hits.windows(2).all(|pair| pair[0].score >= pair[1].score));
+}

@@ -272,6 +272,7 @@ fn semantic(handle: &IndexReaderHandle, query: &str, mode: SearchMode, limit: us
             mode,
             limit,
             include_podcast_ids: Vec::new(),
+            encoded_query: None,
         })
         .unwrap()
         .hits
@@ -706,6 +707,7 @@ fn without_the_model_there_are_no_vectors_and_semantic_features_say_so() {
         mode: SearchMode::Episodes,
         limit: 5,
         include_podcast_ids: Vec::new(),
+        encoded_query: None,
     });
     assert!(matches!(result, Err(IndexError::VectorsUnavailable)));
     let generation = handle.generation();
@@ -838,6 +840,7 @@ fn the_sign_code_scan_recalls_brute_force_on_the_corpus_index() {
             mode: SearchMode::Episodes,
             limit: 10,
             include_podcast_ids: Vec::new(),
+            encoded_query: None,
         };
         let scan = semantic_search_with(&generation, &request, options).unwrap();
         let exact = semantic_search_with(
@@ -900,6 +903,7 @@ fn empty_and_tiny_shards_keep_codes_and_answer_like_three_shards() {
                 mode,
                 limit: 10,
                 include_podcast_ids: Vec::new(),
+                encoded_query: None,
             };
             // shards this small are scored exactly: the same answers as three shards
             assert_eq!(

@@ -223,9 +223,20 @@ impl SearchEngine for ClusterEngine {
         })
     }
 
-    fn semantic_search(&self, request: SemanticRequest) -> EngineFuture<'_, SearchResponse> {
+    fn semantic_search(&self, mut request: SemanticRequest) -> EngineFuture<'_, SearchResponse> {
         Box::pin(async move {
             let current = self.current()?;
+            if let Some(shows) = current.view.encoder.clone()
+                && request.encoder_text().is_some()
+            {
+                request = super::engine::on_search_pool(move || {
+                    if let Some(encoder) = super::QueryEncoder::shared() {
+                        encoder.fill_semantic(&mut request, Some(&shows));
+                    }
+                    Ok(request)
+                })
+                .await?;
+            }
             let runner = RemoteRunner {
                 client: &self.client,
                 view: &current.view,

@@ -122,8 +122,16 @@ impl SearchEngine for LocalEngine {
         })
     }
 
-    fn semantic_search(&self, request: SemanticRequest) -> EngineFuture<'_, SearchResponse> {
-        self.with_index(move |index| Ok(index.semantic_search(&request)?))
+    fn semantic_search(&self, mut request: SemanticRequest) -> EngineFuture<'_, SearchResponse> {
+        self.with_index(move |index| {
+            let generation = index.generation();
+            if let Some(shows) = &generation.manifest.encoder
+                && let Some(encoder) = super::QueryEncoder::shared()
+            {
+                encoder.fill_semantic(&mut request, Some(&shows.model_sha256));
+            }
+            Ok(index.semantic_search(&request)?)
+        })
     }
 
     fn related_podcasts(&self, podcast: Uuid, limit: usize) -> EngineFuture<'_, Vec<PodcastHit>> {

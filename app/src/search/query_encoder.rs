@@ -77,6 +77,20 @@ impl QueryEncoder {
         }
     }
 
+    /// [`QueryEncoder::fill`] for a semantic search.
+    pub fn fill_semantic(
+        &self,
+        request: &mut podlens_indexer::SemanticRequest,
+        shows_model: Option<&str>,
+    ) {
+        if request.encoded_query.is_some() || shows_model != Some(self.encoder.model_sha256()) {
+            return;
+        }
+        if let Some(text) = request.encoder_text().map(str::to_owned) {
+            request.encoded_query = self.vector(&text).map(|vector| vector.to_vec());
+        }
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, LruCache<String, Arc<[f32]>>> {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }

@@ -256,6 +256,8 @@ impl SearchService {
             mode,
             limit: limit as usize,
             include_podcast_ids: body.podcast_ids.unwrap_or_default(),
+            // The engine sets it (`crate::search::QueryEncoder`).
+            encoded_query: None,
         };
         if !self.engine.generation().await?.vectors {
             return Err(podlens_indexer::IndexError::VectorsUnavailable.into());
