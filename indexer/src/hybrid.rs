@@ -1,10 +1,15 @@
 //! Hybrid retrieval: a relevance-sorted search on a generation with vectors fuses the
-//! keyword ranking with the ranking by meaning (cosine of the query's static embedding
-//! with each hit's vector), by weighted reciprocal rank fusion:
+//! keyword ranking with the ranking by meaning (cosine of the query's embedding with each
+//! hit's vector), each score on one scale:
 //!
 //! ```text
-//! fused(d) = w_k / (k + keyword rank of d)  +  w_v / (k + vector rank of d)
+//! fused(d) = w_k · keyword score / best keyword score
+//!          + w_v · (1 − confidence) · clamp((similarity − median) / (best − median))
+//! confidence = (best keyword score − 5th keyword score) / best keyword score
 //! ```
+//!
+//! (the median and best similarity over the candidates; docs/search.md, "Hybrid
+//! retrieval", says why).
 //!
 //! - **Candidates.** The keyword window: the first [`FUSED_DEPTH`] keyword hits (more for
 //!   pages larger than half of it). Podcast searches add the podcasts nearest to the
@@ -14,6 +19,10 @@
 //!   window only (an episode's vector rank comes from its best description or transcript
 //!   chunk): searching every chunk for vector-only candidates costs more than the
 //!   keyword search itself.
+//! - **Show vectors.** A podcast search whose request carries the multilingual encoder's
+//!   vector of its words (`SearchRequest::encoded_query`) ranks by the show vectors
+//!   (`crate::vectors::shows`, weight [`SHOWS_FUSION`]) and adds the static model's
+//!   similarity beside it ([`STATIC_BESIDE_SHOWS`]).
 //! - **Shows like X.** A podcast term that asks for shows like, similar to or alternatives
 //!   to a show the keyword search finds by its title (every content word in the title)
 //!   takes that show's centroid as the query's vector, weighs the vector ranking up and
@@ -238,6 +247,8 @@ struct Candidate {
     vector_rank: Option<usize>,
     /// The Jaccard share of genres in common with the named show of a "like" query.
     genre_share: Option<Score>,
+    /// Beside the show vectors: the static model's similarity.
+    static_similarity: Option<f32>,
     fused: Score,
 }
 
@@ -319,6 +330,7 @@ pub(crate) async fn page<S: Shards>(
             keyword_rank,
             vector_rank: None,
             genre_share: None,
+            static_similarity: None,
             fused: 0.0,
         })
         .collect();
@@ -363,6 +375,7 @@ pub(crate) async fn page<S: Shards>(
         SearchMode::Episodes => EPISODE_VECTOR_SHARE,
     };
     let vector_weight = weights.vector * mode_weight * (1.0 - confidence);
+    let static_weight = STATIC_BESIDE_SHOWS * mode_weight * (1.0 - confidence);
     // In a "like" query, every candidate's genres, the named show's among them.
     let genres: Vec<HashSet<String>> = if named.is_some() {
         shards
@@ -399,13 +412,11 @@ pub(crate) async fn page<S: Shards>(
         {
             candidate.genre_share = genres.get(at).map(|genres| jaccard(named, genres));
         }
-        let second_part = match (&second, second_range) {
-            (Some(sims), Some((low2, high2))) if high2 > low2 => sims[at].map_or(0.0, |sim| {
-                STATIC_BESIDE_SHOWS
-                    * mode_weight
-                    * (1.0 - confidence)
-                    * ((sim - low2) / (high2 - low2)).clamp(0.0, 1.0)
-            }),
+        candidate.static_similarity = second.as_ref().and_then(|sims| sims[at]);
+        let second_part = match (candidate.static_similarity, second_range) {
+            (Some(sim), Some((low2, high2))) if high2 > low2 => {
+                static_weight * ((sim - low2) / (high2 - low2)).clamp(0.0, 1.0)
+            }
             _ => 0.0,
         };
         let vector_part = vector_part + second_part;
@@ -477,6 +488,10 @@ pub(crate) async fn page<S: Shards>(
                         "similarityLow": low,
                         "similarityHigh": high,
                         "vectorWeight": vector_weight,
+                        "staticSimilarity": candidate.static_similarity,
+                        "staticSimilarityLow": second_range.map(|(low, _)| low),
+                        "staticSimilarityHigh": second_range.map(|(_, high)| high),
+                        "staticWeight": second.as_ref().map(|_| static_weight),
                         "genreShare": candidate.genre_share,
                         "genreWeight": LIKE_GENRE_WEIGHT,
                         "namedShow": named_show,
