@@ -63,9 +63,10 @@ echo "semantic search answers $((SECONDS - first_screen)) s after the first scre
 grep -E '^(vectors|show vectors):' "$data/demo.log" || true
 # A podcast search loads the multilingual encoder (when installed), so the idle window
 # below measures a server that holds it.
-curl -sf -o /dev/null -X POST "$url/api/v1/search/podcasts" -H "Authorization: $key" \
-  -H 'Content-Type: application/json' \
-  -d '{"searchTerms": [{"searchTerm": "gardening for beginners", "searchType": "text"}], "pageSize": 5}'
+status="$(curl -s -o "$data/search.json" -w '%{http_code}' -X POST "$url/api/v1/search/podcasts" \
+  -H "Authorization: $key" -H 'Content-Type: application/json' \
+  -d '{"searchTerms": [{"searchTerm": "gardening for beginners", "searchType": "text", "searchTargets": ["podcast-title", "podcast-description"]}], "pageSize": 5}')"
+[ "$status" = 200 ] || { cat "$data/search.json" >&2; echo "a podcast search answered HTTP $status" >&2; exit 1; }
 
 # Idle: the server's own CPU time over 120 s.
 wait_until=$((first_screen + 30))

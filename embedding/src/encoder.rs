@@ -117,6 +117,14 @@ impl Encoder {
         cache.join("podlens-models").join(ENCODER_DIR_NAME)
     }
 
+    /// Sets the OpenMP variables the engine's libgomp reads when it loads (the team size
+    /// and the passive wait policy), unless the environment sets them. A binary calls it
+    /// first thing, while it has one thread: changing the environment later races with
+    /// any thread that reads it. [`Encoder::load`] calls it too (a no-op the second time).
+    pub fn prepare_environment() {
+        configure_openmp();
+    }
+
     /// The encoder of [`Encoder::default_dir`], loaded once per process; `None` (said
     /// once in the log) when it is not installed or does not load.
     pub fn shared() -> Option<Arc<Encoder>> {
@@ -151,7 +159,7 @@ impl Encoder {
             _ => crate::build::file_sha256(&model_file)?,
         };
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let team_threads = configure_openmp(cores.min(MAX_TEAM_THREADS));
+        let team_threads = configure_openmp();
 
         // SAFETY: loading runs the library's initialisers (libgomp's, bundled beside
         // it); the library is the pinned engine the install script checked.
@@ -348,15 +356,19 @@ fn c_text(text: &str) -> CString {
     CString::new(text.replace('\0', " ")).unwrap_or_default()
 }
 
-/// Sets OpenMP's team size and wait policy for the engine, once and before the engine
-/// (and its libgomp, which reads them when it loads) is loaded, unless the environment
-/// already sets them. Answers the team size in force.
-fn configure_openmp(threads: usize) -> usize {
+/// Sets OpenMP's team size (the cores, at most [`MAX_TEAM_THREADS`]) and wait policy for
+/// the engine, once and before the engine (and its libgomp, which reads them when it
+/// loads) is loaded, unless the environment already sets them. Answers the team size in
+/// force.
+fn configure_openmp() -> usize {
     static CONFIGURE: Once = Once::new();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(MAX_TEAM_THREADS);
     CONFIGURE.call_once(|| {
         if std::env::var_os("OMP_NUM_THREADS").is_none() {
-            // SAFETY: set once, before libgomp loads; the process's other threads do not
-            // read the OpenMP variables.
+            // SAFETY: set once, before libgomp loads: by `Encoder::prepare_environment`
+            // while the binary has one thread, or else when the encoder first loads.
             unsafe { std::env::set_var("OMP_NUM_THREADS", threads.to_string()) };
         }
         if std::env::var_os("OMP_WAIT_POLICY").is_none() {

@@ -110,6 +110,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// A failed command prints one line, `error: ` and its causes joined by ": ", and exits
 /// with 1. The error's backtrace follows only when `RUST_BACKTRACE` asks for it.
 fn main() -> std::process::ExitCode {
+    // Before any thread starts: the encoder's OpenMP settings are environment variables.
+    podlens_indexer::embedding::Encoder::prepare_environment();
     match run() {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
