@@ -315,7 +315,7 @@ fn compare_lookups(
         };
         if let Some(encoder) = podlens_app::search::QueryEncoder::shared() {
             let shows = one.manifest.encoder.as_ref();
-            encoder.fill_semantic(&mut request, shows.map(|shows| shows.model_sha256.as_str()));
+            encoder.fill(&mut request, shows.map(|shows| shows.model_sha256.as_str()));
         }
         let alone = podlens_indexer::semantic_search(one, &request);
         let cluster = runtime.block_on(lookups::semantic_over(

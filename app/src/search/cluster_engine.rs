@@ -21,6 +21,7 @@ use podlens_indexer::{
 use uuid::Uuid;
 
 use super::engine::{EngineFuture, GenerationInfo, SearchEngine};
+use super::query_encoder::{Encodable, QueryEncoder};
 use crate::error::{AppError, AppResult};
 
 /// How often the root looks at which nodes serve which shards.
@@ -190,22 +191,29 @@ async fn watch(
     }
 }
 
+/// `request` with the encoder's vector of its words when the view's show vectors come
+/// from the encoder this node holds (embedded on the search pool, off the runtime).
+async fn embedded<R: Encodable + Send + 'static>(request: R, view: &ClusterView) -> AppResult<R> {
+    let Some(shows) = view.encoder.clone() else {
+        return Ok(request);
+    };
+    if request.encoder_text().is_none() {
+        return Ok(request);
+    }
+    let mut request = request;
+    super::engine::on_search_pool(move || {
+        QueryEncoder::fill_shared(&mut request, Some(&shows));
+        Ok(request)
+    })
+    .await
+}
+
 impl SearchEngine for ClusterEngine {
-    fn search(&self, mut request: SearchRequest) -> EngineFuture<'_, SearchResponse> {
+    fn search(&self, request: SearchRequest) -> EngineFuture<'_, SearchResponse> {
         Box::pin(async move {
             let current = self.current()?;
             // The root embeds a podcast search's words once; its steps carry the vector.
-            if let Some(shows) = current.view.encoder.clone()
-                && request.encoder_text().is_some()
-            {
-                request = super::engine::on_search_pool(move || {
-                    if let Some(encoder) = super::QueryEncoder::shared() {
-                        encoder.fill(&mut request, Some(&shows));
-                    }
-                    Ok(request)
-                })
-                .await?;
-            }
+            let request = embedded(request, &current.view).await?;
             let shards = RemoteShards {
                 runner: RemoteRunner {
                     client: &self.client,
@@ -223,20 +231,10 @@ impl SearchEngine for ClusterEngine {
         })
     }
 
-    fn semantic_search(&self, mut request: SemanticRequest) -> EngineFuture<'_, SearchResponse> {
+    fn semantic_search(&self, request: SemanticRequest) -> EngineFuture<'_, SearchResponse> {
         Box::pin(async move {
             let current = self.current()?;
-            if let Some(shows) = current.view.encoder.clone()
-                && request.encoder_text().is_some()
-            {
-                request = super::engine::on_search_pool(move || {
-                    if let Some(encoder) = super::QueryEncoder::shared() {
-                        encoder.fill_semantic(&mut request, Some(&shows));
-                    }
-                    Ok(request)
-                })
-                .await?;
-            }
+            let request = embedded(request, &current.view).await?;
             let runner = RemoteRunner {
                 client: &self.client,
                 view: &current.view,

@@ -108,28 +108,24 @@ impl LocalEngine {
     }
 }
 
+/// The model of the current generation's show vectors, if it has them.
+fn shows_model(index: &podlens_indexer::IndexReaderHandle) -> Option<String> {
+    let generation = index.generation();
+    let shows = generation.manifest.encoder.as_ref()?;
+    Some(shows.model_sha256.clone())
+}
+
 impl SearchEngine for LocalEngine {
     fn search(&self, mut request: SearchRequest) -> EngineFuture<'_, SearchResponse> {
         self.with_index(move |index| {
-            // Only a generation with show vectors loads the encoder.
-            let generation = index.generation();
-            if let Some(shows) = &generation.manifest.encoder
-                && let Some(encoder) = super::QueryEncoder::shared()
-            {
-                encoder.fill(&mut request, Some(&shows.model_sha256));
-            }
+            super::QueryEncoder::fill_shared(&mut request, shows_model(index).as_deref());
             Ok(index.search(&request)?)
         })
     }
 
     fn semantic_search(&self, mut request: SemanticRequest) -> EngineFuture<'_, SearchResponse> {
         self.with_index(move |index| {
-            let generation = index.generation();
-            if let Some(shows) = &generation.manifest.encoder
-                && let Some(encoder) = super::QueryEncoder::shared()
-            {
-                encoder.fill_semantic(&mut request, Some(&shows.model_sha256));
-            }
+            super::QueryEncoder::fill_shared(&mut request, shows_model(index).as_deref());
             Ok(index.semantic_search(&request)?)
         })
     }

@@ -10,8 +10,8 @@ use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
 
 use lru::LruCache;
-use podlens_indexer::SearchRequest;
 use podlens_indexer::embedding::Encoder;
+use podlens_indexer::{SearchRequest, SemanticRequest};
 
 /// Query vectors kept (about 1.5 KB each).
 const CACHED_QUERIES: usize = 4096;
@@ -68,30 +68,54 @@ impl QueryEncoder {
 
     /// Sets `request`'s encoder vector when the search uses one and the generation's
     /// show vectors (`shows_model`: their model's sha256) come from this encoder.
-    pub fn fill(&self, request: &mut SearchRequest, shows_model: Option<&str>) {
-        if request.encoded_query.is_some() || shows_model != Some(self.encoder.model_sha256()) {
+    pub fn fill(&self, request: &mut impl Encodable, shows_model: Option<&str>) {
+        if request.encoded_query().is_some() || shows_model != Some(self.encoder.model_sha256()) {
             return;
         }
         if let Some(text) = request.encoder_text() {
-            request.encoded_query = self.vector(&text).map(|vector| vector.to_vec());
+            *request.encoded_query() = self.vector(&text).map(|vector| vector.to_vec());
         }
     }
 
-    /// [`QueryEncoder::fill`] for a semantic search.
-    pub fn fill_semantic(
-        &self,
-        request: &mut podlens_indexer::SemanticRequest,
-        shows_model: Option<&str>,
-    ) {
-        if request.encoded_query.is_some() || shows_model != Some(self.encoder.model_sha256()) {
-            return;
-        }
-        if let Some(text) = request.encoder_text().map(str::to_owned) {
-            request.encoded_query = self.vector(&text).map(|vector| vector.to_vec());
+    /// [`QueryEncoder::fill`] with the process's encoder, when the generation has show
+    /// vectors (only then is the encoder loaded).
+    pub fn fill_shared(request: &mut impl Encodable, shows_model: Option<&str>) {
+        if shows_model.is_some()
+            && let Some(encoder) = QueryEncoder::shared()
+        {
+            encoder.fill(request, shows_model);
         }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, LruCache<String, Arc<[f32]>>> {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// An engine request the encoder's vector of its words can ride in.
+pub trait Encodable {
+    /// What the encoder embeds, `None` when the search would not use it.
+    fn encoder_text(&self) -> Option<String>;
+    /// Where the vector goes.
+    fn encoded_query(&mut self) -> &mut Option<Vec<f32>>;
+}
+
+impl Encodable for SearchRequest {
+    fn encoder_text(&self) -> Option<String> {
+        SearchRequest::encoder_text(self)
+    }
+
+    fn encoded_query(&mut self) -> &mut Option<Vec<f32>> {
+        &mut self.encoded_query
+    }
+}
+
+impl Encodable for SemanticRequest {
+    fn encoder_text(&self) -> Option<String> {
+        SemanticRequest::encoder_text(self).map(str::to_owned)
+    }
+
+    fn encoded_query(&mut self) -> &mut Option<Vec<f32>> {
+        &mut self.encoded_query
     }
 }

@@ -191,7 +191,7 @@ impl ShowVectors {
         }
         let dir = shows_dir(shard_dir);
         std::fs::create_dir_all(&dir).map_err(|e| IndexError::io(&dir, e))?;
-        self.store.build_codes();
+        // (writing builds the sign codes of the rows pushed)
         self.store.write(&dir)?;
         Ok(self.store.len() as u64)
     }
