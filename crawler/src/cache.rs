@@ -86,10 +86,16 @@ impl HttpCache {
     }
 }
 
+/// Writes a file of its own beside `path`, then renames it over `path`: two fetches of one
+/// URL at once (a page linked from many sites) each write their own file and the last
+/// rename wins, where a shared temporary name made one of them fail.
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let temporary = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&temporary, bytes)?;
-    std::fs::rename(&temporary, path)
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut temporary = tempfile::NamedTempFile::new_in(dir)?;
+    temporary.write_all(bytes)?;
+    temporary.persist(path).map_err(|error| error.error)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -118,5 +124,42 @@ mod tests {
         };
         cache.store(&without, b"x").unwrap();
         assert!(cache.load("https://example.com/other").is_none());
+    }
+
+    #[test]
+    fn concurrent_stores_of_one_url_all_succeed() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = HttpCache::open(dir.path()).unwrap();
+        let bodies: Vec<Vec<u8>> = (0..16)
+            .map(|i| format!("<html>{i}</html>").into_bytes())
+            .collect();
+        std::thread::scope(|scope| {
+            for body in &bodies {
+                let cache = &cache;
+                scope.spawn(move || {
+                    for _ in 0..20 {
+                        let meta = CachedMeta {
+                            url: "https://example.com/shared".into(),
+                            final_url: "https://example.com/shared".into(),
+                            etag: Some("\"v\"".into()),
+                            last_modified: None,
+                            content_type: None,
+                        };
+                        cache.store(&meta, body).unwrap();
+                    }
+                });
+            }
+        });
+        let loaded = cache.load("https://example.com/shared").unwrap();
+        assert!(bodies.contains(&loaded.body), "one writer's whole body");
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            leftovers.len(),
+            2,
+            "the body and its validators only: {leftovers:?}"
+        );
     }
 }

@@ -319,3 +319,30 @@ fn has_transcript_is_claimed_only_for_transcripts_the_catalog_holds() {
     assert_eq!(held(&catalog), vec![target.episode_id]);
     assert_eq!(catalog.podcast(id).unwrap().unwrap().total_transcripts, 1);
 }
+
+#[test]
+fn the_newest_publication_leaves_out_dates_after_the_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = Catalog::open(dir.path()).unwrap();
+    assert_eq!(catalog.newest_publication(base_time()).unwrap(), None);
+    let mut batch = feed(3, 3);
+    let dates = [
+        base_time() - Duration::days(10),
+        base_time() - Duration::days(2),
+        base_time() + Duration::days(4000),
+    ];
+    for (episode, date) in batch.episodes.iter_mut().zip(dates) {
+        episode.episode_rss_published_at = Some(date);
+    }
+    catalog.upsert_feed(&batch).unwrap();
+    assert_eq!(
+        catalog.newest_publication(base_time()).unwrap(),
+        Some(dates[1])
+    );
+    assert_eq!(
+        catalog
+            .newest_publication(base_time() - Duration::days(5))
+            .unwrap(),
+        Some(dates[0])
+    );
+}

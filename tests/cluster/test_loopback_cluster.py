@@ -377,14 +377,31 @@ def test_the_cluster_answers_as_one_node_built_from_the_same_corpus(cluster, sin
             where = f"{kind} {json.dumps(body)} page {page + 1}"
             assert total_c == total_s, f"{where}: totals {total_c} vs {total_s}"
             assert [h[0] for h in hits_c] == [h[0] for h in hits_s], f"{where}: hits differ"
-            for (_, a), (_, b) in zip(hits_c, hits_s):
-                assert (a is None and b is None) or abs(a - b) <= 1e-5, f"{where}: scores {a} vs {b}"
+            for at, ((_, a), (_, b)) in enumerate(zip(hits_c, hits_s)):
+                if not ((a is None and b is None) or abs(a - b) <= 1e-5):
+                    pytest.fail(f"{where}: hit {at + 1} scores {a} vs {b}; asked again: "
+                                f"{again(kind, request_of(body, cursors), at)}")
             compared += 1
             hits += len(hits_c)
             cursors = [answers[0]["data"].get("cursor"), answers[1]["data"].get("cursor")]
             if not cursors[0] or not cursors[1]:
                 assert not cursors[0] and not cursors[1], f"{where}: one side has a next page"
                 break
+
+    def request_of(body, cursors):
+        return [dict(body, cursor=cursor) if cursor else body for cursor in cursors]
+
+    def again(kind, requests, at):
+        """The hit's score asked of each API node and the single node once more."""
+        scores = {}
+        for name, target, who, request in (
+                [(f"api {i}", url, cluster, requests[0]) for i, url in enumerate(cluster["api"])]
+                + [("single", single_node["url"], one, requests[1])]):
+            status, answer = call(f"{target}/api/v1/search/{kind}", request,
+                                  {"authorization": who["adminKey"], "content-type": "application/json"})
+            hits_ = hits_of(answer, kind)[1] if status == 200 else []
+            scores[name] = hits_[at][1] if at < len(hits_) else status
+        return scores
 
     queries = relevance_queries()
     assert len(queries) > 50

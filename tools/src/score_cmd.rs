@@ -131,6 +131,11 @@ pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
     }
 
     let now = chrono::Utc::now();
+    // Ages count to the catalog's newest episode, not to the clock: the same catalog
+    // scores the same whenever and wherever it is scored (a cluster's build and a single
+    // node's, minutes apart, gave shows a day's difference in age), as search's recency
+    // prior counts from the newest episode too.
+    let as_of = catalog.newest_publication(now)?.unwrap_or(now);
     let bar = crate::progress::bar(catalog.counts()?.podcasts, "podcasts", config.no_progress);
     let mut scores = Vec::new();
     let mut podcast_ids = Vec::new();
@@ -140,7 +145,7 @@ pub fn run(config: &Config, args: ScoreArgs) -> anyhow::Result<()> {
         let podcast_id = podcast.podcast_id;
         podcast_ids.push(podcast_id);
         sponsor_mentions.extend(episodes.iter().flat_map(episode_sponsor_mentions));
-        let mut inputs = feed_inputs(&podcast, &episodes, now);
+        let mut inputs = feed_inputs(&podcast, &episodes, as_of);
         inputs.website_links = crawls
             .get(&podcast_id)
             .map(|crawl| crawl.socials.len() as u64);

@@ -34,7 +34,7 @@ pub use upsert::UpsertSummary;
 use crate::DataError;
 use crate::records::{
     EPISODE_COLUMNS, FETCH_COLUMNS, PERSON_COLUMNS, PODCAST_COLUMNS, episode_from_row,
-    fetch_from_row, person_from_row, podcast_from_row, time_at, uuid_at,
+    fetch_from_row, person_from_row, podcast_from_row, time_at, time_from_micros, uuid_at,
 };
 
 /// File name of the catalog database inside the data directory.
@@ -201,6 +201,21 @@ impl Catalog {
             },
         )?;
         Ok(counts)
+    }
+
+    /// The newest episode publication date no later than `before` (dates in the future,
+    /// as some feeds give, are left out): the instant the catalog's own data speaks of.
+    pub fn newest_publication(
+        &self,
+        before: DateTime<Utc>,
+    ) -> Result<Option<DateTime<Utc>>, DataError> {
+        let micros: Option<i64> = self.connection.query_row(
+            r#"SELECT epoch_us(max("episodeRssPublishedAt")) FROM episodes
+               WHERE epoch_us("episodeRssPublishedAt") <= ?"#,
+            [before.timestamp_micros()],
+            |row| row.get(0),
+        )?;
+        Ok(micros.and_then(time_from_micros))
     }
 
     /// Ids of every podcast, sorted.

@@ -12,11 +12,11 @@ use podlens_model::entities::AuthorityInputs;
 /// Show notes of this many characters (without HTML) count as complete.
 pub const FULL_SHOW_NOTES_CHARS: f64 = 500.0;
 
-/// The feed's part of the inputs.
+/// The feed's part of the inputs, its age counted to `as_of`.
 pub fn feed_inputs(
     podcast: &PodcastRecord,
     episodes: &[EpisodeRecord],
-    now: DateTime<Utc>,
+    as_of: DateTime<Utc>,
 ) -> AuthorityInputs {
     let mut published: Vec<DateTime<Utc>> = episodes
         .iter()
@@ -57,7 +57,7 @@ pub fn feed_inputs(
         episode_count: Some(
             u64::try_from(podcast.total_episodes.max(episodes.len() as i64)).unwrap_or(0),
         ),
-        age_days: founded.map(|date| u64::try_from((now - date).num_days()).unwrap_or(0)),
+        age_days: founded.map(|date| u64::try_from((as_of - date).num_days()).unwrap_or(0)),
         show_notes_quality: mean(&notes),
         feed_social_links: Some(social_links),
         ..AuthorityInputs::default()
