@@ -94,5 +94,5 @@ scripts/schemathesis.sh
 stage "web: end to end in Chromium against a real podlens serve"
 scripts/e2e.sh
 
-stage "newcomer: the README's main command, small (podlens demo --podcasts 300 --small-model), checked in Chromium"
+stage "newcomer: the README's main command, small (podlens demo --podcasts 200 --small-model), checked in Chromium"
 scripts/newcomer.sh

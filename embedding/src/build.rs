@@ -4,6 +4,7 @@
 //! centred ([`StaticRecipe`]), and the folder is written with a sha256-pinned manifest.
 //! A folder already built from the same source weights and recipe is reused as is.
 
+use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -20,6 +21,8 @@ use super::static_model::{
 
 /// Cache of the raw (unweighted) per-token vectors inside the output folder.
 pub const RAW_VECTORS_FILE: &str = "raw-token-vectors.safetensors";
+/// Beside the vocabulary models: every token they distilled, with its vector.
+pub const TOKEN_CACHE_FILE: &str = "distilled-tokens.safetensors";
 /// Cache of the exact vectors of the fit's passages inside the output folder.
 pub const TEACHER_VECTORS_FILE: &str = "teacher-vectors.bin";
 /// Format version written into manifests.
@@ -263,13 +266,14 @@ pub fn build_vocabulary_model(
         mark_used(&dir);
         return Ok(dir);
     }
-    let mpnet = MpnetModel::load(mpnet_dir)?;
-    let dim = mpnet.encoder().config().hidden_size;
-    let rows = distill_token_vectors(&mpnet, &ids, &|_, _| {})?;
-    let mut raw = vec![0.0_f32; tokenizer.vocab_size() * dim];
-    for (index, id) in ids.iter().enumerate() {
-        raw[*id as usize * dim..][..dim].copy_from_slice(&rows[index * dim..][..dim]);
-    }
+    let raw = vocabulary_token_vectors(
+        mpnet_dir,
+        &ids,
+        tokenizer.vocab_size(),
+        &source_sha256,
+        &cache_root.join(TOKEN_CACHE_FILE),
+    )?;
+    let dim = raw.len() / tokenizer.vocab_size();
     let weights = recipe.sif_a.map(|a| frequencies.sif_weights(a));
     let table = apply_recipe(
         &raw,
@@ -307,6 +311,125 @@ pub fn build_vocabulary_model(
     std::fs::rename(&staging, &dir).map_err(|error| EmbeddingError::io(&dir, error))?;
     prune_vocabulary_models(cache_root, KEEP_VOCABULARY_MODELS);
     Ok(dir)
+}
+
+/// The MPNet vectors of `ids`, in a table of `vocab_size` rows (zero elsewhere). A
+/// token's vector does not depend on the corpus that asks for it, so every token distilled
+/// is kept in `cache` (its ids and vectors, for one source model): a vocabulary model of
+/// another corpus (the demo on another port, a corpus with new words) distils only the
+/// tokens the cache lacks. A cache that cannot be read or written costs time, not the
+/// model.
+fn vocabulary_token_vectors(
+    mpnet_dir: &Path,
+    ids: &[u32],
+    vocab_size: usize,
+    source_sha256: &str,
+    cache: &Path,
+) -> EmbeddingResult<Vec<f32>> {
+    let (mut cached_ids, mut cached) =
+        read_token_cache(cache, source_sha256, vocab_size).unwrap_or_default();
+    let mut row_of: HashMap<u32, usize> = cached_ids
+        .iter()
+        .enumerate()
+        .map(|(row, id)| (*id, row))
+        .collect();
+    let missing: Vec<u32> = ids
+        .iter()
+        .copied()
+        .filter(|id| !row_of.contains_key(id))
+        .collect();
+    let dim = if missing.is_empty() && !cached_ids.is_empty() {
+        cached.len() / cached_ids.len()
+    } else {
+        let mpnet = MpnetModel::load(mpnet_dir)?;
+        let dim = mpnet.encoder().config().hidden_size;
+        if !cached_ids.is_empty() && cached.len() != cached_ids.len() * dim {
+            (cached_ids, cached) = (Vec::new(), Vec::new());
+            row_of.clear();
+        }
+        let missing: Vec<u32> = ids
+            .iter()
+            .copied()
+            .filter(|id| !row_of.contains_key(id))
+            .collect();
+        let rows = distill_token_vectors(&mpnet, &missing, &|_, _| {})?;
+        for (index, id) in missing.iter().enumerate() {
+            row_of.insert(*id, cached_ids.len());
+            cached_ids.push(*id);
+            cached.extend_from_slice(&rows[index * dim..][..dim]);
+        }
+        if !missing.is_empty()
+            && let Err(error) = write_token_cache(cache, &cached_ids, &cached, dim, source_sha256)
+        {
+            tracing::warn!(path = %cache.display(), %error, "cannot keep the distilled token vectors");
+        }
+        dim
+    };
+    let mut raw = vec![0.0_f32; vocab_size * dim];
+    for id in ids {
+        let row = row_of[id];
+        raw[*id as usize * dim..][..dim].copy_from_slice(&cached[row * dim..][..dim]);
+    }
+    Ok(raw)
+}
+
+/// The token cache's ids and their vectors (one row each), when made from the same
+/// source weights and every id is in the vocabulary.
+fn read_token_cache(
+    path: &Path,
+    source_sha256: &str,
+    vocab_size: usize,
+) -> Option<(Vec<u32>, Vec<f32>)> {
+    let bytes = std::fs::read(path).ok()?;
+    let (_, metadata) = SafeTensors::read_metadata(&bytes).ok()?;
+    if metadata.metadata().as_ref()?.get("source_sha256")? != source_sha256 {
+        return None;
+    }
+    let tensors = SafeTensors::deserialize(&bytes).ok()?;
+    let (ids, raw) = (tensors.tensor("ids").ok()?, tensors.tensor("raw").ok()?);
+    if ids.dtype() != Dtype::U32 || raw.dtype() != Dtype::F32 {
+        return None;
+    }
+    let ids: Vec<u32> = ids
+        .data()
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    let raw = super::linalg::f32s_from_le(raw.data());
+    let sound = !ids.is_empty()
+        && raw.len() % ids.len() == 0
+        && ids.iter().all(|id| (*id as usize) < vocab_size);
+    sound.then_some((ids, raw))
+}
+
+/// Writes the token cache whole, through a file of its own renamed over the old one
+/// (two builds at once: the last one's superset wins).
+fn write_token_cache(
+    path: &Path,
+    ids: &[u32],
+    raw: &[f32],
+    dim: usize,
+    source_sha256: &str,
+) -> EmbeddingResult<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|error| EmbeddingError::io(dir, error))?;
+    let id_bytes: Vec<u8> = ids.iter().flat_map(|id| id.to_le_bytes()).collect();
+    let raw_bytes: Vec<u8> = raw.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let invalid =
+        |error: safetensors::SafeTensorError| EmbeddingError::invalid(path, error.to_string());
+    let ids_view = TensorView::new(Dtype::U32, vec![ids.len()], &id_bytes).map_err(invalid)?;
+    let raw_view =
+        TensorView::new(Dtype::F32, vec![ids.len(), dim], &raw_bytes).map_err(invalid)?;
+    let metadata = HashMap::from([("source_sha256".to_owned(), source_sha256.to_owned())]);
+    let serialized = safetensors::serialize([("ids", ids_view), ("raw", raw_view)], Some(metadata))
+        .map_err(invalid)?;
+    let mut file =
+        tempfile::NamedTempFile::new_in(dir).map_err(|error| EmbeddingError::io(dir, error))?;
+    std::io::Write::write_all(&mut file, &serialized)
+        .map_err(|error| EmbeddingError::io(path, error))?;
+    file.persist(path)
+        .map_err(|error| EmbeddingError::io(path, error.error))?;
+    Ok(())
 }
 
 /// Marks a cached vocabulary model as just used (its manifest's modification time).
@@ -401,8 +524,7 @@ fn write_raw_vectors(
     let bytes: Vec<u8> = raw.iter().flat_map(|v| v.to_le_bytes()).collect();
     let view = TensorView::new(Dtype::F32, vec![rows, dim], &bytes)
         .map_err(|error| EmbeddingError::InvalidInput(error.to_string()))?;
-    let metadata =
-        std::collections::HashMap::from([("source_sha256".to_owned(), source_sha256.to_owned())]);
+    let metadata = HashMap::from([("source_sha256".to_owned(), source_sha256.to_owned())]);
     let serialized = safetensors::serialize([("raw", view)], Some(metadata))
         .map_err(|error| EmbeddingError::invalid(path, error.to_string()))?;
     std::fs::write(path, serialized).map_err(|error| EmbeddingError::io(path, error))

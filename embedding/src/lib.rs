@@ -31,8 +31,8 @@ mod tokenizer;
 
 pub use build::{
     BuildStep, RAW_VECTORS_FILE, StaticBuildOptions, StaticBuildReport, TEACHER_VECTORS_FILE,
-    build_static_model, build_vocabulary_model, distill_token_vectors, file_sha256,
-    read_raw_vectors,
+    TOKEN_CACHE_FILE, build_static_model, build_vocabulary_model, distill_token_vectors,
+    file_sha256, read_raw_vectors,
 };
 pub use encoder::{ENCODER_DIM, ENCODER_DIR_NAME, Encoder, EncoderInput};
 pub use error::{EmbeddingError, EmbeddingResult};

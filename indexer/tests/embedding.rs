@@ -317,3 +317,58 @@ fn int8_quantisation_stays_within_half_a_step() {
         );
     }
 }
+
+/// A vocabulary model built with the distilled-token cache of another corpus (its tokens
+/// taken from the cache, only the new ones distilled) equals one built from nothing.
+#[test]
+fn a_vocabulary_model_from_the_token_cache_equals_one_distilled_afresh() {
+    if !installed() {
+        return;
+    }
+    use podlens_indexer::embedding::{TOKEN_CACHE_FILE, build_vocabulary_model};
+    let first = ["gardening for beginners", "compost and soil"];
+    let second = [
+        "gardening for beginners",
+        "soil, seeds and the history of tomatoes",
+    ];
+    let warm = tempfile::tempdir().expect("temp dir");
+    build_vocabulary_model(&mpnet_dir(), &first, warm.path()).expect("first model");
+    let cached_after_first = std::fs::metadata(warm.path().join(TOKEN_CACHE_FILE))
+        .expect("the distilled tokens are kept")
+        .len();
+    let from_cache = build_vocabulary_model(&mpnet_dir(), &second, warm.path()).expect("model");
+    let cold = tempfile::tempdir().expect("temp dir");
+    let afresh = build_vocabulary_model(&mpnet_dir(), &second, cold.path()).expect("model");
+    assert!(
+        std::fs::metadata(warm.path().join(TOKEN_CACHE_FILE))
+            .expect("cache")
+            .len()
+            > cached_after_first,
+        "the second corpus's new tokens join the cache"
+    );
+    let (a, b) = (
+        StaticModel::load(&from_cache).expect("loads"),
+        StaticModel::load(&afresh).expect("loads"),
+    );
+    for text in second.iter().chain(&["tomatoes", "history of soil"]) {
+        let (x, y) = (a.embed(text), b.embed(text));
+        assert_eq!(x.len(), y.len());
+        let worst = x
+            .iter()
+            .zip(&y)
+            .map(|(p, q)| (p - q).abs())
+            .fold(0.0_f32, f32::max);
+        assert!(worst <= 1e-6, "{text}: vectors differ by {worst}");
+    }
+    // A cache that is not one (truncated) is distilled around, not trusted.
+    std::fs::write(warm.path().join(TOKEN_CACHE_FILE), b"not a cache").expect("write");
+    let third = ["history podcasts about soil"];
+    let rebuilt = build_vocabulary_model(&mpnet_dir(), &third, warm.path()).expect("model");
+    let colder = tempfile::tempdir().expect("temp dir");
+    let fresh = build_vocabulary_model(&mpnet_dir(), &third, colder.path()).expect("model");
+    let (x, y) = (
+        StaticModel::load(&rebuilt).expect("loads").embed(third[0]),
+        StaticModel::load(&fresh).expect("loads").embed(third[0]),
+    );
+    assert!(x.iter().zip(&y).all(|(p, q)| (p - q).abs() <= 1e-6));
+}
