@@ -163,6 +163,13 @@ impl IntoResponse for ApiError {
         let (status, code, message) = self.parts();
         let body = json!({ "status": code, "data": { "message": message } });
         let mut response = (status, axum::Json(body)).into_response();
+        if let ApiError::Unavailable(_) = &self {
+            // What is not there yet or is busy may pass: a client's retry can wait a second.
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                HeaderValue::from_static("1"),
+            );
+        }
         if let ApiError::TooManyRequests(limit) = &self {
             let headers = response.headers_mut();
             for (name, value) in [
@@ -258,5 +265,12 @@ mod tests {
         // No Retry-After: a daily or monthly window is far longer than any client
         // deadline, so clients should surface the message instead of waiting.
         assert!(!response.headers().contains_key("retry-after"));
+    }
+
+    #[test]
+    fn unavailable_asks_for_a_retry_a_second_later() {
+        let response = ApiError::Unavailable("busy".into()).into_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()["retry-after"], "1");
     }
 }

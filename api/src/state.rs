@@ -45,25 +45,12 @@ where
 /// Runs CPU-bound search work (the index query and writing its hits) on the search
 /// pool, where the engine's parallel steps run anyway: one hand-off there and one back,
 /// instead of a hand-off to a blocking thread that hands the search over again and
-/// waits for it. Nothing that waits on I/O belongs here.
+/// waits for it. Nothing that waits on I/O belongs here. The application's hand-off
+/// (`podlens_app::search::on_search_pool`): one bound on the pool's queue for both.
 pub async fn on_search_pool<T, F>(work: F) -> crate::error::ApiResult<T>
 where
     F: FnOnce() -> crate::error::ApiResult<T> + Send + 'static,
     T: Send + 'static,
 {
-    let (sender, receiver) = tokio::sync::oneshot::channel();
-    rayon::spawn(move || {
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
-        // The caller may have gone (its client hung up): nothing waits for the answer.
-        let _ = sender.send(outcome);
-    });
-    match receiver.await {
-        Ok(Ok(result)) => result,
-        Ok(Err(_)) => Err(crate::error::ApiError::Internal(
-            "search task panicked".into(),
-        )),
-        Err(_) => Err(crate::error::ApiError::Internal(
-            "search task was dropped".into(),
-        )),
-    }
+    podlens_app::search::on_search_pool(move || Ok(work())).await?
 }

@@ -397,7 +397,7 @@ fn read_token_cache(
         .collect();
     let raw = super::linalg::f32s_from_le(raw.data());
     let sound = !ids.is_empty()
-        && raw.len() % ids.len() == 0
+        && raw.len().is_multiple_of(ids.len())
         && ids.iter().all(|id| (*id as usize) < vocab_size);
     sound.then_some((ids, raw))
 }

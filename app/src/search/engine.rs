@@ -14,6 +14,7 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use podlens_indexer::directory::Directory;
 use podlens_indexer::{Autocomplete, PodcastHit, SearchRequest, SearchResponse, SemanticRequest};
@@ -66,17 +67,56 @@ pub fn wait<T>(call: EngineFuture<'_, T>) -> AppResult<T> {
     runtime.block_on(call)
 }
 
+/// Calls queued for or running on the search pool at most, per pool thread: past it a
+/// call is refused at once ([`AppError::Unavailable`], 503) rather than queued behind
+/// work whose callers may have given up (Elasticsearch's search queue refuses past 1,000
+/// with 429). At 64 a thread, the last call queued on 2 cores waits about 1 s behind
+/// searches of 15 ms (the encoder's query time).
+pub const QUEUED_PER_THREAD: usize = 64;
+
+/// Calls on the search pool now, queued or running.
+static ON_POOL: AtomicUsize = AtomicUsize::new(0);
+
+/// A place on the search pool, given back when dropped.
+struct PoolPlace;
+
+impl PoolPlace {
+    fn take() -> Option<PoolPlace> {
+        let limit = QUEUED_PER_THREAD * rayon::current_num_threads().max(1);
+        ON_POOL
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |taken| {
+                (taken < limit).then_some(taken + 1)
+            })
+            .ok()
+            .map(|_| PoolPlace)
+    }
+}
+
+impl Drop for PoolPlace {
+    fn drop(&mut self) {
+        ON_POOL.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 /// Runs `work` on the search pool (where the engine's parallel steps run anyway) and
-/// awaits its answer.
-pub(crate) async fn on_search_pool<T, F>(work: F) -> AppResult<T>
+/// awaits its answer. A full pool refuses it ([`QUEUED_PER_THREAD`]); work whose caller
+/// has gone by the time a thread takes it up (the client hung up) is not run.
+pub async fn on_search_pool<T, F>(work: F) -> AppResult<T>
 where
     F: FnOnce() -> AppResult<T> + Send + 'static,
     T: Send + 'static,
 {
+    let place = PoolPlace::take().ok_or_else(|| {
+        AppError::Unavailable("The search engine is busy; try again in a moment".into())
+    })?;
     let (sender, receiver) = tokio::sync::oneshot::channel();
     rayon::spawn(move || {
+        let _place = place;
+        if sender.is_closed() {
+            return;
+        }
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
-        // The caller may have gone (its client hung up): nothing waits for the answer.
+        // The caller may have gone meanwhile: nothing waits for the answer.
         let _ = sender.send(outcome);
     });
     match receiver.await {
