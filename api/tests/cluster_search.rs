@@ -48,14 +48,12 @@ impl Random {
 /// The judged catalog indexed once per test run in `SHARDS` shards with vectors and
 /// statistics: its index directory.
 fn built() -> &'static Path {
-    static BUILT: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let dir = tempfile::tempdir().unwrap();
-            build(&dir.path().join("index"));
-            dir
-        })
-        .path()
+    static BUILT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let dir = common::fixture_dir("cluster-search");
+        build(&dir.join("index"));
+        dir
+    })
 }
 
 /// The judged catalog indexed in `SHARDS` shards with vectors and statistics.

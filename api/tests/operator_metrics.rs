@@ -69,7 +69,7 @@ async fn metrics_count_answers_by_route_template_and_status() {
     );
     assert!(timed.is_some_and(|count| count >= 4.0), "{text}");
 
-    let manifest = podlens_indexer::read_manifest(&shared().dir.path().join("index"))
+    let manifest = podlens_indexer::read_manifest(&shared().dir.join("index"))
         .unwrap()
         .expect("the fixture publishes a generation");
     assert_eq!(

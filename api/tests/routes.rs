@@ -841,7 +841,7 @@ async fn a_podcast_hit_the_snapshot_lacks_is_written_from_the_index() {
     use podlens_indexer::BuildOptions;
 
     let shared = shared();
-    let parquet = shared.dir.path().join("parquet");
+    let parquet = shared.dir.join("parquet");
     let mut podcasts = read_podcasts(&parquet).unwrap();
     let episodes = read_episodes(&parquet).unwrap();
     let transcripts = read_transcripts(&parquet).unwrap();

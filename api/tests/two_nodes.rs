@@ -39,7 +39,7 @@ fn node(database: Arc<Database>) -> (AppState, tempfile::TempDir) {
     let shared = common::shared();
     let own = tempfile::tempdir().unwrap();
     for entry in ["parquet", "index"] {
-        copy_tree(&shared.dir.path().join(entry), &own.path().join(entry));
+        copy_tree(&shared.dir.join(entry), &own.path().join(entry));
     }
     let state = open_state_with(own.path().to_path_buf(), None, database).unwrap();
     (state, own)

@@ -33,7 +33,7 @@ fn batch(title_part: &str) -> &'static FeedBatch {
 
 /// The newest `count` episode slugs of a podcast, read from the Parquet snapshot.
 fn newest_slugs(podcast_id: &str, count: usize) -> Vec<String> {
-    let parquet = common::shared().dir.path().join("parquet/episodes.parquet");
+    let parquet = common::shared().dir.join("parquet/episodes.parquet");
     let connection = duckdb::Connection::open_in_memory().unwrap();
     let sql = format!(
         r#"SELECT "episodeSlug" FROM read_parquet('{}') WHERE "podcastId" = ?

@@ -4,11 +4,15 @@
 //! an error, never a panic.
 #![no_main]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+
+#[path = "../../indexer/tests/common/fixture_dir.rs"]
+mod fixture_dir;
 
 use chrono::{TimeZone, Utc};
 use libfuzzer_sys::fuzz_target;
+use fixture_dir::fixture_dir_under;
 use podlens_indexer::{
     BuildOptions, IndexReaderHandle, IndexSource, MatchMode, SearchFilters, SearchMode,
     SearchRequest, SearchTerm, Target, build_generation,
@@ -20,8 +24,8 @@ const FEEDS: [&str; 3] = [
     "feed-rs_rss_2.0_spiegel.xml",
 ];
 
-fn index() -> &'static (tempfile::TempDir, IndexReaderHandle) {
-    static INDEX: OnceLock<(tempfile::TempDir, IndexReaderHandle)> = OnceLock::new();
+fn index() -> &'static (PathBuf, IndexReaderHandle) {
+    static INDEX: OnceLock<(PathBuf, IndexReaderHandle)> = OnceLock::new();
     INDEX.get_or_init(|| {
         let feeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/feeds");
         let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
@@ -36,7 +40,7 @@ fn index() -> &'static (tempfile::TempDir, IndexReaderHandle) {
         let podcasts: Vec<_> = batches.iter().map(|b| b.podcast.clone()).collect();
         let episodes: Vec<_> = batches.iter().flat_map(|b| b.episodes.clone()).collect();
         let persons: Vec<_> = batches.iter().flat_map(|b| b.persons.clone()).collect();
-        let dir = tempfile::tempdir().expect("temporary directory");
+        let dir = fixture_dir_under(&std::env::temp_dir(), "podlens-fuzz-search-engine");
         let source = IndexSource {
             podcasts: &podcasts,
             episodes: &episodes,
@@ -47,8 +51,8 @@ fn index() -> &'static (tempfile::TempDir, IndexReaderHandle) {
             shards: Some(2),
             ..BuildOptions::default()
         };
-        build_generation(&dir.path().join("index"), source, &options).expect("index builds");
-        let handle = IndexReaderHandle::open(&dir.path().join("index")).expect("index opens");
+        build_generation(&dir.join("index"), source, &options).expect("index builds");
+        let handle = IndexReaderHandle::open(&dir.join("index")).expect("index opens");
         (dir, handle)
     })
 }

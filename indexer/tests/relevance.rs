@@ -4,6 +4,13 @@
 //! benches/relevance, and the feeds' own duplicates and declared people.
 
 mod common;
+#[path = "common/fixture_dir.rs"]
+mod fixture_dir;
+use fixture_dir::fixture_dir_under;
+
+fn fixture_dir(name: &str) -> PathBuf {
+    fixture_dir_under(Path::new(env!("CARGO_TARGET_TMPDIR")), name)
+}
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -85,7 +92,9 @@ fn unrelated_episodes_feed() -> String {
 
 struct Fixture {
     batches: Vec<(String, FeedBatch)>,
-    _dir: tempfile::TempDir,
+    /// The temporary folder of a fixture of one test (a `static` fixture's folder is a
+    /// `fixture_dir`).
+    _dir: Option<tempfile::TempDir>,
     handle: IndexReaderHandle,
     index_dir: PathBuf,
 }
@@ -133,12 +142,19 @@ fn corpus_batches<'a>(names: impl IntoIterator<Item = &'a &'a str>) -> Vec<(Stri
 /// `batches` indexed in a new temporary directory.
 fn indexed(batches: Vec<(String, FeedBatch)>) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
-    let index_dir = dir.path().join("index");
+    let mut fixture = indexed_in(batches, dir.path());
+    fixture._dir = Some(dir);
+    fixture
+}
+
+/// `batches` indexed into `dir`.
+fn indexed_in(batches: Vec<(String, FeedBatch)>, dir: &Path) -> Fixture {
+    let index_dir = dir.join("index");
     index(&batches, &index_dir);
     let handle = IndexReaderHandle::open(&index_dir).unwrap();
     Fixture {
         batches,
-        _dir: dir,
+        _dir: None,
         handle,
         index_dir,
     }
@@ -157,7 +173,7 @@ fn fixture() -> &'static Fixture {
             "unrelated.xml".into(),
             parse("unrelated.xml", unrelated_episodes_feed().as_bytes()),
         ));
-        indexed(batches)
+        indexed_in(batches, &fixture_dir("relevance-fixture"))
     })
 }
 
@@ -1047,14 +1063,17 @@ fn podcast_hits_without_stored_fields_match_the_stored_ones_and_are_read_by_id()
 fn names_and_numbers() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        indexed(corpus_batches(&[
-            "podcast-feed-parser_ruminant.xml", // The Ruminant, hosted by Jordan Marr
-            "gopodcast_1291423644.xml",         // The Diary Of A CEO
-            "gopodcast_1719657632.xml",         // The Tucker Carlson Show
-            "gopodcast_1537788786.xml",         // The Rest Is History
-            "gopodcast_1611374685.xml",         // The Rest Is Politics
-            "gopodcast_1641568639.xml",         // This is History: A Dynasty to Die For
-        ]))
+        indexed_in(
+            corpus_batches(&[
+                "podcast-feed-parser_ruminant.xml", // The Ruminant, hosted by Jordan Marr
+                "gopodcast_1291423644.xml",         // The Diary Of A CEO
+                "gopodcast_1719657632.xml",         // The Tucker Carlson Show
+                "gopodcast_1537788786.xml",         // The Rest Is History
+                "gopodcast_1611374685.xml",         // The Rest Is Politics
+                "gopodcast_1641568639.xml",         // This is History: A Dynasty to Die For
+            ]),
+            &fixture_dir("relevance-names-and-numbers"),
+        )
     })
 }
 

@@ -23,6 +23,7 @@ use crate::routes::lookup::{self, parse_uuid};
 use crate::routes::podcast_details::podcast_details;
 use crate::state::{AppState, blocking};
 use podlens_app::convert;
+use podlens_app::workflows::directory::{DirectoryQuery, DirectoryResponse};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -40,23 +41,6 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/podcasts/directory/{letter}", get(directory))
 }
 
-/// A page of the podcast directory.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct DirectoryResponse {
-    /// `a`–`z`, or `0` for titles starting with a digit, a symbol or a non-Latin letter.
-    letter: String,
-    #[schema(value_type = Vec<Object>)]
-    podcasts: Vec<podlens_model::entities::PodcastSummary>,
-    /// Podcasts under the letter.
-    total: u64,
-    skip: u64,
-    limit: u64,
-}
-
-/// The directory's page size when none is asked for (SPEC §9).
-pub const DIRECTORY_DEFAULT_LIMIT: u64 = 100;
-
 /// The podcasts whose title files under a letter, in title order: the letter is the
 /// title's first after a leading article ("The Daily" under d), accents folded; `0` holds
 /// titles starting with a digit, a symbol or a letter outside the Latin alphabet.
@@ -72,76 +56,8 @@ pub async fn directory(
     Path(letter): Path<String>,
     ApiQuery(query): ApiQuery<Pairs>,
 ) -> ApiResult<Envelope<DirectoryResponse>> {
-    let letter = letter.trim().to_ascii_lowercase();
-    let valid = letter.chars().count() == 1
-        && letter
-            .chars()
-            .next()
-            .is_some_and(|c| podlens_indexer::directory::DIRECTORY_LETTERS.contains(c));
-    if !valid {
-        return Err(ApiError::BadRequest(format!(
-            "Invalid directory letter \"{letter}\"; expected one of a-z or 0"
-        )));
-    }
-    let number = |name: &str, range: std::ops::RangeInclusive<u64>, default: u64| match query
-        .iter()
-        .rev()
-        .find(|(key, _)| key == name)
-    {
-        None => Ok(default),
-        Some((_, text)) => text
-            .trim()
-            .parse::<u64>()
-            .ok()
-            .filter(|n| range.contains(n))
-            .ok_or_else(|| {
-                ApiError::BadRequest(format!(
-                    "{name} must be a whole number between {} and {}, got \"{text}\"",
-                    range.start(),
-                    range.end()
-                ))
-            }),
-    };
-    let limit = number(
-        "limit",
-        1..=DIRECTORY_DEFAULT_LIMIT,
-        DIRECTORY_DEFAULT_LIMIT,
-    )?;
-    let skip = number("skip", 0..=u64::from(u32::MAX), 0)?;
-    blocking(move || {
-        let directory = podlens_app::search::wait(state.engine.directory())?;
-        let first = letter.chars().next().unwrap_or('0');
-        let (entries, total) = directory.page(first, skip as usize, limit as usize);
-        let ids: Vec<uuid::Uuid> = entries.iter().map(|entry| entry.podcast_id).collect();
-        let scores = state.catalog.snapshot()?.authority_scores(&ids)?;
-        let podcasts = entries
-            .iter()
-            .map(|entry| podlens_model::entities::PodcastSummary {
-                author: entry.author.clone(),
-                authority_score: scores
-                    .get(&entry.podcast_id)
-                    .map(crate::routes::podcast_details::score_summary),
-                genres: entry.genres.clone(),
-                id: entry.podcast_id.to_string(),
-                image_url: entry.image_url.clone(),
-                language: entry.language.clone().unwrap_or_default(),
-                last_episode_published_at: entry
-                    .last_episode_date
-                    .and_then(|seconds| chrono::DateTime::from_timestamp(seconds, 0)),
-                slug: entry.slug.clone(),
-                title: entry.title.clone(),
-                title_latest: entry.title.clone(),
-            })
-            .collect();
-        Ok(Envelope(DirectoryResponse {
-            letter,
-            podcasts,
-            total: total as u64,
-            skip,
-            limit,
-        }))
-    })
-    .await
+    let query = DirectoryQuery::from_query(&letter, &query)?;
+    Ok(Envelope(state.directory().page(query).await?))
 }
 
 /// A podcast's full details.

@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 pub mod fixture;
+#[path = "../../../indexer/tests/common/fixture_dir.rs"]
+pub mod fixture_dir;
 
 use std::sync::OnceLock;
 
@@ -13,17 +15,22 @@ use podlens_api::AppState;
 use serde_json::Value;
 use tower::ServiceExt;
 
+/// A folder for a fixture kept for the whole test run (see `fixture_dir`).
+pub fn fixture_dir(name: &str) -> std::path::PathBuf {
+    fixture_dir::fixture_dir_under(std::path::Path::new(env!("CARGO_TARGET_TMPDIR")), name)
+}
+
 /// One fixture data directory per test binary (building it takes a moment).
 pub struct Shared {
-    pub dir: tempfile::TempDir,
+    pub dir: std::path::PathBuf,
     pub fixture: fixture::Fixture,
 }
 
 pub fn shared() -> &'static Shared {
     static SHARED: OnceLock<Shared> = OnceLock::new();
     SHARED.get_or_init(|| {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let fixture = fixture::build_fixture(dir.path());
+        let dir = fixture_dir("api-fixture");
+        let fixture = fixture::build_fixture(&dir);
         Shared { dir, fixture }
     })
 }
@@ -34,7 +41,7 @@ pub fn state() -> (AppState, tempfile::TempDir) {
     let shared = shared();
     let own = tempfile::tempdir().expect("tempdir");
     for entry in ["parquet", "index"] {
-        let from = shared.dir.path().join(entry);
+        let from = shared.dir.join(entry);
         #[cfg(unix)]
         std::os::unix::fs::symlink(&from, own.path().join(entry)).expect("symlink");
     }

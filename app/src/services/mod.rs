@@ -400,6 +400,23 @@ impl App {
         }
     }
 
+    /// The podcast directory's pages.
+    pub fn directory(&self) -> crate::workflows::directory::DirectoryPages {
+        crate::workflows::directory::DirectoryPages {
+            engine: self.engine.clone(),
+            catalog: self.catalog.clone(),
+        }
+    }
+
+    /// The teams' podcasts and members.
+    pub fn team_podcasts(&self) -> crate::workflows::team_podcasts::TeamPodcasts {
+        crate::workflows::team_podcasts::TeamPodcasts {
+            accounts: self.accounts.clone(),
+            catalog: self.catalog.clone(),
+            blacklists: self.blacklists.clone(),
+        }
+    }
+
     /// The teams' updates feed.
     pub fn updates(&self) -> crate::workflows::polling::Updates {
         crate::workflows::polling::Updates {
