@@ -16,6 +16,7 @@ pub mod feed_changes;
 pub mod index_updates;
 pub mod mail;
 pub mod plan;
+pub mod podcast_views;
 pub mod refresh;
 pub mod runtime;
 pub mod search;

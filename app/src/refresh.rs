@@ -20,12 +20,15 @@ use podlens_data::Catalog;
 use podlens_ingest::fetch::{
     CollectedFeeds, FeedSource, FeedState, HttpConfig, IngestConfig, ingest,
 };
+use podlens_model::Plan;
 use podlens_model::catalog::{FeedFetchRecord, PodcastRecord};
-use podlens_model::entities::RefreshErrorCode;
+use podlens_model::entities::{RefreshErrorCode, RefreshErrorDetails, RefreshPodcastResponse};
 
 use crate::catalog::CatalogReader;
 use crate::cluster::CatalogChange;
+use crate::error::{AppError, AppResult, LimitExceeded};
 use crate::feed_changes::{block_podcast, mark_unindexed, publish, store_marked};
+use crate::runtime::blocking;
 use uuid::Uuid;
 
 /// How long after a refresh the same podcast can be refreshed again.
@@ -57,6 +60,69 @@ pub struct CatalogWrites {
     pub refresher: Arc<FeedRefresher>,
     pub catalog: Arc<CatalogReader>,
     pub cluster: Arc<crate::cluster::Cluster>,
+}
+
+impl CatalogWrites {
+    /// `GET /api/v1/podcasts/{id}/refresh`: re-reads the podcast's feed now (at most once
+    /// a minute a podcast: [`AppError::CapReached`] sooner) and answers with the updated
+    /// podcast as `plan` sees it, or with `success: false` and why. The change goes into
+    /// the cluster's change log for the other nodes.
+    pub async fn refresh_podcast(
+        &self,
+        id_or_slug: String,
+        update_thumbnail: bool,
+        plan: Plan,
+    ) -> AppResult<RefreshPodcastResponse> {
+        let catalog = self.catalog.clone();
+        let record = blocking(move || catalog.podcast(&id_or_slug)).await?;
+        if let Err(wait) = self.refresher.claim(record.podcast_id) {
+            let seconds = wait.as_secs().max(1);
+            return Err(AppError::CapReached(LimitExceeded {
+                message: format!(
+                    "This podcast was refreshed less than a minute ago; try again in {seconds} seconds"
+                ),
+                limit: 1,
+                used: 1,
+                reset_after_seconds: seconds,
+            }));
+        }
+        let change = match self
+            .refresher
+            .refresh(&record, update_thumbnail, &self.catalog)
+            .await
+        {
+            Ok(change) => change,
+            Err(failure) => {
+                return Ok(RefreshPodcastResponse::Failed {
+                    success: false,
+                    error_code: failure.code,
+                    error_message: failure.message,
+                    error_details: Some(RefreshErrorDetails {
+                        rss_url: Some(record.podcast_rss_feed_url.clone()),
+                    }),
+                });
+            }
+        };
+        let (catalog, cluster) = (self.catalog.clone(), self.cluster.clone());
+        blocking(move || {
+            // The other nodes sharing the store apply the refresh to their copies.
+            if let Some(change) = &change
+                && let Err(error) = cluster.record(change)
+            {
+                tracing::warn!(%error, "the refresh is not in the change log: other nodes keep the old feed until they re-read it");
+            }
+            let snapshot = catalog.snapshot()?;
+            snapshot.refresh()?;
+            let updated = snapshot
+                .podcast_by_id(record.podcast_id)?
+                .ok_or_else(|| crate::catalog::podcast_not_found(&record.podcast_id.to_string()))?;
+            Ok(RefreshPodcastResponse::Refreshed {
+                success: true,
+                podcast: Box::new(catalog.podcast_details(&updated, plan)?),
+            })
+        })
+        .await
+    }
 }
 
 /// Refreshes podcasts one at a time and remembers when each was last refreshed.

@@ -20,12 +20,6 @@ pub fn episode_by_id(state: &AppState, episode_id: &str) -> ApiResult<EpisodeRec
     Ok(state.catalog.episode(episode_id)?)
 }
 
-/// A UUID from a path or query value.
-pub fn parse_uuid(value: &str, name: &str) -> ApiResult<Uuid> {
-    Uuid::parse_str(value.trim())
-        .map_err(|_| ApiError::BadRequest(format!("{name} must be a UUID, got \"{value}\"")))
-}
-
 /// The slug of the podcast with this id (episodes carry only the id).
 pub fn podcast_slug(state: &AppState, podcast_id: Uuid) -> ApiResult<String> {
     Ok(state

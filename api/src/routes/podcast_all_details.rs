@@ -22,9 +22,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
 use crate::metering::{self, Metered};
 use crate::routes::lookup;
-use crate::routes::podcast_details::{
-    lookups_time, podcast_contacts, podcast_details, podcast_reviews, youtube_channels,
-};
+use crate::routes::podcast_details::{lookups_time, podcast_reviews, youtube_channels};
 use crate::routes::podcast_sponsors::{podcast_sponsors, sponsor_window};
 use crate::routes::podcasts::{podcast_guests, related_podcasts};
 use crate::state::{AppState, blocking};
@@ -87,7 +85,7 @@ pub async fn all_details(
     let with_history = params.include_publishing_history.unwrap_or(false);
     let details = blocking(move || {
         let contacts = if contacts_allowed {
-            Some(podcast_contacts(&state, &record, plan)?)
+            Some(state.catalog.podcast_contacts(&record, plan)?)
         } else {
             None
         };
@@ -109,7 +107,7 @@ fn compose(
 ) -> ApiResult<PodcastAllDetails> {
     let snapshot = state.catalog.snapshot()?;
     let sponsors = podcast_sponsors(state, record, sponsor_window(None)?)?;
-    let mut podcast = podcast_details(state, record, plan)?;
+    let mut podcast = state.catalog.podcast_details(record, plan)?;
     let links = podcast.social_media_links.clone();
     podcast.podcast_has_sponsors = Some(!sponsors.sponsors.is_empty());
 

@@ -6,15 +6,14 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::get;
 use podlens_data::PlatformLookupRow;
+use podlens_model::SocialKind;
 use podlens_model::catalog::PodcastRecord;
 use podlens_model::entities::{
-    AppleReview, AuthorityScoreDetails, AuthorityScoreSummary, CastboxStats, ContactEmail,
-    ContactWebsite, PodcastContacts, PodcastContactsResponse, PodcastReviews,
-    PodcastReviewsResponse, PodcastSocialMedia, PodcastSocialMediaResponse, PodcastSummary,
-    PodcastYoutubeData, SocialMediaLink, SpotifyReview, YoutubeChannel, YoutubeThumbnails,
+    AppleReview, AuthorityScoreDetails, AuthorityScoreSummary, CastboxStats,
+    PodcastContactsResponse, PodcastReviews, PodcastReviewsResponse, PodcastSocialMedia,
+    PodcastSocialMediaResponse, PodcastSummary, PodcastYoutubeData, SpotifyReview, YoutubeChannel,
+    YoutubeThumbnails,
 };
-use podlens_model::enums::SocialLinkSource;
-use podlens_model::{Plan, SocialKind};
 use serde::Serialize;
 
 use crate::auth::Caller;
@@ -52,96 +51,6 @@ pub fn summary_with_score(state: &AppState, record: &PodcastRecord) -> ApiResult
     Ok(state.catalog.podcast_summary(record)?)
 }
 
-/// A podcast's details with what the catalog's enrichment knows of it: its authority
-/// score and its social profiles, read where their own endpoints read them
-/// (`/authority-score/{id}`, `/{id}/social-media`), so the details never disagree with
-/// them.
-pub fn podcast_details(
-    state: &AppState,
-    record: &PodcastRecord,
-    plan: podlens_model::Plan,
-) -> ApiResult<podlens_model::entities::Podcast> {
-    let mut podcast = convert::podcast_full(record, plan);
-    podcast.summary = summary_with_score(state, record)?;
-    podcast.social_media_links = social_links(state, record)?;
-    podcast.stats.transcripts_unavailable = state
-        .catalog
-        .snapshot()?
-        .transcripts_unavailable(record.podcast_id)?;
-    Ok(podcast)
-}
-
-/// Where a stored contact or link came from, as the wire names its sources.
-fn wire_source(source: &str) -> Option<SocialLinkSource> {
-    match source {
-        "website" => SocialLinkSource::parse("podcast-website"),
-        other => SocialLinkSource::parse(other),
-    }
-}
-
-/// The contacts `plan` may see: the feed's owner email from the individual plan up;
-/// contacts found on the podcast's website (internal contacts) from business up.
-pub(crate) fn podcast_contacts(
-    state: &AppState,
-    record: &PodcastRecord,
-    plan: Plan,
-) -> ApiResult<PodcastContacts> {
-    let mut emails: Vec<ContactEmail> = Vec::new();
-    let mut phone_numbers: Vec<String> = Vec::new();
-    let mut push_email = |address: &str| {
-        if !emails
-            .iter()
-            .any(|known| known.email.eq_ignore_ascii_case(address))
-        {
-            emails.push(ContactEmail::unverified(address));
-        }
-    };
-    if plan.sees_rss_primary_contacts()
-        && let Some(owner) = record.podcast_owner_email.as_deref()
-    {
-        push_email(owner);
-    }
-    let mut websites = Vec::new();
-    if plan.sees_internal_contacts() {
-        let snapshot = state.catalog.snapshot()?;
-        for contact in snapshot.podcast_contacts(record.podcast_id)? {
-            match contact.contact_type.as_str() {
-                "email" => push_email(&contact.value),
-                "phone" if !phone_numbers.contains(&contact.value) => {
-                    phone_numbers.push(contact.value)
-                }
-                _ => {}
-            }
-        }
-        if let Some((crawl, _)) = snapshot.website_crawl(record.podcast_id)? {
-            websites.push(ContactWebsite {
-                url: crawl.stats.base_url.clone(),
-                verified: crawl.stats.pages_crawled > 0,
-                contact_urls: crawl
-                    .contact_pages
-                    .iter()
-                    .map(|page| page.url.clone())
-                    .collect(),
-            });
-        }
-    }
-    if websites.is_empty()
-        && let Some(url) = record.podcast_website_url.as_deref()
-    {
-        websites.push(ContactWebsite {
-            url: url.to_owned(),
-            verified: false,
-            contact_urls: Vec::new(),
-        });
-    }
-    Ok(PodcastContacts {
-        podcast_id: record.podcast_id.to_string(),
-        emails,
-        phone_numbers,
-        websites,
-    })
-}
-
 /// A podcast's contacts: emails, phone numbers and websites with their contact pages.
 /// Contacts found on the website count against the plan's advanced contacts.
 #[utoipa::path(get, path = "/api/v1/podcasts/{podcastIdOrSlug}/contacts", tag = "podcasts",
@@ -165,41 +74,11 @@ pub async fn contacts(
     let response = blocking(move || {
         Ok(PodcastContactsResponse {
             podcast: summary_with_score(&state, &record)?,
-            podcast_contacts: podcast_contacts(&state, &record, plan)?,
+            podcast_contacts: state.catalog.podcast_contacts(&record, plan)?,
         })
     })
     .await?;
     Ok((metered, Envelope(response)))
-}
-
-/// The social profile links of a podcast with their sources (feed and website).
-pub fn social_links(state: &AppState, record: &PodcastRecord) -> ApiResult<Vec<SocialMediaLink>> {
-    let mut links: Vec<SocialMediaLink> = Vec::new();
-    for row in state
-        .catalog
-        .snapshot()?
-        .podcast_social_links(record.podcast_id)?
-    {
-        let Some(kind) = SocialKind::parse(&row.social_media_type) else {
-            continue;
-        };
-        let source = wire_source(&row.source);
-        match links.iter_mut().find(|link| link.url == row.url) {
-            Some(link) => {
-                if let Some(source) = source
-                    && !link.sources.contains(&source)
-                {
-                    link.sources.push(source);
-                }
-            }
-            None => links.push(SocialMediaLink {
-                social_media_type: kind,
-                url: row.url,
-                sources: source.into_iter().collect(),
-            }),
-        }
-    }
-    Ok(links)
 }
 
 /// A podcast's social profiles.
@@ -216,7 +95,7 @@ pub async fn social_media(
             podcast: summary_with_score(&state, &record)?,
             social_media_data: PodcastSocialMedia {
                 podcast_id: record.podcast_id.to_string(),
-                social_media_links: social_links(&state, &record)?,
+                social_media_links: state.catalog.social_links(&record)?,
                 facebook_page_data: Vec::new(),
                 instagram_data: Vec::new(),
                 linked_in_company_data: Vec::new(),
@@ -337,7 +216,7 @@ pub(crate) fn youtube_channels(
         .snapshot()?
         .platform_lookups(record.podcast_id)?;
     let lookup = lookup_of(&lookups, "youtube");
-    let links = social_links(state, record)?;
+    let links = state.catalog.social_links(record)?;
     let mut channels = Vec::new();
     for link in links
         .iter()

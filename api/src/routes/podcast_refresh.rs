@@ -4,16 +4,14 @@
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::get;
-use podlens_model::entities::{RefreshErrorDetails, RefreshPodcastResponse};
+use podlens_model::entities::RefreshPodcastResponse;
 use serde::Deserialize;
 
 use crate::auth::Caller;
 use crate::envelope::Envelope;
-use crate::error::{ApiError, ApiResult, LimitExceeded};
+use crate::error::ApiResult;
 use crate::extract::ApiQuery;
-use crate::routes::lookup;
-use crate::routes::podcast_details::podcast_details;
-use crate::state::{AppState, blocking};
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/v1/podcasts/{podcastIdOrSlug}/refresh", get(refresh))
@@ -43,56 +41,11 @@ pub async fn refresh(
 ) -> ApiResult<Envelope<RefreshPodcastResponse>> {
     caller.require_account()?;
     caller.require_app_for_session()?;
-    let lookup_state = state.clone();
-    let record =
-        blocking(move || lookup::podcast_by_id_or_slug(&lookup_state, &id_or_slug)).await?;
-    if let Err(wait) = state.refresher.claim(record.podcast_id) {
-        let seconds = wait.as_secs().max(1);
-        return Err(ApiError::TooManyRequests(LimitExceeded {
-            message: format!(
-                "This podcast was refreshed less than a minute ago; try again in {seconds} seconds"
-            ),
-            limit: 1,
-            used: 1,
-            reset_after_seconds: seconds,
-        }));
-    }
     let update_thumbnail = params.update_podcast_thumbnail.unwrap_or(false);
-    let change = match state
-        .refresher
-        .refresh(&record, update_thumbnail, &state.catalog)
-        .await
-    {
-        Ok(change) => change,
-        Err(failure) => {
-            return Ok(Envelope(RefreshPodcastResponse::Failed {
-                success: false,
-                error_code: failure.code,
-                error_message: failure.message,
-                error_details: Some(RefreshErrorDetails {
-                    rss_url: Some(record.podcast_rss_feed_url.clone()),
-                }),
-            }));
-        }
-    };
-    let plan = caller.plan;
-    blocking(move || {
-        // The other nodes sharing the store apply the refresh to their copies.
-        if let Some(change) = &change
-            && let Err(error) = state.cluster.record(change)
-        {
-            tracing::warn!(%error, "the refresh is not in the change log: other nodes keep the old feed until they re-read it");
-        }
-        let snapshot = state.catalog.snapshot()?;
-        snapshot.refresh()?;
-        let updated = snapshot
-            .podcast_by_id(record.podcast_id)?
-            .ok_or_else(|| lookup::podcast_not_found(&record.podcast_id.to_string()))?;
-        let podcast = podcast_details(&state, &updated, plan)?;
-        Ok(Envelope(RefreshPodcastResponse::Refreshed {
-            success: true,
-            podcast: Box::new(podcast),
-        }))
-    })
-    .await
+    Ok(Envelope(
+        state
+            .catalog_writes()
+            .refresh_podcast(id_or_slug, update_thumbnail, caller.plan)
+            .await?,
+    ))
 }

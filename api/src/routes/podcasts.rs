@@ -12,18 +12,20 @@ use podlens_model::entities::{
     PodcastWithEpisodes, RelatedPodcasts, RelatedPodcastsResponse,
 };
 use podlens_model::enums::PersonType;
-use podlens_model::validation::{PodcastLookupKey, podcast_lookup_key, validate_episodes_limit};
-use serde::{Deserialize, Serialize};
+use podlens_model::validation::validate_episodes_limit;
+use serde::Deserialize;
 
 use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
-use crate::routes::lookup::{self, parse_uuid};
-use crate::routes::podcast_details::podcast_details;
+use crate::routes::lookup;
 use crate::state::{AppState, blocking};
 use podlens_app::convert;
 use podlens_app::workflows::directory::{DirectoryQuery, DirectoryResponse};
+use podlens_app::workflows::podcasts_by_ids::{
+    LookupQuery, MultiplePodcastsResponse, PodcastsByIdsQuery,
+};
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -73,7 +75,7 @@ pub async fn details(
     blocking(move || {
         let record = lookup::podcast_by_id_or_slug(&state, &id_or_slug)?;
         Ok(Envelope(PodcastResponse {
-            podcast: podcast_details(&state, &record, plan)?,
+            podcast: state.catalog.podcast_details(&record, plan)?,
         }))
     })
     .await
@@ -102,7 +104,7 @@ pub async fn by_feed_url(
             .podcast_by_feed_url(&query.rss_feed_url)?
             .ok_or_else(|| lookup::podcast_not_found(&query.rss_feed_url))?;
         Ok(Envelope(PodcastResponse {
-            podcast: podcast_details(&state, &record, plan)?,
+            podcast: state.catalog.podcast_details(&record, plan)?,
         }))
     })
     .await
@@ -110,25 +112,6 @@ pub async fn by_feed_url(
 
 /// Query of `GET /api/v1/podcasts/multiple`: repeated `podcastIds`, `details`.
 type Pairs = Vec<(String, String)>;
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MultipleOptions {
-    podcast_ids: Vec<String>,
-    details: &'static str,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct MultiplePodcastsResponse {
-    options: MultipleOptions,
-    total_requested: u64,
-    total_found: u64,
-    podcasts: Vec<serde_json::Value>,
-}
-
-/// Most podcasts one call may ask for.
-const MAX_MULTIPLE: usize = 100;
 
 /// Several podcasts by id, in the order asked.
 #[utoipa::path(get, path = "/api/v1/podcasts/multiple", tag = "podcasts",
@@ -140,81 +123,10 @@ pub async fn multiple(
     caller: Caller,
     ApiQuery(pairs): ApiQuery<Pairs>,
 ) -> ApiResult<Envelope<MultiplePodcastsResponse>> {
-    let mut ids = Vec::new();
-    let mut details = "basic";
-    for (key, value) in &pairs {
-        match key.as_str() {
-            "podcastIds" | "podcastIds[]" => ids.extend(
-                value
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|id| !id.is_empty())
-                    .map(str::to_owned),
-            ),
-            "details" => {
-                details = match value.as_str() {
-                    "basic" => "basic",
-                    "full" => "full",
-                    other => {
-                        return Err(ApiError::BadRequest(format!(
-                            "details must be basic or full, got \"{other}\""
-                        )));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    if ids.is_empty() {
-        return Err(ApiError::BadRequest("podcastIds is required".into()));
-    }
-    if ids.len() > MAX_MULTIPLE {
-        return Err(ApiError::BadRequest(format!(
-            "at most {MAX_MULTIPLE} podcastIds per call"
-        )));
-    }
-    let uuids = ids
-        .iter()
-        .map(|id| parse_uuid(id, "podcastIds"))
-        .collect::<ApiResult<Vec<_>>>()?;
-    let plan = caller.plan;
-    blocking(move || {
-        let found = state.catalog.snapshot()?.podcasts_by_ids(&uuids)?;
-        let mut podcasts = Vec::new();
-        for id in &uuids {
-            let Some(record) = found.iter().find(|record| record.podcast_id == *id) else {
-                continue;
-            };
-            let value = if details == "full" {
-                serde_json::to_value(podcast_details(&state, record, plan)?)
-            } else {
-                serde_json::to_value(convert::podcast_summary(record))
-            };
-            podcasts.push(value.map_err(ApiError::internal)?);
-        }
-        Ok(Envelope(MultiplePodcastsResponse {
-            total_requested: ids.len() as u64,
-            total_found: podcasts.len() as u64,
-            options: MultipleOptions {
-                podcast_ids: ids,
-                details,
-            },
-            podcasts,
-        }))
-    })
-    .await
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LookupQuery {
-    apple_id: Option<String>,
-    spotify_id: Option<String>,
-    slug: Option<String>,
-    pod_engine_id: Option<String>,
-    podlens_id: Option<String>,
-    rss_feed_url: Option<String>,
-    podcast_guid: Option<String>,
+    let query = PodcastsByIdsQuery::from_query(&pairs)?;
+    Ok(Envelope(
+        state.podcasts_by_ids().find(query, caller.plan).await?,
+    ))
 }
 
 /// The podcast for exactly one of appleId, slug, spotifyId or podlensId (also read
@@ -231,56 +143,7 @@ pub async fn id_lookup(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<LookupQuery>,
 ) -> ApiResult<Envelope<PodcastLookupResponse>> {
-    let own_id = query
-        .podlens_id
-        .as_deref()
-        .or(query.pod_engine_id.as_deref());
-    let given_id_keys = [
-        query.apple_id.as_deref(),
-        query.slug.as_deref(),
-        query.spotify_id.as_deref(),
-        own_id,
-    ]
-    .iter()
-    .filter(|value| value.is_some_and(|text| !text.trim().is_empty()))
-    .count();
-    let feed_url = query
-        .rss_feed_url
-        .clone()
-        .filter(|url| !url.trim().is_empty());
-    if query.podcast_guid.is_some() {
-        return Err(ApiError::BadRequest(
-            "podcastGuid lookups are not supported; use podlensId, slug, appleId, spotifyId or rssFeedUrl".into(),
-        ));
-    }
-    // Err(url): a feed URL lookup; Ok(key): one of the four id keys.
-    let key: Result<PodcastLookupKey, String> = match (feed_url, given_id_keys) {
-        (Some(url), 0) => Err(url),
-        (Some(_), _) => return Err(podlens_model::ValidationError::LookupMoreThanOne.into()),
-        (None, _) => Ok(podcast_lookup_key(
-            query.apple_id.as_deref(),
-            query.slug.as_deref(),
-            query.spotify_id.as_deref(),
-            own_id,
-        )?),
-    };
-    blocking(move || {
-        let snapshot = state.catalog.snapshot()?;
-        let record = match key {
-            Err(feed_url) => snapshot.podcast_by_feed_url(&feed_url)?,
-            Ok(PodcastLookupKey::AppleId(id)) => snapshot.podcast_by_apple_id(&id)?,
-            Ok(PodcastLookupKey::Slug(slug)) => snapshot.podcast_by_slug(&slug)?,
-            Ok(PodcastLookupKey::SpotifyId(id)) => snapshot.podcast_by_spotify_id(&id)?,
-            Ok(PodcastLookupKey::PodlensId(id)) => match uuid::Uuid::parse_str(id.trim()) {
-                Ok(uuid) => snapshot.podcast_by_id(uuid)?,
-                Err(_) => None,
-            },
-        };
-        Ok(Envelope(PodcastLookupResponse {
-            podcast: record.as_ref().map(convert::podcast_summary),
-        }))
-    })
-    .await
+    Ok(Envelope(state.podcasts_by_ids().lookup(query).await?))
 }
 
 #[derive(Debug, Deserialize)]

@@ -400,6 +400,13 @@ impl App {
         }
     }
 
+    /// Podcasts by id.
+    pub fn podcasts_by_ids(&self) -> crate::workflows::podcasts_by_ids::PodcastsByIds {
+        crate::workflows::podcasts_by_ids::PodcastsByIds {
+            catalog: self.catalog.clone(),
+        }
+    }
+
     /// The podcast directory's pages.
     pub fn directory(&self) -> crate::workflows::directory::DirectoryPages {
         crate::workflows::directory::DirectoryPages {
