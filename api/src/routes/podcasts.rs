@@ -4,15 +4,14 @@
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::get;
-use podlens_data::snapshot::{EpisodesQuery, PersonsQuery};
+use podlens_data::snapshot::PersonsQuery;
 use podlens_model::catalog::PodcastRecord;
 use podlens_model::entities::{
-    LatestPodcastsResponse, PodcastEpisodesOptions, PodcastEpisodesResponse, PodcastGuest,
-    PodcastGuests, PodcastGuestsResponse, PodcastLookupResponse, PodcastResponse,
-    PodcastWithEpisodes, RelatedPodcasts, RelatedPodcastsResponse,
+    LatestPodcastsResponse, PodcastEpisodesResponse, PodcastGuest, PodcastGuests,
+    PodcastGuestsResponse, PodcastLookupResponse, PodcastResponse, RelatedPodcasts,
+    RelatedPodcastsResponse,
 };
 use podlens_model::enums::PersonType;
-use podlens_model::validation::validate_episodes_limit;
 use serde::Deserialize;
 
 use crate::auth::Caller;
@@ -23,6 +22,7 @@ use crate::routes::lookup;
 use crate::state::{AppState, blocking};
 use podlens_app::convert;
 use podlens_app::workflows::directory::{DirectoryQuery, DirectoryResponse};
+use podlens_app::workflows::podcast_episodes::EpisodesParams;
 use podlens_app::workflows::podcasts_by_ids::{
     LookupQuery, MultiplePodcastsResponse, PodcastsByIdsQuery,
 };
@@ -183,17 +183,6 @@ pub async fn latest(
     .await
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EpisodesParams {
-    has_transcript: Option<bool>,
-    skip: Option<i64>,
-    limit: Option<i64>,
-}
-
-/// Default page of a podcast's episode listing.
-const DEFAULT_EPISODES_LIMIT: u32 = 20;
-
 /// A page of a podcast's episodes, newest first.
 #[utoipa::path(get, path = "/api/v1/podcasts/{podcastIdOrSlug}/episodes", tag = "podcasts",
     params(("podcastIdOrSlug" = String, Path), ("hasTranscript" = Option<bool>, Query),
@@ -205,53 +194,10 @@ pub async fn episodes(
     Path(id_or_slug): Path<String>,
     ApiQuery(params): ApiQuery<EpisodesParams>,
 ) -> ApiResult<Envelope<PodcastEpisodesResponse>> {
-    let limit = match params.limit {
-        Some(limit) => validate_episodes_limit(limit)?,
-        None => DEFAULT_EPISODES_LIMIT,
-    };
-    let skip = match params.skip {
-        Some(skip) => u64::try_from(skip)
-            .map_err(|_| ApiError::BadRequest("skip must not be negative".into()))?,
-        None => 0,
-    };
-    blocking(move || {
-        let record = lookup::podcast_by_id_or_slug(&state, &id_or_slug)?;
-        let query = EpisodesQuery {
-            has_transcript: params.has_transcript,
-            skip,
-            limit: u64::from(limit),
-        };
-        let page = state
-            .catalog
-            .snapshot()?
-            .podcast_episodes(record.podcast_id, &query)?;
-        let requested = state
-            .deep_analyses()
-            .requested_times(caller.account.as_ref(), &record.podcast_id.to_string())?;
-        Ok(Envelope(PodcastEpisodesResponse {
-            options: PodcastEpisodesOptions {
-                has_transcript: params.has_transcript,
-                skip: Some(skip),
-                limit: Some(u64::from(limit)),
-            },
-            total_episodes: u64::try_from(record.total_episodes).unwrap_or(0),
-            total_transcripts: u64::try_from(record.total_transcripts).unwrap_or(0),
-            podcast_with_episodes: PodcastWithEpisodes {
-                podcast: convert::podcast_summary(&record),
-                episodes: page
-                    .episodes
-                    .iter()
-                    .map(|episode| {
-                        let mut wire = convert::episode(episode, &record.podcast_slug);
-                        wire.deep_analysis_requested_at =
-                            requested.get(&episode.episode_id.to_string()).copied();
-                        wire
-                    })
-                    .collect(),
-            },
-        }))
-    })
-    .await
+    let page = state
+        .podcast_episodes()
+        .page(caller.account, id_or_slug, params);
+    Ok(Envelope(page.await?))
 }
 
 /// How many related podcasts are returned.

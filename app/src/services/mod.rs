@@ -400,6 +400,14 @@ impl App {
         }
     }
 
+    /// A podcast's episodes, page by page.
+    pub fn podcast_episodes(&self) -> crate::workflows::podcast_episodes::PodcastEpisodes {
+        crate::workflows::podcast_episodes::PodcastEpisodes {
+            catalog: self.catalog.clone(),
+            analyses: self.deep_analyses(),
+        }
+    }
+
     /// Podcasts by id.
     pub fn podcasts_by_ids(&self) -> crate::workflows::podcasts_by_ids::PodcastsByIds {
         crate::workflows::podcasts_by_ids::PodcastsByIds {

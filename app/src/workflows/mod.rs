@@ -26,6 +26,7 @@ pub mod job_log;
 pub mod outreach;
 pub mod outreach_templates;
 pub mod passages;
+pub mod podcast_episodes;
 pub mod podcasts_by_ids;
 pub mod polling;
 mod projects;
