@@ -6,11 +6,10 @@ use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use podlens_data::snapshot::LatestEpisodesQuery;
 use podlens_model::catalog::TranscriptRecord;
 use podlens_model::entities::{
-    EpisodeDetailsResponse, LatestEpisodesResponse, PodcastWithEpisodes, TranscriptSentence,
-    TranscriptText, TranscriptTextResponse, TranscriptTimestampsResponse,
+    EpisodeDetailsResponse, LatestEpisodesResponse, TranscriptSentence, TranscriptText,
+    TranscriptTextResponse, TranscriptTimestampsResponse,
 };
 use podlens_model::enums::TranscriptFormat;
 use podlens_model::validation::parse_transcript_format;
@@ -26,6 +25,7 @@ use crate::state::{AppState, blocking};
 use podlens_app::accounts::UsageCounter;
 use podlens_app::convert;
 use podlens_app::transcripts::{self, PREVIEW_CHARACTERS, PREVIEW_SENTENCES};
+use podlens_app::workflows::latest_episodes::LatestParams;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -74,57 +74,6 @@ pub async fn details(
     .await
 }
 
-/// The latest-episodes query; `categories` may repeat or be comma-separated.
-#[derive(Debug, Default)]
-struct LatestParams {
-    categories: Vec<String>,
-    podcast_image_required: Option<bool>,
-    has_transcript: Option<bool>,
-    language: Option<String>,
-    exclude_explicit: Option<bool>,
-    limit: Option<u64>,
-}
-
-fn flag(name: &str, value: &str) -> ApiResult<bool> {
-    match value {
-        "true" | "1" => Ok(true),
-        "false" | "0" => Ok(false),
-        other => Err(ApiError::BadRequest(format!(
-            "{name} must be true or false, got \"{other}\""
-        ))),
-    }
-}
-
-impl LatestParams {
-    fn from_pairs(pairs: &[(String, String)]) -> ApiResult<LatestParams> {
-        let mut params = LatestParams::default();
-        for (key, value) in pairs {
-            match key.as_str() {
-                "categories" | "categories[]" => params.categories.extend(
-                    value
-                        .split(',')
-                        .map(str::trim)
-                        .filter(|category| !category.is_empty())
-                        .map(str::to_owned),
-                ),
-                "podcastImageRequired" => params.podcast_image_required = Some(flag(key, value)?),
-                "hasTranscript" => params.has_transcript = Some(flag(key, value)?),
-                "excludeExplicit" => params.exclude_explicit = Some(flag(key, value)?),
-                "language" => params.language = Some(value.clone()),
-                "limit" => {
-                    params.limit = Some(value.parse().map_err(|_| {
-                        ApiError::BadRequest(format!(
-                            "limit must be a whole number, got \"{value}\""
-                        ))
-                    })?)
-                }
-                _ => {}
-            }
-        }
-        Ok(params)
-    }
-}
-
 /// The latest episodes (at most 150), grouped by podcast.
 #[utoipa::path(get, path = "/api/v1/episodes/latest", tag = "episodes",
     params(("categories" = Option<String>, Query, description = "Comma-separated categories or genres"),
@@ -136,45 +85,8 @@ pub async fn latest(
     State(state): State<AppState>,
     ApiQuery(pairs): ApiQuery<Vec<(String, String)>>,
 ) -> ApiResult<Envelope<LatestEpisodesResponse>> {
-    let params = LatestParams::from_pairs(&pairs)?;
-    let defaults = LatestEpisodesQuery::default();
-    let limit = params.limit.unwrap_or(defaults.limit);
-    if limit == 0 || limit > defaults.limit {
-        return Err(ApiError::BadRequest(format!(
-            "limit must be between 1 and {}",
-            defaults.limit
-        )));
-    }
-    let query = LatestEpisodesQuery {
-        categories: params.categories,
-        podcast_image_required: params.podcast_image_required.unwrap_or(false),
-        has_transcript: params.has_transcript,
-        language: match params.language {
-            Some(language) if language.trim().is_empty() || language == "all" => None,
-            Some(language) => Some(language.trim().to_lowercase()),
-            None => defaults.language.clone(),
-        },
-        exclude_explicit: params.exclude_explicit.unwrap_or(false),
-        limit,
-        now: chrono::Utc::now(),
-    };
-    blocking(move || {
-        let groups = state.catalog.snapshot()?.latest_episodes(&query)?;
-        Ok(Envelope(LatestEpisodesResponse {
-            latest_podcasts: groups
-                .iter()
-                .map(|group| PodcastWithEpisodes {
-                    podcast: convert::podcast_summary(&group.podcast),
-                    episodes: group
-                        .episodes
-                        .iter()
-                        .map(|episode| convert::episode(episode, &group.podcast.podcast_slug))
-                        .collect(),
-                })
-                .collect(),
-        }))
-    })
-    .await
+    let params = LatestParams::from_query(&pairs)?;
+    Ok(Envelope(state.latest_episodes().groups(params).await?))
 }
 
 /// The transcript of an episode, or 404 when it has none.

@@ -400,6 +400,13 @@ impl App {
         }
     }
 
+    /// The catalog's latest episodes.
+    pub fn latest_episodes(&self) -> crate::workflows::latest_episodes::LatestEpisodes {
+        crate::workflows::latest_episodes::LatestEpisodes {
+            catalog: self.catalog.clone(),
+        }
+    }
+
     /// A podcast's episodes, page by page.
     pub fn podcast_episodes(&self) -> crate::workflows::podcast_episodes::PodcastEpisodes {
         crate::workflows::podcast_episodes::PodcastEpisodes {

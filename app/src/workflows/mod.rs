@@ -23,6 +23,7 @@ pub mod fields;
 pub mod guest_prep;
 pub mod guest_profiles;
 pub mod job_log;
+pub mod latest_episodes;
 pub mod outreach;
 pub mod outreach_templates;
 pub mod passages;
