@@ -14,6 +14,7 @@ pub mod remembered;
 pub mod sessions;
 mod sql_store;
 pub mod usage;
+pub mod usage_reports;
 
 pub use keys::{generate_api_key, hash_api_key};
 pub use quota::{CappedCall, Consumption};

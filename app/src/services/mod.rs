@@ -400,6 +400,15 @@ impl App {
         }
     }
 
+    /// The teams' usage reports.
+    pub fn usage_reports(&self) -> crate::accounts::usage_reports::UsageReports {
+        crate::accounts::usage_reports::UsageReports {
+            accounts: self.accounts.clone(),
+            meter: self.usage.clone(),
+            quotas: self.quotas.clone(),
+        }
+    }
+
     /// The catalog's latest episodes.
     pub fn latest_episodes(&self) -> crate::workflows::latest_episodes::LatestEpisodes {
         crate::workflows::latest_episodes::LatestEpisodes {
