@@ -326,68 +326,65 @@ fn vocabulary_token_vectors(
     source_sha256: &str,
     cache: &Path,
 ) -> EmbeddingResult<Vec<f32>> {
-    let (mut cached_ids, mut cached) =
-        read_token_cache(cache, source_sha256, vocab_size).unwrap_or_default();
-    let mut row_of: HashMap<u32, usize> = cached_ids
-        .iter()
-        .enumerate()
-        .map(|(row, id)| (*id, row))
-        .collect();
-    let missing: Vec<u32> = ids
-        .iter()
-        .copied()
-        .filter(|id| !row_of.contains_key(id))
-        .collect();
-    let dim = if missing.is_empty() && !cached_ids.is_empty() {
-        cached.len() / cached_ids.len()
-    } else {
+    let mut kept = read_token_cache(cache, source_sha256, vocab_size).unwrap_or_default();
+    let missing = |kept: &TokenCache| -> Vec<u32> {
+        ids.iter()
+            .copied()
+            .filter(|id| !kept.row_of.contains_key(id))
+            .collect()
+    };
+    let mut new_ids = missing(&kept);
+    if !new_ids.is_empty() || kept.dim == 0 {
         let mpnet = MpnetModel::load(mpnet_dir)?;
         let dim = mpnet.encoder().config().hidden_size;
-        if !cached_ids.is_empty() && cached.len() != cached_ids.len() * dim {
-            (cached_ids, cached) = (Vec::new(), Vec::new());
-            row_of.clear();
+        if kept.dim != dim {
+            kept = TokenCache {
+                dim,
+                ..TokenCache::default()
+            };
+            new_ids = missing(&kept);
         }
-        let missing: Vec<u32> = ids
-            .iter()
-            .copied()
-            .filter(|id| !row_of.contains_key(id))
-            .collect();
-        let rows = distill_token_vectors(&mpnet, &missing, &|_, _| {})?;
-        for (index, id) in missing.iter().enumerate() {
-            row_of.insert(*id, cached_ids.len());
-            cached_ids.push(*id);
-            cached.extend_from_slice(&rows[index * dim..][..dim]);
+        let rows = distill_token_vectors(&mpnet, &new_ids, &|_, _| {})?;
+        for (id, row) in new_ids.iter().zip(rows.chunks_exact(dim)) {
+            kept.row_of.insert(*id, kept.ids.len());
+            kept.ids.push(*id);
+            kept.raw.extend_from_slice(row);
         }
-        if !missing.is_empty()
-            && let Err(error) = write_token_cache(cache, &cached_ids, &cached, dim, source_sha256)
+        if !new_ids.is_empty()
+            && let Err(error) = write_token_cache(cache, &kept, source_sha256)
         {
             tracing::warn!(path = %cache.display(), %error, "cannot keep the distilled token vectors");
         }
-        dim
-    };
+    }
+    let dim = kept.dim;
     let mut raw = vec![0.0_f32; vocab_size * dim];
     for id in ids {
-        let row = row_of[id];
-        raw[*id as usize * dim..][..dim].copy_from_slice(&cached[row * dim..][..dim]);
+        let row = kept.row_of[id];
+        raw[*id as usize * dim..][..dim].copy_from_slice(&kept.raw[row * dim..][..dim]);
     }
     Ok(raw)
 }
 
-/// The token cache's ids and their vectors (one row each), when made from the same
-/// source weights and every id is in the vocabulary.
-fn read_token_cache(
-    path: &Path,
-    source_sha256: &str,
-    vocab_size: usize,
-) -> Option<(Vec<u32>, Vec<f32>)> {
-    let bytes = std::fs::read(path).ok()?;
-    let (_, metadata) = SafeTensors::read_metadata(&bytes).ok()?;
-    if metadata.metadata().as_ref()?.get("source_sha256")? != source_sha256 {
-        return None;
-    }
+/// The distilled tokens kept beside the vocabulary models: ids, and a row of `dim`
+/// values each.
+#[derive(Default)]
+struct TokenCache {
+    dim: usize,
+    ids: Vec<u32>,
+    raw: Vec<f32>,
+    row_of: HashMap<u32, usize>,
+}
+
+/// The token cache, when made from the same source weights, with one row per id and
+/// every id in the vocabulary.
+fn read_token_cache(path: &Path, source_sha256: &str, vocab_size: usize) -> Option<TokenCache> {
+    let bytes = read_of_source(path, source_sha256)?;
     let tensors = SafeTensors::deserialize(&bytes).ok()?;
     let (ids, raw) = (tensors.tensor("ids").ok()?, tensors.tensor("raw").ok()?);
-    if ids.dtype() != Dtype::U32 || raw.dtype() != Dtype::F32 {
+    let [rows, dim] = raw.shape() else {
+        return None;
+    };
+    if ids.dtype() != Dtype::U32 || raw.dtype() != Dtype::F32 || ids.shape() != [*rows] {
         return None;
     }
     let ids: Vec<u32> = ids
@@ -395,34 +392,59 @@ fn read_token_cache(
         .chunks_exact(4)
         .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
-    let raw = super::linalg::f32s_from_le(raw.data());
-    let sound = !ids.is_empty()
-        && raw.len().is_multiple_of(ids.len())
-        && ids.iter().all(|id| (*id as usize) < vocab_size);
-    sound.then_some((ids, raw))
+    if *dim == 0 || ids.iter().any(|id| *id as usize >= vocab_size) {
+        return None;
+    }
+    Some(TokenCache {
+        dim: *dim,
+        row_of: ids.iter().enumerate().map(|(row, id)| (*id, row)).collect(),
+        raw: super::linalg::f32s_from_le(raw.data()),
+        ids,
+    })
 }
 
-/// Writes the token cache whole, through a file of its own renamed over the old one
-/// (two builds at once: the last one's superset wins).
-fn write_token_cache(
+fn write_token_cache(path: &Path, kept: &TokenCache, source_sha256: &str) -> EmbeddingResult<()> {
+    let id_bytes: Vec<u8> = kept.ids.iter().flat_map(|id| id.to_le_bytes()).collect();
+    let raw_bytes: Vec<u8> = kept.raw.iter().flat_map(|v| v.to_le_bytes()).collect();
+    write_of_source(
+        path,
+        vec![
+            ("ids", Dtype::U32, vec![kept.ids.len()], id_bytes),
+            ("raw", Dtype::F32, vec![kept.ids.len(), kept.dim], raw_bytes),
+        ],
+        source_sha256,
+    )
+}
+
+/// The bytes of a safetensors file made from the source weights `source_sha256` (its
+/// metadata says so), `None` for any other file or none.
+fn read_of_source(path: &Path, source_sha256: &str) -> Option<Vec<u8>> {
+    let bytes = std::fs::read(path).ok()?;
+    let (_, metadata) = SafeTensors::read_metadata(&bytes).ok()?;
+    (metadata.metadata().as_ref()?.get("source_sha256")? == source_sha256).then_some(bytes)
+}
+
+/// Writes `tensors` (name, type, shape, little-endian bytes) to a safetensors file that
+/// names the source weights, through a file of its own renamed over `path`: a reader
+/// never sees half a file, and of two writers at once the last one wins.
+fn write_of_source(
     path: &Path,
-    ids: &[u32],
-    raw: &[f32],
-    dim: usize,
+    tensors: Vec<(&str, Dtype, Vec<usize>, Vec<u8>)>,
     source_sha256: &str,
 ) -> EmbeddingResult<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|error| EmbeddingError::io(dir, error))?;
-    let id_bytes: Vec<u8> = ids.iter().flat_map(|id| id.to_le_bytes()).collect();
-    let raw_bytes: Vec<u8> = raw.iter().flat_map(|v| v.to_le_bytes()).collect();
     let invalid =
         |error: safetensors::SafeTensorError| EmbeddingError::invalid(path, error.to_string());
-    let ids_view = TensorView::new(Dtype::U32, vec![ids.len()], &id_bytes).map_err(invalid)?;
-    let raw_view =
-        TensorView::new(Dtype::F32, vec![ids.len(), dim], &raw_bytes).map_err(invalid)?;
-    let metadata = HashMap::from([("source_sha256".to_owned(), source_sha256.to_owned())]);
-    let serialized = safetensors::serialize([("ids", ids_view), ("raw", raw_view)], Some(metadata))
+    let views = tensors
+        .iter()
+        .map(|(name, dtype, shape, bytes)| {
+            TensorView::new(*dtype, shape.clone(), bytes).map(|view| (*name, view))
+        })
+        .collect::<Result<Vec<_>, _>>()
         .map_err(invalid)?;
+    let metadata = HashMap::from([("source_sha256".to_owned(), source_sha256.to_owned())]);
+    let serialized = safetensors::serialize(views, Some(metadata)).map_err(invalid)?;
     let mut file =
         tempfile::NamedTempFile::new_in(dir).map_err(|error| EmbeddingError::io(dir, error))?;
     std::io::Write::write_all(&mut file, &serialized)
@@ -518,26 +540,17 @@ fn write_raw_vectors(
     dim: usize,
     source_sha256: &str,
 ) -> EmbeddingResult<()> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|error| EmbeddingError::io(parent, error))?;
-    }
     let bytes: Vec<u8> = raw.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let view = TensorView::new(Dtype::F32, vec![rows, dim], &bytes)
-        .map_err(|error| EmbeddingError::InvalidInput(error.to_string()))?;
-    let metadata = HashMap::from([("source_sha256".to_owned(), source_sha256.to_owned())]);
-    let serialized = safetensors::serialize([("raw", view)], Some(metadata))
-        .map_err(|error| EmbeddingError::invalid(path, error.to_string()))?;
-    std::fs::write(path, serialized).map_err(|error| EmbeddingError::io(path, error))
+    write_of_source(
+        path,
+        vec![("raw", Dtype::F32, vec![rows, dim], bytes)],
+        source_sha256,
+    )
 }
 
 /// The cached raw vectors, when they were made from the same source weights.
 pub fn read_raw_vectors(path: &Path, source_sha256: &str) -> Option<Vec<f32>> {
-    let bytes = std::fs::read(path).ok()?;
-    let (_, metadata) = SafeTensors::read_metadata(&bytes).ok()?;
-    let source = metadata.metadata().as_ref()?.get("source_sha256")?;
-    if source != source_sha256 {
-        return None;
-    }
+    let bytes = read_of_source(path, source_sha256)?;
     let tensors = SafeTensors::deserialize(&bytes).ok()?;
     let view = tensors.tensor("raw").ok()?;
     if view.dtype() != Dtype::F32 {

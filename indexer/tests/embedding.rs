@@ -331,20 +331,31 @@ fn a_vocabulary_model_from_the_token_cache_equals_one_distilled_afresh() {
         "gardening for beginners",
         "soil, seeds and the history of tomatoes",
     ];
+    // How many tokens a cache holds: the length of its `ids` tensor, read from the
+    // safetensors header (8 bytes of length, then JSON).
+    let kept = |root: &Path| -> u64 {
+        let bytes =
+            std::fs::read(root.join(TOKEN_CACHE_FILE)).expect("the distilled tokens are kept");
+        let length = u64::from_le_bytes(bytes[..8].try_into().expect("header length")) as usize;
+        let header: serde_json::Value =
+            serde_json::from_slice(&bytes[8..8 + length]).expect("header");
+        header["ids"]["shape"][0].as_u64().expect("ids shape")
+    };
     let warm = tempfile::tempdir().expect("temp dir");
     build_vocabulary_model(&mpnet_dir(), &first, warm.path()).expect("first model");
-    let cached_after_first = std::fs::metadata(warm.path().join(TOKEN_CACHE_FILE))
-        .expect("the distilled tokens are kept")
-        .len();
+    let kept_after_first = kept(warm.path());
     let from_cache = build_vocabulary_model(&mpnet_dir(), &second, warm.path()).expect("model");
     let cold = tempfile::tempdir().expect("temp dir");
     let afresh = build_vocabulary_model(&mpnet_dir(), &second, cold.path()).expect("model");
+    // The warm cache holds the first corpus's tokens and the second's: more than either
+    // corpus alone (a cache that was not read would hold the second's only).
     assert!(
-        std::fs::metadata(warm.path().join(TOKEN_CACHE_FILE))
-            .expect("cache")
-            .len()
-            > cached_after_first,
+        kept(warm.path()) > kept_after_first,
         "the second corpus's new tokens join the cache"
+    );
+    assert!(
+        kept(warm.path()) > kept(cold.path()),
+        "the first corpus's tokens stay in the cache"
     );
     let (a, b) = (
         StaticModel::load(&from_cache).expect("loads"),

@@ -80,9 +80,27 @@ static ON_POOL: AtomicUsize = AtomicUsize::new(0);
 /// A place on the search pool, given back when dropped.
 struct PoolPlace;
 
+fn pool_limit() -> usize {
+    QUEUED_PER_THREAD * rayon::current_num_threads().max(1)
+}
+
+fn pool_busy() -> AppError {
+    AppError::Unavailable("The search engine is busy; try again in a moment".into())
+}
+
+/// Refuses at once, as [`on_search_pool`] would, when the pool is full: a search asks
+/// before it charges the caller, so a search refused for a full pool costs no quota.
+pub(crate) fn admit() -> AppResult<()> {
+    if ON_POOL.load(Ordering::Acquire) < pool_limit() {
+        Ok(())
+    } else {
+        Err(pool_busy())
+    }
+}
+
 impl PoolPlace {
     fn take() -> Option<PoolPlace> {
-        let limit = QUEUED_PER_THREAD * rayon::current_num_threads().max(1);
+        let limit = pool_limit();
         ON_POOL
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |taken| {
                 (taken < limit).then_some(taken + 1)
@@ -106,9 +124,7 @@ where
     F: FnOnce() -> AppResult<T> + Send + 'static,
     T: Send + 'static,
 {
-    let place = PoolPlace::take().ok_or_else(|| {
-        AppError::Unavailable("The search engine is busy; try again in a moment".into())
-    })?;
+    let place = PoolPlace::take().ok_or_else(pool_busy)?;
     let (sender, receiver) = tokio::sync::oneshot::channel();
     rayon::spawn(move || {
         let _place = place;

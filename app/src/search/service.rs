@@ -147,6 +147,8 @@ impl SearchService {
             .filters
             .exclude_podcast_ids
             .extend(self.blacklist(requester).await?);
+        // A full search pool refuses before the search is charged.
+        super::engine::admit()?;
         let charge = self
             .metering
             .charge(requester, UsageCounter::Search)
@@ -262,6 +264,8 @@ impl SearchService {
         if !self.engine.generation().await?.vectors {
             return Err(podlens_indexer::IndexError::VectorsUnavailable.into());
         }
+        // A full search pool refuses before the search is charged.
+        super::engine::admit()?;
         let charge = self
             .metering
             .charge(requester, UsageCounter::Search)

@@ -56,11 +56,10 @@ impl LatestParams {
                 _ => {}
             }
         }
-        let limit = params.limit.unwrap_or(LatestEpisodesQuery::default().limit);
-        if limit == 0 || limit > LatestEpisodesQuery::default().limit {
+        let most = LatestEpisodesQuery::default().limit;
+        if params.limit.is_some_and(|limit| limit == 0 || limit > most) {
             return Err(AppError::Invalid(format!(
-                "limit must be between 1 and {}",
-                LatestEpisodesQuery::default().limit
+                "limit must be between 1 and {most}"
             )));
         }
         Ok(params)

@@ -67,6 +67,7 @@ pub struct RemoveManyResponse {
 }
 
 /// The teams' podcasts and members.
+#[derive(Clone)]
 pub struct TeamPodcasts {
     pub accounts: Arc<dyn AccountStore>,
     pub catalog: Arc<CatalogReader>,
@@ -89,19 +90,15 @@ impl TeamPodcasts {
                 "sortOrder must be podcastTitle or addedAt, got \"{order}\""
             )));
         }
-        let (accounts, catalog, team) = (
-            self.accounts.clone(),
-            self.catalog.clone(),
-            account.team_id.clone(),
-        );
+        let (this, team) = (self.clone(), account.team_id.clone());
         blocking(move || {
-            let rows = accounts.team_podcasts(&team)?;
+            let rows = this.accounts.team_podcasts(&team)?;
             let total = rows.len() as u64;
             let ids: Vec<uuid::Uuid> = rows
                 .iter()
                 .filter_map(|row| uuid::Uuid::parse_str(&row.podcast_id).ok())
                 .collect();
-            let records = catalog.snapshot()?.podcasts_by_ids(&ids)?;
+            let records = this.catalog.snapshot()?.podcasts_by_ids(&ids)?;
             let filter = query.text_filter.as_deref().map(str::to_lowercase);
             let mut podcasts: Vec<TeamPodcast> = rows
                 .into_iter()
@@ -144,16 +141,12 @@ impl TeamPodcasts {
         id_or_slug: String,
         flags: TeamPodcastFlags,
     ) -> AppResult<TeamPodcastResponse> {
-        let (accounts, catalog, blacklists, account) = (
-            self.accounts.clone(),
-            self.catalog.clone(),
-            self.blacklists.clone(),
-            account.clone(),
-        );
+        let (this, account) = (self.clone(), account.clone());
         blocking(move || {
-            let record = catalog.podcast(&id_or_slug)?;
+            let record = this.catalog.podcast(&id_or_slug)?;
             let id = record.podcast_id.to_string();
-            let existing = accounts
+            let existing = this
+                .accounts
                 .team_podcasts(&account.team_id)?
                 .into_iter()
                 .find(|row| row.podcast_id == id);
@@ -178,8 +171,8 @@ impl TeamPodcasts {
                     updated_at: now,
                 },
             };
-            let saved = accounts.upsert_team_podcast(&row)?;
-            blacklists.forget(&account.team_id);
+            let saved = this.accounts.upsert_team_podcast(&row)?;
+            this.blacklists.forget(&account.team_id);
             Ok(TeamPodcastResponse {
                 team_podcast: to_wire(saved, crate::convert::podcast_summary(&record)),
             })
@@ -189,15 +182,12 @@ impl TeamPodcasts {
 
     /// Removes one podcast from the team; not one of its podcasts is not found.
     pub async fn remove(&self, account: &Account, podcast_id: String) -> AppResult<()> {
-        let (accounts, blacklists, team) = (
-            self.accounts.clone(),
-            self.blacklists.clone(),
-            account.team_id.clone(),
-        );
+        let (this, team) = (self.clone(), account.team_id.clone());
         blocking(move || {
-            let removed =
-                accounts.remove_team_podcasts(&team, std::slice::from_ref(&podcast_id))?;
-            blacklists.forget(&team);
+            let removed = this
+                .accounts
+                .remove_team_podcasts(&team, std::slice::from_ref(&podcast_id))?;
+            this.blacklists.forget(&team);
             if removed == 0 {
                 return Err(AppError::NotFound(format!(
                     "Podcast {podcast_id} is not one of the team's podcasts"
@@ -214,14 +204,9 @@ impl TeamPodcasts {
         account: &Account,
         body: RemoveManyBody,
     ) -> AppResult<RemoveManyResponse> {
-        let (accounts, catalog, blacklists, team) = (
-            self.accounts.clone(),
-            self.catalog.clone(),
-            self.blacklists.clone(),
-            account.team_id.clone(),
-        );
+        let (this, team) = (self.clone(), account.team_id.clone());
         blocking(move || {
-            let snapshot = catalog.snapshot()?;
+            let snapshot = this.catalog.snapshot()?;
             let mut ids = body.podcast_ids.clone();
             let mut not_found_apple_ids = Vec::new();
             for apple_id in &body.apple_ids {
@@ -230,8 +215,8 @@ impl TeamPodcasts {
                     None => not_found_apple_ids.push(*apple_id),
                 }
             }
-            let removed = accounts.remove_team_podcasts(&team, &ids)?;
-            blacklists.forget(&team);
+            let removed = this.accounts.remove_team_podcasts(&team, &ids)?;
+            this.blacklists.forget(&team);
             Ok(RemoveManyResponse {
                 not_found_apple_ids,
                 errors: 0,
@@ -244,9 +229,10 @@ impl TeamPodcasts {
 
     /// The team's members.
     pub async fn users(&self, account: &Account) -> AppResult<TeamUsersResponse> {
-        let (accounts, team) = (self.accounts.clone(), account.team_id.clone());
+        let (this, team) = (self.clone(), account.team_id.clone());
         blocking(move || {
-            let users = accounts
+            let users = this
+                .accounts
                 .team_users(&team)?
                 .into_iter()
                 .map(|user| TeamUser {
