@@ -573,18 +573,6 @@ async fn a_blacklisted_podcast_is_left_out_of_the_teams_searches_only() {
     assert!(podcast_ids(&back).contains(&podcast_id), "{}", back.text);
 }
 
-/// The searches the caller has been charged today, as their usage page shows them.
-async fn searches_used(app: &axum::Router, key: &str) -> u64 {
-    let usage = get(app, "/api/v1/teams/usage/current", Some(key)).await;
-    ok_data(&usage)["aliases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|alias| alias["alias"] == "searchCount")
-        .and_then(|alias| alias["used"].as_u64())
-        .unwrap_or(0)
-}
-
 /// Regression: the public cursor was `"{served}.{engine}"`, so editing the count paged
 /// past the plan's maximum results per search (a cursor starting `0.` gave 10 more
 /// after 100), and a malformed cursor answered 500 after the search was charged. A

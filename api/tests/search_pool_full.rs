@@ -16,18 +16,6 @@ use podlens_app::search::engine::QUEUED_PER_THREAD;
 use podlens_app::search::on_search_pool;
 use serde_json::json;
 
-/// The searches the caller has been charged this month, as their usage page shows them.
-async fn searches_used(app: &axum::Router, key: &str) -> u64 {
-    let usage = get(app, "/api/v1/teams/usage/current", Some(key)).await;
-    ok_data(&usage)["aliases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|alias| alias["alias"] == "searchCount")
-        .and_then(|alias| alias["used"].as_u64())
-        .unwrap_or(0)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_refused_for_a_full_pool_is_not_charged() {
     let (state, _dir) = state();

@@ -124,6 +124,18 @@ pub async fn post(app: &Router, uri: &str, key: Option<&str>, body: Value) -> Re
 }
 
 /// The `data` of an OK envelope, failing with the body otherwise.
+/// The searches the caller has been charged this month, as their usage page shows them.
+pub async fn searches_used(app: &Router, key: &str) -> u64 {
+    let usage = get(app, "/api/v1/teams/usage/current", Some(key)).await;
+    ok_data(&usage)["aliases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|alias| alias["alias"] == "searchCount")
+        .and_then(|alias| alias["used"].as_u64())
+        .unwrap_or(0)
+}
+
 pub fn ok_data(reply: &Reply) -> &Value {
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
     assert_eq!(reply.body["status"], "OK", "{}", reply.text);
