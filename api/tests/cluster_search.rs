@@ -338,7 +338,7 @@ fn compare_lookups(
         }
         let _ = words;
     }
-    let directory = one.directory().unwrap();
+    let directory = podlens_indexer::directory::Directory::of(one).unwrap();
     let cluster = runtime.block_on(lookups::directory_over(runner)).unwrap();
     for letter in podlens_indexer::directory::DIRECTORY_LETTERS.chars() {
         assert_eq!(
@@ -540,7 +540,7 @@ fn related_podcasts_by_text_are_the_same_on_every_call() {
     let index_dir = built().join("index");
     let manifest = read_manifest(&index_dir).unwrap().unwrap();
     let generation = OpenGeneration::open(&index_dir, manifest).unwrap();
-    let directory = generation.directory().unwrap();
+    let directory = podlens_indexer::directory::Directory::of(&generation).unwrap();
     let scores = |hits: Vec<podlens_indexer::PodcastHit>| -> Vec<(uuid::Uuid, u32)> {
         hits.iter()
             .map(|hit| (hit.podcast_id, hit.score.to_bits()))

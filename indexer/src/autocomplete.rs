@@ -13,12 +13,10 @@ use tantivy::query::{BooleanQuery, FuzzyTermQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 
 use crate::error::{IndexError, Result};
-use crate::reader::IndexReaderHandle;
+use crate::hits::podcast_hit;
 use crate::results::PodcastHit;
-use crate::search::podcast_hit;
-use crate::shard::{IndexKind, OpenGeneration};
-use crate::shards::done;
-use crate::steps::LocalRunner;
+use crate::schema::IndexKind;
+use crate::shard::OpenGeneration;
 use crate::stored::StoredFields;
 
 /// Suggestions for a prefix.
@@ -28,27 +26,6 @@ pub struct Autocomplete {
     pub podcasts: Vec<PodcastHit>,
     /// Completions of the last word, most frequent first.
     pub words: Vec<String>,
-}
-
-impl IndexReaderHandle {
-    /// Suggestions for `prefix`.
-    pub fn autocomplete(&self, prefix: &str, limit: usize) -> Result<Autocomplete> {
-        autocomplete(&self.generation(), prefix, limit)
-    }
-}
-
-/// Suggestions for `prefix` on `generation`.
-pub fn autocomplete(
-    generation: &OpenGeneration,
-    prefix: &str,
-    limit: usize,
-) -> Result<Autocomplete> {
-    let _running = crate::fanout::Running::start();
-    done(crate::lookups::autocomplete_over(
-        &LocalRunner::new(generation),
-        prefix,
-        limit,
-    ))
 }
 
 /// The title words of the open shards `selected` that start with `prefix`, with the

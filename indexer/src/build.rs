@@ -23,15 +23,10 @@ use crate::generation::{
     EncoderManifest, Manifest, VectorsManifest, clone_index_dir, generation_dir, next_generation,
     publish, read_manifest, shard_dir, shard_index_dir,
 };
-use crate::schema::{ChunkSchema, EpisodeSchema, PodcastSchema};
+use crate::schema::{CHUNKS, EPISODES, PODCASTS, Schemas, shard_of};
 use crate::text_language::search_language;
 use crate::vectors::shows::{ShowVectors, show_text};
 use crate::vectors::{ShardVectors, VectorKind, VectorModel, podcast_text};
-
-/// Index kinds, as directory names inside a shard.
-pub(crate) const PODCASTS: &str = "podcasts";
-pub(crate) const EPISODES: &str = "episodes";
-pub(crate) const CHUNKS: &str = "chunks";
 
 /// How to build.
 #[derive(Debug, Clone)]
@@ -61,19 +56,6 @@ impl Default for BuildOptions {
             statistics: false,
         }
     }
-}
-
-/// The shard of a podcast: every episode and chunk of a podcast lives in its shard.
-pub fn shard_of(podcast_id: Uuid, shards: u32) -> u32 {
-    (podcast_id.as_u128() % u128::from(shards.max(1))) as u32
-}
-
-/// The three schemas of a shard.
-#[derive(Debug, Clone, Default)]
-pub struct Schemas {
-    pub podcasts: PodcastSchema,
-    pub episodes: EpisodeSchema,
-    pub chunks: ChunkSchema,
 }
 
 #[derive(Default)]

@@ -137,7 +137,7 @@ mod tests {
         writer.commit().unwrap();
         let searcher = index.reader().unwrap().searcher();
         let ids = || -> Box<dyn Query> {
-            Box::new(crate::query_build::any_term(
+            Box::new(crate::term_sets::any_term(
                 ["e0", "e2", "missing"]
                     .iter()
                     .map(|value| Term::from_field_text(id, value)),

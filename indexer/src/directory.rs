@@ -17,8 +17,8 @@ use uuid::Uuid;
 
 use crate::analysis::title_sort_form;
 use crate::error::Result;
-use crate::search::{text, texts};
 use crate::shard::OpenGeneration;
+use crate::stored::{text, texts};
 
 /// Leading words that do not decide where a title files.
 const ARTICLES: &[&str] = &[

@@ -22,7 +22,7 @@ use tantivy::{DocId, DocSet, Score, Searcher, SegmentReader, TERMINATED, Term};
 use tantivy_common::BitSet;
 use uuid::Uuid;
 
-use crate::query_build::podcast_id_set;
+use crate::term_sets::podcast_id_set;
 
 /// Resolved filters kept per shard.
 const CAPACITY: usize = 32;

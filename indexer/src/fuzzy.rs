@@ -16,7 +16,7 @@ use tantivy::schema::Field;
 use tantivy::{Searcher, Term};
 use tantivy_fst::Automaton;
 
-use crate::shard::IndexKind;
+use crate::schema::IndexKind;
 
 /// Words remembered per shard.
 const CAPACITY: usize = 4096;

@@ -289,6 +289,41 @@ impl<T: TokenStream> TokenStream for PrefixesStream<'_, T> {
     }
 }
 
+/// `fragment`, HTML-escaped, with the byte ranges `highlights` in `<em>` tags.
+pub(crate) fn highlighted_html(fragment: &str, highlights: &[(usize, usize)]) -> String {
+    let mut html = String::with_capacity(fragment.len() + 9 * highlights.len());
+    let mut at = 0;
+    for &(start, end) in highlights {
+        let (Some(before), Some(marked)) = (fragment.get(at..start), fragment.get(start..end))
+        else {
+            continue;
+        };
+        html.push_str(&escape_html(before));
+        html.push_str("<em>");
+        html.push_str(&escape_html(marked));
+        html.push_str("</em>");
+        at = end;
+    }
+    html.push_str(&escape_html(fragment.get(at..).unwrap_or_default()));
+    html
+}
+
+/// `&`, `<`, `>` and quotes escaped.
+pub(crate) fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashSet;

@@ -42,8 +42,8 @@ use crate::collector::Collected;
 use crate::cursor::{self, Position};
 use crate::embedding::{ENCODER_DIM, StaticModel};
 use crate::error::{IndexError, Result};
+use crate::page::{self, FoundPage, RootPlan};
 use crate::request::{MatchMode, SearchMode, SortField};
-use crate::search::{self, FoundPage, RootPlan};
 use crate::shards::{Shards, VECTOR_CANDIDATES, id_of};
 use crate::sort_key::{SortKey, f64_key};
 use crate::vectors::QueryVector;
@@ -519,7 +519,7 @@ pub(crate) async fn page<S: Shards>(
         Some(Position::After(after)) => {
             // Past the window: keyword order, without the vector-only hits served.
             let page =
-                search::keyword_page_after(shards, plan, Some(after), &vector_only_ids).await?;
+                page::keyword_page_after(shards, plan, Some(after), &vector_only_ids).await?;
             Ok(FoundPage { total, ..page })
         }
     }

@@ -33,8 +33,11 @@ mod fuzzy;
 pub mod generation;
 mod guarded;
 mod highlight;
+mod hits;
 mod hybrid;
+mod local;
 pub mod lookups;
+mod page;
 pub mod quality;
 mod query_build;
 mod reader;
@@ -46,40 +49,43 @@ pub mod schema;
 mod search;
 mod semantic;
 mod shard;
+mod shard_search;
 pub mod shards;
 pub mod sort_key;
 mod spelling;
 pub mod statistics;
 pub mod steps;
 mod stored;
+mod term_sets;
 pub mod text_language;
 mod translations;
 pub mod vectors;
 mod window;
 pub mod words;
 
-pub use autocomplete::{Autocomplete, autocomplete};
-pub use build::{
-    BuildOptions, IndexChanges, Schemas, build_generation, shard_of, update_generation,
-};
+pub use autocomplete::Autocomplete;
+pub use build::{BuildOptions, IndexChanges, build_generation, update_generation};
 pub use collector::{Collected, Page, merge_pages};
 pub use documents::{
     EpisodeText, IndexSource, PodcastSignals, declared_language, episodes_text, newest_first,
 };
 pub use error::{IndexError, Result};
 pub use generation::{Manifest, VectorsManifest, read_manifest};
-pub use reader::IndexReaderHandle;
-pub use related::{
-    DEFAULT_RELATED_METHOD, RelatedMethod, RelatedSource, related_by_text, related_podcasts,
-    related_podcasts_with,
+pub use local::{
+    autocomplete, related_by_text, related_podcasts, related_podcasts_with, semantic_search,
+    semantic_search_with,
 };
+pub use reader::IndexReaderHandle;
+pub use related::{DEFAULT_RELATED_METHOD, RelatedMethod, RelatedSource};
 pub use relevance::{WEIGHTS, Weights};
 pub use request::{
     MAX_SNIPPET_CHARS, MatchMode, NullOrder, SearchFilters, SearchMode, SearchRequest, SearchTerm,
     SortDirection, SortField, SortOrder, Target,
 };
 pub use results::{EpisodeHit, Hits, PodcastHit, SearchResponse, Timings, TranscriptSnippet};
-pub use search::{MAX_PAGE_SIZE, search};
-pub use semantic::{MAX_SEMANTIC_LIMIT, SemanticRequest, semantic_search, semantic_search_with};
+pub use schema::{Schemas, shard_of};
+pub use search::search;
+pub use semantic::{MAX_SEMANTIC_LIMIT, SemanticRequest};
 pub use shard::OpenGeneration;
+pub use shard_search::MAX_PAGE_SIZE;
 pub use vectors::{DEFAULT_RESCORE, VectorModel, VectorSearchOptions};

@@ -10,16 +10,16 @@ use std::time::Instant;
 use uuid::Uuid;
 
 use crate::autocomplete::{Autocomplete, sort_suggestions};
-use crate::build::shard_of;
 use crate::directory::{Directory, DirectoryEntry};
 use crate::embedding::StaticModel;
 use crate::error::{IndexError, Result};
 use crate::related::{RRF_K, RelatedMethod, RelatedSource, best_first};
 use crate::request::SearchMode;
 use crate::results::{Hits, PodcastHit, SearchResponse, Timings};
+use crate::schema::shard_of;
+use crate::semantic::ScoredRow;
 use crate::semantic::{MAX_SEMANTIC_LIMIT, SemanticRequest};
-use crate::shard::OpenGeneration;
-use crate::steps::{ScoredRow, Step, StepAnswer, StepRunner, answered_hits, unexpected};
+use crate::steps::{Step, StepAnswer, StepRunner, answered_hits, unexpected};
 use crate::vectors::{QueryVector, VectorSearchOptions, top_k};
 
 fn every_shard(runner: &impl StepRunner) -> Vec<u32> {
@@ -392,24 +392,4 @@ pub async fn podcasts_by_ids<R: StepRunner>(runner: &R, ids: &[Uuid]) -> Result<
         .filter(|id| seen.insert(**id))
         .filter_map(|id| found.remove(id))
         .collect())
-}
-
-/// The podcasts `ids` that the open shards `selected` of `generation` hold.
-pub(crate) fn podcasts_by_id(
-    generation: &OpenGeneration,
-    selected: &[usize],
-    ids: &[Uuid],
-) -> Result<Vec<PodcastHit>> {
-    let field = generation.schemas.podcasts.ids.id;
-    let mut hits = Vec::new();
-    for id in ids {
-        for at in selected {
-            let shard = &generation.shards[*at];
-            if let Some(doc) = crate::semantic::find_doc(&shard.podcasts, field, &id.to_string())? {
-                hits.push(crate::search::podcast_hit(generation, doc, 0.0));
-                break;
-            }
-        }
-    }
-    Ok(hits)
 }

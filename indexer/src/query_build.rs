@@ -12,15 +12,12 @@ use std::ops::Bound;
 
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
-use tantivy::query::{
-    AllQuery, BooleanQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery, TermSetQuery,
-};
+use tantivy::query::{AllQuery, BooleanQuery, Occur, PhraseQuery, Query, RangeQuery, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader, Term};
 use uuid::Uuid;
 
 use crate::analysis::LanguageFamily;
-use crate::build::Schemas;
 use crate::const_score::ConstScore;
 use crate::error::Result;
 use crate::filter_cache::{ResolvedFilter, ResolvedFilterQuery};
@@ -28,7 +25,9 @@ use crate::guarded::Guarded;
 use crate::relevance::{TermBuilder, TermPlan, TermQueries, WEIGHTS, other_forms_in};
 use crate::request::{MatchMode, SearchFilters, SearchMode, Target};
 use crate::schema::id_from_halves;
-use crate::shard::{IndexKind, OpenGeneration, OpenShard};
+use crate::schema::{IndexKind, Schemas};
+use crate::shard::{OpenGeneration, OpenShard};
+use crate::term_sets::{any_term, id_set, podcast_id_set};
 use crate::words::{Word, language_codes, phrase_tokens};
 
 /// The language families a request searches: those of its language filter, or all.
@@ -255,27 +254,6 @@ pub fn combine_terms(clauses: Vec<(MatchMode, Box<dyn Query>)>) -> Option<Box<dy
     Some(Box::new(BooleanQuery::new(occurs)))
 }
 
-/// Documents holding any of `terms`. A handful of terms (languages, genres, countries)
-/// is a union of term queries; tantivy's `TermSetQuery` builds an automaton and a bit
-/// set over every document of a segment on each search, which pays only for many terms.
-pub(crate) fn any_term(terms: impl IntoIterator<Item = Term>) -> Box<dyn Query> {
-    const UNION_UP_TO: usize = 16;
-    let terms: Vec<Term> = terms.into_iter().collect();
-    if terms.len() > UNION_UP_TO {
-        return Box::new(TermSetQuery::new(terms));
-    }
-    Box::new(BooleanQuery::new(
-        terms
-            .into_iter()
-            .map(|term| {
-                let query: Box<dyn Query> =
-                    Box::new(TermQuery::new(term, IndexRecordOption::Basic));
-                (Occur::Should, query)
-            })
-            .collect(),
-    ))
-}
-
 fn filter(query: Box<dyn Query>) -> (Occur, Box<dyn Query>) {
     (Occur::Must, Box::new(ConstScore::new(query, 0.0)))
 }
@@ -293,18 +271,6 @@ fn text_terms(field: Field, values: &[String], lowercase: bool) -> Vec<Term> {
             Term::from_field_text(field, &value)
         })
         .collect()
-}
-
-fn id_set(field: Field, ids: &[Uuid]) -> Box<dyn Query> {
-    any_term(
-        ids.iter()
-            .map(|id| Term::from_field_text(field, &id.to_string())),
-    )
-}
-
-/// A query matching episodes (or chunks) of the given podcasts.
-pub fn podcast_id_set(field: Field, ids: &[Uuid]) -> Box<dyn Query> {
-    id_set(field, ids)
 }
 
 fn at_least_i64(field: Field, value: i64) -> Box<dyn Query> {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
+use crate::directory::Directory;
 use crate::error::{IndexError, Result};
 use crate::generation::read_manifest;
 use crate::shard::OpenGeneration;
@@ -18,6 +19,8 @@ pub struct IndexReaderHandle {
     current: RwLock<Arc<OpenGeneration>>,
     check_interval: Duration,
     last_check: Mutex<Instant>,
+    /// The podcast directory of a generation (its number), read on first use.
+    directory: Mutex<Option<(u64, Arc<Directory>)>>,
 }
 
 impl IndexReaderHandle {
@@ -31,6 +34,7 @@ impl IndexReaderHandle {
             current: RwLock::new(Arc::new(generation)),
             check_interval: Duration::from_secs(1),
             last_check: Mutex::new(Instant::now()),
+            directory: Mutex::new(None),
         })
     }
 
@@ -59,6 +63,26 @@ impl IndexReaderHandle {
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
+    }
+
+    /// The podcast directory of the current generation, read once per generation.
+    pub fn directory(&self) -> Result<Arc<Directory>> {
+        let generation = self.generation();
+        let number = generation.manifest.generation;
+        let cached = self
+            .directory
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        if let Some((read_from, directory)) = cached
+            && read_from == number
+        {
+            return Ok(directory);
+        }
+        let directory = Arc::new(Directory::of(&generation)?);
+        *self.directory.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some((number, directory.clone()));
+        Ok(directory)
     }
 
     /// Switches to the published generation if it changed; true when it switched.

@@ -18,13 +18,12 @@ use uuid::Uuid;
 use crate::analysis::LanguageFamily;
 use crate::bm25f::idf;
 use crate::error::Result;
-use crate::reader::IndexReaderHandle;
+use crate::hits::podcast_hit;
 use crate::results::PodcastHit;
-use crate::search::podcast_hit;
+use crate::schema::IndexKind;
+use crate::semantic::ScoredRow;
 use crate::semantic::best_centroids;
-use crate::shard::{IndexKind, OpenGeneration};
-use crate::shards::done;
-use crate::steps::{LocalRunner, ScoredRow};
+use crate::shard::OpenGeneration;
 use crate::vectors::QueryVector;
 
 /// How related podcasts are found.
@@ -45,49 +44,6 @@ pub const DEFAULT_RELATED_METHOD: RelatedMethod = RelatedMethod::Fused;
 
 /// Rank constant of reciprocal-rank fusion.
 pub(crate) const RRF_K: f32 = 60.0;
-
-impl IndexReaderHandle {
-    /// Podcasts related to `podcast_id`, by [`DEFAULT_RELATED_METHOD`].
-    pub fn related_podcasts(&self, podcast_id: Uuid, limit: usize) -> Result<Vec<PodcastHit>> {
-        related_podcasts(&self.generation(), podcast_id, limit)
-    }
-}
-
-/// Podcasts related to `podcast_id` by [`DEFAULT_RELATED_METHOD`]; empty when it is
-/// not indexed.
-pub fn related_podcasts(
-    generation: &OpenGeneration,
-    podcast_id: Uuid,
-    limit: usize,
-) -> Result<Vec<PodcastHit>> {
-    related_podcasts_with(generation, podcast_id, limit, DEFAULT_RELATED_METHOD)
-}
-
-/// Podcasts related to `podcast_id` by `method`.
-pub fn related_podcasts_with(
-    generation: &OpenGeneration,
-    podcast_id: Uuid,
-    limit: usize,
-    method: RelatedMethod,
-) -> Result<Vec<PodcastHit>> {
-    let _running = crate::fanout::Running::start();
-    done(crate::lookups::related_over(
-        &LocalRunner::new(generation),
-        generation.model.is_some(),
-        podcast_id,
-        limit,
-        method,
-    ))
-}
-
-/// Podcasts whose title and description resemble `podcast_id`'s (more-like-this).
-pub fn related_by_text(
-    generation: &OpenGeneration,
-    podcast_id: Uuid,
-    limit: usize,
-) -> Result<Vec<PodcastHit>> {
-    related_podcasts_with(generation, podcast_id, limit, RelatedMethod::Text)
-}
 
 /// What related podcasts are found from: a podcast's centroid (when the generation has
 /// vectors) and the text its more-like-this query is made of.

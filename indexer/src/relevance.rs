@@ -26,7 +26,8 @@ use crate::coverage::CoverageQuery;
 use crate::guarded::Guarded;
 use crate::request::{MatchMode, SearchTerm, Target};
 use crate::schema::FamilyFields;
-use crate::shard::{IndexKind, NonEmptyFields, OpenGeneration, OpenShard};
+use crate::schema::IndexKind;
+use crate::shard::{NonEmptyFields, OpenGeneration, OpenShard};
 use crate::spelling::{Spellings, number_word};
 use crate::translations::translations;
 use crate::words::{TermWords, Word, exact_form, is_query_stopword, language_codes};
@@ -521,7 +522,7 @@ impl TermBuilder<'_> {
                         .terms(self.kind, searcher, field.field, &token, distance)
                     {
                         Ok(terms) => Box::new(ConstScore::new(
-                            crate::query_build::any_term(terms.iter().cloned()),
+                            crate::term_sets::any_term(terms.iter().cloned()),
                             1.0,
                         )),
                         Err(_) => Box::new(FuzzyTermQuery::new(

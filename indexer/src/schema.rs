@@ -358,6 +358,42 @@ pub fn title_sort_words(title: &str) -> (u64, u64) {
     (u64::from_be_bytes(hi), u64::from_be_bytes(lo))
 }
 
+/// Index kinds, as directory names inside a shard.
+pub(crate) const PODCASTS: &str = "podcasts";
+
+pub(crate) const EPISODES: &str = "episodes";
+
+pub(crate) const CHUNKS: &str = "chunks";
+
+/// The shard of a podcast: every episode and chunk of a podcast lives in its shard.
+pub fn shard_of(podcast_id: uuid::Uuid, shards: u32) -> u32 {
+    (podcast_id.as_u128() % u128::from(shards.max(1))) as u32
+}
+
+/// The three schemas of a shard.
+#[derive(Debug, Clone, Default)]
+pub struct Schemas {
+    pub podcasts: PodcastSchema,
+    pub episodes: EpisodeSchema,
+    pub chunks: ChunkSchema,
+}
+
+/// Which index of a shard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum IndexKind {
+    Podcasts,
+    Episodes,
+}
+
+impl From<crate::request::SearchMode> for IndexKind {
+    fn from(mode: crate::request::SearchMode) -> IndexKind {
+        match mode {
+            crate::request::SearchMode::Podcasts => IndexKind::Podcasts,
+            crate::request::SearchMode::Episodes => IndexKind::Episodes,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,27 +11,23 @@
 use std::collections::HashSet;
 
 use rayon::prelude::*;
-use tantivy::collector::TopDocs;
-use tantivy::query::TermQuery;
-use tantivy::schema::document::DocumentDeserialize;
-use tantivy::schema::{Field, IndexRecordOption, Value};
-use tantivy::{Searcher, Term};
+use tantivy::schema::Value;
 use uuid::Uuid;
 
 use crate::error::{IndexError, Result};
-use crate::reader::IndexReaderHandle;
+use crate::highlight::escape_html;
+use crate::hits::{episode_hit, find_doc, podcast_hit};
 use crate::request::SearchMode;
-use crate::results::{EpisodeHit, Hits, SearchResponse, TranscriptSnippet};
-use crate::search::{episode_hit, escape_html, podcast_hit, text};
+use crate::results::{EpisodeHit, Hits, TranscriptSnippet};
 use crate::shard::{OpenGeneration, OpenShard};
-use crate::shards::done;
-use crate::steps::{LocalRunner, ScoredRow};
-use crate::vectors::{
-    QueryVector, RowSet, ShardVectors, VectorKey, VectorKind, VectorSearchOptions, top_k,
-};
+use crate::stored::text;
+use crate::vectors::{QueryVector, RowSet, ShardVectors, VectorKey, VectorKind, top_k};
 
 /// Most hits a semantic search returns.
 pub const MAX_SEMANTIC_LIMIT: usize = 100;
+
+/// A vector row of a shard, scored: (similarity, shard, episode or podcast id, row).
+pub type ScoredRow = (f32, u32, Uuid, u32);
 
 /// A semantic search: the query's meaning, not its words.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,18 +52,6 @@ impl SemanticRequest {
     pub fn encoder_text(&self) -> Option<&str> {
         (self.mode == SearchMode::Podcasts && !self.query.trim().is_empty())
             .then_some(self.query.as_str())
-    }
-}
-
-impl IndexReaderHandle {
-    /// Runs a semantic search on the current generation.
-    pub fn semantic_search(&self, request: &SemanticRequest) -> Result<SearchResponse> {
-        semantic_search(&self.generation(), request)
-    }
-
-    /// Whether the current generation has vectors (semantic features available).
-    pub fn has_vectors(&self) -> bool {
-        self.generation().model.is_some()
     }
 }
 
@@ -129,42 +113,6 @@ pub(crate) fn best_centroids(
     }
 }
 
-pub(crate) fn find_doc<D: DocumentDeserialize>(
-    searcher: &Searcher,
-    field: Field,
-    id: &str,
-) -> Result<Option<D>> {
-    let query = TermQuery::new(Term::from_field_text(field, id), IndexRecordOption::Basic);
-    let top = searcher.search(&query, &TopDocs::with_limit(1).order_by_score())?;
-    match top.first() {
-        Some((_, address)) => Ok(Some(searcher.doc(*address)?)),
-        None => Ok(None),
-    }
-}
-
-/// Runs a semantic search on `generation` with the default [`VectorSearchOptions`].
-pub fn semantic_search(
-    generation: &OpenGeneration,
-    request: &SemanticRequest,
-) -> Result<SearchResponse> {
-    semantic_search_with(generation, request, VectorSearchOptions::default())
-}
-
-/// Runs a semantic search on `generation` with `options`.
-pub fn semantic_search_with(
-    generation: &OpenGeneration,
-    request: &SemanticRequest,
-    options: VectorSearchOptions,
-) -> Result<SearchResponse> {
-    let _running = crate::fanout::Running::start();
-    done(crate::lookups::semantic_over(
-        &LocalRunner::new(generation),
-        generation.model.as_deref(),
-        request,
-        options,
-    ))
-}
-
 /// The best rows for `query` of each of the open shards `selected` (indexes into
 /// `generation.shards`): per shard, the best `limit` episodes (each by its best
 /// description or chunk) or podcast centroids, as (score, shard, id, row).
@@ -184,7 +132,7 @@ pub(crate) fn nearest_rows(
             let shard = generation.shard_numbers[*at];
             let open = &generation.shards[*at];
             let store = match mode {
-                SearchMode::Podcasts => crate::shards::podcast_store(open, query),
+                SearchMode::Podcasts => crate::shard::podcast_store(open, query),
                 SearchMode::Episodes => open.vectors.as_ref(),
             };
             let Some(vectors) = store else {

@@ -10,7 +10,7 @@ use tantivy::schema::Field;
 use tantivy::{Index, ReloadPolicy, Searcher, Term};
 
 use crate::analysis::register_analyzers;
-use crate::build::{CHUNKS, EPISODES, PODCASTS, Schemas};
+use crate::schema::{CHUNKS, EPISODES, IndexKind, PODCASTS, Schemas};
 use std::sync::Arc;
 
 use crate::embedding::StaticModel;
@@ -18,7 +18,7 @@ use crate::error::{IndexError, Result};
 use crate::filter_cache::FilterCache;
 use crate::generation::{Manifest, generation_dir, shard_dir, shard_index_dir};
 use crate::statistics::{FieldLengthSums, StoredStatistics};
-use crate::vectors::{ShardVectors, VECTORS_FILE, load_index_model};
+use crate::vectors::{QueryVector, ShardVectors, VECTORS_FILE, load_index_model};
 
 /// The searchers of one shard. A generation never changes once published, so these are
 /// opened once and never reloaded.
@@ -124,22 +124,6 @@ impl FieldLengths {
     }
 }
 
-/// Which index of a shard.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum IndexKind {
-    Podcasts,
-    Episodes,
-}
-
-impl From<crate::request::SearchMode> for IndexKind {
-    fn from(mode: crate::request::SearchMode) -> IndexKind {
-        match mode {
-            crate::request::SearchMode::Podcasts => IndexKind::Podcasts,
-            crate::request::SearchMode::Episodes => IndexKind::Episodes,
-        }
-    }
-}
-
 /// Mean field lengths over a generation's shards, over the documents that have the
 /// field (a language family's field is empty for documents of other languages).
 #[derive(Debug, Default)]
@@ -229,8 +213,6 @@ pub struct OpenGeneration {
     pub(crate) newest_episode: i64,
     /// The generation's statistics, read from its files when only some shards are open.
     pub(crate) stored: Option<Arc<StoredStatistics>>,
-    /// The podcast directory, read on first use.
-    directory: OnceLock<Arc<crate::directory::Directory>>,
 }
 
 impl std::fmt::Debug for OpenGeneration {
@@ -243,15 +225,6 @@ impl std::fmt::Debug for OpenGeneration {
 }
 
 impl OpenGeneration {
-    /// The podcast directory of this generation (read once, on first use).
-    pub fn directory(&self) -> Result<Arc<crate::directory::Directory>> {
-        if let Some(directory) = self.directory.get() {
-            return Ok(directory.clone());
-        }
-        let directory = Arc::new(crate::directory::Directory::of(self)?);
-        Ok(self.directory.get_or_init(|| directory).clone())
-    }
-
     /// Opens every shard of the generation `manifest` names.
     pub fn open(index_dir: &Path, manifest: Manifest) -> Result<OpenGeneration> {
         let all: Vec<u32> = (0..manifest.shards).collect();
@@ -327,7 +300,6 @@ impl OpenGeneration {
         Ok(OpenGeneration {
             manifest,
             newest_episode,
-            directory: OnceLock::new(),
             average_lengths,
             stored,
             shards,
@@ -506,5 +478,20 @@ impl Bm25StatisticsProvider for GlobalStatistics<'_> {
             }
             Ok(total)
         })
+    }
+}
+
+/// The store a query vector is scored against in `shard`: the show vectors for the
+/// encoder's vector (of their dimension), the static vectors otherwise.
+pub(crate) fn podcast_store<'s>(
+    shard: &'s OpenShard,
+    query: &QueryVector,
+) -> Option<&'s ShardVectors> {
+    match &shard.shows {
+        Some(shows) if query.unit().len() == shows.dim() => Some(shows),
+        _ => shard
+            .vectors
+            .as_ref()
+            .filter(|vectors| vectors.dim() == query.unit().len()),
     }
 }

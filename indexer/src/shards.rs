@@ -22,17 +22,18 @@ use uuid::Uuid;
 
 use crate::collector::{Collected, Page, PageCollector, ValueSource, merge_pages};
 use crate::error::{IndexError, Result};
+use crate::hits::{episode_hit, podcast_hit};
 use crate::request::{MatchMode, SearchMode, SortOrder};
 use crate::results::{EpisodeHit, Hits, PodcastHit};
 use crate::schema::id_from_halves;
-use crate::search::{
-    Plan, add_snippets, episode_hit, id_set, index_searcher, page_collector, podcast_hit,
-    shard_query, text, texts,
-};
 use crate::semantic::best_centroids;
-use crate::shard::{GlobalStatistics, OpenGeneration, OpenShard};
+use crate::shard::{GlobalStatistics, OpenGeneration, OpenShard, podcast_store};
+use crate::shard_search::{
+    Plan, add_snippets, id_set, index_searcher, page_collector, shard_query,
+};
 use crate::sort_key::SortKey;
-use crate::vectors::{QueryVector, ShardVectors, VectorSearchOptions};
+use crate::stored::{text, texts};
+use crate::vectors::{QueryVector, VectorSearchOptions};
 
 /// Podcasts nearest to the query added to a hybrid search's fusion.
 pub const VECTOR_CANDIDATES: usize = 30;
@@ -103,21 +104,6 @@ pub(crate) fn done<T>(step: impl Future<Output = Result<T>>) -> Result<T> {
             "a local search step waited for something".into(),
         ))
     })
-}
-
-/// The store a query vector is scored against in `shard`: the show vectors for the
-/// encoder's vector (of their dimension), the static vectors otherwise.
-pub(crate) fn podcast_store<'s>(
-    shard: &'s OpenShard,
-    query: &QueryVector,
-) -> Option<&'s ShardVectors> {
-    match &shard.shows {
-        Some(shows) if query.unit().len() == shows.dim() => Some(shows),
-        _ => shard
-            .vectors
-            .as_ref()
-            .filter(|vectors| vectors.dim() == query.unit().len()),
-    }
 }
 
 /// The shards a process has open, searched with a plan made on them.

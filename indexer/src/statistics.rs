@@ -32,7 +32,7 @@ use tantivy::{Searcher, Term};
 use tantivy_fst::{Map, MapBuilder};
 
 use crate::error::{IndexError, Result};
-use crate::shard::IndexKind;
+use crate::schema::IndexKind;
 
 /// The statistics folder of a generation.
 pub const STATISTICS_DIR: &str = "statistics";

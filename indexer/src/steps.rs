@@ -24,13 +24,16 @@ use crate::cursor;
 use crate::directory::DirectoryEntry;
 use crate::embedding::StaticModel;
 use crate::error::{IndexError, Result};
+use crate::page::RootPlan;
 use crate::query_build::families_for;
 use crate::related::RelatedSource;
 use crate::relevance::TermPlan;
 use crate::request::{SearchMode, SearchRequest};
 use crate::results::{Hits, PodcastHit, SearchResponse};
-use crate::search::{Plan, RootPlan, run, validate};
+use crate::search::run;
+pub use crate::semantic::ScoredRow;
 use crate::shard::OpenGeneration;
+use crate::shard_search::{MAX_WINDOW, Plan, validate};
 use crate::shards::{LocalShards, Shards, done};
 use crate::sort_key::SortKey;
 use crate::vectors::QueryVector;
@@ -76,9 +79,6 @@ fn hits_of(hits: &[StepHit]) -> Vec<Collected> {
 fn step_hits(hits: &[Collected]) -> Vec<StepHit> {
     hits.iter().map(StepHit::from).collect()
 }
-
-/// A vector row of a shard, scored: (similarity, shard, episode or podcast id, row).
-pub type ScoredRow = (f32, u32, Uuid, u32);
 
 /// One step of a search ([`Shards`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -353,7 +353,7 @@ pub fn run_step(generation: &OpenGeneration, step: &StepRequest) -> Result<StepA
             entries: crate::directory::entries(generation, &shards)?,
         },
         Step::PodcastsById { ids } => StepAnswer::Podcasts {
-            podcasts: crate::lookups::podcasts_by_id(generation, &shards, ids)?,
+            podcasts: crate::hits::podcasts_by_id(generation, &shards, ids)?,
         },
     })
 }
@@ -378,10 +378,10 @@ fn run_search_step(
             limit,
             exclude,
         } => {
-            if *limit == 0 || *limit > crate::search::MAX_WINDOW {
+            if *limit == 0 || *limit > MAX_WINDOW {
                 return Err(IndexError::InvalidRequest(format!(
                     "a keyword step asks for 1 to {} hits",
-                    crate::search::MAX_WINDOW
+                    MAX_WINDOW
                 )));
             }
             let page = done(shards.keyword_page(*after, *limit, exclude))?;

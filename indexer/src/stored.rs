@@ -6,11 +6,12 @@
 //! decodes it, and a hit takes its strings without copying them.
 
 use chrono::{DateTime, Utc};
-use tantivy::schema::Field;
+use tantivy::TantivyDocument;
 use tantivy::schema::document::{
     DeserializeError, DocumentDeserialize, DocumentDeserializer, ValueDeserialize,
     ValueDeserializer, ValueVisitor,
 };
+use tantivy::schema::{Field, Value};
 use uuid::Uuid;
 
 /// One stored value: text, numbers and booleans; any other type is skipped.
@@ -159,6 +160,19 @@ impl StoredFields {
             _ => None,
         }
     }
+}
+
+pub(crate) fn text(doc: &TantivyDocument, field: Field) -> Option<String> {
+    doc.get_first(field)
+        .and_then(|value| value.as_str())
+        .map(str::to_owned)
+}
+
+pub(crate) fn texts(doc: &TantivyDocument, field: Field) -> Vec<String> {
+    doc.get_all(field)
+        .filter_map(|value| value.as_str())
+        .map(str::to_owned)
+        .collect()
 }
 
 #[cfg(test)]

@@ -195,7 +195,7 @@ impl SearchEngine for LocalEngine {
     }
 
     fn directory(&self) -> EngineFuture<'_, Arc<Directory>> {
-        self.with_index(|index| Ok(index.generation().directory()?))
+        self.with_index(|index| Ok(index.directory()?))
     }
 
     fn podcast_hits(&self, ids: Vec<Uuid>) -> EngineFuture<'_, Vec<PodcastHit>> {
