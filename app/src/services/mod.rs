@@ -439,6 +439,15 @@ impl App {
         }
     }
 
+    /// The teams' projects and their listed podcasts.
+    pub fn projects(&self) -> crate::workflows::project_lists::Projects {
+        crate::workflows::project_lists::Projects {
+            store: self.workflows.clone(),
+            accounts: self.accounts.clone(),
+            catalog: self.catalog.clone(),
+        }
+    }
+
     /// The teams' podcasts and members.
     pub fn team_podcasts(&self) -> crate::workflows::team_podcasts::TeamPodcasts {
         crate::workflows::team_podcasts::TeamPodcasts {

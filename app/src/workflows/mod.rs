@@ -30,6 +30,7 @@ pub mod passages;
 pub mod podcast_episodes;
 pub mod podcasts_by_ids;
 pub mod polling;
+pub mod project_lists;
 mod projects;
 pub mod relevancy;
 pub mod render;
