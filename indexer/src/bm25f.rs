@@ -26,10 +26,8 @@ use tantivy::query::{Bm25StatisticsProvider, EnableScoring, Explanation, Query, 
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::{DocId, DocSet, Score, SegmentReader, TERMINATED, Term};
 
+use crate::ranking::K1;
 use crate::window::{Slots, Window, seek_to};
-
-/// BM25's saturation constant.
-pub const K1: Score = 1.2;
 
 /// One field of a word: its term, weight and length normalisation.
 #[derive(Debug, Clone)]

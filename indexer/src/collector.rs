@@ -17,6 +17,10 @@ use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
 use tantivy::{DocAddress, DocId, Score, SegmentOrdinal, SegmentReader};
 
+use crate::ranking::{
+    PRIOR_AUTHORITY_SHARE, PRIOR_EPISODE_DECADES, PRIOR_EPISODES_SHARE, PRIOR_RECENCY_DAYS,
+    PRIOR_RECENCY_SHARE,
+};
 use crate::request::SortOrder;
 use crate::sort_key::{SortKey, compare, compare_values, f64_key, i64_key};
 
@@ -92,16 +96,17 @@ struct PriorColumns {
 impl PriorColumns {
     fn factor(&self, doc: DocId) -> f32 {
         let authority = self.authority.first(doc).unwrap_or(0.0).clamp(0.0, 100.0) / 100.0;
-        let episodes = self
-            .episodes
-            .first(doc)
-            .map_or(0.0, |count| ((1.0 + count as f64).log10() / 3.0).min(1.0));
+        let episodes = self.episodes.first(doc).map_or(0.0, |count| {
+            ((1.0 + count as f64).log10() / PRIOR_EPISODE_DECADES).min(1.0)
+        });
         let recency = self.last_episode.first(doc).map_or(0.0, |last| {
             let days = (self.prior.newest - last).max(0) as f64 / 86_400.0;
-            1.0 / (1.0 + days / 180.0)
+            1.0 / (1.0 + days / PRIOR_RECENCY_DAYS)
         });
         let quality = self.quality.first(doc).unwrap_or(1.0).clamp(0.0, 1.0);
-        let signals = 0.5 * authority + 0.25 * episodes + 0.25 * recency;
+        let signals = PRIOR_AUTHORITY_SHARE * authority
+            + PRIOR_EPISODES_SHARE * episodes
+            + PRIOR_RECENCY_SHARE * recency;
         (quality * (1.0 + f64::from(self.prior.beta) * signals)) as f32
     }
 }

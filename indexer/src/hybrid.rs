@@ -43,56 +43,15 @@ use crate::cursor::{self, Position};
 use crate::embedding::{ENCODER_DIM, StaticModel};
 use crate::error::{IndexError, Result};
 use crate::page::{self, FoundPage, RootPlan};
+use crate::ranking::{
+    EPISODE_VECTOR_SHARE, FUSED_DEPTH, FUSION, LIKE_FUSION, LIKE_GENRE_WEIGHT, SHOWS_FUSION,
+    STATIC_BESIDE_SHOWS, VECTOR_CANDIDATES,
+};
 use crate::request::{MatchMode, SearchMode, SortField};
-use crate::shards::{Shards, VECTOR_CANDIDATES, id_of};
+use crate::shards::{Shards, id_of};
 use crate::sort_key::{SortKey, f64_key};
 use crate::vectors::QueryVector;
 use crate::words::TermWords;
-
-/// Keyword hits fused (at least).
-pub const FUSED_DEPTH: usize = 200;
-/// The weights of the fusion.
-#[derive(Debug, Clone, Copy)]
-pub struct Fusion {
-    pub keyword: Score,
-    pub vector: Score,
-}
-
-/// Weights of an ordinary query.
-pub const FUSION: Fusion = Fusion {
-    keyword: 1.0,
-    vector: 0.6,
-};
-
-/// Weights of an ordinary podcast query fused with the show vectors of the encoder
-/// (`crate::vectors::shows`). Tuned on the tuning split of `benches/relevance`
-/// (podcast nDCG@10, with [`STATIC_BESIDE_SHOWS`]): vector weight 0.6 gave 0.861, 0.9
-/// 0.865 (static 0.3), 1.0 0.865, 1.3 0.866 with names dropping (0.976 → 0.970); the
-/// held-back split 0.800 (static vectors alone) → 0.838 at 1.0.
-pub const SHOWS_FUSION: Fusion = Fusion {
-    keyword: 1.0,
-    vector: 1.0,
-};
-
-/// With the show vectors, the static model's similarity is fused beside them at this
-/// weight (scaled like the vector weight). Tuning split: at vector weight 0.6, 0 and 0.6
-/// both gave 0.861 (held back 0.822 and 0.825); at 1.0, 0.6 gave 0.865 and 0.9 0.864.
-pub const STATIC_BESIDE_SHOWS: Score = 0.6;
-
-/// Weights of a "shows like X" query (the named show keeps its keyword weight).
-pub const LIKE_FUSION: Fusion = Fusion {
-    keyword: 0.3,
-    vector: 1.5,
-};
-
-/// In a "shows like X" query, a candidate gains this much times the Jaccard share of
-/// genres it has in common with X (the whole weight for the same set of genres): shows
-/// of one kind are alike even where their words and static vectors are not.
-pub const LIKE_GENRE_WEIGHT: Score = 1.0;
-
-/// Episodes weigh the vectors at this share of podcasts' weight: an episode's vector is
-/// one description or passage, noisier than a podcast's centroid.
-pub const EPISODE_VECTOR_SHARE: Score = 0.4;
 
 /// Words that ask for shows like another.
 const LIKE_WORDS: &[&str] = &[

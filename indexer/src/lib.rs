@@ -40,6 +40,7 @@ pub mod lookups;
 mod page;
 pub mod quality;
 mod query_build;
+pub mod ranking;
 mod reader;
 mod related;
 mod relevance;
@@ -75,9 +76,9 @@ pub use local::{
     autocomplete, related_by_text, related_podcasts, related_podcasts_with, semantic_search,
     semantic_search_with,
 };
+pub use ranking::{WEIGHTS, Weights};
 pub use reader::IndexReaderHandle;
 pub use related::{DEFAULT_RELATED_METHOD, RelatedMethod, RelatedSource};
-pub use relevance::{WEIGHTS, Weights};
 pub use request::{
     MAX_SNIPPET_CHARS, MatchMode, NullOrder, SearchFilters, SearchMode, SearchRequest, SearchTerm,
     SortDirection, SortField, SortOrder, Target,

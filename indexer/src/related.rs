@@ -42,9 +42,6 @@ pub enum RelatedMethod {
 /// compares the three methods on the corpus feeds.
 pub const DEFAULT_RELATED_METHOD: RelatedMethod = RelatedMethod::Fused;
 
-/// Rank constant of reciprocal-rank fusion.
-pub(crate) const RRF_K: f32 = 60.0;
-
 /// What related podcasts are found from: a podcast's centroid (when the generation has
 /// vectors) and the text its more-like-this query is made of.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -20,10 +20,11 @@ use tantivy::{Score, Term};
 use crate::abbreviations::{Form, abbreviated};
 use crate::analysis::{LanguageFamily, first_token_in};
 use crate::any_field::AnyFieldQuery;
-use crate::bm25f::{FieldGroup, K1, WeightedField, WordQuery};
+use crate::bm25f::{FieldGroup, WeightedField, WordQuery};
 use crate::const_score::ConstScore;
 use crate::coverage::CoverageQuery;
 use crate::guarded::Guarded;
+use crate::ranking::{FORM_TIE_BREAKER, FieldWeight, K1, SPELLED_PHRASES, Weights};
 use crate::request::{MatchMode, SearchTerm, Target};
 use crate::schema::FamilyFields;
 use crate::schema::IndexKind;
@@ -31,13 +32,6 @@ use crate::shard::{NonEmptyFields, OpenGeneration, OpenShard};
 use crate::spelling::{Spellings, number_word};
 use crate::translations::translations;
 use crate::words::{TermWords, Word, exact_form, is_query_stopword, language_codes};
-
-/// The most phrases one phrase of a term becomes with its words' other spellings.
-const SPELLED_PHRASES: usize = 4;
-
-/// A word's abbreviation phrases score as the best of them plus this share of the others
-/// (in other fields, other forms): one word's worth, as the word's own fields saturate.
-const FORM_TIE_BREAKER: Score = 0.1;
 
 /// A phrase's tokens, and the same phrase with its words' other spellings (`spelled`,
 /// per token, as the field holds them): "world war ii" beside "world war two", "my
@@ -61,98 +55,6 @@ fn spelled_phrases<'a>(
     }
     phrases
 }
-
-/// A field's weight and length normalisation.
-#[derive(Debug, Clone, Copy)]
-pub struct FieldWeight {
-    pub weight: Score,
-    pub b: Score,
-}
-
-const fn field(weight: Score, b: Score) -> FieldWeight {
-    FieldWeight { weight, b }
-}
-
-/// Every weight of the relevance model.
-#[derive(Debug, Clone, Copy)]
-pub struct Weights {
-    pub podcast_title: FieldWeight,
-    pub podcast_people: FieldWeight,
-    pub podcast_description: FieldWeight,
-    pub podcast_keywords: FieldWeight,
-    pub podcast_categories: FieldWeight,
-    pub podcast_episodes: FieldWeight,
-    /// The weight of the podcast's episodes' group.
-    pub podcast_episodes_group: Score,
-    pub episode_title: FieldWeight,
-    pub episode_people: FieldWeight,
-    pub episode_description: FieldWeight,
-    pub episode_keywords: FieldWeight,
-    pub transcript: FieldWeight,
-    pub transcript_group: Score,
-    /// An episode whose podcast matches the word (podcast targets in episode searches).
-    pub podcast_join: Score,
-    /// A podcast (or an episode's podcast) in the language a word names ("german").
-    pub language_match: Score,
-    /// `γ` of the coverage factor `(held / words)^γ`.
-    pub coverage_exponent: Score,
-    /// Content words within this many positions of each other, in order…
-    pub proximity_slop: u32,
-    /// …add this share of their phrase score in a title…
-    pub proximity_title: Score,
-    /// …and this in a description.
-    pub proximity_description: Score,
-    /// …and this share of the episodes' group weight in a podcast's episodes.
-    pub proximity_episodes: Score,
-    /// The whole term as a phrase in a title or the people.
-    pub phrase_title: Score,
-    /// The whole term is the title.
-    pub exact_title: Score,
-    /// A fuzzy match (asked for, or of a word the catalog does not have) scores this
-    /// share of the field's weight.
-    pub fuzzy: Score,
-    /// A word's translation into a language the term names ([`crate::translations`])
-    /// counts at this share of the field's weight.
-    pub translation: Score,
-    /// Another word of the word's family ([`crate::derivations`]: "historian" for
-    /// "history") counts at this share of the field's weight.
-    pub derivation: Score,
-    /// An abbreviation's other form ([`crate::abbreviations`]: "artificial intelligence"
-    /// for "ai", and back) counts at this share of the field's weight: a one-word form in
-    /// each word's frequency, a longer form as a phrase scaled to one word (see
-    /// `form_phrases`).
-    pub abbreviation: Score,
-}
-
-/// The weights in use.
-pub const WEIGHTS: Weights = Weights {
-    podcast_title: field(3.0, 0.5),
-    podcast_people: field(2.5, 0.5),
-    podcast_description: field(0.5, 0.75),
-    podcast_keywords: field(0.4, 0.75),
-    podcast_categories: field(1.5, 0.3),
-    podcast_episodes: field(1.0, 0.75),
-    podcast_episodes_group: 0.15,
-    episode_title: field(2.0, 0.5),
-    episode_people: field(2.0, 0.5),
-    episode_description: field(1.0, 0.75),
-    episode_keywords: field(0.4, 0.75),
-    transcript: field(1.0, 0.75),
-    transcript_group: 0.6,
-    podcast_join: 1.0,
-    language_match: 4.0,
-    coverage_exponent: 1.5,
-    proximity_slop: 3,
-    proximity_title: 0.5,
-    proximity_description: 0.25,
-    proximity_episodes: 3.0,
-    phrase_title: 1.0,
-    exact_title: 3.0,
-    fuzzy: 0.5,
-    translation: 1.0,
-    derivation: 0.5,
-    abbreviation: 1.0,
-};
 
 /// A term ready to search: its words, and for each content word whether it is searched
 /// fuzzily (asked for, or a word no target field of the catalog holds).

@@ -25,6 +25,7 @@ use crate::query_build::{
     combine_terms, episode_filter_clauses, final_query, podcast_filter_clauses,
     snippet_field_query, term_clause, term_queries,
 };
+use crate::ranking::PRIOR_BETA;
 use crate::relevance::TermPlan;
 use crate::request::{MAX_SNIPPET_CHARS, MatchMode, SearchMode, SearchRequest, SortField, Target};
 use crate::results::{EpisodeHit, TranscriptSnippet};
@@ -37,8 +38,6 @@ pub const MAX_PAGE_SIZE: usize = 1000;
 /// Most keyword hits one step of a search asks the shards for: a hybrid search's
 /// fused window of twice the largest page, and one more to know whether more follow.
 pub(crate) const MAX_WINDOW: usize = 2 * MAX_PAGE_SIZE + 1;
-/// β of the podcast prior ([`Prior`]).
-const PRIOR_BETA: f32 = 0.2;
 const SNIPPETS_PER_HIT: usize = 3;
 
 fn value_source(mode: SearchMode, field: SortField) -> Result<ValueSource> {

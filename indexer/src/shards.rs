@@ -23,6 +23,7 @@ use uuid::Uuid;
 use crate::collector::{Collected, Page, PageCollector, ValueSource, merge_pages};
 use crate::error::{IndexError, Result};
 use crate::hits::{episode_hit, podcast_hit};
+pub use crate::ranking::VECTOR_CANDIDATES;
 use crate::request::{MatchMode, SearchMode, SortOrder};
 use crate::results::{EpisodeHit, Hits, PodcastHit};
 use crate::schema::id_from_halves;
@@ -34,9 +35,6 @@ use crate::shard_search::{
 use crate::sort_key::SortKey;
 use crate::stored::{text, texts};
 use crate::vectors::{QueryVector, VectorSearchOptions};
-
-/// Podcasts nearest to the query added to a hybrid search's fusion.
-pub const VECTOR_CANDIDATES: usize = 30;
 
 /// The id of a hit (a podcast's or an episode's).
 pub fn id_of(hit: &Collected) -> Uuid {
