@@ -11,18 +11,15 @@ use podlens_model::entities::{
     EpisodeDetailsResponse, LatestEpisodesResponse, TranscriptSentence, TranscriptText,
     TranscriptTextResponse, TranscriptTimestampsResponse,
 };
-use podlens_model::enums::TranscriptFormat;
-use podlens_model::validation::parse_transcript_format;
 use serde::{Deserialize, Serialize};
 
 use crate::auth::Caller;
 use crate::envelope::Envelope;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::ApiQuery;
-use crate::metering::{self, Metered};
+use crate::metering::Metered;
 use crate::routes::lookup;
 use crate::state::{AppState, blocking};
-use podlens_app::accounts::UsageCounter;
 use podlens_app::convert;
 use podlens_app::transcripts::{self, PREVIEW_CHARACTERS, PREVIEW_SENTENCES};
 use podlens_app::workflows::latest_episodes::LatestParams;
@@ -90,15 +87,6 @@ pub async fn latest(
 }
 
 /// The transcript of an episode, or 404 when it has none.
-fn transcript_of(state: &AppState, episode_id: &str) -> ApiResult<TranscriptRecord> {
-    let record = lookup::episode_by_id(state, episode_id)?;
-    state
-        .catalog
-        .snapshot()?
-        .transcript_by_episode(record.episode_id)?
-        .ok_or_else(|| ApiError::NotFound(format!("Episode {episode_id} has no transcript")))
-}
-
 /// The transcript of `episode_id` for a signed-in caller, charged as one transcript
 /// download (the SDK: "counts as one transcript download"; the `/preview` variants are
 /// free): found first, so a missing one costs nothing.
@@ -108,10 +96,11 @@ async fn downloaded_transcript(
     episode_id: String,
 ) -> ApiResult<(Metered, TranscriptRecord)> {
     caller.require_account()?;
-    let lookup_state = state.clone();
-    let transcript = blocking(move || transcript_of(&lookup_state, &episode_id)).await?;
-    let metered = metering::charge(state, caller, UsageCounter::TranscriptDownload).await?;
-    Ok((metered, transcript))
+    let (charge, transcript) = state
+        .episode_transcripts()
+        .download(&caller.requester(), episode_id)
+        .await?;
+    Ok((Metered(charge), transcript))
 }
 
 /// An episode's whole transcript text (signed-in callers; one transcript download).
@@ -165,22 +154,18 @@ pub async fn transcript_text_preview(
     State(state): State<AppState>,
     Path(episode_id): Path<String>,
 ) -> ApiResult<Envelope<TextPreviewResponse>> {
-    blocking(move || {
-        let transcript = transcript_of(&state, &episode_id)?;
-        let (text, truncated) =
-            transcripts::preview(&transcript.transcript_text, PREVIEW_CHARACTERS);
-        Ok(Envelope(TextPreviewResponse {
-            episode_transcript_text: TextPreview {
-                podcast_id: transcript.podcast_id.to_string(),
-                episode_id: transcript.episode_id.to_string(),
-                transcript_id: transcript.transcript_id.to_string(),
-                text: Some(text),
-                truncated,
-                total_characters: transcript.transcript_text.chars().count() as u64,
-            },
-        }))
-    })
-    .await
+    let transcript = state.episode_transcripts().preview(episode_id).await?;
+    let (text, truncated) = transcripts::preview(&transcript.transcript_text, PREVIEW_CHARACTERS);
+    Ok(Envelope(TextPreviewResponse {
+        episode_transcript_text: TextPreview {
+            podcast_id: transcript.podcast_id.to_string(),
+            episode_id: transcript.episode_id.to_string(),
+            transcript_id: transcript.transcript_id.to_string(),
+            text: Some(text),
+            truncated,
+            total_characters: transcript.transcript_text.chars().count() as u64,
+        },
+    }))
 }
 
 /// An episode's transcript as timed sentences (signed-in callers; one transcript
@@ -226,20 +211,17 @@ pub async fn transcript_timestamps_preview(
     State(state): State<AppState>,
     Path(episode_id): Path<String>,
 ) -> ApiResult<Envelope<TimestampsPreviewResponse>> {
-    blocking(move || {
-        let transcript = transcript_of(&state, &episode_id)?;
-        let mut sentences = transcripts::sentences(&transcript);
-        let total = sentences.len();
-        sentences.truncate(PREVIEW_SENTENCES);
-        Ok(Envelope(TimestampsPreviewResponse {
-            episode_id: transcript.episode_id.to_string(),
-            podcast_id: transcript.podcast_id.to_string(),
-            truncated: total > sentences.len(),
-            total_sentences: total as u64,
-            sentences,
-        }))
-    })
-    .await
+    let transcript = state.episode_transcripts().preview(episode_id).await?;
+    let mut sentences = transcripts::sentences(&transcript);
+    let total = sentences.len();
+    sentences.truncate(PREVIEW_SENTENCES);
+    Ok(Envelope(TimestampsPreviewResponse {
+        episode_id: transcript.episode_id.to_string(),
+        podcast_id: transcript.podcast_id.to_string(),
+        truncated: total > sentences.len(),
+        total_sentences: total as u64,
+        sentences,
+    }))
 }
 
 #[derive(Debug, Deserialize)]
@@ -262,46 +244,14 @@ pub async fn download_transcript(
     ApiQuery(params): ApiQuery<DownloadParams>,
 ) -> ApiResult<Response> {
     caller.require_account()?;
-    let format = parse_transcript_format(params.format.as_deref())?;
-    if !caller.plan.transcript_formats().contains(&format) {
-        return Err(ApiError::Forbidden(format!(
-            "Transcript downloads in {format} format are not included in the {} plan",
-            caller.plan
-        )));
-    }
-    let lookup_state = state.clone();
-    let transcript = blocking(move || transcript_of(&lookup_state, &episode_id)).await?;
-    let (body, content_type) = match format {
-        TranscriptFormat::Txt => (
-            transcript.transcript_text.clone(),
-            "text/plain; charset=utf-8",
-        ),
-        _ => (
-            transcripts::to_vtt(&transcript).ok_or_else(|| {
-                ApiError::BadRequest(
-                    "This transcript has no timing; download it in txt format".into(),
-                )
-            })?,
-            "text/vtt; charset=utf-8",
-        ),
-    };
-    let metered = metering::charge(&state, &caller, UsageCounter::TranscriptDownload).await?;
-    let extension = if format == TranscriptFormat::Txt {
-        "txt"
-    } else {
-        "vtt"
-    };
-    let disposition = format!(
-        "attachment; filename=\"transcript-{}.{extension}\"",
-        transcript.episode_id
-    );
-    Ok((
-        metered,
-        [
-            (header::CONTENT_TYPE, content_type.to_owned()),
-            (header::CONTENT_DISPOSITION, disposition),
-        ],
-        body,
-    )
-        .into_response())
+    let (charge, file) = state
+        .episode_transcripts()
+        .file(&caller.requester(), episode_id, params.format.as_deref())
+        .await?;
+    let disposition = format!("attachment; filename=\"{}\"", file.file_name);
+    let headers = [
+        (header::CONTENT_TYPE, file.content_type.to_owned()),
+        (header::CONTENT_DISPOSITION, disposition),
+    ];
+    Ok((Metered(charge), headers, file.body).into_response())
 }

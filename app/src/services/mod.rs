@@ -409,6 +409,14 @@ impl App {
         }
     }
 
+    /// The episodes' transcripts: previews, and downloads charged to the caller.
+    pub fn episode_transcripts(&self) -> crate::workflows::episode_transcripts::EpisodeTranscripts {
+        crate::workflows::episode_transcripts::EpisodeTranscripts {
+            catalog: self.catalog.clone(),
+            metering: self.metering(),
+        }
+    }
+
     /// The catalog's latest episodes.
     pub fn latest_episodes(&self) -> crate::workflows::latest_episodes::LatestEpisodes {
         crate::workflows::latest_episodes::LatestEpisodes {

@@ -15,6 +15,7 @@ pub mod deep_analyses;
 pub mod delivery;
 pub mod directory;
 pub mod documents;
+pub mod episode_transcripts;
 mod export;
 pub mod exports;
 pub mod feeds;
