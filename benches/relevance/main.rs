@@ -24,9 +24,9 @@ use std::path::{Path, PathBuf};
 
 use podlens_indexer::text_language::search_language;
 use podlens_indexer::{
-    BuildOptions, EpisodeText, Hits, IndexReaderHandle, IndexSource, MatchMode, SearchMode,
-    SearchRequest, SearchTerm, Target, VectorModel, build_generation, declared_language,
-    newest_first,
+    BuildOptions, EpisodeText, Hits, IndexReaderHandle, IndexSource, MatchMode, RelatedMethod,
+    SearchMode, SearchRequest, SearchTerm, Target, VectorModel, build_generation,
+    declared_language, newest_first,
 };
 use serde_json::json;
 use uuid::Uuid;
@@ -716,6 +716,7 @@ fn main() {
             write_details(&corpus, &systems, &queries, &out);
         }
         Some("explain") => write_explanations(&corpus, &systems, &queries, &args[1..]),
+        Some("related") => println!("{}", related_report(&corpus, &systems, &queries)),
         Some("pool") => {
             let out = args
                 .get(1)
@@ -738,6 +739,151 @@ fn main() {
             std::fs::write(&results, format!("{head}\n\n{marker}\n\n{report}"))
                 .expect("RESULTS.md");
         }
+    }
+}
+
+/// The show a "like" query names: its words after the asking words.
+fn named_show(text: &str) -> &str {
+    const ASKING: [&str; 6] = [
+        "shows like ",
+        "podcasts like ",
+        "podcasts similar to ",
+        "similar to ",
+        "alternatives to ",
+        "like ",
+    ];
+    ASKING
+        .iter()
+        .find_map(|asking| text.strip_prefix(asking))
+        .unwrap_or(text)
+}
+
+/// Related podcasts (`/api/v1/podcasts/{id}/related`) judged with the "like" queries:
+/// each query's named show (the first hit of a title search for its name) asks for its
+/// related podcasts by each method, scored against the query's judgments without the
+/// show itself, beside the "like" search's own ranking without it.
+fn related_report(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> String {
+    let judgments = read_judgments(&bench_dir().join("judgments.tsv"));
+    let generation = systems.handle.generation();
+    let methods = [
+        ("text", RelatedMethod::Text),
+        ("vectors", RelatedMethod::Vectors),
+        ("fused (the API's)", RelatedMethod::Fused),
+        ("show vectors", RelatedMethod::Shows),
+    ];
+    let mut scores: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    let mut out = String::new();
+    for query in queries.iter().filter(|query| query.kind == "like") {
+        let Some(grades) = judgments.get(&query.id) else {
+            continue;
+        };
+        let name = named_show(&query.text);
+        let title_search = SearchRequest {
+            mode: Some(SearchMode::Podcasts),
+            terms: vec![SearchTerm {
+                text: name.to_owned(),
+                targets: vec![Target::PodcastTitle],
+                match_mode: MatchMode::Optional,
+                ..SearchTerm::default()
+            }],
+            page_size: 1,
+            hybrid: false,
+            snippets: false,
+            ..SearchRequest::default()
+        };
+        let found = systems
+            .handle
+            .search(&title_search)
+            .expect("a title search");
+        let Some((named, named_key)) = keyed_ids(corpus, found.hits).into_iter().next() else {
+            let _ = writeln!(out, "- {}: no show found for {name:?}", query.id);
+            continue;
+        };
+        let show = |key: &str| {
+            corpus
+                .show_of
+                .get(key)
+                .cloned()
+                .unwrap_or_else(|| key.to_owned())
+        };
+        let named_show = show(&named_key);
+        let without: Grades = grades
+            .iter()
+            .filter(|(key, _)| show(key) != named_show)
+            .map(|(key, grade)| (key.clone(), *grade))
+            .collect();
+        let others = |ranked: Vec<String>| -> Vec<String> {
+            ranked
+                .into_iter()
+                .filter(|key| show(key) != named_show)
+                .collect()
+        };
+        let searched = others(systems.run(corpus, "podlens", query));
+        scores
+            .entry("the \"like\" search")
+            .or_default()
+            .push(figures(corpus, query, &searched, &without).ndcg);
+        for (label, method) in methods {
+            let related = podlens_indexer::related_podcasts_with(&generation, named, 10, method)
+                .expect("related podcasts");
+            let ranked = others(
+                keyed_hits(corpus, Hits::Podcasts(related))
+                    .into_iter()
+                    .map(|(key, _)| key)
+                    .collect(),
+            );
+            scores
+                .entry(label)
+                .or_default()
+                .push(figures(corpus, query, &ranked, &without).ndcg);
+        }
+        let _ = writeln!(out, "- {} {:?}: {named_key}", query.id, query.text);
+    }
+    let mut table = String::from(
+        "| ranking | queries | nDCG@10 without the named show [95% CI] |\n|---|---:|---|\n",
+    );
+    for (label, values) in &scores {
+        let (low, high) = metrics::bootstrap_interval(values, 52);
+        let _ = writeln!(
+            table,
+            "| {label} | {} | {:.3} [{low:.3}, {high:.3}] |",
+            values.len(),
+            metrics::mean(values)
+        );
+    }
+    for (ours, theirs) in [
+        ("vectors", "fused (the API's)"),
+        ("vectors", "show vectors"),
+        ("the \"like\" search", "vectors"),
+    ] {
+        let compared = metrics::paired(&scores[ours], &scores[theirs], 11);
+        let _ = writeln!(
+            table,
+            "\n{ours} − {theirs}: {:+.3} [95% CI {:+.3}, {:+.3}]; better on {}, equal on {}, worse on {} queries.",
+            compared.difference,
+            compared.interval.0,
+            compared.interval.1,
+            compared.wins,
+            compared.ties,
+            compared.losses
+        );
+    }
+    format!("{table}\nNamed shows:\n{out}")
+}
+
+/// Each hit's id and document key (hits outside the corpus left out).
+fn keyed_ids(corpus: &Corpus, hits: Hits) -> Vec<(Uuid, String)> {
+    match hits {
+        Hits::Podcasts(hits) => hits
+            .into_iter()
+            .filter_map(|hit| {
+                Some((
+                    hit.podcast_id,
+                    corpus.podcast_key.get(&hit.podcast_id)?.clone(),
+                ))
+            })
+            .collect(),
+        Hits::Episodes(_) => Vec::new(),
     }
 }
 

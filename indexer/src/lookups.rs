@@ -204,7 +204,13 @@ pub async fn related_over<R: StepRunner>(
     let Some(source) = source else {
         return Ok(Vec::new());
     };
-    let centroid = source.centroid.clone().filter(|_| vectors);
+    // A show vector is there only when the generation has them; the static centroid
+    // only counts with the static model.
+    let static_centroid = source.centroid.clone().filter(|_| vectors);
+    let centroid = match method {
+        RelatedMethod::Shows => source.show.clone().or(static_centroid),
+        _ => static_centroid,
+    };
     let by_vectors = match centroid.map(|centroid| QueryVector::new(&centroid)) {
         Some(query) if method != RelatedMethod::Text && !query.is_zero() => {
             Some(nearest_podcasts(runner, &query, podcast, limit).await?)
@@ -214,7 +220,7 @@ pub async fn related_over<R: StepRunner>(
     let Some(by_vectors) = by_vectors else {
         return similar_by_text(runner, podcast, source, limit).await;
     };
-    if method == RelatedMethod::Vectors {
+    if matches!(method, RelatedMethod::Vectors | RelatedMethod::Shows) {
         return Ok(by_vectors);
     }
     let by_text = similar_by_text(runner, podcast, source, limit).await?;
@@ -247,6 +253,7 @@ async fn similar_by_text<R: StepRunner>(
 ) -> Result<Vec<PodcastHit>> {
     let source = RelatedSource {
         centroid: None,
+        show: None,
         ..source
     };
     let answers = runner

@@ -269,3 +269,45 @@ fn a_semantic_podcast_search_ranks_the_show_vectors() {
     );
     assert!(hits.windows(2).all(|pair| pair[0].score >= pair[1].score));
 }
+
+#[test]
+fn related_podcasts_by_show_vectors_are_the_nearest_show_vectors() {
+    if encoder().is_none() {
+        return;
+    }
+    let (podcasts, episodes) = load();
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &podcasts, &episodes, true);
+    let index_dir = dir.path().join("index");
+    let rows = stored_rows(&index_dir);
+    let named = podcasts[1].podcast_id;
+    let named_row = &rows.iter().find(|(id, _)| *id == named).expect("its row").1;
+    // Every other show by the cosine of its stored vector with the named show's.
+    let mut expected: Vec<(f32, Uuid)> = rows
+        .iter()
+        .filter(|(id, _)| *id != named)
+        .map(|(id, row)| {
+            let norm = (dot(row, row) * dot(named_row, named_row)).sqrt();
+            (dot(row, named_row) / norm, *id)
+        })
+        .collect();
+    expected.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let handle = IndexReaderHandle::open(&index_dir).unwrap();
+    let related = podlens_indexer::related_podcasts_with(
+        &handle.generation(),
+        named,
+        3,
+        podlens_indexer::RelatedMethod::Shows,
+    )
+    .unwrap();
+    let found: Vec<Uuid> = related.iter().map(|hit| hit.podcast_id).collect();
+    let wanted: Vec<Uuid> = expected.iter().take(3).map(|(_, id)| *id).collect();
+    assert_eq!(found, wanted);
+    for (hit, (similarity, _)) in related.iter().zip(&expected) {
+        assert!(
+            (hit.score - similarity).abs() < 0.02,
+            "{} {similarity}",
+            hit.score
+        );
+    }
+}
