@@ -199,7 +199,7 @@ async fn an_engine_failure_is_a_500_that_does_not_show_its_cause() {
             "mmap of /srv/podlens/index/gen-9/shard-0 failed".into(),
         ))
     }));
-    let (app, key, _dir) = app_with(engine);
+    let (app, key, _dir) = app_with(engine.clone());
     let reply = post(
         &app,
         "/api/v1/search/podcasts",
@@ -207,6 +207,7 @@ async fn an_engine_failure_is_a_500_that_does_not_show_its_cause() {
         search_body("garden"),
     )
     .await;
+    assert_eq!(engine.asked().len(), 1, "the failure is the engine's");
     assert_eq!(reply.status, StatusCode::INTERNAL_SERVER_ERROR);
     assert_eq!(reply.body["data"]["message"], "Internal server error");
     assert!(!reply.text.contains("/srv/podlens"), "{}", reply.text);
@@ -220,10 +221,11 @@ async fn the_engine_gets_the_clients_words_and_page_size_and_its_order_is_kept()
         .iter()
         .map(|batch| batch.podcast.podcast_id)
         .collect();
-    // The engine ranks the catalog's third podcast above its first.
+    // The engine ranks the catalog's third podcast above its first, and its order is
+    // not the scores' (a fused ranking's need not be).
     let (first, second) = (catalog[2], catalog[0]);
     let engine = ScriptedEngine::new(Box::new(move |_| {
-        Ok(page(vec![hit(first, 9.5), hit(second, 4.25)], 41, None))
+        Ok(page(vec![hit(first, 4.25), hit(second, 9.5)], 41, None))
     }));
     let (app, key, _dir) = app_with(engine.clone());
     let reply = post(

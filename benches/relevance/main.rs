@@ -765,6 +765,11 @@ fn named_show(text: &str) -> &str {
 fn related_report(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> String {
     let judgments = read_judgments(&bench_dir().join("judgments.tsv"));
     let generation = systems.handle.generation();
+    // Without either, a method falls back to another and its row would be mislabelled.
+    assert!(
+        generation.model.is_some() && generation.manifest.encoder.is_some(),
+        "related needs the static model (PODLENS_STATIC_MODEL) and the encoder's show vectors"
+    );
     let methods = [
         ("text", RelatedMethod::Text),
         ("vectors", RelatedMethod::Vectors),
@@ -856,7 +861,11 @@ fn related_report(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> Stri
         ("vectors", "show vectors"),
         ("the \"like\" search", "vectors"),
     ] {
-        let compared = metrics::paired(&scores[ours], &scores[theirs], 11);
+        let (Some(ours_scores), Some(theirs_scores)) = (scores.get(ours), scores.get(theirs))
+        else {
+            continue;
+        };
+        let compared = metrics::paired(ours_scores, theirs_scores, 11);
         let _ = writeln!(
             table,
             "\n{ours} − {theirs}: {:+.3} [95% CI {:+.3}, {:+.3}]; better on {}, equal on {}, worse on {} queries.",

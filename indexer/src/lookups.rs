@@ -194,7 +194,10 @@ pub async fn related_over<R: StepRunner>(
     let limit = limit.clamp(1, 100);
     let home = shard_of(podcast, runner.shard_count());
     let answers = runner
-        .run(&[home], &|_| Step::RelatedSource { podcast })
+        .run(&[home], &|_| Step::RelatedSource {
+            podcast,
+            shows: method == RelatedMethod::Shows,
+        })
         .await?;
     let source = match answers.into_iter().next() {
         Some((_, StepAnswer::Source { source })) => source,

@@ -80,8 +80,14 @@ impl IndexReaderHandle {
             return Ok(directory);
         }
         let directory = Arc::new(Directory::of(&generation)?);
-        *self.directory.lock().unwrap_or_else(|e| e.into_inner()) =
-            Some((number, directory.clone()));
+        let mut cached = self.directory.lock().unwrap_or_else(|e| e.into_inner());
+        // A read of an older generation that ends late does not replace a newer one.
+        if cached
+            .as_ref()
+            .is_none_or(|(read_from, _)| *read_from <= number)
+        {
+            *cached = Some((number, directory.clone()));
+        }
         Ok(directory)
     }
 

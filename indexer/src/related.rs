@@ -61,11 +61,13 @@ pub struct RelatedSource {
     pub description: Option<String>,
 }
 
-/// The related source of `podcast_id`, when one of the open shards `selected` holds it.
+/// The related source of `podcast_id` (with its show vector when `shows`), when one of
+/// the open shards `selected` holds it.
 pub(crate) fn source_of(
     generation: &OpenGeneration,
     selected: &[usize],
     podcast_id: Uuid,
+    shows: bool,
 ) -> Result<Option<RelatedSource>> {
     let fields = &generation.schemas.podcasts;
     let id_term = Term::from_field_text(fields.ids.id, &podcast_id.to_string());
@@ -90,7 +92,7 @@ pub(crate) fn source_of(
                 .centroid_row(podcast_id)
                 .map(|row| vectors.dequantized(row))
         });
-        let show = shard.shows.as_ref().and_then(|shows| {
+        let show = shard.shows.as_ref().filter(|_| shows).and_then(|shows| {
             shows
                 .centroid_row(podcast_id)
                 .map(|row| shows.dequantized(row))

@@ -141,8 +141,13 @@ pub enum Step {
         mode: SearchMode,
         rows: Vec<ScoredRow>,
     },
-    /// What related podcasts are found from: a podcast's centroid and text.
-    RelatedSource { podcast: Uuid },
+    /// What related podcasts are found from: a podcast's centroid and text, and its
+    /// show vector when `shows` asks for it.
+    RelatedSource {
+        podcast: Uuid,
+        #[serde(default)]
+        shows: bool,
+    },
     /// The podcast centroids nearest to `query`, but `podcast`'s own.
     NearestCentroids {
         query: Vec<f32>,
@@ -300,8 +305,8 @@ pub fn run_step(generation: &OpenGeneration, step: &StepRequest) -> Result<StepA
         Step::SemanticHits { mode, rows } => StepAnswer::Hits {
             hits: crate::semantic::rows_hits(generation, *mode, rows)?,
         },
-        Step::RelatedSource { podcast } => StepAnswer::Source {
-            source: crate::related::source_of(generation, &shards, *podcast)?,
+        Step::RelatedSource { podcast, shows } => StepAnswer::Source {
+            source: crate::related::source_of(generation, &shards, *podcast, *shows)?,
         },
         Step::NearestCentroids {
             query,

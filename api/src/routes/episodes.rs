@@ -86,7 +86,6 @@ pub async fn latest(
     Ok(Envelope(state.latest_episodes().groups(params).await?))
 }
 
-/// The transcript of an episode, or 404 when it has none.
 /// The transcript of `episode_id` for a signed-in caller, charged as one transcript
 /// download (the SDK: "counts as one transcript download"; the `/preview` variants are
 /// free): found first, so a missing one costs nothing.
@@ -154,18 +153,24 @@ pub async fn transcript_text_preview(
     State(state): State<AppState>,
     Path(episode_id): Path<String>,
 ) -> ApiResult<Envelope<TextPreviewResponse>> {
-    let transcript = state.episode_transcripts().preview(episode_id).await?;
-    let (text, truncated) = transcripts::preview(&transcript.transcript_text, PREVIEW_CHARACTERS);
-    Ok(Envelope(TextPreviewResponse {
-        episode_transcript_text: TextPreview {
-            podcast_id: transcript.podcast_id.to_string(),
-            episode_id: transcript.episode_id.to_string(),
-            transcript_id: transcript.transcript_id.to_string(),
-            text: Some(text),
-            truncated,
-            total_characters: transcript.transcript_text.chars().count() as u64,
-        },
-    }))
+    let preview = state
+        .episode_transcripts()
+        .preview(episode_id, |transcript| {
+            let (text, truncated) =
+                transcripts::preview(&transcript.transcript_text, PREVIEW_CHARACTERS);
+            TextPreviewResponse {
+                episode_transcript_text: TextPreview {
+                    podcast_id: transcript.podcast_id.to_string(),
+                    episode_id: transcript.episode_id.to_string(),
+                    transcript_id: transcript.transcript_id.to_string(),
+                    text: Some(text),
+                    truncated,
+                    total_characters: transcript.transcript_text.chars().count() as u64,
+                },
+            }
+        })
+        .await?;
+    Ok(Envelope(preview))
 }
 
 /// An episode's transcript as timed sentences (signed-in callers; one transcript
@@ -211,17 +216,22 @@ pub async fn transcript_timestamps_preview(
     State(state): State<AppState>,
     Path(episode_id): Path<String>,
 ) -> ApiResult<Envelope<TimestampsPreviewResponse>> {
-    let transcript = state.episode_transcripts().preview(episode_id).await?;
-    let mut sentences = transcripts::sentences(&transcript);
-    let total = sentences.len();
-    sentences.truncate(PREVIEW_SENTENCES);
-    Ok(Envelope(TimestampsPreviewResponse {
-        episode_id: transcript.episode_id.to_string(),
-        podcast_id: transcript.podcast_id.to_string(),
-        truncated: total > sentences.len(),
-        total_sentences: total as u64,
-        sentences,
-    }))
+    let preview = state
+        .episode_transcripts()
+        .preview(episode_id, |transcript| {
+            let mut sentences = transcripts::sentences(&transcript);
+            let total = sentences.len();
+            sentences.truncate(PREVIEW_SENTENCES);
+            TimestampsPreviewResponse {
+                episode_id: transcript.episode_id.to_string(),
+                podcast_id: transcript.podcast_id.to_string(),
+                truncated: total > sentences.len(),
+                total_sentences: total as u64,
+                sentences,
+            }
+        })
+        .await?;
+    Ok(Envelope(preview))
 }
 
 #[derive(Debug, Deserialize)]

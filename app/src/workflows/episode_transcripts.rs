@@ -33,11 +33,16 @@ pub struct EpisodeTranscripts {
 }
 
 impl EpisodeTranscripts {
-    /// The transcript of `episode_id` (400 for a malformed id, 404 for an unknown
-    /// episode or one without a transcript); not charged.
-    pub async fn preview(&self, episode_id: String) -> AppResult<TranscriptRecord> {
+    /// What `shape` makes of the transcript of `episode_id` (400 for a malformed id,
+    /// 404 for an unknown episode or one without a transcript), off the async runtime
+    /// (a transcript can be long); not charged.
+    pub async fn preview<T, F>(&self, episode_id: String, shape: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(TranscriptRecord) -> T + Send + 'static,
+    {
         let catalog = self.catalog.clone();
-        blocking(move || transcript_of(&catalog, &episode_id)).await
+        blocking(move || Ok(shape(transcript_of(&catalog, &episode_id)?))).await
     }
 
     /// The transcript of `episode_id`, charged to `requester` as one transcript
@@ -47,7 +52,7 @@ impl EpisodeTranscripts {
         requester: &Requester,
         episode_id: String,
     ) -> AppResult<(Charge, TranscriptRecord)> {
-        let transcript = self.preview(episode_id).await?;
+        let transcript = self.preview(episode_id, |transcript| transcript).await?;
         let charge = self
             .metering
             .charge(requester, UsageCounter::TranscriptDownload)
@@ -71,8 +76,9 @@ impl EpisodeTranscripts {
                 requester.plan
             )));
         }
-        let transcript = self.preview(episode_id).await?;
-        let file = file_of(&transcript, format)?;
+        let file = self
+            .preview(episode_id, move |transcript| file_of(&transcript, format))
+            .await??;
         let charge = self
             .metering
             .charge(requester, UsageCounter::TranscriptDownload)
