@@ -8,7 +8,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use axum::http::StatusCode;
-use common::{key, ok_data, post, search_hits, shared, state};
+use common::{key, ok_data, post, search_hits, searches_used, shared, state};
 use podlens_app::error::{AppError, AppResult};
 use podlens_app::search::engine::{EngineFuture, GenerationInfo, SearchEngine};
 use podlens_indexer::directory::Directory;
@@ -25,7 +25,8 @@ type Answer = Box<dyn Fn(&SearchRequest) -> AppResult<SearchResponse> + Send + S
 /// A search engine whose answers the test writes; it keeps the requests it was sent.
 struct ScriptedEngine {
     answer: Answer,
-    generation: Mutex<u64>,
+    /// The generation it serves; `None`: it has none yet (not built, nodes down).
+    generation: Mutex<Option<u64>>,
     asked: Mutex<Vec<SearchRequest>>,
 }
 
@@ -41,7 +42,7 @@ impl ScriptedEngine {
     fn new(answer: Answer) -> Arc<ScriptedEngine> {
         Arc::new(ScriptedEngine {
             answer,
-            generation: Mutex::new(7),
+            generation: Mutex::new(Some(7)),
             asked: Mutex::new(Vec::new()),
         })
     }
@@ -85,6 +86,8 @@ impl SearchEngine for ScriptedEngine {
     fn generation(&self) -> EngineFuture<'_, GenerationInfo> {
         let generation = *self.generation.lock().unwrap();
         Box::pin(async move {
+            let generation = generation
+                .ok_or_else(|| AppError::Unavailable("The search index is not built yet".into()))?;
             Ok(GenerationInfo {
                 generation,
                 vectors: false,
@@ -294,7 +297,7 @@ async fn the_engines_cursor_comes_back_to_it_as_it_was_and_a_new_generation_is_a
     );
 
     // A new generation reorders a fused ranking: its old cursors are refused.
-    *engine.generation.lock().unwrap() = 8;
+    *engine.generation.lock().unwrap() = Some(8);
     let stale = post(&app, "/api/v1/search/podcasts", Some(&key), next).await;
     assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.text);
     assert_eq!(
@@ -306,4 +309,47 @@ async fn the_engines_cursor_comes_back_to_it_as_it_was_and_a_new_generation_is_a
         2,
         "a refused cursor never reaches the engine"
     );
+}
+
+#[tokio::test]
+async fn a_search_the_engine_cannot_serve_yet_is_refused_before_it_is_charged() {
+    let engine = ScriptedEngine::new(Box::new(|_| Ok(page(Vec::new(), 0, None))));
+    *engine.generation.lock().unwrap() = None;
+    let (app, key, _dir) = app_with(engine.clone());
+    let reply = post(
+        &app,
+        "/api/v1/search/podcasts",
+        Some(&key),
+        search_body("garden"),
+    )
+    .await;
+    assert_eq!(
+        reply.status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "{}",
+        reply.text
+    );
+    assert_eq!(
+        reply.body["data"]["message"],
+        "The search index is not built yet"
+    );
+    assert_eq!(reply.headers["retry-after"], "1");
+    assert!(engine.asked().is_empty());
+    assert_eq!(
+        searches_used(&app, &key).await,
+        0,
+        "a refused search is not charged"
+    );
+
+    // Once it serves, the same search is answered and charged once.
+    *engine.generation.lock().unwrap() = Some(7);
+    let reply = post(
+        &app,
+        "/api/v1/search/podcasts",
+        Some(&key),
+        search_body("garden"),
+    )
+    .await;
+    ok_data(&reply);
+    assert_eq!(searches_used(&app, &key).await, 1);
 }

@@ -147,7 +147,9 @@ impl SearchService {
             .filters
             .exclude_podcast_ids
             .extend(self.blacklist(requester).await?);
-        // A full search pool refuses before the search is charged.
+        // An engine that cannot answer yet (the index not built, a cluster without its
+        // nodes) and a full search pool refuse before the search is charged.
+        self.engine.generation().await?;
         super::engine::admit()?;
         let charge = self
             .metering
