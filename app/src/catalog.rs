@@ -118,6 +118,14 @@ impl CatalogReader {
         Ok(summary)
     }
 
+    /// The index handle when it is open already (no I/O).
+    pub fn opened_index(&self) -> Option<Arc<IndexReaderHandle>> {
+        self.index
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
+
     /// The index handle, opened on first use once a generation is published.
     pub fn index(&self) -> AppResult<Arc<IndexReaderHandle>> {
         let mut slot = self

@@ -56,6 +56,13 @@ pub trait SearchEngine: Send + Sync + std::fmt::Debug {
 
     /// The generation searched now.
     fn generation(&self) -> EngineFuture<'_, GenerationInfo>;
+
+    /// Whether it can serve a search now: `Unavailable` when it has no generation (the
+    /// index not built, a cluster without its search nodes). Asked before a search is
+    /// charged, so it must be cheap.
+    fn ready(&self) -> EngineFuture<'_, ()> {
+        Box::pin(async move { self.generation().await.map(|_| ()) })
+    }
 }
 
 /// Runs an engine call from code that is already off the async runtime (a blocking
@@ -200,6 +207,19 @@ impl SearchEngine for LocalEngine {
 
     fn podcast_hits(&self, ids: Vec<Uuid>) -> EngineFuture<'_, Vec<PodcastHit>> {
         self.with_index(move |index| Ok(index.generation().podcast_hits(&ids)?))
+    }
+
+    fn ready(&self) -> EngineFuture<'_, ()> {
+        let catalog = self.catalog.clone();
+        Box::pin(async move {
+            if catalog.opened_index().is_some() {
+                return Ok(());
+            }
+            // Opening the index the first time reads files: off the runtime.
+            tokio::task::spawn_blocking(move || catalog.index().map(|_| ()))
+                .await
+                .map_err(|error| AppError::Internal(format!("blocking task failed: {error}")))?
+        })
     }
 
     fn generation(&self) -> EngineFuture<'_, GenerationInfo> {

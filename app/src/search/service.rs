@@ -149,7 +149,7 @@ impl SearchService {
             .extend(self.blacklist(requester).await?);
         // An engine that cannot answer yet (the index not built, a cluster without its
         // nodes) and a full search pool refuse before the search is charged.
-        self.engine.generation().await?;
+        self.engine.ready().await?;
         super::engine::admit()?;
         let charge = self
             .metering
