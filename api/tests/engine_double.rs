@@ -39,9 +39,11 @@ impl std::fmt::Debug for ScriptedEngine {
 }
 
 impl ScriptedEngine {
-    fn new(answer: Answer) -> Arc<ScriptedEngine> {
+    fn new(
+        answer: impl Fn(&SearchRequest) -> AppResult<SearchResponse> + Send + Sync + 'static,
+    ) -> Arc<ScriptedEngine> {
         Arc::new(ScriptedEngine {
-            answer,
+            answer: Box::new(answer),
             generation: Mutex::new(Some(7)),
             asked: Mutex::new(Vec::new()),
         })
@@ -96,28 +98,6 @@ impl SearchEngine for ScriptedEngine {
     }
 }
 
-/// A podcast hit of the engine: its id and score (the API writes the rest from the
-/// catalog).
-fn hit(podcast_id: Uuid, score: f32) -> PodcastHit {
-    PodcastHit {
-        podcast_id,
-        slug: String::new(),
-        title: String::new(),
-        author: None,
-        description: None,
-        image_url: None,
-        language: None,
-        genres: Vec::new(),
-        host_names: Vec::new(),
-        founded_date: None,
-        last_episode_date: None,
-        total_episodes: 0,
-        score,
-        explanation: None,
-        stored: false,
-    }
-}
-
 fn page(hits: Vec<PodcastHit>, total: u64, next_cursor: Option<String>) -> SearchResponse {
     SearchResponse {
         hits: Hits::Podcasts(hits),
@@ -136,6 +116,34 @@ fn app_with(engine: Arc<ScriptedEngine>) -> (axum::Router, String, tempfile::Tem
     (podlens_api::app(state), key, dir)
 }
 
+/// A podcast search for `words` through the API.
+async fn search(app: &axum::Router, key: &str, words: &str) -> common::Reply {
+    post(
+        app,
+        "/api/v1/search/podcasts",
+        Some(key),
+        search_body(words),
+    )
+    .await
+}
+
+/// The API's answer when the engine fails every search with `error`, and the engine.
+async fn refused_with(error: fn() -> AppError) -> (common::Reply, Arc<ScriptedEngine>) {
+    let engine = ScriptedEngine::new(move |_| Err(error()));
+    let (app, key, _dir) = app_with(engine.clone());
+    (search(&app, &key, "garden").await, engine)
+}
+
+/// The ids of the fixture catalog's podcasts.
+fn catalog_ids() -> Vec<Uuid> {
+    shared()
+        .fixture
+        .batches
+        .iter()
+        .map(|batch| batch.podcast.podcast_id)
+        .collect()
+}
+
 fn search_body(words: &str) -> serde_json::Value {
     json!({"searchTerms": [{"searchTerm": words, "searchType": "text",
         "searchTargets": ["podcast-title", "podcast-description"],
@@ -144,19 +152,8 @@ fn search_body(words: &str) -> serde_json::Value {
 
 #[tokio::test]
 async fn an_engine_that_cannot_answer_is_a_503_with_its_message_and_retry_after() {
-    let engine = ScriptedEngine::new(Box::new(|_| {
-        Err(AppError::Unavailable(
-            "Search node 2 of 3 is not answering".into(),
-        ))
-    }));
-    let (app, key, _dir) = app_with(engine);
-    let reply = post(
-        &app,
-        "/api/v1/search/podcasts",
-        Some(&key),
-        search_body("garden"),
-    )
-    .await;
+    let (reply, _) =
+        refused_with(|| AppError::Unavailable("Search node 2 of 3 is not answering".into())).await;
     assert_eq!(
         reply.status,
         StatusCode::SERVICE_UNAVAILABLE,
@@ -173,19 +170,9 @@ async fn an_engine_that_cannot_answer_is_a_503_with_its_message_and_retry_after(
 
 #[tokio::test]
 async fn an_engine_refusing_what_the_client_sent_is_a_400_with_its_message() {
-    let engine = ScriptedEngine::new(Box::new(|_| {
-        Err(AppError::Invalid(
-            "The cursor does not belong to this search".into(),
-        ))
-    }));
-    let (app, key, _dir) = app_with(engine);
-    let reply = post(
-        &app,
-        "/api/v1/search/podcasts",
-        Some(&key),
-        search_body("garden"),
-    )
-    .await;
+    let (reply, _) =
+        refused_with(|| AppError::Invalid("The cursor does not belong to this search".into()))
+            .await;
     assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{}", reply.text);
     assert_eq!(reply.body["status"], "BAD_REQUEST");
     assert_eq!(
@@ -197,18 +184,9 @@ async fn an_engine_refusing_what_the_client_sent_is_a_400_with_its_message() {
 
 #[tokio::test]
 async fn an_engine_failure_is_a_500_that_does_not_show_its_cause() {
-    let engine = ScriptedEngine::new(Box::new(|_| {
-        Err(AppError::Internal(
-            "mmap of /srv/podlens/index/gen-9/shard-0 failed".into(),
-        ))
-    }));
-    let (app, key, _dir) = app_with(engine.clone());
-    let reply = post(
-        &app,
-        "/api/v1/search/podcasts",
-        Some(&key),
-        search_body("garden"),
-    )
+    let (reply, engine) = refused_with(|| {
+        AppError::Internal("mmap of /srv/podlens/index/gen-9/shard-0 failed".into())
+    })
     .await;
     assert_eq!(engine.asked().len(), 1, "the failure is the engine's");
     assert_eq!(reply.status, StatusCode::INTERNAL_SERVER_ERROR);
@@ -218,26 +196,22 @@ async fn an_engine_failure_is_a_500_that_does_not_show_its_cause() {
 
 #[tokio::test]
 async fn the_engine_gets_the_clients_words_and_page_size_and_its_order_is_kept() {
-    let catalog: Vec<Uuid> = shared()
-        .fixture
-        .batches
-        .iter()
-        .map(|batch| batch.podcast.podcast_id)
-        .collect();
+    let catalog = catalog_ids();
     // The engine ranks the catalog's third podcast above its first, and its order is
     // not the scores' (a fused ranking's need not be).
     let (first, second) = (catalog[2], catalog[0]);
-    let engine = ScriptedEngine::new(Box::new(move |_| {
-        Ok(page(vec![hit(first, 4.25), hit(second, 9.5)], 41, None))
-    }));
+    let engine = ScriptedEngine::new(move |_| {
+        Ok(page(
+            vec![
+                PodcastHit::unread(first, 4.25),
+                PodcastHit::unread(second, 9.5),
+            ],
+            41,
+            None,
+        ))
+    });
     let (app, key, _dir) = app_with(engine.clone());
-    let reply = post(
-        &app,
-        "/api/v1/search/podcasts",
-        Some(&key),
-        search_body("garden tools"),
-    )
-    .await;
+    let reply = search(&app, &key, "garden tools").await;
     let ids: Vec<&str> = search_hits(&reply)
         .iter()
         .map(|hit| hit["podcastId"].as_str().expect("podcastId"))
@@ -258,26 +232,19 @@ async fn the_engine_gets_the_clients_words_and_page_size_and_its_order_is_kept()
 
 #[tokio::test]
 async fn the_engines_cursor_comes_back_to_it_as_it_was_and_a_new_generation_is_a_409() {
-    let catalog: Vec<Uuid> = shared()
-        .fixture
-        .batches
-        .iter()
-        .map(|batch| batch.podcast.podcast_id)
-        .collect();
+    let catalog = catalog_ids();
     let (one, two) = (catalog[0], catalog[1]);
     // A fused page's cursor: its offset, valid for the generation that made it.
-    let engine = ScriptedEngine::new(Box::new(move |request| {
+    let engine = ScriptedEngine::new(move |request| {
         let cursor = podlens_indexer::cursor::encode_fused(SearchMode::Podcasts, &request.sort, 2);
-        Ok(page(vec![hit(one, 2.0), hit(two, 1.0)], 10, Some(cursor)))
-    }));
+        Ok(page(
+            vec![PodcastHit::unread(one, 2.0), PodcastHit::unread(two, 1.0)],
+            10,
+            Some(cursor),
+        ))
+    });
     let (app, key, _dir) = app_with(engine.clone());
-    let first = post(
-        &app,
-        "/api/v1/search/podcasts",
-        Some(&key),
-        search_body("garden"),
-    )
-    .await;
+    let first = search(&app, &key, "garden").await;
     let wire_cursor = ok_data(&first)["cursor"]
         .as_str()
         .expect("a next page")
@@ -313,16 +280,10 @@ async fn the_engines_cursor_comes_back_to_it_as_it_was_and_a_new_generation_is_a
 
 #[tokio::test]
 async fn a_search_the_engine_cannot_serve_yet_is_refused_before_it_is_charged() {
-    let engine = ScriptedEngine::new(Box::new(|_| Ok(page(Vec::new(), 0, None))));
+    let engine = ScriptedEngine::new(|_| Ok(page(Vec::new(), 0, None)));
     *engine.generation.lock().unwrap() = None;
     let (app, key, _dir) = app_with(engine.clone());
-    let reply = post(
-        &app,
-        "/api/v1/search/podcasts",
-        Some(&key),
-        search_body("garden"),
-    )
-    .await;
+    let reply = search(&app, &key, "garden").await;
     assert_eq!(
         reply.status,
         StatusCode::SERVICE_UNAVAILABLE,
@@ -343,13 +304,7 @@ async fn a_search_the_engine_cannot_serve_yet_is_refused_before_it_is_charged() 
 
     // Once it serves, the same search is answered and charged once.
     *engine.generation.lock().unwrap() = Some(7);
-    let reply = post(
-        &app,
-        "/api/v1/search/podcasts",
-        Some(&key),
-        search_body("garden"),
-    )
-    .await;
+    let reply = search(&app, &key, "garden").await;
     ok_data(&reply);
     assert_eq!(searches_used(&app, &key).await, 1);
 }
