@@ -8,7 +8,7 @@ use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
 
 use crate::error::ApiError;
-use crate::state::{AppState, blocking};
+use crate::state::AppState;
 use podlens_app::accounts::metering::Requester;
 use podlens_app::accounts::{Account, UsageSubject};
 use podlens_app::plan::{self, Plan};
@@ -171,10 +171,10 @@ impl Caller {
                 .and_then(podlens_app::accounts::sessions::session_from_cookies)
                 .map(str::to_owned);
             if let Some(token) = session {
-                let sessions = state.sessions.clone();
-                let account =
-                    blocking(move || Ok(sessions.session_account(&token, chrono::Utc::now())?))
-                        .await?;
+                let account = state
+                    .sessions
+                    .session_account(&token, chrono::Utc::now())
+                    .await?;
                 if let Some(account) = account {
                     let plan = plan::plan_of(&account.plan)?;
                     return Ok(Caller {

@@ -149,8 +149,6 @@ pub async fn serve(options: ServeOptions, on_listening: impl FnOnce(SocketAddr))
     }
     // The searches and usage counts of the last moments are written; another node
     // takes the background jobs over at once.
-    tokio::task::spawn_blocking(move || services.shut_down())
-        .await
-        .map_err(ApiError::internal)?;
+    services.shut_down().await;
     served
 }

@@ -421,12 +421,10 @@ async fn private_targets_are_refused_by_default_and_allowed_when_opted_in() {
     // Webhooks stored while their target was acceptable (here: written directly) are
     // refused at delivery: the address literal before connecting, a host name after
     // it resolves.
-    let account = http
-        .state
-        .accounts
-        .account_for_key(&key)
-        .expect("the key's account")
-        .expect("an account");
+    let account =
+        podlens_app::runtime::block_on_own_thread(http.state.accounts.account_for_key(&key))
+            .expect("the key's account")
+            .expect("an account");
     let mut targets = vec![receiver.url()];
     if let Some(name) = host_name_resolving_privately() {
         targets.push(format!("http://{name}:{}/hook", receiver.address.port()));
@@ -730,14 +728,19 @@ async fn alert_emails_go_to_team_members_only() {
 
     let http = server().await;
     let key = http.key("alert-owner@example.com", "business");
-    let owner = http.state.accounts.account_for_key(&key).unwrap().unwrap();
+    let owner =
+        podlens_app::runtime::block_on_own_thread(http.state.accounts.account_for_key(&key))
+            .unwrap()
+            .unwrap();
     let now = chrono::Utc::now();
-    let (_, token) = http
-        .state
-        .members
-        .invite(&owner, "alert-mate@example.com", Role::Member, now)
-        .unwrap();
-    http.state.members.accept(&token, now).unwrap();
+    let (_, token) = podlens_app::runtime::block_on_own_thread(http.state.members.invite(
+        &owner,
+        "alert-mate@example.com",
+        Role::Member,
+        now,
+    ))
+    .unwrap();
+    podlens_app::runtime::block_on_own_thread(http.state.members.accept(&token, now)).unwrap();
 
     let with_emails = |emails: Vec<String>| {
         json!({"alertName": "Linux watch", "alertType": "custom-keyword", "value": "Linux",

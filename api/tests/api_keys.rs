@@ -104,20 +104,26 @@ async fn keys_are_listed_created_and_revoked_per_team() {
 #[tokio::test]
 async fn plain_members_revoke_only_their_own_keys_and_keys_create_no_keys() {
     let http = start().await;
-    let owner = http
-        .state
-        .accounts
-        .create_api_key("keys-boss@example.com", "business")
-        .unwrap();
+    let owner = podlens_app::runtime::block_on_own_thread(
+        http.state
+            .accounts
+            .create_api_key("keys-boss@example.com", "business"),
+    )
+    .unwrap();
     let now = chrono::Utc::now();
     let invite = |email: &str, role: podlens_app::accounts::members::Role| {
-        let (_, token) = http
-            .state
-            .members
-            .invite(&owner.account, email, role, now)
-            .unwrap();
-        let account = http.state.members.accept(&token, now).unwrap();
-        http.state.accounts.create_team_key(&account).unwrap()
+        let (_, token) = podlens_app::runtime::block_on_own_thread(http.state.members.invite(
+            &owner.account,
+            email,
+            role,
+            now,
+        ))
+        .unwrap();
+        let account =
+            podlens_app::runtime::block_on_own_thread(http.state.members.accept(&token, now))
+                .unwrap();
+        podlens_app::runtime::block_on_own_thread(http.state.accounts.create_team_key(&account))
+            .unwrap()
     };
     let member = invite(
         "keys-member@example.com",

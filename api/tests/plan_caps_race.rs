@@ -59,30 +59,27 @@ async fn two_members_of_a_team_share_its_monthly_cap() {
     const TEAM_CONTACTS: usize = 10;
     const EACH: usize = 12;
     let http = start().await;
-    let owner = http
-        .state
-        .accounts
-        .create_api_key("race-owner@example.com", "business")
-        .unwrap();
+    let owner = podlens_app::runtime::block_on_own_thread(
+        http.state
+            .accounts
+            .create_api_key("race-owner@example.com", "business"),
+    )
+    .unwrap();
     let now = chrono::Utc::now();
-    let (_, token) = http
-        .state
-        .members
-        .invite(
-            &owner.account,
-            "race-member@example.com",
-            podlens_app::accounts::members::Role::Member,
-            now,
-        )
-        .unwrap();
-    let member = http.state.members.accept(&token, now).unwrap();
+    let (_, token) = podlens_app::runtime::block_on_own_thread(http.state.members.invite(
+        &owner.account,
+        "race-member@example.com",
+        podlens_app::accounts::members::Role::Member,
+        now,
+    ))
+    .unwrap();
+    let member =
+        podlens_app::runtime::block_on_own_thread(http.state.members.accept(&token, now)).unwrap();
     assert_eq!(member.team_id, owner.account.team_id);
-    let member_key = http
-        .state
-        .accounts
-        .create_team_key(&member)
-        .unwrap()
-        .api_key;
+    let member_key =
+        podlens_app::runtime::block_on_own_thread(http.state.accounts.create_team_key(&member))
+            .unwrap()
+            .api_key;
     let podcast = common::shared().fixture.transcript_podcast_id;
     let path = format!("/api/v1/podcasts/{podcast}/contacts");
     let calls = (0..EACH * 2).map(|n| {
@@ -110,13 +107,14 @@ async fn two_members_of_a_team_share_its_monthly_cap() {
         );
         assert_eq!(answer.headers["x-ratelimit-remaining"], "0");
     }
-    http.state.quotas.flush().unwrap();
+    podlens_app::runtime::block_on_own_thread(http.state.quotas.flush()).unwrap();
     let today = now.date_naive();
-    let rows = http
-        .state
-        .accounts
-        .team_usage(&owner.account.team_id, today, today)
-        .unwrap();
+    let rows = podlens_app::runtime::block_on_own_thread(http.state.accounts.team_usage(
+        &owner.account.team_id,
+        today,
+        today,
+    ))
+    .unwrap();
     let contacts: Vec<_> = rows
         .iter()
         .filter(|row| row.counter == "contactsRequestedCount")

@@ -391,11 +391,10 @@ async fn invite_accept_see_the_team_change_role_and_remove() {
         .await;
     assert_eq!(gone.status, 404, "{}", gone.body);
     // On their next sign-in they get a team of their own, on the free plan.
-    let own = http
-        .state
-        .accounts
-        .sign_up("new.member@example.com")
-        .unwrap();
+    let own = podlens_app::runtime::block_on_own_thread(
+        http.state.accounts.sign_up("new.member@example.com"),
+    )
+    .unwrap();
     assert_ne!(own.team_id, team);
     assert_eq!(own.plan, "free");
 }
@@ -410,17 +409,17 @@ async fn plans_without_members_other_teams_expired_links_and_team_moves() {
         ("solo@example.com", "free"),
         ("indie@example.com", "individual"),
     ] {
-        let account = http
-            .state
-            .accounts
-            .create_api_key(email, plan)
-            .unwrap()
-            .account;
-        let token = http
-            .state
-            .sessions
-            .open_session(&account.user_id, Utc::now())
-            .unwrap();
+        let account = podlens_app::runtime::block_on_own_thread(
+            http.state.accounts.create_api_key(email, plan),
+        )
+        .unwrap()
+        .account;
+        let token = podlens_app::runtime::block_on_own_thread(
+            http.state
+                .sessions
+                .open_session(&account.user_id, Utc::now()),
+        )
+        .unwrap();
         let cookie = format!("podlens_session={token}");
         let refused = as_browser(
             &http,
@@ -466,17 +465,17 @@ async fn plans_without_members_other_teams_expired_links_and_team_moves() {
     assert_eq!(a_list.data()["invitations"][0]["id"], id.as_str());
 
     // An expired invitation is refused.
-    let a_account = http.state.accounts.account_for_key(&a).unwrap().unwrap();
-    let (_, old_token) = http
-        .state
-        .members
-        .invite(
-            &a_account,
-            "late@example.com",
-            Role::Member,
-            Utc::now() - Duration::days(7) - Duration::seconds(5),
-        )
-        .unwrap();
+    let a_account =
+        podlens_app::runtime::block_on_own_thread(http.state.accounts.account_for_key(&a))
+            .unwrap()
+            .unwrap();
+    let (_, old_token) = podlens_app::runtime::block_on_own_thread(http.state.members.invite(
+        &a_account,
+        "late@example.com",
+        Role::Member,
+        Utc::now() - Duration::days(7) - Duration::seconds(5),
+    ))
+    .unwrap();
     let (expired, _) = accept(&http, &old_token).await;
     assert_eq!(expired.status, 400, "{}", expired.body);
     assert_eq!(expired.message(), BAD_INVITATION_MESSAGE);

@@ -97,12 +97,14 @@ fn strings(value: &Value) -> Vec<String> {
 
 /// A browser session of a new free-plan user (the free plan has no API keys).
 fn free_session(http: &Http, email: &str) -> String {
-    let account = http.state.accounts.sign_up(email).unwrap();
-    let token = http
-        .state
-        .sessions
-        .open_session(&account.user_id, chrono::Utc::now())
-        .unwrap();
+    let account =
+        podlens_app::runtime::block_on_own_thread(http.state.accounts.sign_up(email)).unwrap();
+    let token = podlens_app::runtime::block_on_own_thread(
+        http.state
+            .sessions
+            .open_session(&account.user_id, chrono::Utc::now()),
+    )
+    .unwrap();
     format!(
         "{}={token}",
         podlens_app::accounts::sessions::SESSION_COOKIE
@@ -313,26 +315,22 @@ async fn every_new_kind_is_charged_to_the_ai_assist_quota() {
     assert_eq!(cached.usage_count(), None);
     cached.data();
     // The day's usage record holds the three charges.
-    let account = http
-        .state
-        .accounts
-        .sign_up("prep-free@example.com")
-        .unwrap();
+    let account = podlens_app::runtime::block_on_own_thread(
+        http.state.accounts.sign_up("prep-free@example.com"),
+    )
+    .unwrap();
     // Capped calls are written in batches: write this node's now.
-    http.state.quotas.flush().unwrap();
-    let used = http
-        .state
-        .accounts
-        .used(
-            &UsageSubject::User {
-                user_id: account.user_id,
-                team_id: account.team_id,
-            },
-            UsageCounter::AiAssist,
-            UsageWindow::Day,
-            chrono::Utc::now().date_naive(),
-        )
-        .unwrap();
+    podlens_app::runtime::block_on_own_thread(http.state.quotas.flush()).unwrap();
+    let used = podlens_app::runtime::block_on_own_thread(http.state.accounts.used(
+        &UsageSubject::User {
+            user_id: account.user_id,
+            team_id: account.team_id,
+        },
+        UsageCounter::AiAssist,
+        UsageWindow::Day,
+        chrono::Utc::now().date_naive(),
+    ))
+    .unwrap();
     assert_eq!(used, 3);
 
     // Signed-out callers have no AI assists at all.
@@ -1472,26 +1470,25 @@ async fn a_cross_site_get_cannot_spend_ai_assists_by_session_cookie() {
         }
     }
     let used = || {
-        http.state
-            .accounts
-            .team_usage(
-                &http
-                    .state
-                    .accounts
-                    .account_for_key(&key)
-                    .unwrap()
-                    .unwrap()
-                    .team_id,
+        podlens_app::runtime::block_on_own_thread(
+            http.state.accounts.team_usage(
+                &podlens_app::runtime::block_on_own_thread(
+                    http.state.accounts.account_for_key(&key),
+                )
+                .unwrap()
+                .unwrap()
+                .team_id,
                 chrono::Utc::now().date_naive(),
                 chrono::Utc::now().date_naive(),
-            )
-            .unwrap()
-            .iter()
-            .filter(|row| row.counter == UsageCounter::AiAssist.alias())
-            .map(|row| row.count)
-            .sum::<u64>()
+            ),
+        )
+        .unwrap()
+        .iter()
+        .filter(|row| row.counter == UsageCounter::AiAssist.alias())
+        .map(|row| row.count)
+        .sum::<u64>()
     };
-    http.state.quotas.flush().unwrap();
+    podlens_app::runtime::block_on_own_thread(http.state.quotas.flush()).unwrap();
     assert_eq!(used(), 0, "nothing was spent");
     // The app itself, a same-origin fetch, and an API key.
     by_cookie(&regenerate, &[("x-podlens-client", "web")])
@@ -1501,6 +1498,6 @@ async fn a_cross_site_get_cannot_spend_ai_assists_by_session_cookie() {
         .await
         .data();
     http.get(&regenerate, &key).await.data();
-    http.state.quotas.flush().unwrap();
+    podlens_app::runtime::block_on_own_thread(http.state.quotas.flush()).unwrap();
     assert_eq!(used(), 3);
 }

@@ -108,28 +108,23 @@ async fn an_email_is_written_from_the_podcast_and_the_guest_and_kept_in_history(
     assert_eq!(details["data"]["outreach"]["body"], outreach["body"]);
 
     // Each generation is one AI assist.
-    let account = server
-        .state
-        .accounts
-        .account_for_key(&key)
-        .unwrap()
-        .unwrap();
+    let account =
+        podlens_app::runtime::block_on_own_thread(server.state.accounts.account_for_key(&key))
+            .unwrap()
+            .unwrap();
     let subject = UsageSubject::User {
         user_id: account.user_id,
         team_id: account.team_id,
     };
     // Capped calls are written in batches: write this node's now.
-    server.state.quotas.flush().unwrap();
-    let used = server
-        .state
-        .accounts
-        .used(
-            &subject,
-            UsageCounter::AiAssist,
-            UsageWindow::Month,
-            Utc::now().date_naive(),
-        )
-        .unwrap();
+    podlens_app::runtime::block_on_own_thread(server.state.quotas.flush()).unwrap();
+    let used = podlens_app::runtime::block_on_own_thread(server.state.accounts.used(
+        &subject,
+        UsageCounter::AiAssist,
+        UsageWindow::Month,
+        Utc::now().date_naive(),
+    ))
+    .unwrap();
     assert_eq!(used, 5);
 
     // Another team sees none of it.

@@ -1,6 +1,6 @@
 //! Running blocking work from async code.
 
-/// Runs blocking work (DuckDB, tantivy, the store's synchronous calls) off the async
+/// Runs blocking work (DuckDB, tantivy, the stores not yet async) off the async
 /// runtime.
 pub async fn blocking<T, F>(work: F) -> crate::error::AppResult<T>
 where
@@ -10,4 +10,38 @@ where
     tokio::task::spawn_blocking(work).await.map_err(|error| {
         crate::error::AppError::Internal(format!("blocking task failed: {error}"))
     })?
+}
+
+/// Waits for `future` (a store call) from synchronous code that runs off the async
+/// runtime, on one of its blocking threads (a background job).
+pub fn wait<F: std::future::Future>(future: F) -> crate::error::AppResult<F::Output> {
+    let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
+        crate::error::AppError::Internal(
+            "a store call was made outside the server's runtime".into(),
+        )
+    })?;
+    Ok(runtime.block_on(future))
+}
+
+/// Waits for `future` from any thread, inside a runtime or not, on a thread and a
+/// runtime of its own: for synchronous callers that cannot await (test helpers). The
+/// store's queries keep their connections on the store's runtime, so a runtime per call
+/// is fine.
+pub fn block_on_own_thread<F>(future: F) -> F::Output
+where
+    F: std::future::Future + Send,
+    F::Output: Send,
+{
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("a runtime for one call")
+                    .block_on(future)
+            })
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
 }

@@ -9,10 +9,11 @@
 //! 64-bit integers, doubles). Times are stored with [`time_text`] and read with
 //! [`parse_time`].
 //!
-//! The store's callers are synchronous today (they run on blocking threads), so
-//! [`Database::wait`] drives a query to completion from any thread. The pool lives
-//! on a small runtime of its own, which keeps PostgreSQL sockets alive whatever
-//! runtime — or none — the caller has.
+//! The pool lives on a small runtime of its own, which keeps PostgreSQL sockets alive
+//! whatever runtime — or none — the caller has. Async callers await a query through
+//! [`Database::run`]: their own task polls it, inside the store runtime's context, with
+//! no thread hop. Synchronous callers (the command line, and the stores not yet async)
+//! use [`Database::wait`], which drives a query to completion from any thread.
 
 mod feeds;
 mod generations;
@@ -361,6 +362,22 @@ impl Database {
         &self.writer
     }
 
+    /// Awaits `future` (a query over [`Database::pool`]) from async code: the caller's
+    /// task polls it, inside the store runtime's context, so a connection it opens and
+    /// a timer it starts belong to the store's runtime, which outlives the caller's
+    /// (a test's runtime, a command's). No thread hop and no blocking.
+    pub fn run<F: Future>(&self, future: F) -> InStore<F> {
+        InStore {
+            handle: self
+                .runtime
+                .as_ref()
+                .expect("the store's runtime lives as long as the store")
+                .handle()
+                .clone(),
+            future: Box::pin(future),
+        }
+    }
+
     /// Runs `future` (a query over [`Database::pool`]) to completion and returns its
     /// output, from any thread: a blocking thread, a worker of a multi-threaded
     /// runtime, a current-thread runtime (its own thread then waits) or none.
@@ -487,6 +504,26 @@ fn lock_id(key: &str) -> i64 {
     hash as i64
 }
 
+/// A store query awaited from async code: see [`Database::run`].
+#[must_use = "a store query does nothing unless awaited"]
+pub struct InStore<F: Future> {
+    handle: tokio::runtime::Handle,
+    future: std::pin::Pin<Box<F>>,
+}
+
+impl<F: Future> Future for InStore<F> {
+    type Output = F::Output;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        context: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<F::Output> {
+        let this = self.get_mut();
+        let _store = this.handle.enter();
+        this.future.as_mut().poll(context)
+    }
+}
+
 fn run_on<F>(runtime: &tokio::runtime::Runtime, future: F) -> F::Output
 where
     F: Future + Send,
@@ -575,6 +612,41 @@ mod tests {
             .wait(sqlx::query("SELECT COUNT(*) FROM users").fetch_one(database.pool()))
             .unwrap();
         assert_eq!(row.get::<i64, _>(0), 0);
+    }
+
+    /// Counts users on `connections` connections held at once (so the pool opens new
+    /// ones when it has fewer), awaited through [`Database::run`].
+    async fn count_on_connections(database: &Database, connections: usize) {
+        database
+            .run(async {
+                let mut held = Vec::new();
+                for _ in 0..connections {
+                    held.push(database.pool().acquire().await.unwrap());
+                }
+                for connection in &mut held {
+                    let row = sqlx::query("SELECT COUNT(*) FROM users")
+                        .fetch_one(&mut **connection)
+                        .await
+                        .unwrap();
+                    assert_eq!(row.get::<i64, _>(0), 0);
+                }
+            })
+            .await;
+    }
+
+    #[test]
+    fn connections_opened_while_one_runtime_awaited_serve_after_that_runtime_is_gone() {
+        // On PostgreSQL a connection is a socket of the runtime it was opened in:
+        // opened in a caller's runtime, it would die with it.
+        let database = Database::for_tests().unwrap();
+        let runtime = || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap()
+        };
+        runtime().block_on(count_on_connections(&database, 3));
+        runtime().block_on(count_on_connections(&database, 3));
     }
 
     #[test]

@@ -35,9 +35,13 @@ pub enum KeysCommand {
 }
 
 pub fn run(config: &Config, args: KeysArgs) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the command's runtime")?;
     match args.command {
-        KeysCommand::Create { email, plan } => create(config, &email, &plan),
-        KeysCommand::Revoke { key_id } => revoke(config, &key_id),
+        KeysCommand::Create { email, plan } => runtime.block_on(create(config, &email, &plan)),
+        KeysCommand::Revoke { key_id } => runtime.block_on(revoke(config, &key_id)),
     }
 }
 
@@ -50,10 +54,11 @@ fn open_store(config: &Config) -> anyhow::Result<SqlAccountStore> {
     Ok(SqlAccountStore::new(database))
 }
 
-fn revoke(config: &Config, key_id: &str) -> anyhow::Result<()> {
+async fn revoke(config: &Config, key_id: &str) -> anyhow::Result<()> {
     let store = open_store(config)?;
     match store
         .revoke_key(None, key_id)
+        .await
         .context("cannot revoke the key")?
     {
         Some(at) => {
@@ -64,11 +69,12 @@ fn revoke(config: &Config, key_id: &str) -> anyhow::Result<()> {
     }
 }
 
-fn create(config: &Config, email: &str, plan: &str) -> anyhow::Result<()> {
+async fn create(config: &Config, email: &str, plan: &str) -> anyhow::Result<()> {
     let plan = podlens_app::plan::stored_plan_name(plan)?;
     let store = open_store(config)?;
     let created = store
         .create_api_key(email, plan)
+        .await
         .context("cannot create the key")?;
     println!(
         "created an API key for {} (user {}, team {}, plan {}); it is shown only once:",

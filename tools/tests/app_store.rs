@@ -57,8 +57,7 @@ fn a_legacy_app_duckdb_is_imported_and_its_key_still_works() {
     )
     .unwrap();
     let store = SqlAccountStore::new(database);
-    let account = store
-        .account_for_key(key)
+    let account = podlens_app::runtime::block_on_own_thread(store.account_for_key(key))
         .unwrap()
         .expect("the legacy key works");
     assert_eq!(
@@ -73,7 +72,11 @@ fn a_legacy_app_duckdb_is_imported_and_its_key_still_works() {
         "{}",
         String::from_utf8_lossy(&revoked.stderr)
     );
-    assert!(store.account_for_key(key).unwrap().is_none());
+    assert!(
+        podlens_app::runtime::block_on_own_thread(store.account_for_key(key))
+            .unwrap()
+            .is_none()
+    );
 
     let again = podlens(dir.path(), &["migrate"]);
     assert!(String::from_utf8_lossy(&again.stdout).contains("no legacy app.duckdb to import"));

@@ -45,7 +45,11 @@ fn a_created_key_works_until_revoked_by_its_id() {
     let store = open_store(dir.path());
     let key = create();
     let other = create();
-    assert!(store.account_for_key(&key).expect("lookup").is_some());
+    assert!(
+        podlens_app::runtime::block_on_own_thread(store.account_for_key(&key))
+            .expect("lookup")
+            .is_some()
+    );
 
     let wrong = podlens(dir.path(), &["revoke", "--key-id", "0000000000000000"]);
     assert!(!wrong.status.success());
@@ -59,11 +63,15 @@ fn a_created_key_works_until_revoked_by_its_id() {
     );
     assert!(String::from_utf8_lossy(&revoked.stdout).contains("is revoked"));
     assert!(
-        store.account_for_key(&key).expect("lookup").is_none(),
+        podlens_app::runtime::block_on_own_thread(store.account_for_key(&key))
+            .expect("lookup")
+            .is_none(),
         "revoked"
     );
     assert!(
-        store.account_for_key(&other).expect("lookup").is_some(),
+        podlens_app::runtime::block_on_own_thread(store.account_for_key(&other))
+            .expect("lookup")
+            .is_some(),
         "the other key stays"
     );
 }

@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::auth::{Caller, Origin};
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
-use crate::state::{AppState, blocking};
+use crate::state::AppState;
 use podlens_app::accounts::keys::display_prefix;
 
 pub fn router() -> Router<AppState> {
@@ -66,23 +66,21 @@ pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
 ) -> ApiResult<Envelope<ApiKeysResponse>> {
-    let account = caller.require_account()?.clone();
-    blocking(move || {
-        let api_keys = state
-            .accounts
-            .team_keys(&account.team_id)?
-            .into_iter()
-            .map(|row| ApiKeyInfo {
-                key_id: row.key_id,
-                prefix: row.prefix,
-                created_at: row.created_at,
-                created_by: row.created_by,
-                revoked_at: row.revoked_at,
-            })
-            .collect();
-        Ok(Envelope(ApiKeysResponse { api_keys }))
-    })
-    .await
+    let account = caller.require_account()?;
+    let api_keys = state
+        .accounts
+        .team_keys(&account.team_id)
+        .await?
+        .into_iter()
+        .map(|row| ApiKeyInfo {
+            key_id: row.key_id,
+            prefix: row.prefix,
+            created_at: row.created_at,
+            created_by: row.created_by,
+            revoked_at: row.revoked_at,
+        })
+        .collect();
+    Ok(Envelope(ApiKeysResponse { api_keys }))
 }
 
 /// Why a key cannot create keys.
@@ -111,16 +109,13 @@ pub async fn create(
             plan: account.plan.clone(),
         });
     }
-    blocking(move || {
-        let created = state.accounts.create_team_key(&account)?;
-        Ok(Envelope(CreatedApiKey {
-            key_id: created.key_id(),
-            prefix: display_prefix(&created.api_key),
-            created_at: created.created_at,
-            api_key: created.api_key,
-        }))
-    })
-    .await
+    let created = state.accounts.create_team_key(&account).await?;
+    Ok(Envelope(CreatedApiKey {
+        key_id: created.key_id(),
+        prefix: display_prefix(&created.api_key),
+        created_at: created.created_at,
+        api_key: created.api_key,
+    }))
 }
 
 /// Revokes a key of the caller's team: one the caller created, or any as the team's
@@ -136,27 +131,27 @@ pub async fn revoke(
     Path(key_id): Path<String>,
 ) -> ApiResult<Envelope<RevokedApiKey>> {
     let account = caller.require_account()?.clone();
-    blocking(move || {
-        let not_found = || ApiError::NotFound(format!("API key not found: {key_id}"));
-        let key = state
-            .accounts
-            .team_keys(&account.team_id)?
-            .into_iter()
-            .find(|row| row.key_id == key_id)
-            .ok_or_else(not_found)?;
-        let own = key.created_by.eq_ignore_ascii_case(&account.email);
-        let manages = state
-            .members
-            .role(&account.team_id, &account.user_id)?
-            .is_some_and(|role| role.manages_members());
-        if !own && !manages {
-            return Err(ApiError::Forbidden(REVOKE_OWN_KEYS_MESSAGE.to_owned()));
-        }
-        let revoked_at = state
-            .accounts
-            .revoke_key(Some(&account.team_id), &key_id)?
-            .ok_or_else(not_found)?;
-        Ok(Envelope(RevokedApiKey { key_id, revoked_at }))
-    })
-    .await
+    let not_found = || ApiError::NotFound(format!("API key not found: {key_id}"));
+    let key = state
+        .accounts
+        .team_keys(&account.team_id)
+        .await?
+        .into_iter()
+        .find(|row| row.key_id == key_id)
+        .ok_or_else(not_found)?;
+    let own = key.created_by.eq_ignore_ascii_case(&account.email);
+    let manages = state
+        .members
+        .role(&account.team_id, &account.user_id)
+        .await?
+        .is_some_and(|role| role.manages_members());
+    if !own && !manages {
+        return Err(ApiError::Forbidden(REVOKE_OWN_KEYS_MESSAGE.to_owned()));
+    }
+    let revoked_at = state
+        .accounts
+        .revoke_key(Some(&account.team_id), &key_id)
+        .await?
+        .ok_or_else(not_found)?;
+    Ok(Envelope(RevokedApiKey { key_id, revoked_at }))
 }

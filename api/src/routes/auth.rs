@@ -105,25 +105,23 @@ async fn send_link(state: &AppState, address: String, request: LinkRequest) -> A
     let email = podlens_app::accounts::normalized_email(&request.email)
         .map_err(|_| ApiError::BadRequest("Please enter a valid email address.".to_owned()))?;
     let origin = link_origin(state)?;
-    let sessions = state.sessions.clone();
-    let mailer = state.mailer.clone();
+    let sessions = &state.sessions;
     let source = request.source.filter(|source| !source.trim().is_empty());
-    let email_for_work = email.clone();
-    blocking(move || {
-        let kind = if sessions.user_exists(&email_for_work)? {
-            LinkKind::SignIn
-        } else {
-            LinkKind::SignUp
-        };
-        let token = sessions.issue_link(&email_for_work, kind, &address, Utc::now())?;
-        let mut url = format!("{origin}{}?key={token}", kind.page());
-        if let Some(source) = source {
-            url.push_str("&source=");
-            url.push_str(&percent_encode(&source));
-        }
-        Ok(mailer.send(&link_mail(&email_for_work, kind, &url))?)
-    })
-    .await?;
+    let kind = if sessions.user_exists(&email).await? {
+        LinkKind::SignIn
+    } else {
+        LinkKind::SignUp
+    };
+    let token = sessions
+        .issue_link(&email, kind, &address, Utc::now())
+        .await?;
+    let mut url = format!("{origin}{}?key={token}", kind.page());
+    if let Some(source) = source {
+        url.push_str("&source=");
+        url.push_str(&percent_encode(&source));
+    }
+    let (mailer, mail) = (state.mailer.clone(), link_mail(&email, kind, &url));
+    blocking(move || Ok(mailer.send(&mail)?)).await?;
     Ok(email)
 }
 
@@ -196,42 +194,29 @@ async fn redeem(
     request: RedeemRequest,
     kind: LinkKind,
 ) -> ApiResult<Response> {
-    let sessions = state.sessions.clone();
-    let accounts = state.accounts.clone();
-    sign_in_as(&state, &headers, move |now| {
-        let email = sessions.redeem_link(&request.key, kind, now)?;
-        Ok(accounts.sign_up(&email)?)
-    })
-    .await
+    let now = Utc::now();
+    let email = state.sessions.redeem_link(&request.key, kind, now).await?;
+    let account = state.accounts.sign_up(&email).await?;
+    sign_in_as(&state, &headers, account, now).await
 }
 
-/// Signs the browser in as the account `resolve` gives (it runs off the runtime, at the
-/// time passed): closes the browser's previous session, if any, opens a new one and
-/// answers the session info with its cookie. Used by the sign-in links and by accepted
-/// team invitations.
+/// Signs the browser in as `account` (resolved at `now`): closes the browser's previous
+/// session, if any, opens a new one and answers the session info with its cookie. Used
+/// by the sign-in links and by accepted team invitations.
 pub(crate) async fn sign_in_as(
     state: &AppState,
     headers: &HeaderMap,
-    resolve: impl FnOnce(chrono::DateTime<Utc>) -> ApiResult<podlens_app::accounts::Account>
-    + Send
-    + 'static,
+    account: podlens_app::accounts::Account,
+    now: chrono::DateTime<Utc>,
 ) -> ApiResult<Response> {
     let previous = headers
         .get(COOKIE)
         .and_then(|value| value.to_str().ok())
-        .and_then(session_from_cookies)
-        .map(str::to_owned);
-    let sessions = state.sessions.clone();
-    let (account, token) = blocking(move || {
-        let now = Utc::now();
-        let account = resolve(now)?;
-        if let Some(previous) = previous {
-            sessions.close_session(&previous)?;
-        }
-        let token = sessions.open_session(&account.user_id, now)?;
-        Ok((account, token))
-    })
-    .await?;
+        .and_then(session_from_cookies);
+    if let Some(previous) = previous {
+        state.sessions.close_session(previous).await?;
+    }
+    let token = state.sessions.open_session(&account.user_id, now).await?;
     let mut response = Envelope(session_info(&account)).into_response();
     response
         .headers_mut()
@@ -305,9 +290,10 @@ pub async fn update_session(
     let name = clearable_text(&body, "displayName", MAX_DISPLAY_NAME_CHARS)?
         .ok_or_else(|| ApiError::BadRequest("displayName is required".into()))?;
     let name = chosen_display_name(name)?;
-    let accounts = state.accounts.clone();
-    let (user_id, chosen) = (account.user_id.clone(), name.clone());
-    blocking(move || Ok(accounts.set_display_name(&user_id, chosen.as_deref())?)).await?;
+    state
+        .accounts
+        .set_display_name(&account.user_id, name.as_deref())
+        .await?;
     account.display_name = name;
     Ok(Envelope(session_info(&account)))
 }
@@ -322,8 +308,7 @@ pub async fn sign_out(State(state): State<AppState>, headers: HeaderMap) -> ApiR
         .and_then(session_from_cookies)
         .map(str::to_owned)
     {
-        let sessions = state.sessions.clone();
-        blocking(move || Ok(sessions.close_session(&token)?)).await?;
+        state.sessions.close_session(&token).await?;
     }
     let mut response = Json(serde_json::json!({
         "status": "OK",

@@ -114,9 +114,9 @@ pub struct MemberMessage {
 }
 
 /// The caller's account when they manage members of a plan that has them.
-fn manager(state: &AppState, caller: &Caller) -> ApiResult<podlens_app::accounts::Account> {
+async fn manager(state: &AppState, caller: &Caller) -> ApiResult<podlens_app::accounts::Account> {
     let account = caller.require_account()?.clone();
-    state.members.require_manager(&account)?;
+    state.members.require_manager(&account).await?;
     Ok(account)
 }
 
@@ -138,17 +138,15 @@ pub async fn invitations(
     State(state): State<AppState>,
     caller: Caller,
 ) -> ApiResult<Envelope<InvitationsResponse>> {
-    let account = caller.require_account()?.clone();
-    blocking(move || {
-        let invitations = state
-            .members
-            .invitations(&account.team_id, Utc::now())?
-            .into_iter()
-            .map(InvitationInfo::from)
-            .collect();
-        Ok(Envelope(InvitationsResponse { invitations }))
-    })
-    .await
+    let account = caller.require_account()?;
+    let invitations = state
+        .members
+        .invitations(&account.team_id, Utc::now())
+        .await?
+        .into_iter()
+        .map(InvitationInfo::from)
+        .collect();
+    Ok(Envelope(InvitationsResponse { invitations }))
 }
 
 /// Invites an address to the team: mails it a single-use link to `/team-invite?key=`,
@@ -174,19 +172,18 @@ pub async fn invite(
         .map_err(|_| ApiError::BadRequest("Please enter a valid email address.".to_owned()))?;
     let role = Role::assignable(request.role.as_deref().unwrap_or("member"))?;
     let origin = link_origin(&state)?;
-    blocking(move || {
-        state.members.require_manager(&account)?;
-        let (invitation, token) = state.members.invite(&account, &email, role, Utc::now())?;
-        let url = format!("{origin}/team-invite?key={token}");
-        let inviter = account.shown_name();
-        state
-            .mailer
-            .send(&invitation_mail(&email, &inviter, role.as_str(), &url))?;
-        Ok(Envelope(InvitationResponse {
-            invitation: invitation.into(),
-        }))
-    })
-    .await
+    state.members.require_manager(&account).await?;
+    let (invitation, token) = state
+        .members
+        .invite(&account, &email, role, Utc::now())
+        .await?;
+    let url = format!("{origin}/team-invite?key={token}");
+    let mail = invitation_mail(&email, &account.shown_name(), role.as_str(), &url);
+    let mailer = state.mailer.clone();
+    blocking(move || Ok(mailer.send(&mail)?)).await?;
+    Ok(Envelope(InvitationResponse {
+        invitation: invitation.into(),
+    }))
 }
 
 /// Revokes a pending invitation: its link no longer works.
@@ -200,21 +197,19 @@ pub async fn revoke(
     caller: Caller,
     Path(invitation_id): Path<String>,
 ) -> ApiResult<Envelope<MemberMessage>> {
-    blocking(move || {
-        let account = manager(&state, &caller)?;
-        if !state
-            .members
-            .revoke_invitation(&account.team_id, &invitation_id, Utc::now())?
-        {
-            return Err(ApiError::NotFound(format!(
-                "Invitation {invitation_id} is not a pending invitation of the team"
-            )));
-        }
-        Ok(Envelope(MemberMessage {
-            message: "Invitation revoked".to_owned(),
-        }))
-    })
-    .await
+    let account = manager(&state, &caller).await?;
+    if !state
+        .members
+        .revoke_invitation(&account.team_id, &invitation_id, Utc::now())
+        .await?
+    {
+        return Err(ApiError::NotFound(format!(
+            "Invitation {invitation_id} is not a pending invitation of the team"
+        )));
+    }
+    Ok(Envelope(MemberMessage {
+        message: "Invitation revoked".to_owned(),
+    }))
 }
 
 /// Accepts an invitation: the invited address's account (created when new) joins the
@@ -231,11 +226,9 @@ pub async fn accept(
     headers: HeaderMap,
     ApiJson(request): ApiJson<AcceptRequest>,
 ) -> ApiResult<Response> {
-    let members = state.members.clone();
-    sign_in_as(&state, &headers, move |now| {
-        Ok(members.accept(&request.key, now)?)
-    })
-    .await
+    let now = Utc::now();
+    let account = state.members.accept(&request.key, now).await?;
+    sign_in_as(&state, &headers, account, now).await
 }
 
 /// Changes a member's role (admin or member); the owner's role stays.
@@ -253,14 +246,14 @@ pub async fn change_role(
     ApiJson(request): ApiJson<RoleRequest>,
 ) -> ApiResult<Envelope<MemberMessage>> {
     let role = Role::assignable(&request.role)?;
-    blocking(move || {
-        let account = manager(&state, &caller)?;
-        state.members.set_role(&account.team_id, &user_id, role)?;
-        Ok(Envelope(MemberMessage {
-            message: format!("The member is now {}", role.as_str()),
-        }))
-    })
-    .await
+    let account = manager(&state, &caller).await?;
+    state
+        .members
+        .set_role(&account.team_id, &user_id, role)
+        .await?;
+    Ok(Envelope(MemberMessage {
+        message: format!("The member is now {}", role.as_str()),
+    }))
 }
 
 /// Removes a member from the team (the owner and admins), or the caller themselves
@@ -276,22 +269,20 @@ pub async fn remove(
     caller: Caller,
     Path(user_id): Path<String>,
 ) -> ApiResult<Envelope<MemberMessage>> {
-    blocking(move || {
-        let account = caller.require_account()?.clone();
-        let leaving = account.user_id == user_id;
-        if !leaving {
-            state.members.require_manager(&account)?;
-        }
-        state
-            .members
-            .remove(&account.team_id, &user_id, Utc::now())?;
-        Ok(Envelope(MemberMessage {
-            message: if leaving {
-                "You left the team".to_owned()
-            } else {
-                "Member removed from the team".to_owned()
-            },
-        }))
-    })
-    .await
+    let account = caller.require_account()?;
+    let leaving = account.user_id == user_id;
+    if !leaving {
+        state.members.require_manager(account).await?;
+    }
+    state
+        .members
+        .remove(&account.team_id, &user_id, Utc::now())
+        .await?;
+    Ok(Envelope(MemberMessage {
+        message: if leaving {
+            "You left the team".to_owned()
+        } else {
+            "Member removed from the team".to_owned()
+        },
+    }))
 }

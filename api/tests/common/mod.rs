@@ -58,9 +58,7 @@ pub fn state() -> (AppState, tempfile::TempDir) {
 }
 
 pub fn key(state: &AppState, email: &str, plan: &str) -> String {
-    state
-        .accounts
-        .create_api_key(email, plan)
+    podlens_app::runtime::block_on_own_thread(state.accounts.create_api_key(email, plan))
         .expect("key")
         .api_key
 }

@@ -100,17 +100,16 @@ impl Http {
     /// The session cookie (`podlens_session=…`) of a browser signed in as the owner of
     /// `api_key`.
     pub fn session_cookie(&self, api_key: &str) -> String {
-        let account = self
-            .state
-            .accounts
-            .account_for_key(api_key)
-            .expect("store")
-            .expect("a live key");
-        let token = self
-            .state
-            .sessions
-            .open_session(&account.user_id, chrono::Utc::now())
-            .expect("session");
+        let account =
+            podlens_app::runtime::block_on_own_thread(self.state.accounts.account_for_key(api_key))
+                .expect("store")
+                .expect("a live key");
+        let token = podlens_app::runtime::block_on_own_thread(
+            self.state
+                .sessions
+                .open_session(&account.user_id, chrono::Utc::now()),
+        )
+        .expect("session");
         format!(
             "{}={token}",
             podlens_app::accounts::sessions::SESSION_COOKIE

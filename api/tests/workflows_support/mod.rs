@@ -127,9 +127,7 @@ pub fn server(count: usize) -> TestServer {
 impl TestServer {
     /// A new API key for `email` on `plan` (a new team per new email).
     pub fn key(&self, email: &str, plan: &str) -> String {
-        self.state
-            .accounts
-            .create_api_key(email, plan)
+        podlens_app::runtime::block_on_own_thread(self.state.accounts.create_api_key(email, plan))
             .expect("key")
             .api_key
     }

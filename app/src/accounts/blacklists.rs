@@ -44,16 +44,19 @@ impl TeamBlacklists {
         self.0.cached(team_id)
     }
 
-    /// The team's list, from memory when fresh, else read from the store (blocking).
-    pub fn get(&self, accounts: &dyn AccountStore, team_id: &str) -> AppResult<Blacklist> {
-        self.0.get(team_id, || {
-            Ok(accounts
-                .team_podcasts(team_id)?
-                .into_iter()
-                .filter(|row| row.blacklist)
-                .filter_map(|row| Uuid::parse_str(&row.podcast_id).ok())
-                .collect())
-        })
+    /// The team's list, from memory when fresh, else read from the store.
+    pub async fn get(&self, accounts: &dyn AccountStore, team_id: &str) -> AppResult<Blacklist> {
+        self.0
+            .get(team_id, async {
+                Ok(accounts
+                    .team_podcasts(team_id)
+                    .await?
+                    .into_iter()
+                    .filter(|row| row.blacklist)
+                    .filter_map(|row| Uuid::parse_str(&row.podcast_id).ok())
+                    .collect())
+            })
+            .await
     }
 
     /// Forgets the team's list: call it after changing the team's podcasts.
@@ -73,30 +76,10 @@ pub fn listen(blacklists: &TeamBlacklists, database: &Database) {
     crate::accounts::remembered::listen(&blacklists.0, database, CHANNEL);
 }
 
-/// The blacklist of `account`'s team for an async caller: from memory when fresh,
-/// without a hand-off to a blocking thread; else as [`blacklisted_podcast_ids`].
-pub async fn blacklist_of(
-    blacklists: &Arc<TeamBlacklists>,
-    accounts: &Arc<dyn AccountStore>,
-    account: Option<&super::Account>,
-) -> AppResult<Vec<uuid::Uuid>> {
-    let Some(account) = account else {
-        return Ok(Vec::new());
-    };
-    if let Some(list) = blacklists.cached(&account.team_id) {
-        return Ok(list.to_vec());
-    }
-    let (blacklists, accounts, account) = (blacklists.clone(), accounts.clone(), account.clone());
-    crate::runtime::blocking(move || {
-        blacklisted_podcast_ids(&blacklists, accounts.as_ref(), Some(&account))
-    })
-    .await
-}
-
 /// The podcasts the team of `account` has blacklisted (none for a signed-out caller):
-/// searches, semantic searches and search exports leave them out. Blocking when the
-/// team's list is not remembered (see `accounts::blacklists`).
-pub fn blacklisted_podcast_ids(
+/// searches, semantic searches and search exports leave them out. From memory when
+/// fresh, else read from the store (see `accounts::blacklists`).
+pub async fn blacklist_of(
     blacklists: &TeamBlacklists,
     accounts: &dyn AccountStore,
     account: Option<&super::Account>,
@@ -104,11 +87,12 @@ pub fn blacklisted_podcast_ids(
     let Some(account) = account else {
         return Ok(Vec::new());
     };
-    Ok(blacklists.get(accounts, &account.team_id)?.to_vec())
+    Ok(blacklists.get(accounts, &account.team_id).await?.to_vec())
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::runtime::block_on_own_thread as block;
     use chrono::Utc;
 
     use super::*;
@@ -132,32 +116,28 @@ mod tests {
     fn a_change_through_this_node_shows_at_once_and_another_nodes_within_the_freshness() {
         let store = SqlAccountStore::for_tests().unwrap();
         let (first, second, listed) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
-        store.upsert_team_podcast(&row("t1", first, true)).unwrap();
-        store
-            .upsert_team_podcast(&row("t1", listed, false))
-            .unwrap();
+        block(store.upsert_team_podcast(&row("t1", first, true))).unwrap();
+        block(store.upsert_team_podcast(&row("t1", listed, false))).unwrap();
         let lists = TeamBlacklists::default();
-        assert_eq!(&*lists.get(&store, "t1").unwrap(), &[first]);
-        assert_eq!(lists.get(&store, "t2").unwrap().len(), 0);
+        assert_eq!(&*block(lists.get(&store, "t1")).unwrap(), &[first]);
+        assert_eq!(block(lists.get(&store, "t2")).unwrap().len(), 0);
 
         // Another node's change: this node still answers from memory...
-        store.upsert_team_podcast(&row("t1", second, true)).unwrap();
-        assert_eq!(&*lists.get(&store, "t1").unwrap(), &[first]);
+        block(store.upsert_team_podcast(&row("t1", second, true))).unwrap();
+        assert_eq!(&*block(lists.get(&store, "t1")).unwrap(), &[first]);
         // ...until the list is older than FRESH_FOR.
         std::thread::sleep(FRESH_FOR);
-        let mut now = lists.get(&store, "t1").unwrap().to_vec();
+        let mut now = block(lists.get(&store, "t1")).unwrap().to_vec();
         now.sort();
         let mut expected = vec![first, second];
         expected.sort();
         assert_eq!(now, expected);
 
         // A change through this node: forgotten at once.
-        store
-            .remove_team_podcasts("t1", &[first.to_string()])
-            .unwrap();
+        block(store.remove_team_podcasts("t1", &[first.to_string()])).unwrap();
         lists.forget("t1");
         assert_eq!(lists.cached("t1"), None);
-        assert_eq!(&*lists.get(&store, "t1").unwrap(), &[second]);
+        assert_eq!(&*block(lists.get(&store, "t1")).unwrap(), &[second]);
     }
 
     #[test]
@@ -176,32 +156,31 @@ mod tests {
             SqlAccountStore::new(other.clone()),
         );
         let (first, second) = (Uuid::new_v4(), Uuid::new_v4());
-        here.upsert_team_podcast(&row("t1", first, true)).unwrap();
-        here.upsert_team_podcast(&row("t2", first, true)).unwrap();
+        block(here.upsert_team_podcast(&row("t1", first, true))).unwrap();
+        block(here.upsert_team_podcast(&row("t2", first, true))).unwrap();
         let lists = Arc::new(TeamBlacklists::default());
         listen(&lists, &other);
         eventually("the node listens", || lists.is_listening());
-        assert_eq!(&*lists.get(&there, "t1").unwrap(), &[first]);
-        assert_eq!(&*lists.get(&there, "t2").unwrap(), &[first]);
+        assert_eq!(&*block(lists.get(&there, "t1")).unwrap(), &[first]);
+        assert_eq!(&*block(lists.get(&there, "t2")).unwrap(), &[first]);
 
         // A change through the other node: this one forgets the team's list when it
         // commits, long before the list would be read again (KEPT_WHILE_LISTENING),
         // and keeps the other team's.
         let changed = std::time::Instant::now();
-        here.upsert_team_podcast(&row("t1", second, true)).unwrap();
+        block(here.upsert_team_podcast(&row("t1", second, true))).unwrap();
         eventually("the change is heard", || lists.cached("t1").is_none());
         assert!(changed.elapsed() < KEPT_WHILE_LISTENING);
         assert!(lists.cached("t2").is_some());
-        let mut now = lists.get(&there, "t1").unwrap().to_vec();
+        let mut now = block(lists.get(&there, "t1")).unwrap().to_vec();
         now.sort();
         let mut expected = vec![first, second];
         expected.sort();
         assert_eq!(now, expected);
 
         // Removing is heard too.
-        here.remove_team_podcasts("t1", &[first.to_string()])
-            .unwrap();
+        block(here.remove_team_podcasts("t1", &[first.to_string()])).unwrap();
         eventually("the removal is heard", || lists.cached("t1").is_none());
-        assert_eq!(&*lists.get(&there, "t1").unwrap(), &[second]);
+        assert_eq!(&*block(lists.get(&there, "t1")).unwrap(), &[second]);
     }
 }

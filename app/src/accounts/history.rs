@@ -21,9 +21,18 @@ const MAX_PENDING: usize = 50_000;
 /// This node's queue of searches not yet in the store.
 pub struct SearchHistory {
     accounts: Arc<dyn AccountStore>,
-    pending: Mutex<Vec<SearchRecord>>,
+    pending: Mutex<Queue>,
     /// Serialises flushes, so records reach the store in the order they were queued.
-    flushing: Mutex<()>,
+    flushing: tokio::sync::Mutex<()>,
+}
+
+/// The searches not yet written, oldest first.
+#[derive(Default)]
+struct Queue {
+    records: Vec<SearchRecord>,
+    /// How many records were ever dropped from the front (the queue full): a flush
+    /// that wrote the front's records removes only those still there.
+    dropped: u64,
 }
 
 impl std::fmt::Debug for SearchHistory {
@@ -38,70 +47,67 @@ impl SearchHistory {
     pub fn new(accounts: Arc<dyn AccountStore>) -> SearchHistory {
         SearchHistory {
             accounts,
-            pending: Mutex::new(Vec::new()),
-            flushing: Mutex::new(()),
+            pending: Mutex::default(),
+            flushing: tokio::sync::Mutex::new(()),
         }
+    }
+
+    fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.pending
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Queues a search; it reaches the store with the next flush.
     pub fn remember(&self, record: SearchRecord) {
-        let mut pending = self
-            .pending
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if pending.len() >= MAX_PENDING {
-            let dropped = pending.len() + 1 - MAX_PENDING;
-            pending.drain(..dropped);
+        let mut queue = self.queue();
+        if queue.records.len() >= MAX_PENDING {
+            let dropped = queue.records.len() + 1 - MAX_PENDING;
+            queue.records.drain(..dropped);
+            queue.dropped += dropped as u64;
             tracing::warn!(
                 dropped,
                 "search history queue full: oldest searches dropped"
             );
         }
-        pending.push(record);
+        queue.records.push(record);
     }
 
-    /// Writes the queued searches in one transaction (blocking); returns how many.
-    /// When the store refuses them, they stay queued, ahead of newer ones.
-    pub fn flush(&self) -> AppResult<usize> {
-        let _turn = self
-            .flushing
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let batch = std::mem::take(
-            &mut *self
-                .pending
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner()),
-        );
+    /// Writes the queued searches in one transaction; returns how many. When the store
+    /// refuses them, they stay queued, ahead of newer ones. The records leave the queue
+    /// only once written, so a flush whose caller stops waiting (a client gone) loses
+    /// none.
+    pub async fn flush(&self) -> AppResult<usize> {
+        let _turn = self.flushing.lock().await;
+        let (batch, dropped_before) = {
+            let queue = self.queue();
+            (queue.records.clone(), queue.dropped)
+        };
         if batch.is_empty() {
             return Ok(0);
         }
-        match self.accounts.record_searches(&batch) {
-            Ok(()) => Ok(batch.len()),
-            Err(error) => {
-                let mut pending = self
-                    .pending
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
-                let newer = std::mem::replace(&mut *pending, batch);
-                pending.extend(newer);
-                Err(error)
-            }
-        }
+        self.accounts.record_searches(&batch).await?;
+        let mut queue = self.queue();
+        // Records dropped meanwhile came off the batch's front.
+        let dropped_since = usize::try_from(queue.dropped - dropped_before).unwrap_or(usize::MAX);
+        let written_left = batch.len().saturating_sub(dropped_since);
+        let queued = queue.records.len();
+        queue.records.drain(..written_left.min(queued));
+        Ok(batch.len())
     }
 
     /// Searches queued and not yet written.
     pub fn pending(&self) -> usize {
-        self.pending
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .len()
+        self.queue().records.len()
     }
 }
 
 /// Flushes `history` every [`FLUSH_INTERVAL`] until the runtime stops.
 pub fn spawn_flusher(history: Arc<SearchHistory>) {
-    super::spawn_periodic_flush("search history", FLUSH_INTERVAL, move || history.flush());
+    super::spawn_periodic_flush("search history", FLUSH_INTERVAL, move || {
+        let history = history.clone();
+        async move { history.flush().await }
+    });
 }
 
 #[cfg(test)]
@@ -110,6 +116,7 @@ mod tests {
 
     use super::*;
     use crate::accounts::{SqlAccountStore, UsageSubject};
+    use crate::runtime::block_on_own_thread as block;
     use crate::workflows::WorkflowStore;
 
     fn search(id: &str) -> SearchRecord {
@@ -137,7 +144,7 @@ mod tests {
         assert_eq!(history.pending(), 3);
         assert_eq!(workflows.search_of_team("s2", "t1").unwrap(), None);
 
-        assert_eq!(history.flush().unwrap(), 3);
+        assert_eq!(block(history.flush()).unwrap(), 3);
         assert_eq!(history.pending(), 0);
         for id in ["s1", "s2", "s3"] {
             assert_eq!(
@@ -146,7 +153,30 @@ mod tests {
             );
         }
         // Nothing queued: nothing written.
-        assert_eq!(history.flush().unwrap(), 0);
+        assert_eq!(block(history.flush()).unwrap(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_flush_whose_caller_stops_waiting_loses_no_search() {
+        let accounts = SqlAccountStore::for_tests().unwrap();
+        let database = accounts.database().clone();
+        let workflows = WorkflowStore::open(database.clone()).unwrap();
+        let history = SearchHistory::new(Arc::new(accounts));
+        history.remember(search("s1"));
+        // Another writer holds SQLite's one writer connection: the flush waits for it,
+        // and its caller gives up (a client gone) while it does.
+        let held = database.run(database.begin_write()).await.unwrap();
+        let gave_up = tokio::time::timeout(Duration::from_millis(200), history.flush()).await;
+        if database.backend() == podlens_store::Backend::Sqlite {
+            assert!(gave_up.is_err(), "the flush waited for the writer");
+        }
+        database.run(async move { drop(held) }).await;
+        history.flush().await.unwrap();
+        assert_eq!(history.pending(), 0);
+        assert_eq!(
+            workflows.search_of_team("s1", "t1").unwrap(),
+            Some(("podcasts".to_owned(), "{\"id\":\"s1\"}".to_owned()))
+        );
     }
 
     #[test]
@@ -159,12 +189,11 @@ mod tests {
             .unwrap();
         history.remember(search("a"));
         history.remember(search("b"));
-        assert!(history.flush().is_err());
+        assert!(block(history.flush()).is_err());
         history.remember(search("c"));
         let ids: Vec<String> = history
-            .pending
-            .lock()
-            .unwrap()
+            .queue()
+            .records
             .iter()
             .map(|record| record.search_id.clone())
             .collect();
@@ -179,12 +208,12 @@ mod tests {
         let workflows = WorkflowStore::open(accounts.database().clone()).unwrap();
         // More than one statement's worth of rows, so every statement meets a duplicate.
         let batch: Vec<SearchRecord> = (0..150).map(|at| search(&format!("r{at}"))).collect();
-        accounts.record_searches(&batch).unwrap();
+        block(accounts.record_searches(&batch)).unwrap();
         let history = SearchHistory::new(Arc::new(accounts));
         for record in batch.iter().cloned().chain([search("new")]) {
             history.remember(record);
         }
-        assert_eq!(history.flush().unwrap(), 151);
+        assert_eq!(block(history.flush()).unwrap(), 151);
         assert_eq!(history.pending(), 0);
         assert!(workflows.search_of_team("new", "t1").unwrap().is_some());
         assert!(workflows.search_of_team("r149", "t1").unwrap().is_some());
@@ -197,7 +226,7 @@ mod tests {
             history.remember(search(&format!("s{index}")));
         }
         assert_eq!(history.pending(), MAX_PENDING);
-        let pending = history.pending.lock().unwrap();
+        let pending = &history.queue().records;
         assert_eq!(pending[0].search_id, "s2");
         assert_eq!(
             pending.last().unwrap().search_id,

@@ -38,15 +38,15 @@ impl Default for KnownKeys {
 }
 
 impl KnownKeys {
-    /// The account of a live key, remembered when fresh, else read from the store
-    /// (blocking).
-    pub fn account(
+    /// The account of a live key, remembered when fresh, else read from the store.
+    pub async fn account(
         &self,
         accounts: &dyn AccountStore,
         api_key: &str,
     ) -> AppResult<Option<Account>> {
         self.0
-            .get(&hash_api_key(api_key), || accounts.account_for_key(api_key))
+            .get(&hash_api_key(api_key), accounts.account_for_key(api_key))
+            .await
     }
 
     /// What is remembered of a key, when fresh: `Some(None)` for an unknown or revoked
@@ -86,22 +86,18 @@ pub fn listen(known: &KnownKeys, database: &Database) {
     crate::accounts::remembered::listen(&known.0, database, CHANNEL);
 }
 
-/// The account of `api_key` for an async caller: from memory when fresh, without a
-/// hand-off to a blocking thread; else read from the store on a blocking thread.
+/// The account of `api_key`: from memory when fresh, else read from the store.
 pub async fn account_of_key(
     known: &Arc<KnownKeys>,
     accounts: &Arc<dyn AccountStore>,
     api_key: &str,
 ) -> AppResult<Option<Account>> {
-    if let Some(account) = known.cached(api_key) {
-        return Ok(account);
-    }
-    let (known, accounts, api_key) = (known.clone(), accounts.clone(), api_key.to_owned());
-    crate::runtime::blocking(move || known.account(accounts.as_ref(), &api_key)).await
+    known.account(accounts.as_ref(), api_key).await
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::runtime::block_on_own_thread as block;
     use std::time::Instant;
 
     use chrono::Utc;
@@ -113,7 +109,7 @@ mod tests {
     use crate::accounts::remembered::{FRESH_FOR, KEPT_WHILE_LISTENING};
 
     fn live(known: &KnownKeys, store: &SqlAccountStore, key: &str) -> Option<Account> {
-        known.account(store, key).unwrap()
+        block(known.account(store, key)).unwrap()
     }
 
     #[test]
@@ -122,10 +118,8 @@ mod tests {
         let store = SqlAccountStore::new(database.clone());
         let known = store.known_keys();
         let members = MemberStore::open(database).forgetting(known.clone());
-        let owner = store
-            .create_api_key("owner@example.com", "business")
-            .unwrap();
-        let member = store.create_api_key("member@example.com", "free").unwrap();
+        let owner = block(store.create_api_key("owner@example.com", "business")).unwrap();
+        let member = block(store.create_api_key("member@example.com", "free")).unwrap();
         assert_eq!(
             live(&known, &store, &owner.api_key),
             Some(owner.account.clone())
@@ -137,11 +131,9 @@ mod tests {
         assert_eq!(live(&known, &store, "pl_unknown"), None);
 
         // The team's plan, the user's name: the next request sees them.
-        store.create_api_key("owner@example.com", "agency").unwrap();
+        block(store.create_api_key("owner@example.com", "agency")).unwrap();
         assert_eq!(live(&known, &store, &owner.api_key).unwrap().plan, "agency");
-        store
-            .set_display_name(&owner.account.user_id, Some("Olive"))
-            .unwrap();
+        block(store.set_display_name(&owner.account.user_id, Some("Olive"))).unwrap();
         let renamed = live(&known, &store, &owner.api_key).unwrap();
         assert_eq!(renamed.display_name.as_deref(), Some("Olive"));
 
@@ -150,27 +142,23 @@ mod tests {
             live(&known, &store, &member.api_key),
             Some(member.account.clone())
         );
-        let (_, token) = members
-            .invite(&renamed, "member@example.com", Role::Member, Utc::now())
-            .unwrap();
-        let joined = members.accept(&token, Utc::now()).unwrap();
+        let (_, token) =
+            block(members.invite(&renamed, "member@example.com", Role::Member, Utc::now()))
+                .unwrap();
+        let joined = block(members.accept(&token, Utc::now())).unwrap();
         assert_eq!(live(&known, &store, &member.api_key), None);
         // Removed from the team: the keys for it stop at once.
-        let team_key = store.create_team_key(&joined).unwrap();
+        let team_key = block(store.create_team_key(&joined)).unwrap();
         assert_eq!(
             live(&known, &store, &team_key.api_key).unwrap().team_id,
             owner.account.team_id
         );
-        members
-            .remove(&joined.team_id, &joined.user_id, Utc::now())
-            .unwrap();
+        block(members.remove(&joined.team_id, &joined.user_id, Utc::now())).unwrap();
         assert_eq!(live(&known, &store, &team_key.api_key), None);
 
         // Revoked: refused at the next request.
-        for row in store.team_keys(&owner.account.team_id).unwrap() {
-            store
-                .revoke_key(Some(&owner.account.team_id), &row.key_id)
-                .unwrap();
+        for row in block(store.team_keys(&owner.account.team_id)).unwrap() {
+            block(store.revoke_key(Some(&owner.account.team_id), &row.key_id)).unwrap();
         }
         assert_eq!(live(&known, &store, &owner.api_key), None);
     }
@@ -183,12 +171,12 @@ mod tests {
             SqlAccountStore::new(database),
         );
         let known = here.known_keys();
-        let created = here.create_api_key("ada@example.com", "business").unwrap();
+        let created = block(here.create_api_key("ada@example.com", "business")).unwrap();
         assert!(live(&known, &here, &created.api_key).is_some());
-        let key_id = here.team_keys(&created.account.team_id).unwrap()[0]
+        let key_id = block(here.team_keys(&created.account.team_id)).unwrap()[0]
             .key_id
             .clone();
-        there.revoke_key(None, &key_id).unwrap();
+        block(there.revoke_key(None, &key_id)).unwrap();
         // Not heard (nobody listens here): remembered until FRESH_FOR has passed...
         assert!(live(&known, &here, &created.api_key).is_some());
         std::thread::sleep(FRESH_FOR);
@@ -214,13 +202,13 @@ mod tests {
         let known = there.known_keys();
         listen(&known, &other);
         eventually("the node listens", || known.is_listening());
-        let first = here.create_api_key("ada@example.com", "business").unwrap();
-        let second = here.create_api_key("bo@example.com", "business").unwrap();
+        let first = block(here.create_api_key("ada@example.com", "business")).unwrap();
+        let second = block(here.create_api_key("bo@example.com", "business")).unwrap();
         assert!(live(&known, &there, &first.api_key).is_some());
 
         // A plan changed through the other node: heard long before KEPT_WHILE_LISTENING.
         let changed = Instant::now();
-        here.create_api_key("ada@example.com", "agency").unwrap();
+        block(here.create_api_key("ada@example.com", "agency")).unwrap();
         eventually("the plan change is heard", || {
             known.cached(&first.api_key).is_none()
         });
@@ -229,10 +217,10 @@ mod tests {
 
         // A revocation through the other node.
         assert!(live(&known, &there, &second.api_key).is_some());
-        let key_id = here.team_keys(&second.account.team_id).unwrap()[0]
+        let key_id = block(here.team_keys(&second.account.team_id)).unwrap()[0]
             .key_id
             .clone();
-        here.revoke_key(None, &key_id).unwrap();
+        block(here.revoke_key(None, &key_id)).unwrap();
         eventually("the revocation is heard", || {
             known.cached(&second.api_key).is_none()
         });

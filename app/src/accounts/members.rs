@@ -173,34 +173,43 @@ impl MemberStore {
     }
 
     /// The role of `user_id` in `team_id`, if a member.
-    pub fn role(&self, team_id: &str, user_id: &str) -> AppResult<Option<Role>> {
-        self.db.wait(async {
-            let mut connection = self.db.pool().acquire().await?;
-            role_in(&mut connection, team_id, user_id).await
-        })
+    pub async fn role(&self, team_id: &str, user_id: &str) -> AppResult<Option<Role>> {
+        self.db
+            .run(async {
+                let mut connection = self.db.pool().acquire().await?;
+                role_in(&mut connection, team_id, user_id).await
+            })
+            .await
     }
 
     /// The caller's role when it manages members; the refusal otherwise.
-    pub fn require_manager(&self, account: &Account) -> AppResult<Role> {
-        match self.role(&account.team_id, &account.user_id)? {
+    pub async fn require_manager(&self, account: &Account) -> AppResult<Role> {
+        match self.role(&account.team_id, &account.user_id).await? {
             Some(role) if role.manages_members() => Ok(role),
             _ => Err(AppError::Forbidden(NOT_A_MANAGER_MESSAGE.to_owned())),
         }
     }
 
     /// The team's pending invitations (not used, revoked or expired), newest first.
-    pub fn invitations(&self, team_id: &str, now: DateTime<Utc>) -> AppResult<Vec<Invitation>> {
-        let rows = self.db.wait(
-            sqlx::query(
-                "SELECT invitation_id, email, role, invited_by_user_id, created_at, expires_at
+    pub async fn invitations(
+        &self,
+        team_id: &str,
+        now: DateTime<Utc>,
+    ) -> AppResult<Vec<Invitation>> {
+        let rows = self
+            .db
+            .run(
+                sqlx::query(
+                    "SELECT invitation_id, email, role, invited_by_user_id, created_at, expires_at
                  FROM team_invitations
                  WHERE team_id = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2
                  ORDER BY created_at DESC, invitation_id",
+                )
+                .bind(team_id)
+                .bind(time_text(now))
+                .fetch_all(self.db.pool()),
             )
-            .bind(team_id)
-            .bind(time_text(now))
-            .fetch_all(self.db.pool()),
-        )?;
+            .await?;
         rows.iter().map(invitation_from_row).collect()
     }
 
@@ -208,7 +217,7 @@ impl MemberStore {
     /// with its token (the only copy). A pending invitation of the same address to the
     /// team is replaced. Refused: an address already in the team (409), a team over its
     /// hourly number of invitations (429).
-    pub fn invite(
+    pub async fn invite(
         &self,
         inviter: &Account,
         email: &str,
@@ -225,27 +234,28 @@ impl MemberStore {
             expires_at: now + Duration::days(INVITATION_LIFETIME_DAYS),
         };
         let team_id = inviter.team_id.as_str();
-        self.db.wait(async {
-            let mut transaction = self.db.begin_write().await?;
-            self.db
-                .lock(&mut transaction, &format!("members:{team_id}"))
-                .await?;
-            let already = count(
-                sqlx::query(
-                    "SELECT COUNT(*) FROM team_members m JOIN users u ON u.user_id = m.user_id
+        self.db
+            .run(async {
+                let mut transaction = self.db.begin_write().await?;
+                self.db
+                    .lock(&mut transaction, &format!("members:{team_id}"))
+                    .await?;
+                let already = count(
+                    sqlx::query(
+                        "SELECT COUNT(*) FROM team_members m JOIN users u ON u.user_id = m.user_id
                  WHERE m.team_id = $1 AND u.email = $2",
+                    )
+                    .bind(team_id)
+                    .bind(email),
+                    &mut *transaction,
                 )
-                .bind(team_id)
-                .bind(email),
-                &mut *transaction,
-            )
-            .await?;
-            if already > 0 {
-                return Err(AppError::Conflict(format!(
-                    "{email} is already a member of the team."
-                )));
-            }
-            let sent = count(
+                .await?;
+                if already > 0 {
+                    return Err(AppError::Conflict(format!(
+                        "{email} is already a member of the team."
+                    )));
+                }
+                let sent = count(
                 sqlx::query(
                     "SELECT COUNT(*) FROM team_invitations WHERE team_id = $1 AND created_at > $2",
                 )
@@ -254,63 +264,67 @@ impl MemberStore {
                 &mut *transaction,
             )
             .await?;
-            if sent >= INVITATIONS_PER_TEAM_PER_HOUR {
-                return Err(AppError::CapReached(LimitExceeded {
-                    message: "Too many invitations sent by this team. Try again in an hour."
-                        .to_owned(),
-                    limit: INVITATIONS_PER_TEAM_PER_HOUR,
-                    used: sent,
-                    reset_after_seconds: 3600,
-                }));
-            }
-            sqlx::query(
-                "UPDATE team_invitations SET revoked_at = $1
+                if sent >= INVITATIONS_PER_TEAM_PER_HOUR {
+                    return Err(AppError::CapReached(LimitExceeded {
+                        message: "Too many invitations sent by this team. Try again in an hour."
+                            .to_owned(),
+                        limit: INVITATIONS_PER_TEAM_PER_HOUR,
+                        used: sent,
+                        reset_after_seconds: 3600,
+                    }));
+                }
+                sqlx::query(
+                    "UPDATE team_invitations SET revoked_at = $1
                  WHERE team_id = $2 AND email = $3 AND used_at IS NULL AND revoked_at IS NULL",
-            )
-            .bind(time_text(now))
-            .bind(team_id)
-            .bind(email)
-            .execute(&mut *transaction)
-            .await?;
-            sqlx::query(
-                "INSERT INTO team_invitations (invitation_id, team_id, email, role, token_hash,
+                )
+                .bind(time_text(now))
+                .bind(team_id)
+                .bind(email)
+                .execute(&mut *transaction)
+                .await?;
+                sqlx::query(
+                    "INSERT INTO team_invitations (invitation_id, team_id, email, role, token_hash,
                      invited_by_user_id, created_at, expires_at)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            )
-            .bind(&invitation.id)
-            .bind(team_id)
-            .bind(&invitation.email)
-            .bind(&invitation.role)
-            .bind(hash_api_key(&token))
-            .bind(&invitation.invited_by_user_id)
-            .bind(time_text(invitation.created_at))
-            .bind(time_text(invitation.expires_at))
-            .execute(&mut *transaction)
+                )
+                .bind(&invitation.id)
+                .bind(team_id)
+                .bind(&invitation.email)
+                .bind(&invitation.role)
+                .bind(hash_api_key(&token))
+                .bind(&invitation.invited_by_user_id)
+                .bind(time_text(invitation.created_at))
+                .bind(time_text(invitation.expires_at))
+                .execute(&mut *transaction)
+                .await?;
+                transaction.commit().await?;
+                Ok(())
+            })
             .await?;
-            transaction.commit().await?;
-            Ok(())
-        })?;
         Ok((invitation, token))
     }
 
     /// Revokes a pending invitation of the team; false when the team has no such one.
-    pub fn revoke_invitation(
+    pub async fn revoke_invitation(
         &self,
         team_id: &str,
         invitation_id: &str,
         now: DateTime<Utc>,
     ) -> AppResult<bool> {
-        let changed = self.db.wait(
-            sqlx::query(
-                "UPDATE team_invitations SET revoked_at = $1
+        let changed = self
+            .db
+            .run(
+                sqlx::query(
+                    "UPDATE team_invitations SET revoked_at = $1
                  WHERE team_id = $2 AND invitation_id = $3 AND used_at IS NULL
                    AND revoked_at IS NULL AND expires_at > $1",
+                )
+                .bind(time_text(now))
+                .bind(team_id)
+                .bind(invitation_id)
+                .execute(self.db.writer()),
             )
-            .bind(time_text(now))
-            .bind(team_id)
-            .bind(invitation_id)
-            .execute(self.db.writer()),
-        )?;
+            .await?;
         Ok(changed.rows_affected() > 0)
     }
 
@@ -319,9 +333,9 @@ impl MemberStore {
     /// (whose keys of theirs are revoked). Refused: an unknown, used, revoked or expired
     /// link (400); a team whose plan no longer has room (403); the owner of a team that
     /// still has other members (409). A refused link stays usable. Returns the account.
-    pub fn accept(&self, token: &str, now: DateTime<Utc>) -> AppResult<Account> {
+    pub async fn accept(&self, token: &str, now: DateTime<Utc>) -> AppResult<Account> {
         let now_text = time_text(now);
-        self.db.wait(async {
+        self.db.run(async {
             let mut transaction = self.db.begin_write().await?;
             let invitation = sqlx::query(
                 "SELECT invitation_id, team_id, email, role FROM team_invitations
@@ -420,67 +434,71 @@ impl MemberStore {
                 team_id,
                 plan: plan_name,
             })
-        })
+        }).await
     }
 
     /// Gives a member of the team another role. Not found: no such member; forbidden:
     /// the owner's role.
-    pub fn set_role(&self, team_id: &str, user_id: &str, role: Role) -> AppResult<()> {
-        self.db.wait(async {
-            let mut transaction = self.db.begin_write().await?;
-            match role_in(&mut transaction, team_id, user_id).await? {
-                None => Err(AppError::NotFound(format!(
-                    "User {user_id} is not a member of the team"
-                ))),
-                Some(Role::Owner) => Err(AppError::Forbidden(
-                    "The owner's role cannot be changed.".to_owned(),
-                )),
-                Some(_) => {
-                    sqlx::query(
-                        "UPDATE team_members SET role = $1 WHERE team_id = $2 AND user_id = $3",
-                    )
-                    .bind(role.as_str())
-                    .bind(team_id)
-                    .bind(user_id)
-                    .execute(&mut *transaction)
-                    .await?;
-                    transaction.commit().await?;
-                    Ok(())
+    pub async fn set_role(&self, team_id: &str, user_id: &str, role: Role) -> AppResult<()> {
+        self.db
+            .run(async {
+                let mut transaction = self.db.begin_write().await?;
+                match role_in(&mut transaction, team_id, user_id).await? {
+                    None => Err(AppError::NotFound(format!(
+                        "User {user_id} is not a member of the team"
+                    ))),
+                    Some(Role::Owner) => Err(AppError::Forbidden(
+                        "The owner's role cannot be changed.".to_owned(),
+                    )),
+                    Some(_) => {
+                        sqlx::query(
+                            "UPDATE team_members SET role = $1 WHERE team_id = $2 AND user_id = $3",
+                        )
+                        .bind(role.as_str())
+                        .bind(team_id)
+                        .bind(user_id)
+                        .execute(&mut *transaction)
+                        .await?;
+                        transaction.commit().await?;
+                        Ok(())
+                    }
                 }
-            }
-        })
+            })
+            .await
     }
 
     /// Takes a member out of the team: their keys for it are revoked and their sessions
     /// closed. Not found: no such member; forbidden: the owner.
-    pub fn remove(&self, team_id: &str, user_id: &str, now: DateTime<Utc>) -> AppResult<()> {
-        self.db.wait(async {
-            let mut transaction = self.db.begin_write().await?;
-            match role_in(&mut transaction, team_id, user_id).await? {
-                None => {
-                    return Err(AppError::NotFound(format!(
-                        "User {user_id} is not a member of the team"
-                    )));
+    pub async fn remove(&self, team_id: &str, user_id: &str, now: DateTime<Utc>) -> AppResult<()> {
+        self.db
+            .run(async {
+                let mut transaction = self.db.begin_write().await?;
+                match role_in(&mut transaction, team_id, user_id).await? {
+                    None => {
+                        return Err(AppError::NotFound(format!(
+                            "User {user_id} is not a member of the team"
+                        )));
+                    }
+                    Some(Role::Owner) => {
+                        return Err(AppError::Forbidden(
+                            "The team's owner cannot be removed.".to_owned(),
+                        ));
+                    }
+                    Some(_) => {}
                 }
-                Some(Role::Owner) => {
-                    return Err(AppError::Forbidden(
-                        "The team's owner cannot be removed.".to_owned(),
-                    ));
-                }
-                Some(_) => {}
-            }
-            sqlx::query("DELETE FROM team_members WHERE team_id = $1 AND user_id = $2")
-                .bind(team_id)
-                .bind(user_id)
-                .execute(&mut *transaction)
-                .await?;
-            revoke_keys(&mut transaction, team_id, user_id, &time_text(now)).await?;
-            sqlx::query("DELETE FROM sessions WHERE user_id = $1")
-                .bind(user_id)
-                .execute(&mut *transaction)
-                .await?;
-            self.known_keys.commit_change(&self.db, transaction).await
-        })
+                sqlx::query("DELETE FROM team_members WHERE team_id = $1 AND user_id = $2")
+                    .bind(team_id)
+                    .bind(user_id)
+                    .execute(&mut *transaction)
+                    .await?;
+                revoke_keys(&mut transaction, team_id, user_id, &time_text(now)).await?;
+                sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+                    .bind(user_id)
+                    .execute(&mut *transaction)
+                    .await?;
+                self.known_keys.commit_change(&self.db, transaction).await
+            })
+            .await
     }
 }
 

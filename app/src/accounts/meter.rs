@@ -95,7 +95,7 @@ pub struct UsageMeter {
     accounts: Arc<dyn AccountStore>,
     tallies: Mutex<HashMap<TallyKey, Tally>>,
     /// Serialises flushes.
-    flushing: Mutex<()>,
+    flushing: tokio::sync::Mutex<()>,
     /// Flushes that wrote counts: a total read from the store while one did may miss
     /// what it wrote, and is read again.
     flushes: AtomicU64,
@@ -112,7 +112,7 @@ impl UsageMeter {
         UsageMeter {
             accounts,
             tallies: Mutex::new(HashMap::new()),
-            flushing: Mutex::new(()),
+            flushing: tokio::sync::Mutex::new(()),
             flushes: AtomicU64::new(0),
         }
     }
@@ -125,7 +125,7 @@ impl UsageMeter {
 
     /// Counts one use of `counter` by `subject` on `today` and returns the window's
     /// total with it, or `None` when this node has not read the window's total yet
-    /// (then [`UsageMeter::count_after_reading`], which reads it, blocking).
+    /// (then [`UsageMeter::count_after_reading`], which reads it).
     pub fn try_count(
         &self,
         subject: &UsageSubject,
@@ -139,9 +139,9 @@ impl UsageMeter {
         Some(tally.count(stored, today))
     }
 
-    /// Reads the window's total from the store (blocking), then counts one use as
+    /// Reads the window's total from the store, then counts one use as
     /// [`UsageMeter::try_count`] does.
-    pub fn count_after_reading(
+    pub async fn count_after_reading(
         &self,
         subject: &UsageSubject,
         counter: UsageCounter,
@@ -153,7 +153,7 @@ impl UsageMeter {
         loop {
             attempts += 1;
             let flushes = self.flushes.load(Ordering::SeqCst);
-            let stored = self.accounts.used(subject, counter, window, today)?;
+            let stored = self.accounts.used(subject, counter, window, today).await?;
             let mut tallies = self.tallies();
             let tally = tallies.entry(key.clone()).or_default();
             // A total already known is kept: it holds what this node wrote since. A
@@ -169,15 +169,12 @@ impl UsageMeter {
         }
     }
 
-    /// Writes the pending counts in one transaction (blocking) and reads the totals of
-    /// their windows again, so counts from other nodes show; returns how many uses
-    /// were written. Tallies idle since the last flush are dropped. When the store
-    /// refuses the counts, they stay pending.
-    pub fn flush(&self) -> AppResult<u64> {
-        let _turn = self
-            .flushing
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+    /// Writes the pending counts in one transaction and reads the totals of their
+    /// windows again, so counts from other nodes show; returns how many uses were
+    /// written. Tallies idle since the last flush are dropped. When the store refuses
+    /// the counts, they stay pending.
+    pub async fn flush(&self) -> AppResult<u64> {
+        let _turn = self.flushing.lock().await;
         // What each key writes, by day.
         let mut writes: Vec<(TallyKey, Vec<(NaiveDate, u64)>)> = Vec::new();
         {
@@ -209,7 +206,7 @@ impl UsageMeter {
             (subject_order(&a.0), a.1.alias(), a.2).cmp(&(subject_order(&b.0), b.1.alias(), b.2))
         });
         let written: u64 = batch.iter().map(|(_, _, _, amount)| amount).sum();
-        let result = self.accounts.add_usage(&batch);
+        let result = self.accounts.add_usage(&batch).await;
         self.flushes.fetch_add(1, Ordering::SeqCst);
         if let Err(error) = result {
             let mut tallies = self.tallies();
@@ -225,14 +222,14 @@ impl UsageMeter {
         }
         let keys: Vec<TallyKey> = writes.into_iter().map(|(key, _)| key).collect();
         // The totals again: this node's counts are in them now, and any other node's.
-        let totals: Vec<Option<u64>> = keys
-            .iter()
-            .map(|key| {
-                self.accounts
-                    .used(&key.subject, key.counter, key.window, key.first_day)
-                    .ok()
-            })
-            .collect();
+        let mut totals: Vec<Option<u64>> = Vec::with_capacity(keys.len());
+        for key in &keys {
+            let total = self
+                .accounts
+                .used(&key.subject, key.counter, key.window, key.first_day)
+                .await;
+            totals.push(total.ok());
+        }
         let mut tallies = self.tallies();
         for (key, total) in keys.iter().zip(totals) {
             if let Some(tally) = tallies.get_mut(key) {
@@ -265,11 +262,15 @@ fn subject_order(subject: &UsageSubject) -> (u8, &str) {
 
 /// Flushes `meter` every [`FLUSH_INTERVAL`] until the runtime stops.
 pub fn spawn_flusher(meter: Arc<UsageMeter>) {
-    super::spawn_periodic_flush("usage counts", FLUSH_INTERVAL, move || meter.flush());
+    super::spawn_periodic_flush("usage counts", FLUSH_INTERVAL, move || {
+        let meter = meter.clone();
+        async move { meter.flush().await }
+    });
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::runtime::block_on_own_thread as block;
     use chrono::Datelike;
 
     use super::*;
@@ -285,7 +286,7 @@ mod tests {
         meter
             .try_count(subject, counter, window, today)
             .map_or_else(
-                || meter.count_after_reading(subject, counter, window, today),
+                || block(meter.count_after_reading(subject, counter, window, today)),
                 Ok,
             )
             .unwrap()
@@ -293,9 +294,7 @@ mod tests {
 
     /// The month's searches of `subject` as the store holds them.
     fn stored(store: &SqlAccountStore, subject: &UsageSubject, today: NaiveDate) -> u64 {
-        store
-            .used(subject, UsageCounter::Search, UsageWindow::Month, today)
-            .unwrap()
+        block(store.used(subject, UsageCounter::Search, UsageWindow::Month, today)).unwrap()
     }
 
     #[test]
@@ -307,14 +306,14 @@ mod tests {
         let counts: Vec<u64> = (0..3).map(|_| count(&meter, &subject, today)).collect();
         assert_eq!(counts, [1, 2, 3]);
         assert_eq!(stored(&accounts, &subject, today), 0);
-        assert_eq!(meter.flush().unwrap(), 3);
+        assert_eq!(block(meter.flush()).unwrap(), 3);
         assert_eq!(stored(&accounts, &subject, today), 3);
         assert_eq!(meter.pending(), 0);
         assert_eq!(count(&meter, &subject, today), 4);
-        assert_eq!(meter.flush().unwrap(), 1);
+        assert_eq!(block(meter.flush()).unwrap(), 1);
         assert_eq!(stored(&accounts, &subject, today), 4);
         // Nothing counted: nothing written.
-        assert_eq!(meter.flush().unwrap(), 0);
+        assert_eq!(block(meter.flush()).unwrap(), 0);
     }
 
     /// Two nodes on one store: each starts from the store's total, and after a flush
@@ -330,17 +329,17 @@ mod tests {
         let today = day(2025, 3, 4);
         assert_eq!(count(&a, &subject, today), 1);
         assert_eq!(count(&a, &subject, today), 2);
-        a.flush().unwrap();
+        block(a.flush()).unwrap();
         assert_eq!(count(&b, &subject, today), 3);
         assert_eq!(
             count(&a, &subject, today),
             3,
             "b's count is not written yet"
         );
-        b.flush().unwrap();
-        a.flush().unwrap();
+        block(b.flush()).unwrap();
+        block(a.flush()).unwrap();
         assert_eq!(count(&a, &subject, today), 5);
-        a.flush().unwrap();
+        block(a.flush()).unwrap();
         assert_eq!(stored(&accounts, &subject, today), 5);
     }
 
@@ -354,10 +353,8 @@ mod tests {
         assert_eq!(count(&meter, &subject, day(2025, 3, 30)), 1);
         assert_eq!(count(&meter, &subject, day(2025, 3, 31)), 2);
         assert_eq!(count(&meter, &subject, day(2025, 4, 1)), 1);
-        meter.flush().unwrap();
-        let rows = accounts
-            .team_usage("t1", day(2025, 3, 1), day(2025, 4, 30))
-            .unwrap();
+        block(meter.flush()).unwrap();
+        let rows = block(accounts.team_usage("t1", day(2025, 3, 1), day(2025, 4, 30))).unwrap();
         let days: Vec<(u32, u64)> = rows.iter().map(|row| (row.day.day(), row.count)).collect();
         assert_eq!(days, [(30, 1), (31, 1), (1, 1)]);
     }
@@ -372,11 +369,11 @@ mod tests {
         let (counter, window) = (UsageCounter::Search, UsageWindow::Month);
         assert_eq!(count(&meter, &subject, today), 1);
         for _ in 0..5 {
-            meter.flush().unwrap();
+            block(meter.flush()).unwrap();
         }
         assert_eq!(meter.try_count(&subject, counter, window, today), Some(2));
         for _ in 0..=IDLE_FLUSHES {
-            meter.flush().unwrap();
+            block(meter.flush()).unwrap();
         }
         assert_eq!(meter.try_count(&subject, counter, window, today), None);
         assert_eq!(count(&meter, &subject, today), 3);
@@ -396,7 +393,7 @@ mod tests {
                     .execute(database.pool()),
             )
             .unwrap();
-        assert!(meter.flush().is_err());
+        assert!(block(meter.flush()).is_err());
         assert_eq!(meter.pending(), 1);
         assert_eq!(count(&meter, &subject, today), 2);
         database
@@ -405,7 +402,7 @@ mod tests {
                     .execute(database.pool()),
             )
             .unwrap();
-        assert_eq!(meter.flush().unwrap(), 2);
+        assert_eq!(block(meter.flush()).unwrap(), 2);
         assert_eq!(stored(&accounts, &subject, today), 2);
     }
 
@@ -424,7 +421,7 @@ mod tests {
                     (0..50)
                         .map(|at| {
                             if at % 20 == 0 {
-                                meter.flush().unwrap();
+                                block(meter.flush()).unwrap();
                             }
                             count(&meter, &subject, today)
                         })
@@ -438,7 +435,7 @@ mod tests {
             .collect();
         counts.sort_unstable();
         assert_eq!(counts, (1..=200).collect::<Vec<u64>>());
-        meter.flush().unwrap();
+        block(meter.flush()).unwrap();
         assert_eq!(stored(&accounts, &subject, today), 200);
     }
 }

@@ -15,7 +15,6 @@ use super::meter::UsageMeter;
 use super::quota::{self, Quotas};
 use super::{Account, CappedCall, Consumption, UsageCounter, UsageSubject, UsageWindow};
 use crate::error::{AppError, AppResult, LimitExceeded};
-use crate::runtime::blocking;
 
 /// Who a metered call, or a search, is for: a signed-in account (its team pays), or a
 /// signed-out client identified by its address.
@@ -115,8 +114,8 @@ impl Metering {
             let used = match self.usage.try_count(&subject, counter, window, today) {
                 Some(used) => used,
                 None => {
-                    let meter = self.usage.clone();
-                    blocking(move || meter.count_after_reading(&subject, counter, window, today))
+                    self.usage
+                        .count_after_reading(&subject, counter, window, today)
                         .await?
                 }
             };
@@ -164,8 +163,12 @@ impl Metering {
         if let Some(used) = self.quotas.try_charge(call) {
             return Ok(Consumption::Granted { used });
         }
+        // A task of its own: a client that leaves while the store grants a block does
+        // not leave the block reserved in the store and unknown to this node.
         let (quotas, call) = (self.quotas.clone(), call.clone());
-        blocking(move || quotas.charge_reserving(&call)).await
+        tokio::spawn(async move { quotas.charge_reserving(&call).await })
+            .await
+            .map_err(AppError::internal)?
     }
 }
 

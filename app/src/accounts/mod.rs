@@ -166,22 +166,22 @@ pub(crate) fn test_user(id: &str) -> UsageSubject {
 /// Runs `flush` on a blocking thread every `interval` until the runtime stops, with a
 /// warning naming `what` when it fails (what it could not write stays queued for the
 /// next run).
-pub(crate) fn spawn_periodic_flush<T, F>(
+pub(crate) fn spawn_periodic_flush<T, F, Flush>(
     what: &'static str,
     interval: std::time::Duration,
     flush: F,
 ) where
-    F: Fn() -> AppResult<T> + Send + Sync + 'static,
+    F: Fn() -> Flush + Send + 'static,
+    Flush: std::future::Future<Output = AppResult<T>> + Send + 'static,
     T: Send + 'static,
 {
-    let flush = std::sync::Arc::new(flush);
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(interval);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;
-            let flush = flush.clone();
-            match tokio::task::spawn_blocking(move || flush()).await {
+            // A task of its own: a panic in one flush is logged, and the next goes on.
+            match tokio::spawn(flush()).await {
                 Ok(Ok(_)) => {}
                 Ok(Err(error)) => tracing::warn!(%error, "{what} not written yet; retrying"),
                 Err(error) => tracing::warn!(%error, "{what}: flush failed"),
@@ -202,52 +202,56 @@ pub(crate) fn account_from_row(row: &sqlx::any::AnyRow) -> AppResult<Account> {
     })
 }
 
-/// Storage of accounts and usage. Every method is blocking; async callers use
-/// `spawn_blocking`.
+/// Storage of accounts and usage, awaited (the store's queries run on its pool with no
+/// thread hop: see `podlens_store::Database::run`).
+#[async_trait::async_trait]
 pub trait AccountStore: Send + Sync + 'static {
-    /// The server secret called `name`: 32 random bytes made on first use and kept,
-    /// the same for every node that shares the store (cursors are signed with it).
-    fn server_secret(&self, name: &str) -> AppResult<Vec<u8>>;
-
     /// Creates the user (and a team named after them) when missing, sets the team's
     /// plan, and returns a new API key for the user.
-    fn create_api_key(&self, email: &str, plan: &str) -> AppResult<NewApiKey>;
+    async fn create_api_key(&self, email: &str, plan: &str) -> AppResult<NewApiKey>;
 
     /// The account owning a live key, if any.
-    fn account_for_key(&self, api_key: &str) -> AppResult<Option<Account>>;
+    async fn account_for_key(&self, api_key: &str) -> AppResult<Option<Account>>;
 
     /// A new API key for a signed-in user of their team (the plan is left as it is).
-    fn create_team_key(&self, account: &Account) -> AppResult<NewApiKey>;
+    async fn create_team_key(&self, account: &Account) -> AppResult<NewApiKey>;
 
     /// The keys of a team, revoked ones included, newest first.
-    fn team_keys(&self, team_id: &str) -> AppResult<Vec<ApiKeyRow>>;
+    async fn team_keys(&self, team_id: &str) -> AppResult<Vec<ApiKeyRow>>;
 
     /// Revokes the key `key_id` of the team (`None`: revoke it whatever its team, for
     /// operators). Returns the revocation time, or `None` when no such live or revoked
     /// key exists there; revoking twice keeps the first time.
-    fn revoke_key(&self, team_id: Option<&str>, key_id: &str) -> AppResult<Option<DateTime<Utc>>>;
+    async fn revoke_key(
+        &self,
+        team_id: Option<&str>,
+        key_id: &str,
+    ) -> AppResult<Option<DateTime<Utc>>>;
 
     /// The account of `email`, created with the free plan (and a team of its own) when
     /// new: what validating a sign-up link does.
-    fn sign_up(&self, email: &str) -> AppResult<Account>;
+    async fn sign_up(&self, email: &str) -> AppResult<Account>;
 
     /// Sets (or, with `None`, clears) the name the user chose: the one their outreach
     /// emails are signed with and their team sees.
-    fn set_display_name(&self, user_id: &str, name: Option<&str>) -> AppResult<()>;
+    async fn set_display_name(&self, user_id: &str, name: Option<&str>) -> AppResult<()>;
 
     /// Reserves for node `request.node` up to `request.want` uses of a capped counter's
     /// window, as many as the limit leaves beside what is written and what live
     /// reservations hold (near the limit, half of what is left), and renews the node's
     /// reservation until `request.expires_at_ms`. Reservations that expired are
     /// dropped first.
-    fn reserve_usage(&self, request: &quota::LeaseRequest<'_>) -> AppResult<quota::Reservation>;
+    async fn reserve_usage(
+        &self,
+        request: &quota::LeaseRequest<'_>,
+    ) -> AppResult<quota::Reservation>;
 
     /// Writes the uses counted against this node's reservations and settles them, in
     /// one transaction: each reservation still live gives up what is written and what
     /// is given back and is renewed until `expires_at_ms` (or ends). The uses of a
     /// reservation that expired are not written. Returns, for each settlement, whether
     /// its uses were written.
-    fn settle_usage(
+    async fn settle_usage(
         &self,
         node: &str,
         settlements: &[quota::Settlement],
@@ -257,10 +261,13 @@ pub trait AccountStore: Send + Sync + 'static {
 
     /// Adds counted uses, `(subject, counter, day, amount)` with one row per key, in
     /// one transaction and without a limit (the usage meter's batches).
-    fn add_usage(&self, counts: &[(UsageSubject, UsageCounter, NaiveDate, u64)]) -> AppResult<()>;
+    async fn add_usage(
+        &self,
+        counts: &[(UsageSubject, UsageCounter, NaiveDate, u64)],
+    ) -> AppResult<()>;
 
     /// The usage of `counter` for `subject` in the window containing `today`.
-    fn used(
+    async fn used(
         &self,
         subject: &UsageSubject,
         counter: UsageCounter,
@@ -269,23 +276,27 @@ pub trait AccountStore: Send + Sync + 'static {
     ) -> AppResult<u64>;
 
     /// Every usage row of a team's members between two days, inclusive.
-    fn team_usage(&self, team_id: &str, from: NaiveDate, to: NaiveDate)
-    -> AppResult<Vec<UsageRow>>;
+    async fn team_usage(
+        &self,
+        team_id: &str,
+        from: NaiveDate,
+        to: NaiveDate,
+    ) -> AppResult<Vec<UsageRow>>;
 
     /// The members of a team.
-    fn team_users(&self, team_id: &str) -> AppResult<Vec<TeamUser>>;
+    async fn team_users(&self, team_id: &str) -> AppResult<Vec<TeamUser>>;
 
     /// Remembers searches, all or none.
-    fn record_searches(&self, searches: &[SearchRecord]) -> AppResult<()>;
+    async fn record_searches(&self, searches: &[SearchRecord]) -> AppResult<()>;
 
     /// The team's saved podcasts.
-    fn team_podcasts(&self, team_id: &str) -> AppResult<Vec<TeamPodcastRow>>;
+    async fn team_podcasts(&self, team_id: &str) -> AppResult<Vec<TeamPodcastRow>>;
 
     /// Saves (or updates the flags of) a podcast for a team.
-    fn upsert_team_podcast(&self, row: &TeamPodcastRow) -> AppResult<TeamPodcastRow>;
+    async fn upsert_team_podcast(&self, row: &TeamPodcastRow) -> AppResult<TeamPodcastRow>;
 
     /// Removes podcasts from a team; returns how many were removed.
-    fn remove_team_podcasts(&self, team_id: &str, podcast_ids: &[String]) -> AppResult<u64>;
+    async fn remove_team_podcasts(&self, team_id: &str, podcast_ids: &[String]) -> AppResult<u64>;
 }
 
 /// The longest display name a user may choose.

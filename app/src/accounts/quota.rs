@@ -253,7 +253,7 @@ pub struct Quotas {
     margin: Duration,
     leases: Mutex<HashMap<LeaseKey, Lease>>,
     /// Serialises reservations and batches.
-    turn: Mutex<()>,
+    turn: tokio::sync::Mutex<()>,
 }
 
 impl std::fmt::Debug for Quotas {
@@ -283,18 +283,12 @@ impl Quotas {
             lease_time,
             margin: margin.min(lease_time),
             leases: Mutex::new(HashMap::new()),
-            turn: Mutex::new(()),
+            turn: tokio::sync::Mutex::new(()),
         }
     }
 
     fn leases(&self) -> MutexGuard<'_, HashMap<LeaseKey, Lease>> {
         self.leases
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    fn turn(&self) -> MutexGuard<'_, ()> {
-        self.turn
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -313,8 +307,8 @@ impl Quotas {
     }
 
     /// Charges `call` as [`Quotas::try_charge`] does, reserving a new block from the
-    /// store first when needed (blocking), or refuses it when the window is used up.
-    pub fn charge_reserving(&self, call: &CappedCall) -> AppResult<Consumption> {
+    /// store first when needed, or refuses it when the window is used up.
+    pub async fn charge_reserving(&self, call: &CappedCall) -> AppResult<Consumption> {
         let CappedCall {
             subject,
             counter,
@@ -323,7 +317,7 @@ impl Quotas {
             today,
         } = call;
         let (counter, window, limit, today) = (*counter, *window, *limit, *today);
-        let _turn = self.turn();
+        let _turn = self.turn.lock().await;
         let key = LeaseKey::of(call);
         let (want, fresh) = {
             let mut leases = self.leases();
@@ -351,18 +345,21 @@ impl Quotas {
         };
         let started = Instant::now();
         let now_ms = unix_ms();
-        let reservation = self.accounts.reserve_usage(&LeaseRequest {
-            node: &self.node,
-            pool: &key.pool,
-            counter,
-            window,
-            today,
-            limit,
-            want,
-            fresh,
-            now_ms,
-            expires_at_ms: now_ms.saturating_add(millis(self.lease_time)),
-        })?;
+        let reservation = self
+            .accounts
+            .reserve_usage(&LeaseRequest {
+                node: &self.node,
+                pool: &key.pool,
+                counter,
+                window,
+                today,
+                limit,
+                want,
+                fresh,
+                now_ms,
+                expires_at_ms: now_ms.saturating_add(millis(self.lease_time)),
+            })
+            .await?;
         if reservation.granted == 0 {
             return Ok(Consumption::Refused {
                 used: reservation.taken.max(limit),
@@ -395,22 +392,22 @@ impl Quotas {
     }
 
     /// Writes the calls granted since the last batch and renews the reservations they
-    /// came from, in one transaction (blocking); a reservation no call used since the
+    /// came from, in one transaction; a reservation no call used since the
     /// last batch is given back. Returns how many calls were written. When the store
     /// refuses the batch, its calls wait for the next one (while their reservation
     /// lasts).
-    pub fn flush(&self) -> AppResult<u64> {
-        self.settle(false)
+    pub async fn flush(&self) -> AppResult<u64> {
+        self.settle(false).await
     }
 
     /// Writes what [`Quotas::flush`] writes and gives every reservation back (a
     /// stopping node).
-    pub fn close(&self) -> AppResult<u64> {
-        self.settle(true)
+    pub async fn close(&self) -> AppResult<u64> {
+        self.settle(true).await
     }
 
-    fn settle(&self, closing: bool) -> AppResult<u64> {
-        let _turn = self.turn();
+    async fn settle(&self, closing: bool) -> AppResult<u64> {
+        let _turn = self.turn.lock().await;
         let started = Instant::now();
         let mut keys = Vec::new();
         let mut settlements = Vec::new();
@@ -439,12 +436,15 @@ impl Quotas {
             return Ok(0);
         }
         let now_ms = unix_ms();
-        let result = self.accounts.settle_usage(
-            &self.node,
-            &settlements,
-            now_ms,
-            now_ms.saturating_add(millis(self.lease_time)),
-        );
+        let result = self
+            .accounts
+            .settle_usage(
+                &self.node,
+                &settlements,
+                now_ms,
+                now_ms.saturating_add(millis(self.lease_time)),
+            )
+            .await;
         let mut leases = self.leases();
         let live = match result {
             Ok(live) => live,
@@ -492,7 +492,8 @@ impl Quotas {
 /// Flushes `quotas` every [`FLUSH_INTERVAL`] until the runtime stops.
 pub fn spawn_flusher(quotas: Arc<Quotas>) {
     super::spawn_periodic_flush("capped usage counts", FLUSH_INTERVAL, move || {
-        quotas.flush()
+        let quotas = quotas.clone();
+        async move { quotas.flush().await }
     });
 }
 
@@ -501,6 +502,7 @@ mod tests {
     use super::*;
     use crate::accounts::SqlAccountStore;
     use crate::accounts::test_user as user;
+    use crate::runtime::block_on_own_thread as block;
 
     fn today() -> NaiveDate {
         NaiveDate::from_ymd_opt(2025, 3, 4).unwrap()
@@ -521,7 +523,7 @@ mod tests {
         let call = search_call(subject, limit);
         match quotas.try_charge(&call) {
             Some(used) => Consumption::Granted { used },
-            None => quotas.charge_reserving(&call).unwrap(),
+            None => block(quotas.charge_reserving(&call)).unwrap(),
         }
     }
 
@@ -533,9 +535,7 @@ mod tests {
     }
 
     fn stored(store: &SqlAccountStore, subject: &UsageSubject) -> u64 {
-        store
-            .used(subject, UsageCounter::Search, UsageWindow::Month, today())
-            .unwrap()
+        block(store.used(subject, UsageCounter::Search, UsageWindow::Month, today())).unwrap()
     }
 
     #[test]
@@ -557,7 +557,7 @@ mod tests {
             &outcomes[50..]
         );
         assert_eq!(stored(&store, &subject), 0, "written in batches");
-        assert_eq!(quotas.flush().unwrap(), 50);
+        assert_eq!(block(quotas.flush()).unwrap(), 50);
         assert_eq!(stored(&store, &subject), 50);
         assert_eq!(quotas.pending(), 0);
     }
@@ -578,7 +578,7 @@ mod tests {
                     (0..40)
                         .filter_map(|call| {
                             if call % 15 == 14 {
-                                quotas.flush().unwrap();
+                                block(quotas.flush()).unwrap();
                             }
                             granted(charge(&quotas, &subject, 300))
                         })
@@ -595,7 +595,7 @@ mod tests {
         // the limit with the first, idle with the second), and it goes to whoever asks.
         for _ in 0..2 {
             for quotas in &nodes {
-                quotas.flush().unwrap();
+                block(quotas.flush()).unwrap();
             }
         }
         places.extend((0..300).filter_map(|_| granted(charge(&nodes[0], &subject, 300))));
@@ -604,7 +604,7 @@ mod tests {
         // but none is past the limit.
         assert!(places.iter().all(|place| (1..=300).contains(place)));
         for quotas in &nodes {
-            quotas.flush().unwrap();
+            block(quotas.flush()).unwrap();
         }
         assert_eq!(stored(&store, &subject), 300);
     }
@@ -640,7 +640,7 @@ mod tests {
                     (0..30)
                         .filter(|call| {
                             if call % 10 == 9 {
-                                quotas.flush().unwrap();
+                                block(quotas.flush()).unwrap();
                             }
                             granted(charge(&quotas, &subject, 50)).is_some()
                         })
@@ -654,7 +654,7 @@ mod tests {
             .sum::<usize>();
         for _ in 0..2 {
             for quotas in &nodes {
-                quotas.flush().unwrap();
+                block(quotas.flush()).unwrap();
             }
         }
         granted_calls += (0..60)
@@ -665,7 +665,7 @@ mod tests {
             "122 asked by two members, the team's 50 allowed"
         );
         for quotas in &nodes {
-            quotas.close().unwrap();
+            block(quotas.close()).unwrap();
         }
         let (by_ann, by_bob) = (stored(&store, &ann), stored(&store, &bob));
         assert_eq!(by_ann + by_bob, 50);
@@ -696,13 +696,13 @@ mod tests {
             .filter_map(|_| granted(charge(&alive, &subject, 20)))
             .collect();
         assert_eq!(first.len(), 16, "the dead node still holds its block of 4");
-        assert_eq!(alive.flush().unwrap(), 16);
+        assert_eq!(block(alive.flush()).unwrap(), 16);
         std::thread::sleep(lease + Duration::from_millis(50));
         let later: Vec<u64> = (0..20)
             .filter_map(|_| granted(charge(&alive, &subject, 20)))
             .collect();
         assert_eq!(later.len(), 4, "its block is free again");
-        alive.flush().unwrap();
+        block(alive.flush()).unwrap();
         assert_eq!(
             stored(&store, &subject),
             20,
@@ -718,18 +718,18 @@ mod tests {
         let (a, b) = (Quotas::new(store.clone()), Quotas::new(store.clone()));
         let subject = user("u1");
         assert_eq!(granted(charge(&a, &subject, 10)), Some(1));
-        assert_eq!(a.flush().unwrap(), 1, "used: written and renewed");
+        assert_eq!(block(a.flush()).unwrap(), 1, "used: written and renewed");
         let held: Vec<u64> = (0..10)
             .filter_map(|_| granted(charge(&b, &subject, 10)))
             .collect();
         assert_eq!(held.len(), 6, "a still holds 3 of the 9 left");
-        b.close().unwrap();
-        assert_eq!(a.flush().unwrap(), 0, "idle: given back");
+        block(b.close()).unwrap();
+        assert_eq!(block(a.flush()).unwrap(), 0, "idle: given back");
         let rest: Vec<u64> = (0..10)
             .filter_map(|_| granted(charge(&b, &subject, 10)))
             .collect();
         assert_eq!(rest.len(), 3);
-        b.close().unwrap();
+        block(b.close()).unwrap();
         assert_eq!(stored(&store, &subject), 10);
     }
 
@@ -750,7 +750,7 @@ mod tests {
                 .unwrap();
         };
         rename("ALTER TABLE usage_daily RENAME TO usage_gone");
-        assert!(cut_off.flush().is_err());
+        assert!(block(cut_off.flush()).is_err());
         assert_eq!(cut_off.pending(), 1, "kept for the next batch");
         std::thread::sleep(lease);
         assert_eq!(
@@ -759,7 +759,7 @@ mod tests {
             "past its time: not granted without the store"
         );
         rename("ALTER TABLE usage_gone RENAME TO usage_daily");
-        assert_eq!(cut_off.flush().unwrap(), 0);
+        assert_eq!(block(cut_off.flush()).unwrap(), 0);
         assert_eq!(cut_off.pending(), 0, "dropped");
         let other = Quotas::with_lease_time(store.clone(), lease, margin);
         let granted_there: Vec<u64> = (0..30)

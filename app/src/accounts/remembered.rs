@@ -79,14 +79,18 @@ impl<V: Clone> Remembered<V> {
             .map(|(_, value)| value.clone())
     }
 
-    /// The value of `name`, from memory when fresh, else from `read` (blocking), which
-    /// is remembered unless something changed while it was read.
-    pub fn get(&self, name: &str, read: impl FnOnce() -> AppResult<V>) -> AppResult<V> {
+    /// The value of `name`, from memory when fresh, else from `read` (awaited only
+    /// then), which is remembered unless something changed while it was read.
+    pub async fn get(
+        &self,
+        name: &str,
+        read: impl std::future::Future<Output = AppResult<V>>,
+    ) -> AppResult<V> {
         if let Some(value) = self.cached(name) {
             return Ok(value);
         }
         let changes = self.changes.load(Ordering::SeqCst);
-        let value = read()?;
+        let value = read.await?;
         let mut values = self.values();
         // A change while the value was read may have made it stale: use it, keep it not.
         if self.changes.load(Ordering::SeqCst) == changes {

@@ -81,12 +81,15 @@ impl SessionStore {
     }
 
     /// Whether a user with this (normalised) email exists.
-    pub fn user_exists(&self, email: &str) -> AppResult<bool> {
-        let found = self.db.wait(
-            sqlx::query("SELECT user_id FROM users WHERE email = $1")
-                .bind(email)
-                .fetch_optional(self.db.pool()),
-        )?;
+    pub async fn user_exists(&self, email: &str) -> AppResult<bool> {
+        let found = self
+            .db
+            .run(
+                sqlx::query("SELECT user_id FROM users WHERE email = $1")
+                    .bind(email)
+                    .fetch_optional(self.db.pool()),
+            )
+            .await?;
         Ok(found.is_some())
     }
 
@@ -94,7 +97,7 @@ impl SessionStore {
     /// email or the client address has asked for too many links in the last hour. The
     /// counts and the insert share one write transaction, so concurrent requests (on
     /// any node) cannot pass the limit together.
-    pub fn issue_link(
+    pub async fn issue_link(
         &self,
         email: &str,
         kind: LinkKind,
@@ -103,74 +106,79 @@ impl SessionStore {
     ) -> AppResult<String> {
         let hour_ago = time_text(now - Duration::hours(1));
         let token = random_token();
-        self.db.wait(async {
-            let mut transaction = self.db.begin_write().await?;
-            self.db.lock(&mut transaction, "login_links").await?;
-            let by_email = count(
-                sqlx::query(
-                    "SELECT COUNT(*) FROM login_links WHERE email = $1 AND created_at > $2",
+        self.db
+            .run(async {
+                let mut transaction = self.db.begin_write().await?;
+                self.db.lock(&mut transaction, "login_links").await?;
+                let by_email = count(
+                    sqlx::query(
+                        "SELECT COUNT(*) FROM login_links WHERE email = $1 AND created_at > $2",
+                    )
+                    .bind(email)
+                    .bind(&hour_ago),
+                    &mut *transaction,
                 )
-                .bind(email)
-                .bind(&hour_ago),
-                &mut *transaction,
-            )
-            .await?;
-            if by_email >= LINKS_PER_EMAIL_PER_HOUR {
-                return Err(rate_limited(
-                    LINKS_PER_EMAIL_PER_HOUR,
-                    by_email,
-                    "email address",
-                ));
-            }
-            let by_address = count(sqlx::query(
+                .await?;
+                if by_email >= LINKS_PER_EMAIL_PER_HOUR {
+                    return Err(rate_limited(
+                        LINKS_PER_EMAIL_PER_HOUR,
+                        by_email,
+                        "email address",
+                    ));
+                }
+                let by_address = count(sqlx::query(
                 "SELECT COUNT(*) FROM login_links WHERE client_address = $1 AND created_at > $2",
             ).bind(client_address).bind(&hour_ago), &mut *transaction).await?;
-            if by_address >= LINKS_PER_ADDRESS_PER_HOUR {
-                return Err(rate_limited(
-                    LINKS_PER_ADDRESS_PER_HOUR,
-                    by_address,
-                    "network address",
-                ));
-            }
-            sqlx::query(
-                "INSERT INTO login_links
+                if by_address >= LINKS_PER_ADDRESS_PER_HOUR {
+                    return Err(rate_limited(
+                        LINKS_PER_ADDRESS_PER_HOUR,
+                        by_address,
+                        "network address",
+                    ));
+                }
+                sqlx::query(
+                    "INSERT INTO login_links
                  (token_hash, email, kind, client_address, created_at, expires_at)
                  VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(hash_api_key(&token))
-            .bind(email)
-            .bind(kind.as_str())
-            .bind(client_address)
-            .bind(time_text(now))
-            .bind(time_text(now + Duration::minutes(LINK_LIFETIME_MINUTES)))
-            .execute(&mut *transaction)
+                )
+                .bind(hash_api_key(&token))
+                .bind(email)
+                .bind(kind.as_str())
+                .bind(client_address)
+                .bind(time_text(now))
+                .bind(time_text(now + Duration::minutes(LINK_LIFETIME_MINUTES)))
+                .execute(&mut *transaction)
+                .await?;
+                transaction.commit().await?;
+                Ok(())
+            })
             .await?;
-            transaction.commit().await?;
-            Ok(())
-        })?;
         Ok(token)
     }
 
     /// Uses up a link: the email it was sent to, or the bad-link error when the token is
     /// unknown, of another kind, expired or already used.
-    pub fn redeem_link(
+    pub async fn redeem_link(
         &self,
         token: &str,
         kind: LinkKind,
         now: DateTime<Utc>,
     ) -> AppResult<String> {
         let now = time_text(now);
-        let row = self.db.wait(
-            sqlx::query(
-                "UPDATE login_links SET used_at = $1
+        let row = self
+            .db
+            .run(
+                sqlx::query(
+                    "UPDATE login_links SET used_at = $1
                  WHERE token_hash = $2 AND kind = $3 AND used_at IS NULL AND expires_at > $1
                  RETURNING email",
+                )
+                .bind(&now)
+                .bind(hash_api_key(token.trim()))
+                .bind(kind.as_str())
+                .fetch_optional(self.db.writer()),
             )
-            .bind(&now)
-            .bind(hash_api_key(token.trim()))
-            .bind(kind.as_str())
-            .fetch_optional(self.db.writer()),
-        )?;
+            .await?;
         match row {
             Some(row) => Ok(row.try_get("email")?),
             None => Err(AppError::Invalid(BAD_LINK_MESSAGE.to_owned())),
@@ -178,27 +186,35 @@ impl SessionStore {
     }
 
     /// Opens a session for `user_id`; returns its token (the cookie value).
-    pub fn open_session(&self, user_id: &str, now: DateTime<Utc>) -> AppResult<String> {
+    pub async fn open_session(&self, user_id: &str, now: DateTime<Utc>) -> AppResult<String> {
         let token = random_token();
-        self.db.wait(
-            sqlx::query(
-                "INSERT INTO sessions (token_hash, user_id, created_at, expires_at)
+        self.db
+            .run(
+                sqlx::query(
+                    "INSERT INTO sessions (token_hash, user_id, created_at, expires_at)
                  VALUES ($1, $2, $3, $4)",
+                )
+                .bind(hash_api_key(&token))
+                .bind(user_id)
+                .bind(time_text(now))
+                .bind(time_text(now + Duration::days(SESSION_LIFETIME_DAYS)))
+                .execute(self.db.writer()),
             )
-            .bind(hash_api_key(&token))
-            .bind(user_id)
-            .bind(time_text(now))
-            .bind(time_text(now + Duration::days(SESSION_LIFETIME_DAYS)))
-            .execute(self.db.writer()),
-        )?;
+            .await?;
         Ok(token)
     }
 
     /// The account of a live session.
-    pub fn session_account(&self, token: &str, now: DateTime<Utc>) -> AppResult<Option<Account>> {
-        let row = self.db.wait(
-            sqlx::query(
-                "SELECT u.user_id, u.email, u.display_name, t.team_id, t.plan
+    pub async fn session_account(
+        &self,
+        token: &str,
+        now: DateTime<Utc>,
+    ) -> AppResult<Option<Account>> {
+        let row = self
+            .db
+            .run(
+                sqlx::query(
+                    "SELECT u.user_id, u.email, u.display_name, t.team_id, t.plan
                  FROM sessions s
                  JOIN users u ON u.user_id = s.user_id
                  JOIN team_members m ON m.user_id = u.user_id
@@ -206,21 +222,24 @@ impl SessionStore {
                  WHERE s.token_hash = $1 AND s.expires_at > $2
                  ORDER BY m.joined_at
                  LIMIT 1",
+                )
+                .bind(hash_api_key(token))
+                .bind(time_text(now))
+                .fetch_optional(self.db.pool()),
             )
-            .bind(hash_api_key(token))
-            .bind(time_text(now))
-            .fetch_optional(self.db.pool()),
-        )?;
+            .await?;
         row.map(|row| super::account_from_row(&row)).transpose()
     }
 
     /// Ends a session (signing out); unknown tokens are ignored.
-    pub fn close_session(&self, token: &str) -> AppResult<()> {
-        self.db.wait(
-            sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
-                .bind(hash_api_key(token))
-                .execute(self.db.writer()),
-        )?;
+    pub async fn close_session(&self, token: &str) -> AppResult<()> {
+        self.db
+            .run(
+                sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+                    .bind(hash_api_key(token))
+                    .execute(self.db.writer()),
+            )
+            .await?;
         Ok(())
     }
 }
@@ -236,6 +255,7 @@ pub fn session_from_cookies(header: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::block_on_own_thread as block;
 
     fn store() -> SessionStore {
         let db = Arc::new(Database::for_tests().expect("test store"));
@@ -256,32 +276,28 @@ mod tests {
     fn a_link_is_redeemed_once_and_only_for_its_kind() {
         let store = store();
         let now = Utc::now();
-        let token = store
-            .issue_link("ann@example.com", LinkKind::SignIn, "10.0.0.1", now)
+        let token = block(store.issue_link("ann@example.com", LinkKind::SignIn, "10.0.0.1", now))
             .expect("issued");
         assert_eq!(token.len(), 64);
-        let wrong_kind = store.redeem_link(&token, LinkKind::SignUp, now);
+        let wrong_kind = block(store.redeem_link(&token, LinkKind::SignUp, now));
         assert!(
             matches!(wrong_kind, Err(AppError::Invalid(message)) if message == BAD_LINK_MESSAGE)
         );
         assert_eq!(
-            store
-                .redeem_link(&token, LinkKind::SignIn, now)
-                .expect("redeemed"),
+            block(store.redeem_link(&token, LinkKind::SignIn, now)).expect("redeemed"),
             "ann@example.com"
         );
-        assert!(store.redeem_link(&token, LinkKind::SignIn, now).is_err());
+        assert!(block(store.redeem_link(&token, LinkKind::SignIn, now)).is_err());
     }
 
     #[test]
     fn a_link_expires() {
         let store = store();
         let now = Utc::now();
-        let token = store
-            .issue_link("ann@example.com", LinkKind::SignIn, "10.0.0.1", now)
+        let token = block(store.issue_link("ann@example.com", LinkKind::SignIn, "10.0.0.1", now))
             .expect("issued");
         let later = now + Duration::minutes(LINK_LIFETIME_MINUTES) + Duration::seconds(1);
-        assert!(store.redeem_link(&token, LinkKind::SignIn, later).is_err());
+        assert!(block(store.redeem_link(&token, LinkKind::SignIn, later)).is_err());
     }
 
     #[test]
@@ -289,36 +305,33 @@ mod tests {
         let store = store();
         let now = Utc::now();
         for n in 0..LINKS_PER_EMAIL_PER_HOUR {
-            store
-                .issue_link(
-                    "ann@example.com",
-                    LinkKind::SignIn,
-                    &format!("10.0.0.{n}"),
-                    now,
-                )
-                .expect("within the email limit");
+            block(store.issue_link(
+                "ann@example.com",
+                LinkKind::SignIn,
+                &format!("10.0.0.{n}"),
+                now,
+            ))
+            .expect("within the email limit");
         }
-        let refused = store.issue_link("ann@example.com", LinkKind::SignIn, "10.0.1.1", now);
+        let refused = block(store.issue_link("ann@example.com", LinkKind::SignIn, "10.0.1.1", now));
         assert!(matches!(refused, Err(AppError::CapReached(_))));
         // An hour later the email may ask again.
         let later = now + Duration::minutes(61);
         assert!(
-            store
-                .issue_link("ann@example.com", LinkKind::SignIn, "10.0.1.1", later)
-                .is_ok()
+            block(store.issue_link("ann@example.com", LinkKind::SignIn, "10.0.1.1", later)).is_ok()
         );
 
         for n in 0..LINKS_PER_ADDRESS_PER_HOUR {
-            store
-                .issue_link(
-                    &format!("user{n}@example.com"),
-                    LinkKind::SignUp,
-                    "192.0.2.9",
-                    now,
-                )
-                .expect("within the address limit");
+            block(store.issue_link(
+                &format!("user{n}@example.com"),
+                LinkKind::SignUp,
+                "192.0.2.9",
+                now,
+            ))
+            .expect("within the address limit");
         }
-        let refused = store.issue_link("other@example.com", LinkKind::SignUp, "192.0.2.9", now);
+        let refused =
+            block(store.issue_link("other@example.com", LinkKind::SignUp, "192.0.2.9", now));
         assert!(matches!(refused, Err(AppError::CapReached(_))));
     }
 
@@ -326,11 +339,10 @@ mod tests {
     fn sessions_resolve_to_the_account_until_closed_or_expired() {
         let store = store();
         let now = Utc::now();
-        let first = store.open_session("u1", now).expect("session");
-        let second = store.open_session("u1", now).expect("session");
+        let first = block(store.open_session("u1", now)).expect("session");
+        let second = block(store.open_session("u1", now)).expect("session");
         assert_ne!(first, second, "every sign-in gets a new session token");
-        let account = store
-            .session_account(&first, now)
+        let account = block(store.session_account(&first, now))
             .expect("query")
             .expect("live");
         assert_eq!(
@@ -339,16 +351,18 @@ mod tests {
         );
         let expired = now + Duration::days(SESSION_LIFETIME_DAYS) + Duration::seconds(1);
         assert!(
-            store
-                .session_account(&first, expired)
+            block(store.session_account(&first, expired))
                 .expect("query")
                 .is_none()
         );
-        store.close_session(&first).expect("closed");
-        assert!(store.session_account(&first, now).expect("query").is_none());
+        block(store.close_session(&first)).expect("closed");
         assert!(
-            store
-                .session_account(&second, now)
+            block(store.session_account(&first, now))
+                .expect("query")
+                .is_none()
+        );
+        assert!(
+            block(store.session_account(&second, now))
                 .expect("query")
                 .is_some()
         );

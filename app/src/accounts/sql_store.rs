@@ -93,6 +93,32 @@ impl SqlAccountStore {
     pub fn database(&self) -> &Arc<Database> {
         &self.db
     }
+
+    /// The server secret called `name`: 32 random bytes made on first use and kept,
+    /// the same for every node that shares the store (cursors are signed with it).
+    /// Read once, when the services are built (blocking).
+    pub fn server_secret(&self, name: &str) -> AppResult<Vec<u8>> {
+        let fresh: [u8; 32] = rand::random();
+        let fresh_hex = hex(&fresh);
+        // The first writer's secret wins; every later call (and every node) reads it.
+        let stored: String = self.db.wait(async {
+            sqlx::query(
+                "INSERT INTO server_secrets (name, secret_hex) VALUES ($1, $2)
+                 ON CONFLICT (name) DO NOTHING",
+            )
+            .bind(name)
+            .bind(&fresh_hex)
+            .execute(self.db.writer())
+            .await?;
+            sqlx::query("SELECT secret_hex FROM server_secrets WHERE name = $1")
+                .bind(name)
+                .fetch_one(self.db.pool())
+                .await?
+                .try_get::<String, _>(0)
+        })?;
+        from_hex(&stored)
+            .ok_or_else(|| AppError::Internal(format!("server secret {name:?} is not hex")))
+    }
 }
 
 async fn window_total(
@@ -332,13 +358,15 @@ fn team_podcast_from_row(row: &AnyRow) -> AppResult<TeamPodcastRow> {
 const TEAM_PODCAST_COLUMNS: &str =
     "team_id, podcast_id, added_by_user_id, added_reason, blacklist, sync, created_at, updated_at";
 
+#[async_trait::async_trait]
 impl AccountStore for SqlAccountStore {
-    fn create_api_key(&self, email: &str, plan: &str) -> AppResult<NewApiKey> {
+    async fn create_api_key(&self, email: &str, plan: &str) -> AppResult<NewApiKey> {
         let email = normalized_email(email)?;
         let now = Utc::now();
-        let (account, api_key) =
-            self.db
-                .wait(ensure_account(&self.db, &email, Some(plan), now, true))?;
+        let (account, api_key) = self
+            .db
+            .run(ensure_account(&self.db, &email, Some(plan), now, true))
+            .await?;
         self.known_keys.forget_all();
         let api_key = api_key.ok_or_else(|| AppError::Internal("no key was made".into()))?;
         Ok(NewApiKey {
@@ -348,28 +376,34 @@ impl AccountStore for SqlAccountStore {
         })
     }
 
-    fn account_for_key(&self, api_key: &str) -> AppResult<Option<Account>> {
-        let row = self.db.wait(
-            sqlx::query(
-                "SELECT u.user_id, u.email, u.display_name, t.team_id, t.plan
+    async fn account_for_key(&self, api_key: &str) -> AppResult<Option<Account>> {
+        let row = self
+            .db
+            .run(
+                sqlx::query(
+                    "SELECT u.user_id, u.email, u.display_name, t.team_id, t.plan
                  FROM api_keys k
                  JOIN users u ON u.user_id = k.user_id
                  JOIN teams t ON t.team_id = k.team_id
                  JOIN team_members m ON m.team_id = k.team_id AND m.user_id = k.user_id
                  WHERE k.key_hash = $1 AND k.revoked_at IS NULL",
+                )
+                .bind(hash_api_key(api_key))
+                .fetch_optional(self.db.pool()),
             )
-            .bind(hash_api_key(api_key))
-            .fetch_optional(self.db.pool()),
-        )?;
+            .await?;
         row.map(|row| account_from_row(&row)).transpose()
     }
 
-    fn create_team_key(&self, account: &Account) -> AppResult<NewApiKey> {
+    async fn create_team_key(&self, account: &Account) -> AppResult<NewApiKey> {
         let now = Utc::now();
-        let api_key = self.db.wait(async {
-            let mut connection = self.db.pool().acquire().await?;
-            insert_new_key(&mut connection, &account.user_id, &account.team_id, now).await
-        })?;
+        let api_key = self
+            .db
+            .run(async {
+                let mut connection = self.db.pool().acquire().await?;
+                insert_new_key(&mut connection, &account.user_id, &account.team_id, now).await
+            })
+            .await?;
         Ok(NewApiKey {
             account: account.clone(),
             api_key,
@@ -377,16 +411,19 @@ impl AccountStore for SqlAccountStore {
         })
     }
 
-    fn team_keys(&self, team_id: &str) -> AppResult<Vec<ApiKeyRow>> {
-        let rows = self.db.wait(
-            sqlx::query(
-                "SELECT k.key_hash, k.key_prefix, k.created_at, u.email, k.revoked_at
+    async fn team_keys(&self, team_id: &str) -> AppResult<Vec<ApiKeyRow>> {
+        let rows = self
+            .db
+            .run(
+                sqlx::query(
+                    "SELECT k.key_hash, k.key_prefix, k.created_at, u.email, k.revoked_at
                  FROM api_keys k JOIN users u ON u.user_id = k.user_id
                  WHERE k.team_id = $1 ORDER BY k.created_at DESC, k.key_hash",
+                )
+                .bind(team_id)
+                .fetch_all(self.db.pool()),
             )
-            .bind(team_id)
-            .fetch_all(self.db.pool()),
-        )?;
+            .await?;
         rows.iter()
             .map(|row| {
                 let hash: String = row.try_get(0)?;
@@ -401,37 +438,44 @@ impl AccountStore for SqlAccountStore {
             .collect()
     }
 
-    fn revoke_key(&self, team_id: Option<&str>, key_id: &str) -> AppResult<Option<DateTime<Utc>>> {
+    async fn revoke_key(
+        &self,
+        team_id: Option<&str>,
+        key_id: &str,
+    ) -> AppResult<Option<DateTime<Utc>>> {
         let valid = key_id.len() == KEY_ID_DIGITS && key_id.bytes().all(|b| b.is_ascii_hexdigit());
         if !valid {
             return Ok(None);
         }
         let prefix = format!("{}%", key_id.to_ascii_lowercase());
-        let revoked: Option<Option<String>> = self.db.wait(async {
-            let mut transaction = self.db.begin_write().await?;
-            sqlx::query(
-                "UPDATE api_keys SET revoked_at = $1
+        let revoked: Option<Option<String>> = self
+            .db
+            .run(async {
+                let mut transaction = self.db.begin_write().await?;
+                sqlx::query(
+                    "UPDATE api_keys SET revoked_at = $1
                  WHERE key_hash LIKE $2 AND revoked_at IS NULL
                    AND (CAST($3 AS TEXT) IS NULL OR team_id = $3)",
-            )
-            .bind(time_text(Utc::now()))
-            .bind(&prefix)
-            .bind(team_id)
-            .execute(&mut *transaction)
-            .await?;
-            let row = sqlx::query(
-                "SELECT revoked_at FROM api_keys
+                )
+                .bind(time_text(Utc::now()))
+                .bind(&prefix)
+                .bind(team_id)
+                .execute(&mut *transaction)
+                .await?;
+                let row = sqlx::query(
+                    "SELECT revoked_at FROM api_keys
                  WHERE key_hash LIKE $1 AND (CAST($2 AS TEXT) IS NULL OR team_id = $2)",
-            )
-            .bind(&prefix)
-            .bind(team_id)
-            .fetch_optional(&mut *transaction)
+                )
+                .bind(&prefix)
+                .bind(team_id)
+                .fetch_optional(&mut *transaction)
+                .await?;
+                self.known_keys.commit_change(&self.db, transaction).await?;
+                row.map(|row| row.try_get::<Option<String>, _>(0))
+                    .transpose()
+                    .map_err(AppError::from)
+            })
             .await?;
-            self.known_keys.commit_change(&self.db, transaction).await?;
-            row.map(|row| row.try_get::<Option<String>, _>(0))
-                .transpose()
-                .map_err(AppError::from)
-        })?;
         revoked
             .flatten()
             .as_deref()
@@ -440,31 +484,37 @@ impl AccountStore for SqlAccountStore {
             .map_err(AppError::from)
     }
 
-    fn sign_up(&self, email: &str) -> AppResult<Account> {
+    async fn sign_up(&self, email: &str) -> AppResult<Account> {
         let email = normalized_email(email)?;
-        let (account, _) =
-            self.db
-                .wait(ensure_account(&self.db, &email, None, Utc::now(), false))?;
+        let (account, _) = self
+            .db
+            .run(ensure_account(&self.db, &email, None, Utc::now(), false))
+            .await?;
         Ok(account)
     }
 
-    fn set_display_name(&self, user_id: &str, name: Option<&str>) -> AppResult<()> {
-        self.db.wait(async {
-            let mut transaction = self.db.begin_write().await?;
-            sqlx::query("UPDATE users SET display_name = $1 WHERE user_id = $2")
-                .bind(name)
-                .bind(user_id)
-                .execute(&mut *transaction)
-                .await?;
-            self.known_keys.commit_change(&self.db, transaction).await
-        })
+    async fn set_display_name(&self, user_id: &str, name: Option<&str>) -> AppResult<()> {
+        self.db
+            .run(async {
+                let mut transaction = self.db.begin_write().await?;
+                sqlx::query("UPDATE users SET display_name = $1 WHERE user_id = $2")
+                    .bind(name)
+                    .bind(user_id)
+                    .execute(&mut *transaction)
+                    .await?;
+                self.known_keys.commit_change(&self.db, transaction).await
+            })
+            .await
     }
 
-    fn reserve_usage(&self, request: &quota::LeaseRequest<'_>) -> AppResult<quota::Reservation> {
+    async fn reserve_usage(
+        &self,
+        request: &quota::LeaseRequest<'_>,
+    ) -> AppResult<quota::Reservation> {
         let key = pool_key(request.pool);
         let counter = request.counter.alias();
         let first_day = day_text(request.window.bounds(request.today).0);
-        self.db.wait(async {
+        self.db.run(async {
             let mut transaction = self.db.begin_write().await?;
             self.db
                 .lock(&mut transaction, &format!("usage:{key}:{counter}"))
@@ -532,10 +582,10 @@ impl AccountStore for SqlAccountStore {
                 taken: taken + granted,
                 elsewhere,
             })
-        })
+        }).await
     }
 
-    fn settle_usage(
+    async fn settle_usage(
         &self,
         node: &str,
         settlements: &[quota::Settlement],
@@ -545,121 +595,133 @@ impl AccountStore for SqlAccountStore {
         if settlements.is_empty() {
             return Ok(Vec::new());
         }
-        self.db.wait(async {
-            let mut transaction = self.db.begin_write().await?;
-            // The windows' locks, in one order: a reservation reads what is written and
-            // what is held in two statements, which must not see half of a batch.
-            let mut locks: Vec<String> = settlements
-                .iter()
-                .map(|settlement| {
-                    format!(
-                        "usage:{}:{}",
-                        pool_key(&settlement.pool),
-                        settlement.counter.alias()
-                    )
-                })
-                .collect();
-            locks.sort();
-            locks.dedup();
-            for lock in &locks {
-                self.db.lock(&mut transaction, lock).await?;
-            }
-            let mut written = Vec::with_capacity(settlements.len());
-            for settlement in settlements {
-                let key = pool_key(&settlement.pool);
-                let used: u64 = settlement.days.iter().map(|calls| calls.amount).sum();
-                let given_up =
-                    i64::try_from(used.saturating_add(settlement.give_back)).unwrap_or(i64::MAX);
-                let statement = if settlement.end {
-                    "DELETE FROM usage_leases
-                     WHERE subject = $1 AND counter = $2 AND first_day = $3 AND node_id = $4
-                       AND expires_at > $5"
-                } else {
-                    "UPDATE usage_leases SET units = units - $6, expires_at = $7
-                     WHERE subject = $1 AND counter = $2 AND first_day = $3 AND node_id = $4
-                       AND expires_at > $5"
-                };
-                let query = sqlx::query(statement)
-                    .bind(key)
-                    .bind(settlement.counter.alias())
-                    .bind(day_text(settlement.first_day))
-                    .bind(node)
-                    .bind(now_ms);
-                let query = if settlement.end {
-                    query
-                } else {
-                    query.bind(given_up).bind(expires_at_ms)
-                };
-                let live = query.execute(&mut *transaction).await?.rows_affected() > 0;
-                if live {
-                    for calls in &settlement.days {
-                        add_to_day(
-                            &mut transaction,
-                            &calls.subject,
-                            settlement.counter,
-                            calls.day,
-                            calls.amount,
+        self.db
+            .run(async {
+                let mut transaction = self.db.begin_write().await?;
+                // The windows' locks, in one order: a reservation reads what is written and
+                // what is held in two statements, which must not see half of a batch.
+                let mut locks: Vec<String> = settlements
+                    .iter()
+                    .map(|settlement| {
+                        format!(
+                            "usage:{}:{}",
+                            pool_key(&settlement.pool),
+                            settlement.counter.alias()
                         )
-                        .await?;
-                    }
+                    })
+                    .collect();
+                locks.sort();
+                locks.dedup();
+                for lock in &locks {
+                    self.db.lock(&mut transaction, lock).await?;
                 }
-                written.push(live);
-            }
-            transaction.commit().await?;
-            Ok(written)
-        })
+                let mut written = Vec::with_capacity(settlements.len());
+                for settlement in settlements {
+                    let key = pool_key(&settlement.pool);
+                    let used: u64 = settlement.days.iter().map(|calls| calls.amount).sum();
+                    let given_up = i64::try_from(used.saturating_add(settlement.give_back))
+                        .unwrap_or(i64::MAX);
+                    let statement = if settlement.end {
+                        "DELETE FROM usage_leases
+                     WHERE subject = $1 AND counter = $2 AND first_day = $3 AND node_id = $4
+                       AND expires_at > $5"
+                    } else {
+                        "UPDATE usage_leases SET units = units - $6, expires_at = $7
+                     WHERE subject = $1 AND counter = $2 AND first_day = $3 AND node_id = $4
+                       AND expires_at > $5"
+                    };
+                    let query = sqlx::query(statement)
+                        .bind(key)
+                        .bind(settlement.counter.alias())
+                        .bind(day_text(settlement.first_day))
+                        .bind(node)
+                        .bind(now_ms);
+                    let query = if settlement.end {
+                        query
+                    } else {
+                        query.bind(given_up).bind(expires_at_ms)
+                    };
+                    let live = query.execute(&mut *transaction).await?.rows_affected() > 0;
+                    if live {
+                        for calls in &settlement.days {
+                            add_to_day(
+                                &mut transaction,
+                                &calls.subject,
+                                settlement.counter,
+                                calls.day,
+                                calls.amount,
+                            )
+                            .await?;
+                        }
+                    }
+                    written.push(live);
+                }
+                transaction.commit().await?;
+                Ok(written)
+            })
+            .await
     }
 
-    fn add_usage(&self, counts: &[(UsageSubject, UsageCounter, NaiveDate, u64)]) -> AppResult<()> {
+    async fn add_usage(
+        &self,
+        counts: &[(UsageSubject, UsageCounter, NaiveDate, u64)],
+    ) -> AppResult<()> {
         if counts.is_empty() {
             return Ok(());
         }
-        self.db.wait(async {
-            let mut transaction = self.db.begin_write().await?;
-            for (subject, counter, day, amount) in counts {
-                add_to_day(&mut transaction, subject, *counter, *day, *amount).await?;
-            }
-            transaction.commit().await?;
-            Ok(())
-        })
+        self.db
+            .run(async {
+                let mut transaction = self.db.begin_write().await?;
+                for (subject, counter, day, amount) in counts {
+                    add_to_day(&mut transaction, subject, *counter, *day, *amount).await?;
+                }
+                transaction.commit().await?;
+                Ok(())
+            })
+            .await
     }
 
-    fn used(
+    async fn used(
         &self,
         subject: &UsageSubject,
         counter: UsageCounter,
         window: UsageWindow,
         today: NaiveDate,
     ) -> AppResult<u64> {
-        self.db.wait(async {
-            let mut connection = self.db.pool().acquire().await?;
-            window_total(
-                &mut connection,
-                &subject_key(subject),
-                counter,
-                window,
-                today,
-            )
+        self.db
+            .run(async {
+                let mut connection = self.db.pool().acquire().await?;
+                window_total(
+                    &mut connection,
+                    &subject_key(subject),
+                    counter,
+                    window,
+                    today,
+                )
+                .await
+            })
             .await
-        })
     }
 
-    fn team_usage(
+    async fn team_usage(
         &self,
         team_id: &str,
         from: NaiveDate,
         to: NaiveDate,
     ) -> AppResult<Vec<UsageRow>> {
-        let rows = self.db.wait(
-            sqlx::query(
-                "SELECT day, subject, counter, count FROM usage_daily
+        let rows = self
+            .db
+            .run(
+                sqlx::query(
+                    "SELECT day, subject, counter, count FROM usage_daily
                  WHERE team_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day, subject, counter",
+                )
+                .bind(team_id)
+                .bind(day_text(from))
+                .bind(day_text(to))
+                .fetch_all(self.db.pool()),
             )
-            .bind(team_id)
-            .bind(day_text(from))
-            .bind(day_text(to))
-            .fetch_all(self.db.pool()),
-        )?;
+            .await?;
         rows.iter()
             .map(|row| {
                 let subject: String = row.try_get(1)?;
@@ -673,8 +735,8 @@ impl AccountStore for SqlAccountStore {
             .collect()
     }
 
-    fn team_users(&self, team_id: &str) -> AppResult<Vec<TeamUser>> {
-        let rows = self.db.wait(
+    async fn team_users(&self, team_id: &str) -> AppResult<Vec<TeamUser>> {
+        let rows = self.db.run(
             sqlx::query(
                 "SELECT u.user_id, u.email, u.first_name, u.last_name, u.avatar_seed, u.display_name,
                         m.role, m.joined_at
@@ -683,7 +745,7 @@ impl AccountStore for SqlAccountStore {
             )
             .bind(team_id)
             .fetch_all(self.db.pool()),
-        )?;
+        ).await?;
         rows.iter()
             .map(|row| {
                 Ok(TeamUser {
@@ -700,37 +762,14 @@ impl AccountStore for SqlAccountStore {
             .collect()
     }
 
-    fn server_secret(&self, name: &str) -> AppResult<Vec<u8>> {
-        let fresh: [u8; 32] = rand::random();
-        let fresh_hex = hex(&fresh);
-        // The first writer's secret wins; every later call (and every node) reads it.
-        let stored: String = self.db.wait(async {
-            sqlx::query(
-                "INSERT INTO server_secrets (name, secret_hex) VALUES ($1, $2)
-                 ON CONFLICT (name) DO NOTHING",
-            )
-            .bind(name)
-            .bind(&fresh_hex)
-            .execute(self.db.writer())
-            .await?;
-            sqlx::query("SELECT secret_hex FROM server_secrets WHERE name = $1")
-                .bind(name)
-                .fetch_one(self.db.pool())
-                .await?
-                .try_get::<String, _>(0)
-        })?;
-        from_hex(&stored)
-            .ok_or_else(|| AppError::Internal(format!("server secret {name:?} is not hex")))
-    }
-
-    fn record_searches(&self, searches: &[SearchRecord]) -> AppResult<()> {
+    async fn record_searches(&self, searches: &[SearchRecord]) -> AppResult<()> {
         // Many rows per statement: a second's searches are a few statements, so the
         // writer connection (which a limited plan's usage charges also need) is held
         // for milliseconds, not one round of SQL per search. A batch written before
         // (its commit's answer lost, then retried) is not an error: the rows are there.
         const ROWS_PER_STATEMENT: usize = 100;
         const COLUMNS: usize = 7;
-        self.db.wait(async {
+        self.db.run(async {
             let mut transaction = self.db.begin_write().await?;
             for chunk in searches.chunks(ROWS_PER_STATEMENT) {
                 let rows: Vec<String> = (0..chunk.len())
@@ -763,27 +802,30 @@ impl AccountStore for SqlAccountStore {
             }
             transaction.commit().await?;
             Ok::<_, AppError>(())
-        })
+        }).await
     }
 
-    fn team_podcasts(&self, team_id: &str) -> AppResult<Vec<TeamPodcastRow>> {
+    async fn team_podcasts(&self, team_id: &str) -> AppResult<Vec<TeamPodcastRow>> {
         let sql = format!(
             "SELECT {TEAM_PODCAST_COLUMNS} FROM team_podcasts WHERE team_id = $1
              ORDER BY created_at DESC, podcast_id"
         );
-        let rows = self.db.wait(
-            sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
-                .bind(team_id)
-                .fetch_all(self.db.pool()),
-        )?;
+        let rows = self
+            .db
+            .run(
+                sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
+                    .bind(team_id)
+                    .fetch_all(self.db.pool()),
+            )
+            .await?;
         rows.iter().map(team_podcast_from_row).collect()
     }
 
-    fn upsert_team_podcast(&self, row: &TeamPodcastRow) -> AppResult<TeamPodcastRow> {
+    async fn upsert_team_podcast(&self, row: &TeamPodcastRow) -> AppResult<TeamPodcastRow> {
         let select = format!(
             "SELECT {TEAM_PODCAST_COLUMNS} FROM team_podcasts WHERE team_id = $1 AND podcast_id = $2"
         );
-        let saved = self.db.wait(async {
+        let saved = self.db.run(async {
             let mut transaction = self.db.begin_write().await?;
             sqlx::query(
                 "INSERT INTO team_podcasts
@@ -812,31 +854,34 @@ impl AccountStore for SqlAccountStore {
                 .await?;
             transaction.commit().await?;
             Ok::<_, AppError>(saved)
-        })?;
+        }).await?;
         team_podcast_from_row(&saved)
     }
 
-    fn remove_team_podcasts(&self, team_id: &str, podcast_ids: &[String]) -> AppResult<u64> {
-        self.db.wait(async {
-            let mut transaction = self.db.begin_write().await?;
-            let mut removed = 0u64;
-            for podcast_id in podcast_ids {
-                removed +=
-                    sqlx::query("DELETE FROM team_podcasts WHERE team_id = $1 AND podcast_id = $2")
-                        .bind(team_id)
-                        .bind(podcast_id)
-                        .execute(&mut *transaction)
-                        .await?
-                        .rows_affected();
-            }
-            if removed > 0 {
-                self.db
-                    .notify(&mut transaction, blacklists::CHANNEL, team_id)
-                    .await?;
-            }
-            transaction.commit().await?;
-            Ok(removed)
-        })
+    async fn remove_team_podcasts(&self, team_id: &str, podcast_ids: &[String]) -> AppResult<u64> {
+        self.db
+            .run(async {
+                let mut transaction = self.db.begin_write().await?;
+                let mut removed = 0u64;
+                for podcast_id in podcast_ids {
+                    removed += sqlx::query(
+                        "DELETE FROM team_podcasts WHERE team_id = $1 AND podcast_id = $2",
+                    )
+                    .bind(team_id)
+                    .bind(podcast_id)
+                    .execute(&mut *transaction)
+                    .await?
+                    .rows_affected();
+                }
+                if removed > 0 {
+                    self.db
+                        .notify(&mut transaction, blacklists::CHANNEL, team_id)
+                        .await?;
+                }
+                transaction.commit().await?;
+                Ok(removed)
+            })
+            .await
     }
 }
 
@@ -844,6 +889,7 @@ impl AccountStore for SqlAccountStore {
 mod tests {
     use super::*;
     use crate::accounts::chosen_display_name;
+    use crate::runtime::block_on_own_thread as block;
 
     fn day(y: i32, m: u32, d: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, d).unwrap()
@@ -852,27 +898,31 @@ mod tests {
     #[test]
     fn a_created_key_authenticates_and_a_wrong_one_does_not() {
         let store = SqlAccountStore::for_tests().unwrap();
-        let created = store.create_api_key("Ada@Example.com", "business").unwrap();
-        let account = store.account_for_key(&created.api_key).unwrap().unwrap();
+        let created = block(store.create_api_key("Ada@Example.com", "business")).unwrap();
+        let account = block(store.account_for_key(&created.api_key))
+            .unwrap()
+            .unwrap();
         assert_eq!(account.email, "ada@example.com");
         assert_eq!(account.plan, "business");
-        assert!(store.account_for_key("pl_wrong").unwrap().is_none());
+        assert!(block(store.account_for_key("pl_wrong")).unwrap().is_none());
     }
 
     #[test]
     fn a_new_user_has_no_name_until_they_choose_one() {
         let store = SqlAccountStore::for_tests().unwrap();
-        let created = store.create_api_key("jdoe42@example.com", "free").unwrap();
+        let created = block(store.create_api_key("jdoe42@example.com", "free")).unwrap();
         assert_eq!(created.account.display_name, None);
-        store
-            .set_display_name(&created.account.user_id, Some("Jane Doe"))
+        block(store.set_display_name(&created.account.user_id, Some("Jane Doe"))).unwrap();
+        let account = block(store.account_for_key(&created.api_key))
+            .unwrap()
             .unwrap();
-        let account = store.account_for_key(&created.api_key).unwrap().unwrap();
         assert_eq!(account.display_name.as_deref(), Some("Jane Doe"));
-        let members = store.team_users(&account.team_id).unwrap();
+        let members = block(store.team_users(&account.team_id)).unwrap();
         assert_eq!(members[0].display_name.as_deref(), Some("Jane Doe"));
-        store.set_display_name(&account.user_id, None).unwrap();
-        let account = store.account_for_key(&created.api_key).unwrap().unwrap();
+        block(store.set_display_name(&account.user_id, None)).unwrap();
+        let account = block(store.account_for_key(&created.api_key))
+            .unwrap()
+            .unwrap();
         assert_eq!(account.display_name, None);
     }
 
@@ -880,25 +930,17 @@ mod tests {
     fn names_made_from_the_email_are_cleared_and_chosen_ones_kept_by_the_migration() {
         let store = SqlAccountStore::for_tests().unwrap();
         let db = store.database().clone();
-        let made = store.create_api_key("jdoe42@example.com", "free").unwrap();
-        let chosen = store.create_api_key("ada@example.com", "free").unwrap();
-        let cased = store.create_api_key("bo@example.com", "free").unwrap();
-        let pattern = store.create_api_key("axb@example.com", "free").unwrap();
+        let made = block(store.create_api_key("jdoe42@example.com", "free")).unwrap();
+        let chosen = block(store.create_api_key("ada@example.com", "free")).unwrap();
+        let cased = block(store.create_api_key("bo@example.com", "free")).unwrap();
+        let pattern = block(store.create_api_key("axb@example.com", "free")).unwrap();
         // What accounts were created with before: the local part.
-        store
-            .set_display_name(&made.account.user_id, Some("jdoe42"))
-            .unwrap();
+        block(store.set_display_name(&made.account.user_id, Some("jdoe42"))).unwrap();
         // Names a person chose, however close to the address: kept on both engines
         // (no case folding, no LIKE wildcards).
-        store
-            .set_display_name(&chosen.account.user_id, Some("Ada Quinn"))
-            .unwrap();
-        store
-            .set_display_name(&cased.account.user_id, Some("Bo"))
-            .unwrap();
-        store
-            .set_display_name(&pattern.account.user_id, Some("a_b"))
-            .unwrap();
+        block(store.set_display_name(&chosen.account.user_id, Some("Ada Quinn"))).unwrap();
+        block(store.set_display_name(&cased.account.user_id, Some("Bo"))).unwrap();
+        block(store.set_display_name(&pattern.account.user_id, Some("a_b"))).unwrap();
         db.wait(
             sqlx::query(include_str!(
                 "../../../store/migrations/0004_chosen_names.sql"
@@ -906,7 +948,12 @@ mod tests {
             .execute(db.writer()),
         )
         .unwrap();
-        let name = |key: &str| store.account_for_key(key).unwrap().unwrap().display_name;
+        let name = |key: &str| {
+            block(store.account_for_key(key))
+                .unwrap()
+                .unwrap()
+                .display_name
+        };
         assert_eq!(name(&made.api_key), None);
         assert_eq!(name(&chosen.api_key).as_deref(), Some("Ada Quinn"));
         assert_eq!(name(&cased.api_key).as_deref(), Some("Bo"));
@@ -932,13 +979,20 @@ mod tests {
     #[test]
     fn a_second_key_for_the_same_email_reuses_user_and_team_and_updates_the_plan() {
         let store = SqlAccountStore::for_tests().unwrap();
-        let first = store.create_api_key("a@b.co", "free").unwrap();
-        let second = store.create_api_key("a@b.co", "agency").unwrap();
+        let first = block(store.create_api_key("a@b.co", "free")).unwrap();
+        let second = block(store.create_api_key("a@b.co", "agency")).unwrap();
         assert_eq!(first.account.user_id, second.account.user_id);
         assert_eq!(first.account.team_id, second.account.team_id);
-        let account = store.account_for_key(&first.api_key).unwrap().unwrap();
+        let account = block(store.account_for_key(&first.api_key))
+            .unwrap()
+            .unwrap();
         assert_eq!(account.plan, "agency");
-        assert_eq!(store.team_users(&first.account.team_id).unwrap().len(), 1);
+        assert_eq!(
+            block(store.team_users(&first.account.team_id))
+                .unwrap()
+                .len(),
+            1
+        );
     }
 
     /// Reservations of a window of 10: what is written plus what live reservations
@@ -953,24 +1007,23 @@ mod tests {
         };
         let counter = UsageCounter::Search;
         let reserve = |node: &str, want: u64, fresh: bool, now_ms: i64, today: NaiveDate| {
-            store
-                .reserve_usage(&quota::LeaseRequest {
-                    node,
-                    pool: &subject.pool(),
-                    counter,
-                    window: UsageWindow::Month,
-                    today,
-                    limit: 10,
-                    want,
-                    fresh,
-                    now_ms,
-                    expires_at_ms: now_ms + 10_000,
-                })
-                .unwrap()
+            block(store.reserve_usage(&quota::LeaseRequest {
+                node,
+                pool: &subject.pool(),
+                counter,
+                window: UsageWindow::Month,
+                today,
+                limit: 10,
+                want,
+                fresh,
+                now_ms,
+                expires_at_ms: now_ms + 10_000,
+            }))
+            .unwrap()
         };
         let settle = |node: &str, days: Vec<(NaiveDate, u64)>, end: bool, now_ms: i64| {
-            store
-                .settle_usage(
+            block(
+                store.settle_usage(
                     node,
                     &[quota::Settlement {
                         pool: subject.pool(),
@@ -989,11 +1042,12 @@ mod tests {
                     }],
                     now_ms,
                     now_ms + 10_000,
-                )
-                .unwrap()
+                ),
+            )
+            .unwrap()
         };
         let used = |window: UsageWindow, today: NaiveDate| {
-            store.used(&subject, counter, window, today).unwrap()
+            block(store.used(&subject, counter, window, today)).unwrap()
         };
         let march = day(2025, 3, 2);
         // Half of what is left at most: 4 of 10 for a, 3 of the 6 left for b.
@@ -1033,9 +1087,7 @@ mod tests {
         assert_eq!(used(UsageWindow::Month, march), 5);
         let april = reserve("c", 4, true, 14_000, day(2025, 4, 1));
         assert_eq!((april.granted, april.first), (4, 1));
-        let rows = store
-            .team_usage("t", day(2025, 3, 1), day(2025, 3, 31))
-            .unwrap();
+        let rows = block(store.team_usage("t", day(2025, 3, 1), day(2025, 3, 31))).unwrap();
         assert_eq!(rows.iter().map(|row| row.count).sum::<u64>(), 5);
         assert!(rows.iter().all(|row| row.user_id == "u"));
     }
@@ -1054,17 +1106,20 @@ mod tests {
             created_at: now,
             updated_at: now,
         };
-        store.upsert_team_podcast(&row).unwrap();
+        block(store.upsert_team_podcast(&row)).unwrap();
         // Read once, so the team's list is cached; every write must be seen after it.
-        assert!(!store.team_podcasts("t").unwrap()[0].blacklist);
+        assert!(!block(store.team_podcasts("t")).unwrap()[0].blacklist);
         row.blacklist = true;
-        let saved = store.upsert_team_podcast(&row).unwrap();
+        let saved = block(store.upsert_team_podcast(&row)).unwrap();
         assert!(saved.blacklist);
-        let listed = store.team_podcasts("t").unwrap();
+        let listed = block(store.team_podcasts("t")).unwrap();
         assert_eq!(listed.len(), 1);
         assert!(listed[0].blacklist);
-        assert!(store.team_podcasts("other").unwrap().is_empty());
-        assert_eq!(store.remove_team_podcasts("t", &["p".into()]).unwrap(), 1);
-        assert!(store.team_podcasts("t").unwrap().is_empty());
+        assert!(block(store.team_podcasts("other")).unwrap().is_empty());
+        assert_eq!(
+            block(store.remove_team_podcasts("t", &["p".into()])).unwrap(),
+            1
+        );
+        assert!(block(store.team_podcasts("t")).unwrap().is_empty());
     }
 }

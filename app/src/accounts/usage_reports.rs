@@ -15,7 +15,6 @@ use crate::accounts::quota::Quotas;
 use crate::accounts::usage::month_bounds;
 use crate::accounts::{Account, AccountStore, UsageCounter, UsageRow, UsageWindow};
 use crate::error::{AppError, AppResult};
-use crate::runtime::blocking;
 
 /// The counters the usage endpoints report, by alias: all but the last two
 /// (`UsageCounter::ALL` ends with AI assists and contacts requested, which they do not
@@ -139,21 +138,23 @@ impl UsageReports {
         from: NaiveDate,
         to: NaiveDate,
     ) -> AppResult<Vec<UsageRow>> {
-        let (accounts, meter, quotas) = (
-            self.accounts.clone(),
-            self.meter.clone(),
-            self.quotas.clone(),
-        );
-        let team_id = team_id.to_owned();
-        blocking(move || {
-            for flushed in [meter.flush(), quotas.flush()] {
-                if let Err(error) = flushed {
-                    tracing::warn!(%error, "usage counts not written before a usage report");
-                }
+        // The flushes run as tasks of their own: a client that leaves meanwhile does
+        // not stop a batch half written.
+        let (meter, quotas) = (self.meter.clone(), self.quotas.clone());
+        let flushes = [
+            tokio::spawn(async move { meter.flush().await }),
+            tokio::spawn(async move { quotas.flush().await }),
+        ];
+        for flushed in flushes {
+            if let Err(error) = flushed
+                .await
+                .map_err(AppError::internal)
+                .and_then(|written| written)
+            {
+                tracing::warn!(%error, "usage counts not written before a usage report");
             }
-            accounts.team_usage(&team_id, from, to)
-        })
-        .await
+        }
+        self.accounts.team_usage(team_id, from, to).await
     }
 
     /// This month's usage of the team against the plan's limits.
@@ -275,8 +276,7 @@ impl UsageReports {
         let today = Utc::now().date_naive();
         let first = today - Duration::days(i64::from(days) - 1);
         let rows = self.team_rows(&account.team_id, first, today).await?;
-        let (accounts, team_id) = (self.accounts.clone(), account.team_id.clone());
-        let users = blocking(move || accounts.team_users(&team_id)).await?;
+        let users = self.accounts.team_users(&account.team_id).await?;
         let members = users
             .into_iter()
             .map(|user| {

@@ -305,7 +305,12 @@ impl SearchService {
 
     /// The podcasts the requester's team blacklisted (none for a signed-out client).
     async fn blacklist(&self, requester: &Requester) -> AppResult<Vec<Uuid>> {
-        blacklist_of(&self.blacklists, &self.accounts, requester.account.as_ref()).await
+        blacklist_of(
+            &self.blacklists,
+            self.accounts.as_ref(),
+            requester.account.as_ref(),
+        )
+        .await
     }
 
     /// A cursor into the fused order of a hybrid search holds a position in that

@@ -123,6 +123,7 @@ impl App {
     ) -> crate::error::AppResult<App> {
         let account_store = crate::accounts::SqlAccountStore::new(database.clone());
         let known_keys = account_store.known_keys();
+        let cursor_secret = account_store.server_secret("cursor")?;
         let accounts: Arc<dyn AccountStore> = Arc::new(account_store);
         let catalog = Arc::new(CatalogReader::open(&data_dir)?);
         let workflows = crate::workflows::WorkflowStore::open(database.clone())?;
@@ -154,9 +155,7 @@ impl App {
             deliveries: Arc::new(crate::workflows::delivery::DeliveryWorker::new(
                 podlens_netguard::AddressPolicy::public_only(),
             )?),
-            cursors: Arc::new(crate::cursors::CursorSigner::new(
-                accounts.server_secret("cursor")?,
-            )),
+            cursors: Arc::new(crate::cursors::CursorSigner::new(cursor_secret)),
             podcast_json: Arc::default(),
             accounts,
             engine: Arc::new(crate::search::LocalEngine::new(catalog.clone())),
@@ -229,20 +228,28 @@ impl App {
         crate::accounts::known_keys::listen(&self.known_keys, self.cluster.database());
     }
 
-    /// What a stopping node does last (blocking): writes the searches and usage counts
-    /// of the last moments and gives the background jobs' leadership up, so another
-    /// node takes them over at once.
-    pub fn shut_down(&self) {
-        if let Err(error) = self.history.flush() {
+    /// What a stopping node does last: writes the searches and usage counts of the last
+    /// moments and gives the background jobs' leadership up, so another node takes them
+    /// over at once.
+    pub async fn shut_down(&self) {
+        if let Err(error) = self.history.flush().await {
             tracing::warn!(%error, lost = self.history.pending(), "searches not remembered at shutdown");
         }
-        if let Err(error) = self.usage.flush() {
+        if let Err(error) = self.usage.flush().await {
             tracing::warn!(%error, lost = self.usage.pending(), "usage counts not written at shutdown");
         }
-        if let Err(error) = self.quotas.close() {
+        if let Err(error) = self.quotas.close().await {
             tracing::warn!(%error, lost = self.quotas.pending(), "capped usage counts not written at shutdown");
         }
-        self.cluster.resign()
+        // Leadership is still a synchronous store call.
+        let cluster = self.cluster.clone();
+        let resigned = crate::runtime::blocking(move || {
+            cluster.resign();
+            Ok(())
+        });
+        if let Err(error) = resigned.await {
+            tracing::warn!(%error, "the background jobs' leadership not given up at shutdown");
+        }
     }
 }
 

@@ -17,7 +17,7 @@ use super::guest_prep::{GuestPreps, checked_request};
 use super::relevancy::Relevancy;
 use super::strategies::{Strategies, count_of};
 use super::{WorkflowStore, custom_prompts, suggest};
-use crate::accounts::blacklists::{TeamBlacklists, blacklisted_podcast_ids};
+use crate::accounts::blacklists::{TeamBlacklists, blacklist_of};
 use crate::accounts::metering::{Charge, Metering, Requester};
 use crate::accounts::{Account, AccountStore, UsageCounter};
 use crate::catalog::CatalogReader;
@@ -364,13 +364,10 @@ impl AgentRuns {
                     .metering
                     .charge(requester, UsageCounter::AiAssist)
                     .await?;
+                let blacklisted =
+                    blacklist_of(&self.blacklists, self.accounts.as_ref(), Some(account)).await?;
                 let (service, owner) = (self.clone(), account.clone());
                 let assist = blocking(move || {
-                    let blacklisted = blacklisted_podcast_ids(
-                        &service.blacklists,
-                        service.accounts.as_ref(),
-                        Some(&owner),
-                    )?;
                     suggest::project_assist(
                         &service.store,
                         service.engine.as_ref(),

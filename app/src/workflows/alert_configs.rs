@@ -421,10 +421,11 @@ impl AlertConfigs {
             new.email_settings,
         );
         let cap = plan.limits().alerts.map(u64::from);
+        self.members_only(&config.team_id, &config.alert_settings)
+            .await?;
         let service = self.clone();
         let saved = config.clone();
         let inserted = blocking(move || {
-            service.members_only(&saved.team_id, &saved.alert_settings)?;
             service.workflows.insert_doc_capped(
                 DocKind::AlertConfig,
                 &alert_document(saved, false),
@@ -504,9 +505,10 @@ impl AlertConfigs {
         id: &str,
         changes: AlertConfigChanges,
     ) -> AppResult<AlertConfig> {
-        let (service, team_id, id) = (self.clone(), account.team_id.clone(), id.to_owned());
-        blocking(move || {
-            let mut config = find(&service.workflows, &team_id, &id)?;
+        let (service, team_id, found_id) = (self.clone(), account.team_id.clone(), id.to_owned());
+        let settings_changed = changes.alert_settings.is_some();
+        let config = blocking(move || {
+            let mut config = find(&service.workflows, &team_id, &found_id)?;
             if let Some(name) = changes.alert_name {
                 config.alert_name = name;
             }
@@ -534,16 +536,23 @@ impl AlertConfigs {
                         .to_owned(),
                 };
                 let mut checked = checked_settings(&settings)?;
-                service.members_only(&team_id, &checked)?;
                 checked.insert("type".into(), json!(kind));
                 checked.insert("value".into(), json!(value));
                 config.alert_settings = checked;
             }
             config.updated_at = Utc::now();
+            Ok(config)
+        })
+        .await?;
+        if settings_changed {
+            self.members_only(&account.team_id, &config.alert_settings)
+                .await?;
+        }
+        let (workflows, id) = (self.workflows.clone(), id.to_owned());
+        blocking(move || {
             // Written only while the alert is live: deleted since it was read, it stays
             // deleted (writing it back would put the team over its alert cap).
-            if !service
-                .workflows
+            if !workflows
                 .update_live_doc(DocKind::AlertConfig, &alert_document(config.clone(), false))?
             {
                 return Err(not_found(&id));
@@ -622,12 +631,12 @@ impl AlertConfigs {
 
     /// Refuses other e-mail addresses that are not members of the team: alert e-mails
     /// go to team members only (they used to go to any address typed in).
-    fn members_only(&self, team_id: &str, settings: &Map<String, Value>) -> AppResult<()> {
+    async fn members_only(&self, team_id: &str, settings: &Map<String, Value>) -> AppResult<()> {
         let emails = optional_strings(settings, "otherEmails")?.unwrap_or_default();
         if emails.is_empty() {
             return Ok(());
         }
-        let outside = emails_outside_team(self.accounts.as_ref(), team_id, &emails)?;
+        let outside = emails_outside_team(self.accounts.as_ref(), team_id, &emails).await?;
         match outside.first() {
             None => Ok(()),
             Some(email) => Err(AppError::Invalid(format!(

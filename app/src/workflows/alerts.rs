@@ -605,12 +605,12 @@ pub const MAX_OTHER_EMAILS: usize = 10;
 /// go to the team's members only: an address typed into an alert never agreed to
 /// receive mail, and an alert's name is the mail's subject, so unchecked addresses let
 /// anyone send mail of their wording from the server.
-pub fn emails_outside_team(
+pub async fn emails_outside_team(
     accounts: &dyn crate::accounts::AccountStore,
     team_id: &str,
     emails: &[String],
 ) -> AppResult<Vec<String>> {
-    let members = accounts.team_users(team_id)?;
+    let members = accounts.team_users(team_id).await?;
     Ok(emails
         .iter()
         .filter(|email| {
@@ -624,9 +624,10 @@ pub fn emails_outside_team(
 
 /// Who is mailed an alert's new matches: its creator and its other e-mail addresses,
 /// each only while a member of the alert's team (an address stored before this rule,
-/// or of a member since removed, is skipped).
+/// or of a member since removed, is skipped). Run from a background job's thread: it
+/// waits for the store there.
 fn mail_recipients(alerts: &Alerts, config: &AlertConfig) -> AppResult<Vec<String>> {
-    let members = alerts.accounts.team_users(&config.team_id)?;
+    let members = crate::runtime::wait(alerts.accounts.team_users(&config.team_id))??;
     let mut recipients: Vec<String> = members
         .iter()
         .filter(|user| user.id == config.created_by_user_id)

@@ -22,7 +22,7 @@ use super::{
     ExportRow, ListedPodcastRow, WorkflowStore, export_row, header_of, max_export_entries,
     render_csv, render_json,
 };
-use crate::accounts::blacklists::{TeamBlacklists, blacklisted_podcast_ids};
+use crate::accounts::blacklists::{TeamBlacklists, blacklist_of};
 use crate::accounts::history::SearchHistory;
 use crate::accounts::metering::{Charge, Metering, Requester};
 use crate::accounts::{Account, AccountStore, UsageCounter};
@@ -206,10 +206,11 @@ pub struct Exports {
     pub metering: Metering,
 }
 
-/// The podcasts of a remembered search, in result order, at most `limit`.
+/// The podcasts of a remembered search, in result order, at most `limit`, without
+/// the team's `blacklisted` podcasts.
 fn search_podcasts(
     exports: &Exports,
-    account: &Account,
+    blacklisted: &[Uuid],
     plan: Plan,
     mode: &str,
     options_json: &str,
@@ -234,11 +235,7 @@ fn search_podcasts(
     request
         .filters
         .exclude_podcast_ids
-        .extend(blacklisted_podcast_ids(
-            &exports.blacklists,
-            exports.accounts.as_ref(),
-            Some(account),
-        )?);
+        .extend(blacklisted.iter().copied());
     let response = crate::search::wait(exports.engine.search(request))?;
     let mut seen = HashSet::new();
     let hit_ids: Vec<Uuid> = match &response.hits {
@@ -267,16 +264,15 @@ impl Exports {
             export: request,
             picked,
         } = request;
-        let (history, store) = (self.history.clone(), self.store.clone());
+        // This node's recent searches are written first (a failure to is no reason to
+        // refuse a search already stored); another node's are in the store within about
+        // one flush interval, so a search not found yet is looked for again for up to two.
+        if let Err(error) = self.history.flush().await {
+            tracing::warn!(%error, "remembered searches not written before an export");
+        }
+        let store = self.store.clone();
         let (team_id, lookup_id) = (account.team_id.clone(), search_id.clone());
         let (mode, options_json) = blocking(move || {
-            // This node's recent searches are written first (a failure to is no reason
-            // to refuse a search already stored); another node's are in the store within
-            // about one flush interval, so a search not found yet is looked for again
-            // for up to two.
-            if let Err(error) = history.flush() {
-                tracing::warn!(%error, "remembered searches not written before an export");
-            }
             let interval = crate::accounts::history::FLUSH_INTERVAL;
             let deadline = std::time::Instant::now() + interval * 2;
             loop {
@@ -298,16 +294,23 @@ impl Exports {
             .await?;
         let plan = requester.plan;
         let columns = request.columns.clone();
-        let (exports, owner) = (self.clone(), account.clone());
+        let blacklisted =
+            blacklist_of(&self.blacklists, self.accounts.as_ref(), Some(account)).await?;
+        let exports = self.clone();
         let rows = blocking(move || {
             let podcasts = match &picked {
-                None => {
-                    search_podcasts(&exports, &owner, plan, &mode, &options_json, request.limit)?
-                }
+                None => search_podcasts(
+                    &exports,
+                    &blacklisted,
+                    plan,
+                    &mode,
+                    &options_json,
+                    request.limit,
+                )?,
                 Some(ids) => {
                     let read = max_export_entries(plan).unwrap_or(request.limit);
                     let mut podcasts =
-                        search_podcasts(&exports, &owner, plan, &mode, &options_json, read)?;
+                        search_podcasts(&exports, &blacklisted, plan, &mode, &options_json, read)?;
                     podcasts.retain(|podcast| ids.contains(&podcast.podcast_id));
                     podcasts
                 }

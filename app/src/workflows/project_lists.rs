@@ -194,11 +194,11 @@ impl Projects {
             last_updated: now,
         };
         let cap = plan.limits().projects.map(u64::from);
-        let (service, account) = (self.clone(), account.clone());
+        let users = users_of(self, account).await?;
+        let service = self.clone();
         blocking(move || {
             // Everything the answer needs is read before the write, so a stored project
             // is always answered 200 (the store may become unreachable right after).
-            let users = users_of(&service, &account)?;
             let project = match service.store.create_project(project, cap)? {
                 CapCheck::Done(project) => project,
                 CapCheck::CapReached { limit } => {
@@ -228,9 +228,9 @@ impl Projects {
         account: &Account,
         query: ProjectsQuery,
     ) -> AppResult<ProjectsResponse> {
+        let users = users_of(self, account).await?;
         let (service, account) = (self.clone(), account.clone());
         blocking(move || {
-            let users = users_of(&service, &account)?;
             let profiles = guest_profiles::profiles_by_project(&service.store, &account.team_id)?;
             let mut projects = Vec::new();
             for project in service.store.team_projects(&account.team_id)? {
@@ -284,9 +284,11 @@ impl Projects {
         id_or_slug: String,
         filter: ListedFilter,
     ) -> AppResult<ProjectDetailsResponse> {
+        let users = users_of(self, account).await?;
         let (service, account) = (self.clone(), account.clone());
         blocking(move || {
-            let (loaded, users, listed) = load_filtered(&service, &account, &id_or_slug, &filter)?;
+            let (loaded, users, listed) =
+                load_filtered(&service, &account, &id_or_slug, &filter, users)?;
             Ok(ProjectDetailsResponse {
                 project: details_wire(&loaded, &users, Some(listed)),
             })
@@ -301,12 +303,12 @@ impl Projects {
         id_or_slug: String,
         changes: ProjectChanges,
     ) -> AppResult<UpdateProjectResponse> {
+        let users = users_of(self, account).await?;
         let (service, account) = (self.clone(), account.clone());
         blocking(move || {
             let mut project = find_project(&service, &account, &id_or_slug)?;
             changes.apply(&mut project);
             service.store.save_project(&project)?;
-            let users = users_of(&service, &account)?;
             let profiles = guest_profiles::profiles_by_project(&service.store, &account.team_id)?;
             let loaded = load(&service, project, &profiles)?;
             Ok(UpdateProjectResponse {
@@ -351,6 +353,7 @@ impl Projects {
         listing: NewListing,
     ) -> AppResult<AddPodcastToProjectResponse> {
         let cap = plan.limits().podcasts_per_project.map(u64::from);
+        let users = users_of(self, account).await?;
         let (service, account) = (self.clone(), account.clone());
         blocking(move || {
             let project = find_project(&service, &account, &id_or_slug)?;
@@ -392,7 +395,6 @@ impl Projects {
                     )));
                 }
             };
-            let users = users_of(&service, &account)?;
             Ok(AddPodcastToProjectResponse {
                 listed_podcast: listed_podcast_wire(&row, vec![added], &users),
             })
@@ -407,9 +409,11 @@ impl Projects {
         id_or_slug: String,
         filter: ListedFilter,
     ) -> AppResult<ListedPodcastsDetails> {
+        let users = users_of(self, account).await?;
         let (service, account) = (self.clone(), account.clone());
         blocking(move || {
-            let (loaded, _, listed) = load_filtered(&service, &account, &id_or_slug, &filter)?;
+            let (loaded, _, listed) =
+                load_filtered(&service, &account, &id_or_slug, &filter, users)?;
             Ok(ListedPodcastsDetails {
                 total: loaded.listed.len(),
                 project_id: loaded.project.project_id,
@@ -429,6 +433,7 @@ impl Projects {
         listed_podcast_id: String,
         changes: ListedChanges,
     ) -> AppResult<UpdateListedPodcastResponse> {
+        let users = users_of(self, account).await?;
         let (service, account) = (self.clone(), account.clone());
         blocking(move || {
             let project = find_project(&service, &account, &id_or_slug)?;
@@ -440,7 +445,6 @@ impl Projects {
             if !entries.is_empty() {
                 service.store.update_listed(&row, &entries)?;
             }
-            let users = users_of(&service, &account)?;
             let activity = service
                 .store
                 .listed_activity(&project.project_id, &row.listed_podcast_id)?;
@@ -555,9 +559,9 @@ fn find_project(service: &Projects, account: &Account, id_or_slug: &str) -> AppR
         .ok_or_else(|| project_not_found(id_or_slug))
 }
 
-fn users_of(service: &Projects, account: &Account) -> AppResult<UserDirectory> {
+async fn users_of(service: &Projects, account: &Account) -> AppResult<UserDirectory> {
     Ok(UserDirectory::new(
-        service.accounts.team_users(&account.team_id)?,
+        service.accounts.team_users(&account.team_id).await?,
     ))
 }
 
@@ -722,15 +726,16 @@ impl ListedFilter {
 }
 
 /// A project (by id or slug) of the caller's team, loaded, with the listed podcasts
-/// `filter` keeps: what the project details and the listed podcast details share.
+/// `filter` keeps and the team's `users`: what the project details and the listed
+/// podcast details share.
 fn load_filtered(
     service: &Projects,
     account: &Account,
     id_or_slug: &str,
     filter: &ListedFilter,
+    users: UserDirectory,
 ) -> AppResult<(Loaded, UserDirectory, Vec<ListedPodcast>)> {
     let project = find_project(service, account, id_or_slug)?;
-    let users = users_of(service, account)?;
     let profiles = guest_profiles::profiles_by_project(&service.store, &account.team_id)?;
     let loaded = load(service, project, &profiles)?;
     let listed = filtered_listed(&loaded, filter, &users);

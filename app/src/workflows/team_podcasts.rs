@@ -90,9 +90,9 @@ impl TeamPodcasts {
                 "sortOrder must be podcastTitle or addedAt, got \"{order}\""
             )));
         }
-        let (this, team) = (self.clone(), account.team_id.clone());
+        let rows = self.accounts.team_podcasts(&account.team_id).await?;
+        let this = self.clone();
         blocking(move || {
-            let rows = this.accounts.team_podcasts(&team)?;
             let total = rows.len() as u64;
             let ids: Vec<uuid::Uuid> = rows
                 .iter()
@@ -141,61 +141,57 @@ impl TeamPodcasts {
         id_or_slug: String,
         flags: TeamPodcastFlags,
     ) -> AppResult<TeamPodcastResponse> {
-        let (this, account) = (self.clone(), account.clone());
-        blocking(move || {
-            let record = this.catalog.podcast(&id_or_slug)?;
-            let id = record.podcast_id.to_string();
-            let existing = this
-                .accounts
-                .team_podcasts(&account.team_id)?
-                .into_iter()
-                .find(|row| row.podcast_id == id);
-            let now = Utc::now();
-            let row = match existing {
-                Some(mut row) => {
-                    row.sync = flags.sync.unwrap_or(row.sync);
-                    row.blacklist = flags.blacklist.unwrap_or(row.blacklist);
-                    row.updated_at = now;
-                    row
-                }
-                None => TeamPodcastRow {
-                    team_id: account.team_id.clone(),
-                    podcast_id: id,
-                    added_by_user_id: Some(account.user_id.clone()),
-                    added_reason: TeamPodcastAddedReason::AddToTeamPodcastsButton
-                        .as_str()
-                        .to_owned(),
-                    blacklist: flags.blacklist.unwrap_or(false),
-                    sync: flags.sync.unwrap_or(false),
-                    created_at: now,
-                    updated_at: now,
-                },
-            };
-            let saved = this.accounts.upsert_team_podcast(&row)?;
-            this.blacklists.forget(&account.team_id);
-            Ok(TeamPodcastResponse {
-                team_podcast: to_wire(saved, crate::convert::podcast_summary(&record)),
-            })
+        let catalog = self.catalog.clone();
+        let record = blocking(move || catalog.podcast(&id_or_slug)).await?;
+        let id = record.podcast_id.to_string();
+        let existing = self
+            .accounts
+            .team_podcasts(&account.team_id)
+            .await?
+            .into_iter()
+            .find(|row| row.podcast_id == id);
+        let now = Utc::now();
+        let row = match existing {
+            Some(mut row) => {
+                row.sync = flags.sync.unwrap_or(row.sync);
+                row.blacklist = flags.blacklist.unwrap_or(row.blacklist);
+                row.updated_at = now;
+                row
+            }
+            None => TeamPodcastRow {
+                team_id: account.team_id.clone(),
+                podcast_id: id,
+                added_by_user_id: Some(account.user_id.clone()),
+                added_reason: TeamPodcastAddedReason::AddToTeamPodcastsButton
+                    .as_str()
+                    .to_owned(),
+                blacklist: flags.blacklist.unwrap_or(false),
+                sync: flags.sync.unwrap_or(false),
+                created_at: now,
+                updated_at: now,
+            },
+        };
+        let saved = self.accounts.upsert_team_podcast(&row).await?;
+        self.blacklists.forget(&account.team_id);
+        Ok(TeamPodcastResponse {
+            team_podcast: to_wire(saved, crate::convert::podcast_summary(&record)),
         })
-        .await
     }
 
     /// Removes one podcast from the team; not one of its podcasts is not found.
     pub async fn remove(&self, account: &Account, podcast_id: String) -> AppResult<()> {
-        let (this, team) = (self.clone(), account.team_id.clone());
-        blocking(move || {
-            let removed = this
-                .accounts
-                .remove_team_podcasts(&team, std::slice::from_ref(&podcast_id))?;
-            this.blacklists.forget(&team);
-            if removed == 0 {
-                return Err(AppError::NotFound(format!(
-                    "Podcast {podcast_id} is not one of the team's podcasts"
-                )));
-            }
-            Ok(())
-        })
-        .await
+        let team = &account.team_id;
+        let removed = self
+            .accounts
+            .remove_team_podcasts(team, std::slice::from_ref(&podcast_id))
+            .await?;
+        self.blacklists.forget(team);
+        if removed == 0 {
+            return Err(AppError::NotFound(format!(
+                "Podcast {podcast_id} is not one of the team's podcasts"
+            )));
+        }
+        Ok(())
     }
 
     /// Removes several podcasts, by id or Apple id.
@@ -204,9 +200,9 @@ impl TeamPodcasts {
         account: &Account,
         body: RemoveManyBody,
     ) -> AppResult<RemoveManyResponse> {
-        let (this, team) = (self.clone(), account.team_id.clone());
-        blocking(move || {
-            let snapshot = this.catalog.snapshot()?;
+        let catalog = self.catalog.clone();
+        let (ids, not_found_apple_ids) = blocking(move || {
+            let snapshot = catalog.snapshot()?;
             let mut ids = body.podcast_ids.clone();
             let mut not_found_apple_ids = Vec::new();
             for apple_id in &body.apple_ids {
@@ -215,40 +211,39 @@ impl TeamPodcasts {
                     None => not_found_apple_ids.push(*apple_id),
                 }
             }
-            let removed = this.accounts.remove_team_podcasts(&team, &ids)?;
-            this.blacklists.forget(&team);
-            Ok(RemoveManyResponse {
-                not_found_apple_ids,
-                errors: 0,
-                removed_podcasts: removed,
-                not_on_list: ids.len() as u64 - removed,
-            })
+            Ok((ids, not_found_apple_ids))
         })
-        .await
+        .await?;
+        let team = &account.team_id;
+        let removed = self.accounts.remove_team_podcasts(team, &ids).await?;
+        self.blacklists.forget(team);
+        Ok(RemoveManyResponse {
+            not_found_apple_ids,
+            errors: 0,
+            removed_podcasts: removed,
+            not_on_list: ids.len() as u64 - removed,
+        })
     }
 
     /// The team's members.
     pub async fn users(&self, account: &Account) -> AppResult<TeamUsersResponse> {
-        let (this, team) = (self.clone(), account.team_id.clone());
-        blocking(move || {
-            let users = this
-                .accounts
-                .team_users(&team)?
-                .into_iter()
-                .map(|user| TeamUser {
-                    id: user.id,
-                    email: user.email,
-                    first_name: user.first_name,
-                    last_name: user.last_name,
-                    avatar_seed: user.avatar_seed,
-                    display_name: user.display_name,
-                    role: user.role,
-                    joined_at: user.joined_at,
-                })
-                .collect();
-            Ok(TeamUsersResponse { users })
-        })
-        .await
+        let users = self
+            .accounts
+            .team_users(&account.team_id)
+            .await?
+            .into_iter()
+            .map(|user| TeamUser {
+                id: user.id,
+                email: user.email,
+                first_name: user.first_name,
+                last_name: user.last_name,
+                avatar_seed: user.avatar_seed,
+                display_name: user.display_name,
+                role: user.role,
+                joined_at: user.joined_at,
+            })
+            .collect();
+        Ok(TeamUsersResponse { users })
     }
 }
 
