@@ -374,7 +374,7 @@ impl Database {
                 .expect("the store's runtime lives as long as the store")
                 .handle()
                 .clone(),
-            future: Box::pin(future),
+            future: Some(Box::pin(future)),
         }
     }
 
@@ -508,7 +508,8 @@ fn lock_id(key: &str) -> i64 {
 #[must_use = "a store query does nothing unless awaited"]
 pub struct InStore<F: Future> {
     handle: tokio::runtime::Handle,
-    future: std::pin::Pin<Box<F>>,
+    /// `None` once dropped.
+    future: Option<std::pin::Pin<Box<F>>>,
 }
 
 impl<F: Future> Future for InStore<F> {
@@ -520,7 +521,20 @@ impl<F: Future> Future for InStore<F> {
     ) -> std::task::Poll<F::Output> {
         let this = self.get_mut();
         let _store = this.handle.enter();
-        this.future.as_mut().poll(context)
+        this.future
+            .as_mut()
+            .expect("a store query is not polled after it is dropped")
+            .as_mut()
+            .poll(context)
+    }
+}
+
+impl<F: Future> Drop for InStore<F> {
+    /// A query dropped before it ends (its caller gave up) gives its connection back
+    /// to the pool from inside the store's runtime too.
+    fn drop(&mut self) {
+        let _store = self.handle.enter();
+        self.future.take();
     }
 }
 

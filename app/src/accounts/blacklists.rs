@@ -47,7 +47,7 @@ impl TeamBlacklists {
     /// The team's list, from memory when fresh, else read from the store.
     pub async fn get(&self, accounts: &dyn AccountStore, team_id: &str) -> AppResult<Blacklist> {
         self.0
-            .get(team_id, async {
+            .get(team_id, || async {
                 Ok(accounts
                     .team_podcasts(team_id)
                     .await?

@@ -45,7 +45,7 @@ impl KnownKeys {
         api_key: &str,
     ) -> AppResult<Option<Account>> {
         self.0
-            .get(&hash_api_key(api_key), accounts.account_for_key(api_key))
+            .get(&hash_api_key(api_key), || accounts.account_for_key(api_key))
             .await
     }
 

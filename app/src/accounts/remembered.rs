@@ -79,18 +79,17 @@ impl<V: Clone> Remembered<V> {
             .map(|(_, value)| value.clone())
     }
 
-    /// The value of `name`, from memory when fresh, else from `read` (awaited only
+    /// The value of `name`, from memory when fresh, else from `read` (called only
     /// then), which is remembered unless something changed while it was read.
-    pub async fn get(
-        &self,
-        name: &str,
-        read: impl std::future::Future<Output = AppResult<V>>,
-    ) -> AppResult<V> {
+    pub async fn get<Read>(&self, name: &str, read: impl FnOnce() -> Read) -> AppResult<V>
+    where
+        Read: std::future::Future<Output = AppResult<V>>,
+    {
         if let Some(value) = self.cached(name) {
             return Ok(value);
         }
         let changes = self.changes.load(Ordering::SeqCst);
-        let value = read.await?;
+        let value = read().await?;
         let mut values = self.values();
         // A change while the value was read may have made it stale: use it, keep it not.
         if self.changes.load(Ordering::SeqCst) == changes {
