@@ -286,13 +286,12 @@ async fn setup_with(ingest_validators: bool, elsewhere: &[(&str, String)]) -> Se
             })
             .with_public_url(Some(base.clone())),
     );
-    let key = podlens_app::runtime::block_on_own_thread(
-        state
-            .accounts
-            .create_api_key("scheduler@example.com", "business"),
-    )
-    .unwrap()
-    .api_key;
+    let key = state
+        .accounts
+        .create_api_key("scheduler@example.com", "business")
+        .await
+        .unwrap()
+        .api_key;
     let app = podlens_api::app(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
     tokio::spawn(async move { axum::serve(listener, app).await });
     Setup {

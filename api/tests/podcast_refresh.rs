@@ -69,13 +69,12 @@ async fn setup_with(allow_loopback: bool) -> Setup {
                 .allowing_addresses(vec![std::net::Ipv4Addr::LOCALHOST.into()]),
         );
     }
-    let key = podlens_app::runtime::block_on_own_thread(
-        state
-            .accounts
-            .create_api_key("refresh@example.com", "business"),
-    )
-    .unwrap()
-    .api_key;
+    let key = state
+        .accounts
+        .create_api_key("refresh@example.com", "business")
+        .await
+        .unwrap()
+        .api_key;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let app = podlens_api::app(state).into_make_service_with_connect_info::<SocketAddr>();
