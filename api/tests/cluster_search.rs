@@ -368,6 +368,12 @@ fn compare_lookups(
                 .unwrap();
             assert_eq!(alone, cluster, "related to {id} by {method:?}");
         }
+        // The "like" ranking of related podcasts is a search with the show named.
+        let shows = one.podcast_hits(&[*id]).unwrap();
+        if let Some(request) = podlens_indexer::like_request(*id, &shows[0].title, 10) {
+            let what = format!("podcasts like {id}");
+            compare(one, runner.client, runner.view, runtime, &request, &what);
+        }
     }
 }
 

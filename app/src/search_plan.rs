@@ -207,5 +207,7 @@ pub fn engine_request(
         time_limit: Some(SEARCH_TIME_LIMIT),
         // The engine sets it (`crate::search::QueryEncoder`).
         encoded_query: None,
+        // Only related podcasts name a show (`podlens_indexer::like_request`).
+        like_podcast: None,
     })
 }

@@ -775,6 +775,7 @@ fn related_report(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> Stri
         ("vectors", RelatedMethod::Vectors),
         ("fused (the API's)", RelatedMethod::Fused),
         ("show vectors", RelatedMethod::Shows),
+        ("the \"like\" ranking of the title", RelatedMethod::Like),
     ];
     let mut scores: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
     let mut out = String::new();
@@ -860,6 +861,8 @@ fn related_report(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> Stri
         ("vectors", "fused (the API's)"),
         ("vectors", "show vectors"),
         ("the \"like\" search", "vectors"),
+        ("the \"like\" ranking of the title", "vectors"),
+        ("the \"like\" ranking of the title", "fused (the API's)"),
     ] {
         let (Some(ours_scores), Some(theirs_scores)) = (scores.get(ours), scores.get(theirs))
         else {

@@ -96,12 +96,13 @@ pub(crate) fn vector_query(
     }
     let words = positive_words(plan);
     let like = plan.mode == SearchMode::Podcasts
-        && words.iter().any(|words| {
-            words
-                .all
-                .iter()
-                .any(|word| LIKE_WORDS.contains(&word.folded.as_str()))
-        });
+        && (request.like_podcast.is_some()
+            || words.iter().any(|words| {
+                words
+                    .all
+                    .iter()
+                    .any(|word| LIKE_WORDS.contains(&word.folded.as_str()))
+            }));
     let static_vector = model.and_then(|model| static_query(plan, model));
     if plan.mode == SearchMode::Podcasts
         && let Some(encoded) = &request.encoded_query
@@ -225,10 +226,10 @@ pub(crate) async fn page<S: Shards>(
     let more_keywords = keyword.len() > depth;
     keyword.truncate(depth);
 
-    let named = if vector.like {
-        named_show(shards, plan, &keyword).await?
-    } else {
-        None
+    let named = match request.like_podcast {
+        Some(podcast) => keyword.iter().position(|hit| id_of(hit) == podcast),
+        None if vector.like => named_show(shards, plan, &keyword).await?,
+        None => None,
     };
     let named_id = named.map(|at| id_of(&keyword[at]));
     let mut query = vector.vector;

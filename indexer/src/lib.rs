@@ -78,7 +78,7 @@ pub use local::{
 };
 pub use ranking::{WEIGHTS, Weights};
 pub use reader::IndexReaderHandle;
-pub use related::{DEFAULT_RELATED_METHOD, RelatedMethod, RelatedSource};
+pub use related::{DEFAULT_RELATED_METHOD, RelatedMethod, RelatedSource, like_request, others};
 pub use request::{
     MAX_SNIPPET_CHARS, MatchMode, NullOrder, SearchFilters, SearchMode, SearchRequest, SearchTerm,
     SortDirection, SortField, SortOrder, Target,

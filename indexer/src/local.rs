@@ -7,7 +7,7 @@ use uuid::Uuid;
 use crate::autocomplete::Autocomplete;
 use crate::error::Result;
 use crate::reader::IndexReaderHandle;
-use crate::related::{DEFAULT_RELATED_METHOD, RelatedMethod};
+use crate::related::{DEFAULT_RELATED_METHOD, RelatedMethod, like_request, others};
 use crate::request::SearchRequest;
 use crate::results::{PodcastHit, SearchResponse};
 use crate::search::search;
@@ -75,6 +75,19 @@ pub fn related_podcasts_with(
     limit: usize,
     method: RelatedMethod,
 ) -> Result<Vec<PodcastHit>> {
+    // The "like" ranking is a search (which counts itself as running).
+    if method == RelatedMethod::Like && generation.model.is_some() {
+        let Some(hit) = generation.podcast_hits(&[podcast_id])?.into_iter().next() else {
+            return Ok(Vec::new());
+        };
+        if let Some(request) = like_request(podcast_id, &hit.title, limit) {
+            return Ok(others(
+                search(generation, &request)?.hits,
+                podcast_id,
+                limit,
+            ));
+        }
+    }
     let _running = crate::fanout::Running::start();
     done(crate::lookups::related_over(
         &LocalRunner::new(generation),

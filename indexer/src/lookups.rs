@@ -192,6 +192,12 @@ pub async fn related_over<R: StepRunner>(
     method: RelatedMethod,
 ) -> Result<Vec<PodcastHit>> {
     let limit = limit.clamp(1, 100);
+    // The "like" ranking is a search (`crate::related::like_request`); asked here (a
+    // title without words), the nearest centroids come closest to it.
+    let method = match method {
+        RelatedMethod::Like => RelatedMethod::Vectors,
+        method => method,
+    };
     let home = shard_of(podcast, runner.shard_count());
     let answers = runner
         .run(&[home], &|_| Step::RelatedSource {

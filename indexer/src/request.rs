@@ -204,6 +204,13 @@ pub struct SearchRequest {
     /// between processes: a root carries it to the shards in its steps.
     #[serde(skip)]
     pub encoded_query: Option<Vec<f32>>,
+    /// The show a relevance-sorted hybrid podcast search finds shows like (related
+    /// podcasts, `crate::related::RelatedMethod::Like`): the search ranks as "shows like
+    /// X" does with X named by its id instead of found by its title's words. Set by the
+    /// engine's caller, never by a client; it does not travel between processes (only a
+    /// search's root fuses).
+    #[serde(skip)]
+    pub like_podcast: Option<Uuid>,
 }
 
 impl Default for SearchRequest {
@@ -223,6 +230,7 @@ impl Default for SearchRequest {
             podcast_fields: true,
             time_limit: None,
             encoded_query: None,
+            like_podcast: None,
         }
     }
 }

@@ -407,6 +407,15 @@ fn podcast_mode_and_related_podcasts_follow_centroid_cosine() {
         {
             assert!(ids.contains(&hit.podcast_id) || by_text.contains(&hit.podcast_id));
         }
+        // The "like" ranking (the API's): every other show is a candidate (the nearest
+        // centroids join the title's keyword hits), each once, and never the show itself.
+        let like = related_podcasts_with(&generation, podcast.podcast_id, 10, RelatedMethod::Like)
+            .unwrap();
+        let like_ids: Vec<Uuid> = like.iter().map(|h| h.podcast_id).collect();
+        let distinct: BTreeSet<Uuid> = like_ids.iter().copied().collect();
+        assert!(!distinct.contains(&podcast.podcast_id));
+        assert_eq!(distinct.len(), like_ids.len(), "each show once");
+        assert_eq!(like_ids.len(), expected.len().min(10));
     }
 }
 

@@ -15,8 +15,8 @@ use podlens_cluster::{ClusterView, NodeClient, NodeStatus, RemoteRunner, RemoteS
 use podlens_indexer::directory::Directory;
 use podlens_indexer::embedding::StaticModel;
 use podlens_indexer::{
-    Autocomplete, DEFAULT_RELATED_METHOD, PodcastHit, SearchRequest, SearchResponse,
-    SemanticRequest, VectorSearchOptions, lookups,
+    Autocomplete, DEFAULT_RELATED_METHOD, PodcastHit, RelatedMethod, SearchRequest, SearchResponse,
+    SemanticRequest, VectorSearchOptions, like_request, lookups, others,
 };
 use uuid::Uuid;
 
@@ -256,14 +256,22 @@ impl SearchEngine for ClusterEngine {
                 client: &self.client,
                 view: &current.view,
             };
-            Ok(lookups::related_over(
-                &runner,
-                current.view.model.is_some(),
-                podcast,
-                limit,
-                DEFAULT_RELATED_METHOD,
+            let vectors = current.view.model.is_some();
+            // The "like" ranking is a search with the show named, as one node runs it.
+            if DEFAULT_RELATED_METHOD == RelatedMethod::Like && vectors {
+                let found = lookups::podcasts_by_ids(&runner, &[podcast]).await?;
+                let Some(show) = found.first() else {
+                    return Ok(Vec::new());
+                };
+                if let Some(request) = like_request(podcast, &show.title, limit) {
+                    let found = self.search(request).await?;
+                    return Ok(others(found.hits, podcast, limit));
+                }
+            }
+            Ok(
+                lookups::related_over(&runner, vectors, podcast, limit, DEFAULT_RELATED_METHOD)
+                    .await?,
             )
-            .await?)
         })
     }
 
