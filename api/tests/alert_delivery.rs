@@ -205,11 +205,10 @@ async fn kept_match_ids(http: &Http, key: &str, alert_id: &str) -> BTreeSet<Stri
 }
 
 async fn deliveries(http: &Http, alert_id: &str) -> Vec<Delivery> {
-    let state = http.state.clone();
-    let alert_id = alert_id.to_owned();
-    tokio::task::spawn_blocking(move || state.workflows.alert_deliveries(&alert_id))
+    http.state
+        .workflows
+        .alert_deliveries(alert_id)
         .await
-        .unwrap()
         .unwrap()
 }
 
@@ -441,7 +440,7 @@ async fn private_targets_are_refused_by_default_and_allowed_when_opted_in() {
             created_by_user_id: account.user_id.clone(),
             created_at: chrono::Utc::now(),
         };
-        http.state.workflows.create_webhook(&row, 10).unwrap();
+        http.state.workflows.create_webhook(&row, 10).await.unwrap();
     }
     let alert_id = create_alert(&http, &key, "Linux").await;
     let delivered = settled_webhook_deliveries(&http, &alert_id).await;
@@ -846,10 +845,14 @@ async fn alert_emails_go_to_team_members_only() {
         deleted: false,
         value: config.clone(),
     };
+    http.state
+        .workflows
+        .put_doc(DocKind::AlertConfig, &stored)
+        .await
+        .unwrap();
     let state = http.state.clone();
     let run = config.clone();
     tokio::task::spawn_blocking(move || {
-        state.workflows.put_doc(DocKind::AlertConfig, &stored)?;
         podlens_app::workflows::alerts::run_alert(&state.alert_runs(), &run)
     })
     .await

@@ -212,12 +212,7 @@ async fn one_node_leads_the_jobs_and_another_takes_over_when_it_stops() {
     let deliveries = |node: &Http| {
         let state = node.state.clone();
         let alert_id = alert_id.clone();
-        async move {
-            tokio::task::spawn_blocking(move || state.workflows.alert_deliveries(&alert_id))
-                .await
-                .unwrap()
-                .unwrap()
-        }
+        async move { state.workflows.alert_deliveries(&alert_id).await.unwrap() }
     };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while deliveries(follower).await.is_empty() {

@@ -12,6 +12,19 @@ where
     })?
 }
 
+/// Runs `work` (store writes that belong together) as a task of its own, so it goes on
+/// to its end when its caller stops waiting: a client that hangs up drops its request's
+/// future, and must not leave half of such writes done.
+pub async fn to_the_end<T, F>(work: F) -> crate::error::AppResult<T>
+where
+    F: std::future::Future<Output = crate::error::AppResult<T>> + Send + 'static,
+    T: Send + 'static,
+{
+    tokio::spawn(work).await.map_err(|error| {
+        crate::error::AppError::Internal(format!("a store task failed: {error}"))
+    })?
+}
+
 /// Waits for `future` (a store call) from synchronous code that runs off the async
 /// runtime, on one of its blocking threads (a background job).
 pub fn wait<F: std::future::Future>(future: F) -> crate::error::AppResult<F::Output> {

@@ -59,16 +59,19 @@ pub async fn details(
     caller: Caller,
     Path(episode_id): Path<String>,
 ) -> ApiResult<Envelope<EpisodeDetailsResponse>> {
-    blocking(move || {
-        let record = lookup::episode_by_id(&state, &episode_id)?;
-        let slug = lookup::podcast_slug(&state, record.podcast_id)?;
-        let mut episode = convert::episode(&record, &slug);
-        episode.deep_analysis_requested_at = state
-            .deep_analyses()
-            .requested_time(caller.account.as_ref(), &record.episode_id.to_string())?;
-        Ok(Envelope(EpisodeDetailsResponse { episode }))
+    let catalog = state.clone();
+    let (record, slug) = blocking(move || {
+        let record = lookup::episode_by_id(&catalog, &episode_id)?;
+        let slug = lookup::podcast_slug(&catalog, record.podcast_id)?;
+        Ok((record, slug))
     })
-    .await
+    .await?;
+    let mut episode = convert::episode(&record, &slug);
+    episode.deep_analysis_requested_at = state
+        .deep_analyses()
+        .requested_time(caller.account.as_ref(), &record.episode_id.to_string())
+        .await?;
+    Ok(Envelope(EpisodeDetailsResponse { episode }))
 }
 
 /// The latest episodes (at most 150), grouped by podcast.

@@ -14,7 +14,7 @@ use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::RawJson;
-use crate::state::{AppState, blocking};
+use crate::state::AppState;
 use podlens_app::workflows::CapCheck;
 use podlens_app::workflows::fields::{object, optional_string, optional_strings};
 use podlens_app::workflows::webhooks::{
@@ -131,17 +131,15 @@ pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
 ) -> ApiResult<Envelope<WebhooksResponse>> {
-    let account = caller.require_account()?.clone();
-    blocking(move || {
-        let webhooks = state
-            .workflows
-            .team_webhooks(&account.team_id)?
-            .into_iter()
-            .map(WebhookInfo::from)
-            .collect();
-        Ok(Envelope(WebhooksResponse { webhooks }))
-    })
-    .await
+    let account = caller.require_account()?;
+    let webhooks = state
+        .workflows
+        .team_webhooks(&account.team_id)
+        .await?
+        .into_iter()
+        .map(WebhookInfo::from)
+        .collect();
+    Ok(Envelope(WebhooksResponse { webhooks }))
 }
 
 fn checked_events(events: Option<Vec<String>>) -> ApiResult<Vec<String>> {
@@ -194,18 +192,19 @@ pub async fn create(
         created_by_user_id: account.user_id.clone(),
         created_at: Utc::now(),
     };
-    blocking(move || {
-        match state.workflows.create_webhook(&row, MAX_WEBHOOKS_PER_TEAM)? {
-            CapCheck::Done(()) => Ok(Envelope(CreatedWebhook {
-                secret: row.secret.clone(),
-                webhook: WebhookInfo::from(row),
-            })),
-            CapCheck::CapReached { limit } => Err(ApiError::Forbidden(format!(
-                "Webhook limit reached: a team can register {limit} webhooks. Delete one to add another."
-            ))),
-        }
-    })
-    .await
+    match state
+        .workflows
+        .create_webhook(&row, MAX_WEBHOOKS_PER_TEAM)
+        .await?
+    {
+        CapCheck::Done(()) => Ok(Envelope(CreatedWebhook {
+            secret: row.secret.clone(),
+            webhook: WebhookInfo::from(row),
+        })),
+        CapCheck::CapReached { limit } => Err(ApiError::Forbidden(format!(
+            "Webhook limit reached: a team can register {limit} webhooks. Delete one to add another."
+        ))),
+    }
 }
 
 /// Deletes a webhook of the caller's team; deliveries still pending for it fail.
@@ -218,20 +217,18 @@ pub async fn delete_one(
     caller: Caller,
     Path(webhook_id): Path<String>,
 ) -> ApiResult<Envelope<DeletedWebhook>> {
-    let account = caller.require_account()?.clone();
-    blocking(move || {
-        if state
-            .workflows
-            .delete_webhook(&account.team_id, &webhook_id)?
-        {
-            Ok(Envelope(DeletedWebhook { webhook_id }))
-        } else {
-            Err(ApiError::NotFound(format!(
-                "Webhook not found: {webhook_id}"
-            )))
-        }
-    })
-    .await
+    let account = caller.require_account()?;
+    if state
+        .workflows
+        .delete_webhook(&account.team_id, &webhook_id)
+        .await?
+    {
+        Ok(Envelope(DeletedWebhook { webhook_id }))
+    } else {
+        Err(ApiError::NotFound(format!(
+            "Webhook not found: {webhook_id}"
+        )))
+    }
 }
 
 /// The latest deliveries to a webhook of the caller's team, newest first (at most 100).
@@ -244,35 +241,34 @@ pub async fn deliveries(
     caller: Caller,
     Path(webhook_id): Path<String>,
 ) -> ApiResult<Envelope<WebhookDeliveriesResponse>> {
-    let account = caller.require_account()?.clone();
-    blocking(move || {
-        let known = state
-            .workflows
-            .team_webhooks(&account.team_id)?
-            .iter()
-            .any(|hook| hook.webhook_id == webhook_id);
-        if !known {
-            return Err(ApiError::NotFound(format!(
-                "Webhook not found: {webhook_id}"
-            )));
-        }
-        let deliveries = state
-            .workflows
-            .webhook_deliveries(&account.team_id, &webhook_id, DELIVERIES_LISTED)?
-            .into_iter()
-            .map(|delivery| WebhookDeliveryInfo {
-                delivery_id: delivery.delivery_id,
-                event: delivery.event,
-                alert_config_id: delivery.alert_config_id,
-                status: delivery.status,
-                attempts: delivery.attempts,
-                created_at: delivery.created_at,
-                next_attempt_at: delivery.next_attempt_at,
-                sent_at: delivery.sent_at,
-                last_error: delivery.last_error,
-            })
-            .collect();
-        Ok(Envelope(WebhookDeliveriesResponse { deliveries }))
-    })
-    .await
+    let account = caller.require_account()?;
+    let known = state
+        .workflows
+        .team_webhooks(&account.team_id)
+        .await?
+        .iter()
+        .any(|hook| hook.webhook_id == webhook_id);
+    if !known {
+        return Err(ApiError::NotFound(format!(
+            "Webhook not found: {webhook_id}"
+        )));
+    }
+    let deliveries = state
+        .workflows
+        .webhook_deliveries(&account.team_id, &webhook_id, DELIVERIES_LISTED)
+        .await?
+        .into_iter()
+        .map(|delivery| WebhookDeliveryInfo {
+            delivery_id: delivery.delivery_id,
+            event: delivery.event,
+            alert_config_id: delivery.alert_config_id,
+            status: delivery.status,
+            attempts: delivery.attempts,
+            created_at: delivery.created_at,
+            next_attempt_at: delivery.next_attempt_at,
+            sent_at: delivery.sent_at,
+            last_error: delivery.last_error,
+        })
+        .collect();
+    Ok(Envelope(WebhookDeliveriesResponse { deliveries }))
 }

@@ -116,7 +116,6 @@ mod tests {
 
     use super::*;
     use crate::accounts::{SqlAccountStore, UsageSubject};
-    use crate::runtime::block_on_own_thread as block;
     use crate::workflows::WorkflowStore;
 
     fn search(id: &str) -> SearchRecord {
@@ -133,8 +132,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn searches_reach_the_store_when_flushed_and_not_before() {
+    #[tokio::test]
+    async fn searches_reach_the_store_when_flushed_and_not_before() {
         let accounts = SqlAccountStore::for_tests().unwrap();
         let workflows = WorkflowStore::open(accounts.database().clone()).unwrap();
         let history = SearchHistory::new(Arc::new(accounts));
@@ -142,18 +141,18 @@ mod tests {
             history.remember(search(id));
         }
         assert_eq!(history.pending(), 3);
-        assert_eq!(workflows.search_of_team("s2", "t1").unwrap(), None);
+        assert_eq!(workflows.search_of_team("s2", "t1").await.unwrap(), None);
 
-        assert_eq!(block(history.flush()).unwrap(), 3);
+        assert_eq!(history.flush().await.unwrap(), 3);
         assert_eq!(history.pending(), 0);
         for id in ["s1", "s2", "s3"] {
             assert_eq!(
-                workflows.search_of_team(id, "t1").unwrap(),
+                workflows.search_of_team(id, "t1").await.unwrap(),
                 Some(("podcasts".to_owned(), format!("{{\"id\":\"{id}\"}}")))
             );
         }
         // Nothing queued: nothing written.
-        assert_eq!(block(history.flush()).unwrap(), 0);
+        assert_eq!(history.flush().await.unwrap(), 0);
     }
 
     #[tokio::test]
@@ -174,22 +173,23 @@ mod tests {
         history.flush().await.unwrap();
         assert_eq!(history.pending(), 0);
         assert_eq!(
-            workflows.search_of_team("s1", "t1").unwrap(),
+            workflows.search_of_team("s1", "t1").await.unwrap(),
             Some(("podcasts".to_owned(), "{\"id\":\"s1\"}".to_owned()))
         );
     }
 
-    #[test]
-    fn searches_the_store_refuses_stay_queued_ahead_of_newer_ones() {
+    #[tokio::test]
+    async fn searches_the_store_refuses_stay_queued_ahead_of_newer_ones() {
         let accounts = SqlAccountStore::for_tests().unwrap();
         let database = accounts.database().clone();
         let history = SearchHistory::new(Arc::new(accounts));
         database
-            .wait(sqlx::raw_sql("DROP TABLE search_history").execute(database.pool()))
+            .run(sqlx::raw_sql("DROP TABLE search_history").execute(database.pool()))
+            .await
             .unwrap();
         history.remember(search("a"));
         history.remember(search("b"));
-        assert!(block(history.flush()).is_err());
+        assert!(history.flush().await.is_err());
         history.remember(search("c"));
         let ids: Vec<String> = history
             .queue()
@@ -202,21 +202,33 @@ mod tests {
 
     /// A batch whose commit went through but whose answer was lost is retried; the
     /// retry must not fail on the rows already there, or the queue would never drain.
-    #[test]
-    fn a_batch_written_again_after_a_lost_answer_does_not_block_the_queue() {
+    #[tokio::test]
+    async fn a_batch_written_again_after_a_lost_answer_does_not_block_the_queue() {
         let accounts = SqlAccountStore::for_tests().unwrap();
         let workflows = WorkflowStore::open(accounts.database().clone()).unwrap();
         // More than one statement's worth of rows, so every statement meets a duplicate.
         let batch: Vec<SearchRecord> = (0..150).map(|at| search(&format!("r{at}"))).collect();
-        block(accounts.record_searches(&batch)).unwrap();
+        accounts.record_searches(&batch).await.unwrap();
         let history = SearchHistory::new(Arc::new(accounts));
         for record in batch.iter().cloned().chain([search("new")]) {
             history.remember(record);
         }
-        assert_eq!(block(history.flush()).unwrap(), 151);
+        assert_eq!(history.flush().await.unwrap(), 151);
         assert_eq!(history.pending(), 0);
-        assert!(workflows.search_of_team("new", "t1").unwrap().is_some());
-        assert!(workflows.search_of_team("r149", "t1").unwrap().is_some());
+        assert!(
+            workflows
+                .search_of_team("new", "t1")
+                .await
+                .unwrap()
+                .is_some()
+        );
+        assert!(
+            workflows
+                .search_of_team("r149", "t1")
+                .await
+                .unwrap()
+                .is_some()
+        );
     }
 
     #[test]

@@ -197,10 +197,8 @@ pub fn spawn_background_jobs(state: App, interval: std::time::Duration) {
             if !resumed {
                 resumed = true;
                 let resume_state = state.clone();
-                if let Err(error) = tokio::task::spawn_blocking(move || {
-                    resume_state.guest_pipeline().resume();
-                })
-                .await
+                if let Err(error) =
+                    tokio::spawn(async move { resume_state.guest_pipeline().resume().await }).await
                 {
                     tracing::error!(%error, "resuming guest-profile pipelines panicked");
                 }

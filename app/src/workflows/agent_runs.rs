@@ -170,7 +170,7 @@ fn context_kind(value: CustomPromptContextType) -> ContextKind {
 /// The prompt and context type of a `custom` run: a stored prompt of the team, or a
 /// prompt text with a `contextType` (default: podcast when `podcastId` is given,
 /// else episode).
-fn custom_prompt(
+async fn custom_prompt(
     store: &WorkflowStore,
     team_id: &str,
     body: &serde_json::Map<String, Value>,
@@ -185,7 +185,7 @@ fn custom_prompt(
             "Either customPromptId or prompt is required".into(),
         )),
         (Some(id), None) => {
-            let prompt = custom_prompts::find(store, team_id, id.trim())?;
+            let prompt = custom_prompts::find(store, team_id, id.trim()).await?;
             Ok((prompt.prompt, context_kind(prompt.context_type)))
         }
         (None, Some(text)) => {
@@ -353,30 +353,25 @@ impl AgentRuns {
             "project" => {
                 let reference = required(&body, "projectId")?;
                 let limit = suggestion_limit(&body)?;
-                let (store, team) = (self.store.clone(), account.team_id.clone());
-                let project = blocking(move || {
-                    store.find_project(&team, &reference)?.ok_or_else(|| {
-                        AppError::NotFound(format!("Project not found: {reference}"))
-                    })
-                })
-                .await?;
+                let project = self
+                    .store
+                    .find_project(&account.team_id, &reference)
+                    .await?
+                    .ok_or_else(|| AppError::NotFound(format!("Project not found: {reference}")))?;
                 let charge = self
                     .metering
                     .charge(requester, UsageCounter::AiAssist)
                     .await?;
                 let blacklisted =
                     blacklist_of(&self.blacklists, self.accounts.as_ref(), Some(account)).await?;
-                let (service, owner) = (self.clone(), account.clone());
-                let assist = blocking(move || {
-                    suggest::project_assist(
-                        &service.store,
-                        service.engine.as_ref(),
-                        blacklisted,
-                        &owner,
-                        &project,
-                        limit,
-                    )
-                })
+                let assist = suggest::project_assist(
+                    &self.store,
+                    self.engine.as_ref(),
+                    blacklisted,
+                    account,
+                    &project,
+                    limit,
+                )
                 .await?;
                 (Some(charge), to_value(assist)?)
             }
@@ -387,13 +382,10 @@ impl AgentRuns {
                 (Some(charge), to_value(prep)?)
             }
             "custom" => {
-                let (service, team_id) = (self.clone(), account.team_id.clone());
-                let (prompt, context_kind, context) = blocking(move || {
-                    let (prompt, context_kind) = custom_prompt(&service.store, &team_id, &body)?;
-                    let context = load_context(&service.catalog, context_kind, &body)?;
-                    Ok((prompt, context_kind, context))
-                })
-                .await?;
+                let (prompt, context_kind) =
+                    custom_prompt(&self.store, &account.team_id, &body).await?;
+                let catalog = self.catalog.clone();
+                let context = blocking(move || load_context(&catalog, context_kind, &body)).await?;
                 let charge = self
                     .metering
                     .charge(requester, UsageCounter::AiAssist)

@@ -423,16 +423,14 @@ impl AlertConfigs {
         let cap = plan.limits().alerts.map(u64::from);
         self.members_only(&config.team_id, &config.alert_settings)
             .await?;
-        let service = self.clone();
-        let saved = config.clone();
-        let inserted = blocking(move || {
-            service.workflows.insert_doc_capped(
+        let inserted = self
+            .workflows
+            .insert_doc_capped(
                 DocKind::AlertConfig,
-                &alert_document(saved, false),
+                &alert_document(config.clone(), false),
                 cap,
             )
-        })
-        .await?;
+            .await?;
         match inserted {
             CapCheck::Done(()) => {
                 self.spawn_first_run(config.clone());
@@ -446,12 +444,7 @@ impl AlertConfigs {
 
     /// The team's alert `id`.
     pub async fn get(&self, account: &Account, id: &str) -> AppResult<AlertConfig> {
-        let (workflows, team_id, id) = (
-            self.workflows.clone(),
-            account.team_id.clone(),
-            id.to_owned(),
-        );
-        blocking(move || find(&workflows, &team_id, &id)).await
+        find(&self.workflows, &account.team_id, id).await
     }
 
     /// The team's alerts, filtered and sorted as `query` asks (newest first by default).
@@ -460,15 +453,14 @@ impl AlertConfigs {
         account: &Account,
         query: AlertListQuery,
     ) -> AppResult<AlertConfigList> {
-        let (workflows, team_id) = (self.workflows.clone(), account.team_id.clone());
-        let docs: Vec<Stored<AlertConfig>> = blocking(move || {
-            let filter = DocFilter {
-                team_id: Some(&team_id),
-                ..DocFilter::default()
-            };
-            workflows.list_docs(DocKind::AlertConfig, &filter)
-        })
-        .await?;
+        let filter = DocFilter {
+            team_id: Some(&account.team_id),
+            ..DocFilter::default()
+        };
+        let docs: Vec<Stored<AlertConfig>> = self
+            .workflows
+            .list_docs(DocKind::AlertConfig, &filter)
+            .await?;
         let mut configs: Vec<AlertConfig> = docs
             .into_iter()
             .map(|doc| doc.value)
@@ -505,84 +497,70 @@ impl AlertConfigs {
         id: &str,
         changes: AlertConfigChanges,
     ) -> AppResult<AlertConfig> {
-        let (service, team_id, found_id) = (self.clone(), account.team_id.clone(), id.to_owned());
         let settings_changed = changes.alert_settings.is_some();
-        let config = blocking(move || {
-            let mut config = find(&service.workflows, &team_id, &found_id)?;
-            if let Some(name) = changes.alert_name {
-                config.alert_name = name;
+        let mut config = find(&self.workflows, &account.team_id, id).await?;
+        if let Some(name) = changes.alert_name {
+            config.alert_name = name;
+        }
+        if let Some(email) = changes.email_settings {
+            config.email_settings = email;
+        }
+        if let Some(flag) = changes.enabled {
+            config.enabled = flag;
+        }
+        if let Some(settings) = changes.alert_settings {
+            let kind = optional_string(&settings, "type")?.unwrap_or(config.alert_type.clone());
+            if kind != config.alert_type {
+                return Err(AppError::Invalid(format!(
+                    "alertSettings.type must stay \"{}\"",
+                    config.alert_type
+                )));
             }
-            if let Some(email) = changes.email_settings {
-                config.email_settings = email;
-            }
-            if let Some(flag) = changes.enabled {
-                config.enabled = flag;
-            }
-            if let Some(settings) = changes.alert_settings {
-                let kind = optional_string(&settings, "type")?.unwrap_or(config.alert_type.clone());
-                if kind != config.alert_type {
-                    return Err(AppError::Invalid(format!(
-                        "alertSettings.type must stay \"{}\"",
-                        config.alert_type
-                    )));
-                }
-                let value = match optional_string(&settings, "value")? {
-                    Some(value) => alert_value(Some(value))?,
-                    None => config
-                        .alert_settings
-                        .get("value")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned(),
-                };
-                let mut checked = checked_settings(&settings)?;
-                checked.insert("type".into(), json!(kind));
-                checked.insert("value".into(), json!(value));
-                config.alert_settings = checked;
-            }
-            config.updated_at = Utc::now();
-            Ok(config)
-        })
-        .await?;
+            let value = match optional_string(&settings, "value")? {
+                Some(value) => alert_value(Some(value))?,
+                None => config
+                    .alert_settings
+                    .get("value")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+            };
+            let mut checked = checked_settings(&settings)?;
+            checked.insert("type".into(), json!(kind));
+            checked.insert("value".into(), json!(value));
+            config.alert_settings = checked;
+        }
+        config.updated_at = Utc::now();
         if settings_changed {
             self.members_only(&account.team_id, &config.alert_settings)
                 .await?;
         }
-        let (workflows, id) = (self.workflows.clone(), id.to_owned());
-        blocking(move || {
-            // Written only while the alert is live: deleted since it was read, it stays
-            // deleted (writing it back would put the team over its alert cap).
-            if !workflows
-                .update_live_doc(DocKind::AlertConfig, &alert_document(config.clone(), false))?
-            {
-                return Err(not_found(&id));
-            }
-            Ok(config)
-        })
-        .await
+        // Written only while the alert is live: deleted since it was read, it stays
+        // deleted (writing it back would put the team over its alert cap).
+        if !self
+            .workflows
+            .update_live_doc(DocKind::AlertConfig, &alert_document(config.clone(), false))
+            .await?
+        {
+            return Err(not_found(id));
+        }
+        Ok(config)
     }
 
     /// Deletes the team's alert `id` (softly: it stops running and is no longer listed).
     pub async fn delete(&self, account: &Account, id: &str) -> AppResult<()> {
-        let (workflows, team_id, id) = (
-            self.workflows.clone(),
-            account.team_id.clone(),
-            id.to_owned(),
-        );
-        blocking(move || {
-            let mut config = find(&workflows, &team_id, &id)?;
-            config.updated_at = Utc::now();
-            config.enabled = false;
-            workflows.put_doc(DocKind::AlertConfig, &alert_document(config, true))
-        })
-        .await
+        let mut config = find(&self.workflows, &account.team_id, id).await?;
+        config.updated_at = Utc::now();
+        config.enabled = false;
+        self.workflows
+            .put_doc(DocKind::AlertConfig, &alert_document(config, true))
+            .await
     }
 
     /// A page of the team's matches: one per episode, newest first.
     pub async fn matches(&self, account: &Account, query: MatchesQuery) -> AppResult<MatchesPage> {
-        let (workflows, team_id) = (self.workflows.clone(), account.team_id.clone());
-        let id = query.alert_config_id.clone();
-        let all = blocking(move || team_matches(&workflows, &team_id, id.as_deref())).await?;
+        let id = query.alert_config_id.as_deref();
+        let all = team_matches(&self.workflows, &account.team_id, id).await?;
         let show_filtered = query.include_filtered.unwrap_or(false);
         let kept: Vec<AlertMatch> = all
             .into_iter()
@@ -604,9 +582,8 @@ impl AlertConfigs {
 
     /// A page of the team's match history: one item per mention, 50 a page.
     pub async fn history(&self, account: &Account, query: HistoryQuery) -> AppResult<HistoryPage> {
-        let (workflows, team_id) = (self.workflows.clone(), account.team_id.clone());
-        let id = query.alert_config_id.clone();
-        let all = blocking(move || team_matches(&workflows, &team_id, id.as_deref())).await?;
+        let id = query.alert_config_id.as_deref();
+        let all = team_matches(&self.workflows, &account.team_id, id).await?;
         let items: Vec<Value> = all
             .iter()
             .filter(|m| query.since.is_none_or(|since| m.first_matched_at >= since))
@@ -674,31 +651,35 @@ const FIRST_RUNS_AT_ONCE: usize = 2;
 
 static FIRST_RUNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(FIRST_RUNS_AT_ONCE);
 
-fn find(workflows: &WorkflowStore, team_id: &str, id: &str) -> AppResult<AlertConfig> {
+async fn find(workflows: &WorkflowStore, team_id: &str, id: &str) -> AppResult<AlertConfig> {
     workflows
-        .get_live_doc::<AlertConfig>(DocKind::AlertConfig, team_id, id)?
+        .get_live_doc::<AlertConfig>(DocKind::AlertConfig, team_id, id)
+        .await?
         .map(|doc| doc.value)
         .ok_or_else(|| not_found(id))
 }
 
-fn team_matches(
+async fn team_matches(
     workflows: &WorkflowStore,
     team_id: &str,
     alert_config_id: Option<&str>,
 ) -> AppResult<Vec<AlertMatch>> {
     if let Some(id) = alert_config_id {
         workflows
-            .get_doc::<AlertConfig>(DocKind::AlertConfig, Some(team_id), id)?
+            .get_doc::<AlertConfig>(DocKind::AlertConfig, Some(team_id), id)
+            .await?
             .ok_or_else(|| not_found(id))?;
     }
-    let docs: Vec<Stored<AlertMatch>> = workflows.list_docs(
-        DocKind::AlertMatch,
-        &DocFilter {
-            team_id: Some(team_id),
-            parent_id: alert_config_id,
-            ..DocFilter::default()
-        },
-    )?;
+    let docs: Vec<Stored<AlertMatch>> = workflows
+        .list_docs(
+            DocKind::AlertMatch,
+            &DocFilter {
+                team_id: Some(team_id),
+                parent_id: alert_config_id,
+                ..DocFilter::default()
+            },
+        )
+        .await?;
     let mut matches: Vec<AlertMatch> = docs.into_iter().map(|doc| doc.value).collect();
     matches.sort_by(|a, b| {
         b.first_matched_at

@@ -556,15 +556,14 @@ pub fn run_alert(alerts: &Alerts, config: &AlertConfig) -> AppResult<Vec<AlertMa
     } else {
         mail_recipients(alerts, config)?
     };
-    let found = alerts
-        .store
-        .record_alert_matches(config, found, &recipients, now)?;
+    let store = &alerts.store;
+    let found = store.wait(store.record_alert_matches(config, found, &recipients, now))?;
     // Only the run date is written, in place: an update or delete made meanwhile is kept.
-    alerts.store.merge_into_doc(
+    store.wait(store.merge_into_doc(
         DocKind::AlertConfig,
         &config.id,
         &serde_json::json!({ "lastRunDate": now }),
-    )?;
+    ))?;
     Ok(found)
 }
 
@@ -627,7 +626,9 @@ pub async fn emails_outside_team(
 /// or of a member since removed, is skipped). Run from a background job's thread: it
 /// waits for the store there.
 fn mail_recipients(alerts: &Alerts, config: &AlertConfig) -> AppResult<Vec<String>> {
-    let members = crate::runtime::wait(alerts.accounts.team_users(&config.team_id))??;
+    let members = alerts
+        .store
+        .wait(alerts.accounts.team_users(&config.team_id))?;
     let mut recipients: Vec<String> = members
         .iter()
         .filter(|user| user.id == config.created_by_user_id)
@@ -701,9 +702,9 @@ pub fn match_wire(m: &AlertMatch, show_filtered: bool) -> Value {
 /// worker.
 pub fn run_enabled_alerts(alerts: &Alerts) -> AppResult<AlertRunReport> {
     let mut report = AlertRunReport::default();
-    let configs: Vec<Stored<AlertConfig>> = alerts
-        .store
-        .list_docs(DocKind::AlertConfig, &DocFilter::default())?;
+    let store = &alerts.store;
+    let configs: Vec<Stored<AlertConfig>> =
+        store.wait(store.list_docs(DocKind::AlertConfig, &DocFilter::default()))?;
     for config in configs.into_iter().filter(|c| c.value.enabled) {
         match run_alert(alerts, &config.value) {
             Ok(found) => {

@@ -20,7 +20,6 @@ use super::fields::{
 use super::{CapCheck, WorkflowStore};
 use crate::accounts::Account;
 use crate::error::{AppError, AppResult};
-use crate::runtime::blocking;
 
 /// The longest prompt text, in characters.
 pub const MAX_PROMPT_CHARS: usize = 10_000;
@@ -152,17 +151,15 @@ pub struct CustomPrompts {
 impl CustomPrompts {
     /// The team's prompts, oldest first.
     pub async fn list(&self, account: &Account) -> AppResult<Vec<CustomPromptItem>> {
-        let (workflows, team_id) = (self.workflows.clone(), account.team_id.clone());
-        blocking(move || {
-            let filter = DocFilter {
-                team_id: Some(&team_id),
-                ..DocFilter::default()
-            };
-            let prompts =
-                workflows.list_docs::<CustomPromptItem>(DocKind::CustomPrompt, &filter)?;
-            Ok(prompts.into_iter().map(|doc| doc.value).collect())
-        })
-        .await
+        let filter = DocFilter {
+            team_id: Some(&account.team_id),
+            ..DocFilter::default()
+        };
+        let prompts = self
+            .workflows
+            .list_docs::<CustomPromptItem>(DocKind::CustomPrompt, &filter)
+            .await?;
+        Ok(prompts.into_iter().map(|doc| doc.value).collect())
     }
 
     /// Keeps a new prompt for the account's team: refused once the team keeps
@@ -184,11 +181,10 @@ impl CustomPrompts {
             updated_at: now,
         };
         let stored = Stored::new(item.id.clone(), account.team_id.clone(), now, item.clone());
-        let workflows = self.workflows.clone();
-        let inserted = blocking(move || {
-            workflows.insert_doc_capped(DocKind::CustomPrompt, &stored, Some(MAX_PROMPTS_PER_TEAM))
-        })
-        .await?;
+        let inserted = self
+            .workflows
+            .insert_doc_capped(DocKind::CustomPrompt, &stored, Some(MAX_PROMPTS_PER_TEAM))
+            .await?;
         match inserted {
             CapCheck::Done(()) => Ok(item),
             CapCheck::CapReached { limit } => Err(AppError::Forbidden(format!(
@@ -199,12 +195,7 @@ impl CustomPrompts {
 
     /// The team's prompt `id`.
     pub async fn get(&self, account: &Account, id: &str) -> AppResult<CustomPromptItem> {
-        let (workflows, team_id, id) = (
-            self.workflows.clone(),
-            account.team_id.clone(),
-            id.to_owned(),
-        );
-        blocking(move || find(&workflows, &team_id, &id)).await
+        find(&self.workflows, &account.team_id, id).await
     }
 
     /// Applies `changes` to the team's prompt `id`.
@@ -214,59 +205,53 @@ impl CustomPrompts {
         id: &str,
         changes: CustomPromptChanges,
     ) -> AppResult<CustomPromptItem> {
-        let (workflows, team_id, id) = (
-            self.workflows.clone(),
-            account.team_id.clone(),
-            id.to_owned(),
-        );
-        blocking(move || {
-            let mut doc = workflows
-                .get_live_doc::<CustomPromptItem>(DocKind::CustomPrompt, &team_id, &id)?
-                .ok_or_else(|| not_found(&id))?;
-            let item = &mut doc.value;
-            if let Some(name) = changes.name {
-                item.name = name;
-            }
-            if let Some(description) = changes.description {
-                item.description = description;
-            }
-            if let Some(context_type) = changes.context_type {
-                item.context_type = context_type;
-            }
-            if let Some(prompt) = changes.prompt {
-                item.prompt = prompt;
-            }
-            item.updated_at = Utc::now();
-            doc.updated_at = item.updated_at;
-            workflows.put_doc(DocKind::CustomPrompt, &doc)?;
-            Ok(doc.value)
-        })
-        .await
+        let mut doc = self
+            .workflows
+            .get_live_doc::<CustomPromptItem>(DocKind::CustomPrompt, &account.team_id, id)
+            .await?
+            .ok_or_else(|| not_found(id))?;
+        let item = &mut doc.value;
+        if let Some(name) = changes.name {
+            item.name = name;
+        }
+        if let Some(description) = changes.description {
+            item.description = description;
+        }
+        if let Some(context_type) = changes.context_type {
+            item.context_type = context_type;
+        }
+        if let Some(prompt) = changes.prompt {
+            item.prompt = prompt;
+        }
+        item.updated_at = Utc::now();
+        doc.updated_at = item.updated_at;
+        self.workflows.put_doc(DocKind::CustomPrompt, &doc).await?;
+        Ok(doc.value)
     }
 
     /// Deletes the team's prompt `id`.
     pub async fn delete(&self, account: &Account, id: &str) -> AppResult<()> {
-        let (workflows, team_id, id) = (
-            self.workflows.clone(),
-            account.team_id.clone(),
-            id.to_owned(),
-        );
-        blocking(move || {
-            if workflows.remove_doc(DocKind::CustomPrompt, &team_id, &id)? {
-                Ok(())
-            } else {
-                Err(not_found(&id))
-            }
-        })
-        .await
+        if self
+            .workflows
+            .remove_doc(DocKind::CustomPrompt, &account.team_id, id)
+            .await?
+        {
+            Ok(())
+        } else {
+            Err(not_found(id))
+        }
     }
 }
 
-/// The team's prompt `id` (blocking: for workflows already off the runtime, such as
-/// the agent's `custom` kind).
-pub fn find(workflows: &WorkflowStore, team_id: &str, id: &str) -> AppResult<CustomPromptItem> {
+/// The team's prompt `id`.
+pub async fn find(
+    workflows: &WorkflowStore,
+    team_id: &str,
+    id: &str,
+) -> AppResult<CustomPromptItem> {
     workflows
-        .get_live_doc::<CustomPromptItem>(DocKind::CustomPrompt, team_id, id)?
+        .get_live_doc::<CustomPromptItem>(DocKind::CustomPrompt, team_id, id)
+        .await?
         .map(|doc| doc.value)
         .ok_or_else(|| not_found(id))
 }

@@ -23,7 +23,7 @@ use crate::accounts::metering::{Charge, Metering, Requester};
 use crate::accounts::{Account, UsageCounter};
 use crate::catalog::CatalogReader;
 use crate::error::{AppError, AppResult};
-use crate::runtime::blocking;
+use crate::runtime::{blocking, to_the_end};
 
 /// The most episodes one request analyses, and how many it takes by default.
 pub const MAX_EPISODES_PER_REQUEST: usize = 10;
@@ -126,18 +126,23 @@ pub struct DeepAnalyses {
 }
 
 impl DeepAnalyses {
-    fn stored(&self, team_id: &str, episode_id: &str) -> AppResult<Option<EpisodeDeepAnalysis>> {
+    async fn stored(
+        &self,
+        team_id: &str,
+        episode_id: &str,
+    ) -> AppResult<Option<EpisodeDeepAnalysis>> {
         Ok(self
             .store
             .get_doc::<EpisodeDeepAnalysis>(
                 DocKind::DeepAnalysis,
                 Some(team_id),
                 &doc_id(team_id, episode_id),
-            )?
+            )
+            .await?
             .map(|doc| doc.value))
     }
 
-    fn team_analyses(
+    async fn team_analyses(
         &self,
         team_id: &str,
         podcast_id: &str,
@@ -151,7 +156,8 @@ impl DeepAnalyses {
                     parent_id: Some(podcast_id),
                     ..DocFilter::default()
                 },
-            )?
+            )
+            .await?
             .into_iter()
             .map(|doc| doc.value)
             .collect())
@@ -160,7 +166,7 @@ impl DeepAnalyses {
     /// When the caller's team asked for a deep analysis of each of the podcast's
     /// episodes that has one (`deepAnalysisRequestedAt` of the episode answers); empty
     /// for a signed-out caller.
-    pub fn requested_times(
+    pub async fn requested_times(
         &self,
         account: Option<&Account>,
         podcast_id: &str,
@@ -169,14 +175,15 @@ impl DeepAnalyses {
             return Ok(HashMap::new());
         };
         Ok(self
-            .team_analyses(&account.team_id, podcast_id)?
+            .team_analyses(&account.team_id, podcast_id)
+            .await?
             .into_iter()
             .map(|analysis| (analysis.episode_id, analysis.deep_analysis_requested_at))
             .collect())
     }
 
     /// When the caller's team asked for a deep analysis of the episode, if it did.
-    pub fn requested_time(
+    pub async fn requested_time(
         &self,
         account: Option<&Account>,
         episode_id: &str,
@@ -185,7 +192,8 @@ impl DeepAnalyses {
             return Ok(None);
         };
         Ok(self
-            .stored(&account.team_id, episode_id)?
+            .stored(&account.team_id, episode_id)
+            .await?
             .map(|analysis| analysis.deep_analysis_requested_at))
     }
 
@@ -231,23 +239,18 @@ impl DeepAnalyses {
             completed_at: Utc::now(),
             analysis,
         };
+        // Charged: the analysis is kept, even if the caller stops waiting.
         let store = self.store.clone();
-        let saved = record.clone();
-        blocking(move || {
-            store.put_doc(
-                DocKind::DeepAnalysis,
-                &Stored {
-                    id: doc_id(&team_id, &saved.episode_id),
-                    team_id: team_id.clone(),
-                    parent_id: Some(saved.podcast_id.clone()),
-                    created_at: saved.deep_analysis_requested_at,
-                    updated_at: saved.completed_at,
-                    deleted: false,
-                    value: saved,
-                },
-            )
-        })
-        .await?;
+        let saved = Stored {
+            id: doc_id(&team_id, &record.episode_id),
+            team_id: team_id.clone(),
+            parent_id: Some(record.podcast_id.clone()),
+            created_at: record.deep_analysis_requested_at,
+            updated_at: record.completed_at,
+            deleted: false,
+            value: record.clone(),
+        };
+        to_the_end(async move { store.put_doc(DocKind::DeepAnalysis, &saved).await }).await?;
         Ok((record, charge))
     }
 
@@ -260,21 +263,21 @@ impl DeepAnalyses {
         episode_id: &str,
         force: bool,
     ) -> AppResult<(Option<Charge>, EpisodeDeepAnalysis)> {
-        let (service, team_id, episode_id) =
-            (self.clone(), account.team_id.clone(), episode_id.to_owned());
-        let (podcast, episode, cached) = blocking(move || {
-            let episode = service.catalog.episode(&episode_id)?;
-            let podcast = service
-                .catalog
+        let (catalog, episode_id) = (self.catalog.clone(), episode_id.to_owned());
+        let (podcast, episode) = blocking(move || {
+            let episode = catalog.episode(&episode_id)?;
+            let podcast = catalog
                 .snapshot()?
                 .podcast_by_id(episode.podcast_id)?
                 .ok_or_else(|| {
                     crate::catalog::podcast_not_found(&episode.podcast_id.to_string())
                 })?;
-            let cached = service.stored(&team_id, &episode.episode_id.to_string())?;
-            Ok((podcast, episode, cached))
+            Ok((podcast, episode))
         })
         .await?;
+        let cached = self
+            .stored(&account.team_id, &episode.episode_id.to_string())
+            .await?;
         if let Some(analysis) = cached.filter(|_| !force) {
             return Ok((None, analysis));
         }
@@ -328,17 +331,18 @@ impl DeepAnalyses {
             .limit
             .map_or(DEFAULT_EPISODES_PER_REQUEST, usize::from);
         let force = request.force_regenerate.unwrap_or(false);
-        let (service, team_id) = (self.clone(), account.team_id.clone());
-        let (podcast, episodes, cached) = blocking(move || {
+        let service = self.clone();
+        let (podcast, episodes) = blocking(move || {
             let podcast = service.catalog.podcast(&request.podcast_id)?;
             let episodes = service.requested_episodes(&podcast, request.episode_ids, limit)?;
-            let cached = episodes
-                .iter()
-                .map(|episode| service.stored(&team_id, &episode.episode_id.to_string()))
-                .collect::<AppResult<Vec<_>>>()?;
-            Ok((podcast, episodes, cached))
+            Ok((podcast, episodes))
         })
         .await?;
+        let mut cached = Vec::with_capacity(episodes.len());
+        for episode in &episodes {
+            let id = episode.episode_id.to_string();
+            cached.push(self.stored(&account.team_id, &id).await?);
+        }
         let mut analyses = Vec::with_capacity(episodes.len());
         let mut last_charge = None;
         let mut generated = 0;
@@ -371,27 +375,20 @@ impl DeepAnalyses {
         account: &Account,
         podcast_key: &str,
     ) -> AppResult<DeepAnalysesResponse> {
-        let (service, team_id, podcast_key) = (
-            self.clone(),
-            account.team_id.clone(),
-            podcast_key.to_owned(),
-        );
-        blocking(move || {
-            let podcast = service.catalog.podcast(&podcast_key)?;
-            let podcast_id = podcast.podcast_id.to_string();
-            let mut analyses = service.team_analyses(&team_id, &podcast_id)?;
-            analyses.sort_by(|a, b| {
-                b.episode_published_at
-                    .cmp(&a.episode_published_at)
-                    .then(a.episode_id.cmp(&b.episode_id))
-            });
-            Ok(DeepAnalysesResponse {
-                podcast_id,
-                podcast_slug: podcast.podcast_slug,
-                generated: 0,
-                deep_analyses: analyses,
-            })
+        let (catalog, podcast_key) = (self.catalog.clone(), podcast_key.to_owned());
+        let podcast = blocking(move || catalog.podcast(&podcast_key)).await?;
+        let podcast_id = podcast.podcast_id.to_string();
+        let mut analyses = self.team_analyses(&account.team_id, &podcast_id).await?;
+        analyses.sort_by(|a, b| {
+            b.episode_published_at
+                .cmp(&a.episode_published_at)
+                .then(a.episode_id.cmp(&b.episode_id))
+        });
+        Ok(DeepAnalysesResponse {
+            podcast_id,
+            podcast_slug: podcast.podcast_slug,
+            generated: 0,
+            deep_analyses: analyses,
         })
-        .await
     }
 }

@@ -54,7 +54,6 @@ use super::store::WorkflowStore;
 use super::webhooks::{AttemptFailure, WebhookSender, team_webhooks_on};
 use crate::error::{AppError, AppResult};
 use crate::mail::{Mail, MessageIdentity};
-use crate::runtime::blocking;
 
 /// The e-mail channel: the target is the address.
 pub const CHANNEL_EMAIL: &str = "email";
@@ -253,7 +252,7 @@ impl WorkflowStore {
     /// `alert_match`, all in one write transaction. Returns the new matches (those
     /// with no match stored for the same alert and episode before: the inserts the
     /// conflict on (kind, id) did not skip).
-    pub fn record_alert_matches(
+    pub async fn record_alert_matches(
         &self,
         config: &AlertConfig,
         found: Vec<AlertMatch>,
@@ -279,61 +278,67 @@ impl WorkflowStore {
             })
             .collect::<AppResult<Vec<_>>>()?;
         let database = self.database();
-        database.wait(async {
-            let mut tx = database.begin_write().await?;
-            let mut new = Vec::new();
-            for (insert, matched) in docs {
-                if insert.execute(&mut *tx).await?.rows_affected() > 0 {
-                    new.push(matched);
+        database
+            .run(async {
+                let mut tx = database.begin_write().await?;
+                let mut new = Vec::new();
+                for (insert, matched) in docs {
+                    if insert.execute(&mut *tx).await?.rows_affected() > 0 {
+                        new.push(matched);
+                    }
                 }
-            }
-            let kept: Vec<&AlertMatch> = new.iter().filter(|m| m.status == "kept").collect();
-            if !kept.is_empty() {
-                let subject = match_mail_subject(config, kept.len());
-                let text = match_mail_text(config, &kept);
-                for to in recipients {
-                    let delivery = NewDelivery {
-                        channel: CHANNEL_EMAIL,
-                        target: to,
-                        payload: json!({"to": to, "subject": subject, "text": text}),
-                        delivery_id: uuid::Uuid::new_v4().to_string(),
-                    };
-                    insert_delivery(&mut tx, config, &delivery, now).await?;
+                let kept: Vec<&AlertMatch> = new.iter().filter(|m| m.status == "kept").collect();
+                if !kept.is_empty() {
+                    let subject = match_mail_subject(config, kept.len());
+                    let text = match_mail_text(config, &kept);
+                    for to in recipients {
+                        let delivery = NewDelivery {
+                            channel: CHANNEL_EMAIL,
+                            target: to,
+                            payload: json!({"to": to, "subject": subject, "text": text}),
+                            delivery_id: uuid::Uuid::new_v4().to_string(),
+                        };
+                        insert_delivery(&mut tx, config, &delivery, now).await?;
+                    }
+                    let webhooks = team_webhooks_on(&mut *tx, &config.team_id).await?;
+                    for webhook in webhooks.iter().filter(|w| w.wants(EVENT_ALERT_MATCH)) {
+                        let delivery_id = uuid::Uuid::new_v4().to_string();
+                        let delivery = NewDelivery {
+                            channel: CHANNEL_WEBHOOK,
+                            target: &webhook.webhook_id,
+                            payload: alert_match_body(&delivery_id, config, &kept, now),
+                            delivery_id,
+                        };
+                        insert_delivery(&mut tx, config, &delivery, now).await?;
+                    }
                 }
-                let webhooks = team_webhooks_on(&mut *tx, &config.team_id).await?;
-                for webhook in webhooks.iter().filter(|w| w.wants(EVENT_ALERT_MATCH)) {
-                    let delivery_id = uuid::Uuid::new_v4().to_string();
-                    let delivery = NewDelivery {
-                        channel: CHANNEL_WEBHOOK,
-                        target: &webhook.webhook_id,
-                        payload: alert_match_body(&delivery_id, config, &kept, now),
-                        delivery_id,
-                    };
-                    insert_delivery(&mut tx, config, &delivery, now).await?;
-                }
-            }
-            tx.commit().await?;
-            Ok(new)
-        })
+                tx.commit().await?;
+                Ok(new)
+            })
+            .await
     }
 
     /// The ledger's rows a query selects.
-    fn deliveries(&self, query: Query<'static, Any, AnyArguments>) -> AppResult<Vec<Delivery>> {
+    async fn deliveries(
+        &self,
+        query: Query<'static, Any, AnyArguments>,
+    ) -> AppResult<Vec<Delivery>> {
         let database = self.database();
-        let rows = database.wait(query.fetch_all(database.pool()))?;
+        let rows = database.run(query.fetch_all(database.pool())).await?;
         rows.iter().map(read_row).collect()
     }
 
     /// The deliveries of an alert, oldest first.
-    pub fn alert_deliveries(&self, alert_config_id: &str) -> AppResult<Vec<Delivery>> {
+    pub async fn alert_deliveries(&self, alert_config_id: &str) -> AppResult<Vec<Delivery>> {
         self.deliveries(
             select("WHERE alert_config_id = $1 ORDER BY created_at, channel, delivery_id")
                 .bind(alert_config_id),
         )
+        .await
     }
 
     /// The latest deliveries to one webhook of a team, newest first.
-    pub fn webhook_deliveries(
+    pub async fn webhook_deliveries(
         &self,
         team_id: &str,
         webhook_id: &str,
@@ -348,26 +353,29 @@ impl WorkflowStore {
             .bind(webhook_id)
             .bind(i64::try_from(limit).unwrap_or(i64::MAX)),
         )
+        .await
     }
 
     /// Makes attempts cut short due again: those whose lease is over, or every one
     /// when `all` (the first pass after a start; see the module documentation).
-    fn resume_interrupted(&self, now: Timestamp, all: bool) -> AppResult<u64> {
+    async fn resume_interrupted(&self, now: Timestamp, all: bool) -> AppResult<u64> {
         let database = self.database();
-        let resumed = database.wait(
-            sqlx::query(
-                "UPDATE alert_deliveries SET status = 'pending', next_attempt_at = $1,
+        let resumed = database
+            .run(
+                sqlx::query(
+                    "UPDATE alert_deliveries SET status = 'pending', next_attempt_at = $1,
                      last_error = 'interrupted: the server stopped during the attempt'
                  WHERE status = 'sending' AND ($2 = 1 OR next_attempt_at <= $1)",
+                )
+                .bind(time_text(now))
+                .bind(i64::from(all))
+                .execute(database.writer()),
             )
-            .bind(time_text(now))
-            .bind(i64::from(all))
-            .execute(database.writer()),
-        )?;
+            .await?;
         Ok(resumed.rows_affected())
     }
 
-    fn due_deliveries(&self, now: Timestamp, limit: usize) -> AppResult<Vec<Delivery>> {
+    async fn due_deliveries(&self, now: Timestamp, limit: usize) -> AppResult<Vec<Delivery>> {
         self.deliveries(
             select(
                 "WHERE status = 'pending' AND next_attempt_at <= $1
@@ -376,23 +384,26 @@ impl WorkflowStore {
             .bind(time_text(now))
             .bind(i64::try_from(limit).unwrap_or(i64::MAX)),
         )
+        .await
     }
 
     /// Claims a pending delivery for an attempt until `now` + [`ATTEMPT_LEASE`]; the
     /// attempt's number, or `None` when it is not pending (another pass took it).
-    fn begin_attempt(&self, delivery_id: &str, now: Timestamp) -> AppResult<Option<u32>> {
+    async fn begin_attempt(&self, delivery_id: &str, now: Timestamp) -> AppResult<Option<u32>> {
         let database = self.database();
         let lease_end = now + chrono::Duration::from_std(ATTEMPT_LEASE).unwrap_or_default();
-        let claimed = database.wait(
-            sqlx::query(
-                "UPDATE alert_deliveries SET status = 'sending', attempts = attempts + 1,
+        let claimed = database
+            .run(
+                sqlx::query(
+                    "UPDATE alert_deliveries SET status = 'sending', attempts = attempts + 1,
                      next_attempt_at = $2
                  WHERE delivery_id = $1 AND status = 'pending' RETURNING attempts",
+                )
+                .bind(delivery_id)
+                .bind(time_text(lease_end))
+                .fetch_optional(database.writer()),
             )
-            .bind(delivery_id)
-            .bind(time_text(lease_end))
-            .fetch_optional(database.writer()),
-        )?;
+            .await?;
         claimed
             .map(|row| {
                 let attempts: i64 = row.try_get(0)?;
@@ -401,7 +412,7 @@ impl WorkflowStore {
             .transpose()
     }
 
-    fn finish_attempt(
+    async fn finish_attempt(
         &self,
         delivery_id: &str,
         outcome: &Outcome,
@@ -427,20 +438,24 @@ impl WorkflowStore {
             .bind(error.as_str()),
         };
         let database = self.database();
-        database.wait(update.bind(delivery_id).execute(database.writer()))?;
+        database
+            .run(update.bind(delivery_id).execute(database.writer()))
+            .await?;
         Ok(())
     }
 
     /// When the earliest pending delivery is due.
-    fn next_due(&self) -> AppResult<Option<Timestamp>> {
+    async fn next_due(&self) -> AppResult<Option<Timestamp>> {
         let database = self.database();
-        let row = database.wait(
-            sqlx::query(
-                "SELECT MIN(next_attempt_at) AS next_due FROM alert_deliveries
+        let row = database
+            .run(
+                sqlx::query(
+                    "SELECT MIN(next_attempt_at) AS next_due FROM alert_deliveries
                  WHERE status = 'pending'",
+                )
+                .fetch_one(database.pool()),
             )
-            .fetch_one(database.pool()),
-        )?;
+            .await?;
         Ok(optional_time_at(&row, "next_due")?)
     }
 }
@@ -474,15 +489,6 @@ pub struct Deliveries {
     pub cluster: Arc<crate::cluster::Cluster>,
 }
 
-async fn store_call<T, F>(deliveries: &Deliveries, work: F) -> AppResult<T>
-where
-    F: FnOnce(&WorkflowStore) -> AppResult<T> + Send + 'static,
-    T: Send + 'static,
-{
-    let store = Arc::clone(&deliveries.store);
-    blocking(move || work(&store)).await
-}
-
 async fn send_mail(deliveries: &Deliveries, delivery: &Delivery) -> Result<(), AttemptFailure> {
     let field = |name: &str| {
         delivery.payload[name]
@@ -512,8 +518,9 @@ async fn send_mail(deliveries: &Deliveries, delivery: &Delivery) -> Result<(), A
 }
 
 async fn send_webhook(deliveries: &Deliveries, delivery: &Delivery) -> Result<(), AttemptFailure> {
-    let webhook_id = delivery.target.clone();
-    let webhook = store_call(deliveries, move |store| store.webhook(&webhook_id))
+    let webhook = deliveries
+        .store
+        .webhook(&delivery.target)
         .await
         .map_err(|error| AttemptFailure::Transient(error.to_string()))?;
     let Some(webhook) = webhook.filter(|w| w.team_id == delivery.team_id) else {
@@ -530,11 +537,10 @@ async fn send_webhook(deliveries: &Deliveries, delivery: &Delivery) -> Result<()
 
 /// One attempt at `delivery`; `None` when another pass claimed it first.
 async fn attempt(deliveries: &Deliveries, delivery: &Delivery) -> AppResult<Option<Outcome>> {
-    let id = delivery.delivery_id.clone();
-    let claimed = store_call(deliveries, move |store| {
-        store.begin_attempt(&id, Utc::now())
-    })
-    .await?;
+    let claimed = deliveries
+        .store
+        .begin_attempt(&delivery.delivery_id, Utc::now())
+        .await?;
     let Some(attempts) = claimed else {
         return Ok(None);
     };
@@ -570,12 +576,10 @@ async fn attempt(deliveries: &Deliveries, delivery: &Delivery) -> AppResult<Opti
             tracing::warn!(delivery = %delivery.delivery_id, channel = %delivery.channel, attempts, %error, "alert delivery failed for good")
         }
     }
-    let id = delivery.delivery_id.clone();
-    let recorded = outcome.clone();
-    store_call(deliveries, move |store| {
-        store.finish_attempt(&id, &recorded, Utc::now())
-    })
-    .await?;
+    deliveries
+        .store
+        .finish_attempt(&delivery.delivery_id, &outcome, Utc::now())
+        .await?;
     Ok(Some(outcome))
 }
 
@@ -600,10 +604,7 @@ pub async fn deliver_pending(deliveries: &Deliveries) -> AppResult<DeliveryRepor
     let all = worker
         .resume_all
         .swap(false, std::sync::atomic::Ordering::AcqRel);
-    let resumed = store_call(deliveries, move |store| {
-        store.resume_interrupted(Utc::now(), all)
-    })
-    .await?;
+    let resumed = deliveries.store.resume_interrupted(Utc::now(), all).await?;
     if resumed > 0 {
         tracing::warn!(
             resumed,
@@ -612,7 +613,7 @@ pub async fn deliver_pending(deliveries: &Deliveries) -> AppResult<DeliveryRepor
     }
     report.resumed = resumed;
     loop {
-        let due = store_call(deliveries, |store| store.due_deliveries(Utc::now(), BATCH)).await?;
+        let due = deliveries.store.due_deliveries(Utc::now(), BATCH).await?;
         for delivery in &due {
             match attempt(deliveries, delivery).await? {
                 Some(Outcome::Sent) => report.sent += 1,
@@ -625,7 +626,7 @@ pub async fn deliver_pending(deliveries: &Deliveries) -> AppResult<DeliveryRepor
             break;
         }
     }
-    if let Some(at) = store_call(deliveries, |store| store.next_due()).await? {
+    if let Some(at) = deliveries.store.next_due().await? {
         schedule(deliveries, at);
     }
     Ok(report)
@@ -782,11 +783,17 @@ mod tests {
         }
     }
 
-    #[test]
-    fn only_new_kept_matches_get_deliveries() {
+    #[tokio::test]
+    async fn only_new_kept_matches_get_deliveries() {
         let store = memory_store();
-        store.create_webhook(&webhook("w1", "t1", 1), 10).unwrap();
-        store.create_webhook(&webhook("w2", "t2", 2), 10).unwrap();
+        store
+            .create_webhook(&webhook("w1", "t1", 1), 10)
+            .await
+            .unwrap();
+        store
+            .create_webhook(&webhook("w2", "t2", 2), 10)
+            .await
+            .unwrap();
         let recipients = ["ada@example.com".to_owned(), "bob@example.com".to_owned()];
         let new = store
             .record_alert_matches(
@@ -795,9 +802,10 @@ mod tests {
                 &recipients,
                 at(10),
             )
+            .await
             .unwrap();
         assert_eq!(new, [matched("e1", "kept"), matched("e2", "filtered")]);
-        let deliveries = store.alert_deliveries("a1").unwrap();
+        let deliveries = store.alert_deliveries("a1").await.unwrap();
         let mut targets: Vec<(&str, &str)> = deliveries
             .iter()
             .map(|d| (d.channel.as_str(), d.target.as_str()))
@@ -834,9 +842,10 @@ mod tests {
                 &recipients,
                 at(20),
             )
+            .await
             .unwrap();
         assert_eq!(again, [matched("e3", "kept")]);
-        assert_eq!(store.alert_deliveries("a1").unwrap().len(), 6);
+        assert_eq!(store.alert_deliveries("a1").await.unwrap().len(), 6);
         let stored: Vec<String> = store
             .list_docs::<AlertMatch>(
                 DocKind::AlertMatch,
@@ -845,59 +854,82 @@ mod tests {
                     ..Default::default()
                 },
             )
+            .await
             .unwrap()
             .into_iter()
             .map(|doc| doc.id)
             .collect();
         assert_eq!(stored, ["a1:e1", "a1:e2", "a1:e3"]);
         assert_eq!(
-            store.webhook_deliveries("t1", "w1", 1).unwrap()[0].created_at,
+            store.webhook_deliveries("t1", "w1", 1).await.unwrap()[0].created_at,
             at(20)
         );
-        assert_eq!(store.webhook_deliveries("t1", "w1", 10).unwrap().len(), 2);
-        assert!(store.webhook_deliveries("t2", "w1", 10).unwrap().is_empty());
+        assert_eq!(
+            store
+                .webhook_deliveries("t1", "w1", 10)
+                .await
+                .unwrap()
+                .len(),
+            2
+        );
+        assert!(
+            store
+                .webhook_deliveries("t2", "w1", 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
     }
 
-    #[test]
-    fn attempts_move_a_delivery_through_the_ledger() {
+    #[tokio::test]
+    async fn attempts_move_a_delivery_through_the_ledger() {
         let store = memory_store();
         let recipients = ["ada@example.com".to_owned(), "bob@example.com".to_owned()];
         store
             .record_alert_matches(&config(), vec![matched("e1", "kept")], &recipients, at(10))
+            .await
             .unwrap();
-        assert_eq!(store.next_due().unwrap(), Some(at(10)));
-        assert!(store.due_deliveries(at(9), 10).unwrap().is_empty());
-        let due = store.due_deliveries(at(10), 10).unwrap();
+        assert_eq!(store.next_due().await.unwrap(), Some(at(10)));
+        assert!(store.due_deliveries(at(9), 10).await.unwrap().is_empty());
+        let due = store.due_deliveries(at(10), 10).await.unwrap();
         assert_eq!(due.len(), 2);
-        assert_eq!(store.due_deliveries(at(10), 1).unwrap().len(), 1);
+        assert_eq!(store.due_deliveries(at(10), 1).await.unwrap().len(), 1);
         let (first, second) = (&due[0].delivery_id, &due[1].delivery_id);
 
-        assert_eq!(store.begin_attempt(first, at(10)).unwrap(), Some(1));
+        assert_eq!(store.begin_attempt(first, at(10)).await.unwrap(), Some(1));
         // A delivery under way is claimed: another pass cannot take it.
-        assert_eq!(store.begin_attempt(first, at(10)).unwrap(), None);
+        assert_eq!(store.begin_attempt(first, at(10)).await.unwrap(), None);
         store
             .finish_attempt(first, &Outcome::RetryAt(at(70), "timed out".into()), at(11))
+            .await
             .unwrap();
-        assert_eq!(store.begin_attempt(first, at(70)).unwrap(), Some(2));
-        store.finish_attempt(first, &Outcome::Sent, at(71)).unwrap();
-        assert_eq!(store.begin_attempt(first, at(72)).unwrap(), None);
-        assert_eq!(store.begin_attempt(second, at(12)).unwrap(), Some(1));
+        assert_eq!(store.begin_attempt(first, at(70)).await.unwrap(), Some(2));
+        store
+            .finish_attempt(first, &Outcome::Sent, at(71))
+            .await
+            .unwrap();
+        assert_eq!(store.begin_attempt(first, at(72)).await.unwrap(), None);
+        assert_eq!(store.begin_attempt(second, at(12)).await.unwrap(), Some(1));
         store
             .finish_attempt(second, &Outcome::RetryAt(at(80), "refused".into()), at(12))
+            .await
             .unwrap();
-        assert_eq!(store.next_due().unwrap(), Some(at(80)));
+        assert_eq!(store.next_due().await.unwrap(), Some(at(80)));
         // An attempt cut short stays `sending` until its lease is over, or until the
         // first pass after a start.
-        assert_eq!(store.begin_attempt(second, at(80)).unwrap(), Some(2));
-        assert_eq!(store.next_due().unwrap(), None);
+        assert_eq!(store.begin_attempt(second, at(80)).await.unwrap(), Some(2));
+        assert_eq!(store.next_due().await.unwrap(), None);
         let lease_over = at(80) + chrono::Duration::from_std(ATTEMPT_LEASE).unwrap();
-        assert_eq!(store.resume_interrupted(at(90), false).unwrap(), 0);
-        assert_eq!(store.resume_interrupted(lease_over, false).unwrap(), 1);
-        assert_eq!(store.begin_attempt(second, at(85)).unwrap(), Some(3));
-        assert_eq!(store.resume_interrupted(at(90), true).unwrap(), 1);
-        assert_eq!(store.resume_interrupted(at(91), true).unwrap(), 0);
+        assert_eq!(store.resume_interrupted(at(90), false).await.unwrap(), 0);
+        assert_eq!(
+            store.resume_interrupted(lease_over, false).await.unwrap(),
+            1
+        );
+        assert_eq!(store.begin_attempt(second, at(85)).await.unwrap(), Some(3));
+        assert_eq!(store.resume_interrupted(at(90), true).await.unwrap(), 1);
+        assert_eq!(store.resume_interrupted(at(91), true).await.unwrap(), 0);
 
-        let ledger = store.alert_deliveries("a1").unwrap();
+        let ledger = store.alert_deliveries("a1").await.unwrap();
         let sent = ledger.iter().find(|d| &d.delivery_id == first).unwrap();
         assert_eq!(sent.status, "sent");
         assert_eq!(
@@ -917,14 +949,15 @@ mod tests {
 
         store
             .finish_attempt(second, &Outcome::Failed("gone".into()), at(95))
+            .await
             .unwrap();
-        let failed = store.alert_deliveries("a1").unwrap();
+        let failed = store.alert_deliveries("a1").await.unwrap();
         let failed = failed.iter().find(|d| &d.delivery_id == second).unwrap();
         assert_eq!(
             (failed.status.as_str(), failed.last_error.as_deref()),
             ("failed", Some("gone"))
         );
-        assert_eq!(store.next_due().unwrap(), None);
-        assert!(store.due_deliveries(at(1000), 10).unwrap().is_empty());
+        assert_eq!(store.next_due().await.unwrap(), None);
+        assert!(store.due_deliveries(at(1000), 10).await.unwrap().is_empty());
     }
 }

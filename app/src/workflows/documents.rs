@@ -181,10 +181,10 @@ fn team_lock(kind: DocKind, team_id: &str) -> String {
 
 impl WorkflowStore {
     /// Writes a document, replacing the stored one with the same kind and id.
-    pub fn put_doc<T: Serialize>(&self, kind: DocKind, doc: &Stored<T>) -> AppResult<()> {
+    pub async fn put_doc<T: Serialize>(&self, kind: DocKind, doc: &Stored<T>) -> AppResult<()> {
         let database = self.database();
         let insert = insert_doc_query(kind, doc, ON_CONFLICT_REPLACE)?;
-        database.wait(insert.execute(database.writer()))?;
+        database.run(insert.execute(database.writer())).await?;
         Ok(())
     }
 
@@ -193,7 +193,7 @@ impl WorkflowStore {
     /// (SQLite's write lock; `FOR UPDATE` on PostgreSQL), so a concurrent
     /// whole-document update is never overwritten with stale fields. True when the
     /// document exists.
-    pub fn merge_into_doc(&self, kind: DocKind, id: &str, patch: &Value) -> AppResult<bool> {
+    pub async fn merge_into_doc(&self, kind: DocKind, id: &str, patch: &Value) -> AppResult<bool> {
         let database = self.database();
         let select = match database.backend() {
             Backend::Sqlite => "SELECT doc FROM workflow_documents WHERE kind = $1 AND doc_id = $2",
@@ -201,48 +201,55 @@ impl WorkflowStore {
                 "SELECT doc FROM workflow_documents WHERE kind = $1 AND doc_id = $2 FOR UPDATE"
             }
         };
-        database.wait(async {
-            let mut tx = database.begin_write().await?;
-            let Some(row) = sqlx::query(select)
-                .bind(kind.as_str())
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?
-            else {
-                return Ok(false);
-            };
-            let mut doc: Value =
-                serde_json::from_str(&row.try_get::<String, _>(0)?).map_err(|error| {
-                    AppError::Internal(format!("stored {} {id} unreadable: {error}", kind.as_str()))
-                })?;
-            merge_patch(&mut doc, patch);
-            sqlx::query("UPDATE workflow_documents SET doc = $1 WHERE kind = $2 AND doc_id = $3")
+        database
+            .run(async {
+                let mut tx = database.begin_write().await?;
+                let Some(row) = sqlx::query(select)
+                    .bind(kind.as_str())
+                    .bind(id)
+                    .fetch_optional(&mut *tx)
+                    .await?
+                else {
+                    return Ok(false);
+                };
+                let mut doc: Value =
+                    serde_json::from_str(&row.try_get::<String, _>(0)?).map_err(|error| {
+                        AppError::Internal(format!(
+                            "stored {} {id} unreadable: {error}",
+                            kind.as_str()
+                        ))
+                    })?;
+                merge_patch(&mut doc, patch);
+                sqlx::query(
+                    "UPDATE workflow_documents SET doc = $1 WHERE kind = $2 AND doc_id = $3",
+                )
                 .bind(doc.to_string())
                 .bind(kind.as_str())
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
-            tx.commit().await?;
-            Ok::<_, AppError>(true)
-        })
+                tx.commit().await?;
+                Ok::<_, AppError>(true)
+            })
+            .await
     }
 
     /// Writes a document unless one with the same kind and id exists; true when written.
-    pub fn insert_doc_if_absent<T: Serialize>(
+    pub async fn insert_doc_if_absent<T: Serialize>(
         &self,
         kind: DocKind,
         doc: &Stored<T>,
     ) -> AppResult<bool> {
         let database = self.database();
         let insert = insert_doc_query(kind, doc, ON_CONFLICT_SKIP)?;
-        let written = database.wait(insert.execute(database.writer()))?;
+        let written = database.run(insert.execute(database.writer())).await?;
         Ok(written.rows_affected() > 0)
     }
 
     /// Writes a new document unless the team already holds `cap` live documents of the
     /// kind (deleted ones do not count). The count and the insert run in one write
     /// transaction holding the team's lock for the kind.
-    pub fn insert_doc_capped<T: Serialize>(
+    pub async fn insert_doc_capped<T: Serialize>(
         &self,
         kind: DocKind,
         doc: &Stored<T>,
@@ -251,35 +258,37 @@ impl WorkflowStore {
         let database = self.database();
         let insert = insert_doc_query(kind, doc, "")?;
         let team_id = doc.team_id.as_str();
-        database.wait(async {
-            let mut tx = database.begin_write().await?;
-            database.lock(&mut tx, &team_lock(kind, team_id)).await?;
-            let count = count(
-                sqlx::query(
-                    "SELECT COUNT(*) FROM workflow_documents
+        database
+            .run(async {
+                let mut tx = database.begin_write().await?;
+                database.lock(&mut tx, &team_lock(kind, team_id)).await?;
+                let count = count(
+                    sqlx::query(
+                        "SELECT COUNT(*) FROM workflow_documents
                  WHERE kind = $1 AND team_id = $2 AND deleted = 0",
+                    )
+                    .bind(kind.as_str())
+                    .bind(team_id),
+                    &mut *tx,
                 )
-                .bind(kind.as_str())
-                .bind(team_id),
-                &mut *tx,
-            )
-            .await?;
-            if let Some(limit) = cap
-                && count >= limit
-            {
-                return Ok(CapCheck::CapReached { limit });
-            }
-            insert.execute(&mut *tx).await?;
-            tx.commit().await?;
-            Ok::<_, AppError>(CapCheck::Done(()))
-        })
+                .await?;
+                if let Some(limit) = cap
+                    && count >= limit
+                {
+                    return Ok(CapCheck::CapReached { limit });
+                }
+                insert.execute(&mut *tx).await?;
+                tx.commit().await?;
+                Ok::<_, AppError>(CapCheck::Done(()))
+            })
+            .await
     }
 
     /// Writes new documents of one team unless their `bytes` and the sizes (the
     /// documents' `size` field) of the team's live documents of the kind together pass
     /// `quota`. The sum and the inserts run in one write transaction holding the team's
     /// lock for the kind, so uploads at once cannot pass the quota between them.
-    pub fn insert_docs_within_quota<T: Serialize>(
+    pub async fn insert_docs_within_quota<T: Serialize>(
         &self,
         kind: DocKind,
         docs: &[Stored<T>],
@@ -310,23 +319,25 @@ impl WorkflowStore {
                  FROM workflow_documents WHERE kind = $1 AND team_id = $2 AND deleted = 0"
             }
         };
-        database.wait(async {
-            let mut tx = database.begin_write().await?;
-            database.lock(&mut tx, &team_lock(kind, team_id)).await?;
-            let used = count(
-                sqlx::query(used_query).bind(kind.as_str()).bind(team_id),
-                &mut *tx,
-            )
-            .await?;
-            if used.saturating_add(bytes) > quota {
-                return Ok(StorageCheck::QuotaExceeded { used });
-            }
-            for insert in inserts {
-                insert.execute(&mut *tx).await?;
-            }
-            tx.commit().await?;
-            Ok::<_, AppError>(StorageCheck::Stored)
-        })
+        database
+            .run(async {
+                let mut tx = database.begin_write().await?;
+                database.lock(&mut tx, &team_lock(kind, team_id)).await?;
+                let used = count(
+                    sqlx::query(used_query).bind(kind.as_str()).bind(team_id),
+                    &mut *tx,
+                )
+                .await?;
+                if used.saturating_add(bytes) > quota {
+                    return Ok(StorageCheck::QuotaExceeded { used });
+                }
+                for insert in inserts {
+                    insert.execute(&mut *tx).await?;
+                }
+                tx.commit().await?;
+                Ok::<_, AppError>(StorageCheck::Stored)
+            })
+            .await
     }
 
     /// Replaces a live (not deleted) document of its team, in one write transaction
@@ -334,7 +345,11 @@ impl WorkflowStore {
     /// takes it: a document deleted meanwhile stays deleted. A whole-document write
     /// from a read made before the delete would bring it back, past the team's cap (a
     /// new one counted while it was gone). True when it was live and is written.
-    pub fn update_live_doc<T: Serialize>(&self, kind: DocKind, doc: &Stored<T>) -> AppResult<bool> {
+    pub async fn update_live_doc<T: Serialize>(
+        &self,
+        kind: DocKind,
+        doc: &Stored<T>,
+    ) -> AppResult<bool> {
         let database = self.database();
         let team_id = doc.team_id.as_str();
         let value = encode(&doc.value)?;
@@ -343,89 +358,96 @@ impl WorkflowStore {
             doc.parent_id.clone(),
             time_text(doc.updated_at),
         );
-        database.wait(async {
-            let mut tx = database.begin_write().await?;
-            database.lock(&mut tx, &team_lock(kind, team_id)).await?;
-            let updated = sqlx::query(
-                "UPDATE workflow_documents SET parent_id = $1, updated_at = $2, doc = $3
+        database
+            .run(async {
+                let mut tx = database.begin_write().await?;
+                database.lock(&mut tx, &team_lock(kind, team_id)).await?;
+                let updated = sqlx::query(
+                    "UPDATE workflow_documents SET parent_id = $1, updated_at = $2, doc = $3
                  WHERE kind = $4 AND doc_id = $5 AND team_id = $6 AND deleted = 0",
-            )
-            .bind(parent_id)
-            .bind(updated_at)
-            .bind(value)
-            .bind(kind.as_str())
-            .bind(doc_id)
-            .bind(team_id)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            tx.commit().await?;
-            Ok::<_, AppError>(updated > 0)
-        })
+                )
+                .bind(parent_id)
+                .bind(updated_at)
+                .bind(value)
+                .bind(kind.as_str())
+                .bind(doc_id)
+                .bind(team_id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+                tx.commit().await?;
+                Ok::<_, AppError>(updated > 0)
+            })
+            .await
     }
 
     /// One document by id, within a team when `team_id` is given (deleted ones too).
-    pub fn get_doc<T: DeserializeOwned>(
+    pub async fn get_doc<T: DeserializeOwned>(
         &self,
         kind: DocKind,
         team_id: Option<&str>,
         id: &str,
     ) -> AppResult<Option<Stored<T>>> {
         let database = self.database();
-        let row = database.wait(
-            sqlx::query(AssertSqlSafe(format!(
-                "SELECT {COLUMNS} FROM workflow_documents
+        let row = database
+            .run(
+                sqlx::query(AssertSqlSafe(format!(
+                    "SELECT {COLUMNS} FROM workflow_documents
                  WHERE kind = $1 AND doc_id = $2
                    AND (CAST($3 AS TEXT) IS NULL OR team_id = $3)"
-            )))
-            .bind(kind.as_str())
-            .bind(id)
-            .bind(team_id)
-            .fetch_optional(database.pool()),
-        )?;
+                )))
+                .bind(kind.as_str())
+                .bind(id)
+                .bind(team_id)
+                .fetch_optional(database.pool()),
+            )
+            .await?;
         row.map(|row| decode(kind, &row)).transpose()
     }
 
     /// One live (not deleted) document of a team by id.
-    pub fn get_live_doc<T: DeserializeOwned>(
+    pub async fn get_live_doc<T: DeserializeOwned>(
         &self,
         kind: DocKind,
         team_id: &str,
         id: &str,
     ) -> AppResult<Option<Stored<T>>> {
         Ok(self
-            .get_doc(kind, Some(team_id), id)?
+            .get_doc(kind, Some(team_id), id)
+            .await?
             .filter(|doc: &Stored<T>| !doc.deleted))
     }
 
     /// Documents of a kind, oldest first.
-    pub fn list_docs<T: DeserializeOwned>(
+    pub async fn list_docs<T: DeserializeOwned>(
         &self,
         kind: DocKind,
         filter: &DocFilter<'_>,
     ) -> AppResult<Vec<Stored<T>>> {
         let database = self.database();
-        let rows = database.wait(
-            sqlx::query(AssertSqlSafe(format!(
-                "SELECT {COLUMNS} FROM workflow_documents
+        let rows = database
+            .run(
+                sqlx::query(AssertSqlSafe(format!(
+                    "SELECT {COLUMNS} FROM workflow_documents
                  WHERE kind = $1 AND (CAST($2 AS TEXT) IS NULL OR team_id = $2)
                    AND (CAST($3 AS TEXT) IS NULL OR parent_id = $3)
                    AND ($4 = 1 OR deleted = 0)
                  ORDER BY created_at, doc_id"
-            )))
-            .bind(kind.as_str())
-            .bind(filter.team_id)
-            .bind(filter.parent_id)
-            .bind(i64::from(filter.include_deleted))
-            .fetch_all(database.pool()),
-        )?;
+                )))
+                .bind(kind.as_str())
+                .bind(filter.team_id)
+                .bind(filter.parent_id)
+                .bind(i64::from(filter.include_deleted))
+                .fetch_all(database.pool()),
+            )
+            .await?;
         rows.iter().map(|row| decode(kind, row)).collect()
     }
 
     /// Removes a document for good; true when one was removed.
-    pub fn remove_doc(&self, kind: DocKind, team_id: &str, id: &str) -> AppResult<bool> {
+    pub async fn remove_doc(&self, kind: DocKind, team_id: &str, id: &str) -> AppResult<bool> {
         let database = self.database();
-        let removed = database.wait(
+        let removed = database.run(
             sqlx::query(
                 "DELETE FROM workflow_documents WHERE kind = $1 AND doc_id = $2 AND team_id = $3",
             )
@@ -433,21 +455,23 @@ impl WorkflowStore {
             .bind(id)
             .bind(team_id)
             .execute(database.writer()),
-        )?;
+        ).await?;
         Ok(removed.rows_affected() > 0)
     }
 
     /// The ids of the teams that hold live documents of a kind.
-    pub fn teams_with(&self, kind: DocKind) -> AppResult<Vec<String>> {
+    pub async fn teams_with(&self, kind: DocKind) -> AppResult<Vec<String>> {
         let database = self.database();
-        let rows = database.wait(
-            sqlx::query(
-                "SELECT DISTINCT team_id FROM workflow_documents
+        let rows = database
+            .run(
+                sqlx::query(
+                    "SELECT DISTINCT team_id FROM workflow_documents
                  WHERE kind = $1 AND deleted = 0 ORDER BY team_id",
+                )
+                .bind(kind.as_str())
+                .fetch_all(database.pool()),
             )
-            .bind(kind.as_str())
-            .fetch_all(database.pool()),
-        )?;
+            .await?;
         Ok(rows
             .iter()
             .map(|row| row.try_get(0))
@@ -455,23 +479,25 @@ impl WorkflowStore {
     }
 
     /// Records a relevancy score on a podcast's listing in a project (if listed).
-    pub fn set_listed_relevancy(
+    pub async fn set_listed_relevancy(
         &self,
         project_id: &str,
         podcast_id: &str,
         score: f64,
     ) -> AppResult<()> {
         let database = self.database();
-        database.wait(
-            sqlx::query(
-                "UPDATE listed_podcasts SET relevancy_score = $1
+        database
+            .run(
+                sqlx::query(
+                    "UPDATE listed_podcasts SET relevancy_score = $1
                  WHERE project_id = $2 AND podcast_id = $3",
+                )
+                .bind(score)
+                .bind(project_id)
+                .bind(podcast_id)
+                .execute(database.writer()),
             )
-            .bind(score)
-            .bind(project_id)
-            .bind(podcast_id)
-            .execute(database.writer()),
-        )?;
+            .await?;
         Ok(())
     }
 }
@@ -504,19 +530,21 @@ mod tests {
     /// one created in its place under the cap, came back: the team held one more alert
     /// than its plan allows. `update_live_doc` writes only while the alert is live,
     /// under the lock the capped insert takes.
-    #[test]
-    fn a_patch_read_before_a_delete_cannot_bring_the_alert_back_past_the_cap() {
+    #[tokio::test]
+    async fn a_patch_read_before_a_delete_cannot_bring_the_alert_back_past_the_cap() {
         let store = memory_store();
         let cap = Some(2);
         for id in ["a1", "a2"] {
             let created = store
                 .insert_doc_capped(DocKind::AlertConfig, &doc(id, "t1", None, 1), cap)
+                .await
                 .unwrap();
             assert!(matches!(created, CapCheck::Done(())));
         }
         // The PATCH reads a1 ...
         let mut read: Stored<Value> = store
             .get_doc(DocKind::AlertConfig, Some("t1"), "a1")
+            .await
             .unwrap()
             .unwrap();
         // ... a DELETE of a1 and a creation of a3 run meanwhile ...
@@ -524,28 +552,32 @@ mod tests {
             deleted: true,
             ..read.clone()
         };
-        store.put_doc(DocKind::AlertConfig, &deleted).unwrap();
+        store.put_doc(DocKind::AlertConfig, &deleted).await.unwrap();
         let created = store
             .insert_doc_capped(DocKind::AlertConfig, &doc("a3", "t1", None, 2), cap)
+            .await
             .unwrap();
         assert!(matches!(created, CapCheck::Done(())));
         read.value["name"] = json!("renamed");
         read.updated_at = at(3);
         let live = |store: &WorkflowStore| {
             store
-                .list_docs::<Value>(
+                .wait(store.list_docs::<Value>(
                     DocKind::AlertConfig,
                     &DocFilter {
                         team_id: Some("t1"),
                         ..DocFilter::default()
                     },
-                )
+                ))
                 .unwrap()
                 .len()
         };
         // ... and the PATCH writes what it read.
         assert!(
-            !store.update_live_doc(DocKind::AlertConfig, &read).unwrap(),
+            !store
+                .update_live_doc(DocKind::AlertConfig, &read)
+                .await
+                .unwrap(),
             "the deleted alert is not written"
         );
         assert_eq!(live(&store), 2, "the team stays at its cap");
@@ -554,18 +586,25 @@ mod tests {
         for id in ["a2", "a3"] {
             stale
                 .insert_doc_capped(DocKind::AlertConfig, &doc(id, "t1", None, 1), cap)
+                .await
                 .unwrap();
         }
-        stale.put_doc(DocKind::AlertConfig, &deleted).unwrap();
-        stale.put_doc(DocKind::AlertConfig, &read).unwrap();
+        stale.put_doc(DocKind::AlertConfig, &deleted).await.unwrap();
+        stale.put_doc(DocKind::AlertConfig, &read).await.unwrap();
         assert_eq!(live(&stale), 3);
         // A live alert is written, and only in its own team.
         let mut a2: Stored<Value> = store
             .get_doc(DocKind::AlertConfig, Some("t1"), "a2")
+            .await
             .unwrap()
             .unwrap();
         a2.value["name"] = json!("kept");
-        assert!(store.update_live_doc(DocKind::AlertConfig, &a2).unwrap());
+        assert!(
+            store
+                .update_live_doc(DocKind::AlertConfig, &a2)
+                .await
+                .unwrap()
+        );
         let other_team = Stored {
             team_id: "t2".into(),
             ..a2.clone()
@@ -573,10 +612,12 @@ mod tests {
         assert!(
             !store
                 .update_live_doc(DocKind::AlertConfig, &other_team)
+                .await
                 .unwrap()
         );
         let stored: Stored<Value> = store
             .get_doc(DocKind::AlertConfig, Some("t1"), "a2")
+            .await
             .unwrap()
             .unwrap();
         assert_eq!(stored.value["name"], "kept");
@@ -627,53 +668,61 @@ mod tests {
         }
     }
 
-    #[test]
-    fn documents_are_written_read_listed_and_removed() {
+    #[tokio::test]
+    async fn documents_are_written_read_listed_and_removed() {
         let store = memory_store();
         store
             .put_doc(DocKind::Strategy, &doc("d2", "t1", Some("p1"), 2))
+            .await
             .unwrap();
         store
             .put_doc(DocKind::Strategy, &doc("d1", "t1", None, 1))
+            .await
             .unwrap();
         store
             .put_doc(DocKind::Strategy, &doc("d3", "t2", Some("p1"), 3))
+            .await
             .unwrap();
         store
             .put_doc(DocKind::Relevancy, &doc("d4", "t1", Some("p1"), 4))
+            .await
             .unwrap();
         let mut deleted = doc("d5", "t1", Some("p1"), 5);
         deleted.deleted = true;
-        store.put_doc(DocKind::Strategy, &deleted).unwrap();
+        store.put_doc(DocKind::Strategy, &deleted).await.unwrap();
 
         assert_eq!(
             store
                 .get_doc::<Value>(DocKind::Strategy, None, "d5")
+                .await
                 .unwrap(),
             Some(deleted.clone())
         );
         assert_eq!(
             store
                 .get_doc::<Value>(DocKind::Strategy, Some("t1"), "d2")
+                .await
                 .unwrap(),
             Some(doc("d2", "t1", Some("p1"), 2))
         );
         assert_eq!(
             store
                 .get_doc::<Value>(DocKind::Strategy, Some("t2"), "d2")
+                .await
                 .unwrap(),
             None
         );
         assert_eq!(
             store
                 .get_doc::<Value>(DocKind::Relevancy, None, "d2")
+                .await
                 .unwrap(),
             None
         );
 
         let list = |filter: DocFilter<'_>| {
             ids(store
-                .list_docs::<Value>(DocKind::Strategy, &filter)
+                .wait(store.list_docs::<Value>(DocKind::Strategy, &filter))
                 .unwrap())
         };
         assert_eq!(list(DocFilter::default()), ["d1", "d2", "d3"]);
@@ -712,35 +761,57 @@ mod tests {
         replaced.created_at = at(99);
         replaced.updated_at = at(100);
         replaced.value = json!({"name": "new"});
-        store.put_doc(DocKind::Strategy, &replaced).unwrap();
+        store.put_doc(DocKind::Strategy, &replaced).await.unwrap();
         replaced.created_at = at(2);
         assert_eq!(
             store
                 .get_doc::<Value>(DocKind::Strategy, None, "d2")
+                .await
                 .unwrap(),
             Some(replaced)
         );
 
-        assert_eq!(store.teams_with(DocKind::Strategy).unwrap(), ["t1", "t2"]);
-        assert_eq!(store.teams_with(DocKind::Relevancy).unwrap(), ["t1"]);
-        assert!(store.teams_with(DocKind::AlertConfig).unwrap().is_empty());
+        assert_eq!(
+            store.teams_with(DocKind::Strategy).await.unwrap(),
+            ["t1", "t2"]
+        );
+        assert_eq!(store.teams_with(DocKind::Relevancy).await.unwrap(), ["t1"]);
+        assert!(
+            store
+                .teams_with(DocKind::AlertConfig)
+                .await
+                .unwrap()
+                .is_empty()
+        );
 
-        assert!(!store.remove_doc(DocKind::Strategy, "t2", "d1").unwrap());
-        assert!(store.remove_doc(DocKind::Strategy, "t1", "d1").unwrap());
+        assert!(
+            !store
+                .remove_doc(DocKind::Strategy, "t2", "d1")
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .remove_doc(DocKind::Strategy, "t1", "d1")
+                .await
+                .unwrap()
+        );
         assert_eq!(
             store
                 .get_doc::<Value>(DocKind::Strategy, None, "d1")
+                .await
                 .unwrap(),
             None
         );
     }
 
-    #[test]
-    fn inserts_keep_what_is_stored_and_count_live_documents_against_the_cap() {
+    #[tokio::test]
+    async fn inserts_keep_what_is_stored_and_count_live_documents_against_the_cap() {
         let store = memory_store();
         assert!(
             store
                 .insert_doc_if_absent(DocKind::CustomPrompt, &doc("d1", "t1", None, 1))
+                .await
                 .unwrap()
         );
         let mut other = doc("d1", "t1", None, 2);
@@ -748,11 +819,13 @@ mod tests {
         assert!(
             !store
                 .insert_doc_if_absent(DocKind::CustomPrompt, &other)
+                .await
                 .unwrap()
         );
         assert_eq!(
             store
                 .get_doc::<Value>(DocKind::CustomPrompt, None, "d1")
+                .await
                 .unwrap(),
             Some(doc("d1", "t1", None, 1))
         );
@@ -762,36 +835,42 @@ mod tests {
         assert_eq!(
             store
                 .insert_doc_capped(DocKind::CustomPrompt, &deleted, Some(2))
+                .await
                 .unwrap(),
             CapCheck::Done(())
         );
         assert_eq!(
             store
                 .insert_doc_capped(DocKind::CustomPrompt, &doc("d3", "t1", None, 3), Some(2))
+                .await
                 .unwrap(),
             CapCheck::Done(())
         );
         assert_eq!(
             store
                 .insert_doc_capped(DocKind::CustomPrompt, &doc("d4", "t1", None, 4), Some(2))
+                .await
                 .unwrap(),
             CapCheck::CapReached { limit: 2 }
         );
         assert_eq!(
             store
                 .get_doc::<Value>(DocKind::CustomPrompt, None, "d4")
+                .await
                 .unwrap(),
             None
         );
         assert_eq!(
             store
                 .insert_doc_capped(DocKind::CustomPrompt, &doc("d4", "t2", None, 4), Some(2))
+                .await
                 .unwrap(),
             CapCheck::Done(())
         );
         assert_eq!(
             store
                 .insert_doc_capped(DocKind::CustomPrompt, &doc("d5", "t1", None, 5), None)
+                .await
                 .unwrap(),
             CapCheck::Done(())
         );
@@ -799,15 +878,17 @@ mod tests {
         assert!(
             store
                 .insert_doc_capped(DocKind::CustomPrompt, &other, None)
+                .await
                 .is_err()
         );
     }
 
-    #[test]
-    fn a_merge_patch_changes_only_the_fields_it_names() {
+    #[tokio::test]
+    async fn a_merge_patch_changes_only_the_fields_it_names() {
         let store = memory_store();
         store
             .put_doc(DocKind::TeamSettings, &doc("d1", "t1", None, 1))
+            .await
             .unwrap();
         assert!(
             store
@@ -816,10 +897,12 @@ mod tests {
                     "d1",
                     &json!({"settings": {"a": null, "c": 3}, "x": true})
                 )
+                .await
                 .unwrap()
         );
         let stored = store
             .get_doc::<Value>(DocKind::TeamSettings, None, "d1")
+            .await
             .unwrap()
             .unwrap();
         assert_eq!(
@@ -830,16 +913,19 @@ mod tests {
         assert!(
             !store
                 .merge_into_doc(DocKind::TeamSettings, "d9", &json!({"x": 1}))
+                .await
                 .unwrap()
         );
         assert!(
             !store
                 .merge_into_doc(DocKind::Strategy, "d1", &json!({"x": 1}))
+                .await
                 .unwrap()
         );
         assert_eq!(
             store
                 .get_doc::<Value>(DocKind::TeamSettings, None, "d9")
+                .await
                 .unwrap(),
             None
         );
@@ -855,20 +941,20 @@ mod tests {
     /// disk filled. The team's stored sizes and an upload's are summed under the
     /// team's lock: eight uploads at once of 3 bytes each under a quota of 10 store
     /// three, whatever the interleaving, and another team is not affected.
-    #[test]
-    fn uploads_at_once_cannot_pass_a_teams_storage_quota() {
+    #[tokio::test]
+    async fn uploads_at_once_cannot_pass_a_teams_storage_quota() {
         let store = std::sync::Arc::new(memory_store());
         let threads: Vec<_> = (0..8)
             .map(|n| {
                 let store = store.clone();
                 std::thread::spawn(move || {
                     store
-                        .insert_docs_within_quota(
+                        .wait(store.insert_docs_within_quota(
                             DocKind::GuestDocument,
                             &[sized(&format!("d{n}"), "t1", 3)],
                             3,
                             10,
-                        )
+                        ))
                         .unwrap()
                 })
             })
@@ -887,7 +973,10 @@ mod tests {
             team_id: Some("t1"),
             ..DocFilter::default()
         };
-        let kept: Vec<Stored<Value>> = store.list_docs(DocKind::GuestDocument, &filter).unwrap();
+        let kept: Vec<Stored<Value>> = store
+            .list_docs(DocKind::GuestDocument, &filter)
+            .await
+            .unwrap();
         assert_eq!(kept.len(), 3);
         // One more byte fits, two do not; several documents count together.
         assert_eq!(
@@ -898,18 +987,21 @@ mod tests {
                     2,
                     10
                 )
+                .await
                 .unwrap(),
             StorageCheck::QuotaExceeded { used: 9 }
         );
         assert_eq!(
             store
                 .insert_docs_within_quota(DocKind::GuestDocument, &[sized("e1", "t1", 1)], 1, 10)
+                .await
                 .unwrap(),
             StorageCheck::Stored
         );
         assert_eq!(
             store
                 .insert_docs_within_quota(DocKind::GuestDocument, &[sized("f1", "t2", 10)], 10, 10)
+                .await
                 .unwrap(),
             StorageCheck::Stored
         );

@@ -270,24 +270,23 @@ impl Exports {
         if let Err(error) = self.history.flush().await {
             tracing::warn!(%error, "remembered searches not written before an export");
         }
-        let store = self.store.clone();
-        let (team_id, lookup_id) = (account.team_id.clone(), search_id.clone());
-        let (mode, options_json) = blocking(move || {
-            let interval = crate::accounts::history::FLUSH_INTERVAL;
-            let deadline = std::time::Instant::now() + interval * 2;
-            loop {
-                if let Some(found) = store.search_of_team(&lookup_id, &team_id)? {
-                    return Ok(found);
-                }
-                if std::time::Instant::now() >= deadline {
-                    return Err(AppError::NotFound(format!(
-                        "Search history not found: {lookup_id}"
-                    )));
-                }
-                std::thread::sleep(interval / 4);
+        let interval = crate::accounts::history::FLUSH_INTERVAL;
+        let deadline = tokio::time::Instant::now() + interval * 2;
+        let (mode, options_json) = loop {
+            if let Some(found) = self
+                .store
+                .search_of_team(&search_id, &account.team_id)
+                .await?
+            {
+                break found;
             }
-        })
-        .await?;
+            if tokio::time::Instant::now() >= deadline {
+                return Err(AppError::NotFound(format!(
+                    "Search history not found: {search_id}"
+                )));
+            }
+            tokio::time::sleep(interval / 4).await;
+        };
         let charge = self
             .metering
             .charge(requester, UsageCounter::Export)
@@ -337,28 +336,21 @@ impl Exports {
             export: request,
             states,
         } = request;
-        let (store, team_id, id_or_slug) = (
-            self.store.clone(),
-            account.team_id.clone(),
-            id_or_slug.to_owned(),
-        );
-        let project = blocking(move || {
-            store
-                .find_project(&team_id, id_or_slug.trim())?
-                .ok_or_else(|| AppError::NotFound(format!("Project not found: {id_or_slug}")))
-        })
-        .await?;
+        let project = self
+            .store
+            .find_project(&account.team_id, id_or_slug.trim())
+            .await?
+            .ok_or_else(|| AppError::NotFound(format!("Project not found: {id_or_slug}")))?;
         let charge = self
             .metering
             .charge(requester, UsageCounter::Export)
             .await?;
         let plan = requester.plan;
         let columns = request.columns.clone();
-        let project_id = project.project_id.clone();
-        let (store, catalog) = (self.store.clone(), self.catalog.clone());
+        let listed = self.store.listed_podcasts(&project.project_id).await?;
+        let catalog = self.catalog.clone();
         let rows = blocking(move || {
-            let listed: Vec<ListedPodcastRow> = store
-                .listed_podcasts(&project_id)?
+            let listed: Vec<ListedPodcastRow> = listed
                 .into_iter()
                 .filter(|row| {
                     states

@@ -29,7 +29,7 @@ use crate::accounts::metering::{Charge, Metering, Requester};
 use crate::accounts::{Account, UsageCounter};
 use crate::catalog::CatalogReader;
 use crate::error::{AppError, AppResult};
-use crate::runtime::blocking;
+use crate::runtime::{blocking, to_the_end};
 
 fn option<T: Copy>(
     body: &Map<String, Value>,
@@ -204,12 +204,16 @@ fn history_entry(row: &OutreachRow, project: Option<OutreachProject>) -> Outreac
     }
 }
 
-fn project_of(store: &WorkflowStore, row: &OutreachRow) -> AppResult<Option<OutreachProject>> {
+async fn project_of(
+    store: &WorkflowStore,
+    row: &OutreachRow,
+) -> AppResult<Option<OutreachProject>> {
     let Some(project_id) = row.project_id.as_deref() else {
         return Ok(None);
     };
     Ok(store
-        .find_project(&row.team_id, project_id)?
+        .find_project(&row.team_id, project_id)
+        .await?
         .map(|project| OutreachProject {
             project_id: project.project_id,
             slug: project.slug,
@@ -308,39 +312,34 @@ impl Outreach {
             guest_profile: profile_ref,
             body,
         } = request;
-        let (catalog, store, team) = (
-            self.catalog.clone(),
-            self.store.clone(),
-            account.team_id.clone(),
-        );
-        let profile_key = profile_ref.clone();
-        let (template, podcast, project, profile) = blocking(move || {
-            let template = template_ref
-                .map(|id| outreach_templates::resolve(&store, &team, &id))
-                .transpose()?;
-            let podcast = catalog.podcast(&podcast_ref)?;
-            let project = project_ref
-                .map(|reference| {
-                    store.find_project(&team, reference.trim())?.ok_or_else(|| {
-                        AppError::NotFound(format!("Project not found: {reference}"))
-                    })
-                })
-                .transpose()?;
-            // The guest profile named, else the project's: the guest the email pitches.
-            // An id the team has no profile for is kept as given, as before profiles
-            // filled the guest.
-            let profile = match (&profile_key, &project) {
-                (Some(reference), _) => {
-                    find_profile(&store, &team, reference.trim())?.map(|doc| doc.value)
-                }
-                (None, Some(project)) => {
-                    profiles_by_project(&store, &team)?.remove(&project.project_id)
-                }
-                (None, None) => None,
-            };
-            Ok((template, podcast, project, profile))
-        })
-        .await?;
+        let (store, team) = (&self.store, &account.team_id);
+        let template = match template_ref {
+            Some(id) => Some(outreach_templates::resolve(store, team, &id).await?),
+            None => None,
+        };
+        let catalog = self.catalog.clone();
+        let podcast = blocking(move || catalog.podcast(&podcast_ref)).await?;
+        let project = match project_ref {
+            Some(reference) => Some(
+                store
+                    .find_project(team, reference.trim())
+                    .await?
+                    .ok_or_else(|| AppError::NotFound(format!("Project not found: {reference}")))?,
+            ),
+            None => None,
+        };
+        // The guest profile named, else the project's: the guest the email pitches. An
+        // id the team has no profile for is kept as given, as before profiles filled the
+        // guest.
+        let profile = match (&profile_ref, &project) {
+            (Some(reference), _) => find_profile(store, team, reference.trim())
+                .await?
+                .map(|doc| doc.value),
+            (None, Some(project)) => profiles_by_project(store, team)
+                .await?
+                .remove(&project.project_id),
+            (None, None) => None,
+        };
         let guest = guest_of(&body, profile.as_ref(), &sender_name)?;
         let guest_profile_id = profile
             .map(|profile| profile.guest_profile_id)
@@ -349,8 +348,8 @@ impl Outreach {
             .metering
             .charge(requester, UsageCounter::AiAssist)
             .await?;
-        let (catalog, store, owner) = (self.catalog.clone(), self.store.clone(), account.clone());
-        blocking(move || {
+        let (catalog, owner) = (self.catalog.clone(), account.clone());
+        let row = blocking(move || {
             let recent = catalog.snapshot()?.podcast_episodes(
                 podcast.podcast_id,
                 &EpisodesQuery {
@@ -406,19 +405,22 @@ impl Outreach {
                 options,
                 created_at: Utc::now(),
             };
-            store.insert_outreach(&row)?;
-            let project = project_of(&store, &row)?;
-            Ok((
-                charge,
-                OutreachResponse {
-                    outreach: OutreachDetails {
-                        entry: history_entry(&row, project),
-                        body: row.body,
-                    },
-                },
-            ))
+            Ok(row)
         })
-        .await
+        .await?;
+        // Charged: the email is kept, even if the caller stops waiting.
+        let (store, saved) = (self.store.clone(), row.clone());
+        to_the_end(async move { store.insert_outreach(&saved).await }).await?;
+        let project = project_of(&self.store, &row).await?;
+        Ok((
+            charge,
+            OutreachResponse {
+                outreach: OutreachDetails {
+                    entry: history_entry(&row, project),
+                    body: row.body,
+                },
+            },
+        ))
     }
 
     /// The team's outreach emails, newest first.
@@ -427,23 +429,22 @@ impl Outreach {
         account: &Account,
         query: OutreachHistoryQuery,
     ) -> AppResult<HistoryResponse> {
-        let (store, team_id) = (self.store.clone(), account.team_id.clone());
-        blocking(move || {
-            let rows = store.outreach_history(
-                &team_id,
+        let rows = self
+            .store
+            .outreach_history(
+                &account.team_id,
                 query.podcast_id.as_deref(),
                 query.guest_profile_id.as_deref(),
-            )?;
-            let entries = rows
-                .iter()
-                .map(|row| Ok(history_entry(row, project_of(&store, row)?)))
-                .collect::<AppResult<Vec<_>>>()?;
-            Ok(HistoryResponse {
-                total: entries.len() as u64,
-                outreach_history: entries,
-            })
+            )
+            .await?;
+        let mut entries = Vec::with_capacity(rows.len());
+        for row in &rows {
+            entries.push(history_entry(row, project_of(&self.store, row).await?));
+        }
+        Ok(HistoryResponse {
+            total: entries.len() as u64,
+            outreach_history: entries,
         })
-        .await
     }
 
     /// One of the team's emails, with its body.
@@ -452,23 +453,17 @@ impl Outreach {
         account: &Account,
         outreach_id: &str,
     ) -> AppResult<OutreachResponse> {
-        let (store, team_id, outreach_id) = (
-            self.store.clone(),
-            account.team_id.clone(),
-            outreach_id.to_owned(),
-        );
-        blocking(move || {
-            let row = store
-                .find_outreach(&team_id, outreach_id.trim())?
-                .ok_or_else(|| AppError::NotFound(format!("Outreach not found: {outreach_id}")))?;
-            let project = project_of(&store, &row)?;
-            Ok(OutreachResponse {
-                outreach: OutreachDetails {
-                    entry: history_entry(&row, project),
-                    body: row.body,
-                },
-            })
+        let row = self
+            .store
+            .find_outreach(&account.team_id, outreach_id.trim())
+            .await?
+            .ok_or_else(|| AppError::NotFound(format!("Outreach not found: {outreach_id}")))?;
+        let project = project_of(&self.store, &row).await?;
+        Ok(OutreachResponse {
+            outreach: OutreachDetails {
+                entry: history_entry(&row, project),
+                body: row.body,
+            },
         })
-        .await
     }
 }

@@ -24,7 +24,6 @@ use super::fields::{
 use super::{CapCheck, WorkflowStore, slugify};
 use crate::accounts::Account;
 use crate::error::{AppError, AppResult};
-use crate::runtime::blocking;
 
 /// The longest template text, in characters.
 pub const MAX_TEMPLATE_CHARS: usize = 10_000;
@@ -190,15 +189,14 @@ pub struct OutreachTemplates {
 impl OutreachTemplates {
     /// The built-in templates first, then the team's, oldest first.
     pub async fn list(&self, account: &Account) -> AppResult<Vec<OutreachTemplateItem>> {
-        let (workflows, team_id) = (self.workflows.clone(), account.team_id.clone());
-        let own = blocking(move || {
-            let filter = DocFilter {
-                team_id: Some(&team_id),
-                ..DocFilter::default()
-            };
-            workflows.list_docs::<Template>(DocKind::OutreachTemplate, &filter)
-        })
-        .await?;
+        let filter = DocFilter {
+            team_id: Some(&account.team_id),
+            ..DocFilter::default()
+        };
+        let own = self
+            .workflows
+            .list_docs::<Template>(DocKind::OutreachTemplate, &filter)
+            .await?;
         Ok(OutreachTemplateKind::ALL
             .iter()
             .map(|&kind| OutreachTemplateItem::built_in(kind))
@@ -233,15 +231,14 @@ impl OutreachTemplates {
             now,
             template.clone(),
         );
-        let workflows = self.workflows.clone();
-        let inserted = blocking(move || {
-            workflows.insert_doc_capped(
+        let inserted = self
+            .workflows
+            .insert_doc_capped(
                 DocKind::OutreachTemplate,
                 &stored,
                 Some(MAX_TEMPLATES_PER_TEAM),
             )
-        })
-        .await?;
+            .await?;
         match inserted {
             CapCheck::Done(()) => Ok(OutreachTemplateItem::own(template)),
             CapCheck::CapReached { limit } => Err(AppError::Forbidden(format!(
@@ -253,12 +250,7 @@ impl OutreachTemplates {
     /// The template `id` names for the account's team: a built-in kind or one of the
     /// team's.
     pub async fn get(&self, account: &Account, id: &str) -> AppResult<OutreachTemplateItem> {
-        let (workflows, team_id, id) = (
-            self.workflows.clone(),
-            account.team_id.clone(),
-            id.to_owned(),
-        );
-        blocking(move || resolve(&workflows, &team_id, &id)).await
+        resolve(&self.workflows, &account.team_id, id).await
     }
 
     /// Applies `changes` to the account's own template `id`.
@@ -268,50 +260,47 @@ impl OutreachTemplates {
         id: &str,
         changes: OutreachTemplateChanges,
     ) -> AppResult<OutreachTemplateItem> {
-        let (workflows, account, id) = (self.workflows.clone(), account.clone(), id.to_owned());
-        blocking(move || {
-            let mut doc = owned_template(&workflows, &account, &id)?;
-            let template = &mut doc.value;
-            if let Some(name) = changes.name {
-                template.slug = slugify(&name);
-                template.name = name;
-            }
-            if let Some(description) = changes.description {
-                template.description = description;
-            }
-            if let Some(context) = changes.context {
-                template.context = context;
-            }
-            if let Some(text) = changes.template {
-                template.template = text;
-            }
-            template.updated_at = Utc::now();
-            doc.updated_at = template.updated_at;
-            workflows.put_doc(DocKind::OutreachTemplate, &doc)?;
-            Ok(OutreachTemplateItem::own(doc.value))
-        })
-        .await
+        let mut doc = owned_template(&self.workflows, account, id).await?;
+        let template = &mut doc.value;
+        if let Some(name) = changes.name {
+            template.slug = slugify(&name);
+            template.name = name;
+        }
+        if let Some(description) = changes.description {
+            template.description = description;
+        }
+        if let Some(context) = changes.context {
+            template.context = context;
+        }
+        if let Some(text) = changes.template {
+            template.template = text;
+        }
+        template.updated_at = Utc::now();
+        doc.updated_at = template.updated_at;
+        self.workflows
+            .put_doc(DocKind::OutreachTemplate, &doc)
+            .await?;
+        Ok(OutreachTemplateItem::own(doc.value))
     }
 
     /// Deletes the account's own template `id`; outreach already written from it keeps
     /// its text.
     pub async fn delete(&self, account: &Account, id: &str) -> AppResult<()> {
-        let (workflows, account, id) = (self.workflows.clone(), account.clone(), id.to_owned());
-        blocking(move || {
-            owned_template(&workflows, &account, &id)?;
-            if workflows.remove_doc(DocKind::OutreachTemplate, &account.team_id, &id)? {
-                Ok(())
-            } else {
-                Err(not_found(&id))
-            }
-        })
-        .await
+        owned_template(&self.workflows, account, id).await?;
+        if self
+            .workflows
+            .remove_doc(DocKind::OutreachTemplate, &account.team_id, id)
+            .await?
+        {
+            Ok(())
+        } else {
+            Err(not_found(id))
+        }
     }
 }
 
-/// The template `id` names for this team: a built-in kind or one of the team's
-/// (blocking: for workflows already off the runtime, such as composing an email).
-pub fn resolve(
+/// The template `id` names for this team: a built-in kind or one of the team's.
+pub async fn resolve(
     workflows: &WorkflowStore,
     team_id: &str,
     id: &str,
@@ -320,22 +309,24 @@ pub fn resolve(
     if let Some(kind) = OutreachTemplateKind::parse(id) {
         return Ok(OutreachTemplateItem::built_in(kind));
     }
-    stored_template(workflows, team_id, id).map(|doc| OutreachTemplateItem::own(doc.value))
+    let doc = stored_template(workflows, team_id, id).await?;
+    Ok(OutreachTemplateItem::own(doc.value))
 }
 
-fn stored_template(
+async fn stored_template(
     workflows: &WorkflowStore,
     team_id: &str,
     id: &str,
 ) -> AppResult<Stored<Template>> {
     workflows
-        .get_live_doc::<Template>(DocKind::OutreachTemplate, team_id, id)?
+        .get_live_doc::<Template>(DocKind::OutreachTemplate, team_id, id)
+        .await?
         .ok_or_else(|| not_found(id))
 }
 
 /// The team's template `id`, which `account` may change: forbidden for a built-in one
 /// or another member's.
-fn owned_template(
+async fn owned_template(
     workflows: &WorkflowStore,
     account: &Account,
     id: &str,
@@ -345,7 +336,7 @@ fn owned_template(
             "Built-in templates cannot be changed; create a template of your own instead".into(),
         ));
     }
-    let doc = stored_template(workflows, &account.team_id, id)?;
+    let doc = stored_template(workflows, &account.team_id, id).await?;
     if doc.value.owner_user_id != account.user_id {
         return Err(AppError::Forbidden(
             "Only the member who created this template can change or delete it".into(),

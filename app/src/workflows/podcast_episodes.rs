@@ -53,43 +53,46 @@ impl PodcastEpisodes {
                 .map_err(|_| AppError::Invalid("skip must not be negative".into()))?,
             None => 0,
         };
-        blocking(move || {
-            let record = self.catalog.podcast(&id_or_slug)?;
+        let catalog = self.catalog.clone();
+        let has_transcript = params.has_transcript;
+        let (record, page) = blocking(move || {
+            let record = catalog.podcast(&id_or_slug)?;
             let query = EpisodesQuery {
-                has_transcript: params.has_transcript,
+                has_transcript,
                 skip,
                 limit: u64::from(limit),
             };
-            let page = self
-                .catalog
+            let page = catalog
                 .snapshot()?
                 .podcast_episodes(record.podcast_id, &query)?;
-            let requested = self
-                .analyses
-                .requested_times(account.as_ref(), &record.podcast_id.to_string())?;
-            Ok(PodcastEpisodesResponse {
-                options: PodcastEpisodesOptions {
-                    has_transcript: params.has_transcript,
-                    skip: Some(skip),
-                    limit: Some(u64::from(limit)),
-                },
-                total_episodes: u64::try_from(record.total_episodes).unwrap_or(0),
-                total_transcripts: u64::try_from(record.total_transcripts).unwrap_or(0),
-                podcast_with_episodes: PodcastWithEpisodes {
-                    podcast: crate::convert::podcast_summary(&record),
-                    episodes: page
-                        .episodes
-                        .iter()
-                        .map(|episode| {
-                            let mut wire = crate::convert::episode(episode, &record.podcast_slug);
-                            wire.deep_analysis_requested_at =
-                                requested.get(&episode.episode_id.to_string()).copied();
-                            wire
-                        })
-                        .collect(),
-                },
-            })
+            Ok((record, page))
         })
-        .await
+        .await?;
+        let requested = self
+            .analyses
+            .requested_times(account.as_ref(), &record.podcast_id.to_string())
+            .await?;
+        Ok(PodcastEpisodesResponse {
+            options: PodcastEpisodesOptions {
+                has_transcript: params.has_transcript,
+                skip: Some(skip),
+                limit: Some(u64::from(limit)),
+            },
+            total_episodes: u64::try_from(record.total_episodes).unwrap_or(0),
+            total_transcripts: u64::try_from(record.total_transcripts).unwrap_or(0),
+            podcast_with_episodes: PodcastWithEpisodes {
+                podcast: crate::convert::podcast_summary(&record),
+                episodes: page
+                    .episodes
+                    .iter()
+                    .map(|episode| {
+                        let mut wire = crate::convert::episode(episode, &record.podcast_slug);
+                        wire.deep_analysis_requested_at =
+                            requested.get(&episode.episode_id.to_string()).copied();
+                        wire
+                    })
+                    .collect(),
+            },
+        })
     }
 }

@@ -16,7 +16,6 @@ use super::transcriptions::team_requests;
 use crate::accounts::Account;
 use crate::cursors::{CursorKind, CursorSigner, Payload, Reader, fingerprint, invalid_cursor};
 use crate::error::{AppError, AppResult};
-use crate::runtime::blocking;
 
 /// The event types.
 pub const EVENT_TYPES: [&str; 4] = [
@@ -69,14 +68,14 @@ struct Filters {
     alert_config_id: Option<String>,
 }
 
-fn collect(store: &WorkflowStore, team_id: &str, filters: &Filters) -> AppResult<Vec<Event>> {
+async fn collect(store: &WorkflowStore, team_id: &str, filters: &Filters) -> AppResult<Vec<Event>> {
     let wants = |kind: &str| filters.types.iter().any(|t| t == kind);
     let scoped = filters.project_id.is_some()
         || filters.guest_profile_id.is_some()
         || filters.alert_config_id.is_some();
     let mut events = Vec::new();
     if wants("request_completed") && !scoped {
-        for request in team_requests(store, team_id)? {
+        for request in team_requests(store, team_id).await? {
             let Some(completed_at) = request.completed_at else {
                 continue;
             };
@@ -100,7 +99,7 @@ fn collect(store: &WorkflowStore, team_id: &str, filters: &Filters) -> AppResult
         && filters.guest_profile_id.is_none()
         && filters.alert_config_id.is_none()
     {
-        for project in store.team_projects(team_id)? {
+        for project in store.team_projects(team_id).await? {
             if filters
                 .project_id
                 .as_deref()
@@ -108,7 +107,7 @@ fn collect(store: &WorkflowStore, team_id: &str, filters: &Filters) -> AppResult
             {
                 continue;
             }
-            for listed in store.listed_podcasts(&project.project_id)? {
+            for listed in store.listed_podcasts(&project.project_id).await? {
                 events.push(Event {
                     occurred_at: listed.added_at,
                     id: listed.listed_podcast_id.clone(),
@@ -125,14 +124,16 @@ fn collect(store: &WorkflowStore, team_id: &str, filters: &Filters) -> AppResult
         }
     }
     if wants("alert_match") && filters.project_id.is_none() && filters.guest_profile_id.is_none() {
-        let matches: Vec<Stored<AlertMatch>> = store.list_docs(
-            DocKind::AlertMatch,
-            &DocFilter {
-                team_id: Some(team_id),
-                parent_id: filters.alert_config_id.as_deref(),
-                ..DocFilter::default()
-            },
-        )?;
+        let matches: Vec<Stored<AlertMatch>> = store
+            .list_docs(
+                DocKind::AlertMatch,
+                &DocFilter {
+                    team_id: Some(team_id),
+                    parent_id: filters.alert_config_id.as_deref(),
+                    ..DocFilter::default()
+                },
+            )
+            .await?;
         for stored in matches {
             let m = stored.value;
             events.push(Event {
@@ -243,43 +244,36 @@ impl Updates {
             guest_profile_id: query.guest_profile_id,
             alert_config_id: query.alert_config_id,
         };
-        let (store, team_id, since, given_cursor) = (
-            self.store.clone(),
-            account.team_id.clone(),
-            query.since,
-            query.cursor,
-        );
-        blocking(move || {
-            let events: Vec<Event> = collect(&store, &team_id, &filters)?
-                .into_iter()
-                .filter(|event| since.is_none_or(|since| event.occurred_at >= since))
-                .filter(|event| {
-                    cursor.as_ref().is_none_or(|(micros, id)| {
-                        (event.occurred_at.timestamp_micros(), &event.id) > (*micros, id)
-                    })
+        let (since, given_cursor) = (query.since, query.cursor);
+        let events: Vec<Event> = collect(&self.store, &account.team_id, &filters)
+            .await?
+            .into_iter()
+            .filter(|event| since.is_none_or(|since| event.occurred_at >= since))
+            .filter(|event| {
+                cursor.as_ref().is_none_or(|(micros, id)| {
+                    (event.occurred_at.timestamp_micros(), &event.id) > (*micros, id)
                 })
-                .collect();
-            let has_more = events.len() > limit;
-            let page: Vec<Event> = events.into_iter().take(limit).collect();
-            let next = page
-                .last()
-                .map(|event| event.cursor(&signer, team))
-                .or(given_cursor);
-            let events = page
-                .into_iter()
-                .map(|event| UpdateEvent {
-                    id: format!("{}:{}", event.event_type, event.id),
-                    occurred_at: event.occurred_at,
-                    event_type: event.event_type,
-                    data: event.data,
-                })
-                .collect();
-            Ok(UpdatesPage {
-                events,
-                cursor: next,
-                has_more,
             })
+            .collect();
+        let has_more = events.len() > limit;
+        let page: Vec<Event> = events.into_iter().take(limit).collect();
+        let next = page
+            .last()
+            .map(|event| event.cursor(&signer, team))
+            .or(given_cursor);
+        let events = page
+            .into_iter()
+            .map(|event| UpdateEvent {
+                id: format!("{}:{}", event.event_type, event.id),
+                occurred_at: event.occurred_at,
+                event_type: event.event_type,
+                data: event.data,
+            })
+            .collect();
+        Ok(UpdatesPage {
+            events,
+            cursor: next,
+            has_more,
         })
-        .await
     }
 }

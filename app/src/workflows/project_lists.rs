@@ -195,30 +195,26 @@ impl Projects {
         };
         let cap = plan.limits().projects.map(u64::from);
         let users = users_of(self, account).await?;
-        let service = self.clone();
-        blocking(move || {
-            // Everything the answer needs is read before the write, so a stored project
-            // is always answered 200 (the store may become unreachable right after).
-            let project = match service.store.create_project(project, cap)? {
-                CapCheck::Done(project) => project,
-                CapCheck::CapReached { limit } => {
-                    return Err(AppError::Forbidden(format!(
-                        "Project limit reached: the {plan} plan allows {limit} projects. Delete a project or upgrade your plan to create more."
-                    )));
-                }
-            };
-            // A new project has no listed podcasts, activity or guest profile yet.
-            let loaded = Loaded {
-                project,
-                listed: Vec::new(),
-                activity: Vec::new(),
-                guest_profile: None,
-            };
-            Ok(ProjectDetailsResponse {
-                project: details_wire(&loaded, &users, Some(Vec::new())),
-            })
+        // Everything the answer needs is read before the write, so a stored project is
+        // always answered 200 (the store may become unreachable right after).
+        let project = match self.store.create_project(project, cap).await? {
+            CapCheck::Done(project) => project,
+            CapCheck::CapReached { limit } => {
+                return Err(AppError::Forbidden(format!(
+                    "Project limit reached: the {plan} plan allows {limit} projects. Delete a project or upgrade your plan to create more."
+                )));
+            }
+        };
+        // A new project has no listed podcasts, activity or guest profile yet.
+        let loaded = Loaded {
+            project,
+            listed: Vec::new(),
+            activity: Vec::new(),
+            guest_profile: None,
+        };
+        Ok(ProjectDetailsResponse {
+            project: details_wire(&loaded, &users, Some(Vec::new())),
         })
-        .await
     }
 
     /// The team's projects, optionally only some states; pinned first, then ACTIVE,
@@ -229,52 +225,48 @@ impl Projects {
         query: ProjectsQuery,
     ) -> AppResult<ProjectsResponse> {
         let users = users_of(self, account).await?;
-        let (service, account) = (self.clone(), account.clone());
-        blocking(move || {
-            let profiles = guest_profiles::profiles_by_project(&service.store, &account.team_id)?;
-            let mut projects = Vec::new();
-            for project in service.store.team_projects(&account.team_id)? {
-                if query
-                    .states
-                    .as_ref()
-                    .is_some_and(|states| !states.contains(&project.status))
-                {
-                    continue;
-                }
-                let loaded = load(&service, project, &profiles)?;
-                projects.push(project_wire(
-                    &loaded.project,
-                    &loaded.listed,
-                    &loaded.activity,
-                    &users,
-                    loaded.guest_profile.clone(),
-                ));
+        let profiles = guest_profiles::profiles_by_project(&self.store, &account.team_id).await?;
+        let mut projects = Vec::new();
+        for project in self.store.team_projects(&account.team_id).await? {
+            if query
+                .states
+                .as_ref()
+                .is_some_and(|states| !states.contains(&project.status))
+            {
+                continue;
             }
-            match query.sort_by {
-                None | Some(ProjectSortBy::RecentActivity) => {
-                    sort_project_list(&mut projects, &query.pinned)
-                }
-                Some(ProjectSortBy::Name) => projects.sort_by(|a, b| {
-                    a.name
-                        .to_lowercase()
-                        .cmp(&b.name.to_lowercase())
-                        .then_with(|| a.project_id.cmp(&b.project_id))
-                }),
-                Some(ProjectSortBy::Created) => projects.sort_by(|a, b| {
-                    b.created_at
-                        .cmp(&a.created_at)
-                        .then_with(|| a.project_id.cmp(&b.project_id))
-                }),
+            let loaded = load(self, project, &profiles).await?;
+            projects.push(project_wire(
+                &loaded.project,
+                &loaded.listed,
+                &loaded.activity,
+                &users,
+                loaded.guest_profile.clone(),
+            ));
+        }
+        match query.sort_by {
+            None | Some(ProjectSortBy::RecentActivity) => {
+                sort_project_list(&mut projects, &query.pinned)
             }
-            Ok(ProjectsResponse {
-                options: ProjectsOptions {
-                    states: query.states,
-                    sort_by: query.sort_by,
-                },
-                projects,
-            })
+            Some(ProjectSortBy::Name) => projects.sort_by(|a, b| {
+                a.name
+                    .to_lowercase()
+                    .cmp(&b.name.to_lowercase())
+                    .then_with(|| a.project_id.cmp(&b.project_id))
+            }),
+            Some(ProjectSortBy::Created) => projects.sort_by(|a, b| {
+                b.created_at
+                    .cmp(&a.created_at)
+                    .then_with(|| a.project_id.cmp(&b.project_id))
+            }),
+        }
+        Ok(ProjectsResponse {
+            options: ProjectsOptions {
+                states: query.states,
+                sort_by: query.sort_by,
+            },
+            projects,
         })
-        .await
     }
 
     /// The project with the listed podcasts `filter` keeps.
@@ -285,15 +277,10 @@ impl Projects {
         filter: ListedFilter,
     ) -> AppResult<ProjectDetailsResponse> {
         let users = users_of(self, account).await?;
-        let (service, account) = (self.clone(), account.clone());
-        blocking(move || {
-            let (loaded, users, listed) =
-                load_filtered(&service, &account, &id_or_slug, &filter, users)?;
-            Ok(ProjectDetailsResponse {
-                project: details_wire(&loaded, &users, Some(listed)),
-            })
+        let (loaded, listed) = load_filtered(self, account, &id_or_slug, &filter, &users).await?;
+        Ok(ProjectDetailsResponse {
+            project: details_wire(&loaded, &users, Some(listed)),
         })
-        .await
     }
 
     /// Applies `changes` to a project.
@@ -304,43 +291,36 @@ impl Projects {
         changes: ProjectChanges,
     ) -> AppResult<UpdateProjectResponse> {
         let users = users_of(self, account).await?;
-        let (service, account) = (self.clone(), account.clone());
-        blocking(move || {
-            let mut project = find_project(&service, &account, &id_or_slug)?;
-            changes.apply(&mut project);
-            service.store.save_project(&project)?;
-            let profiles = guest_profiles::profiles_by_project(&service.store, &account.team_id)?;
-            let loaded = load(&service, project, &profiles)?;
-            Ok(UpdateProjectResponse {
-                project: project_wire(
-                    &loaded.project,
-                    &loaded.listed,
-                    &loaded.activity,
-                    &users,
-                    loaded.guest_profile.clone(),
-                ),
-            })
+        let mut project = find_project(self, account, &id_or_slug).await?;
+        changes.apply(&mut project);
+        self.store.save_project(&project).await?;
+        let profiles = guest_profiles::profiles_by_project(&self.store, &account.team_id).await?;
+        let loaded = load(self, project, &profiles).await?;
+        Ok(UpdateProjectResponse {
+            project: project_wire(
+                &loaded.project,
+                &loaded.listed,
+                &loaded.activity,
+                &users,
+                loaded.guest_profile.clone(),
+            ),
         })
-        .await
     }
 
     /// Removes a project and its listed podcasts.
     pub async fn delete(&self, account: &Account, id_or_slug: String) -> AppResult<ProjectDeleted> {
-        let (service, account) = (self.clone(), account.clone());
-        blocking(move || {
-            let project = find_project(&service, &account, &id_or_slug)?;
-            if !service
-                .store
-                .delete_project(&account.team_id, &project.project_id)?
-            {
-                return Err(project_not_found(&id_or_slug));
-            }
-            Ok(ProjectDeleted {
-                message: format!("Project \"{}\" deleted", project.name),
-                project_id: project.project_id,
-            })
+        let project = find_project(self, account, &id_or_slug).await?;
+        if !self
+            .store
+            .delete_project(&account.team_id, &project.project_id)
+            .await?
+        {
+            return Err(project_not_found(&id_or_slug));
+        }
+        Ok(ProjectDeleted {
+            message: format!("Project \"{}\" deleted", project.name),
+            project_id: project.project_id,
         })
-        .await
     }
 
     /// Lists a catalog podcast on a project, unless `plan`'s podcasts per project are
@@ -354,52 +334,50 @@ impl Projects {
     ) -> AppResult<AddPodcastToProjectResponse> {
         let cap = plan.limits().podcasts_per_project.map(u64::from);
         let users = users_of(self, account).await?;
-        let (service, account) = (self.clone(), account.clone());
-        blocking(move || {
-            let project = find_project(&service, &account, &id_or_slug)?;
-            let podcast = service.catalog.podcast(&listing.podcast)?;
-            let now = Utc::now();
-            let row = ListedPodcastRow {
-                listed_podcast_id: Uuid::new_v4().to_string(),
-                project_id: project.project_id.clone(),
-                team_id: account.team_id.clone(),
-                podcast_id: podcast.podcast_id.to_string(),
-                podcast_title: podcast.podcast_rss_title.clone(),
-                podcast_slug: podcast.podcast_slug.clone(),
-                podcast_image_url: podcast.podcast_image_url.clone(),
-                status: listing.status,
-                priority: listing.priority,
-                labels: listing.labels,
-                added_at: now,
-                updated_at: now,
-                added_by_user_id: account.user_id.clone(),
-                relevancy_score: None,
-            };
-            let added = activity(
-                &account,
-                ActivityActionType::AddedToList,
-                None,
-                Some(listing.status.as_str().to_owned()),
-                now,
-            );
-            let new = NewListedPodcast {
-                row,
-                added: added.clone(),
-            };
-            let row = match service.store.add_listed(new, cap)? {
-                CapCheck::Done(row) => row,
-                CapCheck::CapReached { limit } => {
-                    return Err(AppError::Forbidden(format!(
-                        "Podcast limit reached: the {plan} plan allows {limit} podcasts per project. Remove a podcast from \"{}\" or upgrade your plan to add more.",
-                        project.name
-                    )));
-                }
-            };
-            Ok(AddPodcastToProjectResponse {
-                listed_podcast: listed_podcast_wire(&row, vec![added], &users),
-            })
+        let project = find_project(self, account, &id_or_slug).await?;
+        let catalog = self.catalog.clone();
+        let wanted = listing.podcast.clone();
+        let podcast = blocking(move || catalog.podcast(&wanted)).await?;
+        let now = Utc::now();
+        let row = ListedPodcastRow {
+            listed_podcast_id: Uuid::new_v4().to_string(),
+            project_id: project.project_id.clone(),
+            team_id: account.team_id.clone(),
+            podcast_id: podcast.podcast_id.to_string(),
+            podcast_title: podcast.podcast_rss_title.clone(),
+            podcast_slug: podcast.podcast_slug.clone(),
+            podcast_image_url: podcast.podcast_image_url.clone(),
+            status: listing.status,
+            priority: listing.priority,
+            labels: listing.labels,
+            added_at: now,
+            updated_at: now,
+            added_by_user_id: account.user_id.clone(),
+            relevancy_score: None,
+        };
+        let added = activity(
+            account,
+            ActivityActionType::AddedToList,
+            None,
+            Some(listing.status.as_str().to_owned()),
+            now,
+        );
+        let new = NewListedPodcast {
+            row,
+            added: added.clone(),
+        };
+        let row = match self.store.add_listed(new, cap).await? {
+            CapCheck::Done(row) => row,
+            CapCheck::CapReached { limit } => {
+                return Err(AppError::Forbidden(format!(
+                    "Podcast limit reached: the {plan} plan allows {limit} podcasts per project. Remove a podcast from \"{}\" or upgrade your plan to add more.",
+                    project.name
+                )));
+            }
+        };
+        Ok(AddPodcastToProjectResponse {
+            listed_podcast: listed_podcast_wire(&row, vec![added], &users),
         })
-        .await
     }
 
     /// The listed podcasts `filter` keeps, with their activity history.
@@ -410,18 +388,13 @@ impl Projects {
         filter: ListedFilter,
     ) -> AppResult<ListedPodcastsDetails> {
         let users = users_of(self, account).await?;
-        let (service, account) = (self.clone(), account.clone());
-        blocking(move || {
-            let (loaded, _, listed) =
-                load_filtered(&service, &account, &id_or_slug, &filter, users)?;
-            Ok(ListedPodcastsDetails {
-                total: loaded.listed.len(),
-                project_id: loaded.project.project_id,
-                project_slug: loaded.project.slug,
-                listed_podcasts: listed,
-            })
+        let (loaded, listed) = load_filtered(self, account, &id_or_slug, &filter, &users).await?;
+        Ok(ListedPodcastsDetails {
+            total: loaded.listed.len(),
+            project_id: loaded.project.project_id,
+            project_slug: loaded.project.slug,
+            listed_podcasts: listed,
         })
-        .await
     }
 
     /// Moves a listed podcast to another state, sets or clears its priority, replaces
@@ -434,35 +407,33 @@ impl Projects {
         changes: ListedChanges,
     ) -> AppResult<UpdateListedPodcastResponse> {
         let users = users_of(self, account).await?;
-        let (service, account) = (self.clone(), account.clone());
-        blocking(move || {
-            let project = find_project(&service, &account, &id_or_slug)?;
-            let mut row = service
-                .store
-                .find_listed(&project.project_id, &listed_podcast_id)?
-                .ok_or_else(|| listed_not_found(&listed_podcast_id))?;
-            let entries = changes.apply(&mut row, &account);
-            if !entries.is_empty() {
-                service.store.update_listed(&row, &entries)?;
-            }
-            let activity = service
-                .store
-                .listed_activity(&project.project_id, &row.listed_podcast_id)?;
-            Ok(UpdateListedPodcastResponse {
-                project_slug: project.slug,
-                listed_podcast_id: row.listed_podcast_id.clone(),
-                options: ListedPodcastUpdate {
-                    state: changes.state,
-                    priority: changes.priority.flatten(),
-                },
-                updated_listed_podcast: listed_podcast_wire(
-                    &row,
-                    history_of(&activity, &row.listed_podcast_id),
-                    &users,
-                ),
-            })
+        let project = find_project(self, account, &id_or_slug).await?;
+        let mut row = self
+            .store
+            .find_listed(&project.project_id, &listed_podcast_id)
+            .await?
+            .ok_or_else(|| listed_not_found(&listed_podcast_id))?;
+        let entries = changes.apply(&mut row, account);
+        if !entries.is_empty() {
+            self.store.update_listed(&row, &entries).await?;
+        }
+        let activity = self
+            .store
+            .listed_activity(&project.project_id, &row.listed_podcast_id)
+            .await?;
+        Ok(UpdateListedPodcastResponse {
+            project_slug: project.slug,
+            listed_podcast_id: row.listed_podcast_id.clone(),
+            options: ListedPodcastUpdate {
+                state: changes.state,
+                priority: changes.priority.flatten(),
+            },
+            updated_listed_podcast: listed_podcast_wire(
+                &row,
+                history_of(&activity, &row.listed_podcast_id),
+                &users,
+            ),
         })
-        .await
     }
 
     /// Takes a podcast off a project's list.
@@ -472,21 +443,18 @@ impl Projects {
         id_or_slug: String,
         listed_podcast_id: String,
     ) -> AppResult<RemoveListedPodcastResponse> {
-        let (service, account) = (self.clone(), account.clone());
-        blocking(move || {
-            let project = find_project(&service, &account, &id_or_slug)?;
-            if !service
-                .store
-                .remove_listed(&project.project_id, &listed_podcast_id, Utc::now())?
-            {
-                return Err(listed_not_found(&listed_podcast_id));
-            }
-            Ok(RemoveListedPodcastResponse {
-                project_slug: project.slug,
-                listed_podcast_id,
-            })
+        let project = find_project(self, account, &id_or_slug).await?;
+        if !self
+            .store
+            .remove_listed(&project.project_id, &listed_podcast_id, Utc::now())
+            .await?
+        {
+            return Err(listed_not_found(&listed_podcast_id));
+        }
+        Ok(RemoveListedPodcastResponse {
+            project_slug: project.slug,
+            listed_podcast_id,
         })
-        .await
     }
 
     /// Episodes the listed podcasts published in the last `days` days, newest first
@@ -497,14 +465,15 @@ impl Projects {
         id_or_slug: String,
         RecentDays(days): RecentDays,
     ) -> AppResult<RecentEpisodesResponse> {
-        let (service, account) = (self.clone(), account.clone());
+        let project = find_project(self, account, &id_or_slug).await?;
+        let listed_podcasts = self.store.listed_podcasts(&project.project_id).await?;
+        let catalog = self.catalog.clone();
         blocking(move || {
-            let project = find_project(&service, &account, &id_or_slug)?;
             let since = Utc::now() - Duration::days(days);
-            let snapshot = service.catalog.snapshot()?;
+            let snapshot = catalog.snapshot()?;
             let mut podcasts = Vec::new();
             let mut total = 0u64;
-            for listed in service.store.listed_podcasts(&project.project_id)? {
+            for listed in listed_podcasts {
                 let Ok(podcast_id) = Uuid::parse_str(&listed.podcast_id) else {
                     continue;
                 };
@@ -552,10 +521,15 @@ fn listed_not_found(listed_podcast_id: &str) -> AppError {
     AppError::NotFound(format!("Listed podcast not found: {listed_podcast_id}"))
 }
 
-fn find_project(service: &Projects, account: &Account, id_or_slug: &str) -> AppResult<ProjectRow> {
+async fn find_project(
+    service: &Projects,
+    account: &Account,
+    id_or_slug: &str,
+) -> AppResult<ProjectRow> {
     service
         .store
-        .find_project(&account.team_id, id_or_slug.trim())?
+        .find_project(&account.team_id, id_or_slug.trim())
+        .await?
         .ok_or_else(|| project_not_found(id_or_slug))
 }
 
@@ -575,13 +549,13 @@ struct Loaded {
 
 /// A project with its listed podcasts, activity and guest profile (`profiles` from
 /// [`guest_profiles::profiles_by_project`] for the project's team).
-fn load(
+async fn load(
     service: &Projects,
     project: ProjectRow,
     profiles: &HashMap<String, GuestProfileDoc>,
 ) -> AppResult<Loaded> {
-    let listed = service.store.listed_podcasts(&project.project_id)?;
-    let activity = service.store.project_activity(&project.project_id)?;
+    let listed = service.store.listed_podcasts(&project.project_id).await?;
+    let activity = service.store.project_activity(&project.project_id).await?;
     let booked = listed
         .iter()
         .filter(|row| row.status == ListedPodcastStatus::Booked)
@@ -726,20 +700,20 @@ impl ListedFilter {
 }
 
 /// A project (by id or slug) of the caller's team, loaded, with the listed podcasts
-/// `filter` keeps and the team's `users`: what the project details and the listed
-/// podcast details share.
-fn load_filtered(
+/// `filter` keeps, as the team's `users` see them: what the project details and the
+/// listed podcast details share.
+async fn load_filtered(
     service: &Projects,
     account: &Account,
     id_or_slug: &str,
     filter: &ListedFilter,
-    users: UserDirectory,
-) -> AppResult<(Loaded, UserDirectory, Vec<ListedPodcast>)> {
-    let project = find_project(service, account, id_or_slug)?;
-    let profiles = guest_profiles::profiles_by_project(&service.store, &account.team_id)?;
-    let loaded = load(service, project, &profiles)?;
-    let listed = filtered_listed(&loaded, filter, &users);
-    Ok((loaded, users, listed))
+    users: &UserDirectory,
+) -> AppResult<(Loaded, Vec<ListedPodcast>)> {
+    let project = find_project(service, account, id_or_slug).await?;
+    let profiles = guest_profiles::profiles_by_project(&service.store, &account.team_id).await?;
+    let loaded = load(service, project, &profiles).await?;
+    let listed = filtered_listed(&loaded, filter, users);
+    Ok((loaded, listed))
 }
 
 /// The listed podcasts `filter` keeps, by priority (low first, none last), then the

@@ -13,7 +13,7 @@ use crate::accounts::metering::{Charge, Metering, Requester};
 use crate::accounts::{Account, UsageCounter};
 use crate::catalog::CatalogReader;
 use crate::error::{AppError, AppResult};
-use crate::runtime::blocking;
+use crate::runtime::{blocking, to_the_end};
 
 /// The project and podcast briefs and the stored key of a review.
 struct ReviewInput {
@@ -42,26 +42,37 @@ pub struct Relevancy {
 
 impl Relevancy {
     /// Loads a project of the caller's team and a catalog podcast.
-    fn review_input(&self, team_id: &str, project: &str, podcast: &str) -> AppResult<ReviewInput> {
+    async fn review_input(
+        &self,
+        team_id: &str,
+        project: &str,
+        podcast: String,
+    ) -> AppResult<ReviewInput> {
         let project = self
             .store
-            .find_project(team_id, project)?
+            .find_project(team_id, project)
+            .await?
             .ok_or_else(|| project_not_found(project))?;
-        let record = self
-            .catalog
-            .snapshot()?
-            .podcast_by_id_or_slug(podcast)?
-            .ok_or_else(|| AppError::NotFound(format!("Podcast not found: {podcast}")))?;
+        let catalog = self.catalog.clone();
+        let (record, brief) = blocking(move || {
+            let record = catalog
+                .snapshot()?
+                .podcast_by_id_or_slug(&podcast)?
+                .ok_or_else(|| AppError::NotFound(format!("Podcast not found: {podcast}")))?;
+            let brief = podcast_brief(&catalog, &record)?;
+            Ok((record, brief))
+        })
+        .await?;
         Ok(ReviewInput {
             project_id: project.project_id.clone(),
             podcast_id: record.podcast_id.to_string(),
             project: project_brief(&project),
-            podcast: podcast_brief(&self.catalog, &record)?,
+            podcast: brief,
         })
     }
 
     /// The stored review of a podcast for a project, if one was made.
-    fn stored(
+    async fn stored(
         &self,
         team_id: &str,
         project_id: &str,
@@ -73,7 +84,8 @@ impl Relevancy {
                 DocKind::Relevancy,
                 Some(team_id),
                 &review_key(project_id, podcast_id),
-            )?
+            )
+            .await?
             .map(|doc| doc.value))
     }
 
@@ -88,17 +100,13 @@ impl Relevancy {
         podcast: String,
         force: bool,
     ) -> AppResult<(RelevancyAnswer, Option<Charge>)> {
-        let (service, team_id) = (self.clone(), account.team_id.clone());
-        let input = blocking(move || service.review_input(&team_id, &project, &podcast)).await?;
+        let input = self
+            .review_input(&account.team_id, &project, podcast)
+            .await?;
         if !force {
-            let (service, team_id, project_id, podcast_id) = (
-                self.clone(),
-                account.team_id.clone(),
-                input.project_id.clone(),
-                input.podcast_id.clone(),
-            );
-            let cached =
-                blocking(move || service.stored(&team_id, &project_id, &podcast_id)).await?;
+            let cached = self
+                .stored(&account.team_id, &input.project_id, &input.podcast_id)
+                .await?;
             if let Some(answer) = cached {
                 return Ok((answer, None));
             }
@@ -109,26 +117,27 @@ impl Relevancy {
             .await?;
         let answer =
             agent::review_relevancy(self.assist.as_ref(), input.project, input.podcast).await?;
+        // Charged: the review is kept, even if the caller stops waiting.
         let (store, team_id, saved) = (self.store.clone(), account.team_id.clone(), answer.clone());
-        blocking(move || {
+        to_the_end(async move {
             let now = Utc::now();
-            store.put_doc(
-                DocKind::Relevancy,
-                &Stored {
-                    id: review_key(&input.project_id, &input.podcast_id),
-                    team_id,
-                    parent_id: Some(input.project_id.clone()),
-                    created_at: now,
-                    updated_at: now,
-                    deleted: false,
-                    value: saved.clone(),
-                },
-            )?;
-            store.set_listed_relevancy(
-                &input.project_id,
-                &input.podcast_id,
-                f64::from(saved.rating),
-            )
+            let review = Stored {
+                id: review_key(&input.project_id, &input.podcast_id),
+                team_id,
+                parent_id: Some(input.project_id.clone()),
+                created_at: now,
+                updated_at: now,
+                deleted: false,
+                value: saved.clone(),
+            };
+            store.put_doc(DocKind::Relevancy, &review).await?;
+            store
+                .set_listed_relevancy(
+                    &input.project_id,
+                    &input.podcast_id,
+                    f64::from(saved.rating),
+                )
+                .await
         })
         .await?;
         Ok((answer, Some(charge)))
@@ -144,20 +153,25 @@ impl Relevancy {
         listed_podcast_id: String,
         force: bool,
     ) -> AppResult<(RelevancyAnswer, Option<Charge>)> {
-        let (store, team_id) = (self.store.clone(), account.team_id.clone());
-        let (project_id, podcast_id) = blocking(move || {
-            let found = store
-                .find_project(&team_id, &project)?
-                .ok_or_else(|| project_not_found(&project))?;
-            let listed = store
-                .find_listed(&found.project_id, &listed_podcast_id)?
-                .ok_or_else(|| {
-                    AppError::NotFound(format!("Listed podcast not found: {listed_podcast_id}"))
-                })?;
-            Ok((found.project_id, listed.podcast_id))
-        })
-        .await?;
-        self.review(account, requester, project_id, podcast_id, force)
-            .await
+        let found = self
+            .store
+            .find_project(&account.team_id, &project)
+            .await?
+            .ok_or_else(|| project_not_found(&project))?;
+        let listed = self
+            .store
+            .find_listed(&found.project_id, &listed_podcast_id)
+            .await?
+            .ok_or_else(|| {
+                AppError::NotFound(format!("Listed podcast not found: {listed_podcast_id}"))
+            })?;
+        self.review(
+            account,
+            requester,
+            found.project_id,
+            listed.podcast_id,
+            force,
+        )
+        .await
     }
 }

@@ -13,7 +13,6 @@ use super::documents::{DocKind, Stored};
 use super::fields::object;
 use crate::accounts::Account;
 use crate::error::{AppError, AppResult};
-use crate::runtime::blocking;
 
 /// The most favourite projects a user keeps.
 pub const MAX_FAVORITE_PROJECTS: usize = 100;
@@ -81,14 +80,12 @@ pub struct Settings {
 impl Settings {
     /// The account's user's preferences (empty until saved).
     pub async fn preferences(&self, account: &Account) -> AppResult<UserPreferences> {
-        let (workflows, user_id) = (self.workflows.clone(), account.user_id.clone());
-        blocking(move || {
-            Ok(workflows
-                .get_doc::<UserPreferences>(DocKind::UserPreferences, None, &user_id)?
-                .map(|doc| doc.value)
-                .unwrap_or_default())
-        })
-        .await
+        Ok(self
+            .workflows
+            .get_doc::<UserPreferences>(DocKind::UserPreferences, None, &account.user_id)
+            .await?
+            .map(|doc| doc.value)
+            .unwrap_or_default())
     }
 
     /// Replaces the account's user's preferences.
@@ -104,18 +101,15 @@ impl Settings {
             now,
             preferences,
         );
-        let workflows = self.workflows.clone();
-        blocking(move || {
-            workflows.put_doc(DocKind::UserPreferences, &stored)?;
-            Ok(stored.value)
-        })
-        .await
+        self.workflows
+            .put_doc(DocKind::UserPreferences, &stored)
+            .await?;
+        Ok(stored.value)
     }
 
     /// The account's team's flags (all off until set).
     pub async fn team_settings(&self, account: &Account) -> AppResult<TeamSettingsFlags> {
-        let (workflows, team_id) = (self.workflows.clone(), account.team_id.clone());
-        blocking(move || stored_settings(&workflows, &team_id)).await
+        stored_settings(&self.workflows, &account.team_id).await
     }
 
     /// Sets the flags `changes` names for the account's team; the others keep their
@@ -133,30 +127,29 @@ impl Settings {
                 "Automated search is not available on the {plan} plan"
             )));
         }
-        let (workflows, team_id) = (self.workflows.clone(), account.team_id.clone());
-        blocking(move || {
-            let now = Utc::now();
-            // Created once with every flag off, then patched in one statement, so two
-            // concurrent changes of different flags both hold.
-            workflows.insert_doc_if_absent(
-                DocKind::TeamSettings,
-                &Stored::new(
-                    team_id.clone(),
-                    team_id.clone(),
-                    now,
-                    TeamSettingsFlags::default(),
-                ),
-            )?;
-            workflows.merge_into_doc(DocKind::TeamSettings, &team_id, &Value::Object(changes.0))?;
-            stored_settings(&workflows, &team_id)
-        })
-        .await
+        let (workflows, team_id) = (&self.workflows, &account.team_id);
+        // Created once with every flag off, then patched in one statement, so two
+        // concurrent changes of different flags both hold.
+        let flags_off = Stored::new(
+            team_id.clone(),
+            team_id.clone(),
+            Utc::now(),
+            TeamSettingsFlags::default(),
+        );
+        workflows
+            .insert_doc_if_absent(DocKind::TeamSettings, &flags_off)
+            .await?;
+        workflows
+            .merge_into_doc(DocKind::TeamSettings, team_id, &Value::Object(changes.0))
+            .await?;
+        stored_settings(workflows, team_id).await
     }
 }
 
-fn stored_settings(workflows: &WorkflowStore, team_id: &str) -> AppResult<TeamSettingsFlags> {
+async fn stored_settings(workflows: &WorkflowStore, team_id: &str) -> AppResult<TeamSettingsFlags> {
     Ok(workflows
-        .get_doc::<TeamSettingsFlags>(DocKind::TeamSettings, Some(team_id), team_id)?
+        .get_doc::<TeamSettingsFlags>(DocKind::TeamSettings, Some(team_id), team_id)
+        .await?
         .map(|doc| doc.value)
         .unwrap_or_default())
 }

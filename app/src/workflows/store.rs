@@ -234,187 +234,223 @@ impl WorkflowStore {
         &self.db
     }
 
+    /// Waits for `call` (one of this store's async calls) from synchronous code: the
+    /// background jobs that mix it with catalog work on a blocking thread, and the
+    /// speech worker's own thread. Services await their calls instead.
+    pub fn wait<F>(&self, call: F) -> F::Output
+    where
+        F: std::future::Future + Send,
+        F::Output: Send,
+    {
+        self.db.wait(call)
+    }
+
     // ------------------------------------------------------------ projects
 
     /// How many projects a team has.
-    pub fn count_projects(&self, team_id: &str) -> AppResult<u64> {
-        Ok(self.db.wait(count(
-            sqlx::query("SELECT COUNT(*) FROM projects WHERE team_id = $1").bind(team_id),
-            self.db.pool(),
-        ))?)
+    pub async fn count_projects(&self, team_id: &str) -> AppResult<u64> {
+        Ok(self
+            .db
+            .run(count(
+                sqlx::query("SELECT COUNT(*) FROM projects WHERE team_id = $1").bind(team_id),
+                self.db.pool(),
+            ))
+            .await?)
     }
 
     /// Stores a new project unless the team already has `cap` projects. The slug is
     /// `project.slug`, or it with the first free numeric suffix in the team. The check
     /// and the insert run in one write transaction holding the team's project lock.
-    pub fn create_project(
+    pub async fn create_project(
         &self,
         mut project: ProjectRow,
         cap: Option<u64>,
     ) -> AppResult<CapCheck<ProjectRow>> {
         let project_types = to_json(&project.project_types)?;
         let project_keywords = to_json(&project.project_keywords)?;
-        self.db.wait(async {
-            let mut tx = self.db.begin_write().await?;
-            self.db
-                .lock(&mut tx, &format!("projects:{}", project.team_id))
-                .await?;
-            if let Some(limit) = cap {
-                let count: i64 =
-                    sqlx::query_scalar("SELECT COUNT(*) FROM projects WHERE team_id = $1")
-                        .bind(project.team_id.as_str())
-                        .fetch_one(&mut *tx)
-                        .await?;
-                if count as u64 >= limit {
-                    return Ok(CapCheck::CapReached { limit });
+        self.db
+            .run(async {
+                let mut tx = self.db.begin_write().await?;
+                self.db
+                    .lock(&mut tx, &format!("projects:{}", project.team_id))
+                    .await?;
+                if let Some(limit) = cap {
+                    let count: i64 =
+                        sqlx::query_scalar("SELECT COUNT(*) FROM projects WHERE team_id = $1")
+                            .bind(project.team_id.as_str())
+                            .fetch_one(&mut *tx)
+                            .await?;
+                    if count as u64 >= limit {
+                        return Ok(CapCheck::CapReached { limit });
+                    }
                 }
-            }
-            // Only the slugs the new one could collide with: itself and its numbered
-            // forms (reading every slug of a team made each new project slower).
-            let escaped = project
-                .slug
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_");
-            let taken = sqlx::query(
-                "SELECT slug FROM projects
+                // Only the slugs the new one could collide with: itself and its numbered
+                // forms (reading every slug of a team made each new project slower).
+                let escaped = project
+                    .slug
+                    .replace('\\', "\\\\")
+                    .replace('%', "\\%")
+                    .replace('_', "\\_");
+                let taken = sqlx::query(
+                    "SELECT slug FROM projects
                  WHERE team_id = $1 AND (slug = $2 OR slug LIKE $3 ESCAPE '\\')",
-            )
-            .bind(project.team_id.as_str())
-            .bind(project.slug.as_str())
-            .bind(format!("{escaped}-%"))
-            .fetch_all(&mut *tx)
-            .await?
-            .iter()
-            .map(|row| row.try_get::<String, _>(0))
-            .collect::<Result<Vec<_>, _>>()?;
-            project.slug = unique_slug(&project.slug, &taken);
-            sqlx::query(AssertSqlSafe(format!(
-                "INSERT INTO projects ({PROJECT_COLUMNS})
+                )
+                .bind(project.team_id.as_str())
+                .bind(project.slug.as_str())
+                .bind(format!("{escaped}-%"))
+                .fetch_all(&mut *tx)
+                .await?
+                .iter()
+                .map(|row| row.try_get::<String, _>(0))
+                .collect::<Result<Vec<_>, _>>()?;
+                project.slug = unique_slug(&project.slug, &taken);
+                sqlx::query(AssertSqlSafe(format!(
+                    "INSERT INTO projects ({PROJECT_COLUMNS})
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
-            )))
-            .bind(project.project_id.as_str())
-            .bind(project.team_id.as_str())
-            .bind(project.slug.as_str())
-            .bind(project.name.as_str())
-            .bind(project.status.as_str())
-            .bind(project_types)
-            .bind(project.project_type_other_reason.as_deref())
-            .bind(project.project_purpose.as_deref())
-            .bind(project_keywords)
-            .bind(project.created_by_user_id.as_str())
-            .bind(time_text(project.created_at))
-            .bind(time_text(project.last_updated))
-            .execute(&mut *tx)
-            .await?;
-            tx.commit().await?;
-            Ok::<_, AppError>(CapCheck::Done(project))
-        })
+                )))
+                .bind(project.project_id.as_str())
+                .bind(project.team_id.as_str())
+                .bind(project.slug.as_str())
+                .bind(project.name.as_str())
+                .bind(project.status.as_str())
+                .bind(project_types)
+                .bind(project.project_type_other_reason.as_deref())
+                .bind(project.project_purpose.as_deref())
+                .bind(project_keywords)
+                .bind(project.created_by_user_id.as_str())
+                .bind(time_text(project.created_at))
+                .bind(time_text(project.last_updated))
+                .execute(&mut *tx)
+                .await?;
+                tx.commit().await?;
+                Ok::<_, AppError>(CapCheck::Done(project))
+            })
+            .await
     }
 
     /// Every project of a team, in no particular order.
-    pub fn team_projects(&self, team_id: &str) -> AppResult<Vec<ProjectRow>> {
-        let rows = self.db.wait(
-            sqlx::query(AssertSqlSafe(format!(
-                "SELECT {PROJECT_COLUMNS} FROM projects WHERE team_id = $1"
-            )))
-            .bind(team_id)
-            .fetch_all(self.db.pool()),
-        )?;
+    pub async fn team_projects(&self, team_id: &str) -> AppResult<Vec<ProjectRow>> {
+        let rows = self
+            .db
+            .run(
+                sqlx::query(AssertSqlSafe(format!(
+                    "SELECT {PROJECT_COLUMNS} FROM projects WHERE team_id = $1"
+                )))
+                .bind(team_id)
+                .fetch_all(self.db.pool()),
+            )
+            .await?;
         rows.iter().map(project_row).collect()
     }
 
     /// The team's project with this id or slug.
-    pub fn find_project(&self, team_id: &str, id_or_slug: &str) -> AppResult<Option<ProjectRow>> {
-        let row = self.db.wait(
-            sqlx::query(AssertSqlSafe(format!(
-                "SELECT {PROJECT_COLUMNS} FROM projects
+    pub async fn find_project(
+        &self,
+        team_id: &str,
+        id_or_slug: &str,
+    ) -> AppResult<Option<ProjectRow>> {
+        let row = self
+            .db
+            .run(
+                sqlx::query(AssertSqlSafe(format!(
+                    "SELECT {PROJECT_COLUMNS} FROM projects
                  WHERE team_id = $1 AND (project_id = $2 OR slug = $2)
                  ORDER BY CASE WHEN project_id = $2 THEN 0 ELSE 1 END LIMIT 1"
-            )))
-            .bind(team_id)
-            .bind(id_or_slug)
-            .fetch_optional(self.db.pool()),
-        )?;
+                )))
+                .bind(team_id)
+                .bind(id_or_slug)
+                .fetch_optional(self.db.pool()),
+            )
+            .await?;
         row.as_ref().map(project_row).transpose()
     }
 
     /// Writes a project's changeable fields (everything but its ids, team, slug and
     /// creation).
-    pub fn save_project(&self, project: &ProjectRow) -> AppResult<()> {
-        self.db.wait(
-            sqlx::query(
-                "UPDATE projects SET name = $1, status = $2, project_types = $3,
+    pub async fn save_project(&self, project: &ProjectRow) -> AppResult<()> {
+        self.db
+            .run(
+                sqlx::query(
+                    "UPDATE projects SET name = $1, status = $2, project_types = $3,
                     project_type_other_reason = $4, project_purpose = $5, project_keywords = $6,
                     last_updated = $7
                  WHERE project_id = $8 AND team_id = $9",
+                )
+                .bind(project.name.as_str())
+                .bind(project.status.as_str())
+                .bind(to_json(&project.project_types)?)
+                .bind(project.project_type_other_reason.as_deref())
+                .bind(project.project_purpose.as_deref())
+                .bind(to_json(&project.project_keywords)?)
+                .bind(time_text(project.last_updated))
+                .bind(project.project_id.as_str())
+                .bind(project.team_id.as_str())
+                .execute(self.db.writer()),
             )
-            .bind(project.name.as_str())
-            .bind(project.status.as_str())
-            .bind(to_json(&project.project_types)?)
-            .bind(project.project_type_other_reason.as_deref())
-            .bind(project.project_purpose.as_deref())
-            .bind(to_json(&project.project_keywords)?)
-            .bind(time_text(project.last_updated))
-            .bind(project.project_id.as_str())
-            .bind(project.team_id.as_str())
-            .execute(self.db.writer()),
-        )?;
+            .await?;
         Ok(())
     }
 
     /// Deletes a project with its listed podcasts and their activity.
-    pub fn delete_project(&self, team_id: &str, project_id: &str) -> AppResult<bool> {
-        self.db.wait(async {
-            let mut tx = self.db.begin_write().await?;
-            let removed =
-                sqlx::query("DELETE FROM projects WHERE team_id = $1 AND project_id = $2")
-                    .bind(team_id)
-                    .bind(project_id)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-            if removed > 0 {
-                for delete in [
-                    "DELETE FROM listed_podcast_activity WHERE project_id = $1",
-                    "DELETE FROM listed_podcasts WHERE project_id = $1",
-                ] {
-                    sqlx::query(delete)
+    pub async fn delete_project(&self, team_id: &str, project_id: &str) -> AppResult<bool> {
+        self.db
+            .run(async {
+                let mut tx = self.db.begin_write().await?;
+                let removed =
+                    sqlx::query("DELETE FROM projects WHERE team_id = $1 AND project_id = $2")
+                        .bind(team_id)
                         .bind(project_id)
                         .execute(&mut *tx)
-                        .await?;
+                        .await?
+                        .rows_affected();
+                if removed > 0 {
+                    for delete in [
+                        "DELETE FROM listed_podcast_activity WHERE project_id = $1",
+                        "DELETE FROM listed_podcasts WHERE project_id = $1",
+                    ] {
+                        sqlx::query(delete)
+                            .bind(project_id)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
                 }
-            }
-            tx.commit().await?;
-            Ok::<_, AppError>(removed > 0)
-        })
+                tx.commit().await?;
+                Ok::<_, AppError>(removed > 0)
+            })
+            .await
     }
 
     // ------------------------------------------------------------ listed podcasts
 
     /// A project's listed podcasts, oldest first.
-    pub fn listed_podcasts(&self, project_id: &str) -> AppResult<Vec<ListedPodcastRow>> {
-        let rows = self.db.wait(
-            sqlx::query(AssertSqlSafe(format!(
-                "SELECT {LISTED_COLUMNS} FROM listed_podcasts WHERE project_id = $1
+    pub async fn listed_podcasts(&self, project_id: &str) -> AppResult<Vec<ListedPodcastRow>> {
+        let rows = self
+            .db
+            .run(
+                sqlx::query(AssertSqlSafe(format!(
+                    "SELECT {LISTED_COLUMNS} FROM listed_podcasts WHERE project_id = $1
                  ORDER BY added_at, listed_podcast_id"
-            )))
-            .bind(project_id)
-            .fetch_all(self.db.pool()),
-        )?;
+                )))
+                .bind(project_id)
+                .fetch_all(self.db.pool()),
+            )
+            .await?;
         rows.iter().map(listed_row).collect()
     }
 
     /// Every listing in a team's projects.
-    pub fn team_listings(&self, team_id: &str) -> AppResult<Vec<TeamListing>> {
-        let rows = self.db.wait(
-            sqlx::query(
-                "SELECT podcast_id, project_id, added_by_user_id, status FROM listed_podcasts
+    pub async fn team_listings(&self, team_id: &str) -> AppResult<Vec<TeamListing>> {
+        let rows = self
+            .db
+            .run(
+                sqlx::query(
+                    "SELECT podcast_id, project_id, added_by_user_id, status FROM listed_podcasts
                  WHERE team_id = $1 ORDER BY added_at, listed_podcast_id",
+                )
+                .bind(team_id)
+                .fetch_all(self.db.pool()),
             )
-            .bind(team_id)
-            .fetch_all(self.db.pool()),
-        )?;
+            .await?;
         rows.iter()
             .map(|row| {
                 Ok(TeamListing {
@@ -432,20 +468,23 @@ impl WorkflowStore {
     }
 
     /// One listed podcast of a project.
-    pub fn find_listed(
+    pub async fn find_listed(
         &self,
         project_id: &str,
         listed_podcast_id: &str,
     ) -> AppResult<Option<ListedPodcastRow>> {
-        let row = self.db.wait(
-            sqlx::query(AssertSqlSafe(format!(
-                "SELECT {LISTED_COLUMNS} FROM listed_podcasts
+        let row = self
+            .db
+            .run(
+                sqlx::query(AssertSqlSafe(format!(
+                    "SELECT {LISTED_COLUMNS} FROM listed_podcasts
                  WHERE project_id = $1 AND listed_podcast_id = $2"
-            )))
-            .bind(project_id)
-            .bind(listed_podcast_id)
-            .fetch_optional(self.db.pool()),
-        )?;
+                )))
+                .bind(project_id)
+                .bind(listed_podcast_id)
+                .fetch_optional(self.db.pool()),
+            )
+            .await?;
         row.as_ref().map(listed_row).transpose()
     }
 
@@ -453,230 +492,252 @@ impl WorkflowStore {
     /// already holds `cap` podcasts. A podcast already on the list is refused. The
     /// checks and the writes run in one write transaction holding the project's list
     /// lock.
-    pub fn add_listed(
+    pub async fn add_listed(
         &self,
         new: NewListedPodcast,
         cap: Option<u64>,
     ) -> AppResult<CapCheck<ListedPodcastRow>> {
         let labels = labels_json(&new.row.labels)?;
-        self.db.wait(async {
-            let mut tx = self.db.begin_write().await?;
-            self.db
-                .lock(&mut tx, &listed_lock(&new.row.project_id))
-                .await?;
-            let counts = sqlx::query(
-                "SELECT COUNT(*), COUNT(CASE WHEN podcast_id = $1 THEN 1 END)
+        self.db
+            .run(async {
+                let mut tx = self.db.begin_write().await?;
+                self.db
+                    .lock(&mut tx, &listed_lock(&new.row.project_id))
+                    .await?;
+                let counts = sqlx::query(
+                    "SELECT COUNT(*), COUNT(CASE WHEN podcast_id = $1 THEN 1 END)
                  FROM listed_podcasts WHERE project_id = $2",
-            )
-            .bind(new.row.podcast_id.as_str())
-            .bind(new.row.project_id.as_str())
-            .fetch_one(&mut *tx)
-            .await?;
-            let (count, duplicates): (i64, i64) = (counts.try_get(0)?, counts.try_get(1)?);
-            if duplicates > 0 {
-                return Err(AppError::Invalid(format!(
-                    "Podcast {} is already listed in this project",
-                    new.row.podcast_id
-                )));
-            }
-            if let Some(limit) = cap
-                && count_to_u64(count) >= limit
-            {
-                return Ok(CapCheck::CapReached { limit });
-            }
-            let row = &new.row;
-            sqlx::query(AssertSqlSafe(format!(
-                "INSERT INTO listed_podcasts ({LISTED_COLUMNS})
+                )
+                .bind(new.row.podcast_id.as_str())
+                .bind(new.row.project_id.as_str())
+                .fetch_one(&mut *tx)
+                .await?;
+                let (count, duplicates): (i64, i64) = (counts.try_get(0)?, counts.try_get(1)?);
+                if duplicates > 0 {
+                    return Err(AppError::Invalid(format!(
+                        "Podcast {} is already listed in this project",
+                        new.row.podcast_id
+                    )));
+                }
+                if let Some(limit) = cap
+                    && count_to_u64(count) >= limit
+                {
+                    return Ok(CapCheck::CapReached { limit });
+                }
+                let row = &new.row;
+                sqlx::query(AssertSqlSafe(format!(
+                    "INSERT INTO listed_podcasts ({LISTED_COLUMNS})
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
-            )))
-            .bind(row.listed_podcast_id.as_str())
-            .bind(row.project_id.as_str())
-            .bind(row.team_id.as_str())
-            .bind(row.podcast_id.as_str())
-            .bind(row.podcast_title.as_str())
-            .bind(row.podcast_slug.as_str())
-            .bind(row.podcast_image_url.as_deref())
-            .bind(row.status.as_str())
-            .bind(row.priority.map(Priority::as_str))
-            .bind(labels)
-            .bind(time_text(row.added_at))
-            .bind(time_text(row.updated_at))
-            .bind(row.added_by_user_id.as_str())
-            .bind(row.relevancy_score)
-            .execute(&mut *tx)
-            .await?;
-            insert_activity(&mut tx, &row.listed_podcast_id, &row.project_id, &new.added).await?;
-            touch_project(&mut tx, &row.project_id, row.updated_at).await?;
-            tx.commit().await?;
-            Ok(CapCheck::Done(new.row))
-        })
+                )))
+                .bind(row.listed_podcast_id.as_str())
+                .bind(row.project_id.as_str())
+                .bind(row.team_id.as_str())
+                .bind(row.podcast_id.as_str())
+                .bind(row.podcast_title.as_str())
+                .bind(row.podcast_slug.as_str())
+                .bind(row.podcast_image_url.as_deref())
+                .bind(row.status.as_str())
+                .bind(row.priority.map(Priority::as_str))
+                .bind(labels)
+                .bind(time_text(row.added_at))
+                .bind(time_text(row.updated_at))
+                .bind(row.added_by_user_id.as_str())
+                .bind(row.relevancy_score)
+                .execute(&mut *tx)
+                .await?;
+                insert_activity(&mut tx, &row.listed_podcast_id, &row.project_id, &new.added)
+                    .await?;
+                touch_project(&mut tx, &row.project_id, row.updated_at).await?;
+                tx.commit().await?;
+                Ok(CapCheck::Done(new.row))
+            })
+            .await
     }
 
     /// Writes a listed podcast's status, priority and labels with the activity entries
     /// that record the change, in one transaction holding the project's list lock.
-    pub fn update_listed(
+    pub async fn update_listed(
         &self,
         row: &ListedPodcastRow,
         changes: &[ActivityEntry],
     ) -> AppResult<()> {
         let labels = labels_json(&row.labels)?;
-        self.db.wait(async {
-            let mut tx = self.db.begin_write().await?;
-            self.db.lock(&mut tx, &listed_lock(&row.project_id)).await?;
-            sqlx::query(
-                "UPDATE listed_podcasts SET status = $1, priority = $2, labels = $3,
+        self.db
+            .run(async {
+                let mut tx = self.db.begin_write().await?;
+                self.db.lock(&mut tx, &listed_lock(&row.project_id)).await?;
+                sqlx::query(
+                    "UPDATE listed_podcasts SET status = $1, priority = $2, labels = $3,
                     updated_at = $4
                  WHERE listed_podcast_id = $5 AND project_id = $6",
-            )
-            .bind(row.status.as_str())
-            .bind(row.priority.map(Priority::as_str))
-            .bind(labels)
-            .bind(time_text(row.updated_at))
-            .bind(row.listed_podcast_id.as_str())
-            .bind(row.project_id.as_str())
-            .execute(&mut *tx)
-            .await?;
-            for entry in changes {
-                insert_activity(&mut tx, &row.listed_podcast_id, &row.project_id, entry).await?;
-            }
-            touch_project(&mut tx, &row.project_id, row.updated_at).await?;
-            tx.commit().await?;
-            Ok::<_, AppError>(())
-        })
+                )
+                .bind(row.status.as_str())
+                .bind(row.priority.map(Priority::as_str))
+                .bind(labels)
+                .bind(time_text(row.updated_at))
+                .bind(row.listed_podcast_id.as_str())
+                .bind(row.project_id.as_str())
+                .execute(&mut *tx)
+                .await?;
+                for entry in changes {
+                    insert_activity(&mut tx, &row.listed_podcast_id, &row.project_id, entry)
+                        .await?;
+                }
+                touch_project(&mut tx, &row.project_id, row.updated_at).await?;
+                tx.commit().await?;
+                Ok::<_, AppError>(())
+            })
+            .await
     }
 
     /// Removes a podcast from a project's list (with its activity).
-    pub fn remove_listed(
+    pub async fn remove_listed(
         &self,
         project_id: &str,
         listed_podcast_id: &str,
         at: Timestamp,
     ) -> AppResult<bool> {
-        self.db.wait(async {
-            let mut tx = self.db.begin_write().await?;
-            self.db.lock(&mut tx, &listed_lock(project_id)).await?;
-            let removed = sqlx::query(
-                "DELETE FROM listed_podcasts WHERE project_id = $1 AND listed_podcast_id = $2",
-            )
-            .bind(project_id)
-            .bind(listed_podcast_id)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            if removed > 0 {
-                sqlx::query("DELETE FROM listed_podcast_activity WHERE listed_podcast_id = $1")
-                    .bind(listed_podcast_id)
-                    .execute(&mut *tx)
-                    .await?;
-                touch_project(&mut tx, project_id, at).await?;
-            }
-            tx.commit().await?;
-            Ok::<_, AppError>(removed > 0)
-        })
+        self.db
+            .run(async {
+                let mut tx = self.db.begin_write().await?;
+                self.db.lock(&mut tx, &listed_lock(project_id)).await?;
+                let removed = sqlx::query(
+                    "DELETE FROM listed_podcasts WHERE project_id = $1 AND listed_podcast_id = $2",
+                )
+                .bind(project_id)
+                .bind(listed_podcast_id)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+                if removed > 0 {
+                    sqlx::query("DELETE FROM listed_podcast_activity WHERE listed_podcast_id = $1")
+                        .bind(listed_podcast_id)
+                        .execute(&mut *tx)
+                        .await?;
+                    touch_project(&mut tx, project_id, at).await?;
+                }
+                tx.commit().await?;
+                Ok::<_, AppError>(removed > 0)
+            })
+            .await
     }
 
     /// Every activity entry of a project's listed podcasts, oldest first.
-    pub fn project_activity(&self, project_id: &str) -> AppResult<Vec<ActivityRow>> {
-        let rows = self.db.wait(
-            sqlx::query(
-                "SELECT listed_podcast_id, project_id, action_type, activity_date, from_value,
+    pub async fn project_activity(&self, project_id: &str) -> AppResult<Vec<ActivityRow>> {
+        let rows = self
+            .db
+            .run(
+                sqlx::query(
+                    "SELECT listed_podcast_id, project_id, action_type, activity_date, from_value,
                         to_value, user_id, user_display_name
                  FROM listed_podcast_activity WHERE project_id = $1
                  ORDER BY activity_date, listed_podcast_id, sequence",
+                )
+                .bind(project_id)
+                .fetch_all(self.db.pool()),
             )
-            .bind(project_id)
-            .fetch_all(self.db.pool()),
-        )?;
+            .await?;
         activity_rows(&rows)
     }
 
     /// The activity entries of one listed podcast of a project, oldest first.
-    pub fn listed_activity(
+    pub async fn listed_activity(
         &self,
         project_id: &str,
         listed_podcast_id: &str,
     ) -> AppResult<Vec<ActivityRow>> {
-        let rows = self.db.wait(
-            sqlx::query(
-                "SELECT listed_podcast_id, project_id, action_type, activity_date, from_value,
+        let rows = self
+            .db
+            .run(
+                sqlx::query(
+                    "SELECT listed_podcast_id, project_id, action_type, activity_date, from_value,
                         to_value, user_id, user_display_name
                  FROM listed_podcast_activity WHERE listed_podcast_id = $1 AND project_id = $2
                  ORDER BY activity_date, sequence",
+                )
+                .bind(listed_podcast_id)
+                .bind(project_id)
+                .fetch_all(self.db.pool()),
             )
-            .bind(listed_podcast_id)
-            .bind(project_id)
-            .fetch_all(self.db.pool()),
-        )?;
+            .await?;
         activity_rows(&rows)
     }
 
     // ------------------------------------------------------------ outreach
 
     /// Stores a generated outreach email.
-    pub fn insert_outreach(&self, row: &OutreachRow) -> AppResult<()> {
+    pub async fn insert_outreach(&self, row: &OutreachRow) -> AppResult<()> {
         let guest_json = row.guest.as_ref().map(to_json).transpose()?;
-        self.db.wait(
-            sqlx::query(AssertSqlSafe(format!(
-                "INSERT INTO outreach_history ({OUTREACH_COLUMNS})
+        self.db
+            .run(
+                sqlx::query(AssertSqlSafe(format!(
+                    "INSERT INTO outreach_history ({OUTREACH_COLUMNS})
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
-            )))
-            .bind(row.outreach_id.as_str())
-            .bind(row.team_id.as_str())
-            .bind(row.user_id.as_str())
-            .bind(row.podcast_id.as_str())
-            .bind(row.podcast_title.as_str())
-            .bind(row.podcast_slug.as_str())
-            .bind(row.podcast_image_url.as_deref())
-            .bind(row.project_id.as_deref())
-            .bind(row.guest_profile_id.as_deref())
-            .bind(guest_json)
-            .bind(row.subject.as_str())
-            .bind(row.body.as_str())
-            .bind(to_json(&row.options)?)
-            .bind(time_text(row.created_at))
-            .execute(self.db.writer()),
-        )?;
+                )))
+                .bind(row.outreach_id.as_str())
+                .bind(row.team_id.as_str())
+                .bind(row.user_id.as_str())
+                .bind(row.podcast_id.as_str())
+                .bind(row.podcast_title.as_str())
+                .bind(row.podcast_slug.as_str())
+                .bind(row.podcast_image_url.as_deref())
+                .bind(row.project_id.as_deref())
+                .bind(row.guest_profile_id.as_deref())
+                .bind(guest_json)
+                .bind(row.subject.as_str())
+                .bind(row.body.as_str())
+                .bind(to_json(&row.options)?)
+                .bind(time_text(row.created_at))
+                .execute(self.db.writer()),
+            )
+            .await?;
         Ok(())
     }
 
     /// A team's outreach emails, newest first, optionally for one podcast and/or one
     /// guest profile.
-    pub fn outreach_history(
+    pub async fn outreach_history(
         &self,
         team_id: &str,
         podcast_id: Option<&str>,
         guest_profile_id: Option<&str>,
     ) -> AppResult<Vec<OutreachRow>> {
-        let rows = self.db.wait(
-            sqlx::query(AssertSqlSafe(format!(
-                "SELECT {OUTREACH_COLUMNS} FROM outreach_history
+        let rows = self
+            .db
+            .run(
+                sqlx::query(AssertSqlSafe(format!(
+                    "SELECT {OUTREACH_COLUMNS} FROM outreach_history
                  WHERE team_id = $1 AND (CAST($2 AS TEXT) IS NULL OR podcast_id = $2)
                    AND (CAST($3 AS TEXT) IS NULL OR guest_profile_id = $3)
                  ORDER BY created_at DESC, outreach_id"
-            )))
-            .bind(team_id)
-            .bind(podcast_id)
-            .bind(guest_profile_id)
-            .fetch_all(self.db.pool()),
-        )?;
+                )))
+                .bind(team_id)
+                .bind(podcast_id)
+                .bind(guest_profile_id)
+                .fetch_all(self.db.pool()),
+            )
+            .await?;
         rows.iter().map(outreach_row).collect()
     }
 
     /// One outreach email of a team.
-    pub fn find_outreach(
+    pub async fn find_outreach(
         &self,
         team_id: &str,
         outreach_id: &str,
     ) -> AppResult<Option<OutreachRow>> {
-        let row = self.db.wait(
-            sqlx::query(AssertSqlSafe(format!(
-                "SELECT {OUTREACH_COLUMNS} FROM outreach_history
+        let row = self
+            .db
+            .run(
+                sqlx::query(AssertSqlSafe(format!(
+                    "SELECT {OUTREACH_COLUMNS} FROM outreach_history
                  WHERE team_id = $1 AND outreach_id = $2"
-            )))
-            .bind(team_id)
-            .bind(outreach_id)
-            .fetch_optional(self.db.pool()),
-        )?;
+                )))
+                .bind(team_id)
+                .bind(outreach_id)
+                .fetch_optional(self.db.pool()),
+            )
+            .await?;
         row.as_ref().map(outreach_row).transpose()
     }
 
@@ -684,20 +745,23 @@ impl WorkflowStore {
 
     /// The options of a search a team member (or this subject) ran: `(search mode,
     /// options JSON)`.
-    pub fn search_of_team(
+    pub async fn search_of_team(
         &self,
         search_id: &str,
         team_id: &str,
     ) -> AppResult<Option<(String, String)>> {
-        let row = self.db.wait(
-            sqlx::query(
-                "SELECT search_mode, options_json FROM search_history
+        let row = self
+            .db
+            .run(
+                sqlx::query(
+                    "SELECT search_mode, options_json FROM search_history
                  WHERE search_id = $1 AND team_id = $2",
+                )
+                .bind(search_id)
+                .bind(team_id)
+                .fetch_optional(self.db.pool()),
             )
-            .bind(search_id)
-            .bind(team_id)
-            .fetch_optional(self.db.pool()),
-        )?;
+            .await?;
         row.map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
             .transpose()
     }
@@ -794,15 +858,17 @@ pub(super) mod tests {
         }
     }
 
-    #[test]
-    fn projects_are_capped_per_team_with_unique_slugs() {
+    #[tokio::test]
+    async fn projects_are_capped_per_team_with_unique_slugs() {
         let store = memory_store();
         let first = store
             .create_project(project("p1", "t1", "tour"), Some(2))
+            .await
             .unwrap();
         assert_eq!(first, CapCheck::Done(project("p1", "t1", "tour")));
         let CapCheck::Done(second) = store
             .create_project(project("p2", "t1", "tour"), Some(2))
+            .await
             .unwrap()
         else {
             panic!("under the cap");
@@ -811,21 +877,24 @@ pub(super) mod tests {
         assert_eq!(
             store
                 .create_project(project("p3", "t1", "other"), Some(2))
+                .await
                 .unwrap(),
             CapCheck::CapReached { limit: 2 }
         );
         // Another team's projects neither count nor take slugs.
         let CapCheck::Done(elsewhere) = store
             .create_project(project("p4", "t2", "tour"), Some(1))
+            .await
             .unwrap()
         else {
             panic!("another team");
         };
         assert_eq!(elsewhere.slug, "tour");
-        assert_eq!(store.count_projects("t1").unwrap(), 2);
-        assert_eq!(store.count_projects("t3").unwrap(), 0);
+        assert_eq!(store.count_projects("t1").await.unwrap(), 2);
+        assert_eq!(store.count_projects("t3").await.unwrap(), 0);
         let mut ids: Vec<String> = store
             .team_projects("t1")
+            .await
             .unwrap()
             .into_iter()
             .map(|p| p.project_id)
@@ -834,11 +903,11 @@ pub(super) mod tests {
         assert_eq!(ids, ["p1", "p2"]);
     }
 
-    #[test]
-    fn a_new_slug_is_numbered_past_its_own_forms_only() {
+    #[tokio::test]
+    async fn a_new_slug_is_numbered_past_its_own_forms_only() {
         let store = memory_store();
         let slug_of = |id: &str, slug: &str| match store
-            .create_project(project(id, "t1", slug), None)
+            .wait(store.create_project(project(id, "t1", slug), None))
             .unwrap()
         {
             CapCheck::Done(project) => project.slug,
@@ -856,30 +925,38 @@ pub(super) mod tests {
         assert_eq!(slug_of("p9", "100%"), "100%-2");
     }
 
-    #[test]
-    fn a_project_is_found_by_id_before_slug_and_saved_and_deleted() {
+    #[tokio::test]
+    async fn a_project_is_found_by_id_before_slug_and_saved_and_deleted() {
         let store = memory_store();
         store
             .create_project(project("p1", "t1", "p2"), None)
+            .await
             .unwrap();
         store
             .create_project(project("p2", "t1", "second"), None)
+            .await
             .unwrap();
         assert_eq!(
-            store.find_project("t1", "p2").unwrap().unwrap().project_id,
-            "p2"
-        );
-        assert_eq!(
             store
-                .find_project("t1", "second")
+                .find_project("t1", "p2")
+                .await
                 .unwrap()
                 .unwrap()
                 .project_id,
             "p2"
         );
-        assert!(store.find_project("t2", "p1").unwrap().is_none());
+        assert_eq!(
+            store
+                .find_project("t1", "second")
+                .await
+                .unwrap()
+                .unwrap()
+                .project_id,
+            "p2"
+        );
+        assert!(store.find_project("t2", "p1").await.unwrap().is_none());
 
-        let mut saved = store.find_project("t1", "p1").unwrap().unwrap();
+        let mut saved = store.find_project("t1", "p1").await.unwrap().unwrap();
         saved.name = "Renamed".to_owned();
         saved.status = ProjectStatus::Archived;
         saved.project_types = vec![ProjectType::Monitoring];
@@ -887,28 +964,34 @@ pub(super) mod tests {
         saved.project_purpose = Some("find guests".to_owned());
         saved.project_keywords = Vec::new();
         saved.last_updated = at(60);
-        store.save_project(&saved).unwrap();
-        assert_eq!(store.find_project("t1", "p1").unwrap().unwrap(), saved);
+        store.save_project(&saved).await.unwrap();
+        assert_eq!(
+            store.find_project("t1", "p1").await.unwrap().unwrap(),
+            saved
+        );
 
         store
             .add_listed(listed("l1", "p1", "pod1", 1), None)
+            .await
             .unwrap();
-        assert!(!store.delete_project("t2", "p1").unwrap());
-        assert!(store.delete_project("t1", "p1").unwrap());
-        assert!(store.find_project("t1", "p1").unwrap().is_none());
-        assert!(store.listed_podcasts("p1").unwrap().is_empty());
-        assert!(store.project_activity("p1").unwrap().is_empty());
-        assert!(!store.delete_project("t1", "p1").unwrap());
+        assert!(!store.delete_project("t2", "p1").await.unwrap());
+        assert!(store.delete_project("t1", "p1").await.unwrap());
+        assert!(store.find_project("t1", "p1").await.unwrap().is_none());
+        assert!(store.listed_podcasts("p1").await.unwrap().is_empty());
+        assert!(store.project_activity("p1").await.unwrap().is_empty());
+        assert!(!store.delete_project("t1", "p1").await.unwrap());
     }
 
-    #[test]
-    fn listed_podcasts_keep_their_activity_in_order() {
+    #[tokio::test]
+    async fn listed_podcasts_keep_their_activity_in_order() {
         let store = memory_store();
         store
             .create_project(project("p1", "t1", "tour"), None)
+            .await
             .unwrap();
         let CapCheck::Done(first) = store
             .add_listed(listed("l1", "p1", "pod1", 10), Some(2))
+            .await
             .unwrap()
         else {
             panic!("under the cap");
@@ -916,6 +999,7 @@ pub(super) mod tests {
         assert_eq!(first, listed("l1", "p1", "pod1", 10).row);
         let duplicate = store
             .add_listed(listed("l9", "p1", "pod1", 11), Some(2))
+            .await
             .unwrap_err();
         assert_eq!(
             duplicate.to_string(),
@@ -923,16 +1007,19 @@ pub(super) mod tests {
         );
         store
             .add_listed(listed("l2", "p1", "pod2", 5), Some(2))
+            .await
             .unwrap();
         assert_eq!(
             store
                 .add_listed(listed("l3", "p1", "pod3", 12), Some(2))
+                .await
                 .unwrap(),
             CapCheck::CapReached { limit: 2 }
         );
         assert_eq!(
             store
                 .listed_podcasts("p1")
+                .await
                 .unwrap()
                 .iter()
                 .map(|row| row.listed_podcast_id.as_str())
@@ -940,7 +1027,7 @@ pub(super) mod tests {
             ["l2", "l1"]
         );
         assert_eq!(
-            store.team_listings("t1").unwrap(),
+            store.team_listings("t1").await.unwrap(),
             [
                 TeamListing {
                     podcast_id: "pod2".into(),
@@ -957,7 +1044,7 @@ pub(super) mod tests {
             ]
         );
 
-        let mut row = store.find_listed("p1", "l1").unwrap().unwrap();
+        let mut row = store.find_listed("p1", "l1").await.unwrap().unwrap();
         row.status = ListedPodcastStatus::Pitched;
         row.priority = Some(Priority::High);
         row.labels = vec![ListedPodcastLabel::GuestAppearance, ListedPodcastLabel::Mcp];
@@ -966,29 +1053,34 @@ pub(super) mod tests {
             entry(ActivityActionType::UpdateState, 30, "pitched"),
             entry(ActivityActionType::UpdatePriority, 30, "high"),
         ];
-        store.update_listed(&row, &changes).unwrap();
-        assert_eq!(store.find_listed("p1", "l1").unwrap().unwrap(), row);
-        assert!(store.find_listed("p2", "l1").unwrap().is_none());
+        store.update_listed(&row, &changes).await.unwrap();
+        assert_eq!(store.find_listed("p1", "l1").await.unwrap().unwrap(), row);
+        assert!(store.find_listed("p2", "l1").await.unwrap().is_none());
         assert_eq!(
             store
                 .find_project("t1", "p1")
+                .await
                 .unwrap()
                 .unwrap()
                 .last_updated,
             at(30)
         );
 
-        store.set_listed_relevancy("p1", "pod1", 0.75).unwrap();
+        store
+            .set_listed_relevancy("p1", "pod1", 0.75)
+            .await
+            .unwrap();
         assert_eq!(
             store
                 .find_listed("p1", "l1")
+                .await
                 .unwrap()
                 .unwrap()
                 .relevancy_score,
             Some(0.75)
         );
 
-        let activity = store.project_activity("p1").unwrap();
+        let activity = store.project_activity("p1").await.unwrap();
         let seen: Vec<(&str, ActivityActionType)> = activity
             .iter()
             .map(|a| (a.listed_podcast_id.as_str(), a.entry.action_type))
@@ -1004,13 +1096,14 @@ pub(super) mod tests {
         );
         assert_eq!(activity[2].entry, changes[0]);
 
-        assert!(!store.remove_listed("p1", "l9", at(40)).unwrap());
-        assert!(store.remove_listed("p1", "l1", at(40)).unwrap());
-        assert!(store.find_listed("p1", "l1").unwrap().is_none());
-        assert_eq!(store.project_activity("p1").unwrap().len(), 1);
+        assert!(!store.remove_listed("p1", "l9", at(40)).await.unwrap());
+        assert!(store.remove_listed("p1", "l1", at(40)).await.unwrap());
+        assert!(store.find_listed("p1", "l1").await.unwrap().is_none());
+        assert_eq!(store.project_activity("p1").await.unwrap().len(), 1);
         assert_eq!(
             store
                 .find_project("t1", "p1")
+                .await
                 .unwrap()
                 .unwrap()
                 .last_updated,
@@ -1048,15 +1141,15 @@ pub(super) mod tests {
         }
     }
 
-    #[test]
-    fn outreach_history_is_newest_first_and_filtered() {
+    #[tokio::test]
+    async fn outreach_history_is_newest_first_and_filtered() {
         let store = memory_store();
         for row in [
             outreach("o1", "pod1", None, 1),
             outreach("o2", "pod1", Some("g1"), 2),
             outreach("o3", "pod2", Some("g1"), 3),
         ] {
-            store.insert_outreach(&row).unwrap();
+            store.insert_outreach(&row).await.unwrap();
         }
         let ids = |rows: Vec<OutreachRow>| {
             rows.into_iter()
@@ -1064,33 +1157,46 @@ pub(super) mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(
-            ids(store.outreach_history("t1", None, None).unwrap()),
+            ids(store.outreach_history("t1", None, None).await.unwrap()),
             ["o3", "o2", "o1"]
         );
         assert_eq!(
-            ids(store.outreach_history("t1", Some("pod1"), None).unwrap()),
+            ids(store
+                .outreach_history("t1", Some("pod1"), None)
+                .await
+                .unwrap()),
             ["o2", "o1"]
         );
         assert_eq!(
-            ids(store.outreach_history("t1", None, Some("g1")).unwrap()),
+            ids(store
+                .outreach_history("t1", None, Some("g1"))
+                .await
+                .unwrap()),
             ["o3", "o2"]
         );
         assert_eq!(
             ids(store
                 .outreach_history("t1", Some("pod1"), Some("g1"))
+                .await
                 .unwrap()),
             ["o2"]
         );
-        assert!(store.outreach_history("t2", None, None).unwrap().is_empty());
+        assert!(
+            store
+                .outreach_history("t2", None, None)
+                .await
+                .unwrap()
+                .is_empty()
+        );
         assert_eq!(
-            store.find_outreach("t1", "o2").unwrap(),
+            store.find_outreach("t1", "o2").await.unwrap(),
             Some(outreach("o2", "pod1", Some("g1"), 2))
         );
-        assert_eq!(store.find_outreach("t2", "o2").unwrap(), None);
+        assert_eq!(store.find_outreach("t2", "o2").await.unwrap(), None);
     }
 
-    #[test]
-    fn a_search_is_found_for_its_team_only() {
+    #[tokio::test]
+    async fn a_search_is_found_for_its_team_only() {
         let store = memory_store();
         store
             .db
@@ -1107,9 +1213,9 @@ pub(super) mod tests {
             )
             .unwrap();
         assert_eq!(
-            store.search_of_team("s1", "t1").unwrap(),
+            store.search_of_team("s1", "t1").await.unwrap(),
             Some(("podcasts".to_owned(), "{\"q\":\"rust\"}".to_owned()))
         );
-        assert_eq!(store.search_of_team("s1", "t2").unwrap(), None);
+        assert_eq!(store.search_of_team("s1", "t2").await.unwrap(), None);
     }
 }

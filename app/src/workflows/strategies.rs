@@ -19,7 +19,7 @@ use super::{ProjectRow, WorkflowStore};
 use crate::accounts::metering::{Charge, Metering, Requester};
 use crate::accounts::{Account, UsageCounter};
 use crate::error::{AppError, AppResult};
-use crate::runtime::blocking;
+use crate::runtime::to_the_end;
 
 /// Which limit of §5 each strategy text has.
 pub const TEXT_LIMITS: [(&str, StrategyTextField); 6] = [
@@ -209,19 +209,12 @@ impl std::fmt::Debug for Strategies {
 impl Strategies {
     /// The strategies of the team's project `reference` (id or slug).
     pub async fn list(&self, account: &Account, reference: &str) -> AppResult<Vec<SearchStrategy>> {
-        let (workflows, account, reference) = (
-            self.workflows.clone(),
-            account.clone(),
-            reference.to_owned(),
-        );
-        blocking(move || {
-            let project = project(&workflows, &account, &reference)?;
-            Ok(strategies_of(&workflows, &account, &project.project_id)?
-                .into_iter()
-                .map(|doc| doc.value)
-                .collect())
-        })
-        .await
+        let project = project(&self.workflows, account, reference).await?;
+        Ok(strategies_of(&self.workflows, account, &project.project_id)
+            .await?
+            .into_iter()
+            .map(|doc| doc.value)
+            .collect())
     }
 
     /// Generates `asked` strategies (default: the room left under the plan's strategies
@@ -241,17 +234,10 @@ impl Strategies {
             )));
         };
         let per_list = limits.strategies_per_list as usize;
-        let (workflows, owner, reference) = (
-            self.workflows.clone(),
-            account.clone(),
-            reference.to_owned(),
-        );
-        let (project, existing) = blocking(move || {
-            let project = project(&workflows, &owner, &reference)?;
-            let existing = strategies_of(&workflows, &owner, &project.project_id)?.len();
-            Ok((project, existing))
-        })
-        .await?;
+        let project = project(&self.workflows, account, reference).await?;
+        let existing = strategies_of(&self.workflows, account, &project.project_id)
+            .await?
+            .len();
         let room = per_list.saturating_sub(existing);
         if room == 0 {
             return Err(AppError::Forbidden(format!(
@@ -270,17 +256,16 @@ impl Strategies {
             .into_iter()
             .map(checked_draft)
             .collect::<AppResult<Vec<_>>>()?;
+        // Charged: every strategy is kept, even if the caller stops waiting.
         let (workflows, team_id, saved) = (
             self.workflows.clone(),
             account.team_id.clone(),
             strategies.clone(),
         );
-        blocking(move || {
+        to_the_end(async move {
             for strategy in saved {
-                workflows.put_doc(
-                    DocKind::Strategy,
-                    &stored(strategy, &team_id, &project.project_id),
-                )?;
+                let doc = stored(strategy, &team_id, &project.project_id);
+                workflows.put_doc(DocKind::Strategy, &doc).await?;
             }
             Ok(())
         })
@@ -296,59 +281,64 @@ impl Strategies {
         id: &str,
         changes: StrategyChanges,
     ) -> AppResult<SearchStrategy> {
-        let (workflows, account) = (self.workflows.clone(), account.clone());
-        let (reference, id) = (reference.to_owned(), id.to_owned());
-        blocking(move || {
-            let project = project(&workflows, &account, &reference)?;
-            let mut doc = workflows
-                .get_doc::<SearchStrategy>(DocKind::Strategy, Some(&account.team_id), &id)?
-                .filter(|doc| doc.parent_id.as_deref() == Some(project.project_id.as_str()))
-                .ok_or_else(|| strategy_not_found(&id))?;
-            changes.apply(&mut doc.value)?;
-            doc.value.updated_at = Utc::now();
-            doc.updated_at = doc.value.updated_at;
-            workflows.put_doc(DocKind::Strategy, &doc)?;
-            Ok(doc.value)
-        })
-        .await
+        let project = project(&self.workflows, account, reference).await?;
+        let mut doc = self
+            .workflows
+            .get_doc::<SearchStrategy>(DocKind::Strategy, Some(&account.team_id), id)
+            .await?
+            .filter(|doc| doc.parent_id.as_deref() == Some(project.project_id.as_str()))
+            .ok_or_else(|| strategy_not_found(id))?;
+        changes.apply(&mut doc.value)?;
+        doc.value.updated_at = Utc::now();
+        doc.updated_at = doc.value.updated_at;
+        self.workflows.put_doc(DocKind::Strategy, &doc).await?;
+        Ok(doc.value)
     }
 
     /// Deletes the strategy `id` of the team's project `reference`.
     pub async fn delete(&self, account: &Account, reference: &str, id: &str) -> AppResult<()> {
-        let (workflows, account) = (self.workflows.clone(), account.clone());
-        let (reference, id) = (reference.to_owned(), id.to_owned());
-        blocking(move || {
-            let project = project(&workflows, &account, &reference)?;
-            let found = workflows
-                .get_doc::<SearchStrategy>(DocKind::Strategy, Some(&account.team_id), &id)?
-                .is_some_and(|doc| doc.parent_id.as_deref() == Some(project.project_id.as_str()));
-            if found && workflows.remove_doc(DocKind::Strategy, &account.team_id, &id)? {
-                Ok(())
-            } else {
-                Err(strategy_not_found(&id))
-            }
-        })
-        .await
+        let project = project(&self.workflows, account, reference).await?;
+        let workflows = &self.workflows;
+        let found = workflows
+            .get_doc::<SearchStrategy>(DocKind::Strategy, Some(&account.team_id), id)
+            .await?
+            .is_some_and(|doc| doc.parent_id.as_deref() == Some(project.project_id.as_str()));
+        if found
+            && workflows
+                .remove_doc(DocKind::Strategy, &account.team_id, id)
+                .await?
+        {
+            Ok(())
+        } else {
+            Err(strategy_not_found(id))
+        }
     }
 }
 
-fn project(workflows: &WorkflowStore, account: &Account, reference: &str) -> AppResult<ProjectRow> {
+async fn project(
+    workflows: &WorkflowStore,
+    account: &Account,
+    reference: &str,
+) -> AppResult<ProjectRow> {
     workflows
-        .find_project(&account.team_id, reference)?
+        .find_project(&account.team_id, reference)
+        .await?
         .ok_or_else(|| AppError::NotFound(format!("Project not found: {reference}")))
 }
 
-fn strategies_of(
+async fn strategies_of(
     workflows: &WorkflowStore,
     account: &Account,
     project_id: &str,
 ) -> AppResult<Vec<Stored<SearchStrategy>>> {
-    workflows.list_docs(
-        DocKind::Strategy,
-        &DocFilter {
-            team_id: Some(&account.team_id),
-            parent_id: Some(project_id),
-            ..DocFilter::default()
-        },
-    )
+    workflows
+        .list_docs(
+            DocKind::Strategy,
+            &DocFilter {
+                team_id: Some(&account.team_id),
+                parent_id: Some(project_id),
+                ..DocFilter::default()
+            },
+        )
+        .await
 }

@@ -244,7 +244,7 @@ impl Gathered {
 
 /// The podcasts matching `terms` or like the `listed` ones (id and title, newest
 /// first), best first, without the `excluded` ones.
-pub fn suggest(
+pub async fn suggest(
     engine: &dyn crate::search::SearchEngine,
     terms: &[String],
     listed: &[(Uuid, String)],
@@ -272,13 +272,14 @@ pub fn suggest(
             time_limit: Some(crate::search_plan::SEARCH_TIME_LIMIT),
             ..SearchRequest::default()
         };
-        if let Hits::Podcasts(hits) = crate::search::wait(engine.search(request))?.hits {
+        if let Hits::Podcasts(hits) = engine.search(request).await?.hits {
             gathered.add(Reason::Term(term), &hits, &excluded);
         }
     }
     for (podcast_id, title) in listed.iter().take(MAX_LIKE_LISTED) {
-        let related =
-            crate::search::wait(engine.related_podcasts(*podcast_id, RELATED_PER_LISTED))?;
+        let related = engine
+            .related_podcasts(*podcast_id, RELATED_PER_LISTED)
+            .await?;
         let show = ListedShow {
             podcast_id: podcast_id.to_string(),
             title: title.clone(),
@@ -327,7 +328,7 @@ fn newest_listed(listed: &[ListedPodcastRow]) -> Vec<(Uuid, String)> {
 
 /// Reviews the team's `project`: counts its list by status and suggests up to `limit`
 /// podcasts that are neither listed nor among the team's `blacklisted` ones.
-pub fn project_assist(
+pub async fn project_assist(
     store: &WorkflowStore,
     engine: &dyn crate::search::SearchEngine,
     blacklisted: Vec<Uuid>,
@@ -335,7 +336,7 @@ pub fn project_assist(
     project: &ProjectRow,
     limit: usize,
 ) -> AppResult<ProjectAssist> {
-    let listed = store.listed_podcasts(&project.project_id)?;
+    let listed = store.listed_podcasts(&project.project_id).await?;
     let strategies: Vec<SearchStrategy> = store
         .list_docs::<SearchStrategy>(
             DocKind::Strategy,
@@ -344,7 +345,8 @@ pub fn project_assist(
                 parent_id: Some(&project.project_id),
                 ..DocFilter::default()
             },
-        )?
+        )
+        .await?
         .into_iter()
         .map(|doc| doc.value)
         .collect();
@@ -354,10 +356,12 @@ pub fn project_assist(
             .iter()
             .filter_map(|row| Uuid::parse_str(&row.podcast_id).ok()),
     );
-    let guest = profiles_by_project(store, &account.team_id)?.remove(&project.project_id);
+    let guest = profiles_by_project(store, &account.team_id)
+        .await?
+        .remove(&project.project_id);
     let models = newest_listed(&listed);
     let terms = project_terms(project, &strategies, guest.as_ref(), !models.is_empty());
-    let suggestions = suggest(engine, &terms, &models, &excluded, limit)?;
+    let suggestions = suggest(engine, &terms, &models, &excluded, limit).await?;
     let mut pipeline: BTreeMap<String, u64> = ListedPodcastStatus::ALL
         .iter()
         .map(|status| (status.as_str().to_owned(), 0))

@@ -101,69 +101,77 @@ pub(super) async fn team_webhooks_on<'e>(
 impl WorkflowStore {
     /// Registers a webhook unless the team already has `cap`: the count and the insert
     /// run in one write transaction holding the team's webhook lock.
-    pub fn create_webhook(&self, row: &WebhookRow, cap: u64) -> AppResult<CapCheck<()>> {
+    pub async fn create_webhook(&self, row: &WebhookRow, cap: u64) -> AppResult<CapCheck<()>> {
         let events = serde_json::to_string(&row.events).map_err(AppError::internal)?;
         let database = self.database();
-        database.wait(async {
-            let mut tx = database.begin_write().await?;
-            database
-                .lock(&mut tx, &format!("team_webhooks:{}", row.team_id))
+        database
+            .run(async {
+                let mut tx = database.begin_write().await?;
+                database
+                    .lock(&mut tx, &format!("team_webhooks:{}", row.team_id))
+                    .await?;
+                let count = count(
+                    sqlx::query("SELECT COUNT(*) FROM team_webhooks WHERE team_id = $1")
+                        .bind(row.team_id.as_str()),
+                    &mut *tx,
+                )
                 .await?;
-            let count = count(
-                sqlx::query("SELECT COUNT(*) FROM team_webhooks WHERE team_id = $1")
-                    .bind(row.team_id.as_str()),
-                &mut *tx,
-            )
-            .await?;
-            if count >= cap {
-                return Ok(CapCheck::CapReached { limit: cap });
-            }
-            sqlx::query(AssertSqlSafe(format!(
-                "INSERT INTO team_webhooks ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
-            )))
-            .bind(row.webhook_id.as_str())
-            .bind(row.team_id.as_str())
-            .bind(row.url.as_str())
-            .bind(events)
-            .bind(row.secret.as_str())
-            .bind(row.created_by_user_id.as_str())
-            .bind(time_text(row.created_at))
-            .execute(&mut *tx)
-            .await?;
-            tx.commit().await?;
-            Ok::<_, AppError>(CapCheck::Done(()))
-        })
+                if count >= cap {
+                    return Ok(CapCheck::CapReached { limit: cap });
+                }
+                sqlx::query(AssertSqlSafe(format!(
+                    "INSERT INTO team_webhooks ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                )))
+                .bind(row.webhook_id.as_str())
+                .bind(row.team_id.as_str())
+                .bind(row.url.as_str())
+                .bind(events)
+                .bind(row.secret.as_str())
+                .bind(row.created_by_user_id.as_str())
+                .bind(time_text(row.created_at))
+                .execute(&mut *tx)
+                .await?;
+                tx.commit().await?;
+                Ok::<_, AppError>(CapCheck::Done(()))
+            })
+            .await
     }
 
     /// The team's webhooks, oldest first.
-    pub fn team_webhooks(&self, team_id: &str) -> AppResult<Vec<WebhookRow>> {
+    pub async fn team_webhooks(&self, team_id: &str) -> AppResult<Vec<WebhookRow>> {
         let database = self.database();
-        database.wait(team_webhooks_on(database.pool(), team_id))
+        database
+            .run(team_webhooks_on(database.pool(), team_id))
+            .await
     }
 
     /// One webhook by id, whatever its team (for the delivery worker).
-    pub fn webhook(&self, webhook_id: &str) -> AppResult<Option<WebhookRow>> {
+    pub async fn webhook(&self, webhook_id: &str) -> AppResult<Option<WebhookRow>> {
         let database = self.database();
-        let row = database.wait(
-            sqlx::query(AssertSqlSafe(format!(
-                "SELECT {COLUMNS} FROM team_webhooks WHERE webhook_id = $1"
-            )))
-            .bind(webhook_id)
-            .fetch_optional(database.pool()),
-        )?;
+        let row = database
+            .run(
+                sqlx::query(AssertSqlSafe(format!(
+                    "SELECT {COLUMNS} FROM team_webhooks WHERE webhook_id = $1"
+                )))
+                .bind(webhook_id)
+                .fetch_optional(database.pool()),
+            )
+            .await?;
         row.as_ref().map(read_row).transpose()
     }
 
     /// Removes a webhook of the team; false when the team has none with this id.
     /// Deliveries still pending for it fail when their turn comes.
-    pub fn delete_webhook(&self, team_id: &str, webhook_id: &str) -> AppResult<bool> {
+    pub async fn delete_webhook(&self, team_id: &str, webhook_id: &str) -> AppResult<bool> {
         let database = self.database();
-        let removed = database.wait(
-            sqlx::query("DELETE FROM team_webhooks WHERE team_id = $1 AND webhook_id = $2")
-                .bind(team_id)
-                .bind(webhook_id)
-                .execute(database.writer()),
-        )?;
+        let removed = database
+            .run(
+                sqlx::query("DELETE FROM team_webhooks WHERE team_id = $1 AND webhook_id = $2")
+                    .bind(team_id)
+                    .bind(webhook_id)
+                    .execute(database.writer()),
+            )
+            .await?;
         Ok(removed.rows_affected() > 0)
     }
 }
@@ -418,28 +426,43 @@ pub(super) mod tests {
         }
     }
 
-    #[test]
-    fn webhooks_are_capped_per_team_and_listed_oldest_first() {
+    #[tokio::test]
+    async fn webhooks_are_capped_per_team_and_listed_oldest_first() {
         let store = memory_store();
         for row in [webhook("w2", "t1", 2), webhook("w1", "t1", 1)] {
-            assert_eq!(store.create_webhook(&row, 2).unwrap(), CapCheck::Done(()));
+            assert_eq!(
+                store.create_webhook(&row, 2).await.unwrap(),
+                CapCheck::Done(())
+            );
         }
         assert_eq!(
-            store.create_webhook(&webhook("w3", "t1", 3), 2).unwrap(),
+            store
+                .create_webhook(&webhook("w3", "t1", 3), 2)
+                .await
+                .unwrap(),
             CapCheck::CapReached { limit: 2 }
         );
         assert_eq!(
-            store.create_webhook(&webhook("w4", "t2", 4), 2).unwrap(),
+            store
+                .create_webhook(&webhook("w4", "t2", 4), 2)
+                .await
+                .unwrap(),
             CapCheck::Done(())
         );
         assert_eq!(
-            store.team_webhooks("t1").unwrap(),
+            store.team_webhooks("t1").await.unwrap(),
             [webhook("w1", "t1", 1), webhook("w2", "t1", 2)]
         );
-        assert_eq!(store.webhook("w4").unwrap(), Some(webhook("w4", "t2", 4)));
-        assert_eq!(store.webhook("w3").unwrap(), None);
-        assert!(!store.delete_webhook("t2", "w1").unwrap());
-        assert!(store.delete_webhook("t1", "w1").unwrap());
-        assert_eq!(store.team_webhooks("t1").unwrap(), [webhook("w2", "t1", 2)]);
+        assert_eq!(
+            store.webhook("w4").await.unwrap(),
+            Some(webhook("w4", "t2", 4))
+        );
+        assert_eq!(store.webhook("w3").await.unwrap(), None);
+        assert!(!store.delete_webhook("t2", "w1").await.unwrap());
+        assert!(store.delete_webhook("t1", "w1").await.unwrap());
+        assert_eq!(
+            store.team_webhooks("t1").await.unwrap(),
+            [webhook("w2", "t1", 2)]
+        );
     }
 }

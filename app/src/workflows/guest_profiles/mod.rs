@@ -120,23 +120,26 @@ pub fn stored_profile(
 }
 
 /// A profile by its id, its slug or its project's id or slug, within a team.
-pub fn find_profile(
+pub async fn find_profile(
     store: &WorkflowStore,
     team_id: &str,
     key: &str,
 ) -> AppResult<Option<Stored<GuestProfileDoc>>> {
-    if let Some(doc) =
-        store.get_doc::<GuestProfileDoc>(DocKind::GuestProfile, Some(team_id), key)?
+    if let Some(doc) = store
+        .get_doc::<GuestProfileDoc>(DocKind::GuestProfile, Some(team_id), key)
+        .await?
     {
         return Ok(Some(doc));
     }
-    let all: Vec<Stored<GuestProfileDoc>> = store.list_docs(
-        DocKind::GuestProfile,
-        &DocFilter {
-            team_id: Some(team_id),
-            ..DocFilter::default()
-        },
-    )?;
+    let all: Vec<Stored<GuestProfileDoc>> = store
+        .list_docs(
+            DocKind::GuestProfile,
+            &DocFilter {
+                team_id: Some(team_id),
+                ..DocFilter::default()
+            },
+        )
+        .await?;
     Ok(all.into_iter().find(|doc| {
         doc.value.slug == key || doc.value.project_id == key || doc.value.project_slug == key
     }))
@@ -145,17 +148,19 @@ pub fn find_profile(
 /// The guest profile each project of a team carries, by project id: the newest profile
 /// made for the project that is not archived. One query for the whole team, so a
 /// project list does not ask once per project.
-pub fn profiles_by_project(
+pub async fn profiles_by_project(
     store: &WorkflowStore,
     team_id: &str,
 ) -> AppResult<HashMap<String, GuestProfileDoc>> {
-    let profiles: Vec<Stored<GuestProfileDoc>> = store.list_docs(
-        DocKind::GuestProfile,
-        &DocFilter {
-            team_id: Some(team_id),
-            ..DocFilter::default()
-        },
-    )?;
+    let profiles: Vec<Stored<GuestProfileDoc>> = store
+        .list_docs(
+            DocKind::GuestProfile,
+            &DocFilter {
+                team_id: Some(team_id),
+                ..DocFilter::default()
+            },
+        )
+        .await?;
     let mut newest: HashMap<String, Stored<GuestProfileDoc>> = HashMap::new();
     for doc in profiles.into_iter().filter(|doc| !doc.value.archived) {
         match newest.get(&doc.value.project_id) {
@@ -195,7 +200,7 @@ pub fn linked_profile(profile: &GuestProfileDoc, booked: u64) -> LinkedGuestProf
 }
 
 /// A profile's documents, oldest first.
-pub fn profile_documents(
+pub async fn profile_documents(
     store: &WorkflowStore,
     team_id: &str,
     guest_profile_id: &str,
@@ -208,7 +213,8 @@ pub fn profile_documents(
                 parent_id: Some(guest_profile_id),
                 ..DocFilter::default()
             },
-        )?
+        )
+        .await?
         .into_iter()
         .map(|doc| doc.value)
         .collect())
@@ -306,7 +312,7 @@ pub fn bio_of(answer: BioAnswer, additional_context: Option<String>) -> GuestBio
     }
 }
 
-fn set_status(
+async fn set_status(
     store: &WorkflowStore,
     team_id: &str,
     id: &str,
@@ -314,33 +320,41 @@ fn set_status(
     change: impl FnOnce(&mut GuestProfileDoc),
 ) -> AppResult<GuestProfileDoc> {
     let mut doc = store
-        .get_doc::<GuestProfileDoc>(DocKind::GuestProfile, Some(team_id), id)?
+        .get_doc::<GuestProfileDoc>(DocKind::GuestProfile, Some(team_id), id)
+        .await?
         .ok_or_else(|| AppError::NotFound(format!("Guest profile not found: {id}")))?;
     doc.value.processing_status = status;
     change(&mut doc.value);
     doc.updated_at = Utc::now();
-    store.put_doc(DocKind::GuestProfile, &doc)?;
+    store.put_doc(DocKind::GuestProfile, &doc).await?;
     Ok(doc.value)
 }
 
-/// Extracts the text of every document still `uploaded`.
-fn process_documents(store: &WorkflowStore, team_id: &str, id: &str) -> AppResult<()> {
-    let documents: Vec<Stored<GuestDocumentDoc>> = store.list_docs(
-        DocKind::GuestDocument,
-        &DocFilter {
-            team_id: Some(team_id),
-            parent_id: Some(id),
-            ..DocFilter::default()
-        },
-    )?;
+/// Extracts the text of every document still `uploaded` (reading and parsing each
+/// file on a blocking thread).
+async fn process_documents(store: &WorkflowStore, team_id: &str, id: &str) -> AppResult<()> {
+    let documents: Vec<Stored<GuestDocumentDoc>> = store
+        .list_docs(
+            DocKind::GuestDocument,
+            &DocFilter {
+                team_id: Some(team_id),
+                parent_id: Some(id),
+                ..DocFilter::default()
+            },
+        )
+        .await?;
     for mut doc in documents
         .into_iter()
         .filter(|d| d.value.status == "uploaded")
     {
-        let bytes = std::fs::read(&doc.value.path).map_err(|error| {
-            AppError::Internal(format!("cannot read upload {}: {error}", doc.value.path))
-        })?;
-        doc.value.text = extract_text(&doc.value.file_type, &bytes);
+        let (path, file_type) = (doc.value.path.clone(), doc.value.file_type.clone());
+        doc.value.text = blocking(move || {
+            let bytes = std::fs::read(&path).map_err(|error| {
+                AppError::Internal(format!("cannot read upload {path}: {error}"))
+            })?;
+            Ok(extract_text(&file_type, &bytes))
+        })
+        .await?;
         doc.value.status = if doc.value.text.is_some() {
             "processed"
         } else {
@@ -349,7 +363,7 @@ fn process_documents(store: &WorkflowStore, team_id: &str, id: &str) -> AppResul
         .to_owned();
         doc.value.date_extracted = doc.value.text.as_ref().map(|_| Utc::now());
         doc.updated_at = Utc::now();
-        store.put_doc(DocKind::GuestDocument, &doc)?;
+        store.put_doc(DocKind::GuestDocument, &doc).await?;
     }
     Ok(())
 }
@@ -370,55 +384,50 @@ impl GuestPipeline {
         if let Err(error) = self.steps(&team_id, &id, generate).await {
             tracing::warn!(guest_profile = %id, %error, "guest profile processing failed");
             let reason = error.to_string();
-            let store = self.store.clone();
-            let _ = blocking(move || {
-                set_status(
-                    &store,
-                    &team_id,
-                    &id,
-                    GuestProfileStatus::Error,
-                    |profile| {
-                        profile.processing_error = Some(reason);
-                    },
-                )
-            })
-            .await;
+            let failed = set_status(
+                &self.store,
+                &team_id,
+                &id,
+                GuestProfileStatus::Error,
+                |profile| {
+                    profile.processing_error = Some(reason);
+                },
+            );
+            if let Err(error) = failed.await {
+                tracing::warn!(guest_profile = %id, %error, "cannot record the failure");
+            }
         }
     }
 
     async fn steps(&self, team_id: &str, id: &str, generate: bool) -> AppResult<()> {
         let step = |status: GuestProfileStatus| {
-            let (store, team_id, id) = (self.store.clone(), team_id.to_owned(), id.to_owned());
-            blocking(move || {
-                set_status(&store, &team_id, &id, status, |profile| {
-                    profile.processing_error = None;
-                    if status == GuestProfileStatus::CreatingDocumentFromForm {
-                        profile.form_document = Some(form_document(profile));
-                    }
-                })
+            set_status(&self.store, team_id, id, status, move |profile| {
+                profile.processing_error = None;
+                if status == GuestProfileStatus::CreatingDocumentFromForm {
+                    profile.form_document = Some(form_document(profile));
+                }
             })
         };
         step(GuestProfileStatus::CreatingDocumentFromForm).await?;
         step(GuestProfileStatus::ProcessingDocuments).await?;
-        let (store, work_team, work_id) = (self.store.clone(), team_id.to_owned(), id.to_owned());
-        blocking(move || process_documents(&store, &work_team, &work_id)).await?;
+        process_documents(&self.store, team_id, id).await?;
         let profile = step(GuestProfileStatus::GeneratingProfile).await?;
         // The bio is written by the AI only when the caller was charged an AI assist
         // for it (creation, a resumed creation); documents added later keep the bio.
         if generate {
-            let (store, docs_team, docs_id) =
-                (self.store.clone(), team_id.to_owned(), id.to_owned());
-            let documents =
-                blocking(move || profile_documents(&store, &docs_team, &docs_id)).await?;
+            let documents = profile_documents(&self.store, team_id, id).await?;
             let answer =
                 agent::generate_bio(self.assist.as_ref(), bio_source(&profile, &documents)).await?;
             let bio = bio_of(answer, profile.source.additional_context.clone());
-            let (store, team_id, id) = (self.store.clone(), team_id.to_owned(), id.to_owned());
-            blocking(move || {
-                set_status(&store, &team_id, &id, GuestProfileStatus::Done, |profile| {
+            set_status(
+                &self.store,
+                team_id,
+                id,
+                GuestProfileStatus::Done,
+                |profile| {
                     profile.guest_bio = Some(bio);
-                })
-            })
+                },
+            )
             .await?;
         } else {
             step(GuestProfileStatus::Done).await?;
@@ -435,10 +444,11 @@ impl GuestPipeline {
     }
 
     /// Restarts the pipeline of every profile a stopped server left mid-way.
-    pub fn resume(&self) {
+    pub async fn resume(&self) {
         let profiles: Vec<Stored<GuestProfileDoc>> = match self
             .store
             .list_docs(DocKind::GuestProfile, &DocFilter::default())
+            .await
         {
             Ok(profiles) => profiles,
             Err(error) => {

@@ -25,7 +25,7 @@ use super::{
 use crate::accounts::metering::{Charge, Metering, Requester};
 use crate::accounts::{Account, UsageCounter};
 use crate::error::{AppError, AppResult};
-use crate::runtime::blocking;
+use crate::runtime::{blocking, to_the_end};
 use crate::workflows::agent::{self, AiProvider, BioAnswer};
 use crate::workflows::documents::{DocKind, StorageCheck, Stored};
 use crate::workflows::render::{markdown_to_docx, markdown_to_html, markdown_to_pdf};
@@ -107,8 +107,14 @@ fn not_found(id: &str) -> AppError {
     AppError::NotFound(format!("Guest profile not found: {id}"))
 }
 
-fn load(store: &WorkflowStore, account: &Account, key: &str) -> AppResult<Stored<GuestProfileDoc>> {
-    find_profile(store, &account.team_id, key)?.ok_or_else(|| not_found(key))
+async fn load(
+    store: &WorkflowStore,
+    account: &Account,
+    key: &str,
+) -> AppResult<Stored<GuestProfileDoc>> {
+    find_profile(store, &account.team_id, key)
+        .await?
+        .ok_or_else(|| not_found(key))
 }
 
 fn project_limit(plan: Plan, limit: u64) -> AppError {
@@ -128,7 +134,7 @@ fn project_name(name: &str) -> String {
 }
 
 /// A person alert for a new guest, when the plan has room for one more.
-fn create_person_alert(
+async fn create_person_alert(
     store: &WorkflowStore,
     account: &Account,
     plan: Plan,
@@ -153,8 +159,9 @@ fn create_person_alert(
     );
     let doc = alert_document(config, false);
     let cap = plan.limits().alerts.map(u64::from);
-    if let CapCheck::CapReached { limit } =
-        store.insert_doc_capped(DocKind::AlertConfig, &doc, cap)?
+    if let CapCheck::CapReached { limit } = store
+        .insert_doc_capped(DocKind::AlertConfig, &doc, cap)
+        .await?
     {
         tracing::info!(
             limit,
@@ -164,15 +171,15 @@ fn create_person_alert(
     Ok(())
 }
 
-fn wire(
+async fn wire(
     store: &WorkflowStore,
     team_id: &str,
     doc: &Stored<GuestProfileDoc>,
 ) -> AppResult<GuestProfile> {
     let profile = &doc.value;
-    let project = store.find_project(team_id, &profile.project_id)?;
+    let project = store.find_project(team_id, &profile.project_id).await?;
     let listed = match &project {
-        Some(project) => store.listed_podcasts(&project.project_id)?.len() as u64,
+        Some(project) => store.listed_podcasts(&project.project_id).await?.len() as u64,
         None => 0,
     };
     let status = if profile.archived {
@@ -180,7 +187,7 @@ fn wire(
     } else {
         project.map(|p| p.status).unwrap_or(ProjectStatus::Active)
     };
-    let documents = profile_documents(store, team_id, &profile.guest_profile_id)?;
+    let documents = profile_documents(store, team_id, &profile.guest_profile_id).await?;
     Ok(GuestProfile {
         project_id: profile.project_id.clone(),
         project_slug: profile.project_slug.clone(),
@@ -272,8 +279,7 @@ impl GuestProfiles {
         // is created, once the project cap is known to leave room (checked again, under
         // the store's lock, when the project is created).
         if let Some(limit) = cap {
-            let (store, team_id) = (self.store.clone(), account.team_id.clone());
-            let projects = blocking(move || store.count_projects(&team_id)).await?;
+            let projects = self.store.count_projects(&account.team_id).await?;
             if projects >= limit {
                 return Err(project_limit(plan, limit));
             }
@@ -282,10 +288,11 @@ impl GuestProfiles {
             .metering
             .charge(requester, UsageCounter::AiAssist)
             .await?;
-        let store = self.store.clone();
-        let owner = account.clone();
-        let (response, profile_id) = blocking(move || {
-            let project = match store.create_project(project, cap)? {
+        // Charged: the project, the profile and its alert are all made, even if the
+        // caller stops waiting.
+        let (store, owner, pipeline) = (self.store.clone(), account.clone(), self.pipeline.clone());
+        let response = to_the_end(async move {
+            let project = match store.create_project(project, cap).await? {
                 CapCheck::Done(project) => project,
                 CapCheck::CapReached { limit } => return Err(project_limit(plan, limit)),
             };
@@ -315,39 +322,30 @@ impl GuestProfiles {
                 processing_error: None,
                 archived: false,
             };
-            store.put_doc(
-                DocKind::GuestProfile,
-                &stored_profile(profile.clone(), &owner.team_id, now),
-            )?;
+            let stored = stored_profile(profile.clone(), &owner.team_id, now);
+            store.put_doc(DocKind::GuestProfile, &stored).await?;
             if new.create_alert {
-                create_person_alert(&store, &owner, plan, &name)?;
+                create_person_alert(&store, &owner, plan, &name).await?;
             }
-            Ok((
-                CreateGuestProfileResponse {
-                    guest_profile_id: profile.guest_profile_id.clone(),
-                    guest_profile_slug: profile.slug.clone(),
-                    project_id: project.project_id,
-                    project_slug: project.slug,
-                },
-                profile.guest_profile_id,
-            ))
+            pipeline.spawn(&owner.team_id, &profile.guest_profile_id, true);
+            Ok(CreateGuestProfileResponse {
+                guest_profile_id: profile.guest_profile_id,
+                guest_profile_slug: profile.slug,
+                project_id: project.project_id,
+                project_slug: project.slug,
+            })
         })
         .await?;
-        self.pipeline.spawn(&account.team_id, &profile_id, true);
         Ok((charge, response))
     }
 
     /// A profile by its id, slug or project id.
     pub async fn details(&self, account: &Account, key: &str) -> AppResult<GuestProfileDetails> {
-        let (store, account, key) = (self.store.clone(), account.clone(), key.to_owned());
-        blocking(move || {
-            let doc = load(&store, &account, &key)?;
-            Ok(GuestProfileDetails {
-                profile: wire(&store, &account.team_id, &doc)?,
-                processing_error: doc.value.processing_error.clone(),
-            })
+        let doc = load(&self.store, account, key).await?;
+        Ok(GuestProfileDetails {
+            profile: wire(&self.store, &account.team_id, &doc).await?,
+            processing_error: doc.value.processing_error.clone(),
         })
-        .await
     }
 
     /// Loads, changes and stores a profile.
@@ -355,31 +353,29 @@ impl GuestProfiles {
         &self,
         account: &Account,
         key: &str,
-        apply: impl FnOnce(&WorkflowStore, &Account, &mut GuestProfileDoc) -> AppResult<()>
-        + Send
-        + 'static,
+        apply: impl FnOnce(&mut GuestProfileDoc),
     ) -> AppResult<()> {
-        let (store, account, key) = (self.store.clone(), account.clone(), key.to_owned());
-        blocking(move || {
-            let mut doc = load(&store, &account, &key)?;
-            apply(&store, &account, &mut doc.value)?;
-            doc.updated_at = Utc::now();
-            store.put_doc(DocKind::GuestProfile, &doc)?;
-            Ok(())
-        })
-        .await
+        let mut doc = load(&self.store, account, key).await?;
+        apply(&mut doc.value);
+        doc.updated_at = Utc::now();
+        self.store.put_doc(DocKind::GuestProfile, &doc).await?;
+        Ok(())
     }
 
     /// The profile and its project become ARCHIVED.
     pub async fn archive(&self, account: &Account, key: &str) -> AppResult<()> {
-        self.change(account, key, |store, account, profile| {
-            profile.archived = true;
-            if let Some(mut project) = store.find_project(&account.team_id, &profile.project_id)? {
+        let mut doc = load(&self.store, account, key).await?;
+        let (store, team_id) = (self.store.clone(), account.team_id.clone());
+        to_the_end(async move {
+            doc.value.archived = true;
+            let project = store.find_project(&team_id, &doc.value.project_id).await?;
+            if let Some(mut project) = project {
                 project.status = ProjectStatus::Archived;
                 project.last_updated = Utc::now();
-                store.save_project(&project)?;
+                store.save_project(&project).await?;
             }
-            Ok(())
+            doc.updated_at = Utc::now();
+            store.put_doc(DocKind::GuestProfile, &doc).await
         })
         .await
     }
@@ -390,11 +386,8 @@ impl GuestProfiles {
         key: &str,
         changes: BioChanges,
     ) -> AppResult<()> {
-        self.change(account, key, move |_, _, profile| {
-            changes.apply(profile);
-            Ok(())
-        })
-        .await
+        self.change(account, key, move |profile| changes.apply(profile))
+            .await
     }
 
     pub async fn update_contact(
@@ -403,11 +396,8 @@ impl GuestProfiles {
         key: &str,
         changes: ContactChanges,
     ) -> AppResult<()> {
-        self.change(account, key, move |_, _, profile| {
-            changes.apply(profile);
-            Ok(())
-        })
-        .await
+        self.change(account, key, move |profile| changes.apply(profile))
+            .await
     }
 
     pub async fn update_socials(
@@ -416,9 +406,8 @@ impl GuestProfiles {
         key: &str,
         links: Vec<GuestSocialLink>,
     ) -> AppResult<()> {
-        self.change(account, key, move |_, _, profile| {
+        self.change(account, key, move |profile| {
             profile.social_media_links = links;
-            Ok(())
         })
         .await
     }
@@ -435,11 +424,10 @@ impl GuestProfiles {
         if uploads.is_empty() {
             return Err(AppError::Invalid("No file was uploaded".into()));
         }
-        let (store, owner, key) = (self.store.clone(), account.clone(), key.to_owned());
-        let documents_dir = self.data_dir.join("guest-documents");
-        let (profile_id, uploaded) = blocking(move || {
-            let profile = load(&store, &owner, &key)?;
-            let dir = documents_dir.join(&profile.id);
+        let profile = load(&self.store, account, key).await?;
+        let dir = self.data_dir.join("guest-documents").join(&profile.id);
+        let (owner, profile_id) = (account.clone(), profile.id.clone());
+        let written = blocking(move || {
             std::fs::create_dir_all(&dir).map_err(AppError::internal)?;
             let files = uploads.files;
             let bytes_uploaded: u64 = files.iter().map(|(_, bytes)| bytes.len() as u64).sum();
@@ -461,7 +449,7 @@ impl GuestProfiles {
                 let now = Utc::now();
                 let doc = GuestDocumentDoc {
                     id: id.clone(),
-                    guest_profile_id: profile.id.clone(),
+                    guest_profile_id: profile_id.clone(),
                     name: file_name.clone(),
                     file_type,
                     size: bytes.len() as u64,
@@ -473,7 +461,7 @@ impl GuestProfiles {
                 docs.push(Stored {
                     id: id.clone(),
                     team_id: owner.team_id.clone(),
-                    parent_id: Some(profile.id.clone()),
+                    parent_id: Some(profile_id.clone()),
                     created_at: now,
                     updated_at: now,
                     deleted: false,
@@ -485,32 +473,40 @@ impl GuestProfiles {
                     file_size: bytes.len(),
                 });
             }
-            let quota = plan.guest_document_storage_bytes();
-            let stored = store.insert_docs_within_quota(
-                DocKind::GuestDocument,
-                &docs,
-                bytes_uploaded,
-                quota,
-            );
-            match stored {
-                Ok(StorageCheck::Stored) => Ok((profile.id, uploaded)),
-                Ok(StorageCheck::QuotaExceeded { used }) => {
-                    remove_files(&paths);
-                    Err(AppError::Forbidden(storage_full_message(
-                        plan,
-                        quota,
-                        used,
-                        bytes_uploaded,
-                    )))
-                }
-                Err(error) => {
-                    remove_files(&paths);
-                    Err(error)
-                }
-            }
+            Ok((docs, uploaded, paths, bytes_uploaded))
         })
         .await?;
-        self.pipeline.spawn(&account.team_id, &profile_id, false);
+        let (docs, uploaded, paths, bytes_uploaded) = written;
+        let quota = plan.guest_document_storage_bytes();
+        // The files are written: the quota check and its cleanup run as a task of their
+        // own, so a client that hangs up cannot leave files the store does not know.
+        let store = self.store.clone();
+        let stored = to_the_end(async move {
+            let stored = store
+                .insert_docs_within_quota(DocKind::GuestDocument, &docs, bytes_uploaded, quota)
+                .await;
+            if !matches!(stored, Ok(StorageCheck::Stored)) {
+                let _ = blocking(move || {
+                    remove_files(&paths);
+                    Ok(())
+                })
+                .await;
+            }
+            stored
+        })
+        .await?;
+        match stored {
+            StorageCheck::Stored => {}
+            StorageCheck::QuotaExceeded { used } => {
+                return Err(AppError::Forbidden(storage_full_message(
+                    plan,
+                    quota,
+                    used,
+                    bytes_uploaded,
+                )));
+            }
+        }
+        self.pipeline.spawn(&account.team_id, &profile.id, false);
         Ok(UploadedDocuments {
             uploaded_documents: uploaded,
         })
@@ -524,13 +520,8 @@ impl GuestProfiles {
         requester: &Requester,
         key: &str,
     ) -> AppResult<(Option<Charge>, BioRegeneration)> {
-        let (store, owner, key) = (self.store.clone(), account.clone(), key.to_owned());
-        let (doc, documents) = blocking(move || {
-            let doc = load(&store, &owner, &key)?;
-            let documents = profile_documents(&store, &owner.team_id, &doc.id)?;
-            Ok((doc, documents))
-        })
-        .await?;
+        let doc = load(&self.store, account, key).await?;
+        let documents = profile_documents(&self.store, &account.team_id, &doc.id).await?;
         let source = bio_source(&doc.value, &documents);
         if source.short_bio.trim().is_empty() && source.documents.is_empty() {
             return Ok((
@@ -559,8 +550,7 @@ impl GuestProfiles {
         let mut doc = doc;
         doc.value.guest_bio = Some(bio);
         doc.updated_at = Utc::now();
-        let store = self.store.clone();
-        blocking(move || store.put_doc(DocKind::GuestProfile, &doc)).await?;
+        self.store.put_doc(DocKind::GuestProfile, &doc).await?;
         Ok((
             Some(charge),
             BioRegeneration {
@@ -578,13 +568,9 @@ impl GuestProfiles {
         key: &str,
         format: DownloadFormat,
     ) -> AppResult<Download> {
-        let (store, owner, key) = (self.store.clone(), account.clone(), key.to_owned());
-        let (profile, documents) = blocking(move || {
-            let doc = load(&store, &owner, &key)?;
-            let documents = profile_documents(&store, &owner.team_id, &doc.id)?;
-            Ok((doc.value, documents))
-        })
-        .await?;
+        let doc = load(&self.store, account, key).await?;
+        let documents = profile_documents(&self.store, &account.team_id, &doc.id).await?;
+        let profile = doc.value;
         let markdown = render_markdown(&profile, &documents);
         let (content_type, extension, bytes) = match format {
             DownloadFormat::Pdf => ("application/pdf", "pdf", markdown_to_pdf(&markdown)),

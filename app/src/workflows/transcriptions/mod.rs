@@ -101,7 +101,10 @@ pub fn new_request(
 }
 
 /// The team's requests, newest first.
-pub fn team_requests(store: &WorkflowStore, team_id: &str) -> AppResult<Vec<TranscriptionRequest>> {
+pub async fn team_requests(
+    store: &WorkflowStore,
+    team_id: &str,
+) -> AppResult<Vec<TranscriptionRequest>> {
     let mut requests: Vec<TranscriptionRequest> = store
         .list_docs::<TranscriptionRequest>(
             DocKind::TranscriptionRequest,
@@ -109,7 +112,8 @@ pub fn team_requests(store: &WorkflowStore, team_id: &str) -> AppResult<Vec<Tran
                 team_id: Some(team_id),
                 ..DocFilter::default()
             },
-        )?
+        )
+        .await?
         .into_iter()
         .map(|doc| doc.value)
         .collect();
@@ -122,33 +126,32 @@ pub fn team_requests(store: &WorkflowStore, team_id: &str) -> AppResult<Vec<Tran
 }
 
 /// The team's live (queued or completed) request for an episode, if any.
-pub fn open_request(
+pub async fn open_request(
     store: &WorkflowStore,
     team_id: &str,
     episode_id: &str,
 ) -> AppResult<Option<TranscriptionRequest>> {
-    Ok(team_requests(store, team_id)?
+    Ok(team_requests(store, team_id)
+        .await?
         .into_iter()
         .find(|request| request.episode_id == episode_id && request.status != "failed"))
 }
 
-pub fn save_request(
+pub async fn save_request(
     store: &WorkflowStore,
     team_id: &str,
     request: &TranscriptionRequest,
 ) -> AppResult<()> {
-    store.put_doc(
-        DocKind::TranscriptionRequest,
-        &Stored {
-            id: request.request_id.clone(),
-            team_id: team_id.to_owned(),
-            parent_id: Some(request.podcast_id.clone()),
-            created_at: request.requested_at,
-            updated_at: Utc::now(),
-            deleted: false,
-            value: request.clone(),
-        },
-    )
+    let doc = Stored {
+        id: request.request_id.clone(),
+        team_id: team_id.to_owned(),
+        parent_id: Some(request.podcast_id.clone()),
+        created_at: request.requested_at,
+        updated_at: Utc::now(),
+        deleted: false,
+        value: request.clone(),
+    };
+    store.put_doc(DocKind::TranscriptionRequest, &doc).await
 }
 
 /// What processing transcription requests needs: the requests' store, the catalog
@@ -167,11 +170,12 @@ pub fn process_request(
     team_id: &str,
     request_id: &str,
 ) -> AppResult<()> {
-    let Some(mut doc) = transcriptions.store.get_doc::<TranscriptionRequest>(
+    let store = &transcriptions.store;
+    let Some(mut doc) = store.wait(store.get_doc::<TranscriptionRequest>(
         DocKind::TranscriptionRequest,
         Some(team_id),
         request_id,
-    )?
+    ))?
     else {
         return Ok(());
     };
@@ -212,9 +216,7 @@ pub fn process_request(
     }
     doc.value.completed_at = Some(now);
     doc.updated_at = now;
-    transcriptions
-        .store
-        .put_doc(DocKind::TranscriptionRequest, &doc)
+    store.wait(store.put_doc(DocKind::TranscriptionRequest, &doc))
 }
 
 /// Processes a request in the background.
@@ -280,9 +282,9 @@ pub struct TranscriptionRunReport {
 /// followed podcasts. A request or follow that fails is recorded and the others go on.
 pub fn run_transcriptions(transcriptions: &Transcriptions) -> AppResult<TranscriptionRunReport> {
     let mut report = TranscriptionRunReport::default();
-    let queued: Vec<Stored<TranscriptionRequest>> = transcriptions
-        .store
-        .list_docs(DocKind::TranscriptionRequest, &DocFilter::default())?;
+    let store = &transcriptions.store;
+    let queued: Vec<Stored<TranscriptionRequest>> =
+        store.wait(store.list_docs(DocKind::TranscriptionRequest, &DocFilter::default()))?;
     for doc in queued
         .iter()
         .filter(|doc| doc.value.status == "not_started")
@@ -296,9 +298,8 @@ pub fn run_transcriptions(transcriptions: &Transcriptions) -> AppResult<Transcri
             ));
         }
     }
-    let follows: Vec<Stored<PodcastFollow>> = transcriptions
-        .store
-        .list_docs(DocKind::TranscriptionFollow, &DocFilter::default())?;
+    let follows: Vec<Stored<PodcastFollow>> =
+        store.wait(store.list_docs(DocKind::TranscriptionFollow, &DocFilter::default()))?;
     for follow in follows {
         if let Err(error) = follow_podcast(transcriptions, &follow, &mut report.created) {
             report.failures.push(JobFailure::new(
@@ -309,9 +310,11 @@ pub fn run_transcriptions(transcriptions: &Transcriptions) -> AppResult<Transcri
             ));
         }
     }
-    report.queued = transcriptions
-        .store
-        .list_docs::<TranscriptionRequest>(DocKind::TranscriptionRequest, &DocFilter::default())?
+    report.queued = store
+        .wait(store.list_docs::<TranscriptionRequest>(
+            DocKind::TranscriptionRequest,
+            &DocFilter::default(),
+        ))?
         .iter()
         .filter(|doc| doc.value.status == "not_started" || doc.value.status == "in_progress")
         .count() as u64;
@@ -342,14 +345,16 @@ fn follow_podcast(
         follow.value.since,
     )? {
         let episode_id = episode.episode_id.to_string();
-        if team_requests(&transcriptions.store, &follow.team_id)?
+        let store = &transcriptions.store;
+        if store
+            .wait(team_requests(store, &follow.team_id))?
             .iter()
             .any(|r| r.episode_id == episode_id)
         {
             continue;
         }
         let request = new_request(&podcast, &episode, &follow.value.requested_by_user_id);
-        save_request(&transcriptions.store, &follow.team_id, &request)?;
+        store.wait(save_request(store, &follow.team_id, &request))?;
         process_request(transcriptions, &follow.team_id, &request.request_id)?;
         *created += 1;
     }

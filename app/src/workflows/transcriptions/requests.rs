@@ -17,7 +17,7 @@ use crate::accounts::metering::{Metering, Requester};
 use crate::accounts::{Account, UsageCounter};
 use crate::catalog::CatalogReader;
 use crate::error::{AppError, AppResult};
-use crate::runtime::blocking;
+use crate::runtime::{blocking, to_the_end};
 use crate::workflows::documents::{DocKind, Stored};
 use crate::workflows::fields::{parse_date, query_bool, query_value, query_whole};
 
@@ -149,9 +149,8 @@ impl TranscriptionRequests {
         requester: &Requester,
         episode_id: &str,
     ) -> AppResult<RequestMessage> {
-        let (catalog, store) = (self.catalog.clone(), self.transcriptions.store.clone());
-        let (lookup_id, team_id) = (episode_id.to_owned(), account.team_id.clone());
-        let (podcast, episode, existing) = blocking(move || {
+        let (catalog, lookup_id) = (self.catalog.clone(), episode_id.to_owned());
+        let (podcast, episode) = blocking(move || {
             let not_found = || AppError::NotFound(format!("Episode not found: {lookup_id}"));
             let id = Uuid::parse_str(lookup_id.trim()).map_err(|_| not_found())?;
             let snapshot = catalog.snapshot()?;
@@ -159,10 +158,12 @@ impl TranscriptionRequests {
             let podcast = snapshot
                 .podcast_by_id(episode.podcast_id)?
                 .ok_or_else(not_found)?;
-            let existing = open_request(&store, &team_id, &id.to_string())?;
-            Ok((podcast, episode, existing))
+            Ok((podcast, episode))
         })
         .await?;
+        let episode_key = episode.episode_id.to_string();
+        let existing =
+            open_request(&self.transcriptions.store, &account.team_id, &episode_key).await?;
         if let Some(existing) = existing {
             return Ok(RequestMessage {
                 message: format!(
@@ -176,12 +177,13 @@ impl TranscriptionRequests {
             .charge(requester, UsageCounter::TranscriptionRequest)
             .await?;
         let request = new_request(&podcast, &episode, &account.user_id);
+        // Charged: the request is kept, even if the caller stops waiting.
         let (store, saved, team_id) = (
             self.transcriptions.store.clone(),
             request.clone(),
             account.team_id.clone(),
         );
-        blocking(move || save_request(&store, &team_id, &saved)).await?;
+        to_the_end(async move { save_request(&store, &team_id, &saved).await }).await?;
         spawn_processing(&self.transcriptions, &account.team_id, &request.request_id);
         Ok(RequestMessage {
             message: format!(
@@ -201,8 +203,8 @@ impl TranscriptionRequests {
         podcast_id: &str,
         query: PodcastRequestQuery,
     ) -> AppResult<PodcastRequestAnswer> {
-        let (catalog, store) = (self.catalog.clone(), self.transcriptions.store.clone());
-        let (podcast_id, team_id) = (podcast_id.to_owned(), account.team_id.clone());
+        let existing = team_requests(&self.transcriptions.store, &account.team_id).await?;
+        let (catalog, podcast_id) = (self.catalog.clone(), podcast_id.to_owned());
         let PodcastRequestQuery {
             kind,
             follow,
@@ -213,7 +215,6 @@ impl TranscriptionRequests {
                 .snapshot()?
                 .podcast_by_id_or_slug(&podcast_id)?
                 .ok_or_else(|| AppError::NotFound(format!("Podcast not found: {podcast_id}")))?;
-            let existing = team_requests(&store, &team_id)?;
             let wanted: Vec<_> = episodes_for(&catalog, &podcast, &kind, since)?
                 .into_iter()
                 .filter(|episode| {
@@ -247,28 +248,29 @@ impl TranscriptionRequests {
         let to_save = created.clone();
         let user_id = account.user_id.clone();
         let followed_id = podcast.podcast_id.to_string();
-        blocking(move || {
+        // Charged: every request is kept, even if the caller stops waiting.
+        to_the_end(async move {
             for request in &to_save {
-                save_request(&store, &team_id, request)?;
+                save_request(&store, &team_id, request).await?;
             }
             if follow {
                 let now = Utc::now();
-                store.put_doc(
-                    DocKind::TranscriptionFollow,
-                    &Stored {
-                        id: format!("{team_id}:{followed_id}"),
-                        team_id: team_id.clone(),
-                        parent_id: Some(followed_id.clone()),
-                        created_at: now,
-                        updated_at: now,
-                        deleted: false,
-                        value: PodcastFollow {
-                            podcast_id: followed_id,
-                            requested_by_user_id: user_id,
-                            since: now,
-                        },
+                let followed = Stored {
+                    id: format!("{team_id}:{followed_id}"),
+                    team_id: team_id.clone(),
+                    parent_id: Some(followed_id.clone()),
+                    created_at: now,
+                    updated_at: now,
+                    deleted: false,
+                    value: PodcastFollow {
+                        podcast_id: followed_id,
+                        requested_by_user_id: user_id,
+                        since: now,
                     },
-                )?;
+                };
+                store
+                    .put_doc(DocKind::TranscriptionFollow, &followed)
+                    .await?;
             }
             Ok(())
         })
@@ -300,9 +302,9 @@ impl TranscriptionRequests {
         account: &Account,
         query: HistoryQuery,
     ) -> AppResult<RequestHistory> {
-        let (store, team_id) = (self.transcriptions.store.clone(), account.team_id.clone());
-        blocking(move || {
-            let requests: Vec<TranscriptionRequest> = team_requests(&store, &team_id)?
+        let requests: Vec<TranscriptionRequest> =
+            team_requests(&self.transcriptions.store, &account.team_id)
+                .await?
                 .into_iter()
                 .filter(|request| request.request_type == query.request_type)
                 .filter(|request| {
@@ -311,24 +313,22 @@ impl TranscriptionRequests {
                         .is_none_or(|wanted| (request.status == "completed") == wanted)
                 })
                 .collect();
-            let total_requests = requests.len();
-            let requests = requests
-                .into_iter()
-                .skip(query.skip as usize)
-                .take(query.limit as usize)
-                .map(|request| {
-                    let mut value = serde_json::to_value(&request).unwrap_or(Value::Null);
-                    if let Some(object) = value.as_object_mut() {
-                        object.remove("requestId");
-                    }
-                    value
-                })
-                .collect();
-            Ok(RequestHistory {
-                total_requests,
-                requests,
+        let total_requests = requests.len();
+        let requests = requests
+            .into_iter()
+            .skip(query.skip as usize)
+            .take(query.limit as usize)
+            .map(|request| {
+                let mut value = serde_json::to_value(&request).unwrap_or(Value::Null);
+                if let Some(object) = value.as_object_mut() {
+                    object.remove("requestId");
+                }
+                value
             })
+            .collect();
+        Ok(RequestHistory {
+            total_requests,
+            requests,
         })
-        .await
     }
 }

@@ -173,11 +173,12 @@ enum Outcome {
 }
 
 fn run_job(job: &Job, engine: &dyn SpeechToText, http: &HttpConfig, index_updates: &IndexUpdater) {
-    let doc = match job.store.get_doc::<TranscriptionRequest>(
+    let store = &job.store;
+    let doc = match store.wait(store.get_doc::<TranscriptionRequest>(
         DocKind::TranscriptionRequest,
         Some(&job.team_id),
         &job.request_id,
-    ) {
+    )) {
         Ok(Some(doc)) if doc.value.status == "not_started" => doc,
         Ok(_) => return,
         Err(error) => {
@@ -211,7 +212,7 @@ fn run_job(job: &Job, engine: &dyn SpeechToText, http: &HttpConfig, index_update
     doc.value.failure_reason = reason;
     doc.value.completed_at = Some(now);
     doc.updated_at = now;
-    if let Err(error) = job.store.put_doc(DocKind::TranscriptionRequest, &doc) {
+    if let Err(error) = store.wait(store.put_doc(DocKind::TranscriptionRequest, &doc)) {
         tracing::warn!(%error, "cannot save a transcription request");
     }
 }
