@@ -104,7 +104,8 @@ fn refresh_gauges(state: &AppState) {
         Ok(None) => {}
         Err(error) => tracing::debug!(%error, "cannot read the index manifest for metrics"),
     }
-    match state.feeds.database().schedule_summary(now) {
+    let database = state.feeds.database();
+    match database.wait(database.schedule_summary(now)) {
         Ok(summary) => {
             metrics::gauge!("podlens_feeds_scheduled").set(summary.feeds as f64);
             metrics::gauge!("podlens_feeds_due").set(summary.due as f64);

@@ -95,13 +95,14 @@ impl Setup {
             .clone()
     }
 
-    fn push(&self, name: &str) {
+    async fn push(&self, name: &str) {
         // What a hub's delivery does, without the hub: the feed is due now.
         assert!(
             self.state
                 .feeds
                 .database()
                 .push_feed(self.id(name), Utc::now())
+                .await
                 .unwrap()
         );
     }
@@ -120,7 +121,7 @@ impl Setup {
             )
             .unwrap();
         for name in names {
-            self.push(name);
+            self.push(name).await;
         }
         run_cycle(&self.state.feed_cycles()).await.unwrap()
     }
@@ -317,7 +318,7 @@ async fn polls_publish_new_episodes_skip_unchanged_feeds_back_off_and_drop_block
     assert_eq!(report.seeded, 6);
     assert_eq!(report.polled, 0, "{report:?}");
     for (_, id) in &setup.ids {
-        let feed = database.scheduled_feed(id).unwrap().unwrap();
+        let feed = database.scheduled_feed(id).await.unwrap().unwrap();
         let wait = feed.next_poll_at - Utc::now();
         assert!(wait <= chrono::Duration::minutes(10), "{feed:?}");
         assert_eq!(feed.interval_seconds, 3600, "{feed:?}");
@@ -340,6 +341,7 @@ async fn polls_publish_new_episodes_skip_unchanged_feeds_back_off_and_drop_block
     );
     let reef = database
         .scheduled_feed(setup.id("reef.xml"))
+        .await
         .unwrap()
         .unwrap();
     assert_eq!(reef.last_outcome.as_deref(), Some("ok"));
@@ -363,6 +365,7 @@ async fn polls_publish_new_episodes_skip_unchanged_feeds_back_off_and_drop_block
     );
     let steady = database
         .scheduled_feed(setup.id("steady.xml"))
+        .await
         .unwrap()
         .unwrap();
     assert_eq!(
@@ -395,6 +398,7 @@ async fn polls_publish_new_episodes_skip_unchanged_feeds_back_off_and_drop_block
     );
     let fragile = database
         .scheduled_feed(setup.id("fragile.xml"))
+        .await
         .unwrap()
         .unwrap();
     assert_eq!(fragile.failures, 1);
@@ -485,13 +489,14 @@ async fn a_hub_confirms_the_subscription_and_its_signed_push_makes_the_feed_due_
     assert_eq!(
         database
             .schedule_summary(Utc::now())
+            .await
             .unwrap()
             .active_subscriptions,
         1
     );
     // A confirmed feed is polled only as a safety net.
     setup.poll(&["pushed.xml"]).await;
-    let feed = database.scheduled_feed(&pushed_id).unwrap().unwrap();
+    let feed = database.scheduled_feed(&pushed_id).await.unwrap().unwrap();
     assert!(
         feed.next_poll_at - Utc::now() > chrono::Duration::hours(5),
         "{feed:?}"
@@ -530,7 +535,7 @@ async fn a_hub_confirms_the_subscription_and_its_signed_push_makes_the_feed_due_
     };
     let due_now = || {
         database
-            .scheduled_feed(&pushed_id)
+            .wait(database.scheduled_feed(&pushed_id))
             .unwrap()
             .unwrap()
             .next_poll_at
@@ -689,7 +694,7 @@ async fn the_hub_of_a_feed_unchanged_since_the_ingest_is_subscribed_to_when_foll
     // that read, not again at once.
     let database = setup.state.feeds.database().clone();
     for (_, id) in &setup.ids {
-        let feed = database.scheduled_feed(id).unwrap().unwrap();
+        let feed = database.scheduled_feed(id).await.unwrap().unwrap();
         let wait = feed.next_poll_at - Utc::now();
         assert!(wait >= chrono::Duration::minutes(50), "{feed:?}");
         assert!(feed.content_hash.is_some(), "{feed:?}");
@@ -811,7 +816,11 @@ async fn hanging_looping_endless_and_garbage_feeds_back_off_without_holding_up_t
         ("garbage.xml", "not-a-feed", "not a feed"),
     ];
     for (name, outcome, error) in expected {
-        let feed = database.scheduled_feed(setup.id(name)).unwrap().unwrap();
+        let feed = database
+            .scheduled_feed(setup.id(name))
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(
             (feed.failures, feed.last_outcome.as_deref()),
             (1, Some(outcome)),
@@ -860,7 +869,11 @@ async fn hanging_looping_endless_and_garbage_feeds_back_off_without_holding_up_t
         .unwrap();
     assert_eq!((retried.polled, retried.failed), (4, 4));
     for (name, outcome, _) in expected {
-        let feed = database.scheduled_feed(setup.id(name)).unwrap().unwrap();
+        let feed = database
+            .scheduled_feed(setup.id(name))
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(
             (feed.failures, feed.last_outcome.as_deref()),
             (2, Some(outcome)),

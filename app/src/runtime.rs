@@ -58,3 +58,38 @@ where
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    /// Writes that would be left half done when a client hangs up: the caller's future
+    /// is dropped while the work waits, and the work still finishes.
+    #[tokio::test]
+    async fn work_run_to_the_end_finishes_after_its_caller_stops_waiting() {
+        let (done, finished) = tokio::sync::oneshot::channel();
+        let work = to_the_end(async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let _ = done.send(());
+            Ok(())
+        });
+        let gave_up = tokio::time::timeout(Duration::from_millis(5), work).await;
+        assert!(gave_up.is_err(), "the caller stopped waiting first");
+        assert!(finished.await.is_ok(), "the work went on to its end");
+    }
+
+    /// The same work awaited in place stops with its caller: what `to_the_end` is for.
+    #[tokio::test]
+    async fn work_awaited_in_place_stops_with_its_caller() {
+        let (done, finished) = tokio::sync::oneshot::channel::<()>();
+        let work = async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let _ = done.send(());
+        };
+        let gave_up = tokio::time::timeout(Duration::from_millis(5), work).await;
+        assert!(gave_up.is_err());
+        assert!(finished.await.is_err(), "dropped with its caller");
+    }
+}

@@ -162,8 +162,8 @@ fn subscription(row: &AnyRow) -> Result<Subscription, StoreError> {
 
 impl Database {
     /// The ids of every scheduled feed.
-    pub fn scheduled_feed_ids(&self) -> Result<Vec<String>, StoreError> {
-        self.wait(async {
+    pub async fn scheduled_feed_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.run(async {
             let rows = sqlx::query("SELECT podcast_id FROM feed_schedule")
                 .fetch_all(self.pool())
                 .await?;
@@ -171,15 +171,16 @@ impl Database {
                 .map(|row| Ok(row.try_get::<String, _>(0)?))
                 .collect()
         })
+        .await
     }
 
     /// Starts following `feeds`; a feed already followed keeps its schedule. How many
     /// were new.
-    pub fn schedule_feeds(&self, feeds: &[NewFeed]) -> Result<u64, StoreError> {
+    pub async fn schedule_feeds(&self, feeds: &[NewFeed]) -> Result<u64, StoreError> {
         if feeds.is_empty() {
             return Ok(0);
         }
-        self.wait(async {
+        self.run(async {
             let mut transaction = self.begin_write().await?;
             let mut added = 0;
             for feed in feeds {
@@ -206,10 +207,11 @@ impl Database {
             transaction.commit().await?;
             Ok(added)
         })
+        .await
     }
 
     /// At most `limit` feeds due at `now`, the longest overdue first.
-    pub fn due_feeds(
+    pub async fn due_feeds(
         &self,
         now: DateTime<Utc>,
         limit: i64,
@@ -229,7 +231,7 @@ impl Database {
                  ORDER BY f.next_poll_at, f.podcast_id LIMIT $2"
             ),
         };
-        self.wait(async {
+        self.run(async {
             let rows = sqlx::query(sql)
                 .bind(time_text(now))
                 .bind(limit)
@@ -237,11 +239,15 @@ impl Database {
                 .await?;
             rows.iter().map(scheduled).collect()
         })
+        .await
     }
 
     /// One scheduled feed, as of now.
-    pub fn scheduled_feed(&self, podcast_id: &str) -> Result<Option<ScheduledFeed>, StoreError> {
-        self.wait(async {
+    pub async fn scheduled_feed(
+        &self,
+        podcast_id: &str,
+    ) -> Result<Option<ScheduledFeed>, StoreError> {
+        self.run(async {
             let row = sqlx::query(concat!(
                 "SELECT ",
                 schedule_columns!("$2"),
@@ -253,15 +259,16 @@ impl Database {
             .await?;
             row.as_ref().map(scheduled).transpose()
         })
+        .await
     }
 
     /// Records the polls of one cycle in one transaction. A push that arrived while a
     /// feed was polled keeps the feed due (its `pushed_at` is after the poll began).
-    pub fn record_polls(&self, polls: &[PollOutcome]) -> Result<(), StoreError> {
+    pub async fn record_polls(&self, polls: &[PollOutcome]) -> Result<(), StoreError> {
         if polls.is_empty() {
             return Ok(());
         }
-        self.wait(async {
+        self.run(async {
             let mut transaction = self.begin_write().await?;
             for poll in polls {
                 let polled_at = time_text(poll.polled_at);
@@ -294,12 +301,13 @@ impl Database {
             transaction.commit().await?;
             Ok(())
         })
+        .await
     }
 
     /// Makes a followed feed due at `at` (a hub pushed a change). False when the
     /// feed is not followed.
-    pub fn push_feed(&self, podcast_id: &str, at: DateTime<Utc>) -> Result<bool, StoreError> {
-        self.wait(async {
+    pub async fn push_feed(&self, podcast_id: &str, at: DateTime<Utc>) -> Result<bool, StoreError> {
+        self.run(async {
             let at = time_text(at);
             let updated = sqlx::query(
                 "UPDATE feed_schedule SET pushed_at = $2, \
@@ -312,22 +320,27 @@ impl Database {
             .await?;
             Ok(updated.rows_affected() > 0)
         })
+        .await
     }
 
     /// Stops following a feed (its podcast is gone from the catalog).
-    pub fn unschedule_feed(&self, podcast_id: &str) -> Result<(), StoreError> {
-        self.wait(async {
+    pub async fn unschedule_feed(&self, podcast_id: &str) -> Result<(), StoreError> {
+        self.run(async {
             sqlx::query("DELETE FROM feed_schedule WHERE podcast_id = $1")
                 .bind(podcast_id)
                 .execute(self.writer())
                 .await?;
             Ok(())
         })
+        .await
     }
 
     /// The schedule at a glance as of `now`.
-    pub fn schedule_summary(&self, now: DateTime<Utc>) -> Result<ScheduleSummary, StoreError> {
-        self.wait(async {
+    pub async fn schedule_summary(
+        &self,
+        now: DateTime<Utc>,
+    ) -> Result<ScheduleSummary, StoreError> {
+        self.run(async {
             let now = time_text(now);
             let row = sqlx::query(
                 "SELECT COUNT(*) AS feeds, \
@@ -362,33 +375,42 @@ impl Database {
                 active_subscriptions: u64::try_from(active).unwrap_or(0),
             })
         })
+        .await
     }
 
     /// The feed's subscription, if any.
-    pub fn subscription_of(&self, podcast_id: &str) -> Result<Option<Subscription>, StoreError> {
-        self.wait(async {
+    pub async fn subscription_of(
+        &self,
+        podcast_id: &str,
+    ) -> Result<Option<Subscription>, StoreError> {
+        self.run(async {
             let row = sqlx::query("SELECT * FROM websub_subscriptions WHERE podcast_id = $1")
                 .bind(podcast_id)
                 .fetch_optional(self.pool())
                 .await?;
             row.as_ref().map(subscription).transpose()
         })
+        .await
     }
 
     /// The subscription a callback token names, if any.
-    pub fn subscription_by_token(&self, token: &str) -> Result<Option<Subscription>, StoreError> {
-        self.wait(async {
+    pub async fn subscription_by_token(
+        &self,
+        token: &str,
+    ) -> Result<Option<Subscription>, StoreError> {
+        self.run(async {
             let row = sqlx::query("SELECT * FROM websub_subscriptions WHERE callback_token = $1")
                 .bind(token)
                 .fetch_optional(self.pool())
                 .await?;
             row.as_ref().map(subscription).transpose()
         })
+        .await
     }
 
     /// Records a subscription request (replacing the feed's previous one).
-    pub fn save_subscription(&self, subscription: &Subscription) -> Result<(), StoreError> {
-        self.wait(async {
+    pub async fn save_subscription(&self, subscription: &Subscription) -> Result<(), StoreError> {
+        self.run(async {
             let mut transaction = self.begin_write().await?;
             sqlx::query("DELETE FROM websub_subscriptions WHERE podcast_id = $1")
                 .bind(&subscription.podcast_id)
@@ -412,16 +434,17 @@ impl Database {
             transaction.commit().await?;
             Ok(())
         })
+        .await
     }
 
     /// Sets the state (and lease) of the subscription `token` names.
-    pub fn set_subscription_state(
+    pub async fn set_subscription_state(
         &self,
         token: &str,
         state: &str,
         lease_expires_at: Option<DateTime<Utc>>,
     ) -> Result<(), StoreError> {
-        self.wait(async {
+        self.run(async {
             sqlx::query(
                 "UPDATE websub_subscriptions SET state = $2, lease_expires_at = $3 \
                  WHERE callback_token = $1",
@@ -433,6 +456,7 @@ impl Database {
             .await?;
             Ok(())
         })
+        .await
     }
 }
 
@@ -476,12 +500,13 @@ mod tests {
         }
     }
 
-    #[test]
-    fn feeds_are_due_in_order_and_a_followed_feed_keeps_its_schedule() {
+    #[tokio::test]
+    async fn feeds_are_due_in_order_and_a_followed_feed_keeps_its_schedule() {
         let database = Database::for_tests().unwrap();
         assert_eq!(
             database
                 .schedule_feeds(&[feed("b", 5), feed("a", 10), feed("c", 30)])
+                .await
                 .unwrap(),
             3
         );
@@ -489,11 +514,13 @@ mod tests {
         assert_eq!(
             database
                 .schedule_feeds(&[feed("a", 0), feed("d", 1)])
+                .await
                 .unwrap(),
             1
         );
         let due: Vec<String> = database
             .due_feeds(at(10), 10, FeedLane::Answering)
+            .await
             .unwrap()
             .into_iter()
             .map(|feed| feed.podcast_id)
@@ -502,39 +529,42 @@ mod tests {
         assert_eq!(
             database
                 .due_feeds(at(10), 2, FeedLane::Answering)
+                .await
                 .unwrap()
                 .len(),
             2
         );
-        let mut ids = database.scheduled_feed_ids().unwrap();
+        let mut ids = database.scheduled_feed_ids().await.unwrap();
         ids.sort();
         assert_eq!(ids, ["a", "b", "c", "d"]);
 
-        let summary = database.schedule_summary(at(10)).unwrap();
+        let summary = database.schedule_summary(at(10)).await.unwrap();
         assert_eq!((summary.feeds, summary.due, summary.failing), (4, 3, 0));
         assert_eq!(summary.oldest_due_at, Some(at(1)));
         assert_eq!(summary.next_poll_at, Some(at(30)));
     }
 
-    #[test]
-    fn a_poll_sets_the_next_time_and_a_push_during_the_poll_keeps_the_feed_due() {
+    #[tokio::test]
+    async fn a_poll_sets_the_next_time_and_a_push_during_the_poll_keeps_the_feed_due() {
         let database = Database::for_tests().unwrap();
         database
             .schedule_feeds(&[feed("a", 0), feed("b", 0)])
+            .await
             .unwrap();
         // The hub pushes `b` while the cycle that began at minute 1 polls it.
-        assert!(database.push_feed("b", at(2)).unwrap());
-        assert!(!database.push_feed("unknown", at(2)).unwrap());
+        assert!(database.push_feed("b", at(2)).await.unwrap());
+        assert!(!database.push_feed("unknown", at(2)).await.unwrap());
         database
             .record_polls(&[polled("a", 1, 61, "ok"), polled("b", 1, 61, "network")])
+            .await
             .unwrap();
-        let a = database.scheduled_feed("a").unwrap().unwrap();
+        let a = database.scheduled_feed("a").await.unwrap().unwrap();
         assert_eq!(a.next_poll_at, at(61));
         assert_eq!(a.etag.as_deref(), Some("\"v2\""));
         assert_eq!(a.content_hash.as_deref(), Some("hash of a"));
         assert_eq!((a.failures, a.last_changed_at), (0, Some(at(1))));
         assert_eq!(a.release_window.as_deref(), Some("604800/30600/3600"));
-        let b = database.scheduled_feed("b").unwrap().unwrap();
+        let b = database.scheduled_feed("b").await.unwrap().unwrap();
         assert_eq!(b.release_window, None);
         assert_eq!(b.next_poll_at, at(2), "the push after the poll began wins");
         assert_eq!(
@@ -544,33 +574,48 @@ mod tests {
         assert_eq!(b.last_changed_at, None);
         // The failed feed is polled in the failing lane only.
         let lane = |lane| -> Vec<String> {
-            let due = database.due_feeds(at(100), 10, lane).unwrap();
+            let due = database
+                .wait(database.due_feeds(at(100), 10, lane))
+                .unwrap();
             due.into_iter().map(|feed| feed.podcast_id).collect()
         };
         assert_eq!(lane(FeedLane::Answering), ["a"]);
         assert_eq!(lane(FeedLane::Failing), ["b"]);
         // A push before the poll began was served by it.
-        database.record_polls(&[polled("b", 3, 63, "ok")]).unwrap();
+        database
+            .record_polls(&[polled("b", 3, 63, "ok")])
+            .await
+            .unwrap();
         assert_eq!(
-            database.scheduled_feed("b").unwrap().unwrap().next_poll_at,
+            database
+                .scheduled_feed("b")
+                .await
+                .unwrap()
+                .unwrap()
+                .next_poll_at,
             at(63)
         );
         // A push never delays a feed that is due sooner.
-        database.push_feed("a", at(70)).unwrap();
+        database.push_feed("a", at(70)).await.unwrap();
         assert_eq!(
-            database.scheduled_feed("a").unwrap().unwrap().next_poll_at,
+            database
+                .scheduled_feed("a")
+                .await
+                .unwrap()
+                .unwrap()
+                .next_poll_at,
             at(61)
         );
 
-        let summary = database.schedule_summary(at(5)).unwrap();
+        let summary = database.schedule_summary(at(5)).await.unwrap();
         assert_eq!((summary.due, summary.failing), (0, 0));
         assert_eq!(summary.last_polled_at, Some(at(3)));
-        database.unschedule_feed("a").unwrap();
-        assert!(database.scheduled_feed("a").unwrap().is_none());
+        database.unschedule_feed("a").await.unwrap();
+        assert!(database.scheduled_feed("a").await.unwrap().is_none());
     }
 
-    #[test]
-    fn a_subscription_is_found_by_its_token_and_replaced_per_feed() {
+    #[tokio::test]
+    async fn a_subscription_is_found_by_its_token_and_replaced_per_feed() {
         let database = Database::for_tests().unwrap();
         let mut subscription = Subscription {
             podcast_id: "a".into(),
@@ -582,36 +627,52 @@ mod tests {
             requested_at: at(0),
             lease_expires_at: None,
         };
-        database.save_subscription(&subscription).unwrap();
+        database.save_subscription(&subscription).await.unwrap();
         database
             .set_subscription_state("t1", "active", Some(at(60 * 24 * 10)))
+            .await
             .unwrap();
-        let found = database.subscription_by_token("t1").unwrap().unwrap();
+        let found = database.subscription_by_token("t1").await.unwrap().unwrap();
         assert_eq!(found.state, "active");
         assert_eq!(found.lease_expires_at, Some(at(60 * 24 * 10)));
-        database.schedule_feeds(&[feed("a", 0)]).unwrap();
+        database.schedule_feeds(&[feed("a", 0)]).await.unwrap();
         assert_eq!(
             database
                 .schedule_summary(at(0))
+                .await
                 .unwrap()
                 .active_subscriptions,
             1
         );
         // A due feed says whether a live subscription pushes it.
-        assert!(database.due_feeds(at(0), 10, FeedLane::Answering).unwrap()[0].pushed);
+        assert!(
+            database
+                .due_feeds(at(0), 10, FeedLane::Answering)
+                .await
+                .unwrap()[0]
+                .pushed
+        );
         assert!(
             !database
                 .due_feeds(at(60 * 24 * 11), 10, FeedLane::Answering)
+                .await
                 .unwrap()[0]
                 .pushed
         );
 
         subscription.callback_token = "t2".into();
-        database.save_subscription(&subscription).unwrap();
-        assert!(database.subscription_by_token("t1").unwrap().is_none());
+        database.save_subscription(&subscription).await.unwrap();
+        assert!(
+            database
+                .subscription_by_token("t1")
+                .await
+                .unwrap()
+                .is_none()
+        );
         assert_eq!(
             database
                 .subscription_of("a")
+                .await
                 .unwrap()
                 .unwrap()
                 .callback_token,
@@ -620,10 +681,17 @@ mod tests {
         assert_eq!(
             database
                 .schedule_summary(at(0))
+                .await
                 .unwrap()
                 .active_subscriptions,
             0
         );
-        assert!(!database.due_feeds(at(0), 10, FeedLane::Answering).unwrap()[0].pushed);
+        assert!(
+            !database
+                .due_feeds(at(0), 10, FeedLane::Answering)
+                .await
+                .unwrap()[0]
+                .pushed
+        );
     }
 }

@@ -98,7 +98,7 @@ pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<()> {
             Ok(podlens_store::ScheduleSummary::default())
         }
         _ => podlens_store::Database::open(&location)
-            .and_then(|database| database.schedule_summary(now))
+            .and_then(|database| database.wait(database.schedule_summary(now)))
             .map_err(|error| error.to_string()),
     };
     let published = match &location {

@@ -151,7 +151,9 @@ impl Drop for Server {
 fn push(data_dir: &Path, podcast_id: &str) -> bool {
     let location = podlens_store::Location::for_data_dir(data_dir, None);
     let database = podlens_store::Database::open(&location).unwrap();
-    database.push_feed(podcast_id, Utc::now()).unwrap()
+    database
+        .wait(database.push_feed(podcast_id, Utc::now()))
+        .unwrap()
 }
 
 fn push_until_followed(data_dir: &Path, podcast_id: &str) {

@@ -11,7 +11,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::state::{AppState, blocking};
+use crate::error::ApiError;
+use crate::state::AppState;
 use podlens_app::workflows::websub::{self, Verification};
 
 /// The largest delivery taken: a hub may send the whole feed.
@@ -50,9 +51,9 @@ async fn verify(
             .and_then(|value| value.trim().parse().ok()),
         reason: query.get("hub.reason").cloned(),
     };
-    match blocking(move || Ok(websub::verify(&state.feeds, &token, &verification)?)).await {
+    match websub::verify(&state.feeds, &token, &verification).await {
         Ok(challenge) => plain(StatusCode::OK, challenge),
-        Err(error) => error.into_response(),
+        Err(error) => ApiError::from(error).into_response(),
     }
 }
 
@@ -80,17 +81,8 @@ async fn deliver(
                 .and_then(|value| value.to_str().ok())
                 .map(str::to_owned)
         });
-    match blocking(move || {
-        Ok(websub::deliver(
-            &state.feeds,
-            &token,
-            &body,
-            signature.as_deref(),
-        )?)
-    })
-    .await
-    {
+    match websub::deliver(&state.feeds, &token, body, signature).await {
         Ok(_) => plain(StatusCode::ACCEPTED, String::new()),
-        Err(error) => error.into_response(),
+        Err(error) => ApiError::from(error).into_response(),
     }
 }

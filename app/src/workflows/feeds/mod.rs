@@ -262,10 +262,10 @@ pub struct Seeded {
 pub fn seed(feeds: &Feeds, now: DateTime<Utc>) -> AppResult<Seeded> {
     let scheduler = &feeds.scheduler;
     let mut seeded = lock(&scheduler.seeded);
+    let database = &scheduler.database;
     if seeded.0.is_empty() {
-        seeded.0 = scheduler
-            .database
-            .scheduled_feed_ids()?
+        seeded.0 = database
+            .wait(database.scheduled_feed_ids())?
             .iter()
             .filter_map(|id| Uuid::parse_str(id).ok())
             .collect();
@@ -289,7 +289,7 @@ pub fn seed(feeds: &Feeds, now: DateTime<Utc>) -> AppResult<Seeded> {
         })
         .collect();
     let hubs = with_what_the_catalog_knows(feeds, &mut new, now);
-    let added = scheduler.database.schedule_feeds(&new)?;
+    let added = database.wait(database.schedule_feeds(&new))?;
     seeded.0.extend(
         new.iter()
             .filter_map(|feed| Uuid::parse_str(&feed.podcast_id).ok()),
@@ -391,11 +391,11 @@ pub async fn run_cycle(feeds: &Feeds) -> AppResult<CycleReport> {
         }
     }
     start_retry_lane(feeds, now).await?;
-    let database = feeds.scheduler.database.clone();
-    let due = crate::runtime::blocking(move || {
-        Ok(database.due_feeds(now, BATCH, FeedLane::Answering)?)
-    })
-    .await?;
+    let due = feeds
+        .scheduler
+        .database
+        .due_feeds(now, BATCH, FeedLane::Answering)
+        .await?;
     // Podcasts a crash or a failed publish left stored but unindexed are published
     // even when no feed is due.
     if due.is_empty() && crate::feed_changes::unindexed(&feeds.writes.data_dir).is_empty() {
@@ -420,10 +420,11 @@ async fn start_retry_lane(feeds: &Feeds, now: DateTime<Utc>) -> AppResult<()> {
     {
         return Ok(());
     }
-    let database = feeds.scheduler.database.clone();
-    let failing =
-        crate::runtime::blocking(move || Ok(database.due_feeds(now, BATCH, FeedLane::Failing)?))
-            .await?;
+    let failing = feeds
+        .scheduler
+        .database
+        .due_feeds(now, BATCH, FeedLane::Failing)
+        .await?;
     if failing.is_empty() {
         return Ok(());
     }
@@ -467,8 +468,12 @@ async fn poll(feeds: &Feeds, due: Vec<ScheduledFeed>) -> AppResult<CycleReport> 
     let (_, collected) =
         fetched.map_err(|error| AppError::Internal(format!("the feed poll failed: {error}")))?;
     let cycle_feeds = feeds.clone();
-    let (finished, subscribe) =
-        crate::runtime::blocking(move || finish_cycle(&cycle_feeds, &due, &collected)).await?;
+    let StoredCycle {
+        report: finished,
+        subscribe,
+        polls,
+    } = crate::runtime::blocking(move || finish_cycle(&cycle_feeds, &due, &collected)).await?;
+    feeds.scheduler.database.record_polls(&polls).await?;
     record_feed_cycle(&finished, started.elapsed().as_secs_f64());
     if !subscribe.is_empty() {
         websub::subscribe_all(&feeds.scheduler, subscribe).await;
@@ -476,14 +481,22 @@ async fn poll(feeds: &Feeds, due: Vec<ScheduledFeed>) -> AppResult<CycleReport> 
     Ok(finished)
 }
 
+/// What storing a cycle's feeds leaves to do.
+struct StoredCycle {
+    report: CycleReport,
+    /// The feeds whose hubs to subscribe to.
+    subscribe: Vec<(Uuid, FeedPolling)>,
+    /// Each feed's next poll, for the schedule.
+    polls: Vec<PollOutcome>,
+}
+
 /// Stores the cycle's feeds (when any answered with content, or podcasts were left
-/// unindexed), publishes what changed and writes the schedule. Returns the counts and
-/// the feeds whose hubs to subscribe to.
+/// unindexed) and publishes what changed.
 fn finish_cycle(
     feeds: &Feeds,
     due: &[ScheduledFeed],
     collected: &CollectedFeeds,
-) -> AppResult<(CycleReport, Vec<(Uuid, FeedPolling)>)> {
+) -> AppResult<StoredCycle> {
     let mut report = CycleReport {
         polled: collected.fetches.len(),
         ..CycleReport::default()
@@ -567,8 +580,11 @@ fn finish_cycle(
         }
         polls.push(poll);
     }
-    feeds.scheduler.database.record_polls(&polls)?;
-    Ok((report, subscribe))
+    Ok(StoredCycle {
+        report,
+        subscribe,
+        polls,
+    })
 }
 
 /// When `feed` is due again after `fetch`: its rhythm's interval after an answer (the

@@ -91,14 +91,9 @@ pub async fn subscribe_all(
         let database = scheduler.database().clone();
         let id = podcast_id.to_string();
         let now = Utc::now();
-        let lookup = {
-            let database = database.clone();
-            let id = id.clone();
-            tokio::task::spawn_blocking(move || database.subscription_of(&id)).await
-        };
-        let existing = match lookup {
-            Ok(Ok(existing)) => existing,
-            _ => continue,
+        let existing = match database.subscription_of(&id).await {
+            Ok(existing) => existing,
+            Err(_) => continue,
         };
         if !needs_request(existing.as_ref(), &polling, now) {
             continue;
@@ -116,11 +111,7 @@ pub async fn subscribe_all(
             requested_at: now,
             lease_expires_at: None,
         };
-        let saved = {
-            let subscription = subscription.clone();
-            tokio::task::spawn_blocking(move || database.save_subscription(&subscription)).await
-        };
-        if !matches!(saved, Ok(Ok(()))) {
+        if database.save_subscription(&subscription).await.is_err() {
             tracing::warn!(%podcast_id, "cannot record a WebSub subscription request");
             continue;
         }
@@ -199,8 +190,8 @@ pub struct Verification {
 
 /// Answers a hub's verification: the challenge to echo when the token names a
 /// subscription to `topic` (recording it active, unsubscribed or denied); not found
-/// otherwise. Blocking.
-pub fn verify(
+/// otherwise.
+pub async fn verify(
     scheduler: &FeedScheduler,
     token: &str,
     verification: &Verification,
@@ -208,7 +199,8 @@ pub fn verify(
     let database = scheduler.database();
     let not_found = || AppError::NotFound("Unknown subscription".to_owned());
     let subscription = database
-        .subscription_by_token(token)?
+        .subscription_by_token(token)
+        .await?
         .ok_or_else(not_found)?;
     if subscription.topic != verification.topic {
         return Err(not_found());
@@ -223,16 +215,24 @@ pub fn verify(
             // A hub's lease past the representable times (2^63 - 1 seconds) panicked:
             // a lease is kept at most a year, and renewed before its end anyway.
             let lease = lease.min(MAX_LEASE_SECONDS);
-            database.set_subscription_state(
-                token,
-                "active",
-                Some(now + chrono::Duration::seconds(lease)),
-            )?;
+            database
+                .set_subscription_state(
+                    token,
+                    "active",
+                    Some(now + chrono::Duration::seconds(lease)),
+                )
+                .await?;
             tracing::info!(podcast_id = %subscription.podcast_id, hub = %subscription.hub, lease, "WebSub subscription confirmed");
         }
-        "unsubscribe" => database.set_subscription_state(token, "unsubscribed", None)?,
+        "unsubscribe" => {
+            database
+                .set_subscription_state(token, "unsubscribed", None)
+                .await?
+        }
         "denied" => {
-            database.set_subscription_state(token, "denied", None)?;
+            database
+                .set_subscription_state(token, "denied", None)
+                .await?;
             tracing::info!(podcast_id = %subscription.podcast_id, hub = %subscription.hub, reason = ?verification.reason, "the WebSub hub denied the subscription");
             return Ok(String::new());
         }
@@ -280,26 +280,38 @@ pub enum Delivery {
 }
 
 /// A hub's content delivery (`POST` on the callback). Not found for an unknown token
-/// or a subscription that is not active. Blocking.
-pub fn deliver(
+/// or a subscription that is not active. The signature of a body of up to 16 MB is
+/// checked on a blocking thread.
+pub async fn deliver<B>(
     scheduler: &FeedScheduler,
     token: &str,
-    body: &[u8],
-    signature: Option<&str>,
-) -> AppResult<Delivery> {
+    body: B,
+    signature: Option<String>,
+) -> AppResult<Delivery>
+where
+    B: AsRef<[u8]> + Send + 'static,
+{
     let database = scheduler.database();
     let subscription = database
-        .subscription_by_token(token)?
+        .subscription_by_token(token)
+        .await?
         .filter(|subscription| subscription.state == "active")
         .ok_or_else(|| AppError::NotFound("Unknown subscription".to_owned()))?;
+    let secret = subscription.secret.clone();
     let signed =
-        signature.is_some_and(|signature| signature_matches(&subscription.secret, body, signature));
+        crate::runtime::blocking(move || {
+            Ok(signature
+                .is_some_and(|signature| signature_matches(&secret, body.as_ref(), &signature)))
+        })
+        .await?;
     if !signed {
         metrics::counter!("podlens_websub_deliveries_total", "outcome" => "ignored").increment(1);
         tracing::info!(podcast_id = %subscription.podcast_id, "ignored a WebSub delivery without a valid signature");
         return Ok(Delivery::Ignored);
     }
-    database.push_feed(&subscription.podcast_id, Utc::now())?;
+    database
+        .push_feed(&subscription.podcast_id, Utc::now())
+        .await?;
     metrics::counter!("podlens_websub_deliveries_total", "outcome" => "accepted").increment(1);
     Ok(Delivery::Accepted)
 }
@@ -451,8 +463,8 @@ mod tests {
 
     /// A hub confirming with `hub.lease_seconds` of 2^63 - 1 made the lease's end
     /// overflow (a panic, answered 500); the lease is kept a year at most.
-    #[test]
-    fn a_lease_of_i64_max_seconds_is_kept_a_year_not_a_panic() {
+    #[tokio::test]
+    async fn a_lease_of_i64_max_seconds_is_kept_a_year_not_a_panic() {
         let database = Arc::new(podlens_store::Database::for_tests().unwrap());
         let scheduler = FeedScheduler::new(database.clone(), true);
         let now = Utc::now();
@@ -467,6 +479,7 @@ mod tests {
                 requested_at: now,
                 lease_expires_at: None,
             })
+            .await
             .unwrap();
         for lease in [i64::MAX, i64::MAX / 1000, 400 * 86_400] {
             let verification = Verification {
@@ -476,9 +489,13 @@ mod tests {
                 lease_seconds: Some(lease),
                 reason: None,
             };
-            assert_eq!(verify(&scheduler, "token-1", &verification).unwrap(), "c-1");
+            assert_eq!(
+                verify(&scheduler, "token-1", &verification).await.unwrap(),
+                "c-1"
+            );
             let end = database
                 .subscription_by_token("token-1")
+                .await
                 .unwrap()
                 .unwrap()
                 .lease_expires_at
