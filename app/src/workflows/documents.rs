@@ -194,6 +194,27 @@ impl WorkflowStore {
     /// whole-document update is never overwritten with stale fields. True when the
     /// document exists.
     pub async fn merge_into_doc(&self, kind: DocKind, id: &str, patch: &Value) -> AppResult<bool> {
+        self.merge(kind, id, patch, None).await
+    }
+
+    /// [`WorkflowStore::merge_into_doc`], and the document's update time set to `at`.
+    pub async fn merge_into_doc_at(
+        &self,
+        kind: DocKind,
+        id: &str,
+        patch: &Value,
+        at: Timestamp,
+    ) -> AppResult<bool> {
+        self.merge(kind, id, patch, Some(at)).await
+    }
+
+    async fn merge(
+        &self,
+        kind: DocKind,
+        id: &str,
+        patch: &Value,
+        at: Option<Timestamp>,
+    ) -> AppResult<bool> {
         let database = self.database();
         let select = match database.backend() {
             Backend::Sqlite => "SELECT doc FROM workflow_documents WHERE kind = $1 AND doc_id = $2",
@@ -221,11 +242,14 @@ impl WorkflowStore {
                     })?;
                 merge_patch(&mut doc, patch);
                 sqlx::query(
-                    "UPDATE workflow_documents SET doc = $1 WHERE kind = $2 AND doc_id = $3",
+                    "UPDATE workflow_documents
+                     SET doc = $1, updated_at = COALESCE(CAST($4 AS TEXT), updated_at)
+                     WHERE kind = $2 AND doc_id = $3",
                 )
                 .bind(doc.to_string())
                 .bind(kind.as_str())
                 .bind(id)
+                .bind(at.map(time_text))
                 .execute(&mut *tx)
                 .await?;
                 tx.commit().await?;

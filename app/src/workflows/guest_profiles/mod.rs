@@ -23,6 +23,7 @@ use podlens_model::entities::{
 };
 use podlens_model::enums::{GuestProfileStatus, ProjectStatus};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::WorkflowStore;
 use super::agent::{self, BioAnswer, BioSource};
@@ -312,6 +313,38 @@ pub fn bio_of(answer: BioAnswer, additional_context: Option<String>) -> GuestBio
     }
 }
 
+/// Writes the fields of profile `id` that `after` changed from `before` (as a JSON merge
+/// patch, in one transaction holding the document), so a change made meanwhile to other
+/// fields is kept: the pipeline's status steps, a bio written again and a member's edit
+/// each wrote the whole profile they had read, and the last one undid the others.
+pub async fn save_changes(
+    store: &WorkflowStore,
+    id: &str,
+    before: &GuestProfileDoc,
+    after: &GuestProfileDoc,
+) -> AppResult<bool> {
+    let (Value::Object(before), Value::Object(after)) = (
+        serde_json::to_value(before).map_err(AppError::internal)?,
+        serde_json::to_value(after).map_err(AppError::internal)?,
+    ) else {
+        return Err(AppError::Internal(
+            "a guest profile is not a JSON object".into(),
+        ));
+    };
+    let mut patch = serde_json::Map::new();
+    for (key, value) in &after {
+        if before.get(key) != Some(value) {
+            patch.insert(key.clone(), value.clone());
+        }
+    }
+    for key in before.keys().filter(|key| !after.contains_key(*key)) {
+        patch.insert(key.clone(), Value::Null);
+    }
+    store
+        .merge_into_doc_at(DocKind::GuestProfile, id, &Value::Object(patch), Utc::now())
+        .await
+}
+
 async fn set_status(
     store: &WorkflowStore,
     team_id: &str,
@@ -319,15 +352,15 @@ async fn set_status(
     status: GuestProfileStatus,
     change: impl FnOnce(&mut GuestProfileDoc),
 ) -> AppResult<GuestProfileDoc> {
-    let mut doc = store
+    let doc = store
         .get_doc::<GuestProfileDoc>(DocKind::GuestProfile, Some(team_id), id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("Guest profile not found: {id}")))?;
-    doc.value.processing_status = status;
-    change(&mut doc.value);
-    doc.updated_at = Utc::now();
-    store.put_doc(DocKind::GuestProfile, &doc).await?;
-    Ok(doc.value)
+    let mut profile = doc.value.clone();
+    profile.processing_status = status;
+    change(&mut profile);
+    save_changes(store, id, &doc.value, &profile).await?;
+    Ok(profile)
 }
 
 /// Extracts the text of every document still `uploaded` (reading and parsing each
@@ -528,4 +561,98 @@ pub fn render_markdown(profile: &GuestProfileDoc, documents: &[GuestDocumentDoc]
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workflows::store::tests::memory_store;
+
+    fn profile() -> GuestProfileDoc {
+        GuestProfileDoc {
+            guest_profile_id: "g1".into(),
+            slug: "ada".into(),
+            project_id: "p1".into(),
+            project_slug: "guest-ada".into(),
+            first_name: Some("Ada".into()),
+            last_name: Some("Lovelace".into()),
+            name: "Ada Lovelace".into(),
+            email: None,
+            phone: None,
+            company_name: None,
+            website_url: None,
+            booking_url: None,
+            linked_in: None,
+            one_pager_url: None,
+            image_url: None,
+            created_by_user_id: "u1".into(),
+            created_by_email: "ada@example.com".into(),
+            social_media_links: Vec::new(),
+            guest_bio: Some(GuestBio {
+                short_bio: "First bio.".into(),
+                ..GuestBio::default()
+            }),
+            source: GuestSource::default(),
+            form_document: None,
+            processing_status: GuestProfileStatus::Done,
+            processing_error: Some("an old error".into()),
+            archived: false,
+        }
+    }
+
+    /// An upload's pipeline read the profile, a bio was written again meanwhile, and
+    /// the pipeline's next status step wrote back the whole profile it had read: the
+    /// new bio was lost (seen on PostgreSQL, where the steps interleave differently).
+    #[tokio::test]
+    async fn a_bio_written_while_the_pipeline_steps_is_kept() {
+        let store = memory_store();
+        store
+            .put_doc(
+                DocKind::GuestProfile,
+                &stored_profile(profile(), "t1", Utc::now()),
+            )
+            .await
+            .unwrap();
+        let read = |store: &WorkflowStore| {
+            store.wait(store.get_doc::<GuestProfileDoc>(DocKind::GuestProfile, Some("t1"), "g1"))
+        };
+        // The pipeline's read, before the bio is written.
+        let pipeline_read = read(&store).unwrap().unwrap().value;
+        // The bio written again, from a read of its own.
+        let mut rebio = pipeline_read.clone();
+        rebio.guest_bio = Some(GuestBio {
+            short_bio: "Second bio.".into(),
+            ..GuestBio::default()
+        });
+        assert!(
+            save_changes(&store, "g1", &pipeline_read, &rebio)
+                .await
+                .unwrap()
+        );
+        // The pipeline's step, from its older read.
+        let mut stepped = pipeline_read.clone();
+        stepped.processing_status = GuestProfileStatus::ProcessingDocuments;
+        stepped.processing_error = None;
+        assert!(
+            save_changes(&store, "g1", &pipeline_read, &stepped)
+                .await
+                .unwrap()
+        );
+
+        let stored = read(&store).unwrap().unwrap().value;
+        assert_eq!(
+            stored.guest_bio.map(|bio| bio.short_bio).as_deref(),
+            Some("Second bio."),
+            "the bio written meanwhile is kept"
+        );
+        assert_eq!(
+            stored.processing_status,
+            GuestProfileStatus::ProcessingDocuments
+        );
+        assert_eq!(
+            stored.processing_error, None,
+            "a field set to none is removed"
+        );
+        assert_eq!(stored.name, "Ada Lovelace");
+    }
 }

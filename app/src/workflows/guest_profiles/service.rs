@@ -20,7 +20,7 @@ use uuid::Uuid;
 use super::requests::{BioChanges, ContactChanges, DownloadFormat, NewGuestProfile, Uploads};
 use super::{
     GuestDocumentDoc, GuestPipeline, GuestProfileDoc, bio_of, bio_source, find_profile,
-    profile_documents, render_markdown, stored_profile,
+    profile_documents, render_markdown, save_changes, stored_profile,
 };
 use crate::accounts::metering::{Charge, Metering, Requester};
 use crate::accounts::{Account, UsageCounter};
@@ -355,27 +355,28 @@ impl GuestProfiles {
         key: &str,
         apply: impl FnOnce(&mut GuestProfileDoc),
     ) -> AppResult<()> {
-        let mut doc = load(&self.store, account, key).await?;
-        apply(&mut doc.value);
-        doc.updated_at = Utc::now();
-        self.store.put_doc(DocKind::GuestProfile, &doc).await?;
+        let doc = load(&self.store, account, key).await?;
+        let mut profile = doc.value.clone();
+        apply(&mut profile);
+        save_changes(&self.store, &doc.id, &doc.value, &profile).await?;
         Ok(())
     }
 
     /// The profile and its project become ARCHIVED.
     pub async fn archive(&self, account: &Account, key: &str) -> AppResult<()> {
-        let mut doc = load(&self.store, account, key).await?;
+        let doc = load(&self.store, account, key).await?;
         let (store, team_id) = (self.store.clone(), account.team_id.clone());
         to_the_end(async move {
-            doc.value.archived = true;
+            let mut archived = doc.value.clone();
+            archived.archived = true;
             let project = store.find_project(&team_id, &doc.value.project_id).await?;
             if let Some(mut project) = project {
                 project.status = ProjectStatus::Archived;
                 project.last_updated = Utc::now();
                 store.save_project(&project).await?;
             }
-            doc.updated_at = Utc::now();
-            store.put_doc(DocKind::GuestProfile, &doc).await
+            save_changes(&store, &doc.id, &doc.value, &archived).await?;
+            Ok(())
         })
         .await
     }
@@ -547,10 +548,9 @@ impl GuestProfiles {
             }
         };
         let bio = bio_of(answer.clone(), doc.value.source.additional_context.clone());
-        let mut doc = doc;
-        doc.value.guest_bio = Some(bio);
-        doc.updated_at = Utc::now();
-        self.store.put_doc(DocKind::GuestProfile, &doc).await?;
+        let mut profile = doc.value.clone();
+        profile.guest_bio = Some(bio);
+        save_changes(&self.store, &doc.id, &doc.value, &profile).await?;
         Ok((
             Some(charge),
             BioRegeneration {
