@@ -1,7 +1,6 @@
 //! Running blocking work from async code.
 
-/// Runs blocking work (DuckDB, tantivy, the stores not yet async) off the async
-/// runtime.
+/// Runs blocking work (DuckDB, tantivy, files) off the async runtime.
 pub async fn blocking<T, F>(work: F) -> crate::error::AppResult<T>
 where
     F: FnOnce() -> crate::error::AppResult<T> + Send + 'static,
@@ -23,17 +22,6 @@ where
     tokio::spawn(work).await.map_err(|error| {
         crate::error::AppError::Internal(format!("a store task failed: {error}"))
     })?
-}
-
-/// Waits for `future` (a store call) from synchronous code that runs off the async
-/// runtime, on one of its blocking threads (a background job).
-pub fn wait<F: std::future::Future>(future: F) -> crate::error::AppResult<F::Output> {
-    let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
-        crate::error::AppError::Internal(
-            "a store call was made outside the server's runtime".into(),
-        )
-    })?;
-    Ok(runtime.block_on(future))
 }
 
 /// Waits for `future` from any thread, inside a runtime or not, on a thread and a
@@ -78,18 +66,5 @@ mod tests {
         let gave_up = tokio::time::timeout(Duration::from_millis(5), work).await;
         assert!(gave_up.is_err(), "the caller stopped waiting first");
         assert!(finished.await.is_ok(), "the work went on to its end");
-    }
-
-    /// The same work awaited in place stops with its caller: what `to_the_end` is for.
-    #[tokio::test]
-    async fn work_awaited_in_place_stops_with_its_caller() {
-        let (done, finished) = tokio::sync::oneshot::channel::<()>();
-        let work = async move {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            let _ = done.send(());
-        };
-        let gave_up = tokio::time::timeout(Duration::from_millis(5), work).await;
-        assert!(gave_up.is_err());
-        assert!(finished.await.is_err(), "dropped with its caller");
     }
 }

@@ -132,18 +132,22 @@ pub async fn find_profile(
     {
         return Ok(Some(doc));
     }
-    let all: Vec<Stored<GuestProfileDoc>> = store
-        .list_docs(
-            DocKind::GuestProfile,
-            &DocFilter {
-                team_id: Some(team_id),
-                ..DocFilter::default()
-            },
-        )
-        .await?;
+    let all = team_profiles(store, team_id).await?;
     Ok(all.into_iter().find(|doc| {
         doc.value.slug == key || doc.value.project_id == key || doc.value.project_slug == key
     }))
+}
+
+/// Every guest profile of a team, archived ones too, oldest first.
+async fn team_profiles(
+    store: &WorkflowStore,
+    team_id: &str,
+) -> AppResult<Vec<Stored<GuestProfileDoc>>> {
+    let filter = DocFilter {
+        team_id: Some(team_id),
+        ..DocFilter::default()
+    };
+    store.list_docs(DocKind::GuestProfile, &filter).await
 }
 
 /// The guest profile each project of a team carries, by project id: the newest profile
@@ -153,15 +157,7 @@ pub async fn profiles_by_project(
     store: &WorkflowStore,
     team_id: &str,
 ) -> AppResult<HashMap<String, GuestProfileDoc>> {
-    let profiles: Vec<Stored<GuestProfileDoc>> = store
-        .list_docs(
-            DocKind::GuestProfile,
-            &DocFilter {
-                team_id: Some(team_id),
-                ..DocFilter::default()
-            },
-        )
-        .await?;
+    let profiles = team_profiles(store, team_id).await?;
     let mut newest: HashMap<String, Stored<GuestProfileDoc>> = HashMap::new();
     for doc in profiles.into_iter().filter(|doc| !doc.value.archived) {
         match newest.get(&doc.value.project_id) {
