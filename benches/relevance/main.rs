@@ -776,6 +776,10 @@ fn related_report(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> Stri
         ("fused (the API's)", RelatedMethod::Fused),
         ("show vectors", RelatedMethod::Shows),
         ("the \"like\" ranking of the title", RelatedMethod::Like),
+        (
+            "text and genres (without vectors)",
+            RelatedMethod::TextAndGenres,
+        ),
     ];
     let mut scores: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
     let mut out = String::new();
@@ -863,6 +867,7 @@ fn related_report(corpus: &Corpus, systems: &Systems, queries: &[Query]) -> Stri
         ("the \"like\" search", "vectors"),
         ("the \"like\" ranking of the title", "vectors"),
         ("the \"like\" ranking of the title", "fused (the API's)"),
+        ("text and genres (without vectors)", "text"),
     ] {
         let (Some(ours_scores), Some(theirs_scores)) = (scores.get(ours), scores.get(theirs))
         else {

@@ -47,6 +47,7 @@ use crate::ranking::{
     EPISODE_VECTOR_SHARE, FUSED_DEPTH, FUSION, LIKE_FUSION, LIKE_GENRE_WEIGHT, SHOWS_FUSION,
     STATIC_BESIDE_SHOWS, VECTOR_CANDIDATES,
 };
+use crate::related::jaccard;
 use crate::request::{MatchMode, SearchMode, SortField};
 use crate::shards::{Shards, id_of};
 use crate::sort_key::{SortKey, f64_key};
@@ -174,15 +175,6 @@ async fn named_show<S: Shards>(
             .iter()
             .all(|word| title.all.iter().any(|held| held.folded == *word))
     }))
-}
-
-/// The share of the two sets' union they hold in common (0 when both are empty).
-fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> Score {
-    let union = a.union(b).count();
-    if union == 0 {
-        return 0.0;
-    }
-    a.intersection(b).count() as Score / union as Score
 }
 
 /// Podcasts nearest to `query` that pass the request's filters and `not` terms, and are

@@ -13,7 +13,7 @@ use crate::autocomplete::{Autocomplete, sort_suggestions};
 use crate::directory::{Directory, DirectoryEntry};
 use crate::embedding::StaticModel;
 use crate::error::{IndexError, Result};
-use crate::ranking::RRF_K;
+use crate::ranking::{RRF_K, TEXT_AND_GENRES_DEPTH, TEXT_GENRE_WEIGHT};
 use crate::related::{RelatedMethod, RelatedSource, best_first};
 use crate::request::SearchMode;
 use crate::results::{Hits, PodcastHit, SearchResponse, Timings};
@@ -193,9 +193,11 @@ pub async fn related_over<R: StepRunner>(
 ) -> Result<Vec<PodcastHit>> {
     let limit = limit.clamp(1, 100);
     // The "like" ranking is a search (`crate::related::like_request`); asked here (a
-    // title without words), the nearest centroids come closest to it.
+    // title without words), the nearest centroids come closest to it. Without vectors
+    // it keeps the part it has without them: the genres in common with the show.
     let method = match method {
-        RelatedMethod::Like => RelatedMethod::Vectors,
+        RelatedMethod::Like if vectors => RelatedMethod::Vectors,
+        RelatedMethod::Like => RelatedMethod::TextAndGenres,
         method => method,
     };
     let home = shard_of(podcast, runner.shard_count());
@@ -221,12 +223,18 @@ pub async fn related_over<R: StepRunner>(
         _ => static_centroid,
     };
     let by_vectors = match centroid.map(|centroid| QueryVector::new(&centroid)) {
-        Some(query) if method != RelatedMethod::Text && !query.is_zero() => {
+        Some(query)
+            if !matches!(method, RelatedMethod::Text | RelatedMethod::TextAndGenres)
+                && !query.is_zero() =>
+        {
             Some(nearest_podcasts(runner, &query, podcast, limit).await?)
         }
         _ => None,
     };
     let Some(by_vectors) = by_vectors else {
+        if method == RelatedMethod::TextAndGenres {
+            return similar_by_text_and_genres(runner, podcast, source, limit).await;
+        }
         return similar_by_text(runner, podcast, source, limit).await;
     };
     if matches!(method, RelatedMethod::Vectors | RelatedMethod::Shows) {
@@ -273,6 +281,39 @@ async fn similar_by_text<R: StepRunner>(
         })
         .await?;
     Ok(best_first(podcasts_of(answers)?, limit))
+}
+
+/// Podcasts whose text resembles `source`'s, re-ranked by the genres they share with
+/// `podcast` ([`RelatedMethod::TextAndGenres`]): among the [`TEXT_AND_GENRES_DEPTH`]
+/// most alike by text, each scores its text score over the best one's, plus
+/// [`TEXT_GENRE_WEIGHT`] times the Jaccard share of genres in common.
+async fn similar_by_text_and_genres<R: StepRunner>(
+    runner: &R,
+    podcast: Uuid,
+    source: RelatedSource,
+    limit: usize,
+) -> Result<Vec<PodcastHit>> {
+    let candidates = similar_by_text(runner, podcast, source, TEXT_AND_GENRES_DEPTH).await?;
+    let named: HashSet<String> = podcasts_by_ids(runner, &[podcast])
+        .await?
+        .into_iter()
+        .next()
+        .map(|hit| hit.genres.into_iter().collect())
+        .unwrap_or_default();
+    let best = candidates
+        .iter()
+        .map(|hit| hit.score)
+        .fold(0.0_f32, f32::max);
+    let hits = candidates
+        .into_iter()
+        .map(|mut hit| {
+            let text = if best > 0.0 { hit.score / best } else { 0.0 };
+            let genres: HashSet<String> = hit.genres.iter().cloned().collect();
+            hit.score = text + TEXT_GENRE_WEIGHT * crate::related::jaccard(&named, &genres);
+            hit
+        })
+        .collect();
+    Ok(best_first(hits, limit))
 }
 
 /// The podcasts whose centroids are nearest to `query`, but `podcast`, best first, with

@@ -2,7 +2,8 @@
 //! the same query on every shard, its words chosen and scored with the generation's
 //! statistics), by vector similarity (podcast centroids, see `crate::semantic`), both
 //! fused by reciprocal rank, or (the API's) as a "shows like X" search ranks them, X
-//! named by its id. A generation without vectors always answers by text.
+//! named by its id. A generation without vectors answers by text: the "like" ranking
+//! then re-ranks the podcasts most alike by text by the genres they share with X.
 
 use std::collections::BTreeMap;
 
@@ -41,8 +42,23 @@ pub enum RelatedMethod {
     Shows,
     /// The ranking of a "shows like X" search with X named ([`like_request`]): X's
     /// static centroid as the query's vector, keyword matches of its title down-weighted,
-    /// genres in common with X (text alone without vectors).
+    /// genres in common with X ([`RelatedMethod::TextAndGenres`] without vectors).
     Like,
+    /// More-like-this over title and description, re-ranked by the genres each podcast
+    /// shares with X: the "like" ranking's part that needs no vectors.
+    TextAndGenres,
+}
+
+/// The share of the two sets' union they hold in common (0 when both are empty).
+pub(crate) fn jaccard<T: Eq + std::hash::Hash>(
+    a: &std::collections::HashSet<T>,
+    b: &std::collections::HashSet<T>,
+) -> f32 {
+    let union = a.union(b).count();
+    if union == 0 {
+        return 0.0;
+    }
+    a.intersection(b).count() as f32 / union as f32
 }
 
 /// The method the API uses: the "shows like X" ranking with X named. Judged with the

@@ -439,6 +439,57 @@ fn related_podcasts_exclude_the_podcast_itself() {
     assert!(related.iter().all(|p| p.podcast_id != id));
 }
 
+/// Without vectors, related podcasts keep the part of the "like" ranking that needs
+/// none: among the podcasts alike by text, one in the show's genre comes before one
+/// that shares more of its words in another genre (text alone orders them the other way).
+#[test]
+fn related_podcasts_without_vectors_prefer_the_shows_genre() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = catalog(40, 13);
+    let described = |podcast: &mut podlens_model::catalog::PodcastRecord,
+                     title: &str,
+                     description: &str,
+                     genre: &str| {
+        podcast.podcast_rss_title = title.into();
+        podcast.podcast_rss_description_no_html = Some(description.into());
+        podcast.podcast_podlens_genres = vec![genre.into()];
+        // One language: their words are searched in the same fields.
+        podcast.rss_language = Some("en".into());
+    };
+    let words = "falconry raptors hawks eagles goshawks hunting with birds of prey";
+    described(&mut catalog.podcasts[0], "Falconry Hour", words, "science");
+    described(&mut catalog.podcasts[1], "Raptor Talk", words, "comedy");
+    described(
+        &mut catalog.podcasts[2],
+        "Bird Notes",
+        "songbirds, and now and then falconry",
+        "science",
+    );
+    build(dir.path(), &catalog, 2);
+    let handle = open(dir.path());
+    let (show, same_words, same_genre) = (
+        catalog.podcasts[0].podcast_id,
+        catalog.podcasts[1].podcast_id,
+        catalog.podcasts[2].podcast_id,
+    );
+    let place = |hits: &[podlens_indexer::PodcastHit], id: Uuid| {
+        hits.iter()
+            .position(|hit| hit.podcast_id == id)
+            .unwrap_or_else(|| panic!("{id} is not related: {hits:?}"))
+    };
+    let by_text = podlens_indexer::related_podcasts_with(
+        &handle.generation(),
+        show,
+        10,
+        podlens_indexer::RelatedMethod::Text,
+    )
+    .unwrap();
+    assert!(place(&by_text, same_words) < place(&by_text, same_genre));
+    let related = handle.related_podcasts(show, 10).unwrap();
+    assert!(related.iter().all(|hit| hit.podcast_id != show));
+    assert!(place(&related, same_genre) < place(&related, same_words));
+}
+
 #[test]
 fn incremental_update_and_generation_switch_under_an_open_reader() {
     let dir = tempfile::tempdir().unwrap();

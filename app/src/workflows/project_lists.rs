@@ -226,6 +226,15 @@ impl Projects {
     ) -> AppResult<ProjectsResponse> {
         let users = users_of(self, account).await?;
         let profiles = guest_profiles::profiles_by_project(&self.store, &account.team_id).await?;
+        // Four reads for the whole page, whatever the number of projects.
+        let mut listed = by_project(
+            self.store.team_listed_podcasts(&account.team_id).await?,
+            |row| &row.project_id,
+        );
+        let mut activity = by_project(
+            self.store.team_project_activity(&account.team_id).await?,
+            |row| &row.project_id,
+        );
         let mut projects = Vec::new();
         for project in self.store.team_projects(&account.team_id).await? {
             if query
@@ -235,7 +244,11 @@ impl Projects {
             {
                 continue;
             }
-            let loaded = load(self, project, &profiles).await?;
+            let (project_listed, project_activity) = (
+                listed.remove(&project.project_id).unwrap_or_default(),
+                activity.remove(&project.project_id).unwrap_or_default(),
+            );
+            let loaded = assemble(project, project_listed, project_activity, &profiles);
             projects.push(project_wire(
                 &loaded.project,
                 &loaded.listed,
@@ -556,6 +569,29 @@ async fn load(
 ) -> AppResult<Loaded> {
     let listed = service.store.listed_podcasts(&project.project_id).await?;
     let activity = service.store.project_activity(&project.project_id).await?;
+    Ok(assemble(project, listed, activity, profiles))
+}
+
+/// `rows` grouped by their project, in their order within each.
+fn by_project<T>(rows: Vec<T>, project_of: impl Fn(&T) -> &String) -> HashMap<String, Vec<T>> {
+    let mut grouped: HashMap<String, Vec<T>> = HashMap::new();
+    for row in rows {
+        grouped
+            .entry(project_of(&row).clone())
+            .or_default()
+            .push(row);
+    }
+    grouped
+}
+
+/// A project with its listed podcasts and activity, and its guest profile from
+/// `profiles`.
+fn assemble(
+    project: ProjectRow,
+    listed: Vec<ListedPodcastRow>,
+    activity: Vec<ActivityRow>,
+    profiles: &HashMap<String, GuestProfileDoc>,
+) -> Loaded {
     let booked = listed
         .iter()
         .filter(|row| row.status == ListedPodcastStatus::Booked)
@@ -563,12 +599,12 @@ async fn load(
     let guest_profile = profiles
         .get(&project.project_id)
         .map(|profile| guest_profiles::linked_profile(profile, booked));
-    Ok(Loaded {
+    Loaded {
         project,
         listed,
         activity,
         guest_profile,
-    })
+    }
 }
 
 fn details_wire(

@@ -438,6 +438,23 @@ impl WorkflowStore {
         rows.iter().map(listed_row).collect()
     }
 
+    /// The listed podcasts of every project of a team, each project's in list order
+    /// (the projects page reads them at once, not project by project).
+    pub async fn team_listed_podcasts(&self, team_id: &str) -> AppResult<Vec<ListedPodcastRow>> {
+        let rows = self
+            .db
+            .run(
+                sqlx::query(AssertSqlSafe(format!(
+                    "SELECT {LISTED_COLUMNS} FROM listed_podcasts WHERE team_id = $1
+                 ORDER BY added_at, listed_podcast_id"
+                )))
+                .bind(team_id)
+                .fetch_all(self.db.pool()),
+            )
+            .await?;
+        rows.iter().map(listed_row).collect()
+    }
+
     /// Every listing in a team's projects.
     pub async fn team_listings(&self, team_id: &str) -> AppResult<Vec<TeamListing>> {
         let rows = self
@@ -634,6 +651,26 @@ impl WorkflowStore {
                  ORDER BY activity_date, listed_podcast_id, sequence",
                 )
                 .bind(project_id)
+                .fetch_all(self.db.pool()),
+            )
+            .await?;
+        activity_rows(&rows)
+    }
+
+    /// The activity of every project of a team, each project's in the order of
+    /// [`WorkflowStore::project_activity`].
+    pub async fn team_project_activity(&self, team_id: &str) -> AppResult<Vec<ActivityRow>> {
+        let rows = self
+            .db
+            .run(
+                sqlx::query(
+                    "SELECT listed_podcast_id, project_id, action_type, activity_date, from_value,
+                        to_value, user_id, user_display_name
+                 FROM listed_podcast_activity
+                 WHERE project_id IN (SELECT project_id FROM projects WHERE team_id = $1)
+                 ORDER BY activity_date, listed_podcast_id, sequence",
+                )
+                .bind(team_id)
                 .fetch_all(self.db.pool()),
             )
             .await?;
