@@ -165,15 +165,17 @@ pub struct Transcriptions {
 
 /// Completes or fails one queued request, or hands it to the speech-to-text worker
 /// (where it stays `not_started` until the audio is transcribed).
-pub async fn process_request(
+pub fn process_request(
     transcriptions: &Transcriptions,
     team_id: &str,
     request_id: &str,
 ) -> AppResult<()> {
     let store = &transcriptions.store;
-    let Some(mut doc) = store
-        .get_doc::<TranscriptionRequest>(DocKind::TranscriptionRequest, Some(team_id), request_id)
-        .await?
+    let Some(mut doc) = store.wait(store.get_doc::<TranscriptionRequest>(
+        DocKind::TranscriptionRequest,
+        Some(team_id),
+        request_id,
+    ))?
     else {
         return Ok(());
     };
@@ -181,10 +183,11 @@ pub async fn process_request(
         return Ok(());
     }
     let transcript = match Uuid::parse_str(&doc.value.episode_id) {
-        Ok(id) => {
-            let catalog = transcriptions.writes.catalog.clone();
-            blocking(move || Ok(catalog.snapshot()?.transcript_by_episode(id)?)).await?
-        }
+        Ok(id) => transcriptions
+            .writes
+            .catalog
+            .snapshot()?
+            .transcript_by_episode(id)?,
         Err(_) => None,
     };
     if transcript.is_none() && transcriptions.speech.has_engine() {
@@ -213,7 +216,7 @@ pub async fn process_request(
     }
     doc.value.completed_at = Some(now);
     doc.updated_at = now;
-    store.put_doc(DocKind::TranscriptionRequest, &doc).await
+    store.wait(store.put_doc(DocKind::TranscriptionRequest, &doc))
 }
 
 /// Processes a request in the background.
@@ -224,7 +227,9 @@ pub fn spawn_processing(transcriptions: &Transcriptions, team_id: &str, request_
         request_id.to_owned(),
     );
     tokio::spawn(async move {
-        if let Err(error) = process_request(&transcriptions, &team_id, &request_id).await {
+        let outcome =
+            blocking(move || process_request(&transcriptions, &team_id, &request_id)).await;
+        if let Err(error) = outcome {
             tracing::warn!(%error, "transcription request processing failed");
         }
     });
@@ -275,19 +280,16 @@ pub struct TranscriptionRunReport {
 
 /// The worker pass: processes queued requests and requests the new episodes of
 /// followed podcasts. A request or follow that fails is recorded and the others go on.
-pub async fn run_transcriptions(
-    transcriptions: &Transcriptions,
-) -> AppResult<TranscriptionRunReport> {
+pub fn run_transcriptions(transcriptions: &Transcriptions) -> AppResult<TranscriptionRunReport> {
     let mut report = TranscriptionRunReport::default();
     let store = &transcriptions.store;
-    let queued: Vec<Stored<TranscriptionRequest>> = store
-        .list_docs(DocKind::TranscriptionRequest, &DocFilter::default())
-        .await?;
+    let queued: Vec<Stored<TranscriptionRequest>> =
+        store.wait(store.list_docs(DocKind::TranscriptionRequest, &DocFilter::default()))?;
     for doc in queued
         .iter()
         .filter(|doc| doc.value.status == "not_started")
     {
-        if let Err(error) = process_request(transcriptions, &doc.team_id, &doc.id).await {
+        if let Err(error) = process_request(transcriptions, &doc.team_id, &doc.id) {
             report.failures.push(JobFailure::new(
                 "transcription request",
                 Some(&doc.team_id),
@@ -296,11 +298,10 @@ pub async fn run_transcriptions(
             ));
         }
     }
-    let follows: Vec<Stored<PodcastFollow>> = store
-        .list_docs(DocKind::TranscriptionFollow, &DocFilter::default())
-        .await?;
+    let follows: Vec<Stored<PodcastFollow>> =
+        store.wait(store.list_docs(DocKind::TranscriptionFollow, &DocFilter::default()))?;
     for follow in follows {
-        if let Err(error) = follow_podcast(transcriptions, &follow, &mut report.created).await {
+        if let Err(error) = follow_podcast(transcriptions, &follow, &mut report.created) {
             report.failures.push(JobFailure::new(
                 "transcription follow",
                 Some(&follow.team_id),
@@ -310,8 +311,10 @@ pub async fn run_transcriptions(
         }
     }
     report.queued = store
-        .list_docs::<TranscriptionRequest>(DocKind::TranscriptionRequest, &DocFilter::default())
-        .await?
+        .wait(store.list_docs::<TranscriptionRequest>(
+            DocKind::TranscriptionRequest,
+            &DocFilter::default(),
+        ))?
         .iter()
         .filter(|doc| doc.value.status == "not_started" || doc.value.status == "in_progress")
         .count() as u64;
@@ -319,7 +322,7 @@ pub async fn run_transcriptions(
 }
 
 /// Requests the new episodes of one followed podcast.
-async fn follow_podcast(
+fn follow_podcast(
     transcriptions: &Transcriptions,
     follow: &Stored<PodcastFollow>,
     created: &mut u64,
@@ -327,31 +330,32 @@ async fn follow_podcast(
     let Ok(id) = Uuid::parse_str(&follow.value.podcast_id) else {
         return Ok(());
     };
-    let (catalog, since) = (transcriptions.writes.catalog.clone(), follow.value.since);
-    let found = blocking(move || {
-        let Some(podcast) = catalog.snapshot()?.podcast_by_id(id)? else {
-            return Ok(None);
-        };
-        let episodes = episodes_for(&catalog, &podcast, "since", since)?;
-        Ok(Some((podcast, episodes)))
-    })
-    .await?;
-    let Some((podcast, episodes)) = found else {
+    let Some(podcast) = transcriptions
+        .writes
+        .catalog
+        .snapshot()?
+        .podcast_by_id(id)?
+    else {
         return Ok(());
     };
-    let store = &transcriptions.store;
-    for episode in episodes {
+    for episode in episodes_for(
+        &transcriptions.writes.catalog,
+        &podcast,
+        "since",
+        follow.value.since,
+    )? {
         let episode_id = episode.episode_id.to_string();
-        if team_requests(store, &follow.team_id)
-            .await?
+        let store = &transcriptions.store;
+        if store
+            .wait(team_requests(store, &follow.team_id))?
             .iter()
             .any(|r| r.episode_id == episode_id)
         {
             continue;
         }
         let request = new_request(&podcast, &episode, &follow.value.requested_by_user_id);
-        save_request(store, &follow.team_id, &request).await?;
-        process_request(transcriptions, &follow.team_id, &request.request_id).await?;
+        store.wait(save_request(store, &follow.team_id, &request))?;
+        process_request(transcriptions, &follow.team_id, &request.request_id)?;
         *created += 1;
     }
     Ok(())
