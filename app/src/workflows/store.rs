@@ -424,31 +424,30 @@ impl WorkflowStore {
 
     /// A project's listed podcasts, oldest first.
     pub async fn listed_podcasts(&self, project_id: &str) -> AppResult<Vec<ListedPodcastRow>> {
-        let rows = self
-            .db
-            .run(
-                sqlx::query(AssertSqlSafe(format!(
-                    "SELECT {LISTED_COLUMNS} FROM listed_podcasts WHERE project_id = $1
-                 ORDER BY added_at, listed_podcast_id"
-                )))
-                .bind(project_id)
-                .fetch_all(self.db.pool()),
-            )
-            .await?;
-        rows.iter().map(listed_row).collect()
+        self.listed_where("project_id", project_id).await
     }
 
     /// The listed podcasts of every project of a team, each project's in list order
     /// (the projects page reads them at once, not project by project).
     pub async fn team_listed_podcasts(&self, team_id: &str) -> AppResult<Vec<ListedPodcastRow>> {
+        self.listed_where("team_id", team_id).await
+    }
+
+    /// The listed podcasts whose `column` (`project_id` or `team_id`, never a
+    /// caller's text) is `value`, in list order.
+    async fn listed_where(
+        &self,
+        column: &'static str,
+        value: &str,
+    ) -> AppResult<Vec<ListedPodcastRow>> {
         let rows = self
             .db
             .run(
                 sqlx::query(AssertSqlSafe(format!(
-                    "SELECT {LISTED_COLUMNS} FROM listed_podcasts WHERE team_id = $1
+                    "SELECT {LISTED_COLUMNS} FROM listed_podcasts WHERE {column} = $1
                  ORDER BY added_at, listed_podcast_id"
                 )))
-                .bind(team_id)
+                .bind(value)
                 .fetch_all(self.db.pool()),
             )
             .await?;
@@ -641,36 +640,35 @@ impl WorkflowStore {
 
     /// Every activity entry of a project's listed podcasts, oldest first.
     pub async fn project_activity(&self, project_id: &str) -> AppResult<Vec<ActivityRow>> {
-        let rows = self
-            .db
-            .run(
-                sqlx::query(
-                    "SELECT listed_podcast_id, project_id, action_type, activity_date, from_value,
-                        to_value, user_id, user_display_name
-                 FROM listed_podcast_activity WHERE project_id = $1
-                 ORDER BY activity_date, listed_podcast_id, sequence",
-                )
-                .bind(project_id)
-                .fetch_all(self.db.pool()),
-            )
-            .await?;
-        activity_rows(&rows)
+        self.activity_where("project_id = $1", project_id).await
     }
 
     /// The activity of every project of a team, each project's in the order of
     /// [`WorkflowStore::project_activity`].
     pub async fn team_project_activity(&self, team_id: &str) -> AppResult<Vec<ActivityRow>> {
+        self.activity_where(
+            "project_id IN (SELECT project_id FROM projects WHERE team_id = $1)",
+            team_id,
+        )
+        .await
+    }
+
+    /// The activity entries `condition` (a fixed clause binding `value` as `$1`) keeps.
+    async fn activity_where(
+        &self,
+        condition: &'static str,
+        value: &str,
+    ) -> AppResult<Vec<ActivityRow>> {
         let rows = self
             .db
             .run(
-                sqlx::query(
+                sqlx::query(AssertSqlSafe(format!(
                     "SELECT listed_podcast_id, project_id, action_type, activity_date, from_value,
                         to_value, user_id, user_display_name
-                 FROM listed_podcast_activity
-                 WHERE project_id IN (SELECT project_id FROM projects WHERE team_id = $1)
-                 ORDER BY activity_date, listed_podcast_id, sequence",
-                )
-                .bind(team_id)
+                 FROM listed_podcast_activity WHERE {condition}
+                 ORDER BY activity_date, listed_podcast_id, sequence"
+                )))
+                .bind(value)
                 .fetch_all(self.db.pool()),
             )
             .await?;
