@@ -61,6 +61,17 @@ def call(url: str, body=None, headers=None, timeout=10):
         return error.code, error.read().decode(errors="replace")
 
 
+def _log_tails(logs: Path, lines: int = 30) -> str:
+    """The end of each process's log, and any panic in it: the cluster's folder, logs
+    included, goes when `up` fails, and a node's panic is only written there."""
+    tails = []
+    for log in sorted(logs.glob("*.log")) if logs.is_dir() else []:
+        text = log.read_text(errors="replace").splitlines()
+        panics = [line for line in text if "panicked" in line]
+        tails.append(f"--- {log.name}\n" + "\n".join(panics[:5] + text[-lines:]))
+    return "\n".join(tails)
+
+
 @pytest.fixture(scope="module")
 def cluster():
     out = Path(tempfile.mkdtemp(prefix="podlens-loopback-"))
@@ -72,9 +83,10 @@ def cluster():
         env=env, capture_output=True, text=True,
     )
     if up.returncode != 0:
+        logs = _log_tails(out / "logs")
         subprocess.run([str(SCRIPT), "down", "--out", str(out)], capture_output=True, text=True)
         shutil.rmtree(out, ignore_errors=True)
-        pytest.fail(f"up failed:\n{up.stdout[-3000:]}\n{up.stderr[-3000:]}")
+        pytest.fail(f"up failed:\n{up.stdout[-3000:]}\n{up.stderr[-3000:]}\n{logs}")
     print(f"up in {time.monotonic() - started:.0f} s")
     described = json.loads((out / "cluster.json").read_text())
     described["out"] = out
