@@ -234,9 +234,8 @@ impl SearchNode {
     async fn sync(self: &Arc<Self>) {
         let _one = self.syncing.lock().await;
         if let Some(remote) = &self.remote {
-            let metastore = remote.metastore.clone();
-            match tokio::task::spawn_blocking(move || metastore.newest_generation()).await {
-                Ok(Ok(Some(newest))) => {
+            match remote.metastore.newest_generation().await {
+                Ok(Some(newest)) => {
                     *self.listed.write().unwrap_or_else(|e| e.into_inner()) =
                         Some((newest.generation, newest.shards));
                     if let Some(shards) = self.wanted(newest.shards) {
@@ -276,11 +275,10 @@ impl SearchNode {
                         }
                     }
                 }
-                Ok(Ok(None)) => {}
-                Ok(Err(error)) => {
+                Ok(None) => {}
+                Err(error) => {
                     tracing::warn!(%error, "the metastore is unreadable; keeping the generations served");
                 }
-                Err(error) => tracing::warn!(%error, "the metastore read failed"),
             }
         }
         let node = self.clone();

@@ -88,7 +88,7 @@ fn age_seconds(now: DateTime<Utc>, at: DateTime<Utc>) -> f64 {
 }
 
 /// Sets the gauges read from the data directory: the published index generation and
-/// the catalog snapshot.
+/// the catalog snapshot (files: on a blocking thread).
 fn refresh_gauges(state: &AppState) {
     let now = Utc::now();
     match podlens_indexer::read_manifest(&state.data_dir.join("index")) {
@@ -104,8 +104,20 @@ fn refresh_gauges(state: &AppState) {
         Ok(None) => {}
         Err(error) => tracing::debug!(%error, "cannot read the index manifest for metrics"),
     }
-    let database = state.feeds.database();
-    match database.wait(database.schedule_summary(now)) {
+    let snapshot = state
+        .data_dir
+        .join(podlens_data::PARQUET_DIR)
+        .join("podcasts.parquet");
+    if let Ok(modified) = std::fs::metadata(snapshot).and_then(|meta| meta.modified()) {
+        metrics::gauge!("podlens_catalog_snapshot_age_seconds")
+            .set(age_seconds(now, DateTime::<Utc>::from(modified)));
+    }
+}
+
+/// Sets the gauges read from the feed schedule.
+async fn refresh_feed_gauges(state: &AppState) {
+    let now = Utc::now();
+    match state.feeds.database().schedule_summary(now).await {
         Ok(summary) => {
             metrics::gauge!("podlens_feeds_scheduled").set(summary.feeds as f64);
             metrics::gauge!("podlens_feeds_due").set(summary.due as f64);
@@ -120,14 +132,6 @@ fn refresh_gauges(state: &AppState) {
             );
         }
         Err(error) => tracing::debug!(%error, "cannot read the feed schedule for metrics"),
-    }
-    let snapshot = state
-        .data_dir
-        .join(podlens_data::PARQUET_DIR)
-        .join("podcasts.parquet");
-    if let Ok(modified) = std::fs::metadata(snapshot).and_then(|meta| meta.modified()) {
-        metrics::gauge!("podlens_catalog_snapshot_age_seconds")
-            .set(age_seconds(now, DateTime::<Utc>::from(modified)));
     }
 }
 
@@ -174,6 +178,7 @@ async fn render(State(state): State<AppState>, request: Request) -> Response {
     };
     let gauges_state = state.clone();
     let _ = tokio::task::spawn_blocking(move || refresh_gauges(&gauges_state)).await;
+    refresh_feed_gauges(&state).await;
     handle.run_upkeep();
     (
         [(

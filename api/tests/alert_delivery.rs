@@ -314,11 +314,9 @@ async fn each_new_match_reaches_the_webhook_signed_with_its_secret_and_by_mail()
 
     // A second run matches nothing new and delivers nothing.
     let state = http.state.clone();
-    let (report, _) =
-        tokio::task::spawn_blocking(move || podlens_app::services::jobs::run_alerts(&state))
-            .await
-            .unwrap()
-            .unwrap();
+    let (report, _) = podlens_app::services::jobs::run_alerts(&state)
+        .await
+        .unwrap();
     assert_eq!(report.new_matches, 0);
     assert_eq!(deliveries(&http, &alert_id).await.len(), 2);
     assert_eq!(receiver.received().len(), 1);
@@ -852,12 +850,9 @@ async fn alert_emails_go_to_team_members_only() {
         .unwrap();
     let state = http.state.clone();
     let run = config.clone();
-    tokio::task::spawn_blocking(move || {
-        podlens_app::workflows::alerts::run_alert(&state.alert_runs(), &run)
-    })
-    .await
-    .unwrap()
-    .unwrap();
+    podlens_app::workflows::alerts::run_alert(&state.alert_runs(), &run)
+        .await
+        .unwrap();
     assert_eq!(
         mailed(config.id.clone()).await,
         ["alert-mate@example.com", "alert-owner@example.com"]

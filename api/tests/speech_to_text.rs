@@ -301,6 +301,11 @@ async fn setup_with_limit(
         SpeechWorker::new(Arc::new(engine))
             .allowing_addresses(vec![std::net::Ipv4Addr::LOCALHOST.into()]),
     );
+    // As a served node does (`App::spawn_background`), usage counts are written and the
+    // capped counters' reserved blocks renewed every second: a block left unrenewed for
+    // its lease time goes back with its calls unwritten, and transcribing takes longer.
+    podlens_app::accounts::meter::spawn_flusher(state.usage.clone());
+    podlens_app::accounts::quota::spawn_flusher(state.quotas.clone());
     let key = state
         .accounts
         .create_api_key("speech@example.com", "business")

@@ -180,10 +180,12 @@ async fn places_a_node_reserved_and_left_unused_go_to_the_other_nodes_callers() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_node_leads_the_jobs_and_another_takes_over_when_it_stops() {
     let (a, b, backend) = two_nodes().await;
-    let leaders = [&a, &b]
-        .iter()
-        .filter(|node| node.state.cluster.check_leadership().0)
-        .count();
+    let mut leaders = 0;
+    for node in [&a, &b] {
+        if node.state.cluster.check_leadership().await.0 {
+            leaders += 1;
+        }
+    }
     if backend == Backend::Sqlite {
         // One node per SQLite store: it always leads.
         assert_eq!(leaders, 2);
@@ -243,9 +245,12 @@ async fn one_node_leads_the_jobs_and_another_takes_over_when_it_stops() {
             .iter()
             .all(|delivery| delivery.status == "sent")
     );
-    leader.state.cluster.resign();
-    assert_eq!(follower.state.cluster.check_leadership(), (true, true));
-    assert!(!leader.state.cluster.check_leadership().0);
+    leader.state.cluster.resign().await;
+    assert_eq!(
+        follower.state.cluster.check_leadership().await,
+        (true, true)
+    );
+    assert!(!leader.state.cluster.check_leadership().await.0);
 }
 
 const FEED: &str = "gnome-podcasts_2018-01-20-StealTheStars.xml";
@@ -313,18 +318,14 @@ async fn a_feed_refreshed_through_one_node_reaches_the_other() {
     // … and B applies it from the change log; A applies its own change again in log
     // order, which changes nothing it serves.
     let state = b.state.clone();
-    let applied = tokio::task::spawn_blocking(move || {
-        podlens_app::services::jobs::apply_changes(&state).unwrap()
-    })
-    .await
-    .unwrap();
+    let applied = podlens_app::services::jobs::apply_changes(&state)
+        .await
+        .unwrap();
     assert_eq!(applied, 1);
     let state = a.state.clone();
-    let own = tokio::task::spawn_blocking(move || {
-        podlens_app::services::jobs::apply_changes(&state).unwrap()
-    })
-    .await
-    .unwrap();
+    let own = podlens_app::services::jobs::apply_changes(&state)
+        .await
+        .unwrap();
     assert_eq!(own, 0, "changes from other nodes applied on A");
     assert_eq!(episodes(&a).await, Value::from(newest_title.as_str()));
     assert_eq!(episodes(&b).await, Value::from(newest_title.as_str()));

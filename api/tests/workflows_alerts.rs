@@ -144,10 +144,7 @@ async fn the_job_matches_every_episode_that_mentions_the_value_and_nothing_else(
 
     // The job finds nothing new.
     let state = http.state.clone();
-    let again = tokio::task::spawn_blocking(move || run_alerts(&state).map(|(alerts, _)| alerts))
-        .await
-        .unwrap()
-        .unwrap();
+    let again = run_alerts(&state).await.map(|(alerts, _)| alerts).unwrap();
     assert_eq!(again.alerts_run, 1);
     assert_eq!(again.new_matches, 0);
 
@@ -223,10 +220,7 @@ async fn transcript_mentions_carry_their_time_and_a_playable_link() {
     .await;
     let id = config["id"].as_str().unwrap().to_owned();
     let state = http.state.clone();
-    tokio::task::spawn_blocking(move || run_alerts(&state).map(|(alerts, _)| alerts))
-        .await
-        .unwrap()
-        .unwrap();
+    run_alerts(&state).await.map(|(alerts, _)| alerts).unwrap();
     let matches = all_matches(&http, &key, &id).await;
     let transcript_episode = common::shared().fixture.transcript_episode_id.to_string();
     let (_, anywhere) = fixture_mentions("multi line");
@@ -452,10 +446,7 @@ async fn polling_pages_by_cursor_without_losing_or_repeating_events() {
     let config = create(&http, &key, alert("Scahill", "person", "Jeremy Scahill")).await;
     let id = config["id"].as_str().unwrap().to_owned();
     let state = http.state.clone();
-    tokio::task::spawn_blocking(move || run_alerts(&state).map(|(alerts, _)| alerts))
-        .await
-        .unwrap()
-        .unwrap();
+    run_alerts(&state).await.map(|(alerts, _)| alerts).unwrap();
     let all = http
         .get(
             &format!("/api/v1/polling/updates?alertConfigId={id}&limit=100"),

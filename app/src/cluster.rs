@@ -16,7 +16,6 @@
 //!   `<data-dir>/catalog-changes.seq`.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -87,7 +86,7 @@ pub struct Cluster {
     database: Arc<Database>,
     /// This process's id in the change log.
     node: String,
-    leadership: Mutex<Leadership>,
+    leadership: tokio::sync::Mutex<Leadership>,
     leading: AtomicBool,
 }
 
@@ -103,14 +102,18 @@ impl std::fmt::Debug for Cluster {
 
 impl Cluster {
     /// Joins the nodes of `database`, asking for the leadership once.
+    /// The node starts knowing whether it leads, so the services that only the leader
+    /// runs (feed polling, transcriptions, deliveries) do not wait for the first tick;
+    /// this one check waits for the store, as the migrations do.
     pub fn join(database: Arc<Database>) -> Cluster {
         let cluster = Cluster {
             database,
             node: uuid::Uuid::new_v4().to_string(),
-            leadership: Mutex::new(Leadership::new("jobs")),
+            leadership: tokio::sync::Mutex::new(Leadership::new("jobs")),
             leading: AtomicBool::new(false),
         };
-        cluster.check_leadership();
+        let store = cluster.database.clone();
+        store.wait(cluster.check_leadership());
         cluster
     }
 
@@ -124,14 +127,11 @@ impl Cluster {
         self.leading.load(Ordering::Acquire)
     }
 
-    /// Asks the store (blocking): keeps or takes the leadership, or follows. Returns
-    /// whether this node leads now and whether that just changed.
-    pub fn check_leadership(&self) -> (bool, bool) {
-        let mut leadership = self
-            .leadership
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let leading = match self.database.lead(&mut leadership) {
+    /// Asks the store: keeps or takes the leadership, or follows. Returns whether this
+    /// node leads now and whether that just changed.
+    pub async fn check_leadership(&self) -> (bool, bool) {
+        let mut leadership = self.leadership.lock().await;
+        let leading = match self.database.lead(&mut leadership).await {
             Ok(leading) => leading,
             Err(error) => {
                 tracing::warn!(%error, "cannot ask the application store for the leadership");
@@ -150,68 +150,69 @@ impl Cluster {
     }
 
     /// Gives the leadership up (shutting down), so another node takes it at once.
-    pub fn resign(&self) {
-        let mut leadership = self
-            .leadership
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        self.database.resign(&mut leadership);
+    pub async fn resign(&self) {
+        let mut leadership = self.leadership.lock().await;
+        self.database.resign(&mut leadership).await;
         self.leading.store(false, Ordering::Release);
     }
 
-    /// Appends `change` to the log (blocking); its sequence number.
-    pub fn record(&self, change: &CatalogChange) -> AppResult<u64> {
+    /// Appends `change` to the log; its sequence number.
+    pub async fn record(&self, change: &CatalogChange) -> AppResult<u64> {
         let payload = serde_json::to_string(change).map_err(AppError::internal)?;
         let database = &self.database;
         let node = self.node.clone();
         let kind = change.kind();
-        let seq = database.wait(async move {
-            let mut transaction = database.begin_write().await?;
-            database.lock(&mut transaction, "catalog_changes").await?;
-            let last: i64 = sqlx::query("SELECT COALESCE(MAX(seq), 0) FROM catalog_changes")
-                .fetch_one(&mut *transaction)
-                .await?
-                .try_get(0)?;
-            let seq = last + 1;
-            sqlx::query(
-                "INSERT INTO catalog_changes (seq, node, kind, payload, created_at) \
+        let seq = database
+            .run(async move {
+                let mut transaction = database.begin_write().await?;
+                database.lock(&mut transaction, "catalog_changes").await?;
+                let last: i64 = sqlx::query("SELECT COALESCE(MAX(seq), 0) FROM catalog_changes")
+                    .fetch_one(&mut *transaction)
+                    .await?
+                    .try_get(0)?;
+                let seq = last + 1;
+                sqlx::query(
+                    "INSERT INTO catalog_changes (seq, node, kind, payload, created_at) \
                  VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(seq)
-            .bind(node)
-            .bind(kind)
-            .bind(payload)
-            .bind(time_text(Utc::now()))
-            .execute(&mut *transaction)
+                )
+                .bind(seq)
+                .bind(node)
+                .bind(kind)
+                .bind(payload)
+                .bind(time_text(Utc::now()))
+                .execute(&mut *transaction)
+                .await?;
+                transaction.commit().await?;
+                Ok::<_, podlens_store::StoreError>(seq)
+            })
             .await?;
-            transaction.commit().await?;
-            Ok::<_, podlens_store::StoreError>(seq)
-        })?;
         Ok(u64::try_from(seq).unwrap_or(0))
     }
 
-    /// The logged changes after `after`, oldest first, at most a batch (blocking).
+    /// The logged changes after `after`, oldest first, at most a batch.
     /// A log that ends before `after`, or that no longer holds the change after it,
     /// is an error: this node's catalog and the log no longer agree (the store was
     /// restored from an older dump, or this node's copy is older than the log keeps).
-    pub fn changes_after(&self, after: u64) -> AppResult<Vec<LoggedChange>> {
+    pub async fn changes_after(&self, after: u64) -> AppResult<Vec<LoggedChange>> {
         let database = &self.database;
         let after_seq = i64::try_from(after).unwrap_or(i64::MAX);
-        let (last, rows) = database.wait(async move {
-            let last: i64 = sqlx::query("SELECT COALESCE(MAX(seq), 0) FROM catalog_changes")
-                .fetch_one(database.pool())
-                .await?
-                .try_get(0)?;
-            let rows = sqlx::query(
-                "SELECT seq, node, payload FROM catalog_changes WHERE seq > $1 \
+        let (last, rows) = database
+            .run(async move {
+                let last: i64 = sqlx::query("SELECT COALESCE(MAX(seq), 0) FROM catalog_changes")
+                    .fetch_one(database.pool())
+                    .await?
+                    .try_get(0)?;
+                let rows = sqlx::query(
+                    "SELECT seq, node, payload FROM catalog_changes WHERE seq > $1 \
                  ORDER BY seq LIMIT $2",
-            )
-            .bind(after_seq)
-            .bind(BATCH)
-            .fetch_all(database.pool())
+                )
+                .bind(after_seq)
+                .bind(BATCH)
+                .fetch_all(database.pool())
+                .await?;
+                Ok::<_, sqlx::Error>((last, rows))
+            })
             .await?;
-            Ok::<_, sqlx::Error>((last, rows))
-        })?;
         if last < after_seq {
             return Err(AppError::Internal(format!(
                 "this node has applied catalog change {after}, but the store's log ends at {last}: \
@@ -245,24 +246,26 @@ impl Cluster {
             .collect()
     }
 
-    /// Removes changes logged before `before` (blocking); how many.
-    pub fn prune(&self, before: DateTime<Utc>) -> AppResult<u64> {
+    /// Removes changes logged before `before`; how many.
+    pub async fn prune(&self, before: DateTime<Utc>) -> AppResult<u64> {
         let database = &self.database;
-        let removed = database.wait(async move {
-            let mut transaction = database.begin_write().await?;
-            database.lock(&mut transaction, "catalog_changes").await?;
-            // The newest change stays whatever its age: it carries the numbering on,
-            // so a node's position never points past the log.
-            let removed = sqlx::query(
-                "DELETE FROM catalog_changes WHERE created_at < $1 \
+        let removed = database
+            .run(async move {
+                let mut transaction = database.begin_write().await?;
+                database.lock(&mut transaction, "catalog_changes").await?;
+                // The newest change stays whatever its age: it carries the numbering on,
+                // so a node's position never points past the log.
+                let removed = sqlx::query(
+                    "DELETE FROM catalog_changes WHERE created_at < $1 \
                  AND seq < (SELECT MAX(seq) FROM catalog_changes)",
-            )
-            .bind(time_text(before))
-            .execute(&mut *transaction)
+                )
+                .bind(time_text(before))
+                .execute(&mut *transaction)
+                .await?;
+                transaction.commit().await?;
+                Ok::<_, podlens_store::StoreError>(removed)
+            })
             .await?;
-            transaction.commit().await?;
-            Ok::<_, podlens_store::StoreError>(removed)
-        })?;
         Ok(removed.rows_affected())
     }
 }
@@ -312,29 +315,36 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_log_numbers_changes_in_order_and_pruning_never_restarts_the_numbering() {
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_log_numbers_changes_in_order_and_pruning_never_restarts_the_numbering() {
         let database = Arc::new(Database::for_tests().unwrap());
         let a = Cluster::join(database.clone());
         let b = Cluster::join(Arc::new(database.reopen().unwrap()));
-        assert_eq!(a.record(&change()).unwrap(), 1);
-        assert_eq!(b.record(&change()).unwrap(), 2);
-        assert_eq!(a.record(&change()).unwrap(), 3);
+        assert_eq!(a.record(&change()).await.unwrap(), 1);
+        assert_eq!(b.record(&change()).await.unwrap(), 2);
+        assert_eq!(a.record(&change()).await.unwrap(), 3);
         let seen: Vec<(u64, bool)> = a
             .changes_after(0)
+            .await
             .unwrap()
             .iter()
             .map(|logged| (logged.seq, logged.own))
             .collect();
         assert_eq!(seen, [(1, true), (2, false), (3, true)]);
         assert_eq!(seen.len(), 3);
-        assert_eq!(b.changes_after(1).unwrap()[0].change, change());
+        assert_eq!(b.changes_after(1).await.unwrap()[0].change, change());
 
         // Everything is old: all but the newest change go, and numbering goes on.
-        assert_eq!(a.prune(Utc::now() + chrono::Duration::days(1)).unwrap(), 2);
-        assert_eq!(b.record(&change()).unwrap(), 4);
+        assert_eq!(
+            a.prune(Utc::now() + chrono::Duration::days(1))
+                .await
+                .unwrap(),
+            2
+        );
+        assert_eq!(b.record(&change()).await.unwrap(), 4);
         assert_eq!(
             a.changes_after(3)
+                .await
                 .unwrap()
                 .iter()
                 .map(|logged| logged.seq)
@@ -344,12 +354,12 @@ mod tests {
         // A node that has not applied change 2, now pruned, is told so rather than
         // skipping it; so is a node ahead of the log (a store restored from an older
         // dump).
-        let gap = a.changes_after(1).unwrap_err().to_string();
+        let gap = a.changes_after(1).await.unwrap_err().to_string();
         assert!(
             gap.contains("catalog changes 2 to 2 are no longer"),
             "{gap}"
         );
-        let ahead = a.changes_after(9).unwrap_err().to_string();
+        let ahead = a.changes_after(9).await.unwrap_err().to_string();
         assert!(ahead.contains("the store's log ends at 4"), "{ahead}");
     }
 

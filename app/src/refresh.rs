@@ -103,14 +103,14 @@ impl CatalogWrites {
                 });
             }
         };
-        let (catalog, cluster) = (self.catalog.clone(), self.cluster.clone());
+        // The other nodes sharing the store apply the refresh to their copies.
+        if let Some(change) = &change
+            && let Err(error) = self.cluster.record(change).await
+        {
+            tracing::warn!(%error, "the refresh is not in the change log: other nodes keep the old feed until they re-read it");
+        }
+        let catalog = self.catalog.clone();
         blocking(move || {
-            // The other nodes sharing the store apply the refresh to their copies.
-            if let Some(change) = &change
-                && let Err(error) = cluster.record(change)
-            {
-                tracing::warn!(%error, "the refresh is not in the change log: other nodes keep the old feed until they re-read it");
-            }
             let snapshot = catalog.snapshot()?;
             snapshot.refresh()?;
             let updated = snapshot

@@ -24,8 +24,11 @@ pub struct PublishedGeneration {
 impl Database {
     /// Records a generation published to the object store. Publishing the same number
     /// again replaces its row (a publish retried after a failure).
-    pub fn record_generation(&self, published: &PublishedGeneration) -> Result<(), StoreError> {
-        self.wait(async {
+    pub async fn record_generation(
+        &self,
+        published: &PublishedGeneration,
+    ) -> Result<(), StoreError> {
+        self.run(async {
             let mut transaction = self.pool().begin().await?;
             sqlx::query("DELETE FROM index_generations WHERE generation = $1")
                 .bind(published.generation as i64)
@@ -48,11 +51,12 @@ impl Database {
             transaction.commit().await?;
             Ok(())
         })
+        .await
     }
 
     /// The newest published generation, `None` before the first.
-    pub fn newest_generation(&self) -> Result<Option<PublishedGeneration>, StoreError> {
-        self.wait(async {
+    pub async fn newest_generation(&self) -> Result<Option<PublishedGeneration>, StoreError> {
+        self.run(async {
             let row = sqlx::query(
                 "SELECT generation, shards, replicas, location, manifest, statistics, created_at \
                  FROM index_generations ORDER BY generation DESC LIMIT 1",
@@ -76,5 +80,6 @@ impl Database {
                 created_at: time_at(&row, "created_at")?,
             }))
         })
+        .await
     }
 }

@@ -55,7 +55,7 @@ pub fn run(config: &Config, args: PublishArgs) -> anyhow::Result<()> {
     let (manifest, bytes) = runtime.block_on(artifacts.publish_generation(&index_dir))?;
     let database = Database::open(&config.store_location())
         .context("cannot open the application store (the metastore)")?;
-    database.record_generation(&PublishedGeneration {
+    let published = PublishedGeneration {
         generation: manifest.generation,
         shards: manifest.shards,
         replicas: args.replicas,
@@ -63,7 +63,8 @@ pub fn run(config: &Config, args: PublishArgs) -> anyhow::Result<()> {
         manifest: serde_json::to_string(&manifest)?,
         statistics,
         created_at: chrono::Utc::now(),
-    })?;
+    };
+    database.wait(database.record_generation(&published))?;
     println!(
         "published index generation {} ({} shards, {:.1} MB in {:.1} s) to {}; recorded in {}",
         manifest.generation,

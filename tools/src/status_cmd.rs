@@ -108,7 +108,7 @@ pub fn run(config: &Config, args: StatusArgs) -> anyhow::Result<()> {
             Ok(None)
         }
         _ => podlens_store::Database::open(&location)
-            .and_then(|database| database.newest_generation())
+            .and_then(|database| database.wait(database.newest_generation()))
             .map_err(|error| error.to_string()),
     };
     let members = (!args.etcd.is_empty()).then(|| {

@@ -46,18 +46,19 @@ pub struct FacetsResponse {
     responses((status = 200, body = FacetsResponse,
                description = "languages[] and genres[], each {value, count}, most podcasts first; semanticSearch: whether searches are hybrid and semantic search answers")))]
 pub async fn facets(State(state): State<AppState>) -> ApiResult<Envelope<FacetsResponse>> {
-    // Asking the index may open a newly published generation: off the async runtime.
-    blocking(move || {
-        let SearchFacets { languages, genres } = state.catalog.snapshot()?.search_facets();
-        let semantic_search = podlens_app::search::wait(state.engine.generation())
-            .is_ok_and(|generation| generation.vectors);
-        Ok(Envelope(FacetsResponse {
-            languages,
-            genres,
-            semantic_search,
-        }))
-    })
-    .await
+    let semantic_search = state
+        .engine
+        .generation()
+        .await
+        .is_ok_and(|generation| generation.vectors);
+    let catalog = state.catalog.clone();
+    let SearchFacets { languages, genres } =
+        blocking(move || Ok(catalog.snapshot()?.search_facets())).await?;
+    Ok(Envelope(FacetsResponse {
+        languages,
+        genres,
+        semantic_search,
+    }))
 }
 
 #[derive(Debug, Deserialize)]
@@ -100,8 +101,8 @@ pub async fn autocomplete(
             words: Vec::new(),
         }));
     }
+    let suggestions = state.engine.autocomplete(text, SUGGESTIONS).await?;
     blocking(move || {
-        let suggestions = podlens_app::search::wait(state.engine.autocomplete(text, SUGGESTIONS))?;
         let ids: Vec<_> = suggestions
             .podcasts
             .iter()

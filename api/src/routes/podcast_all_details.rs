@@ -11,7 +11,7 @@ use podlens_data::snapshot::EpisodesQuery;
 use podlens_model::catalog::PodcastRecord;
 use podlens_model::entities::{
     MonthlyEpisodeCounts, PodcastAllDetails, PodcastAllDetailsResponse, PodcastContacts,
-    PodcastSocialMedia, PodcastYoutubeData, PublishingHistory,
+    PodcastSocialMedia, PodcastYoutubeData, PublishingHistory, RelatedPodcasts,
 };
 use podlens_model::publishing;
 use serde::Deserialize;
@@ -83,13 +83,18 @@ pub async fn all_details(
     let (contacts_allowed, metered) = may_see_contacts(&state, &caller).await?;
     let plan = caller.plan;
     let with_history = params.include_publishing_history.unwrap_or(false);
+    let related = match related_podcasts(&state, &record).await {
+        Ok(related) => Some(related),
+        Err(ApiError::Unavailable(_)) => None,
+        Err(other) => return Err(other),
+    };
     let details = blocking(move || {
         let contacts = if contacts_allowed {
             Some(state.catalog.podcast_contacts(&record, plan)?)
         } else {
             None
         };
-        compose(&state, &record, plan, contacts, with_history)
+        compose(&state, &record, plan, contacts, related, with_history)
     })
     .await?;
     Ok((
@@ -103,6 +108,7 @@ fn compose(
     record: &PodcastRecord,
     plan: podlens_model::Plan,
     contacts: Option<PodcastContacts>,
+    related: Option<RelatedPodcasts>,
     with_history: bool,
 ) -> ApiResult<PodcastAllDetails> {
     let snapshot = state.catalog.snapshot()?;
@@ -130,11 +136,6 @@ fn compose(
         })
         .collect();
 
-    let related = match related_podcasts(state, record) {
-        Ok(related) => Some(related),
-        Err(ApiError::Unavailable(_)) => None,
-        Err(other) => return Err(other),
-    };
     let (chart_positions, _) = podcast_chart_positions(
         &state.catalog,
         record,

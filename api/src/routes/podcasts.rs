@@ -211,33 +211,37 @@ pub async fn related(
     State(state): State<AppState>,
     Path(id_or_slug): Path<String>,
 ) -> ApiResult<Envelope<RelatedPodcastsResponse>> {
-    blocking(move || {
-        let record = lookup::podcast_by_id_or_slug(&state, &id_or_slug)?;
-        Ok(Envelope(RelatedPodcastsResponse {
-            podcast: convert::podcast_summary(&record),
-            related_podcasts: related_podcasts(&state, &record)?,
-        }))
-    })
-    .await
+    let lookup_state = state.clone();
+    let record =
+        blocking(move || lookup::podcast_by_id_or_slug(&lookup_state, &id_or_slug)).await?;
+    let related_podcasts = related_podcasts(&state, &record).await?;
+    Ok(Envelope(RelatedPodcastsResponse {
+        podcast: convert::podcast_summary(&record),
+        related_podcasts,
+    }))
 }
 
-/// The podcasts most similar to `record` in the search index.
-pub(crate) fn related_podcasts(
+/// The podcasts most similar to `record` in the search index: the engine ranks them,
+/// the catalog's snapshot names them (on a blocking thread).
+pub(crate) async fn related_podcasts(
     state: &AppState,
     record: &PodcastRecord,
 ) -> ApiResult<RelatedPodcasts> {
-    let hits = podlens_app::search::wait(
-        state
-            .engine
-            .related_podcasts(record.podcast_id, RELATED_LIMIT),
-    )?;
+    let hits = state
+        .engine
+        .related_podcasts(record.podcast_id, RELATED_LIMIT)
+        .await?;
     let ids: Vec<_> = hits.iter().map(|hit| hit.podcast_id).collect();
-    let found = state.catalog.snapshot()?.podcasts_by_ids(&ids)?;
-    let similar_podcasts = ids
-        .iter()
-        .filter_map(|id| found.iter().find(|record| record.podcast_id == *id))
-        .map(convert::podcast_summary)
-        .collect();
+    let catalog = state.catalog.clone();
+    let similar_podcasts = blocking(move || {
+        let found = catalog.snapshot()?.podcasts_by_ids(&ids)?;
+        Ok(ids
+            .iter()
+            .filter_map(|id| found.iter().find(|record| record.podcast_id == *id))
+            .map(convert::podcast_summary)
+            .collect())
+    })
+    .await?;
     Ok(RelatedPodcasts {
         podcast_id: record.podcast_id.to_string(),
         similar_podcasts,

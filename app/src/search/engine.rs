@@ -65,15 +65,6 @@ pub trait SearchEngine: Send + Sync + std::fmt::Debug {
     }
 }
 
-/// Runs an engine call from code that is already off the async runtime (a blocking
-/// task, a background job), waiting for its answer.
-pub fn wait<T>(call: EngineFuture<'_, T>) -> AppResult<T> {
-    let runtime = tokio::runtime::Handle::try_current().map_err(|_| {
-        AppError::Internal("a search was asked for outside the server's runtime".into())
-    })?;
-    runtime.block_on(call)
-}
-
 /// Calls queued for or running on the search pool at most, per pool thread: past it a
 /// call is refused at once ([`AppError::Unavailable`], 503) rather than queued behind
 /// work whose callers may have given up (Elasticsearch's search queue refuses past 1,000

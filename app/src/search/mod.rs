@@ -11,6 +11,6 @@ pub mod query_encoder;
 pub mod service;
 
 pub use cluster_engine::{ClusterEngine, ClusterOptions, Membership};
-pub use engine::{EngineFuture, GenerationInfo, LocalEngine, SearchEngine, on_search_pool, wait};
+pub use engine::{EngineFuture, GenerationInfo, LocalEngine, SearchEngine, on_search_pool};
 pub use query_encoder::QueryEncoder;
 pub use service::{SearchPage, SearchService, SemanticSearchBody, SemanticSearchResponse};

@@ -13,7 +13,7 @@ use super::App;
 use crate::cluster::{CatalogChange, LoggedChange};
 use crate::error::{AppError, AppResult};
 use crate::workflows::alerts::{AlertRunReport, run_enabled_alerts};
-use crate::workflows::delivery::{DeliveryReport, deliver_pending, deliver_pending_blocking};
+use crate::workflows::delivery::{DeliveryReport, deliver_pending};
 use crate::workflows::job_log::{self, JobFailure, LastPass};
 use crate::workflows::transcriptions::run_transcriptions;
 
@@ -33,10 +33,10 @@ pub struct JobsReport {
 /// One pass of every job: a failing job (or alert, or request) is recorded and logged
 /// at warn with its team, and the others still run. The pass's summary and failures are
 /// written to the data directory's `jobs/` for `podlens status`.
-pub fn run_jobs(state: &App) -> JobsReport {
+pub async fn run_jobs(state: &App) -> JobsReport {
     let started = Instant::now();
     let mut report = JobsReport::default();
-    match run_transcriptions(&state.transcriptions()) {
+    match run_transcriptions(&state.transcriptions()).await {
         Ok(transcriptions) => {
             report.transcription_requests_created = transcriptions.created;
             report.transcriptions_queued = transcriptions.queued;
@@ -46,7 +46,7 @@ pub fn run_jobs(state: &App) -> JobsReport {
             .failures
             .push(JobFailure::new("transcriptions", None, None, &error)),
     }
-    match run_alerts(state) {
+    match run_alerts(state).await {
         Ok((mut alerts, deliveries)) => {
             report.failures.append(&mut alerts.failures);
             report.alerts = alerts;
@@ -81,12 +81,11 @@ pub fn run_jobs(state: &App) -> JobsReport {
 }
 
 /// The alerts job: runs every enabled alert of every team, then a pass of the
-/// delivery worker (the new matches' deliveries and any retry that is due). Call it
-/// from blocking code (it waits for the pass). A failing delivery pass is one more
-/// failure of the report.
-pub fn run_alerts(state: &App) -> AppResult<(AlertRunReport, DeliveryReport)> {
-    let mut alerts = run_enabled_alerts(&state.alert_runs())?;
-    let deliveries = match deliver_pending_blocking(&state.delivery_passes()) {
+/// delivery worker (the new matches' deliveries and any retry that is due). A failing
+/// delivery pass is one more failure of the report.
+pub async fn run_alerts(state: &App) -> AppResult<(AlertRunReport, DeliveryReport)> {
+    let mut alerts = run_enabled_alerts(&state.alert_runs()).await?;
+    let deliveries = match deliver_pending(&state.delivery_passes()).await {
         Ok(deliveries) => deliveries,
         Err(error) => {
             alerts
@@ -103,30 +102,43 @@ pub fn run_alerts(state: &App) -> AppResult<(AlertRunReport, DeliveryReport)> {
 /// publishes them: a new snapshot, and an incremental index generation for
 /// transcripts. A change that cannot be applied stops the pass where it is; the next
 /// pass tries it again. Returns how many changes were applied.
-pub fn apply_changes(state: &App) -> AppResult<usize> {
-    let mut position = crate::cluster::applied_position(&state.data_dir)?;
+pub async fn apply_changes(state: &App) -> AppResult<usize> {
+    let data_dir = state.data_dir.clone();
+    let mut position =
+        crate::runtime::blocking(move || crate::cluster::applied_position(&data_dir)).await?;
     let mut applied = 0;
     loop {
-        let changes = state.cluster.changes_after(position)?;
+        let changes = state.cluster.changes_after(position).await?;
         if changes.is_empty() {
             break;
         }
-        for logged in changes {
-            // This node's own changes are applied again too, in log order: another
-            // node's change to the same podcast may sit between its write and its
-            // record, and only the log's order is the same on every node.
-            apply_change(state, &logged).map_err(|error| {
-                AppError::Internal(format!("catalog change {}: {error}", logged.seq))
-            })?;
-            if !logged.own {
-                applied += 1;
+        // A batch is applied on a blocking thread (the catalog's writes), in order.
+        let batch = state.clone();
+        let (reached, own_applied) = crate::runtime::blocking(move || {
+            let mut applied = 0;
+            let mut reached = position;
+            for logged in changes {
+                // This node's own changes are applied again too, in log order: another
+                // node's change to the same podcast may sit between its write and its
+                // record, and only the log's order is the same on every node.
+                apply_change(&batch, &logged).map_err(|error| {
+                    AppError::Internal(format!("catalog change {}: {error}", logged.seq))
+                })?;
+                if !logged.own {
+                    applied += 1;
+                }
+                reached = logged.seq;
+                crate::cluster::save_position(&batch.data_dir, reached)?;
             }
-            position = logged.seq;
-            crate::cluster::save_position(&state.data_dir, position)?;
-        }
+            Ok((reached, applied))
+        })
+        .await?;
+        position = reached;
+        applied += own_applied;
     }
     if applied > 0 {
-        state.catalog.snapshot()?.refresh()?;
+        let catalog = state.catalog.clone();
+        crate::runtime::blocking(move || Ok(catalog.snapshot()?.refresh()?)).await?;
     }
     Ok(applied)
 }
@@ -171,24 +183,14 @@ pub fn spawn_background_jobs(state: App, interval: std::time::Duration) {
         let mut resumed = false;
         loop {
             ticker.tick().await;
-            let tick_state = state.clone();
-            let ticked = tokio::task::spawn_blocking(move || {
-                let (leading, _) = tick_state.cluster.check_leadership();
-                match apply_changes(&tick_state) {
-                    Ok(0) => {}
-                    Ok(applied) => tracing::info!(applied, "applied other nodes' catalog changes"),
-                    Err(error) => tracing::warn!(%error, "cannot apply other nodes' catalog changes; trying again"),
-                }
-                leading
-            })
-            .await;
-            let leading = match ticked {
-                Ok(leading) => leading,
+            let (leading, _) = state.cluster.check_leadership().await;
+            match apply_changes(&state).await {
+                Ok(0) => {}
+                Ok(applied) => tracing::info!(applied, "applied other nodes' catalog changes"),
                 Err(error) => {
-                    tracing::error!(%error, "the cluster tick panicked");
-                    continue;
+                    tracing::warn!(%error, "cannot apply other nodes' catalog changes; trying again")
                 }
-            };
+            }
             if !leading {
                 last_jobs = None;
                 resumed = false;
@@ -206,20 +208,17 @@ pub fn spawn_background_jobs(state: App, interval: std::time::Duration) {
             if last_jobs.is_none_or(|at| at.elapsed() >= interval) {
                 last_jobs = Some(Instant::now());
                 let job_state = state.clone();
-                match tokio::task::spawn_blocking(move || {
-                    let report = run_jobs(&job_state);
-                    if let Err(error) = job_state
-                        .cluster
-                        .prune(chrono::Utc::now() - crate::cluster::CHANGE_RETENTION)
-                    {
-                        tracing::warn!(%error, "cannot prune the catalog change log");
-                    }
-                    report
-                })
-                .await
-                {
+                // A task of its own: a panic in a job is reported, and the tick goes on.
+                match tokio::spawn(async move { run_jobs(&job_state).await }).await {
                     Ok(report) => tracing::debug!(?report, "background jobs ran"),
                     Err(error) => tracing::error!(%error, "background jobs panicked"),
+                }
+                if let Err(error) = state
+                    .cluster
+                    .prune(chrono::Utc::now() - crate::cluster::CHANGE_RETENTION)
+                    .await
+                {
+                    tracing::warn!(%error, "cannot prune the catalog change log");
                 }
             }
             // Alert deliveries are sent even when a job above failed: the first pass

@@ -241,15 +241,7 @@ impl App {
         if let Err(error) = self.quotas.close().await {
             tracing::warn!(%error, lost = self.quotas.pending(), "capped usage counts not written at shutdown");
         }
-        // Leadership is still a synchronous store call.
-        let cluster = self.cluster.clone();
-        let resigned = crate::runtime::blocking(move || {
-            cluster.resign();
-            Ok(())
-        });
-        if let Err(error) = resigned.await {
-            tracing::warn!(%error, "the background jobs' leadership not given up at shutdown");
-        }
+        self.cluster.resign().await;
     }
 }
 

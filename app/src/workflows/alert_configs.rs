@@ -26,7 +26,6 @@ use super::fields::{
 use super::{CapCheck, WorkflowStore};
 use crate::accounts::{Account, AccountStore};
 use crate::error::{AppError, AppResult};
-use crate::runtime::blocking;
 
 /// Matches per page of the history (SDK: "50 per page").
 pub const HISTORY_PAGE_SIZE: usize = 50;
@@ -625,7 +624,7 @@ impl AlertConfigs {
     /// Matches a new alert against the catalog in the background, so its first matches
     /// (existing episodes that mention it) appear without waiting for the next job run,
     /// then asks for a delivery pass. At most [`FIRST_RUNS_AT_ONCE`] run at a time: a
-    /// burst of new alerts neither fills the blocking pool nor starves the requests that
+    /// burst of new alerts neither fills the search pool nor starves the searches that
     /// need it. Outside a runtime nothing runs; the next job run matches the alert.
     fn spawn_first_run(&self, config: AlertConfig) {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
@@ -637,7 +636,7 @@ impl AlertConfigs {
                 return;
             };
             let id = config.id.clone();
-            match blocking(move || run_alert(&runs, &config)).await {
+            match run_alert(&runs, &config).await {
                 Ok(_) => request_pass(&passes),
                 Err(error) => tracing::debug!(alert = %id, %error, "first alert run skipped"),
             }
@@ -646,7 +645,7 @@ impl AlertConfigs {
 }
 
 /// How many new alerts are matched against the catalog at once (each is a search over
-/// the whole index on the blocking pool); more wait their turn without holding a thread.
+/// the whole index on the search pool); more wait their turn without holding a thread.
 const FIRST_RUNS_AT_ONCE: usize = 2;
 
 static FIRST_RUNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(FIRST_RUNS_AT_ONCE);

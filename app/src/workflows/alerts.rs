@@ -512,39 +512,31 @@ pub struct Alerts {
 /// Runs one alert: records a match for every episode that mentions it and has none
 /// yet, with the deliveries that report the kept ones (see [`super::delivery`]), and
 /// returns the new matches. Nothing is sent here: call
-/// [`super::delivery::deliver_pending`] (or the blocking variant) after.
-pub fn run_alert(alerts: &Alerts, config: &AlertConfig) -> AppResult<Vec<AlertMatch>> {
+/// [`super::delivery::deliver_pending`] after.
+pub async fn run_alert(alerts: &Alerts, config: &AlertConfig) -> AppResult<Vec<AlertMatch>> {
     let now = Utc::now();
     if config.search_terms().is_empty() {
         return Ok(Vec::new());
     }
-    let snapshot = alerts.catalog.snapshot()?;
     let mut found = Vec::new();
     let mut cursor = None;
     let mut seen = 0usize;
     loop {
-        let response = crate::search::wait(alerts.engine.search(request_for(config, cursor)))?;
+        let response = alerts.engine.search(request_for(config, cursor)).await?;
         let Hits::Episodes(hits) = response.hits else {
             break;
         };
         seen += hits.len();
-        for hit in &hits {
-            let Some(mut matched) = match_of(config, hit, now) else {
-                continue;
-            };
-            if matched.mentions.iter().any(|m| m.source == "TRANSCRIPT")
-                && let Some(transcript) = snapshot.transcript_by_episode(hit.episode_id)?
-            {
-                refine_transcript_mentions(config, hit, &transcript, &mut matched);
-            }
-            if let Ok(Some(podcast)) = snapshot.podcast_by_id(hit.podcast_id) {
-                matched.podcast.slug = podcast.podcast_slug;
-                matched.podcast.title = podcast.podcast_rss_title;
-            }
-            found.push(matched);
-        }
+        let page_empty = hits.is_empty();
+        // The transcripts and podcasts of a page's matches are read from the catalog's
+        // snapshot (DuckDB) on a blocking thread.
+        let (catalog, page_config) = (alerts.catalog.clone(), config.clone());
+        found.extend(
+            crate::runtime::blocking(move || matches_of_page(&catalog, &page_config, &hits, now))
+                .await?,
+        );
         cursor = response.next_cursor;
-        if cursor.is_none() || hits.is_empty() || seen >= MAX_MATCHES_PER_RUN {
+        if cursor.is_none() || page_empty || seen >= MAX_MATCHES_PER_RUN {
             break;
         }
     }
@@ -554,16 +546,48 @@ pub fn run_alert(alerts: &Alerts, config: &AlertConfig) -> AppResult<Vec<AlertMa
     let recipients = if found.is_empty() {
         Vec::new()
     } else {
-        mail_recipients(alerts, config)?
+        mail_recipients(alerts, config).await?
     };
     let store = &alerts.store;
-    let found = store.wait(store.record_alert_matches(config, found, &recipients, now))?;
+    let found = store
+        .record_alert_matches(config, found, &recipients, now)
+        .await?;
     // Only the run date is written, in place: an update or delete made meanwhile is kept.
-    store.wait(store.merge_into_doc(
-        DocKind::AlertConfig,
-        &config.id,
-        &serde_json::json!({ "lastRunDate": now }),
-    ))?;
+    store
+        .merge_into_doc(
+            DocKind::AlertConfig,
+            &config.id,
+            &serde_json::json!({ "lastRunDate": now }),
+        )
+        .await?;
+    Ok(found)
+}
+
+/// The matches among a page of `hits`, their transcript mentions placed in the
+/// transcript and their podcasts named as the catalog has them.
+fn matches_of_page(
+    catalog: &crate::catalog::CatalogReader,
+    config: &AlertConfig,
+    hits: &[EpisodeHit],
+    now: chrono::DateTime<Utc>,
+) -> AppResult<Vec<AlertMatch>> {
+    let snapshot = catalog.snapshot()?;
+    let mut found = Vec::new();
+    for hit in hits {
+        let Some(mut matched) = match_of(config, hit, now) else {
+            continue;
+        };
+        if matched.mentions.iter().any(|m| m.source == "TRANSCRIPT")
+            && let Some(transcript) = snapshot.transcript_by_episode(hit.episode_id)?
+        {
+            refine_transcript_mentions(config, hit, &transcript, &mut matched);
+        }
+        if let Ok(Some(podcast)) = snapshot.podcast_by_id(hit.podcast_id) {
+            matched.podcast.slug = podcast.podcast_slug;
+            matched.podcast.title = podcast.podcast_rss_title;
+        }
+        found.push(matched);
+    }
     Ok(found)
 }
 
@@ -623,12 +647,9 @@ pub async fn emails_outside_team(
 
 /// Who is mailed an alert's new matches: its creator and its other e-mail addresses,
 /// each only while a member of the alert's team (an address stored before this rule,
-/// or of a member since removed, is skipped). Run from a background job's thread: it
-/// waits for the store there.
-fn mail_recipients(alerts: &Alerts, config: &AlertConfig) -> AppResult<Vec<String>> {
-    let members = alerts
-        .store
-        .wait(alerts.accounts.team_users(&config.team_id))?;
+/// or of a member since removed, is skipped).
+async fn mail_recipients(alerts: &Alerts, config: &AlertConfig) -> AppResult<Vec<String>> {
+    let members = alerts.accounts.team_users(&config.team_id).await?;
     let mut recipients: Vec<String> = members
         .iter()
         .filter(|user| user.id == config.created_by_user_id)
@@ -700,13 +721,14 @@ pub fn match_wire(m: &AlertMatch, show_filtered: bool) -> Value {
 /// Runs every enabled alert of every team; one failing alert is recorded and the
 /// others still run. The new matches' deliveries wait in the ledger for the delivery
 /// worker.
-pub fn run_enabled_alerts(alerts: &Alerts) -> AppResult<AlertRunReport> {
+pub async fn run_enabled_alerts(alerts: &Alerts) -> AppResult<AlertRunReport> {
     let mut report = AlertRunReport::default();
-    let store = &alerts.store;
-    let configs: Vec<Stored<AlertConfig>> =
-        store.wait(store.list_docs(DocKind::AlertConfig, &DocFilter::default()))?;
+    let configs: Vec<Stored<AlertConfig>> = alerts
+        .store
+        .list_docs(DocKind::AlertConfig, &DocFilter::default())
+        .await?;
     for config in configs.into_iter().filter(|c| c.value.enabled) {
-        match run_alert(alerts, &config.value) {
+        match run_alert(alerts, &config.value).await {
             Ok(found) => {
                 report.alerts_run += 1;
                 report.new_matches += found.len() as u64;

@@ -692,24 +692,6 @@ pub fn request_pass(deliveries: &Deliveries) {
     });
 }
 
-/// Runs a pass from blocking code (an alert run on the blocking pool) and waits for it.
-/// It holds its blocking thread while the pass runs (and the pass reads the store on
-/// the blocking pool), so only the background jobs' one thread calls it; elsewhere use
-/// [`request_pass`].
-/// Outside a runtime nothing is sent; the next pass of the background jobs sends it.
-pub fn deliver_pending_blocking(deliveries: &Deliveries) -> AppResult<DeliveryReport> {
-    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-        return Ok(DeliveryReport::default());
-    };
-    let (done, wait) = std::sync::mpsc::channel();
-    let deliveries = deliveries.clone();
-    runtime.spawn(async move {
-        let _ = done.send(deliver_pending(&deliveries).await);
-    });
-    wait.recv()
-        .map_err(|_| AppError::Internal("the delivery pass stopped".into()))?
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::Map;

@@ -208,7 +208,7 @@ pub struct Exports {
 
 /// The podcasts of a remembered search, in result order, at most `limit`, without
 /// the team's `blacklisted` podcasts.
-fn search_podcasts(
+async fn search_podcasts(
     exports: &Exports,
     blacklisted: &[Uuid],
     plan: Plan,
@@ -236,7 +236,7 @@ fn search_podcasts(
         .filters
         .exclude_podcast_ids
         .extend(blacklisted.iter().copied());
-    let response = crate::search::wait(exports.engine.search(request))?;
+    let response = exports.engine.search(request).await?;
     let mut seen = HashSet::new();
     let hit_ids: Vec<Uuid> = match &response.hits {
         Hits::Podcasts(hits) => hits.iter().map(|hit| hit.podcast_id).collect(),
@@ -247,7 +247,8 @@ fn search_podcasts(
         .filter(|id| seen.insert(*id))
         .take(limit as usize)
         .collect();
-    Ok(exports.catalog.snapshot()?.podcasts_by_ids(&ids)?)
+    let catalog = exports.catalog.clone();
+    blocking(move || Ok(catalog.snapshot()?.podcasts_by_ids(&ids)?)).await
 }
 
 impl Exports {
@@ -295,31 +296,21 @@ impl Exports {
         let columns = request.columns.clone();
         let blacklisted =
             blacklist_of(&self.blacklists, self.accounts.as_ref(), Some(account)).await?;
-        let exports = self.clone();
-        let rows = blocking(move || {
-            let podcasts = match &picked {
-                None => search_podcasts(
-                    &exports,
-                    &blacklisted,
-                    plan,
-                    &mode,
-                    &options_json,
-                    request.limit,
-                )?,
-                Some(ids) => {
-                    let read = max_export_entries(plan).unwrap_or(request.limit);
-                    let mut podcasts =
-                        search_podcasts(&exports, &blacklisted, plan, &mode, &options_json, read)?;
-                    podcasts.retain(|podcast| ids.contains(&podcast.podcast_id));
-                    podcasts
-                }
-            };
-            Ok(podcasts
-                .iter()
-                .map(|podcast| export_row(podcast, None, &columns, plan))
-                .collect::<Vec<_>>())
-        })
-        .await?;
+        // With podcasts picked, they are looked for among as many results as the plan
+        // exports at most.
+        let read = match &picked {
+            None => request.limit,
+            Some(_) => max_export_entries(plan).unwrap_or(request.limit),
+        };
+        let mut podcasts =
+            search_podcasts(self, &blacklisted, plan, &mode, &options_json, read).await?;
+        if let Some(ids) = &picked {
+            podcasts.retain(|podcast| ids.contains(&podcast.podcast_id));
+        }
+        let rows = podcasts
+            .iter()
+            .map(|podcast| export_row(podcast, None, &columns, plan))
+            .collect::<Vec<_>>();
         let file = export_file(&request, &format!("search-{search_id}"), &rows, false, plan);
         Ok((charge, file))
     }

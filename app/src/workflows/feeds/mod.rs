@@ -258,42 +258,54 @@ pub struct Seeded {
     pub hubs: Vec<(Uuid, FeedPolling)>,
 }
 
-/// Follows the snapshot's podcasts not followed yet (blocking).
-pub fn seed(feeds: &Feeds, now: DateTime<Utc>) -> AppResult<Seeded> {
+/// Follows the snapshot's podcasts not followed yet. The podcasts known to be in the
+/// schedule are read from the store once, then kept; reading the snapshot and the
+/// catalog's last reads runs on a blocking thread.
+pub async fn seed(feeds: &Feeds, now: DateTime<Utc>) -> AppResult<Seeded> {
     let scheduler = &feeds.scheduler;
-    let mut seeded = lock(&scheduler.seeded);
     let database = &scheduler.database;
-    if seeded.0.is_empty() {
-        seeded.0 = database
-            .wait(database.scheduled_feed_ids())?
+    // Taken out while the seeding runs (only the feed cycle seeds); a seeding that
+    // fails leaves it empty, and the next one reads it from the store again.
+    let mut known = std::mem::take(&mut lock(&scheduler.seeded).0);
+    if known.is_empty() {
+        known = database
+            .scheduled_feed_ids()
+            .await?
             .iter()
             .filter_map(|id| Uuid::parse_str(id).ok())
             .collect();
     }
-    let view = feeds.writes.catalog.snapshot()?.podcasts_view();
-    let mut new: Vec<NewFeed> = view
-        .all()
-        .filter(|podcast| !podcast.podcast_blocked && !seeded.0.contains(&podcast.podcast_id))
-        .filter(|podcast| podcast.podcast_rss_feed_url.starts_with("http"))
-        .map(|podcast| {
-            let interval = seed_interval(podcast, now);
-            let offset = schedule::first_poll_offset(interval, podcast.podcast_id);
-            NewFeed {
-                podcast_id: podcast.podcast_id.to_string(),
-                feed_url: podcast.podcast_rss_feed_url.clone(),
-                release_window: None,
-                interval_seconds: interval.as_secs() as i64,
-                next_poll_at: now + chrono::Duration::from_std(offset).unwrap_or_default(),
-                ..NewFeed::default()
-            }
-        })
-        .collect();
-    let hubs = with_what_the_catalog_knows(feeds, &mut new, now);
-    let added = database.wait(database.schedule_feeds(&new))?;
-    seeded.0.extend(
+    let seed_feeds = feeds.clone();
+    let (new, hubs, mut known) = crate::runtime::blocking(move || {
+        let view = seed_feeds.writes.catalog.snapshot()?.podcasts_view();
+        let mut new: Vec<NewFeed> = view
+            .all()
+            .filter(|podcast| !podcast.podcast_blocked && !known.contains(&podcast.podcast_id))
+            .filter(|podcast| podcast.podcast_rss_feed_url.starts_with("http"))
+            .map(|podcast| {
+                let interval = seed_interval(podcast, now);
+                let offset = schedule::first_poll_offset(interval, podcast.podcast_id);
+                NewFeed {
+                    podcast_id: podcast.podcast_id.to_string(),
+                    feed_url: podcast.podcast_rss_feed_url.clone(),
+                    release_window: None,
+                    interval_seconds: interval.as_secs() as i64,
+                    next_poll_at: now + chrono::Duration::from_std(offset).unwrap_or_default(),
+                    ..NewFeed::default()
+                }
+            })
+            .collect();
+        let hubs = with_what_the_catalog_knows(&seed_feeds, &mut new, now);
+        Ok((new, hubs, known))
+    })
+    .await?;
+    let added = database.schedule_feeds(&new).await?;
+    known.extend(
         new.iter()
             .filter_map(|feed| Uuid::parse_str(&feed.podcast_id).ok()),
     );
+    let mut seeded = lock(&scheduler.seeded);
+    seeded.0.extend(known);
     seeded.1 = Some(Instant::now());
     Ok(Seeded { added, hubs })
 }
@@ -383,8 +395,7 @@ pub async fn run_cycle(feeds: &Feeds) -> AppResult<CycleReport> {
     let now = Utc::now();
     let mut seeded = 0;
     if seed_due(&feeds.scheduler) {
-        let seed_feeds = feeds.clone();
-        let done = crate::runtime::blocking(move || seed(&seed_feeds, now)).await?;
+        let done = seed(feeds, now).await?;
         seeded = done.added;
         if !done.hubs.is_empty() {
             websub::subscribe_all(&feeds.scheduler, done.hubs).await;
@@ -472,7 +483,16 @@ async fn poll(feeds: &Feeds, due: Vec<ScheduledFeed>) -> AppResult<CycleReport> 
         report: finished,
         subscribe,
         polls,
+        changes,
     } = crate::runtime::blocking(move || finish_cycle(&cycle_feeds, &due, &collected)).await?;
+    // The other nodes sharing the store apply the same changes to their copies (each
+    // node applies the log in its order, its own changes too, so recording after the
+    // catalog's turn is given back changes no node's outcome).
+    for change in &changes {
+        if let Err(error) = feeds.writes.cluster.record(change).await {
+            tracing::warn!(%error, "a polled feed is not in the change log: other nodes keep the old feed until they poll it");
+        }
+    }
     feeds.scheduler.database.record_polls(&polls).await?;
     record_feed_cycle(&finished, started.elapsed().as_secs_f64());
     if !subscribe.is_empty() {
@@ -488,6 +508,8 @@ struct StoredCycle {
     subscribe: Vec<(Uuid, FeedPolling)>,
     /// Each feed's next poll, for the schedule.
     polls: Vec<PollOutcome>,
+    /// What the cycle changed in the catalog, for the other nodes' copies.
+    changes: Vec<CatalogChange>,
 }
 
 /// Stores the cycle's feeds (when any answered with content, or podcasts were left
@@ -504,6 +526,7 @@ fn finish_cycle(
     let mut changed: HashSet<Uuid> = HashSet::new();
     // Feeds a stop left unstored: neither their polls nor their fetches are written.
     let mut unstored: HashSet<Uuid> = HashSet::new();
+    let mut changes = Vec::new();
     let any_gone = collected.fetches.iter().any(is_gone);
     let left_unindexed = !crate::feed_changes::unindexed(&feeds.writes.data_dir).is_empty();
     if !collected.batches.is_empty() || any_gone || left_unindexed {
@@ -530,12 +553,7 @@ fn finish_cycle(
                 publish(&mut catalog, &feeds.writes.catalog, stored.delta)?.generation;
         }
         drop(catalog);
-        // The other nodes sharing the store apply the same changes to their copies.
-        for change in &stored.changes {
-            if let Err(error) = feeds.writes.cluster.record(change) {
-                tracing::warn!(%error, "a polled feed is not in the change log: other nodes keep the old feed until they poll it");
-            }
-        }
+        changes = stored.changes;
     }
     let batches: HashMap<Uuid, &FeedBatch> = collected
         .batches
@@ -584,6 +602,7 @@ fn finish_cycle(
         report,
         subscribe,
         polls,
+        changes,
     })
 }
 

@@ -165,17 +165,15 @@ pub struct Transcriptions {
 
 /// Completes or fails one queued request, or hands it to the speech-to-text worker
 /// (where it stays `not_started` until the audio is transcribed).
-pub fn process_request(
+pub async fn process_request(
     transcriptions: &Transcriptions,
     team_id: &str,
     request_id: &str,
 ) -> AppResult<()> {
     let store = &transcriptions.store;
-    let Some(mut doc) = store.wait(store.get_doc::<TranscriptionRequest>(
-        DocKind::TranscriptionRequest,
-        Some(team_id),
-        request_id,
-    ))?
+    let Some(mut doc) = store
+        .get_doc::<TranscriptionRequest>(DocKind::TranscriptionRequest, Some(team_id), request_id)
+        .await?
     else {
         return Ok(());
     };
@@ -183,11 +181,10 @@ pub fn process_request(
         return Ok(());
     }
     let transcript = match Uuid::parse_str(&doc.value.episode_id) {
-        Ok(id) => transcriptions
-            .writes
-            .catalog
-            .snapshot()?
-            .transcript_by_episode(id)?,
+        Ok(id) => {
+            let catalog = transcriptions.writes.catalog.clone();
+            blocking(move || Ok(catalog.snapshot()?.transcript_by_episode(id)?)).await?
+        }
         Err(_) => None,
     };
     if transcript.is_none() && transcriptions.speech.has_engine() {
@@ -216,7 +213,7 @@ pub fn process_request(
     }
     doc.value.completed_at = Some(now);
     doc.updated_at = now;
-    store.wait(store.put_doc(DocKind::TranscriptionRequest, &doc))
+    store.put_doc(DocKind::TranscriptionRequest, &doc).await
 }
 
 /// Processes a request in the background.
@@ -227,9 +224,7 @@ pub fn spawn_processing(transcriptions: &Transcriptions, team_id: &str, request_
         request_id.to_owned(),
     );
     tokio::spawn(async move {
-        let outcome =
-            blocking(move || process_request(&transcriptions, &team_id, &request_id)).await;
-        if let Err(error) = outcome {
+        if let Err(error) = process_request(&transcriptions, &team_id, &request_id).await {
             tracing::warn!(%error, "transcription request processing failed");
         }
     });
@@ -280,16 +275,19 @@ pub struct TranscriptionRunReport {
 
 /// The worker pass: processes queued requests and requests the new episodes of
 /// followed podcasts. A request or follow that fails is recorded and the others go on.
-pub fn run_transcriptions(transcriptions: &Transcriptions) -> AppResult<TranscriptionRunReport> {
+pub async fn run_transcriptions(
+    transcriptions: &Transcriptions,
+) -> AppResult<TranscriptionRunReport> {
     let mut report = TranscriptionRunReport::default();
     let store = &transcriptions.store;
-    let queued: Vec<Stored<TranscriptionRequest>> =
-        store.wait(store.list_docs(DocKind::TranscriptionRequest, &DocFilter::default()))?;
+    let queued: Vec<Stored<TranscriptionRequest>> = store
+        .list_docs(DocKind::TranscriptionRequest, &DocFilter::default())
+        .await?;
     for doc in queued
         .iter()
         .filter(|doc| doc.value.status == "not_started")
     {
-        if let Err(error) = process_request(transcriptions, &doc.team_id, &doc.id) {
+        if let Err(error) = process_request(transcriptions, &doc.team_id, &doc.id).await {
             report.failures.push(JobFailure::new(
                 "transcription request",
                 Some(&doc.team_id),
@@ -298,10 +296,11 @@ pub fn run_transcriptions(transcriptions: &Transcriptions) -> AppResult<Transcri
             ));
         }
     }
-    let follows: Vec<Stored<PodcastFollow>> =
-        store.wait(store.list_docs(DocKind::TranscriptionFollow, &DocFilter::default()))?;
+    let follows: Vec<Stored<PodcastFollow>> = store
+        .list_docs(DocKind::TranscriptionFollow, &DocFilter::default())
+        .await?;
     for follow in follows {
-        if let Err(error) = follow_podcast(transcriptions, &follow, &mut report.created) {
+        if let Err(error) = follow_podcast(transcriptions, &follow, &mut report.created).await {
             report.failures.push(JobFailure::new(
                 "transcription follow",
                 Some(&follow.team_id),
@@ -311,10 +310,8 @@ pub fn run_transcriptions(transcriptions: &Transcriptions) -> AppResult<Transcri
         }
     }
     report.queued = store
-        .wait(store.list_docs::<TranscriptionRequest>(
-            DocKind::TranscriptionRequest,
-            &DocFilter::default(),
-        ))?
+        .list_docs::<TranscriptionRequest>(DocKind::TranscriptionRequest, &DocFilter::default())
+        .await?
         .iter()
         .filter(|doc| doc.value.status == "not_started" || doc.value.status == "in_progress")
         .count() as u64;
@@ -322,7 +319,7 @@ pub fn run_transcriptions(transcriptions: &Transcriptions) -> AppResult<Transcri
 }
 
 /// Requests the new episodes of one followed podcast.
-fn follow_podcast(
+async fn follow_podcast(
     transcriptions: &Transcriptions,
     follow: &Stored<PodcastFollow>,
     created: &mut u64,
@@ -330,32 +327,31 @@ fn follow_podcast(
     let Ok(id) = Uuid::parse_str(&follow.value.podcast_id) else {
         return Ok(());
     };
-    let Some(podcast) = transcriptions
-        .writes
-        .catalog
-        .snapshot()?
-        .podcast_by_id(id)?
-    else {
+    let (catalog, since) = (transcriptions.writes.catalog.clone(), follow.value.since);
+    let found = blocking(move || {
+        let Some(podcast) = catalog.snapshot()?.podcast_by_id(id)? else {
+            return Ok(None);
+        };
+        let episodes = episodes_for(&catalog, &podcast, "since", since)?;
+        Ok(Some((podcast, episodes)))
+    })
+    .await?;
+    let Some((podcast, episodes)) = found else {
         return Ok(());
     };
-    for episode in episodes_for(
-        &transcriptions.writes.catalog,
-        &podcast,
-        "since",
-        follow.value.since,
-    )? {
+    let store = &transcriptions.store;
+    for episode in episodes {
         let episode_id = episode.episode_id.to_string();
-        let store = &transcriptions.store;
-        if store
-            .wait(team_requests(store, &follow.team_id))?
+        if team_requests(store, &follow.team_id)
+            .await?
             .iter()
             .any(|r| r.episode_id == episode_id)
         {
             continue;
         }
         let request = new_request(&podcast, &episode, &follow.value.requested_by_user_id);
-        store.wait(save_request(store, &follow.team_id, &request))?;
-        process_request(transcriptions, &follow.team_id, &request.request_id)?;
+        save_request(store, &follow.team_id, &request).await?;
+        process_request(transcriptions, &follow.team_id, &request.request_id).await?;
         *created += 1;
     }
     Ok(())

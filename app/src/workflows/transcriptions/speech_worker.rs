@@ -271,7 +271,12 @@ fn transcribe_episode(
                 episode: Box::new(episode.clone()),
                 transcript: Box::new(record.clone()),
             };
-            if let Err(error) = writes.cluster.record(&change) {
+            // The speech worker's own thread waits for the store here, at its edge.
+            if let Err(error) = writes
+                .cluster
+                .database()
+                .wait(writes.cluster.record(&change))
+            {
                 tracing::warn!(%error, "the transcript is not in the change log: other nodes index it at their next full build");
             }
             index_updates.submit(&writes.data_dir, &writes.catalog, episode, record);
