@@ -315,6 +315,8 @@ for kind in search api; do
           continue
         fi
         echo "loopback-cluster: $name stopped while starting:" >&2
+        # Its error line first: with RUST_BACKTRACE a backtrace follows it.
+        grep -m 3 -E "^error|panicked" "$out/logs/$name.log" >&2
         tail -n 20 "$out/logs/$name.log" >&2
         exit 1
       fi
@@ -368,7 +370,10 @@ def stopped():
             os.kill(pid, 0)
         except ProcessLookupError:
             with open(f"{out}/logs/{name}.log", errors="replace") as f:
-                return f"{name} (pid {pid}) stopped:\n" + "".join(f.readlines()[-20:])
+                lines = f.readlines()
+            # Its error line first: with RUST_BACKTRACE a backtrace follows it.
+            first = [line for line in lines if line.startswith("error") or "panicked" in line][:3]
+            return f"{name} (pid {pid}) stopped:\n" + "".join(first + lines[-20:])
     return None
 
 

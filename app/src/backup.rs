@@ -81,7 +81,15 @@ pub fn write_control_file(data_dir: &Path, address: &str) -> AppResult<ControlFi
         pid: std::process::id(),
     };
     let path = data_dir.join(CONTROL_FILE);
-    let temporary = data_dir.join(format!("{CONTROL_FILE}.tmp"));
+    // A temporary file of this writer's own: two servers sharing a data directory (the
+    // API nodes of a cluster on one host) start together, and with one shared name the
+    // second rename found the first had already moved the file away.
+    // (Its name is not the token: a directory listing would show it.)
+    let temporary = data_dir.join(format!(
+        "{CONTROL_FILE}.{}.{}.tmp",
+        std::process::id(),
+        uuid::Uuid::new_v4().simple()
+    ));
     let bytes = serde_json::to_vec_pretty(&control).map_err(AppError::internal)?;
     let mut options = fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
@@ -91,6 +99,9 @@ pub fn write_control_file(data_dir: &Path, address: &str) -> AppResult<ControlFi
         .open(&temporary)
         .and_then(|mut file| file.write_all(&bytes).and_then(|()| file.sync_all()))
         .and_then(|()| fs::rename(&temporary, &path));
+    if written.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
     written
         .map_err(|error| AppError::Internal(format!("cannot write {}: {error}", path.display())))?;
     Ok(ControlFileGuard {
@@ -344,6 +355,41 @@ mod tests {
         drop(first);
         let left = read_control_file(dir.path()).unwrap().unwrap();
         assert_eq!(left.address, "127.0.0.1:2");
+    }
+
+    #[test]
+    fn servers_starting_together_on_one_data_dir_all_write_their_control_file() {
+        // The API nodes of a cluster on one host share a data directory and start at
+        // the same moment; with one temporary name for all, a node's rename found the
+        // file moved away by another's and the node stopped while starting.
+        let dir = tempfile::tempdir().unwrap();
+        for _round in 0..20 {
+            let start = std::sync::Barrier::new(4);
+            let written: Vec<AppResult<ControlFileGuard>> = std::thread::scope(|scope| {
+                let writers: Vec<_> = (0..4)
+                    .map(|n| {
+                        let (start, dir) = (&start, dir.path());
+                        scope.spawn(move || {
+                            start.wait();
+                            write_control_file(dir, &format!("127.0.0.1:{n}"))
+                        })
+                    })
+                    .collect();
+                writers.into_iter().map(|w| w.join().unwrap()).collect()
+            });
+            let guards: Vec<ControlFileGuard> = written
+                .into_iter()
+                .map(|guard| guard.expect("every server writes its control file"))
+                .collect();
+            let control = read_control_file(dir.path()).unwrap().unwrap();
+            assert!(guards.iter().any(|guard| guard.token == control.token));
+            let mut names: Vec<String> = fs::read_dir(dir.path())
+                .unwrap()
+                .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            assert_eq!(names, [CONTROL_FILE], "no temporary file is left");
+        }
     }
 
     #[test]

@@ -271,6 +271,7 @@ async fn similar_by_text<R: StepRunner>(
     let source = RelatedSource {
         centroid: None,
         show: None,
+        genres: None,
         ..source
     };
     let answers = runner
@@ -293,13 +294,17 @@ async fn similar_by_text_and_genres<R: StepRunner>(
     source: RelatedSource,
     limit: usize,
 ) -> Result<Vec<PodcastHit>> {
+    let named: HashSet<String> = match source.genres.clone() {
+        Some(genres) => genres.into_iter().collect(),
+        // A search node that predates the source's genres: its home shard tells them.
+        None => podcasts_by_ids(runner, &[podcast])
+            .await?
+            .into_iter()
+            .next()
+            .map(|hit| hit.genres.into_iter().collect())
+            .unwrap_or_default(),
+    };
     let candidates = similar_by_text(runner, podcast, source, TEXT_AND_GENRES_DEPTH).await?;
-    let named: HashSet<String> = podcasts_by_ids(runner, &[podcast])
-        .await?
-        .into_iter()
-        .next()
-        .map(|hit| hit.genres.into_iter().collect())
-        .unwrap_or_default();
     let best = candidates
         .iter()
         .map(|hit| hit.score)

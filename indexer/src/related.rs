@@ -120,6 +120,11 @@ pub struct RelatedSource {
     pub language: Option<String>,
     pub title: Option<String>,
     pub description: Option<String>,
+    /// Its genres, for related podcasts without vectors
+    /// ([`RelatedMethod::TextAndGenres`]); absent from a node that predates them, and
+    /// then looked up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub genres: Option<Vec<String>>,
 }
 
 /// The related source of `podcast_id` (with its show vector when `shows`), when one of
@@ -164,6 +169,12 @@ pub(crate) fn source_of(
             language: text(fields.searched_language),
             title: text(fields.title_stored),
             description: text(fields.description_stored),
+            genres: Some(
+                source
+                    .get_all(fields.genres)
+                    .filter_map(|value| value.as_str().map(str::to_owned))
+                    .collect(),
+            ),
         }));
     }
     Ok(None)

@@ -24,6 +24,7 @@ import csv
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import sqlite3
@@ -62,18 +63,31 @@ def call(url: str, body=None, headers=None, timeout=10):
 
 
 def _log_tails(logs: Path, lines: int = 30) -> str:
-    """The end of each process's log, and any panic in it: the cluster's folder, logs
-    included, goes when `up` fails, and a node's panic is only written there."""
+    """The end of each process's log, and any panic or error line in it: the cluster's
+    folder, logs included, goes when `up` fails, and a node's error is only written
+    there (with RUST_BACKTRACE, above a backtrace longer than the tail)."""
     tails = []
     for log in sorted(logs.glob("*.log")) if logs.is_dir() else []:
         text = log.read_text(errors="replace").splitlines()
-        panics = [line for line in text if "panicked" in line]
+        panics = [line for line in text if "panicked" in line or line.startswith("error")]
         tails.append(f"--- {log.name}\n" + "\n".join(panics[:5] + text[-lines:]))
     return "\n".join(tails)
 
 
+def _log_warnings(logs: Path, lines: int = 40) -> str:
+    """The last warnings and errors of each node's log."""
+    said = []
+    for log in sorted(logs.glob("*.log")) if logs.is_dir() else []:
+        plain = re.sub(r"\x1b\[[0-9;]*m", "", log.read_text(errors="replace"))
+        text = [line for line in plain.splitlines()
+                if " WARN " in line or " ERROR " in line or "panicked" in line or line.startswith("error")]
+        if text:
+            said.append(f"--- {log.name}\n" + "\n".join(text[-lines:]))
+    return "\n".join(said)
+
+
 @pytest.fixture(scope="module")
-def cluster():
+def cluster(request):
     out = Path(tempfile.mkdtemp(prefix="podlens-loopback-"))
     env = dict(os.environ, PODLENS_BIN=str(_binary()))
     podcasts = os.environ.get("PODLENS_CLUSTER_PODCASTS", "120")
@@ -92,6 +106,9 @@ def cluster():
     described["out"] = out
     described["bin"] = env["PODLENS_BIN"]
     yield described
+    if request.session.testsfailed:
+        # The folder goes below: what the nodes said about a failure is printed first.
+        print("\n" + _log_warnings(out / "logs"))
     started = time.monotonic()
     down = subprocess.run([str(SCRIPT), "down", "--out", str(out)], capture_output=True, text=True)
     print(f"down in {time.monotonic() - started:.0f} s: {down.stdout.strip()}")
