@@ -172,7 +172,8 @@ pub fn stage_copy(data_dir: &Path, app: &Database) -> AppResult<StagedCopy> {
 
 fn fill_staging(data_dir: &Path, staging: &Path, app: &Database) -> AppResult<Option<u64>> {
     if app.backend() == Backend::Sqlite {
-        app.copy_to(&staging.join(APP_DATABASE_FILE))
+        // The backup runs on a blocking thread: it waits for the store here.
+        app.wait(app.copy_to(&staging.join(APP_DATABASE_FILE)))
             .map_err(|error| {
                 AppError::Internal(format!("cannot copy the application store: {error}"))
             })?;

@@ -423,7 +423,7 @@ impl Database {
     /// Copies the SQLite store into a new file at `target` (a consistent copy while
     /// others read and write: `VACUUM INTO`). Refused for PostgreSQL, which has
     /// `pg_dump`.
-    pub fn copy_to(&self, target: &Path) -> Result<(), StoreError> {
+    pub async fn copy_to(&self, target: &Path) -> Result<(), StoreError> {
         if self.backend != Backend::Sqlite {
             return Err(StoreError::Open(
                 "the application store is PostgreSQL: back it up with pg_dump".into(),
@@ -432,12 +432,8 @@ impl Database {
         let target = target.to_str().ok_or_else(|| {
             StoreError::Open(format!("cannot copy to {}: not UTF-8", target.display()))
         })?;
-        self.wait(async {
-            sqlx::query("VACUUM INTO $1")
-                .bind(target)
-                .execute(&self.pool)
-                .await
-        })?;
+        self.run(sqlx::query("VACUUM INTO $1").bind(target).execute(&self.pool))
+            .await?;
         Ok(())
     }
 }
