@@ -432,8 +432,12 @@ impl Database {
         let target = target.to_str().ok_or_else(|| {
             StoreError::Open(format!("cannot copy to {}: not UTF-8", target.display()))
         })?;
-        self.run(sqlx::query("VACUUM INTO $1").bind(target).execute(&self.pool))
-            .await?;
+        self.run(
+            sqlx::query("VACUUM INTO $1")
+                .bind(target)
+                .execute(&self.pool),
+        )
+        .await?;
         Ok(())
     }
 }
