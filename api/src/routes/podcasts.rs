@@ -4,25 +4,22 @@
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::routing::get;
-use podlens_data::snapshot::PersonsQuery;
-use podlens_model::catalog::PodcastRecord;
 use podlens_model::entities::{
-    LatestPodcastsResponse, PodcastEpisodesResponse, PodcastGuest, PodcastGuests,
-    PodcastGuestsResponse, PodcastLookupResponse, PodcastResponse, RelatedPodcasts,
-    RelatedPodcastsResponse,
+    LatestPodcastsResponse, PodcastEpisodesResponse, PodcastGuestsResponse, PodcastLookupResponse,
+    PodcastResponse, RelatedPodcastsResponse,
 };
-use podlens_model::enums::PersonType;
 use serde::Deserialize;
 
 use crate::auth::Caller;
 use crate::envelope::Envelope;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::ApiQuery;
 use crate::routes::lookup;
 use crate::state::{AppState, blocking};
 use podlens_app::convert;
 use podlens_app::workflows::directory::{DirectoryQuery, DirectoryResponse};
 use podlens_app::workflows::podcast_episodes::EpisodesParams;
+use podlens_app::workflows::podcast_pages::GuestsParams;
 use podlens_app::workflows::podcasts_by_ids::{
     LookupQuery, MultiplePodcastsResponse, PodcastsByIdsQuery,
 };
@@ -200,9 +197,6 @@ pub async fn episodes(
     Ok(Envelope(page.await?))
 }
 
-/// How many related podcasts are returned.
-const RELATED_LIMIT: usize = 10;
-
 /// Podcasts similar to this one.
 #[utoipa::path(get, path = "/api/v1/podcasts/{podcastIdOrSlug}/related-podcasts", tag = "podcasts",
     params(("podcastIdOrSlug" = String, Path)),
@@ -211,48 +205,7 @@ pub async fn related(
     State(state): State<AppState>,
     Path(id_or_slug): Path<String>,
 ) -> ApiResult<Envelope<RelatedPodcastsResponse>> {
-    let lookup_state = state.clone();
-    let record =
-        blocking(move || lookup::podcast_by_id_or_slug(&lookup_state, &id_or_slug)).await?;
-    let related_podcasts = related_podcasts(&state, &record).await?;
-    Ok(Envelope(RelatedPodcastsResponse {
-        podcast: convert::podcast_summary(&record),
-        related_podcasts,
-    }))
-}
-
-/// The podcasts most similar to `record` in the search index: the engine ranks them,
-/// the catalog's snapshot names them (on a blocking thread).
-pub(crate) async fn related_podcasts(
-    state: &AppState,
-    record: &PodcastRecord,
-) -> ApiResult<RelatedPodcasts> {
-    let hits = state
-        .engine
-        .related_podcasts(record.podcast_id, RELATED_LIMIT)
-        .await?;
-    let ids: Vec<_> = hits.iter().map(|hit| hit.podcast_id).collect();
-    let catalog = state.catalog.clone();
-    let similar_podcasts = blocking(move || {
-        let found = catalog.snapshot()?.podcasts_by_ids(&ids)?;
-        Ok(ids
-            .iter()
-            .filter_map(|id| found.iter().find(|record| record.podcast_id == *id))
-            .map(convert::podcast_summary)
-            .collect())
-    })
-    .await?;
-    Ok(RelatedPodcasts {
-        podcast_id: record.podcast_id.to_string(),
-        similar_podcasts,
-    })
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GuestsParams {
-    since_days: Option<u32>,
-    role: Option<String>,
+    Ok(Envelope(state.podcast_pages().related(id_or_slug).await?))
 }
 
 /// The people heard on a podcast (from its feed's `podcast:person` tags).
@@ -265,62 +218,7 @@ pub async fn guests(
     Path(id_or_slug): Path<String>,
     ApiQuery(params): ApiQuery<GuestsParams>,
 ) -> ApiResult<Envelope<PodcastGuestsResponse>> {
-    if let Some(role) = params.role.as_deref()
-        && !matches!(role, "guest" | "host" | "unknown")
-    {
-        return Err(ApiError::BadRequest(format!(
-            "role must be guest, host or unknown, got \"{role}\""
-        )));
-    }
-    blocking(move || {
-        let record = lookup::podcast_by_id_or_slug(&state, &id_or_slug)?;
-        Ok(Envelope(PodcastGuestsResponse {
-            podcast: convert::podcast_summary(&record),
-            guests: podcast_guests(&state, &record, params.since_days, params.role.clone())?,
-        }))
-    })
-    .await
-}
-
-/// The hosts and guests of `record`'s episodes (of the last `since_days` days when
-/// given), of one `role` when given.
-pub(crate) fn podcast_guests(
-    state: &AppState,
-    record: &PodcastRecord,
-    since_days: Option<u32>,
-    role: Option<String>,
-) -> ApiResult<PodcastGuests> {
-    let query = PersonsQuery {
-        // A window reaching past the first representable day covers every episode.
-        since: since_days.and_then(|days| {
-            chrono::TimeDelta::try_days(i64::from(days))
-                .and_then(|window| chrono::Utc::now().checked_sub_signed(window))
-        }),
-        role,
-    };
-    let summary = state
-        .catalog
-        .snapshot()?
-        .podcast_persons(record.podcast_id, &query)?;
-    let guests = summary
-        .persons
-        .into_iter()
-        .filter_map(|person| {
-            Some(PodcastGuest {
-                person_type: PersonType::parse(&person.person_type).unwrap_or(PersonType::Unknown),
-                name: person.name,
-                image_url: person.image_url,
-                appearances_count: person.appearances_count,
-                most_recent_appearance_date: person.most_recent_appearance_date?,
-                oldest_appearance_date: person.oldest_appearance_date?,
-            })
-        })
-        .collect();
-    Ok(PodcastGuests {
-        episodes_count: summary.episodes_count,
-        episodes_with_guests_count: summary.episodes_with_guests_count,
-        most_recent_episode_date: summary.most_recent_episode_date,
-        oldest_episode_date: summary.oldest_episode_date,
-        guests,
-    })
+    Ok(Envelope(
+        state.podcast_pages().guests(id_or_slug, params).await?,
+    ))
 }

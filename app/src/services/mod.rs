@@ -431,6 +431,16 @@ impl App {
         }
     }
 
+    /// A podcast's pages: ratings, YouTube, sponsors, guests, related podcasts, and
+    /// everything in one.
+    pub fn podcast_pages(&self) -> crate::workflows::podcast_pages::PodcastPages {
+        crate::workflows::podcast_pages::PodcastPages {
+            catalog: self.catalog.clone(),
+            engine: self.engine.clone(),
+            metering: self.metering(),
+        }
+    }
+
     /// Podcasts by id.
     pub fn podcasts_by_ids(&self) -> crate::workflows::podcasts_by_ids::PodcastsByIds {
         crate::workflows::podcasts_by_ids::PodcastsByIds {

@@ -29,6 +29,7 @@ pub mod outreach;
 pub mod outreach_templates;
 pub mod passages;
 pub mod podcast_episodes;
+pub mod podcast_pages;
 pub mod podcasts_by_ids;
 pub mod polling;
 pub mod project_lists;

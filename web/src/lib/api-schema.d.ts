@@ -3122,6 +3122,7 @@ export interface components {
             podcastId: string;
             subScores: components["schemas"]["AuthoritySubScores"];
         };
+        /** @description A podcast's authority score (0–100) and its four sub-scores. */
         AuthorityScoreResponse: {
             authorityScore: components["schemas"]["AuthorityScoreSummary"];
             /** Format: double */
