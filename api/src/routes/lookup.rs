@@ -1,18 +1,14 @@
-//! Finding the podcast or episode a path names, with the 404s the routes share.
+//! Finding the podcast or episode a path names (404 for an unknown one).
 
 use podlens_model::catalog::{EpisodeRecord, PodcastRecord};
 use uuid::Uuid;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::state::AppState;
 
 /// The podcast named by an id or a slug, or 404.
 pub fn podcast_by_id_or_slug(state: &AppState, id_or_slug: &str) -> ApiResult<PodcastRecord> {
     Ok(state.catalog.podcast(id_or_slug)?)
-}
-
-pub fn podcast_not_found(id_or_slug: &str) -> ApiError {
-    podlens_app::catalog::podcast_not_found(id_or_slug).into()
 }
 
 /// The episode with this id, or 400 for a malformed id and 404 for an unknown one.

@@ -14,9 +14,7 @@ use crate::auth::Caller;
 use crate::envelope::Envelope;
 use crate::error::ApiResult;
 use crate::extract::ApiQuery;
-use crate::routes::lookup;
-use crate::state::{AppState, blocking};
-use podlens_app::convert;
+use crate::state::AppState;
 use podlens_app::workflows::directory::{DirectoryQuery, DirectoryResponse};
 use podlens_app::workflows::podcast_episodes::EpisodesParams;
 use podlens_app::workflows::podcast_pages::GuestsParams;
@@ -68,14 +66,8 @@ pub async fn details(
     caller: Caller,
     Path(id_or_slug): Path<String>,
 ) -> ApiResult<Envelope<PodcastResponse>> {
-    let plan = caller.plan;
-    blocking(move || {
-        let record = lookup::podcast_by_id_or_slug(&state, &id_or_slug)?;
-        Ok(Envelope(PodcastResponse {
-            podcast: state.catalog.podcast_details(&record, plan)?,
-        }))
-    })
-    .await
+    let podcast = state.podcast_pages().details(caller.plan, id_or_slug);
+    Ok(Envelope(podcast.await?))
 }
 
 #[derive(Debug, Deserialize)]
@@ -93,18 +85,10 @@ pub async fn by_feed_url(
     caller: Caller,
     ApiQuery(query): ApiQuery<FeedUrlQuery>,
 ) -> ApiResult<Envelope<PodcastResponse>> {
-    let plan = caller.plan;
-    blocking(move || {
-        let record = state
-            .catalog
-            .snapshot()?
-            .podcast_by_feed_url(&query.rss_feed_url)?
-            .ok_or_else(|| lookup::podcast_not_found(&query.rss_feed_url))?;
-        Ok(Envelope(PodcastResponse {
-            podcast: state.catalog.podcast_details(&record, plan)?,
-        }))
-    })
-    .await
+    let podcast = state
+        .podcast_pages()
+        .by_feed_url(caller.plan, query.rss_feed_url);
+    Ok(Envelope(podcast.await?))
 }
 
 /// Query of `GET /api/v1/podcasts/multiple`: repeated `podcastIds`, `details`.
@@ -149,9 +133,6 @@ pub struct LatestQuery {
     has_transcripts: Option<bool>,
 }
 
-/// How many podcasts the latest list holds.
-const LATEST_PODCASTS: u64 = 100;
-
 /// The podcasts that published most recently.
 #[utoipa::path(get, path = "/api/v1/podcasts/latest", tag = "podcasts",
     params(("hasTranscripts" = Option<bool>, Query)),
@@ -160,24 +141,8 @@ pub async fn latest(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<LatestQuery>,
 ) -> ApiResult<Envelope<LatestPodcastsResponse>> {
-    blocking(move || {
-        let snapshot = state.catalog.snapshot()?;
-        let records = snapshot.latest_podcasts(query.has_transcripts, LATEST_PODCASTS)?;
-        let ids: Vec<uuid::Uuid> = records.iter().map(|record| record.podcast_id).collect();
-        let scores = snapshot.authority_scores(&ids)?;
-        Ok(Envelope(LatestPodcastsResponse {
-            podcasts: records
-                .iter()
-                .map(|record| {
-                    let mut summary = convert::podcast_summary(record);
-                    summary.authority_score =
-                        scores.get(&record.podcast_id).map(convert::score_summary);
-                    summary
-                })
-                .collect(),
-        }))
-    })
-    .await
+    let latest = state.podcast_pages().latest(query.has_transcripts);
+    Ok(Envelope(latest.await?))
 }
 
 /// A page of a podcast's episodes, newest first.

@@ -1,7 +1,8 @@
-//! A podcast's pages beyond its details: contacts, social profiles, authority score,
-//! ratings, YouTube channels, sponsors, guests and hosts, related podcasts, and all of
-//! it in one answer (`/all-details`), composed from the same functions under the same
-//! plan rules, so the one answer never disagrees with the endpoints it gathers.
+//! A podcast's pages: its details (by id, slug or feed URL), contacts, social profiles,
+//! authority score, ratings, YouTube channels, sponsors, guests and hosts, related
+//! podcasts, and all of it in one answer (`/all-details`), composed from the same
+//! functions under the same plan rules, so the one answer never disagrees with the
+//! endpoints it gathers; and the podcasts that published most recently.
 
 use std::sync::Arc;
 
@@ -9,13 +10,13 @@ use podlens_data::PlatformLookupRow;
 use podlens_data::snapshot::{EpisodesQuery, PersonsQuery, SponsorWindow};
 use podlens_model::catalog::PodcastRecord;
 use podlens_model::entities::{
-    AppleReview, AuthorityScoreDetails, AuthorityScoreSummary, CastboxStats, MonthlyEpisodeCounts,
-    PodcastAllDetails, PodcastAllDetailsResponse, PodcastContacts, PodcastContactsResponse,
-    PodcastGuest, PodcastGuests, PodcastGuestsResponse, PodcastReviews, PodcastReviewsResponse,
-    PodcastSocialMedia, PodcastSocialMediaResponse, PodcastSponsor, PodcastSponsors,
-    PodcastSponsorsResponse, PodcastSummary, PodcastYoutubeData, PublishingHistory,
-    RelatedPodcasts, RelatedPodcastsResponse, SocialMediaLink, SpotifyReview, YoutubeChannel,
-    YoutubeThumbnails,
+    AppleReview, AuthorityScoreDetails, AuthorityScoreSummary, CastboxStats,
+    LatestPodcastsResponse, MonthlyEpisodeCounts, PodcastAllDetails, PodcastAllDetailsResponse,
+    PodcastContacts, PodcastContactsResponse, PodcastGuest, PodcastGuests, PodcastGuestsResponse,
+    PodcastResponse, PodcastReviews, PodcastReviewsResponse, PodcastSocialMedia,
+    PodcastSocialMediaResponse, PodcastSponsor, PodcastSponsors, PodcastSponsorsResponse,
+    PodcastSummary, PodcastYoutubeData, PublishingHistory, RelatedPodcasts,
+    RelatedPodcastsResponse, SocialMediaLink, SpotifyReview, YoutubeChannel, YoutubeThumbnails,
 };
 use podlens_model::enums::{PersonType, SponsorType};
 use podlens_model::{Plan, SocialKind, publishing};
@@ -40,6 +41,8 @@ const MAX_SINCE_DAYS: i64 = 3650;
 const RECENT_EPISODES: u64 = 10;
 /// Chart positions listed in all the details (of the podcast's latest chart day).
 const CHART_POSITIONS: usize = 100;
+/// How many podcasts the latest list holds.
+const LATEST_PODCASTS: u64 = 100;
 
 /// A podcast's pages.
 #[derive(Clone)]
@@ -95,6 +98,56 @@ impl PodcastPages {
         blocking(move || {
             let record = catalog.podcast(&id_or_slug)?;
             page(&catalog, &record)
+        })
+        .await
+    }
+
+    /// A podcast's full details, as `plan` sees them.
+    pub async fn details(self, plan: Plan, id_or_slug: String) -> AppResult<PodcastResponse> {
+        self.on_record(id_or_slug, move |catalog, record| {
+            Ok(PodcastResponse {
+                podcast: catalog.podcast_details(record, plan)?,
+            })
+        })
+        .await
+    }
+
+    /// The podcast of the RSS feed `feed_url`, as `plan` sees it; `NotFound` for a feed
+    /// the catalog does not have.
+    pub async fn by_feed_url(self, plan: Plan, feed_url: String) -> AppResult<PodcastResponse> {
+        let catalog = self.catalog.clone();
+        blocking(move || {
+            let record = catalog
+                .snapshot()?
+                .podcast_by_feed_url(&feed_url)?
+                .ok_or_else(|| crate::catalog::podcast_not_found(&feed_url))?;
+            Ok(PodcastResponse {
+                podcast: catalog.podcast_details(&record, plan)?,
+            })
+        })
+        .await
+    }
+
+    /// The podcasts that published most recently (with a transcript only, or without,
+    /// when `has_transcripts` says so), each with its authority score.
+    pub async fn latest(self, has_transcripts: Option<bool>) -> AppResult<LatestPodcastsResponse> {
+        let catalog = self.catalog.clone();
+        blocking(move || {
+            let snapshot = catalog.snapshot()?;
+            let records = snapshot.latest_podcasts(has_transcripts, LATEST_PODCASTS)?;
+            let ids: Vec<uuid::Uuid> = records.iter().map(|record| record.podcast_id).collect();
+            let scores = snapshot.authority_scores(&ids)?;
+            Ok(LatestPodcastsResponse {
+                podcasts: records
+                    .iter()
+                    .map(|record| {
+                        let mut summary = convert::podcast_summary(record);
+                        summary.authority_score =
+                            scores.get(&record.podcast_id).map(convert::score_summary);
+                        summary
+                    })
+                    .collect(),
+            })
         })
         .await
     }
