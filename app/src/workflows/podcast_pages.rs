@@ -231,9 +231,10 @@ impl PodcastPages {
     pub async fn reviews(self, id_or_slug: String) -> AppResult<PodcastReviewsResponse> {
         self.on_record(id_or_slug, |catalog, record| {
             let at = lookups_time(catalog, record)?;
+            let lookups = catalog.snapshot()?.platform_lookups(record.podcast_id)?;
             Ok(PodcastReviewsResponse {
                 podcast: catalog.podcast_summary(record)?,
-                podcast_reviews: podcast_reviews(catalog, record, at)?,
+                podcast_reviews: podcast_reviews(record, &lookups, at),
             })
         })
         .await
@@ -247,7 +248,12 @@ impl PodcastPages {
                 podcast: catalog.podcast_summary(record)?,
                 youtube_data: PodcastYoutubeData {
                     podcast_id: record.podcast_id.to_string(),
-                    youtube_data: youtube_channels(catalog, record, at)?,
+                    youtube_data: youtube_channels(
+                        record,
+                        &catalog.snapshot()?.platform_lookups(record.podcast_id)?,
+                        &catalog.social_links(record)?,
+                        at,
+                    ),
                 },
             })
         })
@@ -418,6 +424,9 @@ fn compose(
         CHART_POSITIONS,
     )?;
     let at = lookups_time(catalog, record)?;
+    // Read once for the ratings and the YouTube channels both.
+    let lookups = snapshot.platform_lookups(record.podcast_id)?;
+    let youtube = youtube_channels(record, &lookups, &links, at);
     let publishing_history = if with_history {
         let dates = snapshot.episode_dates(record.podcast_id)?;
         let history = publishing::publishing_history(&dates, chrono::Utc::now());
@@ -437,14 +446,14 @@ fn compose(
         recent_episodes: Some(recent_episodes),
         contacts,
         guests: Some(podcast_guests(catalog, record, None, None)?),
-        reviews: Some(podcast_reviews(catalog, record, at)?),
+        reviews: Some(podcast_reviews(record, &lookups, at)),
         social_media: Some(social_media(record, links)),
         sponsors: Some(sponsors),
         related_podcasts: related,
         chart_positions: Some(chart_positions),
         youtube_data: Some(PodcastYoutubeData {
             podcast_id: record.podcast_id.to_string(),
-            youtube_data: youtube_channels(catalog, record, at)?,
+            youtube_data: youtube,
         }),
         publishing_history,
         podcast,
@@ -472,15 +481,14 @@ fn lookup_of<'a>(rows: &'a [PlatformLookupRow], platform: &str) -> Option<&'a Pl
 
 /// Ratings from the platform lookups.
 fn podcast_reviews(
-    catalog: &CatalogReader,
     record: &PodcastRecord,
+    lookups: &[PlatformLookupRow],
     scraped_at: chrono::DateTime<chrono::Utc>,
-) -> AppResult<PodcastReviews> {
-    let lookups = catalog.snapshot()?.platform_lookups(record.podcast_id)?;
-    let apple_id = lookup_of(&lookups, "apple")
+) -> PodcastReviews {
+    let apple_id = lookup_of(lookups, "apple")
         .and_then(|row| row.lookup_key.parse().ok())
         .unwrap_or_else(|| convert::apple_id_number(record));
-    let apple = lookup_of(&lookups, "apple").map(|row| AppleReview {
+    let apple = lookup_of(lookups, "apple").map(|row| AppleReview {
         apple_id,
         scraped_at,
         country: "us".into(),
@@ -492,18 +500,18 @@ fn podcast_reviews(
         four_star_count: 0,
         five_star_count: 0,
     });
-    let spotify = lookup_of(&lookups, "spotify").map(|row| SpotifyReview {
+    let spotify = lookup_of(lookups, "spotify").map(|row| SpotifyReview {
         spotify_id: row.lookup_key.clone(),
         scraped_at,
         reviews_count: row.ratings_count.unwrap_or(0),
         rating: row.rating,
     });
-    let castbox = lookup_of(&lookups, "castbox").map(|row| CastboxStats {
+    let castbox = lookup_of(lookups, "castbox").map(|row| CastboxStats {
         scraped_at,
         plays: row.plays.unwrap_or(0),
         subscribers: row.subscribers.or(row.followers).unwrap_or(0),
     });
-    Ok(PodcastReviews {
+    PodcastReviews {
         podcast_id: record.podcast_id.to_string(),
         apple_id,
         spotify_id: record
@@ -515,7 +523,7 @@ fn podcast_reviews(
         apple_podcasts_review_text: None,
         spotify_review: spotify,
         castbox,
-    })
+    }
 }
 
 /// When the podcast's lookups were imported: the time its score was computed from
@@ -535,13 +543,12 @@ fn lookups_time(
 /// The YouTube channels of a podcast: the channel links found for it, with the
 /// subscribers and views of the YouTube lookup.
 fn youtube_channels(
-    catalog: &CatalogReader,
     record: &PodcastRecord,
+    lookups: &[PlatformLookupRow],
+    links: &[SocialMediaLink],
     at: chrono::DateTime<chrono::Utc>,
-) -> AppResult<Vec<YoutubeChannel>> {
-    let lookups = catalog.snapshot()?.platform_lookups(record.podcast_id)?;
-    let lookup = lookup_of(&lookups, "youtube");
-    let links = catalog.social_links(record)?;
+) -> Vec<YoutubeChannel> {
+    let lookup = lookup_of(lookups, "youtube");
     let mut channels = Vec::new();
     for link in links
         .iter()
@@ -581,7 +588,7 @@ fn youtube_channels(
             last_video_upload_date_checked_at: None,
         });
     }
-    Ok(channels)
+    channels
 }
 
 /// The window of `sinceDays`, or the latest episodes; a bad value is refused.
