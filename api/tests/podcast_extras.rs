@@ -263,6 +263,10 @@ async fn all_details_is_what_the_other_routes_answer() {
         .get(&format!("/api/v1/podcasts/{id}/reviews"), &business)
         .await;
     assert_eq!(all["reviews"], reviews.data()["podcastReviews"]);
+    let youtube = http
+        .get(&format!("/api/v1/podcasts/{id}/youtube"), &business)
+        .await;
+    assert_eq!(all["youtubeData"], youtube.data()["youtubeData"]);
     let social = http
         .get(&format!("/api/v1/podcasts/{id}/social-media"), &business)
         .await;
