@@ -206,6 +206,7 @@ pub fn apply_to_index(
         vectors,
         encoder,
         statistics: false,
+        ..BuildOptions::default()
     };
     let episodes = changes.episodes.len();
     let _publishing = lock(&PUBLISH_LOCK);

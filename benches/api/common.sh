@@ -135,7 +135,7 @@ run() {
   [[ -n "$encoding" ]] && headers=(-H "Accept-Encoding: $encoding")
   before="$(server_ticks)"
   line="$(PODLENS_KEYS="$keys" PATHS="$paths" BODIES="$bodies" BENCH_LUA_DIR="$here" \
-    wrk -t2 -c"$connections" -d"${seconds}s" --timeout 10s --latency "${headers[@]}" -s "$here/load.lua" "$base" | tail -n 1)"
+    wrk -t"$((connections < 2 ? connections : 2))" -c"$connections" -d"${seconds}s" --timeout 10s --latency "${headers[@]}" -s "$here/load.lua" "$base" | tail -n 1)"
   after="$(server_ticks)"
   printf '%s\t%s\t%s\n' "$name" "$line" "$((after - before))" >>"$results"
 }

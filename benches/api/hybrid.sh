@@ -5,7 +5,8 @@
 # same snapshot built with `podlens index --no-vectors` (keyword ranking only). The same
 # relevance-sorted bodies go to both (run.sh's podcast bodies, and its episode bodies
 # without a sort order); wrk at 16 connections after 10 s of warm-up for each kind of
-# search, then one request at a time
+# search; the related podcasts of 50 podcasts (by their vectors, or without them by text
+# and genres), at 16 connections and at one; then one request at a time
 # (overhead.py) for the engine's own time and what the API adds to it.
 #
 # Usage: benches/api/hybrid.sh [PODCASTS] [SECONDS] [CONNECTIONS]
@@ -17,6 +18,11 @@ relevance_episodes="$(mktemp)"
 temporary_files+=("$relevance_episodes")
 grep -v '"sortOrder"' "$bodies_episodes" >"$relevance_episodes"
 
+related_paths=""
+for id in $ids; do
+  related_paths+="/api/v1/podcasts/$id/related-podcasts "
+done
+
 measure() {
   local label="$1"
   # A fresh server's first searches read its mapped files from disk: 10 s of each kind
@@ -26,12 +32,14 @@ measure() {
   run "GET /api/v1/public/health ($label)" "/api/v1/public/health" ""
   run "POST /api/v1/search/podcasts, $label" "/api/v1/search/podcasts" "$bodies_podcasts"
   run "POST /api/v1/search/episodes, $label" "/api/v1/search/episodes" "$relevance_episodes"
+  run "GET /api/v1/podcasts/{id}/related-podcasts (50 podcasts), $label" "$related_paths" ""
+  connections=1 run "GET /api/v1/podcasts/{id}/related-podcasts (50 podcasts), one connection, $label" "$related_paths" ""
   echo "one connection, $label:" >"$results.$label"
   overhead "$bodies_podcasts" "$relevance_episodes" >>"$results.$label"
 }
 
 echo "catalog: $counts ($data)"
-echo "wrk: 2 threads, $connections connections, ${seconds}s per line, 10 s timeout; $(nproc) cores, load average before the run: $(cut -d" " -f1 /proc/loadavg); loopback"
+echo "wrk: 2 threads, $connections connections, ${seconds}s per line (the one-connection lines: 1 thread), 10 s timeout; $(nproc) cores, load average before the run: $(cut -d" " -f1 /proc/loadavg); loopback"
 echo "bodies: $(wc -l <"$bodies_podcasts") podcast and $(wc -l <"$relevance_episodes") episode searches, all in relevance order"
 echo
 measure hybrid

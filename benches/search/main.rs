@@ -10,7 +10,9 @@
 //! come from the environment: `EPISODES` (default 1,000,000), `BENCH_DIR`, `ROUNDS`
 //! (timed passes over the mix after one warm-up pass, default 2), `PG_CONNECTION`
 //! (libpq key/value string; unset: PostgreSQL is skipped), `ENGINES` (a subset) and
-//! `KINDS` (a subset of the query kinds, to profile them).
+//! `KINDS` (a subset of the query kinds, to profile them). With `shows` among the engines,
+//! a second table: podcast search with and without the multilingual encoder's query
+//! vector (`shows.rs`; `SHOW_TEXT_TOKENS`).
 
 mod catalog;
 mod podlens;
@@ -19,6 +21,7 @@ mod queries;
 mod random;
 mod raw_tantivy;
 mod report;
+mod shows;
 mod sqlite;
 
 use std::path::{Path, PathBuf};
@@ -209,8 +212,8 @@ fn timed<T>(work: impl FnOnce() -> Result<T>) -> Result<(T, f64)> {
     Ok((value, started.elapsed().as_secs_f64()))
 }
 
-/// Whether `ENGINES` (a comma-separated list of podlens, hybrid, tantivy, sqlite,
-/// postgres; default all) includes `name`.
+/// Whether `ENGINES` (a comma-separated list of podlens, hybrid, tantivy, sqlite, postgres,
+/// shows; default all) includes `name`.
 fn selected(name: &str) -> bool {
     match std::env::var("ENGINES") {
         Ok(list) if !list.trim().is_empty() => list.split(',').any(|item| item.trim() == name),
@@ -273,6 +276,66 @@ fn hybrid_contender(
         bytes,
         engine: Box::new(podlens::Podlens::open(dir, true, true)?),
     }))
+}
+
+/// Podcast search on a generation with static vectors and the encoder's show vectors:
+/// without the encoder's query vector, with it embedded in the timed call, and with it
+/// embedded before (`shows`). Each show's text is cut at `SHOW_TEXT_TOKENS` tokens
+/// (default 24: the title, language and categories): at the encoder's 1,300 tokens a
+/// second on two cores, the whole text of 50,000 shows would take most of an hour, and a
+/// search's cost does not depend on the text a row was made of.
+fn shows_contenders(
+    dir: &Path,
+    catalog: &Catalog,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Contender>> {
+    let Some(model) =
+        podlens::model_dir().and_then(|dir| podlens_indexer::VectorModel::load(&dir).ok())
+    else {
+        notes.push("podcast search skipped: no static model".into());
+        return Ok(Vec::new());
+    };
+    let Some(encoder) = podlens_indexer::embedding::Encoder::shared() else {
+        notes.push(
+            "podcast search skipped: the encoder is not installed (scripts/install-encoder.sh)"
+                .into(),
+        );
+        return Ok(Vec::new());
+    };
+    let tokens = setting("SHOW_TEXT_TOKENS", 24);
+    let ((), seconds) = timed(|| shows::build(dir, catalog, model, encoder.clone(), tokens))?;
+    let bytes = directory_bytes(dir);
+    let manifest = podlens_indexer::read_manifest(dir)?;
+    let rows = manifest
+        .as_ref()
+        .and_then(|manifest| manifest.encoder.as_ref())
+        .map_or(0, |encoder| encoder.count);
+    eprintln!("podlens with show vectors built in {seconds:.1} s");
+    notes.push(format!(
+        "podcast search: index built with static vectors and {rows} show vectors (each \
+         show's text cut at {tokens} tokens) in {seconds:.1} s, {:.0} MiB on disk; the \
+         encoder {} with {} OpenMP threads a call",
+        bytes as f64 / (1 << 20) as f64,
+        encoder.dir().display(),
+        encoder.team_threads(),
+    ));
+    let mut contenders = Vec::new();
+    for (name, vectors) in [
+        ("podcasts, static vectors", shows::QueryVectors::Static),
+        ("podcasts, encoder, new query", shows::QueryVectors::New),
+        (
+            "podcasts, encoder, repeated query",
+            shows::QueryVectors::Repeated,
+        ),
+    ] {
+        contenders.push(Contender {
+            name,
+            build_seconds: seconds,
+            bytes,
+            engine: Box::new(shows::Shows::open(dir, encoder.clone(), vectors)?),
+        });
+    }
+    Ok(contenders)
 }
 
 fn tantivy_contender(dir: &Path, catalog: &Catalog) -> Result<Contender> {
@@ -374,19 +437,47 @@ fn main() -> Result<()> {
             Err(_) => notes.push("postgres skipped: PG_CONNECTION is not set".into()),
         }
     }
+    let shows = if selected("shows") {
+        paths.push(dir.join("podlens-shows"));
+        shows_contenders(&dir.join("podlens-shows"), &catalog, &mut notes)?
+    } else {
+        Vec::new()
+    };
     eprintln!("measuring {} engines side by side …", contenders.len());
     let measured = measure(&mut contenders, &queries, rounds);
     drop(contenders);
+    let mut shows = shows;
+    let show_queries: Vec<BenchQuery> = queries
+        .iter()
+        .filter(|q| shows::searched(q))
+        .cloned()
+        .collect();
+    let shows_measured = if shows.is_empty() {
+        None
+    } else {
+        eprintln!("measuring podcast search, {} ways …", shows.len());
+        Some(measure(&mut shows, &show_queries, rounds))
+    };
+    drop(shows);
     for path in &paths {
         discard(path);
     }
     let (results, engine_notes) = measured?;
+    let results_empty = results.is_empty();
     for note in notes.iter().chain(&engine_notes) {
         report.note(note);
     }
     for result in results {
         report.add(result);
     }
-    report.print();
+    if results_empty {
+        report.print_header();
+    } else {
+        report.print();
+    }
+    if let Some(measured) = shows_measured {
+        let (results, notes) = measured?;
+        report::print_shows(&results, &show_queries, &notes);
+    }
     Ok(())
 }

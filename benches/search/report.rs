@@ -163,7 +163,8 @@ impl Report {
         self.engines.iter().find(|engine| engine.name == name)
     }
 
-    pub fn print(&self) {
+    /// The catalog, the queries, the machine and the notes.
+    pub fn print_header(&self) {
         for line in &self.header {
             println!("{line}");
         }
@@ -171,6 +172,10 @@ impl Report {
         for note in &self.notes {
             println!("{note}");
         }
+    }
+
+    pub fn print(&self) {
+        self.print_header();
         println!();
         let podlens = self.engine("podlens");
         let tantivy = self.engine("tantivy");
@@ -441,5 +446,56 @@ impl Report {
                 totals[totals.len() - 1]
             );
         }
+    }
+}
+
+/// The podcast search table (`crate::shows`): each way's latency over the search-box
+/// queries, p50 and p99 of every timed run, and by query kind.
+pub fn print_shows(results: &[EngineResult], queries: &[BenchQuery], notes: &[String]) {
+    println!();
+    println!(
+        "podcast search at this scale ({} search-box queries, relevance order fused with \
+         vectors, top {}):",
+        queries.len(),
+        crate::queries::PAGE_SIZE
+    );
+    for note in notes {
+        println!("{note}");
+    }
+    println!();
+    let kinds = [Kind::Term, Kind::TwoWords, Kind::ThreeWords];
+    let mut header = vec![
+        "way".to_owned(),
+        "p50 ms".into(),
+        "p99 ms".into(),
+        "mean ms".into(),
+    ];
+    header.extend(kinds.iter().map(|kind| format!("{} p50", kind.label())));
+    header.push("totals as static".into());
+    println!("| {} |", header.join(" | "));
+    println!("|{}", "---|".repeat(header.len()));
+    let reference = results.first();
+    for result in results {
+        let all = result.samples(queries, |_| true);
+        let mut cells = vec![
+            result.name.to_owned(),
+            ms(percentile(&all, 0.5)),
+            ms(percentile(&all, 0.99)),
+            ms(mean(&all)),
+        ];
+        for kind in kinds {
+            let samples = result.samples(queries, |query| query.kind == kind);
+            cells.push(ms(percentile(&samples, 0.5)));
+        }
+        let same = reference.map_or(0, |reference| {
+            reference
+                .counts
+                .iter()
+                .zip(&result.counts)
+                .filter(|(a, b)| a == b)
+                .count()
+        });
+        cells.push(format!("{same}/{}", queries.len()));
+        println!("| {} |", cells.join(" | "));
     }
 }

@@ -5,7 +5,10 @@
 #
 #   benches/search/run.sh [DATA_DIR]        (default /tmp/podlens-search-bench)
 #   EPISODES=1000000 ROUNDS=2 KEEP_DATA=0   environment, with their defaults;
-#   ENGINES=podlens,hybrid,tantivy,sqlite,postgres  a subset to run (default all)
+#   ENGINES=podlens,hybrid,tantivy,sqlite,postgres,shows  a subset to run (default all;
+#                                           shows: podcast search with the encoder)
+#   SHOW_TEXT_TOKENS=24                     tokens of each show's text the encoder reads
+#                                           for the shows row's show vectors
 #   KINDS="two words,deep page"             a subset of the query kinds (default all)
 #   PODLENS_STATIC_MODEL=DIR                the static model of the hybrid row (default
 #                                           ~/.cache/podlens-models/static-mpnet-768)

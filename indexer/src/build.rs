@@ -41,6 +41,11 @@ pub struct BuildOptions {
     /// The multilingual encoder; `None` builds without show vectors (podcast search
     /// then fuses with the static centroids).
     pub encoder: Option<std::sync::Arc<crate::embedding::Encoder>>,
+    /// Tokens the encoder reads of each show's text (`crate::vectors::shows::show_text`),
+    /// its prefix and end tokens included: the model's window by default. A smaller
+    /// window embeds a large catalog in less time (the time is about proportional to
+    /// the tokens) from the title, language and categories first.
+    pub show_text_tokens: usize,
     /// Also write the generation's global statistics (`crate::statistics`), which the
     /// search nodes of a cluster, each holding some shards, score with.
     pub statistics: bool,
@@ -53,6 +58,7 @@ impl Default for BuildOptions {
             writer_memory_bytes: 64 << 20,
             vectors: None,
             encoder: None,
+            show_text_tokens: crate::vectors::shows::SHOW_TEXT_TOKENS,
             statistics: false,
         }
     }
@@ -347,7 +353,10 @@ pub fn update_generation(
                 writers.vectors = Some(old.unwrap_or_else(|| ShardVectors::new(EMBEDDING_DIM)));
             }
             if options.encoder.is_some() {
-                writers.shows = Some(ShowVectors::carried(&shard_dir(&old_dir, shard))?);
+                writers.shows = Some(ShowVectors::carried(
+                    &shard_dir(&old_dir, shard),
+                    options.show_text_tokens,
+                )?);
             }
             let rebuilt = rebuilt_podcasts(&writers, &schemas, &changes, &people, shard, shards)?;
             for id in changes.deleted_podcasts {
@@ -577,7 +586,10 @@ impl ShardWriters {
             vectors: model.as_ref().map(|m| ShardVectors::new(m.dim())),
             model,
             encoder: options.encoder.clone(),
-            shows: options.encoder.as_ref().map(|_| ShowVectors::new()),
+            shows: options
+                .encoder
+                .as_ref()
+                .map(|_| ShowVectors::new(options.show_text_tokens)),
             merge_at_end: true,
             podcasts: create_index(
                 &shard_index_dir(gen_dir, shard, PODCASTS),

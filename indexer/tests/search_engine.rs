@@ -29,6 +29,7 @@ fn build(dir: &Path, catalog: &Catalog, shards: u32) {
         vectors: None,
         encoder: None,
         statistics: false,
+        ..BuildOptions::default()
     };
     build_generation(dir, source, &options).unwrap();
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use chrono::Utc;
-use podlens_indexer::embedding::{Encoder, dot};
+use podlens_indexer::embedding::{Encoder, EncoderInput, dot};
 use podlens_indexer::generation::generation_dir;
 use podlens_indexer::vectors::ShardVectors;
 use podlens_indexer::{
@@ -166,6 +166,49 @@ fn each_show_has_the_vector_of_its_own_text() {
         assert!(
             cosine > 0.995,
             "{}: stored vector at cosine {cosine} from its text's",
+            podcast.podcast_rss_title
+        );
+    }
+}
+
+#[test]
+fn a_smaller_text_window_embeds_the_start_of_each_shows_text() {
+    let Some(encoder) = encoder() else { return };
+    let (podcasts, episodes) = load();
+    let dir = tempfile::tempdir().unwrap();
+    let window = 12;
+    let options = BuildOptions {
+        shards: Some(2),
+        encoder: Some(encoder.clone()),
+        show_text_tokens: window,
+        ..BuildOptions::default()
+    };
+    let source = IndexSource {
+        podcasts: &podcasts,
+        episodes: &episodes,
+        ..IndexSource::default()
+    };
+    build_generation(&dir.path().join("index"), source, &options).unwrap();
+    let rows = stored_rows(&dir.path().join("index"));
+    assert_eq!(rows.len(), podcasts.len());
+    for podcast in &podcasts {
+        let text = expected_text(podcast);
+        let start = encoder.cut(&text, EncoderInput::Passage, window);
+        assert!(text.starts_with(start) && start.len() < text.len());
+        assert!(encoder.token_count(start, EncoderInput::Passage) <= window);
+        let (_, stored) = rows
+            .iter()
+            .find(|(id, _)| *id == podcast.podcast_id)
+            .expect("a row per show");
+        let cosine = |text: &str| {
+            let expected = encoder.passages(&[text]).unwrap().remove(0);
+            dot(&expected, stored) / dot(stored, stored).sqrt()
+        };
+        let (of_start, of_whole) = (cosine(start), cosine(&text));
+        assert!(
+            of_start > 0.995 && of_whole < of_start,
+            "{}: stored vector at cosine {of_start} from its text's first {window} tokens, \
+             {of_whole} from the whole text's",
             podcast.podcast_rss_title
         );
     }

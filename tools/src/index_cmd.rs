@@ -108,6 +108,7 @@ pub fn run(config: &Config, args: IndexArgs) -> anyhow::Result<()> {
         vectors,
         encoder,
         statistics: args.statistics,
+        ..BuildOptions::default()
     };
     let index_dir = data_dir.join("index");
     let manifest = build_generation(&index_dir, source, &options)

@@ -21,8 +21,8 @@ use crate::error::{IndexError, Result};
 
 /// The folder of a shard's show vectors.
 pub const SHOWS_DIR: &str = "encoder";
-/// Tokens the encoder reads of a show's text, its prefix and end tokens included: the
-/// model's window. Longer texts are cut, not windowed (the engine would average the
+/// Tokens the encoder reads of a show's text by default (`BuildOptions::show_text_tokens`),
+/// its prefix and end tokens included: the model's window. Longer texts are cut, not windowed (the engine would average the
 /// windows, and a long description's end would weigh as much as its title).
 pub const SHOW_TEXT_TOKENS: usize = 512;
 
@@ -137,23 +137,27 @@ fn language_name(tag: &str) -> Option<&'static str> {
 pub(crate) struct ShowVectors {
     store: ShardVectors,
     pending: Vec<(Uuid, String)>,
+    /// Tokens the encoder reads of each text (`BuildOptions::show_text_tokens`).
+    tokens: usize,
 }
 
 impl ShowVectors {
-    pub(crate) fn new() -> ShowVectors {
+    pub(crate) fn new(tokens: usize) -> ShowVectors {
         ShowVectors {
             store: ShardVectors::new(ENCODER_DIM),
             pending: Vec::new(),
+            tokens,
         }
     }
 
     /// The previous generation's rows of the shard in `shard_dir` (none when it has no
     /// show vectors).
-    pub(crate) fn carried(shard_dir: &Path) -> Result<ShowVectors> {
+    pub(crate) fn carried(shard_dir: &Path, tokens: usize) -> Result<ShowVectors> {
         let store = read(shard_dir)?.unwrap_or_else(|| ShardVectors::new(ENCODER_DIM));
         Ok(ShowVectors {
             store,
             pending: Vec::new(),
+            tokens,
         })
     }
 
@@ -175,7 +179,7 @@ impl ShowVectors {
         let texts: Vec<&str> = self
             .pending
             .iter()
-            .map(|(_, text)| encoder.cut(text, EncoderInput::Passage, SHOW_TEXT_TOKENS))
+            .map(|(_, text)| encoder.cut(text, EncoderInput::Passage, self.tokens))
             .collect();
         let vectors = encoder
             .passages(&texts)
