@@ -437,7 +437,7 @@ fn main() -> Result<()> {
             Err(_) => notes.push("postgres skipped: PG_CONNECTION is not set".into()),
         }
     }
-    let shows = if selected("shows") {
+    let mut shows = if selected("shows") {
         paths.push(dir.join("podlens-shows"));
         shows_contenders(&dir.join("podlens-shows"), &catalog, &mut notes)?
     } else {
@@ -446,7 +446,6 @@ fn main() -> Result<()> {
     eprintln!("measuring {} engines side by side …", contenders.len());
     let measured = measure(&mut contenders, &queries, rounds);
     drop(contenders);
-    let mut shows = shows;
     let show_queries: Vec<BenchQuery> = queries
         .iter()
         .filter(|q| shows::searched(q))

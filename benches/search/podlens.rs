@@ -35,6 +35,18 @@ pub fn model_dir() -> Option<PathBuf> {
 /// Builds a generation of the whole catalog under `dir`, with vectors when `vectors`
 /// holds the static model.
 pub fn build(dir: &Path, catalog: &Catalog, vectors: Option<VectorModel>) -> Result<()> {
+    build_with(
+        dir,
+        catalog,
+        &BuildOptions {
+            vectors,
+            ..BuildOptions::default()
+        },
+    )
+}
+
+/// Builds a generation of the whole catalog under `dir` with `options`.
+pub fn build_with(dir: &Path, catalog: &Catalog, options: &BuildOptions) -> Result<()> {
     let source = IndexSource {
         podcasts: &catalog.podcasts,
         episodes: &catalog.episodes,
@@ -42,11 +54,7 @@ pub fn build(dir: &Path, catalog: &Catalog, vectors: Option<VectorModel>) -> Res
         persons: &[],
         signals: None,
     };
-    let options = BuildOptions {
-        vectors,
-        ..BuildOptions::default()
-    };
-    build_generation(dir, source, &options)?;
+    build_generation(dir, source, options)?;
     Ok(())
 }
 

@@ -45,7 +45,7 @@ impl EngineResult {
 }
 
 /// Nearest-rank percentile of sorted samples.
-fn percentile(sorted: &[f64], fraction: f64) -> f64 {
+pub fn percentile(sorted: &[f64], fraction: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
     }

@@ -22,6 +22,7 @@ use podlens_indexer::{
 
 use crate::catalog::Catalog;
 use crate::queries::{BenchQuery, Kind, PAGE_SIZE};
+use crate::report::percentile;
 use crate::{Engine, Result};
 
 /// The query kinds searched as podcast searches: a search box's words.
@@ -38,21 +39,13 @@ pub fn build(
     encoder: Arc<Encoder>,
     show_text_tokens: usize,
 ) -> Result<()> {
-    let source = IndexSource {
-        podcasts: &catalog.podcasts,
-        episodes: &catalog.episodes,
-        transcripts: &catalog.transcripts,
-        persons: &[],
-        signals: None,
-    };
     let options = BuildOptions {
         vectors: Some(model),
         encoder: Some(encoder),
         show_text_tokens,
         ..BuildOptions::default()
     };
-    build_generation(dir, source, &options)?;
-    Ok(())
+    crate::podlens::build_with(dir, catalog, &options)
 }
 
 fn request(query: &BenchQuery) -> SearchRequest {
@@ -147,15 +140,12 @@ impl Engine for Shows {
             .map(|time| time.as_secs_f64() * 1e3)
             .collect();
         ms.sort_by(f64::total_cmp);
-        let at = |fraction: f64| {
-            ms[((fraction * ms.len() as f64).ceil() as usize).clamp(1, ms.len()) - 1]
-        };
         vec![format!(
             "{name}: the encoder alone (embedding the query, {} calls with the warm-ups): \
              p50 {:.2} ms, p99 {:.2} ms",
             ms.len(),
-            at(0.5),
-            at(0.99)
+            percentile(&ms, 0.5),
+            percentile(&ms, 0.99)
         )]
     }
 }
