@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 
 use podlens_indexer::embedding::Encoder;
 use podlens_indexer::{
-    BuildOptions, IndexReaderHandle, IndexSource, MatchMode, SearchMode, SearchRequest, SearchTerm,
-    Target, VectorModel, build_generation,
+    BuildOptions, IndexReaderHandle, MatchMode, SearchMode, SearchRequest, SearchTerm, Target,
+    VectorModel,
 };
 
 use crate::catalog::Catalog;
