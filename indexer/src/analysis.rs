@@ -12,13 +12,17 @@
 //! finds German documents only when the words agree after each side's own stemming, and
 //! a language filter narrows the fields searched. Languages without a stemmer use the
 //! `xx` family (lowercase and ASCII folding only).
+//!
+//! Every analyzer splits text into words with [`WordTokenizer`]: runs of letters and
+//! digits, and Chinese, Japanese and Korean text, written without spaces between its
+//! words, in overlapping pairs of characters.
 
 use std::cell::RefCell;
 
 use tantivy::Index;
 use tantivy::tokenizer::{
-    AsciiFoldingFilter, Language, LowerCaser, RawTokenizer, RemoveLongFilter, SimpleTokenizer,
-    Stemmer, TextAnalyzer,
+    AsciiFoldingFilter, Language, LowerCaser, RawTokenizer, RemoveLongFilter, Stemmer,
+    TextAnalyzer, Token, TokenStream, Tokenizer,
 };
 
 /// Tokenizer name: words, lowercased and ASCII-folded, not stemmed.
@@ -134,7 +138,7 @@ impl LanguageFamily {
     /// This family's analyzer.
     pub fn analyzer(self) -> TextAnalyzer {
         match self.stemmer_language() {
-            Some(language) => TextAnalyzer::builder(SimpleTokenizer::default())
+            Some(language) => TextAnalyzer::builder(WordTokenizer::default())
                 .filter(RemoveLongFilter::limit(48))
                 .filter(LowerCaser)
                 .filter(Stemmer::new(language))
@@ -147,11 +151,134 @@ impl LanguageFamily {
 
 /// Words, lowercased and ASCII-folded.
 pub fn plain_analyzer() -> TextAnalyzer {
-    TextAnalyzer::builder(SimpleTokenizer::default())
+    TextAnalyzer::builder(WordTokenizer::default())
         .filter(RemoveLongFilter::limit(48))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
         .build()
+}
+
+/// Words as tantivy's `SimpleTokenizer` splits them, runs of letters and digits, except
+/// that a run of Chinese, Japanese or Korean characters becomes its overlapping pairs of
+/// characters ("東京都" → "東京", "京都") and a lone one itself: the bigrams of Lucene's
+/// `CJKBigramFilter`, which Elasticsearch's `cjk` analyzer uses. These languages write no
+/// space between words, so a run is often a whole sentence; in pairs, a query's word
+/// ("ジェシカ") matches wherever the text holds it, as a phrase of its pairs. A letter or
+/// digit next to a CJK character ends the run ("M-1グランプリ" → "m", "1", "グラ", …).
+#[derive(Clone, Default)]
+pub struct WordTokenizer {
+    token: Token,
+}
+
+/// The tokens of one text under [`WordTokenizer`].
+pub struct WordTokenStream<'a> {
+    text: &'a str,
+    /// Where the next word is looked for; inside a CJK run, the run's end.
+    at: usize,
+    /// Inside a CJK run of more than two characters: where its next pair starts.
+    pair: Option<usize>,
+    token: &'a mut Token,
+}
+
+impl Tokenizer for WordTokenizer {
+    type TokenStream<'a> = WordTokenStream<'a>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> WordTokenStream<'a> {
+        self.token.reset();
+        WordTokenStream {
+            text,
+            at: 0,
+            pair: None,
+            token: &mut self.token,
+        }
+    }
+}
+
+/// Whether `c` is written without spaces between words: Han (Chinese characters, kanji,
+/// hanja), hiragana, katakana (also half-width) and Hangul.
+fn is_cjk(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x1100..=0x11FF
+            | 0x3005..=0x3007
+            | 0x3040..=0x30FF
+            | 0x3130..=0x318F
+            | 0x31F0..=0x31FF
+            | 0x3400..=0x4DBF
+            | 0x4E00..=0x9FFF
+            | 0xAC00..=0xD7AF
+            | 0xF900..=0xFAFF
+            | 0xFF66..=0xFF9F
+            | 0x20000..=0x2FFFF
+    )
+}
+
+impl WordTokenStream<'_> {
+    /// The end of the character starting at `at` (`at` itself at the text's end).
+    fn char_end(&self, at: usize) -> usize {
+        self.text[at..]
+            .chars()
+            .next()
+            .map_or(at, |c| at + c.len_utf8())
+    }
+
+    /// The end of the run from `start` of characters that `keep` keeps.
+    fn run_end(&self, start: usize, keep: impl Fn(char) -> bool) -> usize {
+        self.text[start..]
+            .char_indices()
+            .find(|&(_, c)| !keep(c))
+            .map_or(self.text.len(), |(offset, _)| start + offset)
+    }
+
+    fn emit(&mut self, from: usize, to: usize) -> bool {
+        self.token.offset_from = from;
+        self.token.offset_to = to;
+        self.token.text.push_str(&self.text[from..to]);
+        true
+    }
+
+    /// The pair of characters starting at `start` inside the run ending at `self.at`.
+    fn emit_pair(&mut self, start: usize) -> bool {
+        let second = self.char_end(start);
+        let end = self.char_end(second);
+        self.pair = (end < self.at).then_some(second);
+        self.emit(start, end)
+    }
+}
+
+impl TokenStream for WordTokenStream<'_> {
+    fn advance(&mut self) -> bool {
+        self.token.text.clear();
+        self.token.position = self.token.position.wrapping_add(1);
+        if let Some(start) = self.pair.take() {
+            return self.emit_pair(start);
+        }
+        let Some((offset, first)) = self.text[self.at..]
+            .char_indices()
+            .find(|(_, c)| c.is_alphanumeric())
+        else {
+            self.at = self.text.len();
+            return false;
+        };
+        let start = self.at + offset;
+        if is_cjk(first) {
+            self.at = self.run_end(start, |c| is_cjk(c) && c.is_alphanumeric());
+            if self.char_end(start) == self.at {
+                return self.emit(start, self.at);
+            }
+            return self.emit_pair(start);
+        }
+        self.at = self.run_end(start, |c| c.is_alphanumeric() && !is_cjk(c));
+        self.emit(start, self.at)
+    }
+
+    fn token(&self) -> &Token {
+        self.token
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        self.token
+    }
 }
 
 /// The whole value as one token, lowercased and ASCII-folded.
@@ -228,6 +355,85 @@ mod tests {
         assert_eq!(
             LanguageFamily::from_language_tag(None),
             LanguageFamily::Other
+        );
+    }
+
+    fn words_with_offsets(text: &str) -> Vec<(String, usize, usize, usize)> {
+        let mut tokenizer = WordTokenizer::default();
+        let mut stream = tokenizer.token_stream(text);
+        let mut tokens = Vec::new();
+        while let Some(token) = stream.next() {
+            tokens.push((
+                token.text.clone(),
+                token.offset_from,
+                token.offset_to,
+                token.position,
+            ));
+        }
+        tokens
+    }
+
+    #[test]
+    fn text_without_cjk_splits_as_the_simple_tokenizer_splits_it() {
+        use tantivy::tokenizer::SimpleTokenizer;
+        for text in [
+            "",
+            "  Hello, wörld! It's 2024 — naïve café-au-lait; x1 αβγ Привет",
+            "...",
+            "trailing word",
+        ] {
+            let mut simple = SimpleTokenizer::default();
+            let mut stream = simple.token_stream(text);
+            let mut theirs = Vec::new();
+            while let Some(token) = stream.next() {
+                theirs.push((
+                    token.text.clone(),
+                    token.offset_from,
+                    token.offset_to,
+                    token.position,
+                ));
+            }
+            assert_eq!(words_with_offsets(text), theirs, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn cjk_runs_become_overlapping_pairs_with_consecutive_positions() {
+        // Elasticsearch documents its `cjk_bigram` filter with this sentence and these
+        // tokens.
+        let tokens = words_with_offsets("東京都は、日本の首都であり");
+        let texts: Vec<&str> = tokens.iter().map(|token| token.0.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "東京", "京都", "都は", "日本", "本の", "の首", "首都", "都で", "であ", "あり"
+            ]
+        );
+        let positions: Vec<usize> = tokens.iter().map(|token| token.3).collect();
+        assert_eq!(positions, (0..10).collect::<Vec<_>>());
+        // Offsets are the pair's bytes in the text.
+        let text = "東京都は、日本の首都であり";
+        for (word, from, to, _) in &tokens {
+            assert_eq!(&text[*from..*to], word);
+        }
+    }
+
+    #[test]
+    fn a_lone_cjk_character_is_a_word_and_other_letters_end_a_run() {
+        let texts: Vec<String> = words_with_offsets("M-1グランプリ 猫 Podcast真空ジェシカ！ー")
+            .into_iter()
+            .map(|token| token.0)
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "M", "1", "グラ", "ラン", "ンプ", "プリ", "猫", "Podcast", "真空", "空ジ", "ジェ",
+                "ェシ", "シカ", "ー"
+            ]
+        );
+        assert_eq!(
+            analyze(&mut plain_analyzer(), "한국어 뉴스"),
+            ["한국", "국어", "뉴스"]
         );
     }
 

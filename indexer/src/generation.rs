@@ -29,7 +29,9 @@ pub const MANIFEST_FILE: &str = "manifest.json";
 /// start of their transcript; podcasts and episodes store their fields in 4 KiB blocks
 /// (since written uncompressed in 1 KiB blocks, which tantivy reads the same way).
 /// 4: a podcast's episodes text keeps its positions (the proximity bonus reads it).
-const FORMAT_VERSION: u32 = 5;
+/// 5: the searched language is stored with the show. 6: Chinese, Japanese and Korean
+/// text is indexed in pairs of characters (`analysis::WordTokenizer`).
+const FORMAT_VERSION: u32 = 6;
 
 /// What `manifest.json` says.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

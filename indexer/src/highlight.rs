@@ -20,12 +20,12 @@ use std::ops::Range;
 use tantivy::query::{Bm25StatisticsProvider, Query};
 use tantivy::schema::Field;
 use tantivy::tokenizer::{
-    AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer, TextAnalyzer,
-    Token, TokenFilter, TokenStream, Tokenizer,
+    AsciiFoldingFilter, LowerCaser, RemoveLongFilter, Stemmer, TextAnalyzer, Token, TokenFilter,
+    TokenStream, Tokenizer,
 };
 use tantivy::{Score, Term};
 
-use crate::analysis::LanguageFamily;
+use crate::analysis::{LanguageFamily, WordTokenizer};
 
 /// The best fragment of a text and the byte ranges of the query's words in it (relative
 /// to the fragment).
@@ -95,7 +95,7 @@ impl Highlighter {
             family.stemmer_language(),
             Prefixes::of(terms.iter().map(|(text, _)| text)),
         ) {
-            (Some(language), Some(prefixes)) => TextAnalyzer::builder(SimpleTokenizer::default())
+            (Some(language), Some(prefixes)) => TextAnalyzer::builder(WordTokenizer::default())
                 .filter(RemoveLongFilter::limit(48))
                 .filter(LowerCaser)
                 .filter(prefixes)
@@ -289,11 +289,20 @@ impl<T: TokenStream> TokenStream for PrefixesStream<'_, T> {
     }
 }
 
-/// `fragment`, HTML-escaped, with the byte ranges `highlights` in `<em>` tags.
+/// `fragment`, HTML-escaped, with the byte ranges `highlights` (in order of their
+/// starts) in `<em>` tags; ranges that overlap or touch, as the pairs of characters of
+/// CJK text do ([`crate::analysis::WordTokenizer`]), are marked as one.
 pub(crate) fn highlighted_html(fragment: &str, highlights: &[(usize, usize)]) -> String {
-    let mut html = String::with_capacity(fragment.len() + 9 * highlights.len());
-    let mut at = 0;
+    let mut merged: Vec<(usize, usize)> = Vec::with_capacity(highlights.len());
     for &(start, end) in highlights {
+        match merged.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => merged.push((start, end)),
+        }
+    }
+    let mut html = String::with_capacity(fragment.len() + 9 * merged.len());
+    let mut at = 0;
+    for (start, end) in merged {
         let (Some(before), Some(marked)) = (fragment.get(at..start), fragment.get(start..end))
         else {
             continue;
@@ -353,7 +362,7 @@ mod tests {
                 texts.push(String::from_utf8_lossy(head).into_owned());
             }
         }
-        let mut lower = TextAnalyzer::builder(SimpleTokenizer::default())
+        let mut lower = TextAnalyzer::builder(WordTokenizer::default())
             .filter(RemoveLongFilter::limit(48))
             .filter(LowerCaser)
             .build();
@@ -369,6 +378,28 @@ mod tests {
     /// The property the filter rests on, over every corpus word in every family: a
     /// stem keeps the word's ASCII first letter, and its ASCII second letter unless the
     /// stem is one letter long or the second letter is a "y" turned into "i".
+    #[test]
+    fn overlapping_pairs_of_cjk_characters_are_marked_once() {
+        let text = "真空ジェシカのラジオ & <b>";
+        let mut tokenizer = WordTokenizer::default();
+        let mut stream = tokenizer.token_stream(text);
+        let mut pairs = Vec::new();
+        while let Some(token) = stream.next() {
+            if ["ジェ", "ェシ", "シカ", "ラジ"].contains(&token.text.as_str()) {
+                pairs.push((token.offset_from, token.offset_to));
+            }
+        }
+        assert_eq!(pairs.len(), 4);
+        assert_eq!(
+            highlighted_html(text, &pairs),
+            "真空<em>ジェシカ</em>の<em>ラジ</em>オ &amp; &lt;b&gt;"
+        );
+        assert_eq!(
+            highlighted_html("one two", &[(0, 3), (4, 7)]),
+            "<em>one</em> <em>two</em>"
+        );
+    }
+
     #[test]
     fn stemming_keeps_the_first_two_ascii_letters() {
         let words = corpus_words();

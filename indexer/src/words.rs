@@ -16,11 +16,9 @@
 use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
 
-use tantivy::tokenizer::{
-    AsciiFoldingFilter, Language, LowerCaser, SimpleTokenizer, StopWordFilter, TextAnalyzer,
-};
+use tantivy::tokenizer::{AsciiFoldingFilter, Language, LowerCaser, StopWordFilter, TextAnalyzer};
 
-use crate::analysis::{LanguageFamily, analyze, first_token_in, plain_analyzer};
+use crate::analysis::{LanguageFamily, WordTokenizer, analyze, first_token_in, plain_analyzer};
 use crate::spelling::Spellings;
 
 /// English function words (Lucene's list, extended with the common pronouns, auxiliaries
@@ -264,7 +262,7 @@ fn is_family_stopword(family: LanguageFamily, word: &str) -> bool {
         let mut filters = filters.borrow_mut();
         let slot = filters[family.index()].get_or_insert_with(|| {
             StopWordFilter::new(language).map(|filter| {
-                TextAnalyzer::builder(SimpleTokenizer::default())
+                TextAnalyzer::builder(WordTokenizer::default())
                     .filter(LowerCaser)
                     .filter(filter)
                     .build()
@@ -361,7 +359,7 @@ impl TermWords {
     pub fn of(text: &str) -> TermWords {
         thread_local! {
             static SPLITTER: RefCell<TextAnalyzer> = RefCell::new(
-                TextAnalyzer::builder(SimpleTokenizer::default()).build(),
+                TextAnalyzer::builder(WordTokenizer::default()).build(),
             );
         }
         let raw = SPLITTER.with(|splitter| analyze(&mut splitter.borrow_mut(), text));

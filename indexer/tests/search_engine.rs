@@ -812,6 +812,68 @@ fn a_word_is_found_in_a_feed_whose_language_only_one_shard_holds() {
     }
 }
 
+/// Japanese writes no space between words: a feed's title is often one run of letters.
+/// Before its text was indexed in pairs of characters, "ジェシカ" found nothing in
+/// "真空ジェシカのラジオ父ちゃん", and "love" nothing in "らぶぶらLOVE".
+#[test]
+fn a_japanese_word_inside_a_run_of_text_finds_its_episodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = catalog(30, 3);
+    let japanese = catalog.podcasts[9].podcast_id;
+    catalog.podcasts[9].rss_language = Some("ja".into());
+    let titles = [
+        "真空ジェシカのラジオ父ちゃん 第12回",
+        "ゲストはジェシカさん",
+        "ジェットコースターとシカの話",
+        "大久保佳代子とらぶぶらLOVE",
+    ];
+    let mut ids = Vec::new();
+    for (episode, title) in catalog
+        .episodes
+        .iter_mut()
+        .filter(|e| e.podcast_id == japanese)
+        .zip(titles)
+    {
+        episode.episode_rss_title = title.into();
+        ids.push(episode.episode_id);
+    }
+    assert_eq!(ids.len(), titles.len());
+    build(dir.path(), &catalog, 3);
+    let handle = open(dir.path());
+    let search = |text: &str, phrase: bool| {
+        let request = SearchRequest {
+            mode: Some(SearchMode::Episodes),
+            terms: vec![SearchTerm {
+                phrase,
+                ..term(text, &[Target::EpisodeTitle], MatchMode::Must)
+            }],
+            page_size: 100,
+            ..SearchRequest::default()
+        };
+        set(all_ids(&handle, &request))
+    };
+    // Expectations: the titles that hold the text, by a substring scan.
+    let holding = |text: &str| -> BTreeSet<Uuid> {
+        catalog
+            .episodes
+            .iter()
+            .filter(|e| e.episode_rss_title.to_lowercase().contains(text))
+            .map(|e| e.episode_id)
+            .collect()
+    };
+    for word in ["ジェシカ", "ラジオ父ちゃん", "父ちゃん", "佳代子"] {
+        let expected = holding(word);
+        assert!(!expected.is_empty(), "{word}");
+        assert_eq!(search(word, false), expected, "{word}");
+        assert_eq!(search(word, true), expected, "\"{word}\"");
+    }
+    // "ジェット" and "シカ" hold two of the pairs of "ジェシカ", not the word.
+    assert!(!search("ジェシカ", true).contains(&ids[2]));
+    assert_eq!(search("ジェット", false), BTreeSet::from([ids[2]]));
+    // A Latin word written against Japanese text is a word of its own.
+    assert!(search("love", false).contains(&ids[3]));
+}
+
 impl Fixture {
     /// The transcript of `hit`, a transcript hit.
     fn transcript_of(&self, hit: &EpisodeHit) -> &podlens_model::catalog::TranscriptRecord {
