@@ -2,7 +2,8 @@
 # Two builds of `podlens` side by side over one catalog: the before and after of a
 # change, measured in one session on the same machine. run.sh's podcast and episode
 # search bodies, and its episode bodies again without a sort order (relevance: hybrid on
-# an index with vectors). Two rounds; in each, each build in turn serves the catalog,
+# an index with vectors), and the related podcasts of 50 podcasts (also at one
+# connection). Two rounds; in each, each build in turn serves the catalog,
 # is warmed up for 10 s (a fresh server's first searches read its mapped files), then
 # wrk at CONNECTIONS per line (common.sh's run, table.py's table): requests/s, latency
 # and server CPU per request. Then both
@@ -24,6 +25,10 @@ relevance_episodes="$(mktemp)"
 logs=("$(mktemp)" "$(mktemp)")
 temporary_files+=("$relevance_episodes" "${logs[@]}")
 grep -v '"sortOrder"' "$bodies_episodes" >"$relevance_episodes"
+related_paths=""
+for id in $ids; do
+  related_paths+="/api/v1/podcasts/$id/related-podcasts "
+done
 
 echo "catalog: $counts ($data)"
 echo "before: $before"
@@ -39,6 +44,8 @@ for round in 1 2; do
     run "round $round, $build: podcasts" /api/v1/search/podcasts "$bodies_podcasts"
     run "round $round, $build: episodes" /api/v1/search/episodes "$bodies_episodes"
     run "round $round, $build: episodes, relevance" /api/v1/search/episodes "$relevance_episodes"
+    run "round $round, $build: related podcasts" "$related_paths" ""
+    connections=1 run "round $round, $build: related podcasts, one connection" "$related_paths" ""
     stop_servers
   done
 done
