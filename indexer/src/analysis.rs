@@ -197,7 +197,10 @@ impl Tokenizer for WordTokenizer {
 /// Whether `c` is written without spaces between words: Han (Chinese characters, kanji,
 /// hanja), hiragana, katakana (also half-width) and Hangul.
 fn is_cjk(c: char) -> bool {
-    matches!(
+    // Below U+1100 (Latin, Greek, Cyrillic, Arabic, Indic, …) in one comparison: the
+    // text of most shows.
+    (c as u32) >= 0x1100
+        && matches!(
         c as u32,
         0x1100..=0x11FF
             | 0x3005..=0x3007
@@ -210,24 +213,44 @@ fn is_cjk(c: char) -> bool {
             | 0xF900..=0xFAFF
             | 0xFF66..=0xFF9F
             | 0x20000..=0x2FFFF
-    )
+        )
 }
 
 impl WordTokenStream<'_> {
-    /// The end of the character starting at `at` (`at` itself at the text's end).
-    fn char_end(&self, at: usize) -> usize {
-        self.text[at..]
-            .chars()
-            .next()
-            .map_or(at, |c| at + c.len_utf8())
+    /// The character at byte `at`, which is not past the text's end.
+    fn char_at(&self, at: usize) -> Option<char> {
+        self.text[at..].chars().next()
     }
 
-    /// The end of the run from `start` of characters that `keep` keeps.
-    fn run_end(&self, start: usize, keep: impl Fn(char) -> bool) -> usize {
-        self.text[start..]
-            .char_indices()
-            .find(|&(_, c)| !keep(c))
-            .map_or(self.text.len(), |(offset, _)| start + offset)
+    /// The end of the character starting at `at` (`at` itself at the text's end).
+    fn char_end(&self, at: usize) -> usize {
+        self.char_at(at).map_or(at, |c| at + c.len_utf8())
+    }
+
+    /// The end of the run from `start` of characters that `keep` keeps; ASCII bytes
+    /// are read as bytes (`keep_ascii`), the rest decoded.
+    fn run_end(
+        &self,
+        start: usize,
+        keep_ascii: impl Fn(u8) -> bool,
+        keep: impl Fn(char) -> bool,
+    ) -> usize {
+        let bytes = self.text.as_bytes();
+        let mut at = start;
+        while let Some(&byte) = bytes.get(at) {
+            if byte.is_ascii() {
+                if !keep_ascii(byte) {
+                    return at;
+                }
+                at += 1;
+            } else {
+                match self.char_at(at) {
+                    Some(c) if keep(c) => at += c.len_utf8(),
+                    _ => return at,
+                }
+            }
+        }
+        at
     }
 
     fn emit(&mut self, from: usize, to: usize) -> bool {
@@ -253,22 +276,28 @@ impl TokenStream for WordTokenStream<'_> {
         if let Some(start) = self.pair.take() {
             return self.emit_pair(start);
         }
-        let Some((offset, first)) = self.text[self.at..]
-            .char_indices()
-            .find(|(_, c)| c.is_alphanumeric())
-        else {
+        // Past what separates words: ASCII punctuation and spaces as bytes.
+        let start = self.run_end(
+            self.at,
+            |byte| !byte.is_ascii_alphanumeric(),
+            |c| !c.is_alphanumeric(),
+        );
+        let Some(first) = self.char_at(start) else {
             self.at = self.text.len();
             return false;
         };
-        let start = self.at + offset;
         if is_cjk(first) {
-            self.at = self.run_end(start, |c| is_cjk(c) && c.is_alphanumeric());
+            self.at = self.run_end(start, |_| false, |c| is_cjk(c) && c.is_alphanumeric());
             if self.char_end(start) == self.at {
                 return self.emit(start, self.at);
             }
             return self.emit_pair(start);
         }
-        self.at = self.run_end(start, |c| c.is_alphanumeric() && !is_cjk(c));
+        self.at = self.run_end(
+            start,
+            |byte| byte.is_ascii_alphanumeric(),
+            |c| c.is_alphanumeric() && !is_cjk(c),
+        );
         self.emit(start, self.at)
     }
 
@@ -435,6 +464,65 @@ mod tests {
             analyze(&mut plain_analyzer(), "한국어 뉴스"),
             ["한국", "국어", "뉴스"]
         );
+    }
+
+    #[test]
+    fn any_text_gives_tokens_that_slice_it_in_order_with_consecutive_positions() {
+        // Letters of every kind the tokenizer tells apart, and what separates them:
+        // ASCII, accented and combining marks, Greek, CJK of each script, a lone
+        // surrogate's replacement, emoji and full-width punctuation.
+        const ALPHABET: &[char] = &[
+            'a',
+            'Z',
+            '7',
+            ' ',
+            '-',
+            '.',
+            'é',
+            '\u{301}',
+            'ß',
+            'λ',
+            '東',
+            '京',
+            'の',
+            'ジ',
+            'ー',
+            '한',
+            '국',
+            'ｶ',
+            '々',
+            '\u{FFFD}',
+            '🎙',
+            '！',
+            '、',
+            '\u{20000}',
+            '\n',
+        ];
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..2_000 {
+            let length = (next() % 24) as usize;
+            let text: String = (0..length)
+                .map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize])
+                .collect();
+            let tokens = words_with_offsets(&text);
+            let mut last_from = 0;
+            for (at, (word, from, to, position)) in tokens.iter().enumerate() {
+                assert_eq!(&text[*from..*to], word, "{text:?}");
+                assert!(!word.is_empty() && *from >= last_from, "{text:?}");
+                assert_eq!(*position, at, "{text:?}");
+                assert!(
+                    word.chars().count() <= 2 || !word.chars().any(is_cjk),
+                    "{text:?}"
+                );
+                last_from = *from;
+            }
+        }
     }
 
     #[test]
