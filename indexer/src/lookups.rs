@@ -379,7 +379,12 @@ pub async fn autocomplete_over<R: StepRunner>(
             other => return Err(unexpected("words", &other)),
         }
     }
-    let mut words: Vec<(String, u64)> = frequencies.into_iter().collect();
+    // CJK text is indexed in pairs of characters, which are not words to suggest; its
+    // podcasts are still suggested below.
+    let mut words: Vec<(String, u64)> = frequencies
+        .into_iter()
+        .filter(|(word, _)| !word.chars().any(crate::analysis::is_cjk))
+        .collect();
     words.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let words = words
         .into_iter()

@@ -821,6 +821,7 @@ fn a_japanese_word_inside_a_run_of_text_finds_its_episodes() {
     let mut catalog = catalog(30, 3);
     let japanese = catalog.podcasts[9].podcast_id;
     catalog.podcasts[9].rss_language = Some("ja".into());
+    catalog.podcasts[9].podcast_rss_title = "真空ジェシカのラジオ父ちゃん".into();
     let titles = [
         "真空ジェシカのラジオ父ちゃん 第12回",
         "ゲストはジェシカさん",
@@ -872,6 +873,16 @@ fn a_japanese_word_inside_a_run_of_text_finds_its_episodes() {
     assert_eq!(search("ジェット", false), BTreeSet::from([ids[2]]));
     // A Latin word written against Japanese text is a word of its own.
     assert!(search("love", false).contains(&ids[3]));
+    // Typed into a search box, the middle of the title suggests its podcast, and no
+    // pair of characters is suggested as a word.
+    let suggestions = handle.autocomplete("ジェシ", 5).unwrap();
+    assert!(
+        suggestions
+            .podcasts
+            .iter()
+            .any(|p| p.podcast_id == japanese)
+    );
+    assert!(suggestions.words.is_empty(), "{:?}", suggestions.words);
 }
 
 impl Fixture {
