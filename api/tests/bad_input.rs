@@ -346,6 +346,12 @@ async fn a_3000_word_search_term_is_refused_before_any_scoring() {
             json!({"searchTerms": [term(&words(3000), false, false)]}),
             "searchTerms[0].searchTerm has 3000 words; a search term may have at most 32 words.",
         ),
+        // 400 Japanese characters without a space: one run of letters, and 399 words
+        // as the engine searches it (pairs of characters).
+        (
+            json!({"searchTerms": [term(&"ラジオ父ちゃん".repeat(60).chars().take(400).collect::<String>(), false, false)]}),
+            "searchTerms[0].searchTerm has 399 words; a search term may have at most 32 words.",
+        ),
         (
             json!({"searchTerms": [term(&"x".repeat(501), false, false)]}),
             "searchTerms[0].searchTerm is 501 characters long; a search term may be at most 500 characters.",

@@ -194,27 +194,9 @@ impl Tokenizer for WordTokenizer {
     }
 }
 
-/// Whether `c` is written without spaces between words: Han (Chinese characters, kanji,
-/// hanja), hiragana, katakana (also half-width) and Hangul.
-pub(crate) fn is_cjk(c: char) -> bool {
-    // Below U+1100 (Latin, Greek, Cyrillic, Arabic, Indic, …) in one comparison: the
-    // text of most shows.
-    (c as u32) >= 0x1100
-        && matches!(
-        c as u32,
-        0x1100..=0x11FF
-            | 0x3005..=0x3007
-            | 0x3040..=0x30FF
-            | 0x3130..=0x318F
-            | 0x31F0..=0x31FF
-            | 0x3400..=0x4DBF
-            | 0x4E00..=0x9FFF
-            | 0xAC00..=0xD7AF
-            | 0xF900..=0xFAFF
-            | 0xFF66..=0xFF9F
-            | 0x20000..=0x2FFFF
-        )
-}
+/// Whether `c` is a CJK character, read in pairs (one definition with the request
+/// caps, which count words as this tokenizer splits them).
+pub(crate) use podlens_model::search::is_cjk;
 
 impl WordTokenStream<'_> {
     /// The character at byte `at`, which is not past the text's end.
@@ -519,6 +501,12 @@ mod tests {
                 .map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize])
                 .collect();
             let tokens = words_with_offsets(&text);
+            // The request caps count words as this tokenizer splits them.
+            assert_eq!(
+                tokens.len(),
+                podlens_model::search::word_count(&text),
+                "{text:?}"
+            );
             let mut last_from = 0;
             for (at, (word, from, to, position)) in tokens.iter().enumerate() {
                 assert_eq!(&text[*from..*to], word, "{text:?}");

@@ -19,7 +19,7 @@ mod validate;
 
 pub use caps::{
     MAX_FUZZY_WORDS, MAX_SEARCH_TERMS, MAX_TERM_CHARS, MAX_WORDS_PER_TERM,
-    check_autocomplete_query, word_count,
+    check_autocomplete_query, is_cjk, word_count,
 };
 pub use dates::{
     CustomDate, CustomTag, DateFilter, RelativeDate, RelativeTag, RelativeUnit, parse_custom_date,

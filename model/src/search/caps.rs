@@ -7,7 +7,7 @@
 //! | cap | value |
 //! |---|---|
 //! | terms per search (`searchTerms`, `searchTermGroups`' terms, `personFilters`, `sponsorFilters`) | [`MAX_SEARCH_TERMS`] = 16 |
-//! | words per term (runs of letters and digits) | [`MAX_WORDS_PER_TERM`] = 32 |
+//! | words per term (runs of letters and digits; CJK text a word per pair of characters, [`word_count`]) | [`MAX_WORDS_PER_TERM`] = 32 |
 //! | characters per term | [`MAX_TERM_CHARS`] = 500 |
 //! | words of the fuzzy terms, together | [`MAX_FUZZY_WORDS`] = 8 |
 //!
@@ -26,11 +26,60 @@ pub const MAX_TERM_CHARS: usize = 500;
 /// Words matched fuzzily in one search, over all its fuzzy terms.
 pub const MAX_FUZZY_WORDS: usize = 8;
 
-/// The words of `text` as the caps count them: runs of letters and digits.
+/// The words of `text` as the caps count them, as the search engine splits a term:
+/// runs of letters and digits, where a run of Chinese, Japanese or Korean characters is
+/// its overlapping pairs of characters (n − 1 words for n characters, one for a lone
+/// character), each of which the engine searches as a word.
 pub fn word_count(text: &str) -> usize {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .count()
+    let mut words = 0;
+    // The length of the CJK run being read, and whether a non-CJK run is open.
+    let (mut cjk_run, mut other_run) = (0usize, false);
+    let mut close = |cjk_run: &mut usize, other_run: &mut bool| {
+        words += (*cjk_run).saturating_sub(1).max(usize::from(*cjk_run > 0));
+        words += usize::from(*other_run);
+        *cjk_run = 0;
+        *other_run = false;
+    };
+    for c in text.chars() {
+        if !c.is_alphanumeric() {
+            close(&mut cjk_run, &mut other_run);
+        } else if is_cjk(c) {
+            if other_run {
+                close(&mut cjk_run, &mut other_run);
+            }
+            cjk_run += 1;
+        } else {
+            if cjk_run > 0 {
+                close(&mut cjk_run, &mut other_run);
+            }
+            other_run = true;
+        }
+    }
+    close(&mut cjk_run, &mut other_run);
+    words
+}
+
+/// Whether `c` is written without spaces between words: Han (Chinese characters, kanji,
+/// hanja), hiragana, katakana (also half-width) and Hangul. The search engine indexes
+/// and searches runs of these in pairs of characters.
+pub fn is_cjk(c: char) -> bool {
+    // Below U+1100 (Latin, Greek, Cyrillic, Arabic, Indic, …) in one comparison: the
+    // text of most shows.
+    (c as u32) >= 0x1100
+        && matches!(
+            c as u32,
+            0x1100..=0x11FF
+                | 0x3005..=0x3007
+                | 0x3040..=0x30FF
+                | 0x3130..=0x318F
+                | 0x31F0..=0x31FF
+                | 0x3400..=0x4DBF
+                | 0x4E00..=0x9FFF
+                | 0xAC00..=0xD7AF
+                | 0xF900..=0xFAFF
+                | 0xFF66..=0xFF9F
+                | 0x20000..=0x2FFFF
+        )
 }
 
 /// Checks one term's (or name's) size; `path` names it in the message.
@@ -90,6 +139,23 @@ mod tests {
         assert_eq!(word_count("rock-n-roll, 1999!"), 4);
         assert_eq!(word_count("café über straße"), 3);
         assert_eq!(word_count("a.b.c.d"), 4);
+        // CJK runs count as the engine searches them, in pairs of characters.
+        assert_eq!(word_count("東京都は、日本の首都であり"), 10);
+        assert_eq!(word_count("猫 M-1グランプリ"), 1 + 2 + 4);
+        assert_eq!(word_count("らぶぶらLOVE"), 3 + 1);
+    }
+
+    #[test]
+    fn a_long_cjk_term_is_refused_as_its_words_would_be() {
+        // Before CJK text was counted in pairs, 500 characters without a space were one
+        // word here and 499 words in the engine.
+        let sentence = "真空ジェシカのラジオ父ちゃん".repeat(3);
+        let refused = check_term_size(&sentence, "searchTerms[0].searchTerm").unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "searchTerms[0].searchTerm has 41 words; a search term may have at most 32 words."
+        );
+        assert!(check_term_size("真空ジェシカのラジオ父ちゃん", "t").is_ok());
     }
 
     #[test]
