@@ -12,20 +12,9 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use podlens_indexer::analysis::WordTokenizer;
-use tantivy::tokenizer::{
-    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
-    TextAnalyzer, TokenStream, Tokenizer,
-};
-
-fn english<T: Tokenizer>(tokenizer: T) -> TextAnalyzer {
-    TextAnalyzer::builder(tokenizer)
-        .filter(RemoveLongFilter::limit(48))
-        .filter(LowerCaser)
-        .filter(Stemmer::new(Language::English))
-        .filter(AsciiFoldingFilter)
-        .build()
-}
+use podlens_indexer::analysis::{LanguageFamily, WordTokenizer};
+use podlens_model::search::is_cjk;
+use tantivy::tokenizer::{SimpleTokenizer, TextAnalyzer, TokenStream};
 
 fn texts() -> Vec<String> {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
@@ -63,13 +52,14 @@ fn time(analyzer: &mut TextAnalyzer, texts: &[&str]) -> (usize, Duration) {
 
 fn main() {
     let texts = texts();
-    let is_cjk = |text: &&str| {
-        text.chars()
-            .any(|c| matches!(c as u32, 0x3040..=0x30FF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF))
-    };
+    let holds_cjk = |text: &&str| text.chars().any(is_cjk);
     let all: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let cjk: Vec<&str> = all.iter().copied().filter(is_cjk).collect();
-    let other: Vec<&str> = all.iter().copied().filter(|text| !is_cjk(text)).collect();
+    let cjk: Vec<&str> = all.iter().copied().filter(holds_cjk).collect();
+    let other: Vec<&str> = all
+        .iter()
+        .copied()
+        .filter(|text| !holds_cjk(text))
+        .collect();
     println!(
         "{} files of the corpus ({} MB); {} hold CJK characters ({} MB)",
         all.len(),
@@ -86,9 +76,10 @@ fn main() {
         let megabytes = set.iter().map(|text| text.len()).sum::<usize>() as f64 / 1e6;
         for stemmed in [false, true] {
             let (mut simple, mut word) = if stemmed {
+                let english = LanguageFamily::English;
                 (
-                    english(SimpleTokenizer::default()),
-                    english(WordTokenizer::default()),
+                    english.analyzer_with(SimpleTokenizer::default()),
+                    english.analyzer(),
                 )
             } else {
                 (

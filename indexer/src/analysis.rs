@@ -137,21 +137,32 @@ impl LanguageFamily {
 
     /// This family's analyzer.
     pub fn analyzer(self) -> TextAnalyzer {
+        self.analyzer_with(WordTokenizer::default())
+    }
+
+    /// This family's filters over the words `tokenizer` splits (`benches/tokenize`
+    /// compares tokenizers inside them).
+    pub fn analyzer_with<T: Tokenizer>(self, tokenizer: T) -> TextAnalyzer {
         match self.stemmer_language() {
-            Some(language) => TextAnalyzer::builder(WordTokenizer::default())
+            Some(language) => TextAnalyzer::builder(tokenizer)
                 .filter(RemoveLongFilter::limit(48))
                 .filter(LowerCaser)
                 .filter(Stemmer::new(language))
                 .filter(AsciiFoldingFilter)
                 .build(),
-            None => plain_analyzer(),
+            None => folded(tokenizer),
         }
     }
 }
 
 /// Words, lowercased and ASCII-folded.
 pub fn plain_analyzer() -> TextAnalyzer {
-    TextAnalyzer::builder(WordTokenizer::default())
+    folded(WordTokenizer::default())
+}
+
+/// The words `tokenizer` splits, lowercased and ASCII-folded.
+fn folded<T: Tokenizer>(tokenizer: T) -> TextAnalyzer {
+    TextAnalyzer::builder(tokenizer)
         .filter(RemoveLongFilter::limit(48))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
@@ -345,12 +356,7 @@ pub fn first_token_in(family: LanguageFamily, text: &str) -> Option<String> {
 /// characters, "真空ジェシカ" would sort as "真空 空ジ ジェ …", and the 16 bytes a sort
 /// key keeps (`schema::title_sort_words`) would hold fewer of its characters.
 pub fn title_sort_form(title: &str) -> String {
-    let mut analyzer = TextAnalyzer::builder(SimpleTokenizer::default())
-        .filter(RemoveLongFilter::limit(48))
-        .filter(LowerCaser)
-        .filter(AsciiFoldingFilter)
-        .build();
-    analyze(&mut analyzer, title).join(" ")
+    analyze(&mut folded(SimpleTokenizer::default()), title).join(" ")
 }
 
 #[cfg(test)]
@@ -378,7 +384,10 @@ mod tests {
     }
 
     fn words_with_offsets(text: &str) -> Vec<(String, usize, usize, usize)> {
-        let mut tokenizer = WordTokenizer::default();
+        tokens_of(WordTokenizer::default(), text)
+    }
+
+    fn tokens_of<T: Tokenizer>(mut tokenizer: T, text: &str) -> Vec<(String, usize, usize, usize)> {
         let mut stream = tokenizer.token_stream(text);
         let mut tokens = Vec::new();
         while let Some(token) = stream.next() {
@@ -394,24 +403,13 @@ mod tests {
 
     #[test]
     fn text_without_cjk_splits_as_the_simple_tokenizer_splits_it() {
-        use tantivy::tokenizer::SimpleTokenizer;
         for text in [
             "",
             "  Hello, wörld! It's 2024 — naïve café-au-lait; x1 αβγ Привет",
             "...",
             "trailing word",
         ] {
-            let mut simple = SimpleTokenizer::default();
-            let mut stream = simple.token_stream(text);
-            let mut theirs = Vec::new();
-            while let Some(token) = stream.next() {
-                theirs.push((
-                    token.text.clone(),
-                    token.offset_from,
-                    token.offset_to,
-                    token.position,
-                ));
-            }
+            let theirs = tokens_of(SimpleTokenizer::default(), text);
             assert_eq!(words_with_offsets(text), theirs, "{text:?}");
         }
     }

@@ -347,6 +347,42 @@ async fn nearest_podcasts<R: StepRunner>(
     Ok(hits)
 }
 
+/// The title words completing `last`, most frequent first. CJK text is indexed in pairs
+/// of characters, which are not words to suggest (a pair completes to nothing but
+/// itself), so a CJK `last` asks no shard; its podcasts are still suggested.
+async fn word_completions<R: StepRunner>(
+    runner: &R,
+    last: &str,
+    limit: usize,
+) -> Result<Vec<String>> {
+    if last.chars().any(crate::analysis::is_cjk) {
+        return Ok(Vec::new());
+    }
+    let answers = runner
+        .run(&every_shard(runner), &|_| Step::PrefixWords {
+            prefix: last.to_owned(),
+        })
+        .await?;
+    let mut frequencies: HashMap<String, u64> = HashMap::new();
+    for (_, answer) in answers {
+        match answer {
+            StepAnswer::Words { words } => {
+                for (word, count) in words {
+                    *frequencies.entry(word).or_default() += count;
+                }
+            }
+            other => return Err(unexpected("words", &other)),
+        }
+    }
+    let mut words: Vec<(String, u64)> = frequencies.into_iter().collect();
+    words.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    Ok(words
+        .into_iter()
+        .take(limit)
+        .map(|(word, _)| word)
+        .collect())
+}
+
 /// Suggestions for `prefix`: the title words completing its last word, most frequent
 /// first, and the podcasts whose titles complete it (retried with one edit per word
 /// when none does).
@@ -363,34 +399,7 @@ pub async fn autocomplete_over<R: StepRunner>(
         });
     };
     let limit = limit.clamp(1, 100);
-    let answers = runner
-        .run(&every_shard(runner), &|_| Step::PrefixWords {
-            prefix: last.clone(),
-        })
-        .await?;
-    let mut frequencies: HashMap<String, u64> = HashMap::new();
-    for (_, answer) in answers {
-        match answer {
-            StepAnswer::Words { words } => {
-                for (word, count) in words {
-                    *frequencies.entry(word).or_default() += count;
-                }
-            }
-            other => return Err(unexpected("words", &other)),
-        }
-    }
-    // CJK text is indexed in pairs of characters, which are not words to suggest; its
-    // podcasts are still suggested below.
-    let mut words: Vec<(String, u64)> = frequencies
-        .into_iter()
-        .filter(|(word, _)| !word.chars().any(crate::analysis::is_cjk))
-        .collect();
-    words.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    let words = words
-        .into_iter()
-        .take(limit)
-        .map(|(word, _)| word)
-        .collect();
+    let words = word_completions(runner, last, limit).await?;
     let matches = |distance: u8| {
         let earlier = earlier.to_vec();
         let last = last.clone();

@@ -31,32 +31,18 @@ pub const MAX_FUZZY_WORDS: usize = 8;
 /// its overlapping pairs of characters (n − 1 words for n characters, one for a lone
 /// character), each of which the engine searches as a word.
 pub fn word_count(text: &str) -> usize {
-    let mut words = 0;
-    // The length of the CJK run being read, and whether a non-CJK run is open.
-    let (mut cjk_run, mut other_run) = (0usize, false);
-    let mut close = |cjk_run: &mut usize, other_run: &mut bool| {
-        words += (*cjk_run).saturating_sub(1).max(usize::from(*cjk_run > 0));
-        words += usize::from(*other_run);
-        *cjk_run = 0;
-        *other_run = false;
-    };
-    for c in text.chars() {
-        if !c.is_alphanumeric() {
-            close(&mut cjk_run, &mut other_run);
-        } else if is_cjk(c) {
-            if other_run {
-                close(&mut cjk_run, &mut other_run);
-            }
-            cjk_run += 1;
-        } else {
-            if cjk_run > 0 {
-                close(&mut cjk_run, &mut other_run);
-            }
-            other_run = true;
-        }
-    }
-    close(&mut cjk_run, &mut other_run);
-    words
+    text.split(|c: char| !c.is_alphanumeric())
+        .map(|run| {
+            let chars: Vec<char> = run.chars().collect();
+            chars
+                .chunk_by(|a, b| is_cjk(*a) == is_cjk(*b))
+                .map(|part| match part {
+                    [first, ..] if is_cjk(*first) => part.len().saturating_sub(1).max(1),
+                    _ => 1,
+                })
+                .sum::<usize>()
+        })
+        .sum()
 }
 
 /// Whether `c` is written without spaces between words: Han (Chinese characters, kanji,
