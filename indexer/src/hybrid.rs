@@ -52,7 +52,7 @@ use crate::request::{MatchMode, SearchMode, SortField};
 use crate::shards::{Shards, id_of};
 use crate::sort_key::{SortKey, f64_key};
 use crate::vectors::QueryVector;
-use crate::words::TermWords;
+use crate::words::{TermWords, Word};
 
 /// Words that ask for shows like another.
 const LIKE_WORDS: &[&str] = &[
@@ -142,7 +142,10 @@ fn static_query(plan: &RootPlan<'_>, model: &StaticModel) -> Option<QueryVector>
             } else {
                 &words.content
             };
-            chosen.iter().map(|word| word.text.as_str())
+            chosen
+                .iter()
+                .flat_map(Word::as_written)
+                .map(|word| word.text.as_str())
         })
         .collect();
     if text.is_empty() {
@@ -161,7 +164,8 @@ async fn named_show<S: Shards>(
 ) -> Result<Option<usize>> {
     let words: Vec<String> = positive_words(plan)
         .iter()
-        .flat_map(|words| words.content.iter().map(|word| word.folded.clone()))
+        .flat_map(|words| words.content.iter().flat_map(Word::as_written))
+        .map(|word| word.folded.clone())
         .filter(|word| !LIKE_WORDS.contains(&word.as_str()))
         .collect();
     if words.is_empty() {

@@ -96,7 +96,12 @@ pub fn snippet_field_query(
                 .iter()
                 .map(|other| (Occur::Should, term_query(other))),
         );
-        for phrase in phrases {
+        // A compound ("x-men") as the phrase of its parts too.
+        let parts = phrase_tokens(&word.parts, family);
+        for phrase in phrases
+            .into_iter()
+            .chain((parts.len() > 1).then_some(parts))
+        {
             let query: Box<dyn Query> = Box::new(PhraseQuery::new(
                 phrase
                     .iter()

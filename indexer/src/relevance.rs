@@ -57,7 +57,8 @@ fn spelled_phrases<'a>(
 }
 
 /// A term ready to search: its words, and for each content word whether it is searched
-/// fuzzily (asked for, or a word no target field of the catalog holds).
+/// fuzzily (asked for, or a word no target field of the catalog holds; never a compound,
+/// whose phrase is its other form).
 #[derive(Debug, Clone)]
 pub struct TermPlan {
     pub term: SearchTerm,
@@ -90,6 +91,7 @@ impl TermPlan {
             .map(|word| {
                 if fuzzy_distance(&word.folded) == 0
                     || word.folded.chars().any(|c| c.is_ascii_digit())
+                    || !word.parts.is_empty()
                 {
                     return false;
                 }
@@ -475,6 +477,14 @@ impl TermBuilder<'_> {
         if !phrases.is_empty() {
             extras.push(Box::new(AnyFieldQuery::new(phrases, FORM_TIE_BREAKER)));
         }
+        // A compound ("x-men") also matches its parts as a phrase, in every field.
+        if !word.parts.is_empty() {
+            let phrases =
+                self.phrases_as_word(&main, &long, long_weight, &word.parts, |_| true, 1.0);
+            if !phrases.is_empty() {
+                extras.push(Box::new(AnyFieldQuery::new(phrases, FORM_TIE_BREAKER)));
+            }
+        }
         WordQuery::new(
             vec![
                 FieldGroup {
@@ -492,10 +502,8 @@ impl TermBuilder<'_> {
 
     /// An abbreviation's form of several words ("artificial intelligence" for "ai") as a
     /// phrase in each English or unstemmed field with positions (the forms are English;
-    /// people's names are left out: "Ai" and "Seo" are names too). A phrase's BM25 sums
-    /// its words' weights and does not saturate with the word, so it is scaled to one
-    /// word: the abbreviation's share over the form's words, times what the word alone,
-    /// once, would score in the field (`(k1 + 1) / (k1 + w)` of its weight `w`).
+    /// people's names are left out: "Ai" and "Seo" are names too), at the abbreviation's
+    /// share over the form's words (its phrase scores as one word of the form).
     fn form_phrases(
         &self,
         main: &[WordField],
@@ -504,15 +512,36 @@ impl TermBuilder<'_> {
         form: Form,
     ) -> Vec<Box<dyn Query>> {
         let words: Vec<Word> = form.iter().map(|word| Word::folded(word)).collect();
+        let english = |field: &WordField| {
+            matches!(field.family, None | Some(LanguageFamily::English))
+                && !self.is_people(field.field)
+        };
+        let share = self.weights.abbreviation / form.len() as Score;
+        self.phrases_as_word(main, long, long_weight, &words, english, share)
+    }
+
+    /// `words` as a phrase in each field with positions that `eligible` takes, scored as
+    /// one word at `share`. A phrase's BM25 sums its words' weights and does not saturate
+    /// with the word, so it is scaled to one word: `share` times what a word of the
+    /// phrase's summed weight, once, would score in the field (`(k1 + 1) / (k1 + w)` of
+    /// its weight `w`). At a share of 1 the phrase is as rare as its words together: a
+    /// compound's phrase ("x men" of "x-men").
+    fn phrases_as_word(
+        &self,
+        main: &[WordField],
+        long: &[WordField],
+        long_weight: Score,
+        words: &[Word],
+        eligible: impl Fn(&WordField) -> bool,
+        share: Score,
+    ) -> Vec<Box<dyn Query>> {
         let eligible = |fields: &[WordField]| -> Vec<WordField> {
             fields
                 .iter()
-                .filter(|field| matches!(field.family, None | Some(LanguageFamily::English)))
-                .filter(|field| !self.is_people(field.field) && self.has_positions(field.field))
+                .filter(|field| eligible(field) && self.has_positions(field.field))
                 .copied()
                 .collect()
         };
-        let share = self.weights.abbreviation / form.len() as Score;
         let mut phrases = Vec::new();
         for (fields, group_weight) in [(main, 1.0), (long, long_weight)] {
             for field in eligible(fields) {
@@ -523,7 +552,7 @@ impl TermBuilder<'_> {
                 let saturated = (K1 + 1.0) / (K1 + w);
                 phrases.extend(self.phrases(
                     &[field],
-                    &words,
+                    words,
                     true,
                     0,
                     share * group_weight * saturated,

@@ -10,15 +10,25 @@
 //!   dropped too, so "die" is a word in English fields and a stopword in German ones;
 //! - one-letter words and punctuation are never content words.
 //!
+//! A word written with hyphens around a single letter or digit ("x-men", "k-pop",
+//! "m-1", "jay-z") is one content word, a compound: its parts joined ("xmen"), which it
+//! matches as a word, and the phrase of its parts, which it matches too. Its one-letter
+//! part is what tells "x-men" from "men".
+//!
 //! A term left with no content word ("The Who", "this is us") is searched as a phrase of
 //! all its words.
 
 use std::cell::RefCell;
+use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
-use tantivy::tokenizer::{AsciiFoldingFilter, Language, LowerCaser, StopWordFilter, TextAnalyzer};
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, Language, LowerCaser, StopWordFilter, TextAnalyzer, TokenStream,
+};
 
-use crate::analysis::{LanguageFamily, WordTokenizer, analyze, first_token_in, plain_analyzer};
+use crate::analysis::{
+    LanguageFamily, WordTokenizer, analyze, first_token_in, is_cjk, plain_analyzer,
+};
 use crate::spelling::Spellings;
 
 /// English function words (Lucene's list, extended with the common pronouns, auxiliaries
@@ -284,10 +294,13 @@ fn is_family_stopword(family: LanguageFamily, word: &str) -> bool {
 /// made and not changed after.
 #[derive(Debug, Clone)]
 pub struct Word {
-    /// The word as typed (one token of the simple tokenizer).
+    /// The word as typed (one token of the simple tokenizer); a compound's parts joined.
     pub text: String,
     /// Lowercased and ASCII-folded.
     pub folded: String,
+    /// A compound's parts ("x", "men" of "x-men"), which it also matches as a phrase;
+    /// empty for any other word.
+    pub parts: Vec<Word>,
     analysed: Arc<Analysed>,
 }
 
@@ -310,7 +323,27 @@ impl Word {
         Word {
             text,
             folded,
+            parts: Vec::new(),
             analysed: Arc::default(),
+        }
+    }
+
+    /// The compound of `parts` ("x-men"): their texts joined, folded and not.
+    fn compound(parts: Vec<Word>) -> Word {
+        let text = parts.iter().map(|part| part.text.as_str()).collect();
+        let folded = parts.iter().map(|part| part.folded.as_str()).collect();
+        Word {
+            parts,
+            ..Word::new(text, folded)
+        }
+    }
+
+    /// The words a reader sees: a compound's parts, or the word itself.
+    pub fn as_written(&self) -> &[Word] {
+        if self.parts.is_empty() {
+            std::slice::from_ref(self)
+        } else {
+            &self.parts
         }
     }
 
@@ -362,22 +395,41 @@ impl TermWords {
                 TextAnalyzer::builder(WordTokenizer::default()).build(),
             );
         }
-        let raw = SPLITTER.with(|splitter| analyze(&mut splitter.borrow_mut(), text));
+        let raw: Vec<(String, Range<usize>)> = SPLITTER.with(|splitter| {
+            let mut splitter = splitter.borrow_mut();
+            let mut stream = splitter.token_stream(text);
+            let mut raw = Vec::new();
+            while stream.advance() {
+                let token = stream.token();
+                raw.push((token.text.clone(), token.offset_from..token.offset_to));
+            }
+            raw
+        });
         let mut folder = plain_analyzer();
-        let all: Vec<Word> = raw
+        let (all, spans): (Vec<Word>, Vec<Range<usize>>) = raw
             .into_iter()
-            .filter_map(|text| {
+            .filter_map(|(text, span)| {
                 let folded = analyze(&mut folder, &text).into_iter().next()?;
-                Some(Word::new(text, folded))
+                Some((Word::new(text, folded), span))
             })
-            .collect();
+            .unzip();
+        let compounds = compounds(text, &all, &spans);
         let mut content: Vec<Word> = Vec::new();
-        for word in &all {
-            if !is_query_stopword(&word.folded)
+        let mut at = 0;
+        while at < all.len() {
+            let (word, next) = match compounds.iter().find(|run| run.start == at) {
+                Some(run) => (Some(Word::compound(all[run.clone()].to_vec())), run.end),
+                None => (
+                    (!is_query_stopword(&all[at].folded)).then(|| all[at].clone()),
+                    at + 1,
+                ),
+            };
+            if let Some(word) = word
                 && !content.iter().any(|seen| seen.folded == word.folded)
             {
-                content.push(word.clone());
+                content.push(word);
             }
+            at = next;
         }
         TermWords { all, content }
     }
@@ -391,6 +443,40 @@ impl TermWords {
     pub fn is_empty(&self) -> bool {
         self.all.is_empty()
     }
+}
+
+/// Hyphens that join a compound's parts: the hyphen-minus, and Unicode's hyphen and
+/// non-breaking hyphen.
+const HYPHENS: &[&str] = &["-", "\u{2010}", "\u{2011}"];
+
+/// The runs of `words` (at `spans` of `text`) written with a hyphen and nothing else
+/// between each two, with a letter in them and a part of one letter or digit: the
+/// compounds ("x-men", "m-1"). CJK text is left out (a lone character there is a word
+/// of its own), and so are runs of digits only ("1-2", a score or a date).
+fn compounds(text: &str, words: &[Word], spans: &[Range<usize>]) -> Vec<Range<usize>> {
+    let joined = |at: usize| {
+        text.get(spans[at].end..spans[at + 1].start)
+            .is_some_and(|between| HYPHENS.contains(&between))
+    };
+    let mut found = Vec::new();
+    let mut start = 0;
+    for at in 0..words.len() {
+        if at + 1 < words.len() && joined(at) {
+            continue;
+        }
+        let run = &words[start..=at];
+        if run.len() > 1
+            && run.iter().any(|word| word.folded.chars().count() == 1)
+            && run
+                .iter()
+                .any(|word| word.folded.chars().any(char::is_alphabetic))
+            && !run.iter().any(|word| word.text.chars().any(is_cjk))
+        {
+            found.push(start..at + 1);
+        }
+        start = at + 1;
+    }
+    found
 }
 
 /// The tokens of a whole phrase in `family`'s fields (every word, stopwords included).
@@ -462,6 +548,62 @@ mod tests {
         let die = &words.content[0];
         assert!(die.is_content_in(LanguageFamily::English));
         assert!(!die.is_content_in(LanguageFamily::German));
+    }
+
+    #[test]
+    fn a_word_hyphenated_around_a_single_letter_is_one_content_word() {
+        let content = |text: &str| -> Vec<(String, Vec<String>)> {
+            TermWords::of(text)
+                .content
+                .iter()
+                .map(|word| {
+                    let parts = word.parts.iter().map(|part| part.folded.clone()).collect();
+                    (word.folded.clone(), parts)
+                })
+                .collect()
+        };
+        let compound = |joined: &str, parts: &[&str]| {
+            (
+                joined.to_owned(),
+                parts
+                    .iter()
+                    .map(|part| part.to_string())
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let word = |folded: &str| (folded.to_owned(), Vec::new());
+        assert_eq!(content("X-Men"), [compound("xmen", &["x", "men"])]);
+        assert_eq!(
+            content("m-1 grand prix comedians"),
+            [
+                compound("m1", &["m", "1"]),
+                word("grand"),
+                word("prix"),
+                word("comedians")
+            ]
+        );
+        assert_eq!(
+            content("k\u{2011}pop idols"),
+            [compound("kpop", &["k", "pop"]), word("idols")]
+        );
+        assert_eq!(
+            content("a-b-c news"),
+            [compound("abc", &["a", "b", "c"]), word("news")]
+        );
+        // Not compounds: parts of two letters or more, spaces around the hyphen,
+        // digits only, a dash, CJK text.
+        assert_eq!(content("sci-fi"), [word("sci"), word("fi")]);
+        assert_eq!(content("x - men"), [word("men")]);
+        assert_eq!(content("1-2 scores"), [word("scores")]);
+        assert_eq!(content("x—men"), [word("men")]);
+        assert!(content("ジ-ェ").is_empty());
+        // Every word stays in the phrase of the term.
+        let all: Vec<String> = TermWords::of("X-Men")
+            .all
+            .iter()
+            .map(|word| word.folded.clone())
+            .collect();
+        assert_eq!(all, ["x", "men"]);
     }
 
     #[test]

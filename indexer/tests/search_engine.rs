@@ -885,6 +885,76 @@ fn a_japanese_word_inside_a_run_of_text_finds_its_episodes() {
     assert!(suggestions.words.is_empty(), "{:?}", suggestions.words);
 }
 
+/// "x-men" searched "men": its one-letter part, which alone is no content word, was
+/// dropped, and with it what told it from any other title holding "men".
+#[test]
+fn a_hyphenated_word_with_a_one_letter_part_is_searched_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut catalog = catalog(30, 3);
+    let titles = [
+        "X-Men: the animated series",
+        "Why men don't talk",
+        "Malcolm X and the men of the movement",
+        "K-Pop idols on tour",
+        "KPop charts this week",
+        "Pop music of the eighties",
+        "M-1グランプリ2024の感想",
+        "M1 chips, reviewed",
+        "One million listeners",
+    ];
+    let ids: Vec<Uuid> = catalog
+        .episodes
+        .iter_mut()
+        .zip(titles)
+        .map(|(episode, title)| {
+            episode.episode_rss_title = title.into();
+            episode.episode_id
+        })
+        .collect();
+    build(dir.path(), &catalog, 3);
+    let handle = open(dir.path());
+    let search = |text: &str, mode: MatchMode, phrase: bool| {
+        let request = SearchRequest {
+            mode: Some(SearchMode::Episodes),
+            terms: vec![SearchTerm {
+                phrase,
+                ..term(text, &[Target::EpisodeTitle], mode)
+            }],
+            page_size: 100,
+            ..SearchRequest::default()
+        };
+        set(all_ids(&handle, &request))
+    };
+    let these = |at: &[usize]| -> BTreeSet<Uuid> { at.iter().map(|&at| ids[at]).collect() };
+    // The compound as written, its parts as a phrase, or its parts joined.
+    for mode in [MatchMode::Optional, MatchMode::Must] {
+        assert_eq!(search("x-men", mode, false), these(&[0]), "{mode:?}");
+        assert_eq!(search("K-pop", mode, false), these(&[3, 4]), "{mode:?}");
+        assert_eq!(search("m-1", mode, false), these(&[6, 7]), "{mode:?}");
+    }
+    assert_eq!(search("x-men series", MatchMode::Must, false), these(&[0]));
+    // Quoted, the words as typed, in order.
+    assert_eq!(search("x-men", MatchMode::Optional, true), these(&[0]));
+    // A word hyphenated around longer parts is still its words.
+    assert_eq!(
+        search("men-pop", MatchMode::Optional, false),
+        these(&[0, 1, 2, 3, 5])
+    );
+    // In a page of hits, the compound's title comes first among its words' titles.
+    let first = SearchRequest {
+        mode: Some(SearchMode::Episodes),
+        terms: vec![term(
+            "x-men comics",
+            &[Target::EpisodeTitle],
+            MatchMode::Optional,
+        )],
+        page_size: 3,
+        ..SearchRequest::default()
+    };
+    let page = handle.search(&first).unwrap();
+    assert_eq!(page.ids().first(), Some(&ids[0]));
+}
+
 impl Fixture {
     /// The transcript of `hit`, a transcript hit.
     fn transcript_of(&self, hit: &EpisodeHit) -> &podlens_model::catalog::TranscriptRecord {
