@@ -96,12 +96,24 @@ pub fn snippet_field_query(
                 .iter()
                 .map(|other| (Occur::Should, term_query(other))),
         );
-        // A compound ("x-men") as the phrase of its parts too.
+        // A compound ("x-men") by its parts that are content words ("men") too: a
+        // phrase's words are marked wherever they stand, and its one-letter part would
+        // mark every "x" (every "t" of "don't" for "t-shirt"). A compound of one-letter
+        // parts only ("m-1") by their phrase, as a term of them alone always was.
+        let content_parts: Vec<String> = word
+            .parts
+            .iter()
+            .filter(|part| part.is_content_in(family))
+            .filter_map(|part| part.token_in(family))
+            .collect();
+        clauses.extend(
+            content_parts
+                .iter()
+                .map(|part| (Occur::Should, term_query(part))),
+        );
         let parts = phrase_tokens(&word.parts, family);
-        for phrase in phrases
-            .into_iter()
-            .chain((parts.len() > 1).then_some(parts))
-        {
+        let parts_phrase = (content_parts.is_empty() && parts.len() > 1).then_some(parts);
+        for phrase in phrases.into_iter().chain(parts_phrase) {
             let query: Box<dyn Query> = Box::new(PhraseQuery::new(
                 phrase
                     .iter()

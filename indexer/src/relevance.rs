@@ -477,10 +477,13 @@ impl TermBuilder<'_> {
         if !phrases.is_empty() {
             extras.push(Box::new(AnyFieldQuery::new(phrases, FORM_TIE_BREAKER)));
         }
-        // A compound ("x-men") also matches its parts as a phrase, in every field.
+        // A compound ("x-men") also matches its parts as a phrase, in every field, as
+        // rare as its parts together, counted as two words at most ("f-b-i" is not three
+        // rare words).
         if !word.parts.is_empty() {
+            let share = (2.0 / word.parts.len() as Score).min(1.0);
             let phrases =
-                self.phrases_as_word(&main, &long, long_weight, &word.parts, |_| true, 1.0);
+                self.phrases_as_word(&main, &long, long_weight, &word.parts, |_| true, share);
             if !phrases.is_empty() {
                 extras.push(Box::new(AnyFieldQuery::new(phrases, FORM_TIE_BREAKER)));
             }
@@ -524,8 +527,7 @@ impl TermBuilder<'_> {
     /// one word at `share`. A phrase's BM25 sums its words' weights and does not saturate
     /// with the word, so it is scaled to one word: `share` times what a word of the
     /// phrase's summed weight, once, would score in the field (`(k1 + 1) / (k1 + w)` of
-    /// its weight `w`). At a share of 1 the phrase is as rare as its words together: a
-    /// compound's phrase ("x men" of "x-men").
+    /// its weight `w`). At a share of 1 the phrase is as rare as its words together.
     fn phrases_as_word(
         &self,
         main: &[WordField],
@@ -798,17 +800,25 @@ impl TermBuilder<'_> {
         let (titles, descriptions) = self.positional_fields(targets);
         let w = self.weights;
         let mut clauses: Vec<Box<dyn Query>> = Vec::new();
+        // A compound near the other words as written: "x-men comics" is near in "X-Men
+        // comics" (its one-letter part, no content word, is left out of the proximity).
+        let near: Vec<Word> = words
+            .content
+            .iter()
+            .flat_map(Word::as_written)
+            .cloned()
+            .collect();
         if words.content.len() > 1 {
             clauses.extend(self.phrases(
                 &titles,
-                &words.content,
+                &near,
                 false,
                 w.proximity_slop,
                 w.proximity_title,
             ));
             clauses.extend(self.phrases(
                 &descriptions,
-                &words.content,
+                &near,
                 false,
                 w.proximity_slop,
                 w.proximity_description,
@@ -821,7 +831,7 @@ impl TermBuilder<'_> {
                     .collect();
                 clauses.extend(self.phrases(
                     &long,
-                    &words.content,
+                    &near,
                     false,
                     w.proximity_slop,
                     w.proximity_episodes * w.podcast_episodes_group,

@@ -10,10 +10,10 @@
 //!   dropped too, so "die" is a word in English fields and a stopword in German ones;
 //! - one-letter words and punctuation are never content words.
 //!
-//! A word written with hyphens around a single letter or digit ("x-men", "k-pop",
-//! "m-1", "jay-z") is one content word, a compound: its parts joined ("xmen"), which it
-//! matches as a word, and the phrase of its parts, which it matches too. Its one-letter
-//! part is what tells "x-men" from "men".
+//! A single letter or digit hyphenated to the word beside it ("x-men", "k-pop", "m-1",
+//! "jay-z"; [`compounds`] says where) is one content word with it, a compound: its parts
+//! joined ("xmen"), which it matches as a word, and the phrase of its parts, which it
+//! matches too. Its one-letter part is what tells "x-men" from "men".
 //!
 //! A term left with no content word ("The Who", "this is us") is searched as a phrase of
 //! all its words.
@@ -424,10 +424,15 @@ impl TermWords {
                     at + 1,
                 ),
             };
-            if let Some(word) = word
-                && !content.iter().any(|seen| seen.folded == word.folded)
-            {
-                content.push(word);
+            if let Some(word) = word {
+                match content.iter_mut().find(|seen| seen.folded == word.folded) {
+                    None => content.push(word),
+                    // "xmen x-men": the compound, which also matches its parts.
+                    Some(seen) if seen.parts.is_empty() && !word.parts.is_empty() => {
+                        *seen = word;
+                    }
+                    Some(_) => {}
+                }
             }
             at = next;
         }
@@ -445,18 +450,28 @@ impl TermWords {
     }
 }
 
-/// Hyphens that join a compound's parts: the hyphen-minus, and Unicode's hyphen and
-/// non-breaking hyphen.
-const HYPHENS: &[&str] = &["-", "\u{2010}", "\u{2011}"];
+/// Hyphens that join a compound's parts: the hyphen-minus, Unicode's hyphen and
+/// non-breaking hyphen, and the full-width hyphen-minus of Japanese text ("Ｍ－１").
+const HYPHENS: &[&str] = &["-", "\u{2010}", "\u{2011}", "\u{FF0D}"];
 
-/// The runs of `words` (at `spans` of `text`) written with a hyphen and nothing else
-/// between each two, with a letter in them and a part of one letter or digit: the
-/// compounds ("x-men", "m-1"). CJK text is left out (a lone character there is a word
-/// of its own), and so are runs of digits only ("1-2", a score or a date).
+/// The compounds among `words` (at `spans` of `text`). In a run of words written with a
+/// hyphen and nothing else between each two, a compound is the one-letter (or one-digit)
+/// words at either end of the run with the word next to them ("x-men" of
+/// "x-men-origins", "jay-z", "m-1"), or the whole run when each of its words is one
+/// letter ("a-b-c"), and it holds a letter. A one-letter word inside a run
+/// ("rock-n-roll") makes none: the run's other words are searched as before. CJK text
+/// is left out (a lone character there is a word of its own), and so are digits only
+/// ("1-2", a score or a date).
 fn compounds(text: &str, words: &[Word], spans: &[Range<usize>]) -> Vec<Range<usize>> {
     let joined = |at: usize| {
         text.get(spans[at].end..spans[at + 1].start)
             .is_some_and(|between| HYPHENS.contains(&between))
+    };
+    let single = |at: &usize| words[*at].folded.chars().count() == 1;
+    let has_letter = |run: &Range<usize>| {
+        words[run.clone()]
+            .iter()
+            .any(|word| word.folded.chars().any(char::is_alphabetic))
     };
     let mut found = Vec::new();
     let mut start = 0;
@@ -464,17 +479,27 @@ fn compounds(text: &str, words: &[Word], spans: &[Range<usize>]) -> Vec<Range<us
         if at + 1 < words.len() && joined(at) {
             continue;
         }
-        let run = &words[start..=at];
-        if run.len() > 1
-            && run.iter().any(|word| word.folded.chars().count() == 1)
-            && run
+        let end = at + 1;
+        let run = start..end;
+        start = end;
+        if run.len() < 2
+            || words[run.clone()]
                 .iter()
-                .any(|word| word.folded.chars().any(char::is_alphabetic))
-            && !run.iter().any(|word| word.text.chars().any(is_cjk))
+                .any(|word| word.text.chars().any(is_cjk))
         {
-            found.push(start..at + 1);
+            continue;
         }
-        start = at + 1;
+        let leading = run.clone().take_while(single).count();
+        let trailing = run.clone().rev().take_while(single).count();
+        if leading == run.len() {
+            found.extend(Some(run).filter(has_letter));
+            continue;
+        }
+        let first = (leading > 0).then(|| run.start..run.start + leading + 1);
+        let last = (trailing > 0)
+            .then(|| run.end - trailing - 1..run.end)
+            .filter(|last| first.as_ref().is_none_or(|first| first.end <= last.start));
+        found.extend([first, last].into_iter().flatten().filter(has_letter));
     }
     found
 }
@@ -590,6 +615,18 @@ mod tests {
             content("a-b-c news"),
             [compound("abc", &["a", "b", "c"]), word("news")]
         );
+        // One-letter words at an end of a longer run join the word next to them; inside
+        // a run they make no compound.
+        assert_eq!(
+            content("x-men-origins"),
+            [compound("xmen", &["x", "men"]), word("origins")]
+        );
+        assert_eq!(content("a-ha-x"), [compound("aha", &["a", "ha"])]);
+        assert_eq!(content("rock-n-roll"), [word("rock"), word("roll")]);
+        assert_eq!(content("Ｍ－１"), [compound("m1", &["m", "1"])]);
+        // The same word typed both ways: the compound.
+        assert_eq!(content("xmen x-men"), [compound("xmen", &["x", "men"])]);
+        assert_eq!(content("x-men xmen"), [compound("xmen", &["x", "men"])]);
         // Not compounds: parts of two letters or more, spaces around the hyphen,
         // digits only, a dash, CJK text.
         assert_eq!(content("sci-fi"), [word("sci"), word("fi")]);

@@ -901,6 +901,7 @@ fn a_hyphenated_word_with_a_one_letter_part_is_searched_whole() {
         "M-1グランプリ2024の感想",
         "M1 chips, reviewed",
         "One million listeners",
+        "Rock and roll legends",
     ];
     let ids: Vec<Uuid> = catalog
         .episodes
@@ -911,6 +912,13 @@ fn a_hyphenated_word_with_a_one_letter_part_is_searched_whole() {
             episode.episode_id
         })
         .collect();
+    let said = "don't wear that T-shirt, it isn't yours";
+    let transcript = &mut catalog.transcripts[0];
+    for segment in &mut transcript.segments {
+        segment.text = said.into();
+    }
+    transcript.transcript_text = vec![said; transcript.segments.len()].join(" ");
+    let spoken = transcript.episode_id;
     build(dir.path(), &catalog, 3);
     let handle = open(dir.path());
     let search = |text: &str, mode: MatchMode, phrase: bool| {
@@ -935,11 +943,38 @@ fn a_hyphenated_word_with_a_one_letter_part_is_searched_whole() {
     assert_eq!(search("x-men series", MatchMode::Must, false), these(&[0]));
     // Quoted, the words as typed, in order.
     assert_eq!(search("x-men", MatchMode::Optional, true), these(&[0]));
-    // A word hyphenated around longer parts is still its words.
+    // A word hyphenated around longer parts is still its words, and so is a run with
+    // a one-letter word inside it.
     assert_eq!(
         search("men-pop", MatchMode::Optional, false),
         these(&[0, 1, 2, 3, 5])
     );
+    assert_eq!(search("rock-n-roll", MatchMode::Must, false), these(&[9]));
+    // A transcript passage found by a compound marks its content part, never the
+    // one-letter words of the passage ("t" of "don't").
+    let request = SearchRequest {
+        terms: vec![term("t-shirt", &[Target::Transcript], MatchMode::Must)],
+        page_size: 10,
+        snippets: true,
+        ..SearchRequest::default()
+    };
+    let Hits::Episodes(hits) = handle.search(&request).unwrap().hits else {
+        panic!("episode mode expected")
+    };
+    assert_eq!(
+        hits.iter().map(|hit| hit.episode_id).collect::<Vec<_>>(),
+        [spoken]
+    );
+    assert!(!hits[0].snippets.is_empty());
+    for snippet in &hits[0].snippets {
+        let marked: Vec<&str> = snippet
+            .highlights
+            .iter()
+            .map(|&(from, to)| &snippet.fragment[from..to])
+            .collect();
+        assert!(!marked.is_empty());
+        assert!(marked.iter().all(|text| *text == "shirt"), "{marked:?}");
+    }
     // In a page of hits, the compound's title comes first among its words' titles.
     let first = SearchRequest {
         mode: Some(SearchMode::Episodes),
