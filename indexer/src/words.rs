@@ -8,7 +8,8 @@
 //!   podcast search ("podcast", "shows", "episodes", "like", …) are never content words;
 //! - in a language family's fields, that language's own stopwords (Snowball's lists) are
 //!   dropped too, so "die" is a word in English fields and a stopword in German ones;
-//! - one-letter words and punctuation are never content words.
+//! - one-letter words and punctuation are never content words alone (a compound, below,
+//!   holds its one-letter part).
 //!
 //! A single letter or digit hyphenated to the word beside it ("x-men", "k-pop", "m-1",
 //! "jay-z"; [`compounds`] says where) is one content word with it, a compound: its parts
