@@ -86,16 +86,7 @@ pub fn snippet_field_query(
         let Some(token) = word.token_in(family) else {
             continue;
         };
-        let (mut tokens, phrases) = other_forms_in(word, abbreviated, Some(family));
-        tokens.retain(|other| *other != token);
-        tokens.sort();
-        tokens.dedup();
-        clauses.push((Occur::Should, term_query(&token)));
-        clauses.extend(
-            tokens
-                .iter()
-                .map(|other| (Occur::Should, term_query(other))),
-        );
+        let (mut tokens, mut phrases) = other_forms_in(word, abbreviated, Some(family));
         // A compound ("x-men") by its parts that are content words ("men") too: a
         // phrase's words are marked wherever they stand, and its one-letter part would
         // mark every "x" (every "t" of "don't" for "t-shirt"). A compound of one-letter
@@ -106,14 +97,23 @@ pub fn snippet_field_query(
             .filter(|part| part.is_content_in(family))
             .filter_map(|part| part.token_in(family))
             .collect();
+        if content_parts.is_empty() {
+            let parts = phrase_tokens(&word.parts, family);
+            if parts.len() > 1 {
+                phrases.push(parts);
+            }
+        }
+        tokens.extend(content_parts);
+        tokens.retain(|other| *other != token);
+        tokens.sort();
+        tokens.dedup();
+        clauses.push((Occur::Should, term_query(&token)));
         clauses.extend(
-            content_parts
+            tokens
                 .iter()
-                .map(|part| (Occur::Should, term_query(part))),
+                .map(|other| (Occur::Should, term_query(other))),
         );
-        let parts = phrase_tokens(&word.parts, family);
-        let parts_phrase = (content_parts.is_empty() && parts.len() > 1).then_some(parts);
-        for phrase in phrases.into_iter().chain(parts_phrase) {
+        for phrase in phrases {
             let query: Box<dyn Query> = Box::new(PhraseQuery::new(
                 phrase
                     .iter()

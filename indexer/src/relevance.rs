@@ -800,15 +800,15 @@ impl TermBuilder<'_> {
         let (titles, descriptions) = self.positional_fields(targets);
         let w = self.weights;
         let mut clauses: Vec<Box<dyn Query>> = Vec::new();
-        // A compound near the other words as written: "x-men comics" is near in "X-Men
-        // comics" (its one-letter part, no content word, is left out of the proximity).
-        let near: Vec<Word> = words
-            .content
-            .iter()
-            .flat_map(Word::as_written)
-            .cloned()
-            .collect();
         if words.content.len() > 1 {
+            // A compound near the other words as written: "x-men comics" is near in
+            // "X-Men comics" (its one-letter part, no content word, is left out).
+            let near: Vec<Word> = words
+                .content
+                .iter()
+                .flat_map(Word::as_written)
+                .cloned()
+                .collect();
             clauses.extend(self.phrases(
                 &titles,
                 &near,
